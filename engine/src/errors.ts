@@ -1,0 +1,58 @@
+/**
+ * The contract's error codes, each with its HTTP status. The engine throws
+ * TallyError; the server turns any TallyError into `{error, code}` with this
+ * status in one place (server/src/http/errors.ts).
+ */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  forbidden_request: 403,
+  not_implemented: 501,
+  server_error: 500,
+  conflict: 409,
+  too_many_requests: 429,
+  idempotency_key_reused: 409,
+  duplicate_id: 409,
+  customer_merging: 409,
+  customer_not_enough_score: 402,
+  customer_inactive: 402,
+  voucher_redeemed: 402,
+  voucher_expired: 402,
+  voucher_inactive: 402,
+  voucher_deleted: 402,
+  voucher_out_location: 402,
+  voucher_out_date: 402,
+  voucher_not_found: 404,
+  exchange_not_found: 404,
+} as const;
+
+export type KnownErrorCode = keyof typeof ERROR_STATUS;
+/** `<resource>_not_found` codes are open-ended (customer_not_found, cart_not_found, ...). */
+export type ErrorCode = KnownErrorCode | `${string}_not_found`;
+
+export class TallyError extends Error {
+  readonly code: ErrorCode;
+  /** The request field the error is about, when there is one (dotted path). */
+  readonly field?: string;
+
+  constructor(code: ErrorCode, message: string, field?: string) {
+    super(message);
+    this.name = 'TallyError';
+    this.code = code;
+    this.field = field;
+  }
+
+  get status(): number {
+    return statusOf(this.code);
+  }
+}
+
+export function statusOf(code: ErrorCode): number {
+  if (code in ERROR_STATUS) return ERROR_STATUS[code as KnownErrorCode];
+  if (code.endsWith('_not_found')) return 404;
+  return 400;
+}
+
+/** Shorthand for the most common error: a missing or malformed field. */
+export function invalidRequest(field: string, message: string): TallyError {
+  return new TallyError('invalid_request', `${field}: ${message}`, field);
+}
