@@ -1,0 +1,65 @@
+/** One item of a rule: an `and`/`or` group, a line condition, or a leaf on a cart field. */
+import { invalidRequest } from '../errors.js';
+import type { CompileContext, ConditionNode } from './condition-node.js';
+import { checkKeys, compileLeaf, isPlainObject, LEAF_KEYS } from './compile-leaf.js';
+import { compileLineCondition } from './compile-line-condition.js';
+import { cartField } from './fields/cart-fields.js';
+
+/** Deep enough for any hand-written rule; stops a hostile one from exhausting the stack. */
+export const MAX_DEPTH = 16;
+
+export function compileCondition(raw: unknown, path: string, context: CompileContext, depth: number): ConditionNode {
+  if (!isPlainObject(raw)) throw invalidRequest(path, 'must be an object');
+  if ('and' in raw || 'or' in raw) return compileGroup(raw, path, context, depth);
+  if ('array_field' in raw || 'conditions' in raw) return compileLineCondition(raw, path, context);
+  return compileCartLeaf(raw, path, context);
+}
+
+/** `{and: [...]}` or `{or: [...]}`; an empty group puts no constraint (holds, selects every line). */
+export function compileGroup(raw: Record<string, unknown>, path: string, context: CompileContext, depth: number): ConditionNode {
+  if (depth >= MAX_DEPTH) throw invalidRequest(path, `nested deeper than ${MAX_DEPTH} levels`);
+  const kind = 'and' in raw ? 'and' : 'or';
+  checkKeys(raw, [kind], path);
+  const items = raw[kind];
+  if (!Array.isArray(items)) throw invalidRequest(`${path}.${kind}`, 'must be a list');
+  const children = items.map((item, i) => compileCondition(item, `${path}.${kind}[${i}]`, context, depth + 1));
+  const json = { [kind === 'and' ? 'all' : 'any']: children.map((child) => child.json) };
+  if (kind === 'and' || children.length === 0) {
+    return {
+      json,
+      test(facts) {
+        for (let i = 0; i < children.length; i++) if (!children[i].test(facts)) return false;
+        return true;
+      },
+      selects(facts, index, pass) {
+        for (let i = 0; i < children.length; i++) if (!children[i].selects(facts, index, pass)) return false;
+        return true;
+      },
+    };
+  }
+  return {
+    json,
+    test(facts) {
+      for (let i = 0; i < children.length; i++) if (children[i].test(facts)) return true;
+      return false;
+    },
+    selects(facts, index, pass) {
+      for (let i = 0; i < children.length; i++) if (children[i].selects(facts, index, pass)) return true;
+      return false;
+    },
+  };
+}
+
+function compileCartLeaf(raw: Record<string, unknown>, path: string, context: CompileContext): ConditionNode {
+  // The contract's item shape carries grouped/bundle on every item; on a cart leaf only their empty values mean something.
+  checkKeys(raw, [...LEAF_KEYS, 'grouped', 'bundle'], path);
+  if (raw.grouped !== undefined && raw.grouped !== null && raw.grouped !== false) throw invalidRequest(`${path}.grouped`, 'only a line condition is grouped');
+  if (raw.bundle !== undefined && raw.bundle !== null) throw invalidRequest(`${path}.bundle`, 'only a line condition is a bundle part');
+  const leaf = compileLeaf(raw, path, cartField, 'cart');
+  if (!leaf.operator.negationOf) {
+    if (leaf.field.name === 'location_id') for (const id of leaf.values) context.locationIds.add(id as string);
+    if (leaf.field.name === 'location_code') for (const code of leaf.values) context.locationCodes.add(code as string);
+  }
+  const holds = leaf.holds;
+  return { json: leaf.json, test: holds, selects: holds };
+}

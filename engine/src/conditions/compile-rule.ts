@@ -1,0 +1,46 @@
+/** compileRule: a rule_conditions or rule_application, compiled once into closures and its json-rules-engine form. */
+import type { CompiledRule } from './compiled-rule.js';
+import { compileGroup } from './compile-condition.js';
+import { newCompileContext, type ConditionNode } from './condition-node.js';
+import type { CartFacts } from './facts.js';
+import { readRule } from './read-rule.js';
+
+/** Numbers each selectLines/bundles call (see ConditionNode.selects). */
+let passes = 0;
+
+export function compileRule(raw: unknown, field: string): CompiledRule {
+  const conditions = readRule(raw, field);
+  const context = newCompileContext();
+  const root: ConditionNode = compileGroup(conditions ?? { and: [] }, `${field}.conditions`, context, 0);
+  const parts = context.bundleParts;
+
+  const selectLines = (facts: CartFacts): boolean[] => {
+    const pass = ++passes;
+    const selected = new Array<boolean>(facts.lines.length);
+    for (let i = 0; i < selected.length; i++) selected[i] = root.selects(facts, i, pass);
+    return selected;
+  };
+
+  const bundles = (facts: CartFacts): Map<number, number[]> => {
+    const pass = ++passes;
+    const byBundle = new Map<number, number[]>();
+    for (const { bundle, node } of parts) {
+      const lines = byBundle.get(bundle) ?? [];
+      for (let i = 0; i < facts.lines.length; i++) {
+        if (!lines.includes(i) && node.selects(facts, i, pass)) lines.push(i);
+      }
+      byBundle.set(bundle, lines.sort((a, b) => a - b));
+    }
+    return byBundle;
+  };
+
+  return Object.freeze({
+    json: root.json,
+    test: root.test,
+    selectLines,
+    bundles,
+    productIds: [...context.productIds],
+    locationIds: [...context.locationIds],
+    locationCodes: [...context.locationCodes],
+  });
+}

@@ -1,0 +1,27 @@
+/** The tree a rule compiles to: each node knows its json-rules-engine form and its fast closures. */
+import type { CartFacts } from './facts.js';
+
+export interface ConditionNode {
+  /** The node in json-rules-engine's format (the reference semantics). */
+  readonly json: Record<string, unknown>;
+  /** As a campaign condition: does the cart satisfy the node? */
+  test(facts: CartFacts): boolean;
+  /**
+   * As a campaign application: does the node select line `index`? `pass` numbers the
+   * selectLines call, so that a group total is computed once per call, not once per line.
+   */
+  selects(facts: CartFacts, index: number, pass: number): boolean;
+}
+
+/** What compiling collects beside the tree. */
+export interface CompileContext {
+  readonly productIds: Set<string>;
+  readonly locationIds: Set<string>;
+  readonly locationCodes: Set<string>;
+  /** Line conditions with a `bundle` number, in the order written. */
+  readonly bundleParts: { bundle: number; node: ConditionNode }[];
+}
+
+export function newCompileContext(): CompileContext {
+  return { productIds: new Set(), locationIds: new Set(), locationCodes: new Set(), bundleParts: [] };
+}

@@ -1,0 +1,13 @@
+import type { Operator } from './operator.js';
+
+export const gte: Operator = {
+  name: 'gte',
+  takes: 'value',
+  ordering: true,
+  predicate(value) {
+    const bound = value as number;
+    // A fact that is not a number (an absent or text attribute) never satisfies an ordering.
+    return (fact) => typeof fact === 'number' && fact >= bound;
+  },
+  jre: 'greaterThanInclusive',
+};

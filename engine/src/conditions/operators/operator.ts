@@ -1,0 +1,18 @@
+/** What every operator of the rule language provides (one operator per file, listed in ./index.ts). */
+export type Scalar = string | number | boolean;
+
+export type OperatorName = 'in' | 'not_in' | 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte';
+
+export interface Operator {
+  readonly name: OperatorName;
+  /** `in`/`not_in` compare against a list (`values`), the others against one `value`. */
+  readonly takes: 'value' | 'values';
+  /** gt/gte/lt/lte order numbers; they only apply to numeric fields. */
+  readonly ordering: boolean;
+  /** neq and not_in are exactly the negation of eq and in (so they hold when the fact is absent). */
+  readonly negationOf?: OperatorName;
+  /** The test of one fact value, built once from the compiled value(s). */
+  predicate(value: Scalar | readonly Scalar[]): (fact: unknown) => boolean;
+  /** The json-rules-engine operator with the same meaning. */
+  readonly jre: string;
+}
