@@ -1,0 +1,15 @@
+/**
+ * What a resource gets when its routes are built: the store environment
+ * (to build its own narrow store), the tenancy store, the logger, the config.
+ */
+import type { Config } from './config.js';
+import type { Logger } from './log.js';
+import type { StoreEnv } from './store/env.js';
+import type { TenancyStore } from './tenancy/store.js';
+
+export interface ServerContext {
+  config: Config;
+  env: StoreEnv;
+  tenancy: TenancyStore;
+  log: Logger;
+}

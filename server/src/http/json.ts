@@ -1,0 +1,61 @@
+/**
+ * JSON on the wire with exact int64 values. Integers beyond 2^53 parse as
+ * bigint (JSON.parse would round them) and bigint values serialize back as
+ * bare JSON numbers, so an id like 9223372036854775807 survives a round trip.
+ */
+import { parse, isInteger } from 'lossless-json';
+
+/** A run of 16+ digits is the only way a number can lose precision in JSON.parse. */
+const LONG_DIGIT_RUN = /\d{16}/;
+
+function parseNumber(text: string): number | bigint {
+  if (isInteger(text)) {
+    const n = Number(text);
+    return Number.isSafeInteger(n) ? n : BigInt(text);
+  }
+  return Number(text);
+}
+
+/** Parses JSON text; throws SyntaxError when it is not JSON. */
+export function parseJson(text: string): unknown {
+  return LONG_DIGIT_RUN.test(text) ? parse(text, null, parseNumber) : JSON.parse(text);
+}
+
+/**
+ * JSON.stringify, except that bigint values are written as JSON numbers.
+ * JSON.stringify throws on a bigint, so the slower walk runs only for the
+ * rare reply that holds one (see wireInt in params.ts).
+ */
+export function stringifyJson(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    return write(value) ?? 'null';
+  }
+}
+
+function write(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'bigint':
+      return value.toString();
+    case 'string':
+    case 'number':
+    case 'boolean':
+      return JSON.stringify(value);
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+  }
+  if (value === null) return 'null';
+  const withToJson = value as { toJSON?: () => unknown };
+  if (typeof withToJson.toJSON === 'function') return write(withToJson.toJSON());
+  if (Array.isArray(value)) return `[${value.map((item) => write(item) ?? 'null').join(',')}]`;
+  const parts: string[] = [];
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    const text = write(item);
+    if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
+  }
+  return `{${parts.join(',')}}`;
+}

@@ -1,0 +1,41 @@
+/**
+ * Accept-Language (common rule 7): a configured language when the header
+ * asks for one, else the Company default; no header means default values
+ * (undefined). Multi-language text is an object keyed by language.
+ */
+import type { CompanySettings } from '../tenancy/types.js';
+
+/** Language tags of the header, most preferred first (q values honoured). */
+function preferences(header: string): string[] {
+  return header
+    .split(',')
+    .map((part, index) => {
+      const [tag, ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      return { tag: tag.trim().toLowerCase(), q: q ? Number(q.slice(2)) : 1, index };
+    })
+    .filter((p) => p.tag !== '' && p.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index)
+    .map((p) => p.tag);
+}
+
+export function selectLanguage(header: string | undefined, settings: CompanySettings): string | undefined {
+  if (header === undefined || header.trim() === '') return undefined;
+  for (const tag of preferences(header)) {
+    const primary = tag.split('-')[0];
+    if (settings.languages.includes(tag)) return tag;
+    if (settings.languages.includes(primary)) return primary;
+  }
+  return settings.default_language;
+}
+
+/** Text in the selected language: the language's entry, else the default language's, else any. */
+export function localize(
+  text: string | Readonly<Record<string, string>>,
+  language: string | undefined,
+  settings: CompanySettings,
+): string {
+  if (typeof text === 'string') return text;
+  const fallback = text[settings.default_language] ?? Object.values(text)[0] ?? '';
+  return language === undefined ? fallback : (text[language] ?? fallback);
+}

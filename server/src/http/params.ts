@@ -1,0 +1,67 @@
+/**
+ * Readers for path and query values: each returns the canonical value,
+ * undefined when the value is absent or empty (`optional*`), and throws
+ * invalid_request naming the field when it is malformed or required.
+ */
+import { invalidRequest } from '@tally/engine';
+import { WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
+
+type Raw = string | null | undefined;
+
+function present(value: Raw): value is string {
+  return value !== null && value !== undefined && value !== '';
+}
+
+export function optionalWire(type: WireType, value: Raw, field: string): string | undefined {
+  if (!present(value)) return undefined;
+  const canonical = WIRE_TYPES[type](value);
+  if (canonical === undefined) throw invalidRequest(field, WIRE_DESCRIPTIONS[type]);
+  return canonical;
+}
+
+export function requireWire(type: WireType, value: Raw, field: string): string {
+  const canonical = optionalWire(type, value, field);
+  if (canonical === undefined) throw invalidRequest(field, 'is required');
+  return canonical;
+}
+
+export const optionalInt64 = (value: Raw, field: string) => optionalWire('int64', value, field);
+export const requireInt64 = (value: Raw, field: string) => requireWire('int64', value, field);
+
+export function optionalBoolean(value: Raw, field: string): boolean | undefined {
+  if (!present(value)) return undefined;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw invalidRequest(field, 'must be true or false');
+}
+
+export function requireBoolean(value: Raw, field: string): boolean {
+  const parsed = optionalBoolean(value, field);
+  if (parsed === undefined) throw invalidRequest(field, 'is required');
+  return parsed;
+}
+
+export function optionalEnum<T extends string>(value: Raw, field: string, allowed: readonly T[]): T | undefined {
+  if (!present(value)) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw invalidRequest(field, `must be one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+export function requireEnum<T extends string>(value: Raw, field: string, allowed: readonly T[]): T {
+  const parsed = optionalEnum(value, field, allowed);
+  if (parsed === undefined) throw invalidRequest(field, 'is required');
+  return parsed;
+}
+
+/** Page size limits of cursor pagination (common rule 4; the maximum is Tally's, docs/http.md). */
+export const PER_PAGE_DEFAULT = 10;
+export const PER_PAGE_MAX = 100;
+
+export function readPerPage(value: Raw): number {
+  if (!present(value)) return PER_PAGE_DEFAULT;
+  const canonical = optionalInt64(value, 'per_page')!;
+  if (canonical.length > 3 || Number(canonical) > PER_PAGE_MAX) {
+    throw invalidRequest('per_page', `must be between 1 and ${PER_PAGE_MAX}`);
+  }
+  return Number(canonical);
+}

@@ -1,0 +1,112 @@
+/**
+ * One request, from raw HTTP to a Reply, in the contract's order: route,
+ * authenticate, rate-limit, parse and check the body, run the operation's
+ * handler (through idempotency), turn any error into `{error, code}`.
+ * Independent of uWebSockets.js (server.ts does the wiring).
+ */
+import { TallyError, invalidRequest } from '@tally/engine';
+import type { ServerContext } from '../context.js';
+import { authenticate, hasCredentials } from './auth.js';
+import { FORBIDDEN, errorBody, errorReply } from './errors.js';
+import { parseJson } from './json.js';
+import { selectLanguage } from './language.js';
+import { matchRoute } from './router.js';
+import type { Handler, PublicHandler, PublicRequest, Reply, Routes, TallyRequest } from './types.js';
+
+export interface RawRequest {
+  method: string;
+  url: string;
+  /** The query string without `?`. */
+  query: string;
+  /** Lower-case header names. */
+  headers: Readonly<Record<string, string>>;
+  body: string;
+}
+
+export type Pipeline = (raw: RawRequest) => Promise<Reply>;
+
+export function createPipeline(ctx: ServerContext, routes: Routes): Pipeline {
+  return async (raw) => {
+    try {
+      return await handle(ctx, routes, raw);
+    } catch (err) {
+      return errorReply(err, ctx.log);
+    }
+  };
+}
+
+async function handle(ctx: ServerContext, routes: Routes, raw: RawRequest): Promise<Reply> {
+  const match = matchRoute(raw.method, raw.url);
+  const credentials = {
+    key: raw.headers['x-api-key'],
+    secret: raw.headers['x-api-secret'],
+    version: raw.headers['x-api-version'],
+  };
+  const isPublic = match.kind === 'found' && match.spec.public === true;
+  const apiKey = isPublic && !hasCredentials(credentials) ? undefined : authenticate(credentials, ctx.tenancy);
+  if (!isPublic && !apiKey) return FORBIDDEN;
+  if (isPublic && hasCredentials(credentials) && !apiKey) return FORBIDDEN;
+
+  if (match.kind === 'not_found') {
+    return { status: 404, body: errorBody('route_not_found', `No operation at ${raw.method} ${raw.url}`) };
+  }
+  if (match.kind === 'method_not_allowed') {
+    return {
+      status: 405,
+      headers: { Allow: match.allowed.join(', ') },
+      body: errorBody('method_not_allowed', `${raw.method} is not accepted on ${raw.url}`),
+    };
+  }
+  if (match.kind === 'bad_path') throw invalidRequest('path', 'is not valid URL encoding');
+
+  if (match.spec.jsonContentType && !isJson(raw.headers['content-type'])) {
+    throw invalidRequest('Content-Type', 'header must be application/json');
+  }
+  const base: PublicRequest = {
+    operation: match.operation,
+    method: raw.method,
+    path: raw.url,
+    params: match.params,
+    query: new URLSearchParams(raw.query),
+    body: parseBody(raw.body),
+    rawBody: raw.body,
+    header: (name) => raw.headers[name],
+  };
+  const handler = routes[match.operation];
+  if (!handler) {
+    return { status: 501, body: errorBody('not_implemented', `${match.operation} is not implemented yet`) };
+  }
+  if (!apiKey) return (handler as PublicHandler)(base);
+
+  const tenant = { companyId: apiKey.company_id, environment: apiKey.environment };
+  const settings = ctx.tenancy.getSettings(tenant);
+  const { secret_hash: _hidden, ...keyView } = apiKey;
+  const req: TallyRequest = {
+    ...base,
+    tenant,
+    settings,
+    apiKey: keyView,
+    language: selectLanguage(raw.headers['accept-language'], settings),
+    now: new Date(),
+  };
+  return (handler as Handler)(req);
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return contentType !== undefined && contentType.split(';')[0].trim().toLowerCase() === 'application/json';
+}
+
+/** An absent body is an empty object; anything else must be a JSON object. */
+function parseBody(text: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = parseJson(text);
+  } catch (err) {
+    throw new TallyError('invalid_request', `body: is not valid JSON (${(err as Error).message})`, 'body');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw invalidRequest('body', 'must be a JSON object');
+  }
+  return value as Record<string, unknown>;
+}

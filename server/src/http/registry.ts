@@ -1,0 +1,22 @@
+/**
+ * Every resource's routes. A resource folder exports a function building its
+ * handlers; add it to RESOURCES (one import, one line). An operation claimed
+ * twice is a start-up error.
+ */
+import type { ServerContext } from '../context.js';
+import { checkRoutes } from '../check/routes.js';
+import { companyRoutes } from '../tenancy/routes.js';
+import type { Routes } from './types.js';
+
+const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes];
+
+export function buildRoutes(ctx: ServerContext): Routes {
+  const all: Record<string, unknown> = {};
+  for (const resource of RESOURCES) {
+    for (const [operation, handler] of Object.entries(resource(ctx))) {
+      if (operation in all) throw new Error(`operation ${operation} has two handlers`);
+      all[operation] = handler;
+    }
+  }
+  return Object.freeze(all) as Routes;
+}

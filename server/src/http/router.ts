@@ -1,0 +1,103 @@
+/**
+ * Matches a method and path against the routing table. Path segments match
+ * static names before parameters, and the path is resolved before the method,
+ * so `GET /locations/taxonomies` is that path with a missing method, never the
+ * location named `taxonomies`. The matcher is built once and frozen.
+ */
+import { OPERATIONS, type Method, type OperationId, type OperationSpec } from './operations.js';
+
+interface Leaf {
+  operation: OperationId;
+  spec: OperationSpec;
+  paramNames: readonly string[];
+}
+
+interface Node {
+  statics: Map<string, Node>;
+  param?: Node;
+  methods: Map<Method, Leaf>;
+}
+
+export type RouteMatch =
+  | { kind: 'found'; operation: OperationId; spec: OperationSpec; params: Record<string, string> }
+  | { kind: 'not_found' }
+  | { kind: 'method_not_allowed'; allowed: Method[] }
+  | { kind: 'bad_path' };
+
+function newNode(): Node {
+  return { statics: new Map(), methods: new Map() };
+}
+
+function splitPath(path: string): string[] {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return trimmed.split('/').slice(1);
+}
+
+function insert(root: Node, path: string, method: Method, operation: OperationId, spec: OperationSpec): void {
+  let node = root;
+  const paramNames: string[] = [];
+  for (const segment of splitPath(path)) {
+    if (segment.startsWith('{')) {
+      paramNames.push(segment.slice(1, -1));
+      node.param ??= newNode();
+      node = node.param;
+    } else {
+      let next = node.statics.get(segment);
+      if (!next) node.statics.set(segment, (next = newNode()));
+      node = next;
+    }
+  }
+  if (node.methods.has(method)) {
+    throw new Error(`routing table: ${method} ${path} is declared twice (${operation}, ${node.methods.get(method)!.operation})`);
+  }
+  node.methods.set(method, { operation, spec, paramNames });
+}
+
+function build(): Node {
+  const root = newNode();
+  for (const [id, spec] of Object.entries(OPERATIONS) as [OperationId, OperationSpec][]) {
+    for (const path of [spec.path, ...(spec.aliases ?? [])]) {
+      insert(root, path, spec.method, id, spec);
+      // Common rule 5: PUT is accepted wherever PATCH is.
+      if (spec.method === 'PATCH') insert(root, path, 'PUT', id, spec);
+    }
+  }
+  return root;
+}
+
+const ROOT = build();
+
+/** Finds the node of a path, preferring static segments, backtracking to parameters. */
+function resolve(node: Node, segments: string[], index: number, values: string[]): Node | undefined {
+  if (index === segments.length) return node.methods.size > 0 ? node : undefined;
+  const segment = segments[index];
+  const exact = node.statics.get(segment);
+  if (exact) {
+    const found = resolve(exact, segments, index + 1, values);
+    if (found) return found;
+  }
+  if (node.param && segment !== '') {
+    values.push(segment);
+    const found = resolve(node.param, segments, index + 1, values);
+    if (found) return found;
+    values.pop();
+  }
+  return undefined;
+}
+
+export function matchRoute(method: string, path: string): RouteMatch {
+  const values: string[] = [];
+  const node = resolve(ROOT, splitPath(path), 0, values);
+  if (!node) return { kind: 'not_found' };
+  const leaf = node.methods.get(method as Method);
+  if (!leaf) return { kind: 'method_not_allowed', allowed: [...node.methods.keys()] };
+  const params: Record<string, string> = {};
+  try {
+    leaf.paramNames.forEach((name, i) => {
+      params[name] = decodeURIComponent(values[i]);
+    });
+  } catch {
+    return { kind: 'bad_path' };
+  }
+  return { kind: 'found', operation: leaf.operation, spec: leaf.spec, params };
+}

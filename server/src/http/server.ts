@@ -1,0 +1,114 @@
+/**
+ * uWebSockets.js wiring: copies each request out of uWS (its objects are only
+ * valid synchronously), reads the body up to the limit, runs the pipeline and
+ * writes the reply corked. Tracks in-flight requests for a graceful stop.
+ */
+import { createRequire } from 'node:module';
+import type * as Uws from 'uWebSockets.js';
+import { errorBody } from './errors.js';
+import { stringifyJson } from './json.js';
+import type { Pipeline, RawRequest } from './pipeline.js';
+import type { Reply } from './types.js';
+
+// uWebSockets.js is CommonJS; load it through require so its native/fallback choice is visible.
+const uws = createRequire(import.meta.url)('uWebSockets.js') as typeof Uws;
+
+/** The native module has SSLApp; the pure-JS fallback it silently loads when the binary fails does not. */
+export const BACKEND: 'native' | 'fallback' = 'SSLApp' in uws ? 'native' : 'fallback';
+
+/** Largest accepted request body (docs/http.md). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK', 400: 'Bad Request', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
+  405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 429: 'Too Many Requests',
+  500: 'Internal Server Error', 501: 'Not Implemented', 503: 'Service Unavailable',
+};
+
+export interface HttpServer {
+  port: number;
+  /** Stops accepting connections and resolves when in-flight requests have been answered. */
+  close(): Promise<void>;
+}
+
+export function startHttpServer(host: string, port: number, pipeline: Pipeline): Promise<HttpServer> {
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  const done = () => {
+    inFlight -= 1;
+    if (inFlight === 0) drained?.();
+  };
+
+  const app = uws.App().any('/*', (res, req) => {
+    inFlight += 1;
+    const headers: Record<string, string> = {};
+    req.forEach((name, value) => {
+      headers[name] = value;
+    });
+    const raw: RawRequest = {
+      method: req.getCaseSensitiveMethod().toUpperCase(),
+      url: req.getUrl(),
+      query: req.getQuery() ?? '',
+      headers,
+      body: '',
+    };
+    let aborted = false;
+    let finished = false;
+    const send = (reply: Reply, closeConnection = false) => {
+      if (finished) return;
+      finished = true;
+      if (!aborted) res.cork(() => writeReply(res, reply, closeConnection));
+      done();
+    };
+    res.onAborted(() => {
+      aborted = true;
+      if (!finished) {
+        finished = true;
+        done();
+      }
+    });
+
+    const tooLarge = () =>
+      send({ status: 400, body: errorBody('invalid_request', `body: is larger than ${MAX_BODY_BYTES} bytes`) }, true);
+    const declared = Number(headers['content-length'] ?? '0');
+    if (declared > MAX_BODY_BYTES) return tooLarge();
+    if (declared === 0 && headers['transfer-encoding'] === undefined) {
+      pipeline(raw).then(send, () => send({ status: 500, body: errorBody('server_error', 'Internal server error') }));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.onData((chunk, isLast) => {
+      if (finished) return;
+      size += chunk.byteLength;
+      if (size > MAX_BODY_BYTES) return tooLarge();
+      chunks.push(Buffer.from(new Uint8Array(chunk))); // copy: uWS reuses the chunk's memory
+      if (!isLast) return;
+      raw.body = Buffer.concat(chunks).toString('utf8');
+      pipeline(raw).then(send, () => send({ status: 500, body: errorBody('server_error', 'Internal server error') }));
+    });
+  });
+
+  return new Promise((resolve, reject) => {
+    app.listen(host, port, (socket) => {
+      if (!socket) return reject(new Error(`cannot listen on ${host}:${port}`));
+      resolve({
+        port: uws.us_socket_local_port(socket as unknown as Uws.us_socket),
+        close: () =>
+          new Promise<void>((closed) => {
+            uws.us_listen_socket_close(socket);
+            if (inFlight === 0) return closed();
+            drained = closed;
+          }),
+      });
+    });
+  });
+}
+
+function writeReply(res: Uws.HttpResponse, reply: Reply, closeConnection: boolean): void {
+  const status = reply.status ?? 200;
+  res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);
+  res.writeHeader('Content-Type', 'application/json');
+  for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value);
+  res.end(reply.raw ?? stringifyJson(reply.body), closeConnection);
+}

@@ -1,0 +1,96 @@
+/**
+ * Request validation with ajv. Every JSON Schema under `schemas/` is loaded
+ * and compiled once at start-up (by its `$id`); handlers call
+ * `validate(id, body)`. The `wire` keyword checks a contract wire type and
+ * rewrites the value to its canonical form (int64 as a decimal string,
+ * datetimes in UTC), so handlers only ever see canonical values.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { DataValidationCxt } from 'ajv/dist/types/index.js';
+import addFormatsModule from 'ajv-formats';
+import { invalidRequest } from '@tally/engine';
+import { WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
+
+const SCHEMAS_DIR = fileURLToPath(new URL('../../../schemas/', import.meta.url));
+
+// ajv-formats is CommonJS: under NodeNext its function is the `default` of the module.
+const addFormats = addFormatsModule.default;
+
+function wireValidate(type: WireType, data: unknown, _schema: unknown, cxt?: DataValidationCxt): boolean {
+  const canonical = WIRE_TYPES[type](data);
+  if (canonical === undefined) {
+    wireValidate.errors = [{ keyword: 'wire', message: WIRE_DESCRIPTIONS[type], params: { type } }];
+    return false;
+  }
+  if (cxt?.parentData !== undefined && canonical !== data) {
+    (cxt.parentData as Record<string | number, unknown>)[cxt.parentDataProperty] = canonical;
+  }
+  return true;
+}
+wireValidate.errors = undefined as Partial<ErrorObject>[] | undefined;
+
+/** Creates an ajv instance with Tally's formats and the `wire` keyword. */
+export function createAjv(options: { removeAdditional?: boolean } = {}): Ajv {
+  const ajv = new Ajv({
+    allErrors: false,
+    useDefaults: true,
+    removeAdditional: options.removeAdditional ? 'all' : false,
+  });
+  addFormats(ajv);
+  ajv.addKeyword({
+    keyword: 'wire',
+    schemaType: 'string',
+    modifying: true,
+    errors: true,
+    validate: wireValidate,
+    metaSchema: { enum: Object.keys(WIRE_TYPES) },
+  });
+  return ajv;
+}
+
+function schemaFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return schemaFiles(path);
+    return entry.name.endsWith('.json') ? [path] : [];
+  });
+}
+
+const ajv = createAjv();
+const compiled = new Map<string, ValidateFunction>();
+for (const file of schemaFiles(SCHEMAS_DIR)) {
+  ajv.addSchema(JSON.parse(readFileSync(file, 'utf8')) as object);
+}
+for (const id of Object.keys((ajv as unknown as { schemas: Record<string, unknown> }).schemas)) {
+  if (!id.startsWith('http')) compiled.set(id, ajv.getSchema(id)!);
+}
+
+/** Turns the first ajv error into invalid_request naming the field (dotted path). */
+export function schemaError(errors: readonly Partial<ErrorObject>[] | null | undefined, root = ''): Error {
+  const error = errors?.[0];
+  const path = (error?.instancePath ?? '').split('/').slice(1).join('.');
+  let field = [root, path].filter(Boolean).join('.');
+  let message = error?.message ?? 'is invalid';
+  if (error?.keyword === 'required') {
+    field = [field, (error.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
+    message = 'is required';
+  } else if (error?.keyword === 'additionalProperties') {
+    field = [field, (error.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join('.');
+    message = 'is not an accepted field';
+  }
+  return invalidRequest(field || 'body', message);
+}
+
+/**
+ * Validates (and canonicalises, in place) a request body against the schema
+ * `id` from `schemas/`; throws invalid_request naming the field.
+ */
+export function validate<T>(id: string, data: unknown): T {
+  const check = compiled.get(id);
+  if (!check) throw new Error(`no schema with $id ${id} under schemas/`);
+  if (!check(data)) throw schemaError(check.errors);
+  return data as T;
+}

@@ -1,0 +1,105 @@
+/**
+ * The contract's wire types (common rule 3), as pure normalizers: each
+ * returns the canonical value, or undefined when the input is not of the type.
+ * Used by the `wire` schema keyword (bodies) and by params.ts (path, query).
+ */
+
+const INT64_MAX = '9223372036854775807';
+
+/**
+ * Integer 1..9223372036854775807 as a canonical decimal string (leading zeros
+ * dropped). Accepts a JSON number, a bigint, or a string of digits.
+ */
+export function toInt64(value: unknown): string | undefined {
+  let digits: string;
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) return undefined;
+    digits = String(value);
+  } else if (typeof value === 'bigint') {
+    digits = value.toString();
+  } else if (typeof value === 'string' && /^\d+$/.test(value)) {
+    digits = value;
+  } else {
+    return undefined;
+  }
+  if (digits.startsWith('-')) return undefined;
+  const canonical = digits.replace(/^0+/, '');
+  if (canonical === '') return undefined;
+  if (canonical.length > INT64_MAX.length) return undefined;
+  if (canonical.length === INT64_MAX.length && canonical > INT64_MAX) return undefined;
+  return canonical;
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A calendar date `YYYY-MM-DD` (any year 0000..9999; ranges are a field's rule). */
+export function toDate(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = DATE.exec(value);
+  if (!m) return undefined;
+  return isCalendarDate(+m[1], +m[2], +m[3]) ? value : undefined;
+}
+
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  const daysInMonth = new Date(Date.UTC(2000, month, 0)).getUTCDate();
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && !leap ? 28 : daysInMonth);
+}
+
+const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/**
+ * An ISO 8601 datetime converted to UTC, written `YYYY-MM-DDThh:mm:ssZ`
+ * (milliseconds kept when not zero). Offsets `-0500` and `-05:00` are
+ * accepted; no offset means UTC, which the contract requires anyway.
+ */
+export function toDatetime(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = DATETIME.exec(value);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s, fraction, zone] = m;
+  if (!isCalendarDate(+y, +mo, +d) || +h > 23 || +mi > 59 || +s > 59) return undefined;
+  let offsetMinutes = 0;
+  if (zone && zone !== 'Z') {
+    const sign = zone.startsWith('-') ? -1 : 1;
+    const hh = +zone.slice(1, 3);
+    const mm = +zone.slice(-2);
+    if (hh > 23 || mm > 59) return undefined;
+    offsetMinutes = sign * (hh * 60 + mm);
+  }
+  const ms = fraction ? Math.floor(+`0${fraction}` * 1000) : 0;
+  const utc = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s, ms) - offsetMinutes * 60_000;
+  const iso = new Date(utc).toISOString();
+  if (iso.startsWith('-') || iso.startsWith('+')) return undefined;
+  return ms === 0 ? `${iso.slice(0, 19)}Z` : iso;
+}
+
+const SLUG = /^[A-Za-z0-9_-]+$/;
+
+/** Letters, digits, underscores and hyphens. */
+export function toSlug(value: unknown): string | undefined {
+  return typeof value === 'string' && SLUG.test(value) ? value : undefined;
+}
+
+export const WIRE_TYPES = {
+  int64: toInt64,
+  date: toDate,
+  datetime: toDatetime,
+  slug: toSlug,
+} as const;
+
+export type WireType = keyof typeof WIRE_TYPES;
+
+export const WIRE_DESCRIPTIONS: Record<WireType, string> = {
+  int64: 'must be an integer between 1 and 9223372036854775807',
+  date: 'must be a date YYYY-MM-DD',
+  datetime: 'must be an ISO 8601 datetime (YYYY-MM-DDThh:mm:ssZ or with an offset such as -0500)',
+  slug: 'must be a slug (letters, digits, underscores, hyphens)',
+};
+
+/** An int64 id (canonical decimal string) for a reply: a number when exact, else a bigint. */
+export function wireInt(id: string): number | bigint {
+  const n = Number(id);
+  return Number.isSafeInteger(n) ? n : BigInt(id);
+}

@@ -1,0 +1,55 @@
+/**
+ * The LMDB environment: one file under DATA_DIR, one named database per kind
+ * of record. Opened with LMDB's safe defaults (never noSync or useWritemap);
+ * a write is acknowledged only once it is flushed to disk (`transact`).
+ * LMDB is multi-process safe, so the CLI can write while the server runs.
+ */
+import { open, type Database, type Key, type RootDatabase } from 'lmdb';
+
+export type Db = Database<unknown, Key>;
+export type { Key };
+
+export interface StoreEnv {
+  /** A named database (created on first use). */
+  db(name: string): Db;
+  /**
+   * Runs `work` in one write transaction (reads inside see a consistent
+   * snapshot; a throw aborts every write) and resolves once the commit is
+   * durable on disk. Keep `work` synchronous and short.
+   */
+  transact<T>(work: () => T): Promise<T>;
+  /** Sees writes committed by other processes (the CLI) immediately. */
+  refresh(): void;
+  close(): Promise<void>;
+}
+
+export function openStore(dataDir: string): StoreEnv {
+  const root: RootDatabase = open({
+    path: dataDir,
+    maxDbs: 64,
+    // Explicit for readers of this file: these are lmdb-js's safe defaults.
+    noSync: false,
+    useWritemap: false,
+  });
+  const dbs = new Map<string, Db>();
+  return {
+    db(name) {
+      let db = dbs.get(name);
+      if (!db) dbs.set(name, (db = root.openDB({ name }) as Db));
+      return db;
+    },
+    async transact(work) {
+      const result = await root.transaction(work);
+      // overlappingSync (the default) resolves on commit; durability comes with `flushed`.
+      await root.flushed;
+      return result;
+    },
+    refresh() {
+      root.resetReadTxn();
+    },
+    async close() {
+      await root.flushed;
+      await root.close();
+    },
+  };
+}

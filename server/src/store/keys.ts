@@ -1,0 +1,23 @@
+/**
+ * Key layout shared by every resource (docs/storage.md). Keys are arrays in
+ * lmdb's ordered-binary encoding; each record of a Company's environment
+ * starts with the tenant prefix, so environments never see each other's data.
+ */
+import type { Tenant } from '../tenancy/types.js';
+
+export function tenantPrefix(tenant: Tenant): string {
+  return `${tenant.companyId}/${tenant.environment}`;
+}
+
+/**
+ * An int64 id (canonical decimal string) as a key part that sorts
+ * numerically: zero-padded to 19 digits.
+ */
+export function idKey(id: string): string {
+  return id.padStart(19, '0');
+}
+
+/** The inverse of idKey. */
+export function idFromKey(key: string): string {
+  return key.replace(/^0+/, '');
+}

@@ -1,0 +1,68 @@
+/**
+ * Cursor pagination over one key range (common rule 4). Items are returned in
+ * key order; the cursor is the last key returned, so a page never repeats or
+ * skips a record when others are inserted concurrently. The token is opaque
+ * (base64url of the key), and absent on the last page.
+ */
+import { invalidRequest } from '@tally/engine';
+import type { Db, Key } from './env.js';
+
+export interface Page<T> {
+  data: T[];
+  next_token_starts_after?: string;
+}
+
+export interface PageRequest {
+  /** The next_token_starts_after of the previous page, as sent back by the client. */
+  startingAfter?: string;
+  perPage: number;
+}
+
+function encodeCursor(key: Key[]): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
+
+function decodeCursor(token: string, prefix: Key[]): Key[] {
+  try {
+    const key = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(key) && prefix.every((part, i) => key[i] === part)) return key as Key[];
+  } catch {
+    // fall through to the error below
+  }
+  throw invalidRequest('starting_after', 'is not a token returned by this list');
+}
+
+/**
+ * Reads one page of the records whose key starts with `prefix`. `keep`
+ * filters records (filtered-out records do not count towards the page size).
+ */
+export function paginate<V, T>(
+  db: Db,
+  prefix: Key[],
+  page: PageRequest,
+  toItem: (value: V, key: Key[]) => T | undefined,
+): Page<T> {
+  const start = page.startingAfter === undefined ? prefix : decodeCursor(page.startingAfter, prefix);
+  const data: T[] = [];
+  let lastKey: Key[] | undefined;
+  let more = false;
+  // Keys are arrays: every key with this prefix sorts below [...prefix, <max>].
+  const end = [...prefix, Buffer.from([0xff])];
+  for (const { key, value } of db.getRange({ start, end })) {
+    const k = key as Key[];
+    if (page.startingAfter !== undefined && lastKey === undefined && sameKey(k, start)) continue;
+    const item = toItem(value as V, k);
+    if (item === undefined) continue;
+    if (data.length === page.perPage) {
+      more = true;
+      break;
+    }
+    data.push(item);
+    lastKey = k;
+  }
+  return more && lastKey ? { data, next_token_starts_after: encodeCursor(lastKey) } : { data };
+}
+
+function sameKey(a: Key[], b: Key[]): boolean {
+  return a.length === b.length && a.every((part, i) => part === b[i]);
+}

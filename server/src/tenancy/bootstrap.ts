@@ -1,0 +1,42 @@
+/**
+ * Start-up bootstrap (issue 3). With TALLY_BOOTSTRAP_KEY and _SECRET: make
+ * sure the sandbox Company `default` exists with that key enabled (idempotent;
+ * the environment's secret wins). Without them, on an empty store: create
+ * `default` with a random sandbox key and print key and secret once.
+ */
+import type { Logger } from '../log.js';
+import { createApiKey, createCompany } from './admin.js';
+import { hashSecret } from './secrets.js';
+import type { TenancyStore } from './store.js';
+
+export const BOOTSTRAP_COMPANY = 'default';
+
+export async function bootstrap(
+  tenancy: TenancyStore,
+  config: { bootstrapKey?: string; bootstrapSecret?: string },
+  log: Logger,
+  now: Date,
+): Promise<void> {
+  const { bootstrapKey: key, bootstrapSecret: secret } = config;
+  if ((key === undefined) !== (secret === undefined)) {
+    throw new Error('set both TALLY_BOOTSTRAP_KEY and TALLY_BOOTSTRAP_SECRET, or neither');
+  }
+  if (key !== undefined && secret !== undefined) {
+    if (!tenancy.getCompany(BOOTSTRAP_COMPANY)) await createCompany(tenancy, BOOTSTRAP_COMPANY, 'Default', now);
+    const existing = tenancy.getApiKey(key);
+    if (!existing) {
+      await createApiKey(tenancy, { companyId: BOOTSTRAP_COMPANY, environment: 'sandbox', key, secret, system: true, description: 'bootstrap' }, now);
+    } else if (!existing.enabled || existing.secret_hash !== hashSecret(secret)) {
+      await tenancy.putApiKey({ ...existing, enabled: true, secret_hash: hashSecret(secret) });
+    }
+    return;
+  }
+  if (tenancy.listCompanies().length > 0) return;
+  await createCompany(tenancy, BOOTSTRAP_COMPANY, 'Default', now);
+  const created = await createApiKey(
+    tenancy,
+    { companyId: BOOTSTRAP_COMPANY, environment: 'sandbox', description: 'first key, created at start-up' },
+    now,
+  );
+  log.info({ company: BOOTSTRAP_COMPANY, environment: 'sandbox', key: created.key, secret: created.secret }, 'created the first API key; the secret is shown only now');
+}

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../testing/server.js';
+
+describe('GET and PATCH /company', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.dispose());
+
+  it('reads the calling key\'s Company environment settings with their defaults', async () => {
+    const res = await server.client.get('/company');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      id: 'default',
+      environment: 'sandbox',
+      currency: 'EUR',
+      trigger_engine_version: 2,
+      cart_cancellation_wait_seconds: 300,
+      languages: ['en'],
+      default_language: 'en',
+    });
+  });
+
+  it('changes settings with PATCH and with PUT, and keeps them across a restart', async () => {
+    const patched = await server.client.patch('/company', { currency: 'USD', trigger_engine_version: 1 });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ currency: 'USD', trigger_engine_version: 1 });
+
+    const put = await server.client.put('/company', { languages: ['en', 'es'], timezone: 'Europe/Madrid' });
+    expect(put.status).toBe(200);
+
+    await server.restart();
+    const read = await server.client.get('/company');
+    expect(read.body).toMatchObject({
+      currency: 'USD',
+      trigger_engine_version: 1,
+      languages: ['en', 'es'],
+      timezone: 'Europe/Madrid',
+    });
+  });
+
+  it('rejects invalid settings naming the field', async () => {
+    const cases: [unknown, string][] = [
+      [{ currency: 'usd' }, 'currency'],
+      [{ trigger_engine_version: 3 }, 'trigger_engine_version'],
+      [{ timezone: 'Mars/Olympus' }, 'timezone'],
+      [{ default_language: 'fr' }, 'default_language'],
+      [{ customer_attribute_schema: { type: 'no-such-type' } }, 'customer_attribute_schema'],
+      [{ unknown_setting: 1 }, 'unknown_setting'],
+      [{ audiences: [{ id: 0, name: 'zero', rule: {} }] }, 'audiences.0.id'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await server.client.patch('/company', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.code).toBe('invalid_request');
+      expect(res.body.error).toContain(field);
+    }
+  });
+
+  it('writes audience ids back as exact JSON numbers', async () => {
+    const id = '9223372036854775807';
+    const res = await server.client.patch('/company', `{"audiences":[{"id":${id},"name":"big","rule":{}}]}`);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain(`"id":${id}`);
+  });
+});

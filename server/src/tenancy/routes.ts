@@ -1,0 +1,34 @@
+/** GET and PATCH /company: the calling key's Company environment settings. */
+import { TallyError } from '@tally/engine';
+import type { ServerContext } from '../context.js';
+import { ok, type Routes, type TallyRequest } from '../http/types.js';
+import { validate } from '../http/validation.js';
+import { wireInt } from '../http/wire.js';
+import { applySettingsPatch, type SettingsPatch } from './settings.js';
+import type { TenancyStore } from './store.js';
+
+function companyView(tenancy: TenancyStore, req: TallyRequest, settings = req.settings) {
+  const company = tenancy.getCompany(req.tenant.companyId);
+  return {
+    id: req.tenant.companyId,
+    name: company?.name ?? req.tenant.companyId,
+    environment: req.tenant.environment,
+    ...settings,
+    audiences: settings.audiences.map((audience) => ({ ...audience, id: wireInt(audience.id) })),
+  };
+}
+
+export function companyRoutes({ tenancy }: ServerContext): Routes {
+  return {
+    'company.get': async (req) => ok(companyView(tenancy, req)),
+
+    'company.update': async (req) => {
+      const patch = validate<SettingsPatch>('company.update', req.body);
+      const next = applySettingsPatch(req.settings, patch);
+      if (!(await tenancy.putSettings(req.tenant, next, req.settings.version))) {
+        throw new TallyError('conflict', 'settings were changed concurrently; read them again and retry');
+      }
+      return ok(companyView(tenancy, req, next));
+    },
+  };
+}

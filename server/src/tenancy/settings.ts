@@ -1,0 +1,54 @@
+/** Default settings of a new Company environment, and the rules of a change. */
+import { invalidRequest } from '@tally/engine';
+import { createAjv } from '../http/validation.js';
+import type { CompanySettings } from './types.js';
+
+export const DEFAULT_SETTINGS: CompanySettings = {
+  version: 1,
+  currency: 'EUR',
+  country: 'ES',
+  timezone: 'UTC',
+  default_language: 'en',
+  languages: ['en'],
+  point_value: '0.01',
+  cashback_cap: null,
+  cashback_threshold: 0,
+  trigger_engine_version: 2,
+  customer_attribute_schema: { type: 'object', properties: {} },
+  audiences: [],
+  rate_limits: {},
+  cart_cancellation_wait_seconds: 300,
+};
+
+export type SettingsPatch = Partial<Omit<CompanySettings, 'version'>>;
+
+function isTimezone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Applies a (schema-validated) patch: top-level fields are replaced whole.
+ * Checks the rules a schema cannot express; throws invalid_request.
+ */
+export function applySettingsPatch(current: CompanySettings, patch: SettingsPatch): CompanySettings {
+  const next: CompanySettings = { ...current, ...patch, version: current.version + 1 };
+  if (!isTimezone(next.timezone)) throw invalidRequest('timezone', 'is not an IANA time zone');
+  if (!next.languages.includes(next.default_language)) {
+    throw invalidRequest('default_language', 'must be one of languages');
+  }
+  if (patch.customer_attribute_schema !== undefined) {
+    try {
+      createAjv().compile(patch.customer_attribute_schema);
+    } catch (err) {
+      throw invalidRequest('customer_attribute_schema', `is not a valid JSON Schema: ${(err as Error).message}`);
+    }
+  }
+  const audienceIds = new Set(next.audiences.map((a) => a.id));
+  if (audienceIds.size !== next.audiences.length) throw invalidRequest('audiences', 'ids must be unique');
+  return next;
+}

@@ -1,0 +1,83 @@
+/**
+ * The tenancy store: Companies, their environments' settings and API keys.
+ * Routes, the CLI and start-up use this interface only; LmdbTenancyStore is
+ * the embedded implementation (keys in docs/storage.md).
+ */
+import type { StoreEnv } from '../store/env.js';
+import { DEFAULT_SETTINGS } from './settings.js';
+import type { ApiKeyRecord, Company, CompanySettings, Tenant } from './types.js';
+
+export interface TenancyStore {
+  getCompany(id: string): Company | undefined;
+  listCompanies(): Company[];
+  /** Creates the Company; false when the id is taken. */
+  createCompany(company: Company): Promise<boolean>;
+  putCompany(company: Company): Promise<void>;
+  /** The environment's settings (defaults until first changed). */
+  getSettings(tenant: Tenant): CompanySettings;
+  /** Replaces the settings when their version is still `expectedVersion`; false otherwise. */
+  putSettings(tenant: Tenant, settings: CompanySettings, expectedVersion: number): Promise<boolean>;
+  getApiKey(key: string): ApiKeyRecord | undefined;
+  listApiKeys(companyId?: string): ApiKeyRecord[];
+  putApiKey(record: ApiKeyRecord): Promise<void>;
+}
+
+export class LmdbTenancyStore implements TenancyStore {
+  constructor(private readonly env: StoreEnv) {}
+
+  private get companies() {
+    return this.env.db('companies');
+  }
+  private get settings() {
+    return this.env.db('settings');
+  }
+  private get apiKeys() {
+    return this.env.db('api_keys');
+  }
+
+  getCompany(id: string): Company | undefined {
+    return this.companies.get(id) as Company | undefined;
+  }
+
+  listCompanies(): Company[] {
+    return [...this.companies.getRange({})].map(({ value }) => value as Company);
+  }
+
+  createCompany(company: Company): Promise<boolean> {
+    return this.env.transact(() => {
+      if (this.companies.get(company.id) !== undefined) return false;
+      this.companies.putSync(company.id, company);
+      return true;
+    });
+  }
+
+  async putCompany(company: Company): Promise<void> {
+    await this.env.transact(() => this.companies.putSync(company.id, company));
+  }
+
+  getSettings(tenant: Tenant): CompanySettings {
+    const stored = this.settings.get([tenant.companyId, tenant.environment]) as CompanySettings | undefined;
+    return stored ?? DEFAULT_SETTINGS;
+  }
+
+  putSettings(tenant: Tenant, settings: CompanySettings, expectedVersion: number): Promise<boolean> {
+    return this.env.transact(() => {
+      if (this.getSettings(tenant).version !== expectedVersion) return false;
+      this.settings.putSync([tenant.companyId, tenant.environment], settings);
+      return true;
+    });
+  }
+
+  getApiKey(key: string): ApiKeyRecord | undefined {
+    return this.apiKeys.get(key) as ApiKeyRecord | undefined;
+  }
+
+  listApiKeys(companyId?: string): ApiKeyRecord[] {
+    const all = [...this.apiKeys.getRange({})].map(({ value }) => value as ApiKeyRecord);
+    return companyId === undefined ? all : all.filter((k) => k.company_id === companyId);
+  }
+
+  async putApiKey(record: ApiKeyRecord): Promise<void> {
+    await this.env.transact(() => this.apiKeys.putSync(record.key, record));
+  }
+}

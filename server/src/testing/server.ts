@@ -1,0 +1,179 @@
+/**
+ * Test harness: starts the REAL built server (`node server/dist/main.js`) as
+ * a child process on a free port with a temporary DATA_DIR and bootstrap
+ * credentials, and gives tests an HTTP client carrying the auth headers.
+ * Build first (`npx tsc -b`); `npm test` does.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseJson, stringifyJson } from '../http/json.js';
+
+const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+export const TEST_KEY = 'test-key';
+export const TEST_SECRET = 'test-secret';
+
+export interface Credentials {
+  key: string;
+  secret: string;
+}
+
+export interface TestResponse {
+  status: number;
+  /** Parsed with Tally's lossless parser: integers above 2^53 arrive as bigint. */
+  body: any;
+  text: string;
+  headers: Headers;
+}
+
+export interface RequestOptions {
+  /** An object is sent as JSON; a string is sent as is. */
+  body?: unknown;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  /** Credentials other than the bootstrap key; `null` sends none. */
+  auth?: Credentials | null;
+}
+
+export interface Client {
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  get(path: string, options?: RequestOptions): Promise<TestResponse>;
+  post(path: string, body?: unknown, options?: RequestOptions): Promise<TestResponse>;
+  patch(path: string, body?: unknown, options?: RequestOptions): Promise<TestResponse>;
+  put(path: string, body?: unknown, options?: RequestOptions): Promise<TestResponse>;
+  delete(path: string, options?: RequestOptions): Promise<TestResponse>;
+}
+
+export interface TestServer {
+  readonly url: string;
+  readonly port: number;
+  readonly dataDir: string;
+  /** Every stdout line of the current process, as printed. */
+  readonly lines: string[];
+  client: Client;
+  /** A client with other credentials (e.g. a key made with the CLI). */
+  clientFor(auth: Credentials | null): Client;
+  /** SIGTERM; resolves with the exit code. */
+  stop(): Promise<number | null>;
+  /** Stops and starts again on the same DATA_DIR (a new port). */
+  restart(): Promise<void>;
+  /** Stops and removes the DATA_DIR. */
+  dispose(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Extra environment variables (TALLY_RATE_LIMITS defaults to off). */
+  env?: Record<string, string>;
+  /** Omit the bootstrap key variables. */
+  noBootstrap?: boolean;
+}
+
+interface Running {
+  child: ChildProcess;
+  port: number;
+  lines: string[];
+}
+
+function launch(dataDir: string, options: StartOptions): Promise<Running> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    TALLY_RATE_LIMITS: 'off',
+    ...(options.noBootstrap ? {} : { TALLY_BOOTSTRAP_KEY: TEST_KEY, TALLY_BOOTSTRAP_SECRET: TEST_SECRET }),
+    ...options.env,
+  };
+  const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      buffered += d.toString();
+      const parts = buffered.split('\n');
+      buffered = parts.pop()!;
+      for (const line of parts) {
+        lines.push(line);
+        if (!line.startsWith('{')) continue;
+        const entry = JSON.parse(line) as { msg?: string; port?: number };
+        if (entry.msg === 'listening') resolve({ child, port: entry.port!, lines });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${stderr}`)));
+  });
+}
+
+function makeClient(base: () => string, auth: Credentials | null): Client {
+  const request = async (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
+    const creds = options.auth === undefined ? auth : options.auth;
+    const headers: Record<string, string> = creds
+      ? { 'X-Api-Key': creds.key, 'X-Api-Secret': creds.secret, 'X-Api-Version': '1' }
+      : {};
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = typeof options.body === 'string' ? options.body : stringifyJson(options.body);
+      headers['Content-Type'] = 'application/json';
+    }
+    Object.assign(headers, options.headers);
+    const query = options.query ? `?${new URLSearchParams(options.query)}` : '';
+    const res = await fetch(`${base()}${path}${query}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : parseJson(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, body: parsed, text, headers: res.headers };
+  };
+  return {
+    request,
+    get: (path, options) => request('GET', path, options),
+    post: (path, body, options) => request('POST', path, { ...options, body }),
+    patch: (path, body, options) => request('PATCH', path, { ...options, body }),
+    put: (path, body, options) => request('PUT', path, { ...options, body }),
+    delete: (path, options) => request('DELETE', path, options),
+  };
+}
+
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tally-test-'));
+  let running: Running | undefined = await launch(dataDir, options);
+  const url = () => `http://127.0.0.1:${running!.port}`;
+  const stop = async (): Promise<number | null> => {
+    const current = running;
+    if (!current) return null;
+    running = undefined;
+    if (current.child.exitCode !== null) return current.child.exitCode;
+    const exited = new Promise<number | null>((resolve) => current.child.once('exit', (code) => resolve(code)));
+    current.child.kill('SIGTERM');
+    return exited;
+  };
+  return {
+    get url() {
+      return url();
+    },
+    get port() {
+      return running!.port;
+    },
+    get lines() {
+      return running!.lines;
+    },
+    dataDir,
+    client: makeClient(url, { key: TEST_KEY, secret: TEST_SECRET }),
+    clientFor: (auth) => makeClient(url, auth),
+    stop,
+    async restart() {
+      await stop();
+      running = await launch(dataDir, options);
+    },
+    async dispose() {
+      await stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
