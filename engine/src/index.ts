@@ -1,1 +1,7 @@
-export {};
+/** @tally/engine: compile a Company's campaigns once, evaluate carts many times. */
+export { compileCampaigns } from './compile/compileCampaigns.js';
+export { evaluateCart } from './evaluate/evaluateCart.js';
+export type { Program, ProgramJSON } from './compile/program.js';
+export { TallyError, ERROR_STATUS, statusOf, type ErrorCode, type KnownErrorCode } from './errors.js';
+export { periodKey } from './time/periodKey.js';
+export type * from './types.js';

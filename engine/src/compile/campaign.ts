@@ -1,0 +1,56 @@
+/** One campaign's JSON → its compiled form. Throws invalid_request naming the field. */
+import { compileRule } from '../conditions/index.js';
+import { invalidRequest } from '../errors.js';
+import { idString } from '../ids.js';
+import { toCents } from '../money.js';
+import { checkPeriod } from '../time/periodKey.js';
+import { compilePointsAvailability } from '../time/pointsAvailability.js';
+import type { Campaign, CampaignType } from '../types.js';
+import { compileEffects } from './effects.js';
+import { compilePrizes } from './prizes.js';
+import { STACKABILITY, type CompiledCampaign } from './program.js';
+import { oneOf, optionalBoolean, optionalInteger, optionalString } from './read.js';
+import { compileTargeting } from './targeting.js';
+
+const TYPES: readonly CampaignType[] = ['discount', 'points', 'instant_win'];
+
+export function compileCampaign(campaign: Campaign): CompiledCampaign {
+  if (campaign === null || typeof campaign !== 'object') throw invalidRequest('campaign', 'must be an object');
+  const type = campaign.type;
+  if (!TYPES.includes(type)) throw invalidRequest('type', `must be one of ${TYPES.join(', ')}`);
+  const params = campaign.rule_params;
+  if (params === null || typeof params !== 'object') throw invalidRequest('rule_params', 'must be an object');
+  const coupon = campaign.coupon_params ?? null;
+  if (coupon !== null && typeof coupon !== 'object') throw invalidRequest('coupon_params', 'must be an object');
+  const onceLimit = optionalInteger(params.once_limit, 'rule_params.once_limit', 1);
+  const budget = optionalMoney(params.budget_value, 'rule_params.budget_value');
+  const prizes = compilePrizes(campaign.prizes);
+  if (type !== 'instant_win' && prizes.length > 0) throw invalidRequest('prizes', 'only instant_win campaigns have prizes');
+  return {
+    id: idString(campaign.id, 'id'),
+    rawId: campaign.id,
+    type,
+    name: optionalString(params.name, 'rule_params.name') ?? '',
+    priority: optionalInteger(params.priority, 'rule_params.priority', Number.MIN_SAFE_INTEGER) ?? 0,
+    conditions: compileRule(params.rule_conditions, 'rule_params.rule_conditions'),
+    application: compileRule(params.rule_application, 'rule_params.rule_application'),
+    effects: compileEffects(params.rule_effects, type),
+    targeting: compileTargeting(params),
+    couponRequired: optionalBoolean(params.coupon_required, 'rule_params.coupon_required', false),
+    staticCode: coupon ? optionalString(coupon.static_code, 'coupon_params.static_code') : null,
+    coupon: coupon ? Object.freeze({ ...coupon }) : null,
+    once: onceLimit === null ? null : { period: checkPeriod(params.once, 'rule_params.once'), limit: onceLimit },
+    budget: budget === null ? null : { period: checkPeriod(params.budget_period, 'rule_params.budget_period'), cents: budget },
+    maxTransactionCents: optionalMoney(params.maximum_budget_transaction, 'rule_params.maximum_budget_transaction'),
+    stackability: oneOf(params.stackability_properties, 'rule_params.stackability_properties', STACKABILITY, 'stackable'),
+    availability: type === 'points' ? compilePointsAvailability(params) : null,
+    prizes,
+  };
+}
+
+function optionalMoney(value: unknown, field: string): number | null {
+  if (value === undefined || value === null) return null;
+  const cents = toCents(value, field);
+  if (cents < 0) throw invalidRequest(field, 'must not be negative');
+  return cents;
+}

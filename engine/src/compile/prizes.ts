@@ -1,0 +1,36 @@
+/** Instant-win prizes: weights (fractions of 1) compiled to slices of the draw scale. */
+import { Decimal } from 'decimal.js';
+import { invalidRequest } from '../errors.js';
+import { idString } from '../ids.js';
+import { toDecimal } from '../money.js';
+import { DRAW_SCALE } from '../random.js';
+import type { Prize } from '../types.js';
+import type { CompiledPrize } from './program.js';
+
+export function compilePrizes(raw: unknown): CompiledPrize[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) throw invalidRequest('prizes', 'must be an array');
+  let cumulative = new Decimal(0);
+  return (raw as Prize[]).map((prize, i) => {
+    const field = `prizes[${i}]`;
+    if (prize === null || typeof prize !== 'object') throw invalidRequest(field, 'must be an object');
+    if (typeof prize.name !== 'string' || prize.name === '') throw invalidRequest(`${field}.name`, 'is required');
+    const weight = toDecimal(prize.weight, `${field}.weight`);
+    if (weight.lt(0) || weight.gt(1)) throw invalidRequest(`${field}.weight`, 'must be a fraction between 0 and 1');
+    cumulative = cumulative.plus(weight);
+    if (cumulative.gt(1)) throw invalidRequest('prizes', 'the weights of all prizes must sum to at most 1');
+    if (!Number.isSafeInteger(prize.stock) || prize.stock < -1) {
+      throw invalidRequest(`${field}.stock`, 'must be an integer >= -1 (-1 = unlimited)');
+    }
+    const promotionId = prize.outcome?.promotion_id;
+    return {
+      id: idString(prize.id, `${field}.id`),
+      rawId: prize.id,
+      name: prize.name,
+      description: typeof prize.description === 'string' ? prize.description : null,
+      ruleId: promotionId === undefined || promotionId === null ? null : promotionId,
+      upTo: cumulative.times(DRAW_SCALE).floor().toNumber(),
+      stock: prize.stock,
+    };
+  });
+}

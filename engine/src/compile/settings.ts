@@ -1,0 +1,31 @@
+import { invalidRequest } from '../errors.js';
+import { asSafeInteger, toDecimal } from '../money.js';
+import { zoneFormatter } from '../time/zonedDate.js';
+import type { Settings } from '../types.js';
+import type { CompiledSettings } from './program.js';
+
+const CURRENCY = /^[A-Z]{3}$/;
+
+export function compileSettings(settings: Settings): CompiledSettings {
+  if (settings === null || typeof settings !== 'object') throw invalidRequest('settings', 'must be an object');
+  if (typeof settings.currency !== 'string' || !CURRENCY.test(settings.currency)) {
+    throw invalidRequest('settings.currency', 'must be an ISO 4217 code in capitals');
+  }
+  const pointValue = toDecimal(settings.point_value ?? '0.01', 'settings.point_value');
+  if (pointValue.lte(0)) throw invalidRequest('settings.point_value', 'must be positive');
+  const cashbackCap = toDecimal(settings.cashback_cap ?? '0.5', 'settings.cashback_cap');
+  if (cashbackCap.lt(0) || cashbackCap.gt(1)) throw invalidRequest('settings.cashback_cap', 'must be between 0 and 1');
+  const threshold = settings.score_threshold_cashback ?? 0;
+  if (!Number.isSafeInteger(threshold) || threshold < 0) {
+    throw invalidRequest('settings.score_threshold_cashback', 'must be a non-negative integer');
+  }
+  return Object.freeze({
+    currency: settings.currency,
+    timezone: settings.timezone,
+    formatter: zoneFormatter(settings.timezone, 'settings.timezone'),
+    pointValue,
+    pointValueCents: asSafeInteger(pointValue.times(100)),
+    cashbackCap,
+    scoreThresholdCashback: threshold,
+  });
+}

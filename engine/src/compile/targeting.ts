@@ -1,0 +1,40 @@
+/** Who and when a campaign applies to: compiled from rule_params once. */
+import { invalidRequest } from '../errors.js';
+import { isDateOnly, parseInstant } from '../time/zonedDate.js';
+import type { RuleParams } from '../types.js';
+import { oneOf, optionalBoolean, optionalString, optionalStringArray } from './read.js';
+import { SELECT_CUSTOMERS, type CompiledTargeting, type DateBound } from './program.js';
+
+const RECURRENCE = ['daily', 'weekly', 'monthly'] as const;
+
+export function compileTargeting(params: RuleParams): CompiledTargeting {
+  const countries = optionalStringArray(params.customer_registration_countries, 'rule_params.customer_registration_countries');
+  return {
+    active: optionalBoolean(params.active, 'rule_params.active', true),
+    from: dateBound(params.available_from, 'rule_params.available_from'),
+    to: dateBound(params.available_to, 'rule_params.available_to'),
+    recurrence: compileRecurrence(params),
+    selectCustomers: oneOf(params.select_customers, 'rule_params.select_customers', SELECT_CUSTOMERS, 'all_customers'),
+    countries: countries && countries.length > 0 ? new Set(countries) : null,
+    currency: optionalString(params.currency, 'rule_params.currency'),
+  };
+}
+
+function dateBound(value: unknown, field: string): DateBound | null {
+  if (value === undefined || value === null || value === '') return null;
+  if (isDateOnly(value)) return { date: value };
+  return { instant: parseInstant(value, field) };
+}
+
+function compileRecurrence(params: RuleParams): CompiledTargeting['recurrence'] {
+  const type = params.recurrence_type;
+  if (type === undefined || type === null || type === '') return null;
+  const kind = oneOf(type, 'rule_params.recurrence_type', RECURRENCE, 'daily');
+  if (kind === 'daily') return { type: kind, days: new Set() };
+  const days = params.recurrence_days;
+  const max = kind === 'weekly' ? 7 : 31;
+  if (!Array.isArray(days) || days.length === 0 || !days.every((d) => Number.isInteger(d) && d >= 1 && d <= max)) {
+    throw invalidRequest('rule_params.recurrence_days', `must be a non-empty array of integers 1..${max} for ${kind} recurrence`);
+  }
+  return { type: kind, days: new Set(days) };
+}

@@ -1,0 +1,112 @@
+/**
+ * A points campaign: points on the line totals after discounts and cashback.
+ * ratio = points per currency unit, rounded towards zero exactly; direct_value
+ * = fixed points (per unit for individual_items, once otherwise). Points on a
+ * line are a multiple of its integer quantity.
+ */
+import { Decimal } from 'decimal.js';
+import type { CompiledCampaign, CompiledEffect } from '../compile/program.js';
+import type { LineState } from '../evaluate/cartInput.js';
+import { admit, commit } from '../evaluate/admission.js';
+import { isIdentified } from '../evaluate/contextInput.js';
+import type { Run } from '../evaluate/run.js';
+import { pointsFor, pointsToCents, toMoney } from '../money.js';
+import { coveredCents, coveredUnits } from './units.js';
+
+export function applyPointsCampaign(run: Run, campaign: CompiledCampaign): void {
+  const admission = admit(run, campaign);
+  if (admission === null) return;
+  const { lines } = run.input;
+  const { pointValue, pointValueCents } = run.program.settings;
+  const selected = campaign.application.selectLines(run.facts);
+  const eligible = lines.map((line, i) => selected[i] && line.current > 0);
+  // The budget of a points campaign is counted in the money value of its points.
+  let budgetLeft = admission.budgetLeft ?? Infinity;
+  let spentCents = 0;
+  for (const effect of campaign.effects) {
+    const awards = effect.distribution === 'individual_items' ? perLine(effect, lines, eligible) : onCart(effect, lines, eligible);
+    for (const award of awards) {
+      let points = award.points;
+      let cents = pointsToCents(points, pointValue, pointValueCents);
+      if (cents > budgetLeft) {
+        points = roundToUnits(pointsWithin(budgetLeft, run), award.line);
+        cents = pointsToCents(points, pointValue, pointValueCents);
+      }
+      if (points <= 0) continue;
+      budgetLeft -= cents;
+      spentCents += cents;
+      awardPoints(run, campaign, effect, award.line, points, cents);
+      if (admission.coupon) run.scoreCoupon += points;
+    }
+  }
+  if (spentCents > 0) commit(run, campaign, admission, spentCents);
+}
+
+interface Award {
+  line: LineState | null;
+  points: number;
+}
+
+function perLine(effect: CompiledEffect, lines: readonly LineState[], eligible: readonly boolean[]): Award[] {
+  const units = coveredUnits(lines, eligible, effect.limits);
+  const awards: Award[] = [];
+  lines.forEach((line, i) => {
+    if (units[i] <= 0) return;
+    const raw = effect.type === 'ratio' ? pointsFor(coveredCents(line, units[i]), effect.rate, effect.rateInt) : effect.amount * units[i];
+    awards.push({ line, points: roundToUnits(raw, line) });
+  });
+  return awards;
+}
+
+/** total: on the applied lines' total; total_cart: on the whole cart. Reported on line -1. */
+function onCart(effect: CompiledEffect, lines: readonly LineState[], eligible: readonly boolean[]): Award[] {
+  if (effect.type === 'direct_value') return eligible.some(Boolean) ? [{ line: null, points: effect.amount }] : [];
+  let cents = 0;
+  lines.forEach((line, i) => {
+    if (effect.distribution === 'total_cart' ? line.current > 0 : eligible[i]) cents += line.current;
+  });
+  return [{ line: null, points: pointsFor(cents, effect.rate, effect.rateInt) }];
+}
+
+/** Points on a line are divisible by its integer quantity. */
+function roundToUnits(points: number, line: LineState | null): number {
+  if (line === null || line.units === null || line.units <= 1) return points;
+  return points - (points % line.units);
+}
+
+/** The most points whose money value fits in `cents`. */
+function pointsWithin(cents: number, run: Run): number {
+  return Math.max(0, new Decimal(cents).div(run.program.settings.pointValue.times(100)).floor().toNumber());
+}
+
+function awardPoints(run: Run, campaign: CompiledCampaign, effect: CompiledEffect, line: LineState | null, points: number, cents: number): void {
+  const earned = campaign.availability ? campaign.availability(run.created) : { from: run.created.date, to: null };
+  const lineOrder = line === null ? -1 : line.order;
+  run.effects.push({
+    rule_id: campaign.rawId,
+    rule_name: campaign.name,
+    type: 'points',
+    effect_type: effect.type,
+    distribution_type: effect.distribution,
+    select_customers: campaign.targeting.selectCustomers,
+    line: lineOrder,
+    value: points,
+    value_as_money: toMoney(cents),
+    available_from: earned.from,
+    available_to: earned.to,
+  });
+  run.scores.push({ line_order: lineOrder, score: points, loyalty_score_id: campaign.rawId, available_from: earned.from, available_to: earned.to });
+  run.scoreEarned += points;
+  if (earned.from <= run.created.date) run.scoreEarnedAvailable += points;
+  if (isIdentified(run.context)) {
+    run.writes.points.push({
+      customer_id: run.context.customer?.id ?? null,
+      customer_code: run.context.customer?.code ?? null,
+      campaign_id: campaign.rawId,
+      amount: points,
+      line_order: lineOrder,
+      available_from: earned.from,
+      available_to: earned.to,
+    });
+  }
+}

@@ -1,0 +1,50 @@
+/** Exact splits of an amount of cents (or points) over lines. */
+
+/**
+ * Split `amount` in proportion to `weights` so the parts add up exactly:
+ * each part is floored, and the leftover units go to the largest remainders
+ * (ties to the earlier line), the largest remainder method.
+ */
+export function splitProRata(amount: number, weights: readonly number[]): number[] {
+  const parts = new Array<number>(weights.length).fill(0);
+  let total = 0;
+  for (const w of weights) total += w;
+  if (amount === 0 || total === 0) return parts;
+  const exact = Number.isSafeInteger(amount * total);
+  const remainders: number[] = new Array<number>(weights.length).fill(0);
+  let given = 0;
+  for (let i = 0; i < weights.length; i++) {
+    if (weights[i] === 0) continue;
+    if (exact) {
+      const scaled = amount * weights[i];
+      parts[i] = Math.floor(scaled / total);
+      remainders[i] = scaled - parts[i] * total;
+    } else {
+      const scaled = BigInt(amount) * BigInt(weights[i]);
+      const big = BigInt(total);
+      parts[i] = Number(scaled / big);
+      remainders[i] = Number(scaled % big);
+    }
+    given += parts[i];
+  }
+  const order = weights.map((_, i) => i).filter((i) => weights[i] > 0);
+  order.sort((a, b) => remainders[b] - remainders[a] || a - b);
+  for (let k = 0; given < amount; k = (k + 1) % order.length, given++) parts[order[k]] += 1;
+  return parts;
+}
+
+/** Give `amount` to lines in line order, each up to its capacity. */
+export function fillInOrder(amount: number, capacities: readonly number[]): number[] {
+  let left = amount;
+  return capacities.map((capacity) => {
+    const part = Math.max(0, Math.min(capacity, left));
+    left -= part;
+    return part;
+  });
+}
+
+export function sum(values: readonly number[]): number {
+  let total = 0;
+  for (const v of values) total += v;
+  return total;
+}

@@ -1,0 +1,161 @@
+/**
+ * Validates the cart (the engine is also used offline, so it checks its own
+ * input) and reads it into integer cents once.
+ */
+import { Decimal } from 'decimal.js';
+import { invalidRequest } from '../errors.js';
+import { idString } from '../ids.js';
+import { toCents } from '../money.js';
+import { parseInstant } from '../time/zonedDate.js';
+import type { Cart, CartLine } from '../types.js';
+
+export interface LineState {
+  index: number;
+  order: number;
+  raw: CartLine;
+  quantity: number;
+  /** |quantity| when it is an integer, else null (weighed goods). */
+  units: number | null;
+  productId: string | null;
+  originalCents: number;
+  /** The line total after the discounts and cashback applied so far. */
+  current: number;
+  discount: number;
+  cashback: number;
+  /** A discount campaign acted on the line. */
+  touched: boolean;
+  /** An exclusive discount took the line: no later discount applies to it. */
+  locked: boolean;
+}
+
+export interface CartInput {
+  cart: Cart;
+  createdAt: number;
+  currency: string;
+  totalCents: number;
+  originalCents: number;
+  lines: LineState[];
+  lineByOrder: ReadonlyMap<number, LineState>;
+  customerId: string | null;
+  locationId: string | null;
+  coupons: 'all' | 'selected' | readonly string[];
+  applyDiscounts: boolean;
+  applyPoints: boolean;
+}
+
+const CURRENCY = /^[A-Z]{3}$/;
+
+export function readCart(cart: Cart, companyCurrency: string): CartInput {
+  if (cart === null || typeof cart !== 'object') throw invalidRequest('cart', 'must be an object');
+  if (!Array.isArray(cart.lines) || cart.lines.length === 0) throw invalidRequest('lines', 'a cart needs at least one line');
+  const currency = cart.currency ?? companyCurrency;
+  if (typeof currency !== 'string' || !CURRENCY.test(currency)) throw invalidRequest('currency', 'must be an ISO 4217 code in capitals');
+  const totalCents = toCents(cart.total, 'total');
+  const lines = cart.lines.map(readLine);
+  const lineByOrder = new Map<number, LineState>();
+  for (const line of lines) {
+    if (lineByOrder.has(line.order)) throw invalidRequest(`lines[${line.index}].order`, `duplicate line order ${line.order}`);
+    lineByOrder.set(line.order, line);
+  }
+  checkCashbacks(cart, lineByOrder);
+  checkReturns(cart, lineByOrder);
+  return {
+    cart,
+    createdAt: parseInstant(cart.creation_date, 'creation_date'),
+    currency,
+    totalCents,
+    originalCents: cart.original_total === undefined || cart.original_total === null ? totalCents : toCents(cart.original_total, 'original_total'),
+    lines,
+    lineByOrder,
+    customerId: cart.customer_id === undefined || cart.customer_id === null ? null : idString(cart.customer_id, 'customer_id'),
+    locationId: cart.location_id === undefined || cart.location_id === null ? null : idString(cart.location_id, 'location_id'),
+    coupons: readCoupons(cart),
+    applyDiscounts: readFlag(cart.apply_discounts, 'apply_discounts'),
+    applyPoints: readFlag(cart.apply_points, 'apply_points'),
+  };
+}
+
+function readLine(line: CartLine, index: number): LineState {
+  const field = `lines[${index}]`;
+  if (line === null || typeof line !== 'object') throw invalidRequest(field, 'must be an object');
+  const order = line.order ?? index + 1;
+  if (!Number.isSafeInteger(order)) throw invalidRequest(`${field}.order`, 'must be an integer');
+  const quantity = line.quantity ?? 1;
+  if (typeof quantity !== 'number' || !Number.isFinite(quantity) || quantity === 0) {
+    throw invalidRequest(`${field}.quantity`, 'must be a non-zero number');
+  }
+  const total = toCents(line.total, `${field}.total`);
+  if (!divisible(total, quantity)) {
+    throw invalidRequest(`${field}.total`, 'must be divisible by the line quantity with at most two decimals');
+  }
+  const originalCents = line.original_total === undefined || line.original_total === null ? total : toCents(line.original_total, `${field}.original_total`);
+  return {
+    index,
+    order,
+    raw: line,
+    quantity,
+    units: Number.isInteger(quantity) ? Math.abs(quantity) : null,
+    productId: line.product_id === undefined || line.product_id === null ? null : idString(line.product_id, `${field}.product_id`),
+    originalCents,
+    current: total,
+    discount: 0,
+    cashback: 0,
+    touched: false,
+    locked: false,
+  };
+}
+
+/** The unit price (total / quantity) is a whole number of cents. */
+function divisible(cents: number, quantity: number): boolean {
+  if (Number.isInteger(quantity)) return cents % quantity === 0;
+  return new Decimal(cents).div(new Decimal(String(quantity))).isInteger();
+}
+
+function checkCashbacks(cart: Cart, lineByOrder: ReadonlyMap<number, LineState>): void {
+  const desired = cart.cashback_score_desired;
+  if (desired !== undefined && desired !== null) {
+    if (cart.cashbacks !== undefined && cart.cashbacks !== null) {
+      throw invalidRequest('cashback_score_desired', 'cannot be sent together with cashbacks');
+    }
+    if (!Number.isSafeInteger(desired) || desired < -1) {
+      throw invalidRequest('cashback_score_desired', 'must be a non-negative integer, or -1 for all available points');
+    }
+  }
+  if (cart.cashbacks === undefined || cart.cashbacks === null) return;
+  if (!Array.isArray(cart.cashbacks)) throw invalidRequest('cashbacks', 'must be an array');
+  cart.cashbacks.forEach((cashback, i) => {
+    if (!lineByOrder.has(cashback?.line_order)) throw invalidRequest(`cashbacks[${i}].line_order`, 'must be the order of a line of the cart');
+    if (!Number.isSafeInteger(cashback.score) || cashback.score < 0) {
+      throw invalidRequest(`cashbacks[${i}].score`, 'must be a non-negative integer');
+    }
+  });
+}
+
+/** A return names the cart line it gives back; it cannot return more units than that line holds. */
+function checkReturns(cart: Cart, lineByOrder: ReadonlyMap<number, LineState>): void {
+  if (cart.returns === undefined || cart.returns === null) return;
+  if (!Array.isArray(cart.returns)) throw invalidRequest('returns', 'must be an array');
+  cart.returns.forEach((ret, i) => {
+    const line = lineByOrder.get(ret?.line_order);
+    if (!line) throw invalidRequest(`returns[${i}].line_order`, 'must be the order of a line of the cart');
+    if (typeof ret.quantity !== 'number' || !Number.isFinite(ret.quantity)) throw invalidRequest(`returns[${i}].quantity`, 'must be a number');
+    if (Math.abs(ret.quantity) > Math.abs(line.quantity)) {
+      throw invalidRequest(`returns[${i}].quantity`, `is larger than the quantity of line ${line.order}`);
+    }
+  });
+}
+
+function readCoupons(cart: Cart): CartInput['coupons'] {
+  const field = cart.coupons_desired !== undefined ? 'coupons_desired' : 'vouchers_desired';
+  const value = cart.coupons_desired ?? cart.vouchers_desired;
+  if (value === undefined || value === null) return [];
+  if (value === 'all' || value === 'selected') return value;
+  if (Array.isArray(value) && value.every((code) => typeof code === 'string')) return value as string[];
+  throw invalidRequest(field, "must be 'all', 'selected' or a list of codes");
+}
+
+function readFlag(value: unknown, field: string): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value === 'boolean') return value;
+  throw invalidRequest(field, 'must be a boolean');
+}

@@ -1,0 +1,77 @@
+/**
+ * coupons_desired → which vouchers and static codes this cart may use, per
+ * the contract's table ('all', 'selected', a list of codes, empty).
+ */
+import type { CompiledCampaign, Program } from '../compile/program.js';
+import type { CouponInfo, HeldVoucher } from '../types.js';
+import type { CartInput } from './cartInput.js';
+import type { ContextInput } from './contextInput.js';
+
+export interface CouponUse {
+  voucher: HeldVoucher | null;
+  staticCode: string | null;
+  info: CouponInfo;
+}
+
+export interface CouponAccess {
+  /** The coupon this cart may use for a campaign, or null. */
+  couponFor(campaign: CompiledCampaign): CouponUse | null;
+  /** Campaigns whose code the cart listed explicitly (their rejections are reported). */
+  listed: ReadonlySet<string>;
+  invalid: string[];
+}
+
+export function resolveCoupons(program: Program, input: CartInput, context: ContextInput): CouponAccess {
+  const desired = input.coupons;
+  const vouchers = new Map<string, HeldVoucher>();
+  const staticCodes = new Map<string, string>();
+  const listed = new Set<string>();
+  const invalid: string[] = [];
+  if (desired === 'all' || desired === 'selected') {
+    for (const voucher of context.vouchers) {
+      if (desired === 'all' || voucher.selected === true) keepFirst(vouchers, voucher.campaignId, voucher);
+    }
+  } else {
+    for (const code of desired) {
+      const voucher = context.vouchers.find((held) => held.code === code);
+      const campaign = voucher ? program.byId.get(voucher.campaignId) : program.byStaticCode.get(code);
+      if (voucher && campaign) {
+        keepFirst(vouchers, voucher.campaignId, voucher);
+        listed.add(campaign.id);
+      } else if (!voucher && campaign) {
+        staticCodes.set(campaign.id, code);
+        listed.add(campaign.id);
+      } else {
+        invalid.push(code);
+      }
+    }
+  }
+  return {
+    listed,
+    invalid,
+    couponFor(campaign) {
+      const voucher = vouchers.get(campaign.id) ?? null;
+      const staticCode = voucher ? null : (staticCodes.get(campaign.id) ?? null);
+      if (!voucher && !staticCode) return null;
+      return { voucher, staticCode, info: couponInfo(campaign, voucher, staticCode) };
+    },
+  };
+}
+
+export function couponInfo(campaign: CompiledCampaign, voucher: HeldVoucher | null, staticCode: string | null): CouponInfo {
+  const info: CouponInfo = {};
+  if (voucher) {
+    if (voucher.voucher_id !== undefined) info.voucher_id = voucher.voucher_id;
+    info.voucher_code = voucher.code;
+  }
+  const coupon = campaign.coupon;
+  if (coupon?.id !== undefined) info.coupon_id = coupon.id as CouponInfo['coupon_id'];
+  if (typeof coupon?.name === 'string') info.coupon_name = coupon.name;
+  const code = staticCode ?? campaign.staticCode;
+  if (code !== null) info.static_code = code;
+  return info;
+}
+
+function keepFirst(map: Map<string, HeldVoucher>, key: string, voucher: HeldVoucher): void {
+  if (!map.has(key)) map.set(key, voucher);
+}

@@ -1,0 +1,54 @@
+/**
+ * evaluateCart: one cart against a compiled program. Pure and deterministic:
+ * the clock, the seed and the counters come in the context; the result is
+ * the contract's response plus the writes the caller must persist. Inputs
+ * are never mutated.
+ */
+import type { Program } from '../compile/program.js';
+import { applyCashback } from '../effects/cashback.js';
+import { applyDiscountCampaign } from '../effects/discount.js';
+import { playInstantWin } from '../effects/instantWin.js';
+import { applyPointsCampaign } from '../effects/points.js';
+import { zonedDate } from '../time/zonedDate.js';
+import type { Cart, Context, Outcome } from '../types.js';
+import { readCart } from './cartInput.js';
+import { readContext } from './contextInput.js';
+import { resolveCoupons } from './coupons.js';
+import { buildFacts } from './facts.js';
+import { buildResponse } from './response.js';
+import { emptyWrites, type Run } from './run.js';
+
+export function evaluateCart(program: Program, cart: Cart, context: Context): Outcome {
+  const { formatter } = program.settings;
+  const input = readCart(cart, program.settings.currency);
+  const ctx = readContext(context);
+  const created = zonedDate(input.createdAt, formatter);
+  const run: Run = {
+    program,
+    input,
+    context: ctx,
+    facts: buildFacts(input, ctx, created),
+    created,
+    now: ctx.now === input.createdAt ? created : zonedDate(ctx.now, formatter),
+    coupons: resolveCoupons(program, input, ctx),
+    effects: [],
+    rejected: [],
+    vouchers: [],
+    scores: [],
+    cashbacks: [],
+    discountPromotionCents: 0,
+    discountVoucherCents: 0,
+    scoreEarned: 0,
+    scoreEarnedAvailable: 0,
+    scoreUsed: 0,
+    scoreCoupon: 0,
+    writes: emptyWrites(),
+  };
+  // The contract's order: discounts, then cashback and points on the discounted lines, then instant wins.
+  if (input.applyDiscounts) for (const campaign of program.discounts) applyDiscountCampaign(run, campaign);
+  applyCashback(run);
+  if (input.applyPoints) for (const campaign of program.points) applyPointsCampaign(run, campaign);
+  for (const campaign of program.instantWins) playInstantWin(run, campaign);
+  // A simulation persists nothing.
+  return { response: buildResponse(run), writes: ctx.mode === 'simulate' ? emptyWrites() : run.writes };
+}

@@ -1,0 +1,87 @@
+/** The contract's Cart response, from the finished evaluation. */
+import { pointsToCents, toMoney } from '../money.js';
+import type { CartLine, CartResponse, CustomerSummary } from '../types.js';
+import { isIdentified } from './contextInput.js';
+import type { Run } from './run.js';
+
+export function buildResponse(run: Run): CartResponse {
+  const { input, context } = run;
+  const { cart } = input;
+  const money = (points: number) => toMoney(pointsToCents(points, run.program.settings.pointValue, run.program.settings.pointValueCents));
+  const cashbackCents = input.lines.reduce((total, line) => total + line.cashback, 0);
+  const totalCents = input.totalCents - run.discountPromotionCents - run.discountVoucherCents - cashbackCents;
+  const lines: CartLine[] = input.lines.map((line) => ({ ...line.raw, total: toMoney(line.current), original_total: toMoney(line.originalCents) }));
+  const response: CartResponse = {
+    ...(cart.id !== undefined ? { id: cart.id } : {}),
+    ...(cart.code !== undefined ? { code: cart.code } : {}),
+    creation_date: cart.creation_date,
+    ...(cart.location_id !== undefined ? { location_id: cart.location_id } : {}),
+    currency: input.currency,
+    total: toMoney(totalCents),
+    original_total: toMoney(input.originalCents),
+    score: run.scoreEarned,
+    score_as_money: money(run.scoreEarned),
+    score_used: run.scoreUsed,
+    score_used_as_money: money(run.scoreUsed),
+    score_returned_from_customer: 0,
+    score_returned_from_customer_as_money: 0,
+    score_returned_to_customer: 0,
+    score_returned_to_customer_as_money: 0,
+    total_scores_coupon_applied: run.scoreCoupon,
+    total_scores_coupon_applied_as_money: money(run.scoreCoupon),
+    total_discount_voucher_applied: toMoney(run.discountVoucherCents),
+    total_discount_promotion_applied: toMoney(run.discountPromotionCents),
+    total_discount_applied: toMoney(input.originalCents - totalCents),
+    lines,
+    customer: isIdentified(context) ? [customerSummary(run, money)] : [],
+    effects: run.effects,
+    rejected_campaigns: run.rejected,
+    invalid_coupons: run.coupons.invalid,
+    vouchers: run.vouchers,
+    cashbacks: run.cashbacks,
+    cashback_returns: [],
+    scores: run.scores,
+    returns: cart.returns ? cart.returns.map((ret) => ({ ...ret })) : [],
+    promotions: Array.isArray(cart.promotions) ? cart.promotions : [],
+  };
+  if (cart.vouchers_desired !== undefined) response.vouchers_desired = cart.vouchers_desired;
+  if (cart.coupons_desired !== undefined) response.coupons_desired = cart.coupons_desired;
+  if (cart.attributes !== undefined) response.attributes = cart.attributes;
+  if (cart.additional_costs !== undefined) response.additional_costs = withOriginals(cart.additional_costs);
+  const home = context.customer?.registration_currency;
+  if (home !== undefined && home !== input.currency) response.international = true;
+  return response;
+}
+
+function customerSummary(run: Run, money: (points: number) => number): CustomerSummary {
+  const customer = run.context.customer;
+  const threshold = run.program.settings.scoreThresholdCashback;
+  const available = run.context.pointsAvailable + run.scoreEarnedAvailable - run.scoreUsed;
+  const score = (customer?.points ?? run.context.pointsAvailable) + run.scoreEarned - run.scoreUsed;
+  const toReach = Math.max(0, threshold - available);
+  return {
+    id: customer?.id ?? null,
+    code: customer?.code ?? null,
+    score,
+    score_as_money: money(score),
+    score_available: available,
+    score_available_as_money: money(available),
+    score_threshold_cashback: threshold,
+    score_threshold_cashback_as_money: money(threshold),
+    money_threshold_cashback: money(threshold),
+    score_to_reach_cashback: toReach,
+    // The spend needed depends on which points campaigns a future cart meets: unknown here.
+    money_to_spend_to_reach_cashback: null,
+    fraudulent: customer?.fraudulent ?? false,
+    attributes: customer?.attributes ?? {},
+  };
+}
+
+/** additional_costs in responses add original_<name> entries. */
+function withOriginals(costs: Record<string, number>): Record<string, number> {
+  const result: Record<string, number> = { ...costs };
+  for (const [name, value] of Object.entries(costs)) {
+    if (!name.startsWith('original_')) result[`original_${name}`] = value;
+  }
+  return result;
+}

@@ -1,0 +1,38 @@
+/** The state of one evaluation, threaded through the steps (discounts, cashback, points, instant wins). */
+import type { CartFacts } from '../conditions/index.js';
+import type { Program } from '../compile/program.js';
+import type { ZonedDate } from '../time/zonedDate.js';
+import type { Effect, RejectedCampaign, ScoreEntry, VoucherApplied, Writes } from '../types.js';
+import type { CartInput } from './cartInput.js';
+import type { ContextInput } from './contextInput.js';
+import type { CouponAccess } from './coupons.js';
+
+export interface Run {
+  program: Program;
+  input: CartInput;
+  context: ContextInput;
+  facts: CartFacts;
+  /** The cart's creation date in the Company timezone (targeting, points dates). */
+  created: ZonedDate;
+  /** context.now in the Company timezone (counter periods). */
+  now: ZonedDate;
+  coupons: CouponAccess;
+  effects: Effect[];
+  rejected: RejectedCampaign[];
+  vouchers: VoucherApplied[];
+  scores: ScoreEntry[];
+  cashbacks: { line_order: number; score: number; discount: number }[];
+  discountPromotionCents: number;
+  discountVoucherCents: number;
+  scoreEarned: number;
+  /** Earned points already available at the cart's date (no activation delay). */
+  scoreEarnedAvailable: number;
+  scoreUsed: number;
+  /** Points earned through campaigns applied with a coupon (total_scores_coupon_applied). */
+  scoreCoupon: number;
+  writes: Writes;
+}
+
+export function emptyWrites(): Writes {
+  return { points: [], points_used: null, budgets: [], limits: [], stock: [], vouchers_used: [], draws: [] };
+}

@@ -1,0 +1,34 @@
+/** Targeting at the cart's creation date in the Company timezone: why a campaign is out of reach, or null. */
+import type { CompiledCampaign, DateBound } from '../compile/program.js';
+import { isIdentified } from './contextInput.js';
+import type { Run } from './run.js';
+
+export function targetingRefusal(run: Run, campaign: CompiledCampaign): string | null {
+  const t = campaign.targeting;
+  if (!t.active) return 'the campaign is not active';
+  const at = run.input.createdAt;
+  const day = run.created.date;
+  if (t.from && !after(t.from, at, day)) return 'the campaign has not started at the cart date';
+  if (t.to && !before(t.to, at, day)) return 'the campaign has ended at the cart date';
+  if (t.recurrence) {
+    const { type, days } = t.recurrence;
+    if (type === 'weekly' && !days.has(run.created.weekday)) return 'the campaign does not run on this weekday';
+    if (type === 'monthly' && !days.has(run.created.day)) return 'the campaign does not run on this day of the month';
+  }
+  if (t.currency !== null && t.currency !== run.input.currency) return `the campaign is in ${t.currency}, the cart in ${run.input.currency}`;
+  if (t.selectCustomers !== 'all_customers' && !isIdentified(run.context)) return 'the campaign is for loyalty members';
+  if (t.countries) {
+    const customer = run.context.customer;
+    const country = customer?.registration_country ?? customer?.country;
+    if (country === undefined || !t.countries.has(country)) return 'the customer\'s registration country is not targeted';
+  }
+  return null;
+}
+
+function after(bound: DateBound, at: number, day: string): boolean {
+  return 'instant' in bound ? at >= bound.instant : day >= bound.date;
+}
+
+function before(bound: DateBound, at: number, day: string): boolean {
+  return 'instant' in bound ? at <= bound.instant : day <= bound.date;
+}

@@ -1,0 +1,37 @@
+/**
+ * The key of the counter period an instant belongs to. Limits (`once`) and
+ * budgets (`budget_period`) are counted per key; the caller reads and writes
+ * its counters under the keys the engine names in `writes`.
+ */
+import { invalidRequest } from '../errors.js';
+import { parseInstant, zonedDate, zoneFormatter, type ZonedDate } from './zonedDate.js';
+
+export const PERIODS = ['num_day', 'num_month', 'num_year', 'always'] as const;
+export type Period = (typeof PERIODS)[number];
+
+export function checkPeriod(value: unknown, field: string): Period {
+  if (value === undefined || value === null || value === '') return 'always';
+  if (typeof value === 'string' && (PERIODS as readonly string[]).includes(value)) return value as Period;
+  throw invalidRequest(field, `must be one of ${PERIODS.join(', ')}`);
+}
+
+export function periodKeyOf(period: Period, at: ZonedDate): string {
+  switch (period) {
+    case 'num_day':
+      return at.date;
+    case 'num_month':
+      return at.date.slice(0, 7);
+    case 'num_year':
+      return at.date.slice(0, 4);
+    case 'always':
+      return 'always';
+  }
+}
+
+/**
+ * The period key of an instant for a Company timezone: the caller reads its
+ * counters (`once` uses, budget spent) under this key before evaluating.
+ */
+export function periodKey(period: string, at: string, timezone: string): string {
+  return periodKeyOf(checkPeriod(period, 'period'), zonedDate(parseInstant(at, 'at'), zoneFormatter(timezone, 'timezone')));
+}

@@ -1,0 +1,87 @@
+/**
+ * available_from / available_to of earned points, from a points campaign's
+ * activation and expiration settings, as local dates of the Company.
+ */
+import { invalidRequest } from '../errors.js';
+import { addToDate, DATE_UNITS, formatDate, isDateOnly, lastDayOfMonth, type LocalDate, type ZonedDate } from './zonedDate.js';
+export type PointsAvailability = (earned: ZonedDate) => { from: string; to: string | null };
+
+const ACTIVATION_FIXED = ['at_the_beginning_of_the_calendar_month'];
+const EXPIRATION_FIXED = ['at_the_end_of_the_calendar_month', 'at_the_end_of_the_calendar_year'];
+
+export function compilePointsAvailability(params: Record<string, unknown>): PointsAvailability {
+  const activate = compileActivation(params);
+  const expire = compileExpiration(params);
+  return (earned) => {
+    const from = activate(earned);
+    return { from: formatDate(from.year, from.month, from.day), to: expire(from) };
+  };
+}
+
+function compileActivation(params: Record<string, unknown>): (earned: ZonedDate) => LocalDate {
+  const type = params.activation_period_type;
+  if (type === undefined || type === null || type === '') return (earned) => earned;
+  if (type === 'relative') {
+    const delay = nonNegativeInt(params.activation_delay ?? 0, 'rule_params.activation_delay');
+    const unit = dateUnit(params.activation_delay_unit ?? 'days', 'rule_params.activation_delay_unit');
+    return (earned) => addToDate(earned, delay, unit);
+  }
+  if (type === 'fixed') {
+    const date = params.activation_date;
+    if (isDateOnly(date)) {
+      const [year, month, day] = date.split('-').map(Number);
+      return () => ({ year, month, day });
+    }
+    const option = params.activation_fixed_option_selected;
+    if (option === 'at_the_beginning_of_the_calendar_month') {
+      // Points earned during a month become available on the first day of the next one.
+      return (earned) => ({ ...addToDate({ ...earned, day: 1 }, 1, 'months'), day: 1 });
+    }
+    throw invalidRequest(
+      'rule_params.activation_fixed_option_selected',
+      `must be one of ${ACTIVATION_FIXED.join(', ')} (or give activation_date)`,
+    );
+  }
+  throw invalidRequest('rule_params.activation_period_type', 'must be relative or fixed');
+}
+
+function compileExpiration(params: Record<string, unknown>): (from: LocalDate) => string | null {
+  const type = params.expiration_period_type;
+  if (type === undefined || type === null || type === '') return () => null;
+  if (type === 'relative') {
+    const amount = nonNegativeInt(params.availability_duration, 'rule_params.availability_duration');
+    const unit = dateUnit(params.availability_duration_unit ?? 'days', 'rule_params.availability_duration_unit');
+    const natural = params.availability_duration_natural === true;
+    return (from) => {
+      const end = addToDate(from, amount, unit);
+      // "Natural" durations end with the calendar month (or year) they fall in.
+      if (natural && unit.startsWith('year')) return formatDate(end.year, 12, 31);
+      if (natural) return formatDate(end.year, end.month, lastDayOfMonth(end.year, end.month));
+      return formatDate(end.year, end.month, end.day);
+    };
+  }
+  if (type === 'fixed') {
+    const date = params.expiration_date;
+    if (isDateOnly(date)) return () => date;
+    const option = params.fixed_option_selected;
+    if (option === 'at_the_end_of_the_calendar_month') {
+      return (from) => formatDate(from.year, from.month, lastDayOfMonth(from.year, from.month));
+    }
+    if (option === 'at_the_end_of_the_calendar_year') return (from) => formatDate(from.year, 12, 31);
+    throw invalidRequest(
+      'rule_params.fixed_option_selected',
+      `must be one of ${EXPIRATION_FIXED.join(', ')} (or give expiration_date)`,
+    );
+  }
+  throw invalidRequest('rule_params.expiration_period_type', 'must be relative or fixed');
+}
+
+function nonNegativeInt(value: unknown, field: string): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+  throw invalidRequest(field, 'must be a non-negative integer');
+}
+
+function dateUnit(value: unknown, field: string): string {
+  if (typeof value === 'string' && DATE_UNITS.includes(value)) return value;
+  throw invalidRequest(field, `must be one of ${DATE_UNITS.join(', ')}`);
+}

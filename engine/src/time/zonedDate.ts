@@ -1,0 +1,112 @@
+/**
+ * Instants and calendar dates in the Company's timezone, with the
+ * platform's Intl (no Node import, no clock).
+ */
+import { invalidRequest } from '../errors.js';
+
+export interface ZonedDate {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  /** 1 = Monday .. 7 = Sunday. */
+  weekday: number;
+  /** 'YYYY-MM-DD' in the timezone. */
+  date: string;
+}
+
+const INSTANT = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Milliseconds of an ISO 8601 datetime (Z or a UTC offset such as -0500). */
+export function parseInstant(value: unknown, field: string): number {
+  const match = typeof value === 'string' ? INSTANT.exec(value) : null;
+  if (!match) throw invalidRequest(field, 'must be an ISO 8601 datetime');
+  const zone = match[3].length === 5 ? `${match[3].slice(0, 3)}:${match[3].slice(3)}` : match[3];
+  const ms = Date.parse(`${match[1]}T${match[2]}${zone}`);
+  if (Number.isNaN(ms)) throw invalidRequest(field, 'must be a valid datetime');
+  return ms;
+}
+
+export function isDateOnly(value: unknown): value is string {
+  return typeof value === 'string' && DATE.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+/** A formatter for one timezone, built once per program (construction is the slow part). */
+export function zoneFormatter(timezone: unknown, field: string): Intl.DateTimeFormat {
+  if (typeof timezone !== 'string' || timezone.length === 0) throw invalidRequest(field, 'must be an IANA timezone');
+  try {
+    return new Intl.DateTimeFormat('en-US', {
+      timeZone: timezone,
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      hourCycle: 'h23',
+    });
+  } catch {
+    throw invalidRequest(field, `unknown timezone '${timezone}'`);
+  }
+}
+
+export function zonedDate(ms: number, formatter: Intl.DateTimeFormat): ZonedDate {
+  let year = 0;
+  let month = 0;
+  let day = 0;
+  let hour = 0;
+  for (const part of formatter.formatToParts(ms)) {
+    if (part.type === 'year') year = Number(part.value);
+    else if (part.type === 'month') month = Number(part.value);
+    else if (part.type === 'day') day = Number(part.value);
+    else if (part.type === 'hour') hour = Number(part.value);
+  }
+  const weekday = ((new Date(Date.UTC(year, month - 1, day)).getUTCDay() + 6) % 7) + 1;
+  return { year, month, day, hour, weekday, date: formatDate(year, month, day) };
+}
+
+export function formatDate(year: number, month: number, day: number): string {
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+export interface LocalDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+/** Calendar arithmetic on a local date (month overflow clamps to the month's last day). */
+export function addToDate(date: LocalDate, amount: number, unit: string): LocalDate {
+  const { year, month, day } = date;
+  switch (unit) {
+    case 'days':
+    case 'day':
+      return fromUtc(Date.UTC(year, month - 1, day + amount));
+    case 'weeks':
+    case 'week':
+      return fromUtc(Date.UTC(year, month - 1, day + 7 * amount));
+    case 'months':
+    case 'month':
+      return clampDay(year, month + amount, day);
+    case 'years':
+    case 'year':
+      return clampDay(year + amount, month, day);
+    default:
+      throw new Error(`unit ${unit} not compiled`);
+  }
+}
+
+export const DATE_UNITS: readonly string[] = ['day', 'days', 'week', 'weeks', 'month', 'months', 'year', 'years'];
+
+export function lastDayOfMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+function clampDay(year: number, month: number, day: number): LocalDate {
+  const first = fromUtc(Date.UTC(year, month - 1, 1));
+  return { ...first, day: Math.min(day, lastDayOfMonth(first.year, first.month)) };
+}
+
+function fromUtc(ms: number): LocalDate {
+  const d = new Date(ms);
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+}

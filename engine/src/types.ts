@@ -1,0 +1,374 @@
+/**
+ * The public shapes of the evaluator: what compileCampaigns and evaluateCart
+ * take and return. Field names are the contract's (spec part 2).
+ */
+
+/** An int64 id as the caller holds it; the engine compares them as decimal strings. */
+export type Id = string | number | bigint;
+/** A money amount in currency units, as a JSON number or a decimal string. */
+export type Money = number | string;
+
+export type CampaignType = 'discount' | 'points' | 'instant_win';
+
+export interface Campaign {
+  id: Id;
+  type: CampaignType;
+  /** The body accepted by POST /discounts and POST /points. */
+  rule_params: RuleParams;
+  coupon_params?: CouponParams;
+  /** Instant-win prizes (type 'instant_win' only). */
+  prizes?: Prize[];
+}
+
+export interface RuleParams {
+  name?: string;
+  description?: string;
+  active?: boolean;
+  available_from?: string;
+  available_to?: string;
+  currency?: string;
+  recurrence_type?: string;
+  recurrence_days?: number[];
+  select_customers?: string;
+  coupon_required?: boolean;
+  customer_registration_countries?: string[];
+  once?: string;
+  once_limit?: number;
+  budget_period?: string;
+  budget_value?: Money;
+  maximum_budget_transaction?: Money;
+  rule_conditions?: unknown;
+  rule_application?: unknown;
+  rule_effects?: unknown;
+  stackability_properties?: string;
+  priority?: number;
+  activation_period_type?: string;
+  activation_fixed_option_selected?: string;
+  activation_date?: string;
+  activation_delay?: number;
+  activation_delay_unit?: string;
+  expiration_period_type?: string;
+  fixed_option_selected?: string;
+  expiration_date?: string;
+  availability_duration?: number;
+  availability_duration_unit?: string;
+  availability_duration_natural?: boolean;
+  [other: string]: unknown;
+}
+
+export interface CouponParams {
+  static_code?: string;
+  key?: string;
+  name?: string;
+  description?: string;
+  active?: boolean;
+  max_redemptions?: number;
+  [other: string]: unknown;
+}
+
+export interface Prize {
+  id: Id;
+  name: string;
+  description?: string;
+  outcome?: { promotion_type?: string; promotion_id?: Id };
+  /** Fraction of 1; the weights of all prizes sum to at most 1 (the rest is "no prize"). */
+  weight: Money;
+  /** -1 = unlimited. */
+  stock: number;
+  stock_management_strategy?: string;
+}
+
+export interface Settings {
+  /** ISO 4217, the Company currency. */
+  currency: string;
+  /** IANA timezone of the Company, e.g. 'Europe/Madrid'. */
+  timezone: string;
+  /** Money value of one point (default 0.01). */
+  point_value?: Money;
+  /** Cap of cashback on a line, as a share of its original_total (default 0.5). */
+  cashback_cap?: Money;
+  /** Minimum available points before cashback can be used (default 0). */
+  score_threshold_cashback?: number;
+}
+
+export interface CartLine {
+  order?: number;
+  product_id?: Id;
+  product_code?: string;
+  product_ean?: string;
+  total: Money;
+  original_total?: Money;
+  quantity?: number;
+  supplier_id?: Id;
+  attributes?: Record<string, unknown>;
+  [other: string]: unknown;
+}
+
+export interface Cashback {
+  line_order: number;
+  score: number;
+  discount?: Money;
+}
+
+export interface CartReturn {
+  ticket_id?: Id;
+  ticket_code?: string;
+  line_order: number;
+  from_line_order?: number;
+  quantity: number;
+  [other: string]: unknown;
+}
+
+/** The body of POST /carts/simulate and POST /carts/realtime. */
+export interface Cart {
+  id?: Id;
+  code?: string;
+  location_id?: Id;
+  location_code?: string;
+  customer_id?: Id;
+  customer_code?: string;
+  creation_date: string;
+  total: Money;
+  original_total?: Money;
+  currency?: string;
+  cashback_score_desired?: number;
+  vouchers_desired?: unknown;
+  coupons_desired?: 'all' | 'selected' | string[];
+  lines: CartLine[];
+  cashbacks?: Cashback[];
+  returns?: CartReturn[];
+  channel?: string;
+  attributes?: Record<string, unknown>;
+  additional_costs?: Record<string, number>;
+  apply_discounts?: boolean;
+  apply_points?: boolean;
+  [other: string]: unknown;
+}
+
+/** A voucher the customer holds. */
+export interface HeldVoucher {
+  code: string;
+  campaign_id: Id;
+  voucher_id?: Id;
+  selected?: boolean;
+}
+
+export interface CustomerState {
+  id?: Id;
+  code?: string;
+  /** Total points (available and pending); defaults to points_available. */
+  points?: number;
+  points_available?: number;
+  country?: string;
+  /** Country of the customer's registration location (for customer_registration_countries). */
+  registration_country?: string;
+  /** Currency of that country (for the response field `international`). */
+  registration_currency?: string;
+  gender?: string;
+  kind?: string;
+  tier?: string;
+  fraudulent?: boolean;
+  attributes?: Record<string, unknown>;
+  vouchers?: HeldVoucher[];
+}
+
+/** Usage of one campaign, read by the caller for the periods named in `writes`. */
+export interface CampaignCounters {
+  /** Uses by this customer in the current `once` period. */
+  uses?: number;
+  /** Budget spent in the current budget period, integer cents. */
+  budget_spent_cents?: number;
+  /** Stock left per prize id (absent = the prize's configured stock). */
+  prize_stock?: Record<string, number>;
+}
+
+export interface Context {
+  /** ISO datetime of the evaluation; period keys of limits and budgets are taken at this instant. */
+  now: string;
+  mode: 'simulate' | 'realtime';
+  /** Seed of the instant-win draws; same seed, same draw. */
+  seed: string;
+  /** Absent for an anonymous cart. */
+  customer?: CustomerState;
+  counters?: Record<string, CampaignCounters>;
+  /** Product features (`<taxonomy_slug>:<feature_id>`) by product id, from the catalogue, for line conditions. */
+  product_features?: Record<string, string[]>;
+}
+
+export interface CouponInfo {
+  voucher_id?: Id;
+  voucher_code?: string;
+  coupon_id?: Id;
+  coupon_name?: string;
+  static_code?: string;
+}
+
+export interface Effect {
+  rule_id: Id;
+  rule_name: string;
+  type: 'discount' | 'points' | 'instant_win';
+  effect_type: string;
+  distribution_type: string;
+  select_customers: string;
+  line: number;
+  value: number;
+  value_as_money?: number;
+  available_from?: string | null;
+  available_to?: string | null;
+  coupon_info?: CouponInfo;
+  prize_name?: string;
+  prize_description?: string;
+  prize_rule_id?: Id;
+  winned_prize_index?: number;
+}
+
+export interface RejectedCampaign {
+  rule_id: Id;
+  rule_name: string;
+  type: CampaignType;
+  error: string;
+  coupon_info: CouponInfo | null;
+}
+
+export interface ScoreEntry {
+  line_order: number;
+  score: number;
+  loyalty_score_id: Id;
+  available_from: string;
+  available_to: string | null;
+}
+
+export interface VoucherApplied {
+  voucher_id: Id | null;
+  voucher_code: string;
+  discount: number;
+  line_order: number;
+  product_id: Id | null;
+  rule_id: Id;
+  coupon: Record<string, unknown>;
+}
+
+export interface CustomerSummary {
+  id: Id | null;
+  code: string | null;
+  score: number;
+  score_as_money: number;
+  score_available: number;
+  score_available_as_money: number;
+  score_threshold_cashback: number;
+  score_threshold_cashback_as_money: number;
+  money_threshold_cashback: number;
+  score_to_reach_cashback: number;
+  money_to_spend_to_reach_cashback: number | null;
+  fraudulent: boolean;
+  attributes: Record<string, unknown>;
+}
+
+export interface CartResponse {
+  id?: Id;
+  code?: string;
+  creation_date: string;
+  location_id?: Id;
+  currency: string;
+  total: number;
+  original_total: number;
+  score: number;
+  score_as_money: number;
+  score_used: number;
+  score_used_as_money: number;
+  score_returned_from_customer: number;
+  score_returned_from_customer_as_money: number;
+  score_returned_to_customer: number;
+  score_returned_to_customer_as_money: number;
+  total_scores_coupon_applied: number;
+  total_scores_coupon_applied_as_money: number;
+  total_discount_voucher_applied: number;
+  total_discount_promotion_applied: number;
+  total_discount_applied: number;
+  lines: CartLine[];
+  customer: CustomerSummary[];
+  effects: Effect[];
+  rejected_campaigns: RejectedCampaign[];
+  invalid_coupons: string[];
+  vouchers: VoucherApplied[];
+  cashbacks: { line_order: number; score: number; discount: number }[];
+  cashback_returns: { line_order: number; score: number }[];
+  scores: ScoreEntry[];
+  returns: CartReturn[];
+  promotions: unknown[];
+  vouchers_desired?: unknown;
+  coupons_desired?: unknown;
+  attributes?: Record<string, unknown>;
+  additional_costs?: Record<string, number>;
+  international?: true;
+}
+
+/** A counter the caller increments, with the period it belongs to (e.g. 'num_month' / '2026-11'). */
+export interface PeriodRef {
+  period: string;
+  period_key: string;
+}
+
+export interface PointsWrite {
+  customer_id: Id | null;
+  customer_code: string | null;
+  campaign_id: Id;
+  amount: number;
+  line_order: number;
+  available_from: string;
+  available_to: string | null;
+}
+
+export interface BudgetWrite extends PeriodRef {
+  campaign_id: Id;
+  amount_cents: number;
+  /** The campaign's budget, for the re-check inside the caller's transaction. */
+  budget_cents: number;
+}
+
+export interface LimitWrite extends PeriodRef {
+  campaign_id: Id;
+  customer_id: Id | null;
+  customer_code: string | null;
+  increment: 1;
+  limit: number;
+}
+
+export interface StockWrite {
+  campaign_id: Id;
+  prize_id: Id;
+  amount: 1;
+  /** Stock the draw saw; the caller re-checks it is still above zero. */
+  stock_seen: number;
+}
+
+export interface VoucherWrite {
+  campaign_id: Id;
+  voucher_code: string;
+  voucher_id: Id | null;
+  static_code: boolean;
+}
+
+export interface DrawWrite {
+  campaign_id: Id;
+  /** The seed of this campaign's draw, and the drawn number in [0, 1e9): enough to replay it. */
+  seed: string;
+  drawn: number;
+  prize_id: Id | null;
+}
+
+export interface Writes {
+  points: PointsWrite[];
+  /** Points spent on cashback. */
+  points_used: { customer_id: Id | null; customer_code: string | null; amount: number } | null;
+  budgets: BudgetWrite[];
+  limits: LimitWrite[];
+  stock: StockWrite[];
+  vouchers_used: VoucherWrite[];
+  draws: DrawWrite[];
+}
+
+export interface Outcome {
+  response: CartResponse;
+  writes: Writes;
+}
