@@ -1,0 +1,77 @@
+/** compileRule: the forms a rule arrives in, int64 ids, the ids it names, and its exported JSON. */
+import { Engine } from 'json-rules-engine';
+import { describe, expect, it } from 'vitest';
+import { and, cartFacts } from '../../../property-tests/arbitraries/rules.js';
+import { compileRule } from './index.js';
+
+const lines = (conditions: unknown[], more: Record<string, unknown> = {}) => ({ array_field: 'lines', conditions, ...more });
+
+describe('compileRule', () => {
+  it.each([undefined, null, '', '  ', {}, { conditions: null }, '{}'])('treats %j as an absent rule: always true, every line', (raw) => {
+    const rule = compileRule(raw, 'rule_conditions');
+    const cart = cartFacts({ lines: [{}, {}] });
+    expect(rule.test(cart)).toBe(true);
+    expect(rule.selectLines(cart)).toEqual([true, true]);
+    expect(rule.json).toEqual({ all: [] });
+  });
+
+  it('reads a JSON string the same as the object', () => {
+    const raw = and({ field: 'channel', operator: 'eq', value: 'web' }, lines([{ field: 'product_id', operator: 'in', values: [1] }]));
+    expect(compileRule(JSON.stringify(raw), 'rule_conditions').json).toEqual(compileRule(raw, 'rule_conditions').json);
+  });
+
+  it('keeps an int64 id written as a JSON number literal exact', () => {
+    const rule = compileRule('{"conditions":{"and":[{"array_field":"lines","conditions":[{"field":"product_id","operator":"in","values":[9223372036854775807, 12]}]}]}}', 'rule_conditions');
+    expect(rule.productIds).toEqual(['9223372036854775807', '12']);
+    expect(rule.test(cartFacts({ lines: [{ product_id: '9223372036854775807' }] }))).toBe(true);
+    expect(rule.test(cartFacts({ lines: [{ product_id: '9223372036854775806' }] }))).toBe(false);
+  });
+
+  it('does not touch long digit runs inside JSON strings', () => {
+    const rule = compileRule('{"conditions":{"and":[{"field":"channel","operator":"eq","value":"web 12345678901234567890"}]}}', 'rule_conditions');
+    expect(rule.test(cartFacts({ channel: 'web 12345678901234567890' }))).toBe(true);
+  });
+
+  it('lists the product ids, location ids and location codes named by in/eq (not by not_in/neq)', () => {
+    const rule = compileRule(
+      and(
+        { field: 'location_id', operator: 'in', values: ['0010', 11] },
+        { field: 'location_id', operator: 'neq', value: 12 },
+        { field: 'location_code', operator: 'eq', value: 'BCN' },
+        { field: 'location_code', operator: 'not_in', values: ['MAD'] },
+        { or: [lines([{ field: 'product_id', operator: 'eq', value: 5 }]), lines([{ field: 'product_id', operator: 'not_in', values: [6] }])] },
+        lines([], { field: 'product_id', operator: 'in', values: [7, 5] }),
+      ),
+      'rule_application',
+    );
+    expect(rule.productIds).toEqual(['5', '7']);
+    expect(rule.locationIds).toEqual(['10', '11']);
+    expect(rule.locationCodes).toEqual(['BCN']);
+  });
+
+  it('exports json-rules-engine JSON: cart fields by path, money in cents, attributes by params', () => {
+    const rule = compileRule(and({ field: 'total', operator: 'gte', value: 12.5 }, { field: 'attributes.my attr', operator: 'lt', value: 3 }), 'rule_conditions');
+    expect(rule.json).toEqual({
+      all: [
+        { fact: 'cart', path: '$.total', operator: 'greaterThanInclusive', value: 1250 },
+        { fact: 'cartAttribute', params: { name: 'my attr' }, operator: 'numeric:lessThan', value: 3 },
+      ],
+    });
+  });
+
+  it('exports JSON that a plain json-rules-engine Engine loads', () => {
+    const rule = compileRule(and(lines([{ field: 'feature', operator: 'not_in', values: ['a:1'] }], { field: 'count', operator: 'gte', value: 1, bundle: 2 })), 'rule_conditions');
+    expect(() => new Engine([{ conditions: rule.json as never, event: { type: 'x' } }])).not.toThrow();
+  });
+
+  it('returns a frozen rule whose evaluation does not change the facts', () => {
+    const rule = compileRule(and(lines([{ field: 'product_id', operator: 'eq', value: 1 }], { field: 'quantity', operator: 'gte', value: 1, grouped: true })), 'rule_conditions');
+    const cart = cartFacts({ lines: [{ product_id: '1' }] });
+    const before = structuredClone(cart);
+    rule.test(cart);
+    rule.selectLines(cart);
+    rule.bundles(cart);
+    expect(cart).toEqual(before);
+    expect(Object.isFrozen(rule)).toBe(true);
+  });
+});
