@@ -15,6 +15,7 @@ const LINE_CONDITION_KEYS = [...LEAF_KEYS, 'array_field', 'conditions', 'grouped
 
 export function compileLineCondition(raw: Record<string, unknown>, path: string, context: CompileContext): ConditionNode {
   checkKeys(raw, LINE_CONDITION_KEYS, path);
+  if (raw.array_field === undefined || raw.array_field === null) throw invalidRequest(`${path}.array_field`, "required with conditions (array_field: 'lines')");
   if (raw.array_field !== 'lines') throw invalidRequest(`${path}.array_field`, `unknown array_field '${String(raw.array_field)}' (only 'lines')`);
   const leaves = compileLineLeaves(raw.conditions, `${path}.conditions`);
   const grouped = optionalBoolean(raw.grouped, `${path}.grouped`);
