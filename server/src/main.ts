@@ -6,10 +6,14 @@
  */
 import { readConfig } from './config.js';
 import { createLogger } from './log.js';
+import { DuplicateSuppressor } from './http/duplicates.js';
+import { Idempotency } from './http/idempotency.js';
+import { RateLimiter } from './http/rate-limit.js';
 import { buildRoutes } from './http/registry.js';
 import { createPipeline } from './http/pipeline.js';
 import { BACKEND, startHttpServer } from './http/server.js';
 import { openStore } from './store/env.js';
+import { LmdbIdempotencyStore } from './store/idempotency.js';
 import { bootstrap } from './tenancy/bootstrap.js';
 import { LmdbTenancyStore } from './tenancy/store.js';
 import type { ServerContext } from './context.js';
@@ -20,8 +24,20 @@ async function main(): Promise<void> {
   const env = openStore(config.dataDir);
   const tenancy = new LmdbTenancyStore(env);
   await bootstrap(tenancy, config, log, new Date());
-  const ctx: ServerContext = { config, env, tenancy, log };
-  const server = await startHttpServer(config.host, config.port, createPipeline(ctx, buildRoutes(ctx)));
+  const duplicates = new DuplicateSuppressor();
+  const idempotency = new Idempotency(new LmdbIdempotencyStore(env));
+  const ctx: ServerContext = { config, env, tenancy, log, duplicates };
+  const protocol = {
+    routes: buildRoutes(ctx),
+    idempotency,
+    rateLimiter: config.rateLimits ? new RateLimiter() : undefined,
+  };
+  const server = await startHttpServer(config.host, config.port, createPipeline(ctx, protocol));
+  const sweeps = [
+    setInterval(() => duplicates.sweep(), 60_000),
+    setInterval(() => idempotency.sweep().catch((err: unknown) => log.error({ err }, 'idempotency sweep failed')), 3_600_000),
+  ];
+  for (const timer of sweeps) timer.unref();
   log.info({ host: config.host, port: server.port, backend: BACKEND }, 'listening');
 
   let stopping = false;
@@ -29,6 +45,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'stopping');
+    for (const timer of sweeps) clearInterval(timer);
     await server.close();
     await env.close();
     log.info('stopped');

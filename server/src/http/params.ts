@@ -3,7 +3,7 @@
  * undefined when the value is absent or empty (`optional*`), and throws
  * invalid_request naming the field when it is malformed or required.
  */
-import { invalidRequest } from '@tally/engine';
+import { invalidRequest } from './errors.js';
 import { WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
 
 type Raw = string | null | undefined;

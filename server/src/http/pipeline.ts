@@ -4,12 +4,14 @@
  * handler (through idempotency), turn any error into `{error, code}`.
  * Independent of uWebSockets.js (server.ts does the wiring).
  */
-import { TallyError, invalidRequest } from '@tally/engine';
+import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
 import { authenticate, hasCredentials } from './auth.js';
-import { FORBIDDEN, errorBody, errorReply } from './errors.js';
+import { FORBIDDEN, errorBody, errorReply, invalidRequest } from './errors.js';
+import { Idempotency } from './idempotency.js';
 import { parseJson } from './json.js';
 import { selectLanguage } from './language.js';
+import type { RateLimiter } from './rate-limit.js';
 import { matchRoute } from './router.js';
 import type { Handler, PublicHandler, PublicRequest, Reply, Routes, TallyRequest } from './types.js';
 
@@ -25,17 +27,24 @@ export interface RawRequest {
 
 export type Pipeline = (raw: RawRequest) => Promise<Reply>;
 
-export function createPipeline(ctx: ServerContext, routes: Routes): Pipeline {
+export interface Protocol {
+  routes: Routes;
+  idempotency: Idempotency;
+  /** Absent when TALLY_RATE_LIMITS=off. */
+  rateLimiter?: RateLimiter;
+}
+
+export function createPipeline(ctx: ServerContext, protocol: Protocol): Pipeline {
   return async (raw) => {
     try {
-      return await handle(ctx, routes, raw);
+      return await handle(ctx, protocol, raw);
     } catch (err) {
       return errorReply(err, ctx.log);
     }
   };
 }
 
-async function handle(ctx: ServerContext, routes: Routes, raw: RawRequest): Promise<Reply> {
+async function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Promise<Reply> {
   const match = matchRoute(raw.method, raw.url);
   const credentials = {
     key: raw.headers['x-api-key'],
@@ -59,6 +68,18 @@ async function handle(ctx: ServerContext, routes: Routes, raw: RawRequest): Prom
   }
   if (match.kind === 'bad_path') throw invalidRequest('path', 'is not valid URL encoding');
 
+  const settings = apiKey ? ctx.tenancy.getSettings({ companyId: apiKey.company_id, environment: apiKey.environment }) : undefined;
+  if (apiKey && settings && protocol.rateLimiter) {
+    const retryAfter = protocol.rateLimiter.take(apiKey, settings, match.spec);
+    if (retryAfter !== undefined) {
+      return {
+        status: 429,
+        headers: { 'Retry-After': String(retryAfter) },
+        body: errorBody('too_many_requests', `Rate limit of ${match.spec.tier} exceeded; retry after ${retryAfter} s`),
+      };
+    }
+  }
+
   if (match.spec.jsonContentType && !isJson(raw.headers['content-type'])) {
     throw invalidRequest('Content-Type', 'header must be application/json');
   }
@@ -72,14 +93,13 @@ async function handle(ctx: ServerContext, routes: Routes, raw: RawRequest): Prom
     rawBody: raw.body,
     header: (name) => raw.headers[name],
   };
-  const handler = routes[match.operation];
+  const handler = protocol.routes[match.operation];
   if (!handler) {
     return { status: 501, body: errorBody('not_implemented', `${match.operation} is not implemented yet`) };
   }
-  if (!apiKey) return (handler as PublicHandler)(base);
+  if (!apiKey || !settings) return (handler as PublicHandler)(base);
 
   const tenant = { companyId: apiKey.company_id, environment: apiKey.environment };
-  const settings = ctx.tenancy.getSettings(tenant);
   const { secret_hash: _hidden, ...keyView } = apiKey;
   const req: TallyRequest = {
     ...base,
@@ -89,7 +109,13 @@ async function handle(ctx: ServerContext, routes: Routes, raw: RawRequest): Prom
     language: selectLanguage(raw.headers['accept-language'], settings),
     now: new Date(),
   };
-  return (handler as Handler)(req);
+  const run = () => (handler as Handler)(req).catch((err: unknown) => errorReply(err, ctx.log));
+  const idempotencyKey = raw.headers['idempotency-key'];
+  if (idempotencyKey === undefined || !Idempotency.applies(raw.method)) return run();
+  return protocol.idempotency.run(
+    { tenant, key: idempotencyKey, operation: match.operation, path: raw.url, query: raw.query, body: raw.body },
+    run,
+  );
 }
 
 function isJson(contentType: string | undefined): boolean {

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { DataValidationCxt } from 'ajv/dist/types/index.js';
 import addFormatsModule from 'ajv-formats';
-import { invalidRequest } from '@tally/engine';
+import { invalidRequest } from './errors.js';
 import { WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
 
 const SCHEMAS_DIR = fileURLToPath(new URL('../../../schemas/', import.meta.url));

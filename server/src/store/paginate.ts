@@ -4,7 +4,7 @@
  * skips a record when others are inserted concurrently. The token is opaque
  * (base64url of the key), and absent on the last page.
  */
-import { invalidRequest } from '@tally/engine';
+import { invalidRequest } from '../http/errors.js';
 import type { Db, Key } from './env.js';
 
 export interface Page<T> {

@@ -2,7 +2,8 @@
  * Company and API key management, shared by the CLI and start-up bootstrap.
  * Errors are TallyError so the CLI reports them like the API does.
  */
-import { TallyError, invalidRequest } from '@tally/engine';
+import { TallyError } from '@tally/engine';
+import { invalidRequest } from '../http/errors.js';
 import { toSlug } from '../http/wire.js';
 import { hashSecret, newApiKey, newSecret } from './secrets.js';
 import { applySettingsPatch, type SettingsPatch } from './settings.js';

@@ -18,17 +18,19 @@ function companyView(tenancy: TenancyStore, req: TallyRequest, settings = req.se
   };
 }
 
-export function companyRoutes({ tenancy }: ServerContext): Routes {
+export function companyRoutes({ tenancy, duplicates }: ServerContext): Routes {
   return {
     'company.get': async (req) => ok(companyView(tenancy, req)),
 
-    'company.update': async (req) => {
-      const patch = validate<SettingsPatch>('company.update', req.body);
-      const next = applySettingsPatch(req.settings, patch);
-      if (!(await tenancy.putSettings(req.tenant, next, req.settings.version))) {
-        throw new TallyError('conflict', 'settings were changed concurrently; read them again and retry');
-      }
-      return ok(companyView(tenancy, req, next));
-    },
+    'company.update': (req) =>
+      duplicates.suppress(req, 'company', async () => {
+        const patch = validate<SettingsPatch>('company.update', req.body);
+        const current = tenancy.getSettings(req.tenant);
+        const next = applySettingsPatch(current, patch);
+        if (!(await tenancy.putSettings(req.tenant, next, current.version))) {
+          throw new TallyError('conflict', 'settings were changed concurrently; read them again and retry');
+        }
+        return ok(companyView(tenancy, req, next));
+      }),
   };
 }

@@ -1,5 +1,5 @@
 /** Default settings of a new Company environment, and the rules of a change. */
-import { invalidRequest } from '@tally/engine';
+import { invalidRequest } from '../http/errors.js';
 import { createAjv } from '../http/validation.js';
 import type { CompanySettings } from './types.js';
 

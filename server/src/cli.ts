@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+/**
+ * `tally`: manage Companies and API keys in DATA_DIR, also while the server
+ * runs (LMDB is multi-process safe). Every command prints JSON; errors print
+ * `{error, code}` on stderr and exit 1.
+ */
+import { Command } from 'commander';
+import { TallyError } from '@tally/engine';
+import { invalidRequest } from './http/errors.js';
+import { openStore, type StoreEnv } from './store/env.js';
+import {
+  createApiKey,
+  createCompany,
+  parseEnvironment,
+  requireCompany,
+  toView,
+  updateApiKey,
+  updateCompany,
+} from './tenancy/admin.js';
+import type { SettingsPatch } from './tenancy/settings.js';
+import { LmdbTenancyStore, type TenancyStore } from './tenancy/store.js';
+import type { RateLimits } from './tenancy/types.js';
+import { validate } from './http/validation.js';
+
+function parseJsonOption(text: string, option: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  throw invalidRequest(option, 'must be a JSON object');
+}
+
+function rateLimitsOption(text: string): RateLimits {
+  return validate<{ rate_limits: RateLimits }>('company.update', { rate_limits: parseJsonOption(text, 'rate-limits') }).rate_limits;
+}
+
+const program = new Command('tally')
+  .description('Manage Tally Companies and API keys')
+  .option('--data-dir <dir>', 'the server\'s DATA_DIR', process.env.DATA_DIR || './data');
+
+/** Opens the store, runs the command, prints its result as JSON. */
+function action<A extends unknown[]>(run: (tenancy: TenancyStore, ...args: A) => Promise<unknown> | unknown) {
+  return async (...args: A) => {
+    const env: StoreEnv = openStore(program.opts<{ dataDir: string }>().dataDir);
+    try {
+      const result = await run(new LmdbTenancyStore(env), ...args);
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    } catch (err) {
+      const body = err instanceof TallyError ? { error: err.message, code: err.code } : { error: String(err), code: 'server_error' };
+      process.stderr.write(`${JSON.stringify(body)}\n`);
+      process.exitCode = 1;
+    } finally {
+      await env.close();
+    }
+  };
+}
+
+const company = program.command('company').description('Companies and their settings');
+company
+  .command('create <id>')
+  .description('create a Company (id: a slug)')
+  .option('--name <name>', 'display name (default: the id)')
+  .action(action((tenancy, id: string, opts: { name?: string }) => createCompany(tenancy, id, opts.name ?? id, new Date())));
+company
+  .command('list')
+  .description('list Companies')
+  .action(action((tenancy) => tenancy.listCompanies()));
+company
+  .command('update <id>')
+  .description('rename a Company or change one environment\'s settings')
+  .option('--name <name>', 'new display name')
+  .option('--environment <env>', 'sandbox or production', 'sandbox')
+  .option('--settings <json>', 'settings to replace, as in PATCH /company')
+  .action(
+    action((tenancy, id: string, opts: { name?: string; environment: string; settings?: string }) =>
+      updateCompany(tenancy, id, {
+        name: opts.name,
+        environment: parseEnvironment(opts.environment),
+        settings: opts.settings === undefined ? undefined : validate<SettingsPatch>('company.update', parseJsonOption(opts.settings, 'settings')),
+      }),
+    ),
+  );
+
+const key = program.command('key').description('API keys');
+key
+  .command('create')
+  .description('create an enabled key; prints its secret once')
+  .requiredOption('--company <id>', 'the Company')
+  .option('--environment <env>', 'sandbox or production', 'sandbox')
+  .option('--description <text>', 'what the key is for')
+  .option('--rate-limits <json>', 'raised budgets, e.g. {"tier_1":200}')
+  .action(
+    action((tenancy, opts: { company: string; environment: string; description?: string; rateLimits?: string }) =>
+      createApiKey(
+        tenancy,
+        {
+          companyId: opts.company,
+          environment: parseEnvironment(opts.environment),
+          description: opts.description,
+          rateLimits: opts.rateLimits === undefined ? undefined : rateLimitsOption(opts.rateLimits),
+        },
+        new Date(),
+      ),
+    ),
+  );
+key
+  .command('list')
+  .description('list keys (never their secrets)')
+  .option('--company <id>', 'only this Company\'s keys')
+  .action(
+    action((tenancy, opts: { company?: string }) => {
+      if (opts.company !== undefined) requireCompany(tenancy, opts.company);
+      return tenancy.listApiKeys(opts.company).map(toView);
+    }),
+  );
+key
+  .command('disable <key>')
+  .description('refuse the key from now on (the record stays)')
+  .action(action((tenancy, k: string) => updateApiKey(tenancy, k, { enabled: false })));
+key
+  .command('enable <key>')
+  .description('accept the key again')
+  .action(action((tenancy, k: string) => updateApiKey(tenancy, k, { enabled: true })));
+key
+  .command('update <key>')
+  .description('change a key\'s description or raise its rate limits')
+  .option('--description <text>', 'what the key is for')
+  .option('--rate-limits <json>', 'budgets to set, e.g. {"tier_3":100}')
+  .action(
+    action((tenancy, k: string, opts: { description?: string; rateLimits?: string }) =>
+      updateApiKey(tenancy, k, {
+        description: opts.description,
+        rateLimits: opts.rateLimits === undefined ? undefined : rateLimitsOption(opts.rateLimits),
+      }),
+    ),
+  );
+
+await program.parseAsync();
