@@ -199,7 +199,7 @@ export const arbLineCondition: fc.Arbitrary<Record<string, unknown>> = fc
 /** An `{and|or: [...]}` group up to `depth` levels deep. */
 export function arbGroup(depth: number): fc.Arbitrary<Record<string, unknown>> {
   const item = depth <= 1 ? fc.oneof(arbCartLeaf, arbLineCondition) : fc.oneof(arbCartLeaf, arbLineCondition, arbGroup(depth - 1));
-  return fc.record({ kind: fc.constantFrom('and', 'or'), items: fc.array(item, { maxLength: 4 }) }).map(({ kind, items }) => ({ [kind]: items }));
+  return fc.record({ kind: fc.constantFrom('and', 'or'), items: fc.array(item, { minLength: 1, maxLength: 4 }) }).map(({ kind, items }) => ({ [kind]: items }));
 }
 
 /** A raw rule_conditions / rule_application as users write them. */
