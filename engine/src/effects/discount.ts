@@ -7,6 +7,7 @@ import type { CompiledCampaign, CompiledEffect } from '../compile/program.js';
 import { admit, commit, type Admission } from '../evaluate/admission.js';
 import type { Run } from '../evaluate/run.js';
 import { toMoney } from '../money.js';
+import type { Effect } from '../types.js';
 import { comboPrice } from './comboPrice.js';
 import { DISCOUNT_TYPES } from './discountTypes/index.js';
 import { DISTRIBUTIONS, type Allocation } from './distributions/index.js';
@@ -22,7 +23,6 @@ export function applyDiscountCampaign(run: Run, campaign: CompiledCampaign): voi
   const eligible = available.map((ok, i) => ok && selected[i]);
   let capLeft = Math.min(campaign.maxTransactionCents ?? Infinity, admission.budgetLeft ?? Infinity);
   let spent = 0;
-  const acted = new Array<boolean>(lines.length).fill(false);
   for (const effect of campaign.effects) {
     const allocation = allocate(run, campaign, effect, available, eligible);
     let perLine = allocation.perLine;
@@ -35,16 +35,14 @@ export function applyDiscountCampaign(run: Run, campaign: CompiledCampaign): voi
       if (value <= 0) return;
       lines[i].current -= value;
       lines[i].discount += value;
-      acted[i] = true;
+      // `available` was fixed before the first effect, so marking now keeps the campaign's own effects stacking.
+      lines[i].touched = true;
+      if (exclusive) lines[i].locked = true;
     });
-    record(run, campaign, effect, admission, allocation.cartLevel ? [[-1, cents, null]] : perLine.flatMap((value, i) => (value > 0 ? [[lines[i].order, value, i] as const] : [])));
+    if (allocation.cartLevel) record(run, campaign, effect, admission, -1, cents, null);
+    else perLine.forEach((value, i) => value > 0 && record(run, campaign, effect, admission, lines[i].order, value, i));
   }
   if (spent === 0) return;
-  acted.forEach((done, i) => {
-    if (!done) return;
-    lines[i].touched = true;
-    if (exclusive) lines[i].locked = true;
-  });
   if (admission.coupon) run.discountVoucherCents += spent;
   else run.discountPromotionCents += spent;
   commit(run, campaign, admission, spent);
@@ -59,37 +57,37 @@ function allocate(run: Run, campaign: CompiledCampaign, effect: CompiledEffect, 
   return DISTRIBUTIONS[effect.distribution]({ effect, type, lines, available, eligible });
 }
 
-/** Effects per line (or one on line -1), and the voucher entries when a coupon was used. */
+/** One effect (a line, or -1), and its voucher entry when a coupon was used. */
 function record(
   run: Run,
   campaign: CompiledCampaign,
   effect: CompiledEffect,
   admission: Admission,
-  parts: readonly (readonly [line: number, cents: number, index: number | null])[],
+  line: number,
+  cents: number,
+  index: number | null,
 ): void {
   const coupon = admission.coupon;
-  for (const [line, cents, index] of parts) {
-    run.effects.push({
-      rule_id: campaign.rawId,
-      rule_name: campaign.name,
-      type: 'discount',
-      effect_type: effect.type,
-      distribution_type: effect.distribution,
-      select_customers: campaign.targeting.selectCustomers,
-      line,
-      value: cents,
-      ...(coupon ? { coupon_info: coupon.info } : {}),
-    });
-    if (coupon) {
-      run.vouchers.push({
-        voucher_id: coupon.voucher?.voucher_id ?? null,
-        voucher_code: coupon.voucher?.code ?? coupon.staticCode ?? '',
-        discount: toMoney(cents),
-        line_order: line,
-        product_id: index === null ? null : (run.input.lines[index].raw.product_id ?? null),
-        rule_id: campaign.rawId,
-        coupon: campaign.coupon ?? {},
-      });
-    }
-  }
+  const applied: Effect = {
+    rule_id: campaign.rawId,
+    rule_name: campaign.name,
+    type: 'discount',
+    effect_type: effect.type,
+    distribution_type: effect.distribution,
+    select_customers: campaign.targeting.selectCustomers,
+    line,
+    value: cents,
+  };
+  run.effects.push(applied);
+  if (!coupon) return;
+  applied.coupon_info = coupon.info;
+  run.vouchers.push({
+    voucher_id: coupon.voucher?.voucher_id ?? null,
+    voucher_code: coupon.voucher?.code ?? coupon.staticCode ?? '',
+    discount: toMoney(cents),
+    line_order: line,
+    product_id: index === null ? null : (run.input.lines[index].raw.product_id ?? null),
+    rule_id: campaign.rawId,
+    coupon: campaign.coupon ?? {},
+  });
 }

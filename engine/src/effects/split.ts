@@ -27,9 +27,15 @@ export function splitProRata(amount: number, weights: readonly number[]): number
     }
     given += parts[i];
   }
-  const order = weights.map((_, i) => i).filter((i) => weights[i] > 0);
-  order.sort((a, b) => remainders[b] - remainders[a] || a - b);
-  for (let k = 0; given < amount; k = (k + 1) % order.length, given++) parts[order[k]] += 1;
+  // Fewer leftover units than positive weights: give each to the largest remainder not yet served.
+  for (; given < amount; given++) {
+    let best = -1;
+    for (let i = 0; i < weights.length; i++) {
+      if (weights[i] > 0 && remainders[i] >= 0 && (best === -1 || remainders[i] > remainders[best])) best = i;
+    }
+    parts[best] += 1;
+    remainders[best] = -1;
+  }
   return parts;
 }
 

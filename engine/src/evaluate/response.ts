@@ -12,10 +12,10 @@ export function buildResponse(run: Run): CartResponse {
   const totalCents = input.totalCents - run.discountPromotionCents - run.discountVoucherCents - cashbackCents;
   const lines: CartLine[] = input.lines.map((line) => ({ ...line.raw, total: toMoney(line.current), original_total: toMoney(line.originalCents) }));
   const response: CartResponse = {
-    ...(cart.id !== undefined ? { id: cart.id } : {}),
-    ...(cart.code !== undefined ? { code: cart.code } : {}),
+    id: cart.id,
+    code: cart.code,
     creation_date: cart.creation_date,
-    ...(cart.location_id !== undefined ? { location_id: cart.location_id } : {}),
+    location_id: cart.location_id,
     currency: input.currency,
     total: toMoney(totalCents),
     original_total: toMoney(input.originalCents),
@@ -44,6 +44,10 @@ export function buildResponse(run: Run): CartResponse {
     returns: cart.returns ? cart.returns.map((ret) => ({ ...ret })) : [],
     promotions: Array.isArray(cart.promotions) ? cart.promotions : [],
   };
+  // Echo only what the request carried.
+  if (cart.id === undefined) delete response.id;
+  if (cart.code === undefined) delete response.code;
+  if (cart.location_id === undefined) delete response.location_id;
   if (cart.vouchers_desired !== undefined) response.vouchers_desired = cart.vouchers_desired;
   if (cart.coupons_desired !== undefined) response.coupons_desired = cart.coupons_desired;
   if (cart.attributes !== undefined) response.attributes = cart.attributes;

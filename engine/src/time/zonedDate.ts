@@ -49,7 +49,29 @@ export function zoneFormatter(timezone: unknown, field: string): Intl.DateTimeFo
   }
 }
 
+/**
+ * UTC offsets are multiples of 15 minutes and change on 15-minute boundaries,
+ * so every instant of a 15-minute slot has the same local date, hour and
+ * weekday: a small memo per formatter saves formatToParts on the hot path.
+ */
+const SLOT_MS = 15 * 60 * 1000;
+const MEMO_SIZE = 256;
+const memos = new WeakMap<Intl.DateTimeFormat, Map<number, ZonedDate>>();
+
 export function zonedDate(ms: number, formatter: Intl.DateTimeFormat): ZonedDate {
+  const slot = Math.floor(ms / SLOT_MS);
+  let memo = memos.get(formatter);
+  if (!memo) memos.set(formatter, (memo = new Map()));
+  let found = memo.get(slot);
+  if (!found) {
+    if (memo.size >= MEMO_SIZE) memo.clear();
+    found = Object.freeze(computeZonedDate(slot * SLOT_MS, formatter));
+    memo.set(slot, found);
+  }
+  return found;
+}
+
+function computeZonedDate(ms: number, formatter: Intl.DateTimeFormat): ZonedDate {
   let year = 0;
   let month = 0;
   let day = 0;
