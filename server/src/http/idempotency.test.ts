@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../testing/server.js';
+
+describe('Idempotency-Key', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.dispose());
+
+  const withKey = (key: string) => ({ headers: { 'Idempotency-Key': key } });
+
+  it('replays the stored answer byte for byte without executing again', async () => {
+    const first = await server.client.patch('/company', { currency: 'USD' }, withKey('k-replay'));
+    expect(first.status).toBe(200);
+    const again = await server.client.patch('/company', { currency: 'USD' }, withKey('k-replay'));
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    // Not executed twice: the settings version moved once.
+    const read = await server.client.get('/company');
+    expect(read.body.version).toBe(first.body.version);
+  });
+
+  it('replays an error answer as the same error', async () => {
+    const first = await server.client.patch('/company', { currency: 'bad' }, withKey('k-error'));
+    expect(first.status).toBe(400);
+    const again = await server.client.patch('/company', { currency: 'bad' }, withKey('k-error'));
+    expect(again.status).toBe(400);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('refuses a key reused with a different body (409 idempotency_key_reused)', async () => {
+    await server.client.patch('/company', { currency: 'JPY' }, withKey('k-reuse'));
+    const res = await server.client.patch('/company', { currency: 'CHF' }, withKey('k-reuse'));
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('idempotency_key_reused');
+    expect(res.body.error).toContain('Idempotency-Key');
+    expect((await server.client.get('/company')).body.currency).toBe('JPY');
+  });
+
+  it('treats PUT and PATCH of one operation as the same request', async () => {
+    const first = await server.client.patch('/company', { currency: 'SEK' }, withKey('k-put'));
+    const put = await server.client.put('/company', { currency: 'SEK' }, withKey('k-put'));
+    expect(put.text).toBe(first.text);
+  });
+
+  it('keeps answers across a restart', async () => {
+    const first = await server.client.patch('/company', { currency: 'NOK' }, withKey('k-restart'));
+    await server.restart();
+    const again = await server.client.patch('/company', { currency: 'NOK' }, withKey('k-restart'));
+    expect(again.text).toBe(first.text);
+  });
+
+  it('executes concurrent requests with one key once', async () => {
+    const before = (await server.client.get('/company')).body.version as number;
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => server.client.patch('/company', { cashback_threshold: 77 }, withKey('k-race'))),
+    );
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect((await server.client.get('/company')).body.version).toBe(before + 1);
+  });
+});
+
