@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { parseJson, stringifyJson } from './json.js';
+import { optionalBoolean, readPerPage, requireInt64, requireWire } from './params.js';
+import { createAjv } from './validation.js';
+import { wireInt } from './wire.js';
+
+const MAX = '9223372036854775807';
+
+describe('wire types (common rule 3) in bodies: the `wire` schema keyword', () => {
+  const ajv = createAjv();
+  const check = ajv.compile({
+    type: 'object',
+    properties: {
+      id: { wire: 'int64' },
+      birth: { wire: 'date' },
+      at: { wire: 'datetime' },
+      slug: { wire: 'slug' },
+    },
+  });
+  const run = (body: string) => {
+    const data = parseJson(body) as Record<string, unknown>;
+    return { valid: check(data), data };
+  };
+
+  it('keeps int64 ids above 2^53 exact and canonical', () => {
+    expect(run(`{"id":${MAX}}`).data.id).toBe(MAX);
+    expect(run('{"id":9007199254740993}').data.id).toBe('9007199254740993');
+    expect(run('{"id":42}').data.id).toBe('42');
+    expect(run('{"id":"007"}').data.id).toBe('7');
+  });
+
+  it('rejects 0, negatives, fractions, out-of-range and non-numeric ids', () => {
+    for (const id of ['0', '-1', '1.5', '9223372036854775808', '"12a"', 'true', '1.0e30']) {
+      expect(run(`{"id":${id}}`).valid, id).toBe(false);
+    }
+  });
+
+  it('converts datetimes with offsets to UTC', () => {
+    expect(run('{"at":"2024-03-10T10:00:00-0500"}').data.at).toBe('2024-03-10T15:00:00Z');
+    expect(run('{"at":"2024-03-10T23:30:00-05:00"}').data.at).toBe('2024-03-11T04:30:00Z');
+    expect(run('{"at":"2024-03-10T01:00:00+0130"}').data.at).toBe('2024-03-09T23:30:00Z');
+    expect(run('{"at":"2024-03-10T10:00:00Z"}').data.at).toBe('2024-03-10T10:00:00Z');
+    expect(run('{"at":"2024-03-10T10:00:00.250Z"}').data.at).toBe('2024-03-10T10:00:00.250Z');
+  });
+
+  it('rejects malformed dates and datetimes', () => {
+    for (const at of ['"2024-02-30T10:00:00Z"', '"2024-03-10 10:00:00Z"', '"2024-03-10T25:00:00Z"', '"yesterday"', '12']) {
+      expect(run(`{"at":${at}}`).valid, at).toBe(false);
+    }
+    expect(run('{"birth":"2024-02-29"}').valid).toBe(true);
+    expect(run('{"birth":"2023-02-29"}').valid).toBe(false);
+    expect(run('{"birth":"1850-01-01"}').valid).toBe(true);
+    expect(run('{"birth":"01-01-2000"}').valid).toBe(false);
+  });
+
+  it('accepts slugs of letters, digits, underscores and hyphens only', () => {
+    expect(run('{"slug":"summer_sale-2024"}').valid).toBe(true);
+    expect(run('{"slug":"summer sale"}').valid).toBe(false);
+    expect(run('{"slug":"été"}').valid).toBe(false);
+  });
+});
+
+describe('wire types in paths and queries', () => {
+  it('drops leading zeros and rejects 0 and negatives, naming the field', () => {
+    expect(requireInt64('003', 'id')).toBe('3');
+    expect(requireInt64(`000${MAX}`, 'id')).toBe(MAX);
+    expect(() => requireInt64('000', 'id')).toThrow(/^id: /);
+    expect(() => requireInt64('-3', 'customer_id')).toThrow(/^customer_id: /);
+    expect(() => requireInt64(undefined, 'id')).toThrow(/id: is required/);
+  });
+
+  it('reads datetimes in the query with the offset form', () => {
+    expect(requireWire('datetime', '2024-01-01T00:00:00-0100', 'created_at_gt')).toBe('2024-01-01T01:00:00Z');
+  });
+
+  it('reads booleans and per_page (default 10, maximum 100)', () => {
+    expect(optionalBoolean('true', 'hard')).toBe(true);
+    expect(optionalBoolean('false', 'hard')).toBe(false);
+    expect(() => optionalBoolean('yes', 'hard')).toThrow(/hard/);
+    expect(readPerPage(undefined)).toBe(10);
+    expect(readPerPage('050')).toBe(50);
+    expect(() => readPerPage('101')).toThrow(/per_page/);
+    expect(() => readPerPage('0')).toThrow(/per_page/);
+  });
+});
+
+describe('JSON with exact int64 on the wire', () => {
+  it('writes ids above 2^53 back as JSON numbers, exactly', () => {
+    const body = { id: wireInt(MAX), small: wireInt('12'), nested: [{ id: wireInt('9007199254740993') }] };
+    expect(stringifyJson(body)).toBe(`{"id":${MAX},"small":12,"nested":[{"id":9007199254740993}]}`);
+    expect(stringifyJson(parseJson(`{"a":${MAX},"b":1.5,"c":"x"}`))).toBe(`{"a":${MAX},"b":1.5,"c":"x"}`);
+  });
+});
