@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { cart, context, discount, errorOf, evaluate, line } from '../../test-support/scenario.js';
+
+const campaigns = [discount(1, { rule_effects: [{ type: 'percentage', value: 10 }] })];
+
+describe('invalid carts are rejected with invalid_request naming the field', () => {
+  it('a cart without lines', () => {
+    expect(errorOf(() => evaluate(campaigns, { creation_date: '2026-11-20T18:30:00Z', total: 10, lines: [] }))).toMatchObject({ code: 'invalid_request', field: 'lines' });
+  });
+
+  it('a line total not divisible by its quantity at two decimals', () => {
+    const error = errorOf(() => evaluate(campaigns, cart([line(1, 1, 10, 3)])));
+    expect(error).toMatchObject({ code: 'invalid_request', field: 'lines[0].total' });
+    expect(error.message).toContain('lines[0].total');
+  });
+
+  it('accepts a total divisible by a fractional quantity (weighed goods)', () => {
+    expect(evaluate(campaigns, cart([line(1, 1, 3, 0.5)])).response.lines[0].total).toBe(2.7);
+  });
+
+  it('an amount with more than two decimals', () => {
+    expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 1.005)])))).toMatchObject({ field: 'lines[0].total' });
+  });
+
+  it('cashback_score_desired together with cashbacks', () => {
+    const c = cart([line(1, 1, 10)], { cashback_score_desired: 10, cashbacks: [{ line_order: 1, score: 10 }] });
+    expect(errorOf(() => evaluate(campaigns, c))).toMatchObject({ code: 'invalid_request', field: 'cashback_score_desired' });
+  });
+
+  it('a returned quantity larger than the line it refers to', () => {
+    const c = cart([line(1, 1, -20, -2)], { returns: [{ ticket_id: 7, line_order: 1, from_line_order: 3, quantity: 3 }] });
+    expect(errorOf(() => evaluate(campaigns, c))).toMatchObject({ code: 'invalid_request', field: 'returns[0].quantity' });
+  });
+
+  it('accepts a return of at most the line quantity', () => {
+    const c = cart([line(1, 1, -20, -2)], { returns: [{ ticket_id: 7, line_order: 1, quantity: 2 }] });
+    expect(evaluate(campaigns, c).response.returns).toEqual([{ ticket_id: 7, line_order: 1, quantity: 2 }]);
+  });
+
+  it('a return naming no line of the cart', () => {
+    const c = cart([line(1, 1, 10)], { returns: [{ line_order: 9, quantity: 1 }] });
+    expect(errorOf(() => evaluate(campaigns, c))).toMatchObject({ field: 'returns[0].line_order' });
+  });
+
+  it('duplicate line orders, a zero quantity, a bad currency, a bad creation_date, bad coupons_desired', () => {
+    expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 10), line(1, 2, 10)])))).toMatchObject({ field: 'lines[1].order' });
+    expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 10, 0)])))).toMatchObject({ field: 'lines[0].quantity' });
+    expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 10)], { currency: 'eur' })))).toMatchObject({ field: 'currency' });
+    expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 10)], { creation_date: '20/11/2026' })))).toMatchObject({ field: 'creation_date' });
+    expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 10)], { coupons_desired: 'some' as never })))).toMatchObject({ field: 'coupons_desired' });
+  });
+
+  it('cashback_score_desired below -1', () => {
+    expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 10)], { cashback_score_desired: -2 })))).toMatchObject({ field: 'cashback_score_desired' });
+  });
+
+  it('an invalid context', () => {
+    expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 10)]), context({ mode: 'live' as never })))).toMatchObject({ field: 'context.mode' });
+    expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 10)]), context({ now: 'yesterday' })))).toMatchObject({ field: 'context.now' });
+  });
+
+  it('accepts a UTC offset form such as -0500 for creation_date', () => {
+    const outcome = evaluate(campaigns, cart([line(1, 1, 10)], { creation_date: '2026-11-20T13:30:00-0500' }));
+    expect(outcome.response.creation_date).toBe('2026-11-20T13:30:00-0500');
+  });
+});
