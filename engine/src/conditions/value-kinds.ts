@@ -2,8 +2,9 @@
  * The kinds of value a condition compares, each parsing a rule's `value` once
  * at compile time into the form the facts hold (cents, canonical id strings).
  */
-import { Decimal } from 'decimal.js';
 import { invalidRequest } from '../errors.js';
+import { idString } from '../ids.js';
+import { toCents } from '../money.js';
 import type { Scalar } from './operators/index.js';
 
 export interface ValueKind {
@@ -17,30 +18,20 @@ const NUMERIC = /^-?\d+(\.\d+)?$/;
 const DIGITS = /^\d+$/;
 const INT64_MAX = '9223372036854775807';
 
-/** Currency units in the rule, integer cents in the facts: exact, through the decimal text. */
+/** Currency units in the rule, integer cents in the facts. */
 export const money: ValueKind = {
   ordered: true,
-  parse(raw, path) {
-    const text = typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : raw;
-    if (typeof text !== 'string' || !NUMERIC.test(text)) throw invalidRequest(path, 'must be an amount');
-    const cents = new Decimal(text).times(100);
-    if (!cents.isInteger()) throw invalidRequest(path, 'must have at most two decimals');
-    if (!Number.isSafeInteger(cents.toNumber())) throw invalidRequest(path, 'is too large');
-    return cents.toNumber() || 0;
-  },
+  parse: (raw, path) => toCents(raw, path),
 };
 
-/** int64 ids as canonical decimal strings (leading zeros dropped, as the contract says). */
+/** int64 ids as canonical decimal strings (leading zeros dropped), as the facts hold them. */
 export const id: ValueKind = {
   ordered: false,
   parse(raw, path) {
-    if (typeof raw === 'number') {
-      if (!Number.isSafeInteger(raw)) throw invalidRequest(path, 'must be an integer id (send ids above 2^53 as strings)');
-      raw = String(raw);
-    }
-    if (typeof raw !== 'string' || !DIGITS.test(raw)) throw invalidRequest(path, 'must be an id');
-    const canonical = raw.replace(/^0+(?=\d)/, '');
-    if (canonical === '0' || canonical.length > INT64_MAX.length || (canonical.length === INT64_MAX.length && canonical > INT64_MAX)) {
+    if (typeof raw !== 'number' && typeof raw !== 'string') throw invalidRequest(path, 'must be an id');
+    const canonical = idString(raw, path);
+    // A rule names real ids: a typo such as '12a' or 0 would make a campaign that never applies.
+    if (!DIGITS.test(canonical) || canonical === '0' || canonical.length > INT64_MAX.length || (canonical.length === INT64_MAX.length && canonical > INT64_MAX)) {
       throw invalidRequest(path, 'must be an id from 1 to 9223372036854775807');
     }
     return canonical;
