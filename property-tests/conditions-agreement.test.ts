@@ -17,7 +17,7 @@ describe('compiled rules agree with json-rules-engine', () => {
         expect(await reference.matching(facts)).toEqual(rule.test(facts) ? ['r'] : []);
         expect(await reference.selectedLines('r', facts)).toEqual(rule.selectLines(facts));
       }),
-      { numRuns: 400, seed: 20261122 },
+      { numRuns: 1000, seed: 20261122 },
     );
   });
 

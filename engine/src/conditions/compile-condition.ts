@@ -19,7 +19,7 @@ export function compileCondition(raw: unknown, path: string, context: CompileCon
 export function compileGroup(raw: Record<string, unknown>, path: string, context: CompileContext, depth: number): ConditionNode {
   if (depth >= MAX_DEPTH) throw invalidRequest(path, `nested deeper than ${MAX_DEPTH} levels`);
   const kind = 'and' in raw ? 'and' : 'or';
-  checkKeys(raw, [kind], path);
+  checkKeys(raw, [kind, 'key'], path);
   const items = raw[kind];
   if (!Array.isArray(items)) throw invalidRequest(`${path}.${kind}`, 'must be a list');
   const children = items.map((item, i) => compileCondition(item, `${path}.${kind}[${i}]`, context, depth + 1));

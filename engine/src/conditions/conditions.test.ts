@@ -42,6 +42,7 @@ const cartFieldCases: Case[] = [
   { title: 'location_id differing in the last digit', rule: and(leaf('location_id', 'eq', '9223372036854775806')), cart: { location_id: '9223372036854775807' }, holds: false },
   { title: 'location_id given as a number', rule: and(leaf('location_id', 'in', [12, 13])), cart: { location_id: '12' }, holds: true },
   { title: 'location_id with leading zeros', rule: and(leaf('location_id', 'eq', '0012')), cart: { location_id: '12' }, holds: true },
+  { title: 'location_id given as a bigint', rule: and(leaf('location_id', 'eq', 9223372036854775807n)), cart: { location_id: '9223372036854775807' }, holds: true },
   { title: 'location_code', rule: and(leaf('location_code', 'eq', 'BCN')), cart: { location_code: 'BCN' }, holds: true },
   { title: 'location_code is case-sensitive', rule: and(leaf('location_code', 'eq', 'bcn')), cart: { location_code: 'BCN' }, holds: false },
   { title: 'channel in', rule: and(leaf('channel', 'in', ['web', 'app'])), cart: { channel: 'app' }, holds: true },
@@ -81,6 +82,7 @@ const nestingCases: Case[] = [
   { title: 'or: none holds', rule: or(web, big), cart: { channel: 'app', total: 10 }, holds: false },
   { title: 'or inside and', rule: and(leaf('currency', 'eq', 'EUR'), { or: [web, big] }), cart: { channel: 'web', total: 10 }, holds: true },
   { title: 'and inside or', rule: or({ and: [web, big] }, leaf('customer.identified', 'eq', true)), cart: { channel: 'web', total: 10 }, holds: false },
+  { title: 'a group item with a key', rule: and({ key: 'weekend or web', or: [web] }), cart: { channel: 'web' }, holds: true },
   { title: 'three levels', rule: and({ or: [{ and: [web] }, { and: [] }] }), cart: { channel: 'app' }, holds: true },
 ];
 

@@ -28,7 +28,7 @@ export const money: ValueKind = {
 export const id: ValueKind = {
   ordered: false,
   parse(raw, path) {
-    if (typeof raw !== 'number' && typeof raw !== 'string') throw invalidRequest(path, 'must be an id');
+    if (typeof raw !== 'number' && typeof raw !== 'string' && typeof raw !== 'bigint') throw invalidRequest(path, 'must be an id');
     const canonical = idString(raw, path);
     // A rule names real ids: a typo such as '12a' or 0 would make a campaign that never applies.
     if (!DIGITS.test(canonical) || canonical === '0' || canonical.length > INT64_MAX.length || (canonical.length === INT64_MAX.length && canonical > INT64_MAX)) {
