@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { ANONYMOUS, cart, context, discount, evaluate, line, points, productIn } from '../../test-support/scenario.js';
+
+const ratio = (value: number | string, extra: Record<string, unknown> = {}) => points(1, { rule_effects: [{ type: 'ratio', value, distribution: 'individual_items' }], ...extra });
+
+describe('points: exact rounding down', () => {
+  it.each([
+    [2.99, 10, 29],
+    [12.5, 1, 12],
+    [0.29, 100, 29],
+    [1.15, 100, 115],
+    [10, 0.5, 5],
+    [0.99, 1.5, 1],
+  ])('%s at %s points per unit earns %s', (total, rate, expected) => {
+    const outcome = evaluate([ratio(rate)], cart([line(1, 10, total)]));
+    expect(outcome.response.score).toBe(expected);
+    expect(outcome.response.scores[0].score).toBe(expected);
+  });
+
+  it('points on a line are divisible by its integer quantity', () => {
+    // 3 x 3.33 = 9.99 at 1 point per unit = 9 points, a multiple of 3.
+    expect(evaluate([ratio(1)], cart([line(1, 10, 9.99, 3)])).response.score).toBe(9);
+    // 2 x 4.99 = 9.98 at 1 point = 9 -> 8.
+    expect(evaluate([ratio(1)], cart([line(1, 10, 9.98, 2)])).response.score).toBe(8);
+  });
+
+  it('on line totals after discounts', () => {
+    const outcome = evaluate([discount(1, { rule_effects: [{ type: 'percentage', value: 50 }] }), { ...ratio(10), id: 2 }], cart([line(1, 10, 10)]));
+    expect(outcome.response.score).toBe(50);
+  });
+
+  it('direct_value: fixed points per unit for individual_items, once for total_cart (line -1)', () => {
+    const perUnit = evaluate([points(1, { rule_effects: [{ type: 'direct_value', value: 5 }] })], cart([line(1, 10, 6, 3), line(2, 11, 1)]));
+    expect(perUnit.response.scores.map((s) => [s.line_order, s.score])).toEqual([[1, 15], [2, 5]]);
+    const once = evaluate([points(1, { rule_effects: [{ type: 'direct_value', value: 5, distribution: 'total_cart' }] })], cart([line(1, 10, 6, 3), line(2, 11, 1)]));
+    expect(once.response.scores.map((s) => [s.line_order, s.score])).toEqual([[-1, 5]]);
+  });
+
+  it('ratio on total: the applied lines together, floored once', () => {
+    const outcome = evaluate(
+      [points(1, { rule_application: productIn(10, 11), rule_effects: [{ type: 'ratio', value: 1, distribution: 'total' }] })],
+      cart([line(1, 10, 0.6), line(2, 11, 0.6), line(3, 12, 5)]),
+    );
+    expect(outcome.response.scores.map((s) => [s.line_order, s.score])).toEqual([[-1, 1]]);
+  });
+
+  it('apply_points: false stops campaign points', () => {
+    expect(evaluate([ratio(10)], cart([line(1, 10, 10)], { apply_points: false })).response.score).toBe(0);
+  });
+
+  it('effects carry value_as_money and the availability dates; writes carry the points entries', () => {
+    const outcome = evaluate([ratio(10)], cart([line(1, 10, 2.99)]));
+    expect(outcome.response.effects[0]).toEqual({
+      rule_id: 1,
+      rule_name: 'points 1',
+      type: 'points',
+      effect_type: 'ratio',
+      distribution_type: 'individual_items',
+      select_customers: 'all_customers',
+      line: 1,
+      value: 29,
+      value_as_money: 0.29,
+      available_from: '2026-11-20',
+      available_to: null,
+    });
+    expect(outcome.writes.points).toEqual([
+      { customer_id: 42, customer_code: null, campaign_id: 1, amount: 29, line_order: 1, available_from: '2026-11-20', available_to: null },
+    ]);
+    expect(outcome.response.score_as_money).toBe(0.29);
+  });
+
+  it('an anonymous cart shows points but writes none', () => {
+    const outcome = evaluate([ratio(10)], cart([line(1, 10, 2.99)]), context(ANONYMOUS));
+    expect(outcome.response.score).toBe(29);
+    expect(outcome.writes.points).toEqual([]);
+    expect(outcome.response.customer).toEqual([]);
+  });
+});
+
+describe('points availability from the campaign settings', () => {
+  const datesOf = (extra: Record<string, unknown>, created = '2026-11-20T18:30:00Z') => {
+    const { scores } = evaluate([ratio(1, extra)], cart([line(1, 10, 10)], { creation_date: created })).response;
+    return [scores[0].available_from, scores[0].available_to];
+  };
+
+  it('relative activation delay and relative duration', () => {
+    expect(datesOf({ activation_period_type: 'relative', activation_delay: 15, activation_delay_unit: 'days', expiration_period_type: 'relative', availability_duration: 12, availability_duration_unit: 'months' })).toEqual(['2026-12-05', '2027-12-05']);
+  });
+
+  it('natural durations end with their calendar month', () => {
+    expect(datesOf({ expiration_period_type: 'relative', availability_duration: 1, availability_duration_unit: 'months', availability_duration_natural: true })).toEqual(['2026-11-20', '2026-12-31']);
+  });
+
+  it('fixed options: beginning of the next calendar month, end of the calendar month and year', () => {
+    expect(datesOf({ activation_period_type: 'fixed', activation_fixed_option_selected: 'at_the_beginning_of_the_calendar_month', expiration_period_type: 'fixed', fixed_option_selected: 'at_the_end_of_the_calendar_month' })).toEqual(['2026-12-01', '2026-12-31']);
+    expect(datesOf({ expiration_period_type: 'fixed', fixed_option_selected: 'at_the_end_of_the_calendar_year' })).toEqual(['2026-11-20', '2026-12-31']);
+    expect(datesOf({ activation_period_type: 'fixed', activation_date: '2027-01-10', expiration_period_type: 'fixed', expiration_date: '2027-06-30' })).toEqual(['2027-01-10', '2027-06-30']);
+  });
+
+  it('dates are local to the Company timezone', () => {
+    // 23:30 UTC on the 30th is already the 1st of December in Madrid.
+    expect(datesOf({}, '2026-11-30T23:30:00Z')).toEqual(['2026-12-01', null]);
+  });
+
+  it('points not yet available are left out of the customer\'s available score', () => {
+    const outcome = evaluate([ratio(10, { activation_period_type: 'relative', activation_delay: 1, activation_delay_unit: 'days' })], cart([line(1, 10, 10)]));
+    expect(outcome.response.customer[0]).toMatchObject({ score: 1100, score_available: 1000 });
+  });
+});

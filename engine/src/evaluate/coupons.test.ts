@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { cart, context, discount, evaluate, line } from '../../test-support/scenario.js';
+
+const tenPercent = [{ type: 'percentage', value: 10 }];
+const campaigns = [
+  discount(1, { name: 'mass', rule_effects: tenPercent }),
+  discount(2, { name: 'with voucher', coupon_required: true, rule_effects: tenPercent }, { coupon_params: { name: 'Voucher coupon', id: 77 } }),
+  discount(3, { name: 'static', coupon_required: true, rule_effects: tenPercent }, { coupon_params: { static_code: 'WELCOME' } }),
+  discount(4, { name: 'targeted', select_customers: 'targeted', rule_effects: tenPercent }),
+];
+const customer = {
+  id: 42,
+  points_available: 0,
+  vouchers: [
+    { code: 'V-2', campaign_id: 2, voucher_id: 502, selected: true },
+    { code: 'V-4', campaign_id: 4, voucher_id: 504, selected: false },
+  ],
+};
+const applied = (coupons_desired: unknown) =>
+  evaluate(campaigns, cart([line(1, 10, 100)], { coupons_desired: coupons_desired as never }), context({ customer })).response.effects.map((e) => e.rule_id);
+
+describe('coupons_desired', () => {
+  it("'all': mass promotions plus every voucher the customer holds", () => {
+    expect(applied('all')).toEqual([1, 2, 4]);
+  });
+
+  it("'selected': only the vouchers the customer selected", () => {
+    expect(applied('selected')).toEqual([1, 2]);
+  });
+
+  it('a list of codes: the listed vouchers and static codes', () => {
+    expect(applied(['WELCOME', 'V-4'])).toEqual([1, 3, 4]);
+  });
+
+  it('empty or omitted: only promotions without coupon', () => {
+    expect(applied([])).toEqual([1]);
+    expect(applied(undefined)).toEqual([1]);
+  });
+
+  it('vouchers_desired (deprecated) is read when coupons_desired is absent', () => {
+    const outcome = evaluate(campaigns, cart([line(1, 10, 100)], { vouchers_desired: ['WELCOME'] }), context({ customer }));
+    expect(outcome.response.effects.map((e) => e.rule_id)).toEqual([1, 3]);
+    expect(outcome.response.vouchers_desired).toEqual(['WELCOME']);
+  });
+
+  it('unknown codes go to invalid_coupons', () => {
+    const outcome = evaluate(campaigns, cart([line(1, 10, 100)], { coupons_desired: ['NOPE', 'WELCOME'] }), context({ customer }));
+    expect(outcome.response.invalid_coupons).toEqual(['NOPE']);
+  });
+
+  it('a voucher discount is reported in vouchers, coupon_info and total_discount_voucher_applied, and written as used', () => {
+    const outcome = evaluate(campaigns, cart([line(1, 10, 100)], { coupons_desired: ['V-2'] }), context({ customer }));
+    const effect = outcome.response.effects.find((e) => e.rule_id === 2);
+    expect(effect?.coupon_info).toEqual({ voucher_id: 502, voucher_code: 'V-2', coupon_id: 77, coupon_name: 'Voucher coupon' });
+    expect(outcome.response.vouchers).toEqual([
+      { voucher_id: 502, voucher_code: 'V-2', discount: 9, line_order: 1, product_id: 10, rule_id: 2, coupon: { name: 'Voucher coupon', id: 77 } },
+    ]);
+    expect(outcome.response.total_discount_voucher_applied).toBe(9);
+    expect(outcome.response.total_discount_promotion_applied).toBe(10);
+    expect(outcome.writes.vouchers_used).toEqual([{ campaign_id: 2, voucher_code: 'V-2', voucher_id: 502, static_code: false }]);
+  });
+
+  it('a listed coupon whose campaign does not apply is reported in rejected_campaigns', () => {
+    const strict = [discount(3, { coupon_required: true, rule_conditions: { conditions: { and: [{ field: 'total', operator: 'gte', value: 500 }] } }, rule_effects: tenPercent }, { coupon_params: { static_code: 'WELCOME' } })];
+    const outcome = evaluate(strict, cart([line(1, 10, 100)], { coupons_desired: ['WELCOME'] }), context({ customer }));
+    expect(outcome.response.effects).toEqual([]);
+    expect(outcome.response.rejected_campaigns).toEqual([
+      { rule_id: 3, rule_name: 'discount 3', type: 'discount', error: 'the cart does not meet the rule conditions', coupon_info: { static_code: 'WELCOME' } },
+    ]);
+  });
+});
