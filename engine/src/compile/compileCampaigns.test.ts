@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { compileCampaigns, TallyError } from '../index.js';
+import { discount, errorOf, points, productIn, SETTINGS } from '../../test-support/scenario.js';
+
+const ok = [{ type: 'percentage', value: 10 }];
+
+describe('compileCampaigns rejects malformed campaigns, naming the field', () => {
+  it.each([
+    ['unknown effect type', discount(1, { rule_effects: [{ type: 'gift', value: 1 }] }), 'campaigns[0].rule_params.rule_effects[0].type'],
+    ['percentage above 100', discount(1, { rule_effects: [{ type: 'percentage', value: 120 }] }), 'campaigns[0].rule_params.rule_effects[0].value'],
+    ['unknown distribution', discount(1, { rule_effects: [{ type: 'percentage', value: 10, distribution: 'random' }] }), 'campaigns[0].rule_params.rule_effects[0].distribution'],
+    ['no effects', discount(1, { rule_effects: [] }), 'campaigns[0].rule_params.rule_effects'],
+    ['effects not JSON', discount(1, { rule_effects: '[{' }), 'campaigns[0].rule_params.rule_effects'],
+    ['limits not a positive integer', discount(1, { rule_effects: [{ type: 'percentage', value: 10, limits: 0 }] }), 'campaigns[0].rule_params.rule_effects[0].limits'],
+    ['unknown stackability', discount(1, { stackability_properties: 'sometimes', rule_effects: ok }), 'campaigns[0].rule_params.stackability_properties'],
+    ['unknown select_customers', discount(1, { select_customers: 'vip', rule_effects: ok }), 'campaigns[0].rule_params.select_customers'],
+    ['unknown once period', discount(1, { once: 'weekly', once_limit: 1, rule_effects: ok }), 'campaigns[0].rule_params.once'],
+    ['weekly recurrence without days', discount(1, { recurrence_type: 'weekly', rule_effects: ok }), 'campaigns[0].rule_params.recurrence_days'],
+    ['bad available_from', discount(1, { available_from: 'soon', rule_effects: ok }), 'campaigns[0].rule_params.available_from'],
+    ['points ratio on a discount-only distribution', points(1, { rule_effects: [{ type: 'ratio', value: 1, distribution: 'individual_items_pro_rata' }] }), 'campaigns[0].rule_params.rule_effects[0].distribution'],
+    ['unknown fixed expiration option', points(1, { expiration_period_type: 'fixed', fixed_option_selected: 'never', rule_effects: [{ type: 'ratio', value: 1 }] }), 'campaigns[0].rule_params.fixed_option_selected'],
+  ])('%s', (_name, campaign, field) => {
+    const error = errorOf(() => compileCampaigns([campaign], SETTINGS));
+    expect(error).toMatchObject({ code: 'invalid_request', field });
+    expect(error.message).toContain(field);
+  });
+
+  it('a malformed rule', () => {
+    const error = errorOf(() => compileCampaigns([discount(1, { rule_conditions: { conditions: { and: [{ field: 'total', operator: 'about', value: 1 }] } }, rule_effects: ok })], SETTINGS));
+    expect(error.code).toBe('invalid_request');
+    expect(error.field).toMatch(/^campaigns\[0\]\.rule_params\.rule_conditions/);
+  });
+
+  it('duplicate ids and static codes; prize weights above 1; bad settings', () => {
+    expect(errorOf(() => compileCampaigns([discount(1, { rule_effects: ok }), discount(1, { rule_effects: ok })], SETTINGS)).field).toBe('campaigns[1].id');
+    const coupon = { coupon_params: { static_code: 'X' } };
+    expect(errorOf(() => compileCampaigns([discount(1, { rule_effects: ok }, coupon), discount(2, { rule_effects: ok }, coupon)], SETTINGS)).field).toBe('campaigns[1].coupon_params.static_code');
+    const prizes = [{ id: 1, name: 'a', weight: 0.7, stock: 1 }, { id: 2, name: 'b', weight: 0.4, stock: 1 }];
+    expect(errorOf(() => compileCampaigns([{ id: 1, type: 'instant_win', rule_params: {}, prizes }], SETTINGS)).field).toBe('campaigns[0].prizes');
+    expect(errorOf(() => compileCampaigns([], { ...SETTINGS, timezone: 'Mars/Olympus' })).field).toBe('settings.timezone');
+    expect(errorOf(() => compileCampaigns([], { ...SETTINGS, currency: 'euro' })).field).toBe('settings.currency');
+  });
+
+  it('throws TallyError instances', () => {
+    expect(() => compileCampaigns([discount(1, { rule_effects: [] })], SETTINGS)).toThrow(TallyError);
+  });
+});
+
+describe('the program', () => {
+  const campaigns = [
+    discount(2, { priority: 1, rule_conditions: productIn(10), rule_effects: ok }),
+    points(1, { priority: 1, rule_effects: [{ type: 'ratio', value: 1 }] }),
+    discount(3, { priority: 0, rule_effects: ok }),
+  ];
+
+  it('is frozen', () => {
+    const program = compileCampaigns(campaigns, SETTINGS);
+    expect(Object.isFrozen(program)).toBe(true);
+    expect(Object.isFrozen(program.discounts)).toBe(true);
+    expect(Object.isFrozen(program.discounts[0])).toBe(true);
+  });
+
+  it('exports json-rules-engine rules in evaluation order (priority, then id)', () => {
+    const json = compileCampaigns(campaigns, SETTINGS).toJSON();
+    expect(json.rules.map((rule) => rule.name)).toEqual(['3', '1', '2']);
+    expect(json.rules[2].event).toMatchObject({ type: 'discount', params: { campaign_id: '2' } });
+    expect(json.rules[2].conditions).toHaveProperty('all');
+    expect(json.rules.map((rule) => rule.priority)).toEqual([3, 2, 1]);
+    expect(json.settings).toEqual({ currency: 'EUR', timezone: 'Europe/Madrid', point_value: '0.01', cashback_cap: '0.5', score_threshold_cashback: 0 });
+  });
+
+  it('accepts int64 ids beyond 2^53 as strings and bigints', () => {
+    const program = compileCampaigns([discount(1, { rule_effects: ok }), { ...discount(1, { rule_effects: ok }), id: '9223372036854775807' }, { ...discount(1, { rule_effects: ok }), id: 9223372036854775806n }], SETTINGS);
+    expect(program.toJSON().rules.map((rule) => rule.name)).toEqual(['1', '9223372036854775806', '9223372036854775807']);
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { Campaign } from '../index.js';
+import { ANONYMOUS, cart, context, evaluate, line } from '../../test-support/scenario.js';
+
+const game = (prizes: Campaign['prizes'], extra: Record<string, unknown> = {}): Campaign => ({
+  id: 5,
+  type: 'instant_win',
+  rule_params: { name: 'Scratch card', select_customers: 'loyalty', ...extra },
+  prizes,
+});
+const sure = [{ id: 71, name: 'Mug', description: 'A mug', outcome: { promotion_type: 'reward', promotion_id: 900 }, weight: 1, stock: 3 }];
+const play = (campaign: Campaign, extra: Parameters<typeof context>[0] = {}) => evaluate([campaign], cart([line(1, 10, 10)]), context(extra));
+
+describe('instant wins', () => {
+  it('realtime: a won prize is in the effect, its stock consumed through writes, the draw recorded', () => {
+    const outcome = play(game(sure));
+    expect(outcome.response.effects).toEqual([
+      {
+        rule_id: 5,
+        rule_name: 'Scratch card',
+        type: 'instant_win',
+        effect_type: '',
+        distribution_type: '',
+        select_customers: 'loyalty',
+        line: -1,
+        value: 0,
+        prize_name: 'Mug',
+        prize_description: 'A mug',
+        prize_rule_id: 900,
+        winned_prize_index: 0,
+      },
+    ]);
+    expect(outcome.writes.stock).toEqual([{ campaign_id: 5, prize_id: 71, amount: 1, stock_seen: 3 }]);
+    expect(outcome.writes.draws).toMatchObject([{ campaign_id: 5, seed: 'test-seed:5', prize_id: 71 }]);
+  });
+
+  it('a prize without stock yields no prize (remove_prize) and no stock write', () => {
+    const outcome = play(game(sure), { counters: { '5': { prize_stock: { '71': 0 } } } });
+    expect(outcome.response.effects[0]).not.toHaveProperty('prize_name');
+    expect(outcome.writes.stock).toEqual([]);
+    expect(outcome.writes.draws[0].prize_id).toBeNull();
+  });
+
+  it('unlimited stock (-1) awards without a stock write', () => {
+    const outcome = play(game([{ ...sure[0], stock: -1 }]));
+    expect(outcome.response.effects[0].prize_name).toBe('Mug');
+    expect(outcome.writes.stock).toEqual([]);
+  });
+
+  it('weights that leave room for no prize', () => {
+    const outcome = play(game([{ ...sure[0], weight: 0 }]));
+    expect(outcome.response.effects).toHaveLength(1);
+    expect(outcome.response.effects[0]).not.toHaveProperty('prize_name');
+  });
+
+  it('simulate: takes part, draws nothing, returns no prize data', () => {
+    const outcome = play(game(sure), { mode: 'simulate' });
+    expect(outcome.response.effects).toHaveLength(1);
+    expect(outcome.response.effects[0]).not.toHaveProperty('prize_name');
+    expect(outcome.response.effects[0]).not.toHaveProperty('winned_prize_index');
+    expect(outcome.writes.draws).toEqual([]);
+  });
+
+  it('the same seed draws the same prize; the draw depends on the seed', () => {
+    const half = game([{ ...sure[0], weight: 0.5, stock: -1 }]);
+    const bySeed = (seed: string) => play(half, { seed }).writes.draws[0];
+    expect(bySeed('a')).toEqual(bySeed('a'));
+    const seeds = Array.from({ length: 40 }, (_, i) => `seed-${i}`);
+    const wins = seeds.filter((seed) => bySeed(seed).prize_id !== null).length;
+    expect(wins).toBeGreaterThan(0);
+    expect(wins).toBeLessThan(40);
+  });
+
+  it('no participation: anonymous cart, conditions not met, once limit reached', () => {
+    expect(play(game(sure), ANONYMOUS).response.effects).toEqual([]);
+    expect(play(game(sure, { rule_conditions: { conditions: { and: [{ field: 'total', operator: 'gte', value: 50 }] } } })).response.effects).toEqual([]);
+    const once = game(sure, { once: 'always', once_limit: 1 });
+    expect(play(once, { counters: { '5': { uses: 1 } } }).response.effects).toEqual([]);
+    expect(play(once).writes.limits).toMatchObject([{ campaign_id: 5, period: 'always', period_key: 'always' }]);
+  });
+});
