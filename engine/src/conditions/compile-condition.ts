@@ -24,6 +24,8 @@ export function compileGroup(raw: Record<string, unknown>, path: string, context
   if (!Array.isArray(items)) throw invalidRequest(`${path}.${kind}`, 'must be a list');
   const children = items.map((item, i) => compileCondition(item, `${path}.${kind}[${i}]`, context, depth + 1));
   const json = { [kind === 'and' ? 'all' : 'any']: children.map((child) => child.json) };
+  // A group of one item means the item: skipping the level saves a call per line on the hot path.
+  if (children.length === 1) return { json, test: children[0].test, selects: children[0].selects };
   if (kind === 'and' || children.length === 0) {
     return {
       json,

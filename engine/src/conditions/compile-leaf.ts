@@ -78,13 +78,10 @@ export function compileValue(
 
 function predicate<F>(field: Field<F>, operator: Operator, value: Scalar | Scalar[]): (facts: F) => boolean {
   const read = field.read;
-  if (!field.many) {
-    const test = operator.predicate(value);
-    return (facts) => test(read(facts));
-  }
+  if (!field.many) return operator.test(read, value);
   // A list fact (features): in/eq hold when some element matches; not_in/neq when none does.
   const positive = operator.negationOf ? OPERATORS[operator.negationOf] : operator;
-  const test = positive.predicate(value);
+  const test = positive.test((element: unknown) => element, value);
   const negated = positive !== operator;
   return (facts) => {
     const list = read(facts) as readonly unknown[];

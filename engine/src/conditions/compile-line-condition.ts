@@ -62,11 +62,12 @@ function compileGroupComparison(raw: Record<string, unknown>, path: string): Gro
   const operator = compileOperator(raw.operator, path);
   const fast = compileValue(raw, path, operator, (v, p) => total.value(v, p).fast);
   const json = compileValue(raw, path, operator, (v, p) => total.value(v, p).json);
-  return { total, holds: operator.predicate(fast) as (total: number) => boolean, json: { operator: operator.jre, value: json } };
+  return { total, holds: operator.test((sum: number) => sum, fast), json: { operator: operator.jre, value: json } };
 }
 
 function matcher(leaves: readonly CompiledLeaf<LineFacts>[]): (line: LineFacts) => boolean {
   const tests = leaves.map((leaf) => leaf.holds);
+  if (tests.length === 1) return tests[0];
   return (line) => {
     for (let i = 0; i < tests.length; i++) if (!tests[i](line)) return false;
     return true;

@@ -4,8 +4,8 @@ export const eq: Operator = {
   name: 'eq',
   takes: 'value',
   ordering: false,
-  predicate(value) {
-    return (fact) => fact === value;
+  test(read, value) {
+    return (facts) => read(facts) === value;
   },
   jre: 'equal',
 };

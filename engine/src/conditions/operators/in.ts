@@ -4,9 +4,9 @@ export const inOperator: Operator = {
   name: 'in',
   takes: 'values',
   ordering: false,
-  predicate(values) {
+  test(read, values) {
     const list = values as readonly Scalar[];
-    return (fact) => list.includes(fact as Scalar);
+    return (facts) => list.includes(read(facts) as Scalar);
   },
   jre: 'in',
 };

@@ -4,10 +4,13 @@ export const lte: Operator = {
   name: 'lte',
   takes: 'value',
   ordering: true,
-  predicate(value) {
+  test(read, value) {
     const bound = value as number;
     // A fact that is not a number (an absent or text attribute) never satisfies an ordering.
-    return (fact) => typeof fact === 'number' && fact <= bound;
+    return (facts) => {
+      const fact = read(facts);
+      return typeof fact === 'number' && fact <= bound;
+    };
   },
   jre: 'lessThanInclusive',
 };

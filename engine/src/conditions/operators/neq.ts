@@ -5,8 +5,8 @@ export const neq: Operator = {
   takes: 'value',
   ordering: false,
   negationOf: 'eq',
-  predicate(value) {
-    return (fact) => fact !== value;
+  test(read, value) {
+    return (facts) => read(facts) !== value;
   },
   jre: 'notEqual',
 };

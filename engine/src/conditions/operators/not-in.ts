@@ -5,9 +5,9 @@ export const notIn: Operator = {
   takes: 'values',
   ordering: false,
   negationOf: 'in',
-  predicate(values) {
+  test(read, values) {
     const list = values as readonly Scalar[];
-    return (fact) => !list.includes(fact as Scalar);
+    return (facts) => !list.includes(read(facts) as Scalar);
   },
   jre: 'notIn',
 };
