@@ -45,7 +45,7 @@ export function compileCampaigns(campaigns: readonly Campaign[], settings: Setti
     instantWins: Object.freeze(ordered.filter((c) => c.type === 'instant_win')),
     byId,
     byStaticCode,
-    toJSON: () => structuredClone(json),
+    toJSON: () => JSON.parse(JSON.stringify(json)) as ProgramJSON,
   });
 }
 
