@@ -68,6 +68,19 @@ describe.each(evaluators)('rule application through $name', ({ selectLines }) =>
   });
 });
 
+describe('one compiled rule, many carts', () => {
+  it('recomputes a group total for every cart', () => {
+    const rule = compileRule(and(lines([product(1)], { field: 'quantity', operator: 'gte', value: 2, grouped: true })), 'rule_application');
+    const small = cartFacts({ lines: [{ product_id: '1', quantity: 1 }, { product_id: '2', quantity: 5 }] });
+    const large = cartFacts({ lines: [{ product_id: '1', quantity: 1 }, { product_id: '1', quantity: 1 }] });
+    expect(rule.selectLines(small)).toEqual([false, false]);
+    expect(rule.selectLines(large)).toEqual([true, true]);
+    expect(rule.selectLines(small)).toEqual([false, false]);
+    expect(rule.test(large)).toBe(true);
+    expect(rule.test(small)).toBe(false);
+  });
+});
+
 describe('bundles', () => {
   const combo = and(lines([product(1)], { bundle: 1 }), lines([product(2)], { bundle: 2 }));
   const cart = cartFacts({ lines: [{ product_id: '1' }, { product_id: '2' }, { product_id: '1' }, { product_id: '3' }] });
