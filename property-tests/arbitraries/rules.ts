@@ -131,7 +131,7 @@ function arbValue(kind: Kind, pool: readonly unknown[]): fc.Arbitrary<unknown> {
 
 function arbLeaf(field: string, kind: Kind, pool: readonly unknown[]): fc.Arbitrary<Record<string, unknown>> {
   const ordered = kind === 'money' || kind === 'number' || kind === 'attribute';
-  return fc.constantFrom(...(ordered ? ALL_OPERATORS : EQUALITY)).chain((operator) => {
+  return fc.constantFrom(...(ordered ? ALL_OPERATORS : EQUALITY)).chain((operator): fc.Arbitrary<Record<string, unknown>> => {
     const orderingValue = kind === 'attribute' && !(EQUALITY as readonly string[]).includes(operator);
     const value = orderingValue ? fc.constantFrom(0, 1, 2, 2.5) : arbValue(kind, pool);
     if (operator === 'in' || operator === 'not_in') {
