@@ -1,0 +1,82 @@
+/**
+ * The voucher store. Keys (docs/storage.md): `vouchers` [tenant, idKey(id)]
+ * -> VoucherRecord; `voucher_codes` [tenant, code] -> id; `customer_vouchers`
+ * [tenant, idKey(customer_id), idKey(id)] -> null (a customer's vouchers in id order).
+ */
+import type { HeldVoucher } from '@tally/engine';
+import type { StoreEnv } from '../store/env.js';
+import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
+import type { Tenant } from '../tenancy/types.js';
+import type { VoucherRecord } from './types.js';
+
+export interface VoucherStore {
+  get(tenant: Tenant, id: string): VoucherRecord | undefined;
+  byCode(tenant: Tenant, code: string): VoucherRecord | undefined;
+  /** Every voucher issued to the customer, in id order. */
+  ofCustomer(tenant: Tenant, customerId: string): VoucherRecord[];
+  /** The customer's usable vouchers at `now`, for the evaluation context. */
+  held(tenant: Tenant, customerId: string, now: string): HeldVoucher[];
+  /** Inside the caller's `env.transact`: creates or replaces a voucher and its indexes. */
+  putInTransaction(tenant: Tenant, record: VoucherRecord): void;
+}
+
+export function isUsable(voucher: VoucherRecord, now: string): boolean {
+  const nowMs = Date.parse(now);
+  return (
+    voucher.status === 'active' &&
+    (voucher.available_from === null || Date.parse(voucher.available_from) <= nowMs) &&
+    (voucher.available_to === null || Date.parse(voucher.available_to) > nowMs)
+  );
+}
+
+export class LmdbVoucherStore implements VoucherStore {
+  constructor(private readonly env: StoreEnv) {}
+
+  private get vouchers() {
+    return this.env.db('vouchers');
+  }
+  private get codes() {
+    return this.env.db('voucher_codes');
+  }
+  private get byCustomer() {
+    return this.env.db('customer_vouchers');
+  }
+
+  get(tenant: Tenant, id: string): VoucherRecord | undefined {
+    return this.vouchers.get([tenantPrefix(tenant), idKey(id)]) as VoucherRecord | undefined;
+  }
+
+  byCode(tenant: Tenant, code: string): VoucherRecord | undefined {
+    const id = this.codes.get([tenantPrefix(tenant), code]) as string | undefined;
+    return id === undefined ? undefined : this.get(tenant, id);
+  }
+
+  ofCustomer(tenant: Tenant, customerId: string): VoucherRecord[] {
+    const prefix = [tenantPrefix(tenant), idKey(customerId)];
+    const keys = this.byCustomer.getKeys({ start: prefix, end: [...prefix, Buffer.from([0xff])] });
+    const found: VoucherRecord[] = [];
+    for (const key of keys) {
+      const voucher = this.get(tenant, idFromKey(String((key as string[])[2])));
+      if (voucher) found.push(voucher);
+    }
+    return found;
+  }
+
+  held(tenant: Tenant, customerId: string, now: string): HeldVoucher[] {
+    return this.ofCustomer(tenant, customerId)
+      .filter((voucher) => isUsable(voucher, now))
+      .map((voucher) => ({
+        code: voucher.code,
+        campaign_id: voucher.campaign_id,
+        voucher_id: voucher.id,
+        selected: voucher.selected,
+      }));
+  }
+
+  putInTransaction(tenant: Tenant, record: VoucherRecord): void {
+    const prefix = tenantPrefix(tenant);
+    this.vouchers.putSync([prefix, idKey(record.id)], record);
+    this.codes.putSync([prefix, record.code], record.id);
+    if (record.customer_id !== null) this.byCustomer.putSync([prefix, idKey(record.customer_id), idKey(record.id)], null);
+  }
+}
