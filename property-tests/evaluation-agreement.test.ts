@@ -43,7 +43,7 @@ describe('evaluateCart agrees with json-rules-engine running program.toJSON()', 
         for (const rule of rules) matched.push(...(await referenceEngine([rule]).matching(facts)));
         expect(applied).toEqual(matched);
       }),
-      { numRuns: 300, seed: 41 },
+      { numRuns: 150, seed: 41 },
     );
   });
 });
