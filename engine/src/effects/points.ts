@@ -23,6 +23,7 @@ export function applyPointsCampaign(run: Run, campaign: CompiledCampaign): void 
   // The budget of a points campaign is counted in the money value of its points.
   let budgetLeft = admission.budgetLeft ?? Infinity;
   let spentCents = 0;
+  const earned = campaign.availability ? campaign.availability(run.created) : { from: run.created.date, to: null };
   for (const effect of campaign.effects) {
     const awards = effect.distribution === 'individual_items' ? perLine(effect, lines, eligible) : onCart(effect, lines, eligible);
     for (const award of awards) {
@@ -35,7 +36,7 @@ export function applyPointsCampaign(run: Run, campaign: CompiledCampaign): void 
       if (points <= 0) continue;
       budgetLeft -= cents;
       spentCents += cents;
-      awardPoints(run, campaign, effect, award.line, points, cents);
+      awardPoints(run, campaign, effect, earned, award.line, points, cents);
       if (admission.coupon) run.scoreCoupon += points;
     }
   }
@@ -79,8 +80,15 @@ function pointsWithin(cents: number, run: Run): number {
   return Math.max(0, new Decimal(cents).div(run.program.settings.pointValue.times(100)).floor().toNumber());
 }
 
-function awardPoints(run: Run, campaign: CompiledCampaign, effect: CompiledEffect, line: LineState | null, points: number, cents: number): void {
-  const earned = campaign.availability ? campaign.availability(run.created) : { from: run.created.date, to: null };
+function awardPoints(
+  run: Run,
+  campaign: CompiledCampaign,
+  effect: CompiledEffect,
+  earned: { from: string; to: string | null },
+  line: LineState | null,
+  points: number,
+  cents: number,
+): void {
   const lineOrder = line === null ? -1 : line.order;
   run.effects.push({
     rule_id: campaign.rawId,
