@@ -372,3 +372,51 @@ export interface Outcome {
   response: CartResponse;
   writes: Writes;
 }
+
+/** A game prize (game campaign, spec part 2). */
+export interface GamePrize {
+  id: Id;
+  name: string;
+  /** Fraction of 1; the weights of all prizes sum to at most 1 (the rest is "no prize"). */
+  weight: Money;
+  /** -1 = unlimited. */
+  stock: number;
+  /** 'decrement' (default: each win takes one from stock) or 'unlimited' (stock ignored). */
+  stock_management_strategy?: string;
+}
+
+/** A game campaign: targeting, limits and customer conditions in rule_params, prizes drawn by weight. */
+export interface Game {
+  id: Id;
+  rule_params: RuleParams;
+  prizes: GamePrize[];
+}
+
+export interface GameContext {
+  /** ISO datetime of the play: targeting and the `once` period are taken at this instant. */
+  now: string;
+  /** Seed of the draw; same seed, same draw. */
+  seed: string;
+  customer: CustomerState;
+  /** Plays by this customer in the current `once` period. */
+  uses?: number;
+  /** Stock left per prize id (absent = the prize's configured stock). */
+  prize_stock?: Record<string, number>;
+}
+
+export type GameStatus = 'won' | 'no_prize' | 'stock_exhausted';
+
+export type GamePlay =
+  | { eligible: false; reason: string }
+  | {
+      eligible: true;
+      status: GameStatus;
+      /** The drawn prize (also when its stock is exhausted); null when the draw fell on "no prize". */
+      prize_id: Id | null;
+      prize_index: number | null;
+      draw: { seed: string; drawn: number };
+      /** The `once` counter to increment (re-checked by the caller), null without a limit. */
+      limit: (PeriodRef & { limit: number }) | null;
+      /** The stock to take when won with a counted stock (re-checked by the caller). */
+      stock: StockWrite | null;
+    };

@@ -1,5 +1,5 @@
 /** The facts the compiled conditions read, built once per evaluation from the cart as received. */
-import type { CartFacts, LineFacts } from '../conditions/index.js';
+import type { CartFacts, CustomerFacts, LineFacts } from '../conditions/index.js';
 import { idString } from '../ids.js';
 import type { ZonedDate } from '../time/zonedDate.js';
 import type { CartInput } from './cartInput.js';
@@ -10,7 +10,6 @@ const NO_FEATURES: string[] = [];
 
 export function buildFacts(input: CartInput, context: ContextInput, created: ZonedDate): CartFacts {
   const { cart } = input;
-  const customer = context.customer;
   const lines: LineFacts[] = input.lines.map((line) => ({
     index: line.index,
     order: line.order,
@@ -32,17 +31,23 @@ export function buildFacts(input: CartInput, context: ContextInput, created: Zon
     channel: cart.channel,
     currency: input.currency,
     attributes: cart.attributes ?? NO_ATTRIBUTES,
-    customer: {
-      identified: isIdentified(context),
-      id: context.customerId ?? undefined,
-      code: customer?.code,
-      country: customer?.country,
-      gender: customer?.gender,
-      kind: customer?.kind,
-      tier: customer?.tier,
-      attributes: customer?.attributes ?? NO_ATTRIBUTES,
-    },
+    customer: customerFacts(context),
     creation_date: { weekday: created.weekday, hour: created.hour },
     lines,
+  };
+}
+
+/** The customer as conditions see it (also the only facts of a game play, which has no cart). */
+export function customerFacts(context: ContextInput): CustomerFacts {
+  const customer = context.customer;
+  return {
+    identified: isIdentified(context),
+    id: context.customerId ?? undefined,
+    code: customer?.code,
+    country: customer?.country,
+    gender: customer?.gender,
+    kind: customer?.kind,
+    tier: customer?.tier,
+    attributes: customer?.attributes ?? NO_ATTRIBUTES,
   };
 }

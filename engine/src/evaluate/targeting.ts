@@ -3,7 +3,14 @@ import type { CompiledCampaign, DateBound } from '../compile/program.js';
 import { isIdentified } from './contextInput.js';
 import type { Run } from './run.js';
 
-export function targetingRefusal(run: Run, campaign: CompiledCampaign): string | null {
+/** What targeting reads: the instant, its local date, the currency and the customer (a game play has no cart). */
+export interface TargetingInput {
+  input: Pick<Run['input'], 'createdAt' | 'currency'>;
+  created: Run['created'];
+  context: Run['context'];
+}
+
+export function targetingRefusal(run: TargetingInput, campaign: CompiledCampaign): string | null {
   const t = campaign.targeting;
   if (!t.active) return 'the campaign is not active';
   const at = run.input.createdAt;

@@ -1,0 +1,32 @@
+/**
+ * A game campaign → its compiled form. A game is compiled by the same code as
+ * an instant win (targeting, conditions, `once` limit, prize weights), so a
+ * game is refused at write time exactly where an instant win would be.
+ */
+import { compileCampaign } from '../compile/campaign.js';
+import type { CompiledCampaign, CompiledSettings } from '../compile/program.js';
+import { compileSettings } from '../compile/settings.js';
+import { invalidRequest } from '../errors.js';
+import type { Game, Prize, Settings } from '../types.js';
+
+export const STOCK_STRATEGIES = ['decrement', 'unlimited'] as const;
+
+export interface CompiledGame {
+  campaign: CompiledCampaign;
+  settings: CompiledSettings;
+}
+
+export function compileGame(game: Game, settings: Settings): CompiledGame {
+  if (game === null || typeof game !== 'object') throw invalidRequest('game', 'must be an object');
+  if (!Array.isArray(game.prizes)) throw invalidRequest('prizes', 'must be an array');
+  const prizes: Prize[] = game.prizes.map((prize, i) => {
+    const strategy = prize?.stock_management_strategy ?? 'decrement';
+    if (!(STOCK_STRATEGIES as readonly string[]).includes(strategy)) {
+      throw invalidRequest(`prizes[${i}].stock_management_strategy`, `must be one of ${STOCK_STRATEGIES.join(', ')}`);
+    }
+    // An 'unlimited' prize never runs out, whatever stock it shows.
+    return { ...prize, stock: strategy === 'unlimited' ? -1 : prize.stock };
+  });
+  const campaign = compileCampaign({ id: game.id, type: 'instant_win', rule_params: game.rule_params, prizes });
+  return Object.freeze({ campaign: Object.freeze(campaign), settings: compileSettings(settings) });
+}
