@@ -1,0 +1,227 @@
+/**
+ * The points ledger: every change of a customer's points is a stored points
+ * transaction, and the balance is always the sum of them (score_available =
+ * Σ amount, pending = Σ pending_amount). Writers call these functions
+ * synchronously inside `env.transact(() => ...)`, so a cart and its points
+ * commit together.
+ *
+ * Activation and expiration are settled lazily: before any change of a
+ * customer's points (and on reads of the HTTP routes), the buckets whose
+ * available_from has come or whose available_to has passed are settled and
+ * recorded as `activation` / `expiration` transactions. `readBalance` computes
+ * the same settlement without writing, so a balance read at any instant is
+ * exact.
+ */
+import type { Effect, Id, PointsWrite } from '@tally/engine';
+import type { StoreEnv } from '../store/env.js';
+import { allocateId } from '../store/ids.js';
+import { idKey, tenantPrefix } from '../store/keys.js';
+import type { Tenant } from '../tenancy/types.js';
+import { localDate } from './local-date.js';
+import type { Balance, LedgerClock, PointsTransaction, PointsTransactionType, ScoreLine } from './types.js';
+import { balanceOf, EMPTY_WALLET, grant, reverse, settle, spend, type Bucket, type Movement, type Wallet } from './wallet.js';
+
+/** Points granted by one campaign with one pair of dates. */
+export interface PointsGrant {
+  campaign_id: Id | null;
+  campaign_name?: string | null;
+  /** Positive integer. */
+  amount: number;
+  /** Local date; absent = today (available at once). */
+  available_from?: string | null;
+  /** Local date, last day the points are available; absent = never expire. */
+  available_to?: string | null;
+}
+
+export interface PointsEntry {
+  type: PointsTransactionType;
+  customer_id: Id;
+  customer_code?: string | null;
+  location_id?: Id | null;
+  /** ISO datetime. */
+  created_at: string;
+  /** The contract's origin_info for the type (spec part 2, Points transaction). */
+  origin_info?: Record<string, unknown>;
+  grants?: readonly PointsGrant[];
+  /** Points spent (positive), taken from the points that expire first; beyond the available points the balance goes negative. */
+  spend?: number;
+  /** Restricts which points a spend may take (transfers: transferable points only). */
+  spendable?: (bucket: Bucket) => boolean;
+}
+
+const TRANSACTIONS = 'points_transactions';
+const BY_CUSTOMER = 'points_by_customer';
+const WALLETS = 'points_wallets';
+const EXPIRED = 'points_expired';
+
+function walletKey(tenant: Tenant, customerId: string): string[] {
+  return [tenantPrefix(tenant), idKey(customerId)];
+}
+
+export function readWallet(env: StoreEnv, tenant: Tenant, customerId: Id): Wallet {
+  return (env.db(WALLETS).get(walletKey(tenant, String(customerId))) as Wallet | undefined) ?? EMPTY_WALLET;
+}
+
+/** The customer's balance at `clock.now` (activations and expirations included, nothing written). */
+export function readBalance(env: StoreEnv, tenant: Tenant, customerId: Id, clock: LedgerClock): Balance {
+  return balanceOf(settle(readWallet(env, tenant, customerId), localDate(clock.now, clock.timezone)).wallet);
+}
+
+/** The customer's wallet settled to today, without writing (for reads such as points_expiring). */
+export function readSettledWallet(env: StoreEnv, tenant: Tenant, customerId: Id, clock: LedgerClock): Wallet {
+  return settle(readWallet(env, tenant, customerId), localDate(clock.now, clock.timezone)).wallet;
+}
+
+export function getTransaction(env: StoreEnv, tenant: Tenant, id: string): PointsTransaction | undefined {
+  return env.db(TRANSACTIONS).get([tenantPrefix(tenant), idKey(id)]) as PointsTransaction | undefined;
+}
+
+function store(env: StoreEnv, tenant: Tenant, tx: PointsTransaction): void {
+  const prefix = tenantPrefix(tenant);
+  env.db(TRANSACTIONS).putSync([prefix, idKey(tx.id)], tx);
+  env.db(BY_CUSTOMER).putSync([prefix, idKey(tx.customer_id), idKey(tx.id)], tx.type);
+}
+
+interface Who {
+  customer_id: string;
+  customer_code: string | null;
+  location_id: string | null;
+}
+
+function write(env: StoreEnv, tenant: Tenant, id: string, type: PointsTransactionType, who: Who, createdAt: string, origin: Record<string, unknown>, m: Movement, extra: Partial<PointsTransaction> = {}): PointsTransaction {
+  const tx: PointsTransaction = {
+    id, type, created_at: createdAt, amount: m.amount, pending_amount: m.pending_amount,
+    location_id: who.location_id, customer_id: who.customer_id, customer_code: who.customer_code,
+    origin_info: origin, scores: m.scores, taken: [], reverses: null, ...extra,
+  };
+  store(env, tenant, tx);
+  return tx;
+}
+
+/**
+ * Settles the customer's wallet to today, writing the activation and
+ * expiration transactions it observes. Call inside `env.transact`; returns
+ * the settled wallet (not yet stored).
+ */
+function settleInTransaction(env: StoreEnv, tenant: Tenant, who: Who, clock: LedgerClock): Wallet {
+  const today = localDate(clock.now, clock.timezone);
+  const settled = settle(readWallet(env, tenant, who.customer_id), today);
+  const at = clock.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const system = { ...who, location_id: null };
+  for (const m of settled.expirations) write(env, tenant, allocateId(env, tenant, 'points_transaction'), 'expiration', system, at, {}, m);
+  for (const m of settled.activations) write(env, tenant, allocateId(env, tenant, 'points_transaction'), 'activation', system, at, {}, m);
+  const expiredDb = env.db(EXPIRED);
+  for (const [key, points] of settled.expired) {
+    const k = [tenantPrefix(tenant), key];
+    expiredDb.putSync(k, ((expiredDb.get(k) as number | undefined) ?? 0) + points);
+  }
+  return settled.wallet;
+}
+
+function saveWallet(env: StoreEnv, tenant: Tenant, customerId: string, wallet: Wallet): void {
+  env.db(WALLETS).putSync(walletKey(tenant, customerId), wallet);
+}
+
+/** Persists activations and expirations due today (reads of the HTTP routes call this before listing transactions). */
+export function settleCustomer(env: StoreEnv, tenant: Tenant, customerId: Id, customerCode: string | null, clock: LedgerClock): void {
+  const who = { customer_id: String(customerId), customer_code: customerCode, location_id: null };
+  saveWallet(env, tenant, who.customer_id, settleInTransaction(env, tenant, who, clock));
+}
+
+/** Whether the customer has activations or expirations not yet recorded. */
+export function needsSettlement(env: StoreEnv, tenant: Tenant, customerId: Id, clock: LedgerClock): boolean {
+  const settled = settle(readWallet(env, tenant, customerId), localDate(clock.now, clock.timezone));
+  return settled.activations.length > 0 || settled.expirations.length > 0;
+}
+
+function mergeGrants(grants: readonly PointsGrant[], tx: string, today: string) {
+  const merged = new Map<string, { tx: string; campaign_id: string | null; campaign_name: string | null; amount: number; from: string; to: string | null }>();
+  for (const g of grants) {
+    if (!Number.isSafeInteger(g.amount) || g.amount <= 0) continue;
+    const campaign = g.campaign_id === null || g.campaign_id === undefined ? null : String(g.campaign_id);
+    const from = g.available_from ?? today;
+    const to = g.available_to ?? null;
+    const key = `${campaign}/${from}/${to}`;
+    const found = merged.get(key);
+    if (found) found.amount += g.amount;
+    else merged.set(key, { tx, campaign_id: campaign, campaign_name: g.campaign_name ?? null, amount: g.amount, from, to });
+  }
+  return [...merged.values()];
+}
+
+/**
+ * Records one points transaction: its grants, then its spend. Call inside
+ * `env.transact`. Returns the stored transaction (its id identifies it for a
+ * later reversal).
+ */
+export function recordPoints(env: StoreEnv, tenant: Tenant, clock: LedgerClock, entry: PointsEntry): PointsTransaction {
+  const who: Who = {
+    customer_id: String(entry.customer_id),
+    customer_code: entry.customer_code ?? null,
+    location_id: entry.location_id === null || entry.location_id === undefined ? null : String(entry.location_id),
+  };
+  const today = localDate(clock.now, clock.timezone);
+  const wallet = settleInTransaction(env, tenant, who, clock);
+  const id = allocateId(env, tenant, 'points_transaction');
+  const granted = grant(wallet, mergeGrants(entry.grants ?? [], id, today), today);
+  let movement = granted;
+  let taken: ScoreLine[] = [];
+  if (entry.spend !== undefined && entry.spend > 0) {
+    const spent = spend(wallet, entry.spend, entry.spendable);
+    taken = spent.taken;
+    movement = {
+      amount: granted.amount + spent.movement.amount,
+      pending_amount: granted.pending_amount,
+      scores: [...granted.scores, ...spent.movement.scores],
+    };
+  }
+  saveWallet(env, tenant, who.customer_id, wallet);
+  return write(env, tenant, id, entry.type, who, entry.created_at, entry.origin_info ?? {}, movement, { taken });
+}
+
+/**
+ * Reverses an earlier transaction (cart cancellation): takes back the points
+ * it granted that have not expired and gives back the points it took. Call
+ * inside `env.transact`. Returns undefined when the transaction does not exist.
+ */
+export function reversePoints(
+  env: StoreEnv,
+  tenant: Tenant,
+  clock: LedgerClock,
+  originalId: string,
+  entry: Pick<PointsEntry, 'type' | 'created_at' | 'origin_info' | 'location_id'>,
+): PointsTransaction | undefined {
+  const original = getTransaction(env, tenant, originalId);
+  if (!original) return undefined;
+  const who: Who = {
+    customer_id: original.customer_id,
+    customer_code: original.customer_code,
+    location_id: entry.location_id === null || entry.location_id === undefined ? original.location_id : String(entry.location_id),
+  };
+  const today = localDate(clock.now, clock.timezone);
+  const wallet = settleInTransaction(env, tenant, who, clock);
+  const id = allocateId(env, tenant, 'points_transaction');
+  const expiredDb = env.db(EXPIRED);
+  const movement = reverse(
+    wallet,
+    { tx: original.id, granted: original.scores.filter((s) => s.score > 0), taken: original.taken },
+    id,
+    today,
+    (key) => (expiredDb.get([tenantPrefix(tenant), key]) as number | undefined) ?? 0,
+  );
+  saveWallet(env, tenant, who.customer_id, wallet);
+  return write(env, tenant, id, entry.type, who, entry.created_at, entry.origin_info ?? {}, movement, { reverses: original.id });
+}
+
+/** The grants of an evaluated cart: its points writes, named by their effects. */
+export function grantsFromCart(points: readonly PointsWrite[], effects: readonly Effect[]): PointsGrant[] {
+  const names = new Map(effects.filter((e) => e.type === 'points').map((e) => [String(e.rule_id), e.rule_name]));
+  return points.map((p) => ({
+    campaign_id: p.campaign_id,
+    campaign_name: names.get(String(p.campaign_id)) ?? null,
+    amount: p.amount,
+    available_from: p.available_from,
+    available_to: p.available_to,
+  }));
+}
+

@@ -1,0 +1,33 @@
+/** Calendar dates of the Company: points activate and expire by local date. */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** YYYY-MM-DD of `instant` in `timezone`. */
+export function localDate(instant: Date, timezone: string): string {
+  let f = formatters.get(timezone);
+  if (!f) formatters.set(timezone, (f = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  return f.format(instant);
+}
+
+/** `days` after a YYYY-MM-DD date. */
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** The ISO instant (UTC, seconds) of a wall-clock time in `timezone`. */
+export function zonedInstant(date: string, time: string, timezone: string): string {
+  const asUtc = Date.parse(`${date}T${time}Z`);
+  // The zone's offset at that moment, read back from Intl (two passes settle DST edges).
+  let guess = asUtc;
+  for (let i = 0; i < 2; i++) {
+    const local = new Intl.DateTimeFormat('en-CA', {
+      timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
+    }).formatToParts(new Date(guess));
+    const part = (type: string) => local.find((p) => p.type === type)!.value;
+    const shown = Date.parse(`${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}:${part('second')}Z`);
+    guess += asUtc - shown;
+  }
+  return new Date(guess).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

@@ -1,0 +1,57 @@
+/**
+ * The points ledger's records (spec part 2, Points transaction). Ids are
+ * canonical decimal strings; dates are local dates of the Company.
+ */
+
+export const POINTS_TRANSACTION_TYPES = [
+  'activity',
+  'transfer',
+  'reward',
+  'expiration',
+  'activation',
+  'trigger',
+  'subtract',
+  'custom_entity',
+  'challenge',
+] as const;
+export type PointsTransactionType = (typeof POINTS_TRANSACTION_TYPES)[number];
+
+/** One element of a transaction's `scores`: the points of one campaign (loyalty score) and their dates. */
+export interface ScoreLine {
+  loyalty_score_name: string | null;
+  loyalty_score_id: string | null;
+  score: number;
+  available_from: string;
+  available_to: string | null;
+}
+
+/** A stored points transaction; `amount` moves score_available, `pending_amount` the pending points. */
+export interface PointsTransaction {
+  id: string;
+  type: PointsTransactionType;
+  created_at: string;
+  amount: number;
+  pending_amount: number;
+  location_id: string | null;
+  customer_id: string;
+  customer_code: string | null;
+  origin_info: Record<string, unknown>;
+  scores: ScoreLine[];
+  /** The points this transaction took, bucket by bucket (given back when it is reversed). */
+  taken: ScoreLine[];
+  /** The transaction this one reverses (cart cancellation). */
+  reverses: string | null;
+}
+
+/** Balance of a customer at an instant: score = score_available + pending. */
+export interface Balance {
+  score: number;
+  score_available: number;
+  pending: number;
+}
+
+/** The Company's clock for the ledger: local dates decide activation and expiration. */
+export interface LedgerClock {
+  now: Date;
+  timezone: string;
+}

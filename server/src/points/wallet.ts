@@ -1,0 +1,246 @@
+/**
+ * A customer's points as dated buckets: the pure bookkeeping behind the
+ * ledger. Each grant is a bucket (pending until its available_from, gone
+ * after its available_to); spends take from the buckets that expire first;
+ * a spend beyond the available points is a debt that later activations repay
+ * first. Every change is returned as a transaction line so the stored
+ * transactions always add up to the balance.
+ */
+import { addDays } from './local-date.js';
+import type { Balance, ScoreLine } from './types.js';
+
+export interface Bucket {
+  /** The transaction that granted the points. */
+  tx: string;
+  campaign_id: string | null;
+  campaign_name: string | null;
+  from: string;
+  to: string | null;
+  /** Points this bucket was granted with (what a reversal takes back). */
+  granted: number;
+  remaining: number;
+  active: boolean;
+}
+
+export interface Wallet {
+  buckets: Bucket[];
+  /** Points spent beyond what was available (a negative balance). */
+  debt: number;
+}
+
+export const EMPTY_WALLET: Wallet = { buckets: [], debt: 0 };
+
+/** A change of the wallet: what one transaction records. */
+export interface Movement {
+  amount: number;
+  pending_amount: number;
+  scores: ScoreLine[];
+}
+
+export function balanceOf(wallet: Wallet): Balance {
+  let available = -wallet.debt;
+  let pending = 0;
+  for (const b of wallet.buckets) {
+    if (b.active) available += b.remaining;
+    else pending += b.remaining;
+  }
+  return { score: available + pending, score_available: available, pending };
+}
+
+function scoreLine(b: Bucket, score: number): ScoreLine {
+  return { loyalty_score_name: b.campaign_name, loyalty_score_id: b.campaign_id, score, available_from: b.from, available_to: b.to };
+}
+
+
+/** Activation of a bucket: its points count as available, repaying any debt first. */
+function activate(wallet: Wallet, b: Bucket): void {
+  b.active = true;
+  const repaid = Math.min(wallet.debt, b.remaining);
+  b.remaining -= repaid;
+  wallet.debt -= repaid;
+}
+
+function clone(wallet: Wallet): Wallet {
+  return { buckets: wallet.buckets.map((b) => ({ ...b })), debt: wallet.debt };
+}
+
+function prune(wallet: Wallet): void {
+  wallet.buckets = wallet.buckets.filter((b) => !b.active || b.remaining > 0);
+}
+
+/**
+ * Brings the wallet to `today`: buckets whose available_from has come are
+ * activated, buckets whose available_to has passed expire (points available
+ * through available_to inclusive). Events apply in date order, expirations
+ * of a day before its activations. Returns one movement per day and kind.
+ */
+export interface Settled {
+  wallet: Wallet;
+  activations: Movement[];
+  expirations: Movement[];
+  /** Points that expired, by bucketKey. */
+  expired: Map<string, number>;
+}
+
+export function settle(current: Wallet, today: string): Settled {
+  const wallet = clone(current);
+  type Event = { day: string; kind: 0 | 1; bucket: Bucket };
+  const events: Event[] = [];
+  for (const b of wallet.buckets) {
+    if (!b.active && b.from <= today) events.push({ day: b.from, kind: 1, bucket: b });
+    if (b.to !== null && b.to < today) events.push({ day: addDays(b.to, 1), kind: 0, bucket: b });
+  }
+  events.sort((x, y) => (x.day < y.day ? -1 : x.day > y.day ? 1 : x.kind - y.kind));
+  const byDay = new Map<string, Movement>();
+  const activations: Movement[] = [];
+  const expirations: Movement[] = [];
+  const expired = new Map<string, number>();
+  for (const { day, kind, bucket } of events) {
+    const key = `${day}/${kind}`;
+    let movement = byDay.get(key);
+    if (!movement) {
+      byDay.set(key, (movement = { amount: 0, pending_amount: 0, scores: [] }));
+      (kind === 1 ? activations : expirations).push(movement);
+    }
+    if (kind === 1) {
+      if (bucket.to !== null && bucket.to < day) continue; // expired before it ever activated
+      movement.amount += bucket.remaining;
+      movement.pending_amount -= bucket.remaining;
+      movement.scores.push(scoreLine(bucket, bucket.remaining));
+      activate(wallet, bucket);
+    } else if (bucket.remaining > 0) {
+      if (bucket.active) movement.amount -= bucket.remaining;
+      else movement.pending_amount -= bucket.remaining;
+      movement.scores.push(scoreLine(bucket, -bucket.remaining));
+      const key = bucketKey(bucket.tx, { loyalty_score_id: bucket.campaign_id, available_from: bucket.from, available_to: bucket.to });
+      expired.set(key, (expired.get(key) ?? 0) + bucket.remaining);
+      bucket.remaining = 0;
+      bucket.active = true; // spent out: pruned below
+    }
+  }
+  prune(wallet);
+  const nonEmpty = (m: Movement) => m.scores.length > 0;
+  return { wallet, activations: activations.filter(nonEmpty), expirations: expirations.filter(nonEmpty), expired };
+}
+
+export interface Grant {
+  tx: string;
+  campaign_id: string | null;
+  campaign_name: string | null;
+  amount: number;
+  from: string;
+  to: string | null;
+}
+
+/** Adds granted points (the wallet must be settled to `today`). */
+export function grant(wallet: Wallet, grants: readonly Grant[], today: string): Movement {
+  const movement: Movement = { amount: 0, pending_amount: 0, scores: [] };
+  for (const g of grants) {
+    if (g.amount <= 0) continue;
+    const b: Bucket = { tx: g.tx, campaign_id: g.campaign_id, campaign_name: g.campaign_name, from: g.from, to: g.to, granted: g.amount, remaining: g.amount, active: false };
+    wallet.buckets.push(b);
+    if (g.from <= today) {
+      movement.amount += g.amount;
+      activate(wallet, b);
+    } else {
+      movement.pending_amount += g.amount;
+    }
+    movement.scores.push(scoreLine(b, g.amount));
+  }
+  prune(wallet);
+  return movement;
+}
+
+/** Order of spending: the points that expire first (never-expiring last), then the oldest. */
+function spendOrder(a: Bucket, b: Bucket): number {
+  const ato = a.to ?? '9999-12-31';
+  const bto = b.to ?? '9999-12-31';
+  if (ato !== bto) return ato < bto ? -1 : 1;
+  if (a.from !== b.from) return a.from < b.from ? -1 : 1;
+  return a.tx.length - b.tx.length || (a.tx < b.tx ? -1 : a.tx > b.tx ? 1 : 0);
+}
+
+/** Available points that `eligible` buckets hold (for transfers of transferable points). */
+export function availableIn(wallet: Wallet, eligible: (b: Bucket) => boolean): number {
+  let sum = 0;
+  for (const b of wallet.buckets) if (b.active && eligible(b)) sum += b.remaining;
+  return Math.max(0, sum - wallet.debt);
+}
+
+/**
+ * Takes `points` from the available buckets that expire first; what they do
+ * not cover becomes debt (a negative balance). Returns the movement and what
+ * was taken from each bucket (`scores` list those; debt shows in `amount`
+ * only). The wallet must be settled to today.
+ */
+export function spend(wallet: Wallet, points: number, eligible: (b: Bucket) => boolean = () => true): { movement: Movement; taken: ScoreLine[] } {
+  const taken: ScoreLine[] = [];
+  let left = points;
+  const candidates = wallet.buckets.filter((b) => b.active && b.remaining > 0 && eligible(b)).sort(spendOrder);
+  for (const b of candidates) {
+    if (left === 0) break;
+    const part = Math.min(left, b.remaining);
+    b.remaining -= part;
+    left -= part;
+    taken.push(scoreLine(b, part));
+  }
+  wallet.debt += left;
+  prune(wallet);
+  const scores = taken.map((line) => ({ ...line, score: -line.score }));
+  return { movement: { amount: -points, pending_amount: 0, scores }, taken };
+}
+
+/** What a reversal needs of the original transaction. */
+export interface Reversed {
+  tx: string;
+  /** The points it granted, one line per bucket. */
+  granted: readonly ScoreLine[];
+  /** The points it took. */
+  taken: readonly ScoreLine[];
+}
+
+/** The identity of a bucket: its transaction, campaign and dates. */
+export function bucketKey(tx: string, line: { loyalty_score_id: string | null; available_from: string; available_to: string | null }): string {
+  return `${tx}/${line.loyalty_score_id ?? ''}/${line.available_from}/${line.available_to ?? ''}`;
+}
+
+/**
+ * Reverses a transaction: takes back the points it granted that did not
+ * expire (from their own bucket while it holds them, else from the points
+ * that expire first, else as debt) and gives back, with their original
+ * dates, the points it took. The wallet must be settled to `today`;
+ * `expired` tells how many points of a bucket expired.
+ */
+export function reverse(wallet: Wallet, original: Reversed, newTx: string, today: string, expired: (key: string) => number): Movement {
+  const movement: Movement = { amount: 0, pending_amount: 0, scores: [] };
+  let owed = 0;
+  for (const line of original.granted) {
+    const key = bucketKey(original.tx, line);
+    const b = wallet.buckets.find((x) => bucketKey(x.tx, { loyalty_score_id: x.campaign_id, available_from: x.from, available_to: x.to }) === key);
+    const back = b ? b.remaining : 0;
+    const spent = line.score - back - expired(key);
+    if (b && !b.active) movement.pending_amount -= back;
+    else movement.amount -= back;
+    if (b) {
+      b.remaining = 0;
+      b.active = true; // emptied: pruned below
+    }
+    owed += spent;
+    if (back + spent > 0) movement.scores.push({ ...line, score: -(back + spent) });
+  }
+  prune(wallet);
+  if (owed > 0) {
+    spend(wallet, owed);
+    movement.amount -= owed;
+  }
+  const returned = grant(
+    wallet,
+    original.taken.map((t) => ({ tx: newTx, campaign_id: t.loyalty_score_id, campaign_name: t.loyalty_score_name, amount: t.score, from: t.available_from, to: t.available_to })),
+    today,
+  );
+  return {
+    amount: movement.amount + returned.amount,
+    pending_amount: movement.pending_amount + returned.pending_amount,
+    scores: [...movement.scores, ...returned.scores],
+  };
+}
