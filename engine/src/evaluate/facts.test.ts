@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { cart, context, discount, evaluate, line, points } from '../../test-support/scenario.js';
+
+const when = (leaf: Record<string, unknown>) => ({ conditions: { and: [leaf] } });
+const applies = (rule_conditions: unknown, c = cart([line(1, 10, 10)]), ctx = context()) =>
+  evaluate([discount(1, { rule_conditions, rule_effects: [{ type: 'percentage', value: 10 }] })], c, ctx).response.effects.length > 0;
+
+describe('the facts conditions read', () => {
+  it('creation_date weekday and hour in the Company timezone', () => {
+    // 18:30 UTC on Friday 2026-11-20 is 19:30 in Madrid.
+    expect(applies(when({ field: 'creation_date.hour', operator: 'eq', value: 19 }))).toBe(true);
+    expect(applies(when({ field: 'creation_date.weekday', operator: 'eq', value: 5 }))).toBe(true);
+    expect(applies(when({ field: 'creation_date.hour', operator: 'eq', value: 18 }))).toBe(false);
+  });
+
+  it('the customer from the context', () => {
+    const gold = context({ customer: { id: 42, tier: 'gold', attributes: { vip: true } } });
+    expect(applies(when({ field: 'customer.tier', operator: 'in', values: ['gold'] }), undefined, gold)).toBe(true);
+    expect(applies(when({ field: 'customer.attributes.vip', operator: 'eq', value: true }), undefined, gold)).toBe(true);
+    expect(applies(when({ field: 'customer.tier', operator: 'in', values: ['gold'] }))).toBe(false);
+  });
+
+  it('cart money in cents from numbers or decimal strings', () => {
+    const c = cart([line(1, 10, '10.10' as never)], { total: '10.10' as never });
+    expect(applies(when({ field: 'total', operator: 'gte', value: 10.1 }), c)).toBe(true);
+    expect(applies(when({ field: 'total', operator: 'gt', value: 10.1 }), c)).toBe(false);
+    expect(evaluate([], c).response.total).toBe(10.1);
+  });
+
+  it('product features from the catalogue (context.product_features) for line conditions', () => {
+    const application = when({ array_field: 'lines', conditions: [{ field: 'feature', operator: 'in', values: ['family:1'] }] });
+    const campaign = discount(1, { rule_application: application, rule_effects: [{ type: 'percentage', value: 10 }] });
+    const ctx = context({ product_features: { '10': ['family:1'], '11': ['family:2'] } });
+    const outcome = evaluate([campaign], cart([line(1, 10, 10), line(2, 11, 10)]), ctx);
+    expect(outcome.response.effects.map((e) => e.line)).toEqual([1]);
+  });
+});
+
+describe('cancellation lines', () => {
+  it('a line with a negative total gets no discount and earns no points', () => {
+    const outcome = evaluate(
+      [discount(1, { rule_effects: [{ type: 'percentage', value: 10 }] }), points(2, { rule_effects: [{ type: 'ratio', value: 10 }] })],
+      cart([line(1, 10, -10, -1), line(2, 11, 5)]),
+    );
+    expect(outcome.response.effects.map((e) => [e.type, e.line, e.value])).toEqual([
+      ['discount', 2, 50],
+      ['points', 2, 45],
+    ]);
+    expect(outcome.response.lines[0].total).toBe(-10);
+  });
+});
