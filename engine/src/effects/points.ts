@@ -20,8 +20,8 @@ export function applyPointsCampaign(run: Run, campaign: CompiledCampaign): void 
   const { pointValue, pointValueCents } = run.program.settings;
   const selected = campaign.application.selectLines(run.facts);
   const eligible = lines.map((line, i) => selected[i] && line.current > 0);
-  // The budget of a points campaign is counted in the money value of its points.
-  let budgetLeft = admission.budgetLeft ?? Infinity;
+  // A points campaign's budget and per-cart cap are counted in the money value of its points.
+  let budgetLeft = Math.min(admission.budgetLeft ?? Infinity, campaign.maxTransactionCents ?? Infinity);
   let spentCents = 0;
   const earned = campaign.availability ? campaign.availability(run.created) : { from: run.created.date, to: null };
   for (const effect of campaign.effects) {

@@ -55,6 +55,11 @@ describe('budgets', () => {
     expect(outcome.response.score).toBe(60);
     expect(outcome.writes.budgets).toMatchObject([{ campaign_id: 3, amount_cents: 60 }]);
   });
+
+  it('maximum_budget_transaction caps the money value of a points campaign in one cart', () => {
+    const campaign = points(4, { maximum_budget_transaction: 0.25, rule_effects: [{ type: 'ratio', value: 10 }] });
+    expect(evaluate([campaign], cart([line(1, 10, 100)])).response.score).toBe(25);
+  });
 });
 
 describe('simulate persists nothing', () => {
