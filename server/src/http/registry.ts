@@ -6,9 +6,10 @@
 import type { ServerContext } from '../context.js';
 import { checkRoutes } from '../check/routes.js';
 import { companyRoutes } from '../tenancy/routes.js';
+import { customersRoutes } from '../customers/routes.js';
 import type { Routes } from './types.js';
 
-const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes];
+const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes];
 
 export function buildRoutes(ctx: ServerContext): Routes {
   const all: Record<string, unknown> = {};

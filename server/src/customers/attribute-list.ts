@@ -1,0 +1,77 @@
+/**
+ * GET /customers/{id}/attributes: the customer's attributes as entries
+ * (name, value as text, data type, type, slug, system flag, creation time),
+ * filtered, in name order, cursor-paginated by name (stable under concurrent
+ * changes). Custom attributes have attribute_type "custom" and system false.
+ */
+import { invalidRequest } from '../http/errors.js';
+import { optionalBoolean, optionalInt64, readPerPage } from '../http/params.js';
+import { ok, type Reply, type TallyRequest } from '../http/types.js';
+import { wireInt } from '../http/wire.js';
+import type { StoreEnv } from '../store/env.js';
+import { attributeDefinition } from './attribute-definitions.js';
+import { findCustomer } from './lookup.js';
+import type { CustomerStore } from './store.js';
+
+interface AttributeEntry {
+  id: number | bigint;
+  name: string;
+  value: string;
+  data_type: string;
+  attribute_type: string;
+  slug: string;
+  system: boolean;
+  created_at: string;
+}
+
+function dataType(value: unknown): string {
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'float';
+  return typeof value === 'boolean' ? 'boolean' : 'string';
+}
+
+const slugOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9_-]+/g, '_');
+
+const encodeCursor = (name: string) => Buffer.from(name).toString('base64url');
+const decodeCursor = (token: string) => Buffer.from(token, 'base64url').toString('utf8');
+
+export function listAttributes(env: StoreEnv, store: CustomerStore) {
+  return async (req: TallyRequest): Promise<Reply> => {
+    const customer = findCustomer(store, req.tenant, 'id', req.params.id, 'id');
+    const attributeType = req.query.get('attribute_type') || undefined;
+    const attributeId = optionalInt64(req.query.get('attribute_id'), 'attribute_id');
+    if (attributeType !== undefined && attributeId !== undefined) {
+      throw invalidRequest('attribute_id', 'must not be sent with attribute_type');
+    }
+    const name = req.query.get('name')?.toLowerCase() || undefined;
+    const system = optionalBoolean(req.query.get('system'), 'system');
+    const perPage = readPerPage(req.query.get('per_page'));
+    const after = req.query.get('starting_after') || undefined;
+    const startAfter = after === undefined ? undefined : decodeCursor(after);
+
+    const entries: AttributeEntry[] = Object.keys(customer.attributes)
+      .sort()
+      .filter((key) => startAfter === undefined || key > startAfter)
+      .map((key) => {
+        // Every stored attribute name was defined in the transaction that stored it.
+        const definition = attributeDefinition(env, req.tenant, key)!;
+        const value = customer.attributes[key];
+        return {
+          id: wireInt(definition.id),
+          name: key,
+          value: String(value),
+          data_type: dataType(value),
+          attribute_type: 'custom',
+          slug: slugOf(key),
+          system: false,
+          created_at: definition.created_at,
+        };
+      })
+      .filter((entry) => attributeType === undefined || entry.attribute_type === attributeType)
+      .filter((entry) => attributeId === undefined || String(entry.id) === attributeId)
+      .filter((entry) => name === undefined || entry.name.toLowerCase().includes(name))
+      .filter((entry) => system === undefined || entry.system === system);
+    const page = entries.slice(0, perPage);
+    const more = entries.length > perPage;
+    return ok(more ? { data: page, next_token_starts_after: encodeCursor(page[page.length - 1].name) } : { data: page });
+  };
+}

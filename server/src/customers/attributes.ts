@@ -1,0 +1,82 @@
+/**
+ * Custom attributes (contract part 1, "Rules for attributes"): flat, checked
+ * against the Company's customer attribute schema with ajv (properties the
+ * schema does not define are silently discarded), at most 50 of them and
+ * 10 KB in total. On update the request is a JSON Merge Patch (null removes an
+ * attribute) and only the attributes it sends are validated.
+ */
+import type { ValidateFunction } from 'ajv';
+import { invalidRequest } from '../http/errors.js';
+import { createAjv, schemaError } from '../http/validation.js';
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
+import { tenantPrefix } from '../store/keys.js';
+
+export const MAX_ATTRIBUTES = 50;
+export const MAX_ATTRIBUTES_BYTES = 10 * 1024;
+
+interface Validators {
+  version: number;
+  /** Create: the whole schema, `required` included. */
+  full: ValidateFunction;
+  /** Update: the same properties without `required` (stored attributes are not re-validated). */
+  partial: ValidateFunction;
+}
+
+/** Compiled once per Company environment and settings version (compile once, validate many). */
+const cache = new Map<string, Validators>();
+const ajv = createAjv({ removeAdditional: true });
+
+function validators(tenant: Tenant, settings: CompanySettings): Validators {
+  const key = tenantPrefix(tenant);
+  const cached = cache.get(key);
+  if (cached?.version === settings.version) return cached;
+  const schema = { ...settings.customer_attribute_schema, type: 'object', additionalProperties: false };
+  const { required: _required, ...withoutRequired } = schema as Record<string, unknown>;
+  const compiled: Validators = {
+    version: settings.version,
+    full: ajv.compile(schema),
+    partial: ajv.compile(withoutRequired),
+  };
+  cache.set(key, compiled);
+  return compiled;
+}
+
+function checkFlat(attributes: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value !== null && typeof value === 'object') throw invalidRequest(`attributes.${name}`, 'must be a single value (attributes are flat)');
+  }
+}
+
+function checkLimits(attributes: Record<string, unknown>): Record<string, unknown> {
+  if (Object.keys(attributes).length > MAX_ATTRIBUTES) throw invalidRequest('attributes', `must hold at most ${MAX_ATTRIBUTES} attributes`);
+  if (Buffer.byteLength(JSON.stringify(attributes)) > MAX_ATTRIBUTES_BYTES) {
+    throw invalidRequest('attributes', `must be at most ${MAX_ATTRIBUTES_BYTES} bytes in total`);
+  }
+  return attributes;
+}
+
+/** The attributes of a new customer: validated, undefined properties dropped. */
+export function createAttributes(tenant: Tenant, settings: CompanySettings, sent: Record<string, unknown> | undefined): Record<string, unknown> {
+  const attributes = structuredClone(sent ?? {});
+  checkFlat(attributes);
+  const { full } = validators(tenant, settings);
+  if (!full(attributes)) throw schemaError(full.errors, 'attributes');
+  return checkLimits(attributes);
+}
+
+/** Applies a JSON Merge Patch to the stored attributes; only the patch is validated. */
+export function patchAttributes(
+  tenant: Tenant,
+  settings: CompanySettings,
+  stored: Record<string, unknown>,
+  patch: Record<string, unknown>,
+): Record<string, unknown> {
+  checkFlat(patch);
+  const removals = Object.keys(patch).filter((name) => patch[name] === null);
+  const values = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== null));
+  const { partial } = validators(tenant, settings);
+  if (!partial(values)) throw schemaError(partial.errors, 'attributes');
+  const next: Record<string, unknown> = { ...stored, ...values };
+  for (const name of removals) delete next[name];
+  return checkLimits(next);
+}

@@ -1,0 +1,66 @@
+/**
+ * POST /customers: validate, hash the password (outside the transaction: it
+ * is slow by design), then in one transaction check the id, the identifiers
+ * and referred_by, and write the customer, its card and the referral trigger.
+ */
+import { TallyError } from '@tally/engine';
+import type { ServerContext } from '../context.js';
+import { invalidRequest } from '../http/errors.js';
+import { optionalBoolean } from '../http/params.js';
+import { success, type Reply, type TallyRequest } from '../http/types.js';
+import { validate } from '../http/validation.js';
+import { wireInt } from '../http/wire.js';
+import { allocateId } from '../store/ids.js';
+import { createAttributes } from './attributes.js';
+import { defineAttributes } from './attribute-definitions.js';
+import { attachCard } from './cards.js';
+import { newCustomerFields, serverTime, type CreateBody } from './fields.js';
+import { claimIdentifiers } from './identifiers.js';
+import { hashPassword } from './password.js';
+import { raiseReferral } from './referrals.js';
+import type { CustomerStore } from './store.js';
+import type { CustomerRecord } from './types.js';
+
+export function createCustomer({ env, duplicates }: ServerContext, store: CustomerStore) {
+  return (req: TallyRequest): Promise<Reply> => {
+    const body = validate<CreateBody>('customers.create', req.body);
+    const allowed = {
+      email: optionalBoolean(req.query.get('allow_duplicate_email'), 'allow_duplicate_email') ?? false,
+      dni: optionalBoolean(req.query.get('allow_duplicate_dni'), 'allow_duplicate_dni') ?? false,
+    };
+    const now = serverTime(req.now);
+    const fields = newCustomerFields(body, now);
+    const attributes = createAttributes(req.tenant, req.settings, body.attributes as Record<string, unknown> | undefined);
+    // Duplicate suppression keys on the id (or code) and, for customers, the email too (common rule 8).
+    const target = `customer:${body.id ?? `code:${body.code}`}:${fields.email ?? ''}`;
+    return duplicates.suppress(req, target, async () => {
+      const passwordHash = await hashPassword(body.password);
+      const id = await env.transact(() => {
+        const id = body.id ?? freeId(store, req, env);
+        if (store.get(req.tenant, id)) throw new TallyError('duplicate_id', `id: customer ${id} already exists`, 'id');
+        if (fields.referred_by !== undefined) {
+          const referrer = store.get(req.tenant, fields.referred_by);
+          if (!referrer || referrer.deleted_at !== undefined) throw invalidRequest('referred_by', `no customer ${fields.referred_by}`);
+        }
+        const record = claimIdentifiers(store, req.tenant, { ...fields, id, attributes, password_hash: passwordHash } as CustomerRecord, allowed);
+        if (body.card_id !== undefined) {
+          attachCard(env, req.tenant, { id: body.card_id as string, customer_id: id, main: true, created_at: now });
+        }
+        store.put(req.tenant, record);
+        defineAttributes(env, req.tenant, Object.keys(attributes), now);
+        if (record.referred_by !== undefined) raiseReferral(env, req.tenant, id, record.referred_by, now);
+        return id;
+      });
+      // The id is also answered: a customer created by code alone needs to learn it.
+      return success({ id: wireInt(id) });
+    });
+  };
+}
+
+/** A customer created by code alone gets the next free id of the Company environment. */
+function freeId(store: CustomerStore, req: TallyRequest, env: ServerContext['env']): string {
+  for (;;) {
+    const id = allocateId(env, req.tenant, 'customer');
+    if (!store.get(req.tenant, id)) return id;
+  }
+}

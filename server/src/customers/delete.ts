@@ -1,0 +1,51 @@
+/**
+ * DELETE /customers/{value} (contract, States and transitions): a customer
+ * being merged cannot be deleted (409); a hard delete removes the customer and
+ * everything it owns, unless it has a critical relation, in which case the
+ * soft delete is performed instead; a soft delete empties the record (its id
+ * is never reused) and removes its non-critical relations.
+ */
+import { TallyError } from '@tally/engine';
+import type { StoreEnv } from '../store/env.js';
+import type { Tenant } from '../tenancy/types.js';
+import { OWNED_KINDS } from './owned-kinds.js';
+import type { CustomerOwnedKind } from './owned-records.js';
+import type { CustomerStore } from './store.js';
+import type { CustomerRecord } from './types.js';
+
+export type DeleteMode = 'hard' | 'soft';
+
+/** Inside a transaction; answers the delete that was performed. */
+export function deleteCustomer(
+  env: StoreEnv,
+  store: CustomerStore,
+  tenant: Tenant,
+  record: CustomerRecord,
+  hard: boolean,
+  now: string,
+  kinds: readonly CustomerOwnedKind[] = OWNED_KINDS,
+): DeleteMode {
+  if (record.status === 'merging') {
+    throw new TallyError('customer_merging', `value: customer ${record.id} is being merged and cannot be deleted`, 'value');
+  }
+  const critical = kinds.some((kind) => kind.critical && kind.ids(env, tenant, record.id).length > 0);
+  if (hard && !critical) {
+    for (const kind of kinds) kind.removeAll(env, tenant, record.id);
+    store.remove(tenant, record);
+    return 'hard';
+  }
+  for (const kind of kinds) if (!kind.critical) kind.removeAll(env, tenant, record.id);
+  const emptied: CustomerRecord = {
+    id: record.id,
+    status: record.status,
+    ...(record.merged_to === undefined ? {} : { merged_to: record.merged_to }),
+    profile: {},
+    attributes: {},
+    password_hash: '',
+    creation_date: record.creation_date,
+    updated_at: now,
+    deleted_at: now,
+  };
+  store.put(tenant, emptied, record);
+  return 'soft';
+}

@@ -1,0 +1,109 @@
+/**
+ * The field rules of the contract's Customer table that a schema cannot
+ * express: the alternatives among required fields, canonical forms (email in
+ * lowercase, dni in uppercase, phone as digits), birth years outside
+ * 1900..9999 stored as null, phone_prefix with phone, push_token with app.
+ */
+import { invalidRequest } from '../http/errors.js';
+import type { CustomerProfile, CustomerRecord } from './types.js';
+
+/** Fields kept outside `profile`: identifiers, secrets, state. */
+const NOT_PROFILE = new Set([
+  'id', 'code', 'email', 'dni', 'phone', 'status', 'attributes', 'password', 'password_confirmation',
+  'referred_by', 'card_id', 'creation_date', 'updated_at',
+]);
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+export const normalizeDni = (dni: string) => dni.trim().toUpperCase();
+export const normalizePhone = (phone: string) => phone.replace(/\D/g, '');
+
+/** A birth date whose year is outside 1900..9999 is stored as null (contract rule). */
+function birth(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  return Number(value.slice(0, 4)) < 1900 ? null : value;
+}
+
+function profileOf(body: Record<string, unknown>): CustomerProfile {
+  const profile: CustomerProfile = {};
+  for (const [field, value] of Object.entries(body)) if (!NOT_PROFILE.has(field)) profile[field] = value;
+  if ('birth' in profile) profile.birth = birth(profile.birth);
+  return profile;
+}
+
+function checkCollective(fields: Record<string, unknown>): void {
+  if (fields.collective_id != null && fields.collective_slug != null) {
+    throw invalidRequest('collective_slug', 'must not be sent with collective_id');
+  }
+}
+
+/** The validated body of POST /customers (schema customers.create). */
+export type CreateBody = Record<string, unknown> & { id?: string; code?: string; password?: string };
+
+/** The new record's fields (everything but id, password hash and attributes, which the route settles). */
+export function newCustomerFields(body: CreateBody, now: string): Omit<CustomerRecord, 'id' | 'password_hash' | 'attributes'> {
+  if (body.id === undefined && body.code === undefined) throw invalidRequest('id', 'is required (or code)');
+  if (body.registration_location_id === undefined && body.registration_location_code === undefined) {
+    throw invalidRequest('registration_location_id', 'is required (or registration_location_code)');
+  }
+  if (body.phone !== undefined && body.phone_prefix === undefined) throw invalidRequest('phone_prefix', 'is required when phone is filled');
+  if (body.password_confirmation !== undefined && body.password_confirmation !== body.password) {
+    throw invalidRequest('password_confirmation', 'does not match password');
+  }
+  checkCollective(body);
+  const profile = profileOf(body);
+  // Create: push_token is used only when app is true.
+  if (body.app !== true) delete profile.push_token;
+  return {
+    code: body.code,
+    email: typeof body.email === 'string' ? normalizeEmail(body.email) : undefined,
+    dni: typeof body.dni === 'string' ? normalizeDni(body.dni) : undefined,
+    phone: typeof body.phone === 'string' ? normalizePhone(body.phone) : undefined,
+    status: (body.status as 'active' | 'inactive' | undefined) ?? 'active',
+    profile,
+    referred_by: body.referred_by as string | undefined,
+    creation_date: (body.creation_date as string | undefined) ?? now,
+    updated_at: now,
+  };
+}
+
+/** The validated body of PATCH /customers/{value} (schema customers.update). */
+export type UpdateBody = Record<string, unknown>;
+
+function identifier(value: unknown, normalize: (v: string) => string): string | undefined {
+  return typeof value === 'string' ? normalize(value) : undefined;
+}
+
+/**
+ * The record after an update (attributes aside): fields sent replace the
+ * stored ones, null clears them; updated_at is the server's time.
+ */
+export function updatedCustomer(record: CustomerRecord, body: UpdateBody, now: string): CustomerRecord {
+  if (body.status !== undefined && (record.status === 'merging' || record.status === 'merged')) {
+    throw invalidRequest('status', `cannot be changed while the customer is ${record.status}`);
+  }
+  checkCollective({ ...record.profile, ...body });
+  const patch = profileOf(body);
+  // Update: push_token is used when app is missing, null or true.
+  if (body.app === false) delete patch.push_token;
+  const profile: CustomerProfile = { ...record.profile, ...patch };
+  for (const [field, value] of Object.entries(patch)) if (value === null && field !== 'birth') delete profile[field];
+  const next: CustomerRecord = { ...record, profile, updated_at: now };
+  if ('code' in body) next.code = identifier(body.code, (v) => v);
+  if ('email' in body) {
+    next.email = identifier(body.email, normalizeEmail);
+    delete next.duplicated_email;
+  }
+  if ('dni' in body) {
+    next.dni = identifier(body.dni, normalizeDni);
+    delete next.duplicated_dni;
+  }
+  if ('phone' in body) next.phone = identifier(body.phone, normalizePhone);
+  if (body.status !== undefined) next.status = body.status as 'active' | 'inactive';
+  if (next.phone !== undefined && profile.phone_prefix === undefined) throw invalidRequest('phone_prefix', 'is required when phone is filled');
+  return next;
+}
+
+/** A server time as the contract writes datetimes: `YYYY-MM-DDThh:mm:ssZ`. */
+export function serverTime(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}Z`;
+}

@@ -1,0 +1,41 @@
+/**
+ * Finding the customer a request names: by id, code, dni or email
+ * (search_param), through one index get at most. A soft-deleted customer is
+ * not found.
+ */
+import { TallyError } from '@tally/engine';
+import { invalidRequest } from '../http/errors.js';
+import { toInt64 } from '../http/wire.js';
+import type { Tenant } from '../tenancy/types.js';
+import { normalizeDni, normalizeEmail } from './fields.js';
+import type { CustomerStore } from './store.js';
+import type { CustomerRecord, SearchParam } from './types.js';
+
+export function customerNotFound(field: string, value: string): TallyError {
+  return new TallyError('customer_not_found', `${field}: no customer ${value}`, field);
+}
+
+/** The id a value names, or undefined when no customer holds it. */
+export function resolveId(store: CustomerStore, tenant: Tenant, by: SearchParam, value: string, field: string): string | undefined {
+  switch (by) {
+    case 'id': {
+      const id = toInt64(value);
+      if (id === undefined) throw invalidRequest(field, 'must be an integer between 1 and 9223372036854775807');
+      return id;
+    }
+    case 'code':
+      return store.findId(tenant, 'code', value);
+    case 'email':
+      return store.findId(tenant, 'email', normalizeEmail(value));
+    case 'dni':
+      return store.findId(tenant, 'dni', normalizeDni(value));
+  }
+}
+
+/** The live customer a value names; 404 customer_not_found otherwise. */
+export function findCustomer(store: CustomerStore, tenant: Tenant, by: SearchParam, value: string, field: string): CustomerRecord {
+  const id = resolveId(store, tenant, by, value, field);
+  const record = id === undefined ? undefined : store.get(tenant, id);
+  if (!record || record.deleted_at !== undefined) throw customerNotFound(field, value);
+  return record;
+}

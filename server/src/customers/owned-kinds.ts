@@ -1,0 +1,11 @@
+/**
+ * Every kind of customer-owned record (owned-records.ts). A resource whose
+ * records belong to a customer (carts, points ledger, vouchers, redemptions)
+ * adds its kind here: one import, one entry. Merges move them, unmerges give
+ * them back, deletes check and remove them.
+ */
+import { relativesKind } from '../associations/relatives.js';
+import { cardsKind } from './cards.js';
+import type { CustomerOwnedKind } from './owned-records.js';
+
+export const OWNED_KINDS: readonly CustomerOwnedKind[] = [cardsKind, relativesKind];

@@ -1,0 +1,64 @@
+/** GET /customers/{value} (Tier 1), GET /customers (ids and/or phones) and POST /customers/search. */
+import type { AssociationStore } from '../associations/store.js';
+import { invalidRequest } from '../http/errors.js';
+import { requireEnum } from '../http/params.js';
+import { ok, type Reply, type TallyRequest } from '../http/types.js';
+import { validate } from '../http/validation.js';
+import { toInt64 } from '../http/wire.js';
+import { normalizePhone } from './fields.js';
+import { customerNotFound, findCustomer } from './lookup.js';
+import type { CustomerStore } from './store.js';
+import type { CustomerRecord, SearchParam } from './types.js';
+import { customerView } from './view.js';
+
+const SEARCH_PARAMS: readonly SearchParam[] = ['id', 'code', 'dni', 'email'];
+/** Values per list in GET /customers (Tally's limit, docs/customers.md). */
+export const MAX_LISTED = 100;
+
+export function getCustomer(store: CustomerStore) {
+  return async (req: TallyRequest): Promise<Reply> => {
+    const by = requireEnum(req.query.get('search_param'), 'search_param', SEARCH_PARAMS);
+    return ok(customerView(findCustomer(store, req.tenant, by, req.params.value, 'value'), true));
+  };
+}
+
+function listOf(raw: string | null, field: string): string[] {
+  if (raw === null || raw.trim() === '') return [];
+  const values = raw.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  if (values.length > MAX_LISTED) throw invalidRequest(field, `must list at most ${MAX_LISTED} values`);
+  return values;
+}
+
+export function listCustomers(store: CustomerStore) {
+  return async (req: TallyRequest): Promise<Reply> => {
+    const ids = listOf(req.query.get('ids'), 'ids').map((value) => {
+      const id = toInt64(value);
+      if (id === undefined) throw invalidRequest('ids', `${value} is not an integer between 1 and 9223372036854775807`);
+      return id;
+    });
+    const phones = listOf(req.query.get('phones'), 'phones').map(normalizePhone);
+    if (ids.length === 0 && phones.length === 0) throw invalidRequest('ids', 'ids or phones is required');
+    const found = new Map<string, CustomerRecord>();
+    for (const id of [...ids, ...phones.flatMap((phone) => store.idsByPhone(req.tenant, phone))]) {
+      const record = store.get(req.tenant, id);
+      if (record && record.deleted_at === undefined) found.set(id, record);
+    }
+    return ok({ list: [...found.values()].map((record) => customerView(record)) });
+  };
+}
+
+const SEARCH_KEYS = ['id', 'code', 'dni', 'associate_id', 'email'] as const;
+
+export function searchCustomer(store: CustomerStore, associations: AssociationStore) {
+  return async (req: TallyRequest): Promise<Reply> => {
+    const sent = SEARCH_KEYS.filter((key) => req.body[key] !== undefined);
+    if (sent.length !== 1) throw invalidRequest('body', `must hold exactly one of ${SEARCH_KEYS.join(', ')}`);
+    const body = validate<Record<string, string>>('customers.search', req.body);
+    const key = sent[0];
+    if (key !== 'associate_id') return ok(customerView(findCustomer(store, req.tenant, key, body[key], key)));
+    // The customer an associate belongs to: the owner of its active association.
+    const ownerId = associations.ownerOf(req.tenant, body.associate_id);
+    if (ownerId === undefined) throw customerNotFound('associate_id', body.associate_id);
+    return ok(customerView(findCustomer(store, req.tenant, 'id', ownerId, 'associate_id')));
+  };
+}

@@ -1,0 +1,58 @@
+/** The customer operations of contract part 1 ("Customers"); each lives in its own file. */
+import { AssociationStore } from '../associations/store.js';
+import type { ServerContext } from '../context.js';
+import { optionalEnum, requireBoolean } from '../http/params.js';
+import { success, type Routes } from '../http/types.js';
+import { validate } from '../http/validation.js';
+import { listAttributes } from './attribute-list.js';
+import { attachCard } from './cards.js';
+import { createCustomer } from './create.js';
+import { deleteCustomer } from './delete.js';
+import { serverTime } from './fields.js';
+import { findCustomer } from './lookup.js';
+import { getCustomer, listCustomers, searchCustomer } from './read.js';
+import { CustomerStore } from './store.js';
+import { updateCustomer } from './update.js';
+
+interface CardBody {
+  id: string;
+  main?: boolean;
+  motive?: string;
+  relationship_type?: string;
+}
+
+export function customersRoutes(ctx: ServerContext): Routes {
+  const { env, duplicates } = ctx;
+  const store = new CustomerStore(env);
+  return {
+    'customers.create': createCustomer(ctx, store),
+    'customers.list': listCustomers(store),
+    'customers.search': searchCustomer(store, new AssociationStore(env)),
+    'customers.get': getCustomer(store),
+    'customers.update': updateCustomer(ctx, store),
+    'customers.attributes': listAttributes(env, store),
+
+    'customers.delete': (req) => {
+      const hard = requireBoolean(req.query.get('hard'), 'hard');
+      const by = optionalEnum(req.query.get('search_param'), 'search_param', ['id', 'code'] as const) ?? 'id';
+      return duplicates.suppress(req, `customer:${by}:${req.params.value}`, async () => {
+        const mode = await env.transact(() => {
+          const record = findCustomer(store, req.tenant, by, req.params.value, 'value');
+          return deleteCustomer(env, store, req.tenant, record, hard, serverTime(req.now));
+        });
+        return success({ deleted: mode });
+      });
+    },
+
+    'customers.cards': (req) => {
+      const body = validate<CardBody>('customers.cards', req.body);
+      return duplicates.suppress(req, `card:${body.id}`, async () => {
+        await env.transact(() => {
+          const customer = findCustomer(store, req.tenant, 'id', req.params.id, 'id');
+          attachCard(env, req.tenant, { ...body, main: body.main ?? false, customer_id: customer.id, created_at: serverTime(req.now) });
+        });
+        return success();
+      });
+    },
+  };
+}

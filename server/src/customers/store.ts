@@ -1,0 +1,76 @@
+/**
+ * The customer store: records by id and the indexes that find them by code,
+ * email, dni and phone (docs/storage.md, "Customers"). Reads are one LMDB get
+ * per index hop; writes are synchronous and must run inside `env.transact`,
+ * so a route (or a merge) can combine them with other stores in one commit.
+ */
+import type { StoreEnv } from '../store/env.js';
+import { idKey, idFromKey, tenantPrefix } from '../store/keys.js';
+import type { Tenant } from '../tenancy/types.js';
+import type { CustomerRecord, UniqueKey } from './types.js';
+
+const UNIQUE_KEYS: readonly UniqueKey[] = ['code', 'email', 'dni'];
+
+export class CustomerStore {
+  constructor(private readonly env: StoreEnv) {}
+
+  private get records() {
+    return this.env.db('customers');
+  }
+  private get index() {
+    return this.env.db('customer_index');
+  }
+
+  /** The record, soft-deleted ones included. */
+  get(tenant: Tenant, id: string): CustomerRecord | undefined {
+    return this.records.get([tenantPrefix(tenant), idKey(id)]) as CustomerRecord | undefined;
+  }
+
+  /** The id of the customer holding this code, email or dni (the first holder for duplicated values). */
+  findId(tenant: Tenant, key: UniqueKey, value: string): string | undefined {
+    return this.index.get([tenantPrefix(tenant), key, value]) as string | undefined;
+  }
+
+  /** Ids of every customer with this phone (phones are not unique). */
+  idsByPhone(tenant: Tenant, phone: string): string[] {
+    const prefix = [tenantPrefix(tenant), 'phone', phone];
+    const ids: string[] = [];
+    for (const key of this.index.getKeys({ start: prefix, end: [...prefix, '\uffff'] })) {
+      ids.push(idFromKey((key as string[])[3]));
+    }
+    return ids;
+  }
+
+  /** Inside a transaction: writes the record and moves its index entries from `previous`. */
+  put(tenant: Tenant, record: CustomerRecord, previous?: CustomerRecord): void {
+    const prefix = tenantPrefix(tenant);
+    if (previous) this.unindex(tenant, previous, record);
+    for (const key of UNIQUE_KEYS) {
+      const value = record[key];
+      if (value !== undefined && this.findId(tenant, key, value) === undefined) {
+        this.index.putSync([prefix, key, value], record.id);
+      }
+    }
+    if (record.phone !== undefined) this.index.putSync([prefix, 'phone', record.phone, idKey(record.id)], '');
+    this.records.putSync([prefix, idKey(record.id)], record);
+  }
+
+  /** Inside a transaction: removes the record and its index entries (hard delete). */
+  remove(tenant: Tenant, record: CustomerRecord): void {
+    this.unindex(tenant, record);
+    this.records.removeSync([tenantPrefix(tenant), idKey(record.id)]);
+  }
+
+  /** Drops the index entries of `old` that `next` no longer holds (all of them without `next`). */
+  private unindex(tenant: Tenant, old: CustomerRecord, next?: CustomerRecord): void {
+    const prefix = tenantPrefix(tenant);
+    for (const key of UNIQUE_KEYS) {
+      const value = old[key];
+      if (value === undefined || value === next?.[key]) continue;
+      if (this.findId(tenant, key, value) === old.id) this.index.removeSync([prefix, key, value]);
+    }
+    if (old.phone !== undefined && old.phone !== next?.phone) {
+      this.index.removeSync([prefix, 'phone', old.phone, idKey(old.id)]);
+    }
+  }
+}

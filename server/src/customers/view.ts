@@ -1,0 +1,37 @@
+/**
+ * Customers as answered (contract part 1, Customer response fields). The
+ * password hash and authentication token are never answered; the deprecated
+ * custom fields only by GET /customers/{value}. Points figures belong to the
+ * points ledger: until it writes them they are 0.
+ */
+import { wireInt } from '../http/wire.js';
+import type { CustomerRecord } from './types.js';
+
+const DEPRECATED_CUSTOM = /^custom\d+f?$/;
+const NEVER_ANSWERED = new Set(['authentication_token', 'push_token']);
+
+export function customerView(record: CustomerRecord, withCustomFields = false): Record<string, unknown> {
+  const view: Record<string, unknown> = {
+    id: wireInt(record.id),
+    code: record.code ?? null,
+    dni: record.dni ?? null,
+    email: record.email ?? null,
+    phone: record.phone ?? null,
+    status: record.status,
+    merged: record.status === 'merged',
+    trimestral_expend: 0,
+    score: 0,
+    score_available: 0,
+  };
+  for (const [field, value] of Object.entries(record.profile)) {
+    if (NEVER_ANSWERED.has(field) || (!withCustomFields && DEPRECATED_CUSTOM.test(field))) continue;
+    view[field] = typeof value === 'string' && field.endsWith('_id') ? wireInt(value) : value;
+  }
+  if (record.duplicated_email !== undefined) view.duplicated_email = record.duplicated_email;
+  if (record.duplicated_dni !== undefined) view.duplicated_dni = record.duplicated_dni;
+  if (record.merged_to !== undefined) view.merged_to = wireInt(record.merged_to);
+  view.attributes = record.attributes;
+  view.creation_date = record.creation_date;
+  view.updated_at = record.updated_at;
+  return view;
+}
