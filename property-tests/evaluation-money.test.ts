@@ -1,5 +1,5 @@
 /** Money invariants of whole evaluations: exact points, no negative line, splits that add up, caps. */
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileCampaigns, evaluateCart, type Outcome } from '../engine/src/index.js';

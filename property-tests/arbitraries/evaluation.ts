@@ -64,7 +64,7 @@ export const arbContext: fc.Arbitrary<Context> = fc.record({
   ),
 });
 
-const arbDiscountEffect = fc.oneof(
+const arbDiscountEffect: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.record({
     type: fc.constant('percentage'),
     value: fc.oneof(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 1000 }).map((n) => n / 10)),
@@ -83,7 +83,7 @@ const arbDiscountEffect = fc.oneof(
 /** Points per currency unit with up to two decimals: where binary floats go wrong. */
 export const arbRatio = fc.oneof(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 10000 }).map((n) => n / 100));
 
-const arbPointsEffect = fc.oneof(
+const arbPointsEffect: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.record({ type: fc.constant('ratio'), value: arbRatio, distribution: fc.constantFrom('individual_items', 'total', 'total_cart') }),
   fc.record({ type: fc.constant('direct_value'), value: fc.integer({ min: 1, max: 500 }), distribution: fc.constantFrom('individual_items', 'total', 'total_cart') }),
 );
