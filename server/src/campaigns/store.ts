@@ -2,12 +2,16 @@
  * The campaign store: discount and points campaigns of each Company
  * environment, and a version number bumped in the same transaction as any
  * campaign change, so a worker recompiles its program only when it moved.
- * Keys (docs/storage.md): `campaigns` [tenant, idKey(id)] -> CampaignRecord,
- * `campaign_coupons` [tenant, static_code] -> campaign id,
+ * Every write also keeps a snapshot under a new campaign_history_id.
+ * Keys (docs/storage.md): `campaigns` [tenant, idKey(id)] -> CampaignRecord;
+ * `campaign_history` [tenant, idKey(history_id)] -> CampaignRecord;
+ * `campaign_coupons` [tenant, 'static', static_code] and [tenant, 'id', idKey(coupon_id)] -> campaign id;
  * `campaigns_meta` [tenant, 'version'] -> number.
  */
 import type { Campaign } from '@tally/engine';
 import type { StoreEnv } from '../store/env.js';
+import { allocateId } from '../store/ids.js';
+import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import { idKey, tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { CampaignRecord } from './types.js';
@@ -24,14 +28,21 @@ export interface CampaignStore {
   /** The campaigns to compile, read in one snapshot with their version. */
   activeProgramInput(tenant: Tenant): ProgramInput;
   get(tenant: Tenant, id: string): CampaignRecord | undefined;
+  /** A past or current version of a campaign by its campaign_history_id. */
+  getHistory(tenant: Tenant, historyId: string): CampaignRecord | undefined;
   /** The campaign whose coupon has this static code. */
   byStaticCode(tenant: Tenant, staticCode: string): CampaignRecord | undefined;
+  /** The campaign whose coupon has this id. */
+  byCouponId(tenant: Tenant, couponId: string): CampaignRecord | undefined;
+  /** Every campaign, in id order. */
   all(tenant: Tenant): CampaignRecord[];
+  /** One page of campaigns in id order; `toItem` filters (undefined = skip) and shapes them. */
+  page<T>(tenant: Tenant, page: PageRequest, toItem: (record: CampaignRecord) => T | undefined): Page<T>;
   /**
-   * Writes a campaign inside the caller's `env.transact` and bumps the
-   * version. The previous record (if any) is passed so its static code index is moved.
+   * Inside the caller's `env.transact`: writes a campaign (with a new
+   * history id), moves its coupon indexes from `previous`, bumps the version.
    */
-  putInTransaction(tenant: Tenant, record: CampaignRecord, previous?: CampaignRecord): void;
+  putInTransaction(tenant: Tenant, record: CampaignRecord, previous?: CampaignRecord): CampaignRecord;
 }
 
 export function toEngineCampaign(record: CampaignRecord): Campaign {
@@ -39,7 +50,8 @@ export function toEngineCampaign(record: CampaignRecord): Campaign {
     id: record.id,
     type: record.type,
     rule_params: record.rule_params,
-    ...(record.coupon_params ? { coupon_params: record.coupon_params } : {}),
+    // The engine reports the coupon's id in coupon_info.
+    ...(record.coupon_params ? { coupon_params: { ...record.coupon_params, id: record.coupon_id } } : {}),
   };
 }
 
@@ -48,6 +60,9 @@ export class LmdbCampaignStore implements CampaignStore {
 
   private get campaigns() {
     return this.env.db('campaigns');
+  }
+  private get history() {
+    return this.env.db('campaign_history');
   }
   private get coupons() {
     return this.env.db('campaign_coupons');
@@ -69,8 +84,20 @@ export class LmdbCampaignStore implements CampaignStore {
     return this.campaigns.get([tenantPrefix(tenant), idKey(id)]) as CampaignRecord | undefined;
   }
 
+  getHistory(tenant: Tenant, historyId: string): CampaignRecord | undefined {
+    return this.history.get([tenantPrefix(tenant), idKey(historyId)]) as CampaignRecord | undefined;
+  }
+
   byStaticCode(tenant: Tenant, staticCode: string): CampaignRecord | undefined {
-    const id = this.coupons.get([tenantPrefix(tenant), staticCode]) as string | undefined;
+    return this.byCoupon(tenant, ['static', staticCode]);
+  }
+
+  byCouponId(tenant: Tenant, couponId: string): CampaignRecord | undefined {
+    return this.byCoupon(tenant, ['id', idKey(couponId)]);
+  }
+
+  private byCoupon(tenant: Tenant, key: string[]): CampaignRecord | undefined {
+    const id = this.coupons.get([tenantPrefix(tenant), ...key]) as string | undefined;
     return id === undefined ? undefined : this.get(tenant, id);
   }
 
@@ -80,13 +107,21 @@ export class LmdbCampaignStore implements CampaignStore {
     return [...range].map(({ value }) => value as CampaignRecord);
   }
 
-  putInTransaction(tenant: Tenant, record: CampaignRecord, previous?: CampaignRecord): void {
+  page<T>(tenant: Tenant, page: PageRequest, toItem: (record: CampaignRecord) => T | undefined): Page<T> {
+    return paginate(this.campaigns, [tenantPrefix(tenant)], page, toItem);
+  }
+
+  putInTransaction(tenant: Tenant, record: CampaignRecord, previous?: CampaignRecord): CampaignRecord {
     const prefix = tenantPrefix(tenant);
     const oldCode = previous?.coupon_params?.static_code;
     const newCode = record.coupon_params?.static_code;
-    if (oldCode !== undefined && oldCode !== newCode) this.coupons.removeSync([prefix, oldCode]);
-    if (newCode !== undefined) this.coupons.putSync([prefix, newCode], record.id);
-    this.campaigns.putSync([prefix, idKey(record.id)], record);
+    if (oldCode !== undefined && oldCode !== newCode) this.coupons.removeSync([prefix, 'static', oldCode]);
+    if (newCode !== undefined) this.coupons.putSync([prefix, 'static', newCode], record.id);
+    if (record.coupon_id !== undefined) this.coupons.putSync([prefix, 'id', idKey(record.coupon_id)], record.id);
+    const stored = { ...record, history_id: allocateId(this.env, tenant, 'campaign_history') };
+    this.history.putSync([prefix, idKey(stored.history_id)], stored);
+    this.campaigns.putSync([prefix, idKey(record.id)], stored);
     this.meta.putSync([prefix, 'version'], this.version(tenant) + 1);
+    return stored;
   }
 }

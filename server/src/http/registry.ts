@@ -7,9 +7,10 @@ import type { ServerContext } from '../context.js';
 import { checkRoutes } from '../check/routes.js';
 import { companyRoutes } from '../tenancy/routes.js';
 import { customersRoutes } from '../customers/routes.js';
+import { discountCampaignRoutes, pointsCampaignRoutes } from '../campaigns/routes.js';
 import type { Routes } from './types.js';
 
-const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes];
+const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, discountCampaignRoutes, pointsCampaignRoutes];
 
 export function buildRoutes(ctx: ServerContext): Routes {
   const all: Record<string, unknown> = {};

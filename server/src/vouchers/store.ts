@@ -7,26 +7,23 @@ import type { HeldVoucher } from '@tally/engine';
 import type { StoreEnv } from '../store/env.js';
 import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
+import { isUsable } from './status.js';
 import type { VoucherRecord } from './types.js';
 
 export interface VoucherStore {
   get(tenant: Tenant, id: string): VoucherRecord | undefined;
   byCode(tenant: Tenant, code: string): VoucherRecord | undefined;
-  /** Every voucher issued to the customer, in id order. */
+  /** Every voucher issued to the customer, in the order they are used: highest priority, then expiring first, then oldest. */
   ofCustomer(tenant: Tenant, customerId: string): VoucherRecord[];
-  /** The customer's usable vouchers at `now`, for the evaluation context. */
+  /** The customer's usable vouchers at `now`, in that order, for the evaluation context. */
   held(tenant: Tenant, customerId: string, now: string): HeldVoucher[];
   /** Inside the caller's `env.transact`: creates or replaces a voucher and its indexes. */
   putInTransaction(tenant: Tenant, record: VoucherRecord): void;
 }
 
-export function isUsable(voucher: VoucherRecord, now: string): boolean {
-  const nowMs = Date.parse(now);
-  return (
-    voucher.status === 'active' &&
-    (voucher.available_from === null || Date.parse(voucher.available_from) <= nowMs) &&
-    (voucher.available_to === null || Date.parse(voucher.available_to) > nowMs)
-  );
+function byUseOrder(a: VoucherRecord, b: VoucherRecord): number {
+  const end = (v: VoucherRecord) => (v.available_to === null ? Infinity : Date.parse(v.available_to));
+  return b.priority - a.priority || end(a) - end(b) || a.id.length - b.id.length || (a.id < b.id ? -1 : 1);
 }
 
 export class LmdbVoucherStore implements VoucherStore {
@@ -59,7 +56,7 @@ export class LmdbVoucherStore implements VoucherStore {
       const voucher = this.get(tenant, idFromKey(String((key as string[])[2])));
       if (voucher) found.push(voucher);
     }
-    return found;
+    return found.sort(byUseOrder);
   }
 
   held(tenant: Tenant, customerId: string, now: string): HeldVoucher[] {

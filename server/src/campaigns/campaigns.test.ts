@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../testing/server.js';
+
+const conditions = { conditions: { and: [{ field: 'total', operator: 'gte', value: 10 }] } };
+const tenPercent = [{ type: 'percentage', value: 10, distribution: 'individual_items' }];
+const discount = (extra: Record<string, unknown> = {}) => ({
+  rule_params: { name: 'Ten off', rule_conditions: conditions, rule_effects: tenPercent, ...extra },
+});
+
+describe('discount and points campaigns over HTTP', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('creates a discount and reads it back with the rule objects as JSON strings', async () => {
+    const created = await server.client.post('/discounts', discount({ description: 'Ten percent', priority: 3 }));
+    expect(created.status).toBe(200);
+    expect(created.body).toEqual({ status: 'success', id: expect.any(Number) });
+    const read = await server.client.get(`/discounts/${created.body.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({
+      id: created.body.id,
+      name: 'Ten off',
+      description: 'Ten percent',
+      priority: 3,
+      rule_conditions: JSON.stringify(conditions),
+      rule_effects: JSON.stringify(tenPercent),
+      product_ids_rule_conditions: [],
+      locations_ids: [],
+      coupon_info: null,
+    });
+    expect(typeof read.body.rule_conditions).toBe('string');
+  });
+
+  it('accepts the rule objects as JSON strings too', async () => {
+    const created = await server.client.post('/points', {
+      rule_params: { name: 'Ten per unit', rule_effects: JSON.stringify([{ type: 'ratio', value: 10, distribution: 'individual_items' }]) },
+    });
+    expect(created.status).toBe(200);
+    const read = await server.client.get(`/points/${created.body.id}`);
+    expect(JSON.parse(read.body.rule_effects)).toEqual([{ type: 'ratio', value: 10, distribution: 'individual_items' }]);
+  });
+
+  it('refuses a campaign that does not compile with 400 naming the rule, and stores nothing', async () => {
+    const before = (await server.client.get('/discounts', { query: { per_page: '100' } })).body.data.length;
+    const bad = await server.client.post('/discounts', discount({
+      rule_conditions: { conditions: { and: [{ field: 'total', operator: 'foo', value: 1 }] } },
+    }));
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('invalid_request');
+    expect(bad.body.error).toMatch(/^rule_params\.rule_conditions\.conditions\.and\[0\]\.operator/);
+    const badJson = await server.client.post('/discounts', discount({ rule_effects: '[{"type": ' }));
+    expect(badJson.status).toBe(400);
+    expect(badJson.body.error).toMatch(/^rule_params\.rule_effects: /);
+    const after = (await server.client.get('/discounts', { query: { per_page: '100' } })).body.data.length;
+    expect(after).toBe(before);
+  });
+
+  it('validates the body: name required, unknown fields, points-only fields on discounts', async () => {
+    const noName = await server.client.post('/discounts', { rule_params: { rule_effects: tenPercent } });
+    expect(noName.status).toBe(400);
+    expect(noName.body.error).toMatch(/^rule_params\.name: is required/);
+    const unknown = await server.client.post('/discounts', discount({ colour: 'red' }));
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatch(/^rule_params\.colour/);
+    const pointsOnly = await server.client.post('/discounts', discount({ transferable: false }));
+    expect(pointsOnly.status).toBe(400);
+    expect(pointsOnly.body.error).toMatch(/^rule_params\.transferable: is a points campaign field/);
+    const noRuleParams = await server.client.post('/discounts', {});
+    expect(noRuleParams.status).toBe(400);
+    expect(noRuleParams.body.error).toMatch(/^rule_params: is required/);
+  });
+
+  it('requires coupon_params for a targeted campaign and creates its coupon', async () => {
+    const missing = await server.client.post('/discounts', discount({ select_customers: 'targeted' }));
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatch(/^coupon_params: is required/);
+    const created = await server.client.post('/discounts', {
+      ...discount({ select_customers: 'targeted' }),
+      coupon_params: { name: 'Welcome', static_code: 'WELCOME10', key: 'welcome', external_id: 'ext-1' },
+    });
+    expect(created.status).toBe(200);
+    const read = await server.client.get(`/discounts/${created.body.id}`);
+    expect(read.body.coupon_info).toEqual({
+      coupon_id: expect.any(Number), static_code: 'WELCOME10', coupon_name: 'Welcome', external_id: 'ext-1', key: 'welcome',
+    });
+    const byCode = await server.client.get('/discounts/WELCOME10', { query: { search_by: 'static_code' } });
+    expect(byCode.status).toBe(200);
+    expect(byCode.body.id).toBe(created.body.id);
+    const taken = await server.client.post('/discounts', { ...discount(), coupon_params: { static_code: 'WELCOME10' } });
+    expect(taken.status).toBe(400);
+    expect(taken.body.error).toMatch(/^coupon_params\.static_code: is already the code of campaign/);
+  });
+
+  it('updates with PATCH and PUT: fields sent replace, others are kept; a new campaign_history_id each time', async () => {
+    const { body } = await server.client.post('/discounts', discount({ priority: 1 }));
+    const first = (await server.client.get(`/discounts/${body.id}`)).body;
+    const patched = await server.client.patch(`/discounts/${body.id}`, { rule_params: { name: 'Renamed', rule_effects: JSON.stringify([{ type: 'percentage', value: 20 }]) } });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toEqual({ status: 'success' });
+    const read = (await server.client.get(`/discounts/${body.id}`)).body;
+    expect(read).toMatchObject({ name: 'Renamed', priority: 1, rule_conditions: JSON.stringify(conditions) });
+    expect(JSON.parse(read.rule_effects)).toEqual([{ type: 'percentage', value: 20 }]);
+    expect(read.campaign_history_id).not.toBe(first.campaign_history_id);
+    const put = await server.client.put(`/discounts/${body.id}`, { rule_params: { active: false } });
+    expect(put.status).toBe(200);
+    expect((await server.client.get(`/discounts/${body.id}`)).body.active).toBe(false);
+    const old = await server.client.get(`/discounts/${first.campaign_history_id}`, { query: { search_by: 'campaign_history_id' } });
+    expect(old.body).toMatchObject({ id: body.id, name: 'Ten off', active: null });
+  });
+
+  it('refuses an update that does not compile and keeps the stored campaign', async () => {
+    const { body } = await server.client.post('/discounts', discount());
+    const bad = await server.client.patch(`/discounts/${body.id}`, { rule_params: { rule_effects: [{ type: 'nonsense', value: 1 }] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/^rule_params\.rule_effects/);
+    expect(JSON.parse((await server.client.get(`/discounts/${body.id}`)).body.rule_effects)).toEqual(tenPercent);
+  });
+
+  it('answers 404 campaign_not_found for a missing id or a campaign of the other kind', async () => {
+    const { body } = await server.client.post('/points', { rule_params: { name: 'P', rule_effects: [{ type: 'ratio', value: 1 }] } });
+    for (const res of [
+      await server.client.get('/discounts/999999'),
+      await server.client.get(`/discounts/${body.id}`),
+      await server.client.patch(`/discounts/${body.id}`, { rule_params: { name: 'x' } }),
+      await server.client.get('/discounts/NOPE', { query: { search_by: 'static_code' } }),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('campaign_not_found');
+    }
+    const badSearch = await server.client.get('/discounts/1', { query: { search_by: 'colour' } });
+    expect(badSearch.status).toBe(400);
+    expect(badSearch.body.error).toMatch(/^search_by/);
+  });
+
+  it('returns names and descriptions in the Accept-Language language', async () => {
+    await server.client.patch('/company', { languages: ['en', 'es'], default_language: 'en' });
+    const { body } = await server.client.post('/discounts', {
+      rule_params: { name: { en: 'Summer', es: 'Verano' }, description: { en: 'Hot', es: 'Calor' }, rule_effects: tenPercent },
+    });
+    const es = await server.client.get(`/discounts/${body.id}`, { headers: { 'Accept-Language': 'es' } });
+    expect(es.body).toMatchObject({ name: 'Verano', description: 'Calor' });
+    const fr = await server.client.get(`/discounts/${body.id}`, { headers: { 'Accept-Language': 'fr' } });
+    expect(fr.body).toMatchObject({ name: 'Summer', description: 'Hot' });
+    const none = await server.client.get(`/discounts/${body.id}`);
+    expect(none.body.name).toBe('Summer');
+  });
+
+  it('reports products and locations named by the rules on single reads', async () => {
+    const { body } = await server.client.post('/discounts', {
+      rule_params: {
+        name: 'Shop', rule_effects: tenPercent,
+        rule_conditions: { conditions: { and: [
+          { field: 'location_id', operator: 'in', values: [7, 8] },
+          { array_field: 'lines', conditions: [{ field: 'product_id', operator: 'eq', value: 55 }] },
+        ] } },
+        rule_application: { conditions: { and: [{ array_field: 'lines', conditions: [{ field: 'product_id', operator: 'in', values: [55, 56] }] }] } },
+      },
+    });
+    const read = (await server.client.get(`/discounts/${body.id}`)).body;
+    expect(read).toMatchObject({ locations_ids: [7, 8], product_ids_rule_conditions: ['55'], product_ids_rule_application: ['55', '56'] });
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * The query filters of GET /discounts and GET /points (docs/campaigns.md).
+ * With a customer the list is what that customer can use now: the active,
+ * not ended campaigns of their country plus the targeted campaigns whose
+ * voucher they hold (reported in coupon_info.voucher_info).
+ */
+import type { VoucherRecord } from '../vouchers/types.js';
+import { ruleAccepts } from './rule-values.js';
+import type { CampaignKind, CampaignRecord } from './types.js';
+
+export const AUDIENCES = ['loyalty', 'targeted', 'all_customers'] as const;
+
+export interface ListFilters {
+  kind: CampaignKind;
+  audience?: (typeof AUDIENCES)[number];
+  locationId?: string;
+  locationCode?: string;
+  countries?: string[];
+  tierId?: string;
+  categoryId?: string;
+  customer?: {
+    country: string | undefined;
+    /** The customer's usable vouchers by campaign id (the first by priority). */
+    vouchers: ReadonlyMap<string, VoucherRecord>;
+    /** Only targeted campaigns whose voucher is (true) or is not (false) selected. */
+    selected?: boolean;
+    now: Date;
+  };
+}
+
+/** null when the campaign is filtered out; else the voucher to show with it (if any). */
+export function listMatch(record: CampaignRecord, filters: ListFilters): { voucher?: VoucherRecord } | null {
+  const params = record.rule_params;
+  const audience = params.select_customers ?? 'all_customers';
+  const countries = params.customer_registration_countries ?? [];
+  if (record.type !== filters.kind) return null;
+  if (filters.audience !== undefined && audience !== filters.audience) return null;
+  if (filters.locationId !== undefined && !ruleAccepts(params.rule_conditions, 'location_id', filters.locationId)) return null;
+  if (filters.locationCode !== undefined && !ruleAccepts(params.rule_conditions, 'location_code', filters.locationCode)) {
+    return null;
+  }
+  if (filters.countries && countries.length > 0 && !countries.some((c) => filters.countries!.includes(c))) return null;
+  if (filters.tierId !== undefined && !ruleAccepts(params.rule_conditions, 'customer.tier', filters.tierId)) return null;
+  if (filters.categoryId !== undefined && String(params.loyalty_rule_category_id) !== filters.categoryId) return null;
+  const customer = filters.customer;
+  if (!customer) return {};
+  if (params.active === false || hasEnded(params.available_to, customer.now)) return null;
+  if (audience !== 'targeted') {
+    const ofCountry = countries.length === 0 || (customer.country !== undefined && countries.includes(customer.country));
+    return ofCountry ? {} : null;
+  }
+  const voucher = customer.vouchers.get(record.id);
+  if (!voucher) return null;
+  if (customer.selected !== undefined && voucher.selected !== customer.selected) return null;
+  return { voucher };
+}
+
+function hasEnded(availableTo: unknown, now: Date): boolean {
+  if (typeof availableTo !== 'string') return false;
+  // A date-only bound includes its whole day.
+  const end = Date.parse(availableTo.length === 10 ? `${availableTo}T23:59:59Z` : availableTo);
+  return end < now.getTime();
+}

@@ -1,0 +1,97 @@
+/**
+ * A create or update body → the campaign record to store. Update semantics
+ * (docs/campaigns.md): each field sent replaces the stored one, fields not
+ * sent are kept. The rule objects may come as objects or JSON strings and
+ * are stored parsed.
+ */
+import { invalidRequest } from '../http/errors.js';
+import type { CompanySettings } from '../tenancy/types.js';
+import type { CampaignKind, CampaignRecord, TextField, Translations } from './types.js';
+
+export interface CampaignBody {
+  rule_params?: Record<string, unknown>;
+  coupon_params?: Record<string, unknown>;
+}
+
+const RULE_OBJECTS = ['rule_conditions', 'rule_application', 'rule_effects'] as const;
+
+/** Fields the contract lists for points campaigns only. */
+const POINTS_ONLY = [
+  'activation_period_type', 'activation_fixed_option_selected', 'activation_date', 'expiration_date',
+  'activation_delay', 'activation_delay_unit', 'expiration_period_type', 'fixed_option_selected',
+  'availability_duration', 'availability_duration_unit', 'availability_duration_natural', 'transferable',
+  'custom_entity_definition_id',
+] as const;
+
+export interface RecordInput {
+  kind: CampaignKind;
+  id: string;
+  body: CampaignBody;
+  previous: CampaignRecord | undefined;
+  settings: CompanySettings;
+  now: string;
+  /** Called when the campaign gets its first coupon. */
+  newCouponId: () => string;
+}
+
+export function buildRecord({ kind, id, body, previous, settings, now, newCouponId }: RecordInput): CampaignRecord {
+  const texts = { ...(previous?.texts ?? {}) };
+  const ruleParams: Record<string, unknown> = { ...(previous?.rule_params ?? {}) };
+  for (const [field, value] of Object.entries(body.rule_params ?? {})) {
+    const path = `rule_params.${field}`;
+    if (kind === 'discount' && (POINTS_ONLY as readonly string[]).includes(field)) {
+      throw invalidRequest(path, 'is a points campaign field');
+    }
+    if ((RULE_OBJECTS as readonly string[]).includes(field)) ruleParams[field] = parseRuleObject(value, path);
+    else if (field === 'name' || field === 'description') ruleParams[field] = localized(texts, field, value, settings);
+    else ruleParams[field] = value;
+  }
+  if (typeof ruleParams.name !== 'string' || ruleParams.name === '') throw invalidRequest('rule_params.name', 'is required');
+
+  let couponParams = previous?.coupon_params ? { ...previous.coupon_params } : undefined;
+  if (body.coupon_params !== undefined) {
+    couponParams ??= {};
+    for (const [field, value] of Object.entries(body.coupon_params)) {
+      if (field === 'name' || field === 'description') {
+        couponParams[field] = localized(texts, `coupon_${field}`, value, settings);
+      } else couponParams[field] = value;
+    }
+  }
+  if (ruleParams.select_customers === 'targeted' && couponParams === undefined) {
+    throw invalidRequest('coupon_params', 'is required for targeted campaigns');
+  }
+  return {
+    id,
+    type: kind,
+    rule_params: ruleParams,
+    ...(couponParams ? { coupon_params: couponParams, coupon_id: previous?.coupon_id ?? newCouponId() } : {}),
+    texts,
+    created_at: previous?.created_at ?? now,
+    updated_at: now,
+  };
+}
+
+function parseRuleObject(value: unknown, field: string): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    throw invalidRequest(field, 'is not valid JSON');
+  }
+}
+
+/** A text or a text per language: stores the translations and returns the default-language text. */
+function localized(
+  texts: Partial<Record<TextField, Translations>>,
+  field: TextField,
+  value: unknown,
+  settings: CompanySettings,
+): string {
+  if (typeof value === 'string') {
+    delete texts[field];
+    return value;
+  }
+  const translations = value as Translations;
+  texts[field] = translations;
+  return translations[settings.default_language] ?? Object.values(translations)[0] ?? '';
+}

@@ -1,0 +1,41 @@
+/** GET /discounts and GET /points: the query string → ListFilters (the customer is resolved by the route). */
+import { invalidRequest } from '../http/errors.js';
+import { optionalBoolean, optionalEnum, optionalInt64 } from '../http/params.js';
+import { AUDIENCES, type ListFilters } from './list.js';
+import type { CampaignKind } from './types.js';
+
+export interface ListQuery {
+  filters: Omit<ListFilters, 'customer'>;
+  customerId?: string;
+  customerCode?: string;
+  selected?: boolean;
+}
+
+const COUNTRY = /^[A-Z]{2}$/;
+
+export function readListQuery(query: URLSearchParams, kind: CampaignKind): ListQuery {
+  const countries = query.getAll('countries').flatMap((value) => value.split(',')).filter((c) => c !== '');
+  for (const country of countries) {
+    if (!COUNTRY.test(country)) throw invalidRequest('countries', 'must be ISO 3166-1 alpha-2 codes in capitals');
+  }
+  const selected = optionalBoolean(query.get('selected'), 'selected');
+  const customerId = optionalInt64(query.get('customer_id'), 'customer_id');
+  const customerCode = query.get('customer_code') || undefined;
+  if (selected !== undefined && customerId === undefined && customerCode === undefined) {
+    throw invalidRequest('selected', 'needs customer_id or customer_code (it filters the customer\'s vouchers)');
+  }
+  return {
+    filters: {
+      kind,
+      audience: optionalEnum(query.get('campaign_audience'), 'campaign_audience', AUDIENCES),
+      locationId: optionalInt64(query.get('location_id'), 'location_id'),
+      locationCode: query.get('location_code') || undefined,
+      countries: countries.length > 0 ? countries : undefined,
+      tierId: query.get('tier_id') || undefined,
+      categoryId: optionalInt64(query.get('category_id'), 'category_id'),
+    },
+    customerId,
+    customerCode,
+    selected,
+  };
+}

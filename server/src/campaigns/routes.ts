@@ -1,0 +1,140 @@
+/**
+ * POST, GET, PATCH (PUT) and GET /{value} on /discounts and /points. Every
+ * create or update is compiled by the engine inside the write transaction
+ * that stores it, so a campaign that does not compile is never stored.
+ */
+import { TallyError } from '@tally/engine';
+import type { ServerContext } from '../context.js';
+import { CustomerStore } from '../customers/store.js';
+import { invalidRequest } from '../http/errors.js';
+import { readPerPage, requireInt64 } from '../http/params.js';
+import { ok, success, type Handler, type Routes, type TallyRequest } from '../http/types.js';
+import { validate } from '../http/validation.js';
+import { wireInt } from '../http/wire.js';
+import { allocateId } from '../store/ids.js';
+import { optionalCustomer } from '../vouchers/customer.js';
+import { isUsable } from '../vouchers/status.js';
+import { LmdbVoucherStore } from '../vouchers/store.js';
+import type { VoucherRecord } from '../vouchers/types.js';
+import { checkCompiles } from './compile-check.js';
+import { listMatch } from './list.js';
+import { findCampaign } from './lookup.js';
+import { buildRecord, type CampaignBody } from './params.js';
+import { readListQuery } from './query.js';
+import { LmdbCampaignStore } from './store.js';
+import type { CampaignKind, CampaignRecord } from './types.js';
+import { campaignView } from './view.js';
+
+interface CampaignHandlers {
+  create: Handler;
+  list: Handler;
+  update: Handler;
+  get: Handler;
+}
+
+function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind): CampaignHandlers {
+  const campaigns = new LmdbCampaignStore(env);
+  const vouchers = new LmdbVoucherStore(env);
+  const customers = new CustomerStore(env);
+
+  /** Builds, checks and stores the campaign in one transaction; returns its id. */
+  const write = (req: TallyRequest, body: CampaignBody, existingId?: string) =>
+    env.transact(() => {
+      const previous = existingId === undefined ? undefined : campaigns.get(req.tenant, existingId);
+      if (existingId !== undefined && previous?.type !== kind) {
+        throw new TallyError('campaign_not_found', `value: no ${kind} campaign ${existingId}`, 'value');
+      }
+      const record = buildRecord({
+        kind,
+        id: existingId ?? allocateId(env, req.tenant, 'campaigns'),
+        body,
+        previous,
+        settings: req.settings,
+        now: req.now.toISOString(),
+        newCouponId: () => allocateId(env, req.tenant, 'coupons'),
+      });
+      checkStaticCode(req, record);
+      checkCompiles(record, req.settings);
+      return campaigns.putInTransaction(req.tenant, record, previous).id;
+    });
+
+  const checkStaticCode = (req: TallyRequest, record: CampaignRecord) => {
+    const code = record.coupon_params?.static_code;
+    const holder = code === undefined ? undefined : campaigns.byStaticCode(req.tenant, code);
+    if (holder && holder.id !== record.id) {
+      throw invalidRequest('coupon_params.static_code', `is already the code of campaign ${holder.id}`);
+    }
+  };
+
+  return {
+    create: (req) =>
+      duplicates.suppress(req, `${kind}_campaign:create`, async () => {
+        const body = validate<CampaignBody>('campaigns.create', req.body);
+        const id = await write(req, body);
+        return success({ id: wireInt(id) });
+      }),
+
+    update: (req) => {
+      const id = requireInt64(req.params.value, 'value');
+      return duplicates.suppress(req, `campaign:${id}`, async () => {
+        await write(req, validate<CampaignBody>('campaigns.update', req.body), id);
+        return success();
+      });
+    },
+
+    get: async (req) => {
+      const found = findCampaign({ campaigns, vouchers }, req.tenant, kind, req.params.value, req.query.get('search_by'));
+      return ok(campaignView(found.campaign, { language: req.language, settings: req.settings, voucher: found.voucher, single: true }));
+    },
+
+    list: async (req) => {
+      const query = readListQuery(req.query, kind);
+      const customer = optionalCustomer(customers, req.tenant, { customer_id: query.customerId, customer_code: query.customerCode });
+      const now = req.now.toISOString();
+      const held = new Map<string, VoucherRecord>();
+      if (customer) {
+        for (const voucher of vouchers.ofCustomer(req.tenant, customer.id)) {
+          if (!held.has(voucher.campaign_id) && isUsable(voucher, now)) held.set(voucher.campaign_id, voucher);
+        }
+      }
+      const filters = {
+        ...query.filters,
+        ...(customer
+          ? {
+              customer: {
+                country: typeof customer.profile.country === 'string' ? customer.profile.country : undefined,
+                vouchers: held,
+                selected: query.selected,
+                now: req.now,
+              },
+            }
+          : {}),
+      };
+      const page = campaigns.page(req.tenant, { startingAfter: req.query.get('starting_after') || undefined, perPage: readPerPage(req.query.get('per_page')) }, (record) => {
+        const match = listMatch(record, filters);
+        return match === null ? undefined : campaignView(record, { language: req.language, settings: req.settings, voucher: match.voucher, single: false });
+      });
+      return ok(page);
+    },
+  };
+}
+
+export function discountCampaignRoutes(ctx: ServerContext): Routes {
+  const handlers = campaignHandlers(ctx, 'discount');
+  return {
+    'discounts.create': handlers.create,
+    'discounts.list': handlers.list,
+    'discounts.update': handlers.update,
+    'discounts.get': handlers.get,
+  };
+}
+
+export function pointsCampaignRoutes(ctx: ServerContext): Routes {
+  const handlers = campaignHandlers(ctx, 'points');
+  return {
+    'points.create': handlers.create,
+    'points.list': handlers.list,
+    'points.update': handlers.update,
+    'points.get': handlers.get,
+  };
+}

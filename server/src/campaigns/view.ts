@@ -1,0 +1,86 @@
+/**
+ * A stored campaign → the contract's Campaign read object: rule objects as
+ * JSON strings, names and descriptions in the request's language, the coupon
+ * and (for a customer or a voucher lookup) the voucher in coupon_info.
+ */
+import { localize } from '../http/language.js';
+import { wireInt } from '../http/wire.js';
+import type { CompanySettings } from '../tenancy/types.js';
+import type { VoucherRecord } from '../vouchers/types.js';
+import { voucherInfo } from '../vouchers/view.js';
+import { ruleValues } from './rule-values.js';
+import type { CampaignRecord, TextField } from './types.js';
+
+export interface ViewOptions {
+  language: string | undefined;
+  settings: CompanySettings;
+  /** The voucher the reader holds or looked up, reported in coupon_info.voucher_info. */
+  voucher?: VoucherRecord;
+  /** Single reads add the product, location and tier lists. */
+  single: boolean;
+}
+
+/** Fields copied as stored (absent ones answered as null). */
+const COPIED = [
+  'active', 'available_from', 'available_to', 'recurrence_type', 'recurrence_days', 'currency', 'coupon_required',
+  'when', 'select_customers', 'customer_registration_countries', 'once', 'once_limit', 'budget_period',
+  'stackability_properties', 'priority',
+] as const;
+
+const POINTS_FIELDS = [
+  'transferable', 'activation_period_type', 'activation_fixed_option_selected', 'activation_date', 'activation_delay',
+  'activation_delay_unit', 'expiration_period_type', 'fixed_option_selected', 'expiration_date',
+  'availability_duration', 'availability_duration_unit', 'availability_duration_natural',
+] as const;
+
+export function campaignView(record: CampaignRecord, options: ViewOptions): Record<string, unknown> {
+  const params = record.rule_params;
+  const text = (field: TextField, stored: unknown) =>
+    localize(record.texts[field] ?? (typeof stored === 'string' ? stored : ''), options.language, options.settings);
+  const view: Record<string, unknown> = {
+    id: wireInt(record.id),
+    campaign_history_id: record.history_id === undefined ? null : wireInt(record.history_id),
+    type: record.type,
+    name: text('name', params.name),
+    description: params.description === undefined && !record.texts.description ? null : text('description', params.description),
+    category: params.loyalty_rule_category_id === undefined ? null : { id: wireInt(String(params.loyalty_rule_category_id)), name: null, priority: null },
+  };
+  for (const field of COPIED) view[field] = params[field] ?? null;
+  view.customer_registration_countries = params.customer_registration_countries ?? [];
+  view.tiers = (ruleValues(params.rule_conditions, 'customer.tier') ?? []).map((id) => ({ id, name: null, threshold: null }));
+  view.achievement_definitions = [];
+  for (const field of ['rule_conditions', 'rule_application', 'rule_effects'] as const) {
+    view[field] = params[field] === undefined ? null : JSON.stringify(params[field]);
+  }
+  view.chances_to_accrue = params.chance_to_accrue_period ?? null;
+  view.chances_to_accrue_period = params.chance_to_accrue_period ?? null;
+  view.chances_to_accrue_limit = params.chance_to_accrue_limit ?? null;
+  view.budget_value = params.budget_value ?? null;
+  view.maximum_discount_transaction = params.maximum_budget_transaction ?? null;
+  view.partner = null;
+  view.partner_id = params.partner_id === undefined ? null : wireInt(String(params.partner_id));
+  view.custom_entity_definition_id =
+    params.custom_entity_definition_id === undefined ? null : wireInt(String(params.custom_entity_definition_id));
+  if (record.type === 'points') for (const field of POINTS_FIELDS) view[field] = params[field] ?? null;
+  view.coupon_info = couponInfo(record, options);
+  if (options.single) {
+    view.product_ids_rule_conditions = ruleValues(params.rule_conditions, 'product_id') ?? [];
+    view.product_ids_rule_application = ruleValues(params.rule_application, 'product_id') ?? [];
+    view.locations_ids = (ruleValues(params.rule_conditions, 'location_id') ?? []).map((id) => wireInt(id));
+    view.location_codes = ruleValues(params.rule_conditions, 'location_code') ?? [];
+  }
+  return view;
+}
+
+function couponInfo(record: CampaignRecord, options: ViewOptions): Record<string, unknown> | null {
+  const coupon = record.coupon_params;
+  if (!coupon || record.coupon_id === undefined) return null;
+  return {
+    coupon_id: wireInt(record.coupon_id),
+    static_code: coupon.static_code ?? null,
+    coupon_name: localize(record.texts.coupon_name ?? (coupon.name ?? ''), options.language, options.settings),
+    external_id: coupon.external_id ?? null,
+    key: coupon.key ?? null,
+    ...(options.voucher ? { voucher_info: voucherInfo(options.voucher, coupon) } : {}),
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * Whether a voucher can be used now, as the contract's voucher_* error codes.
+ * Checked in this order: deleted, redeemed, inactive (the voucher or its
+ * coupon), not yet available, expired.
+ */
+import { TallyError } from '@tally/engine';
+import type { VoucherRecord } from './types.js';
+
+export function voucherRefusal(voucher: VoucherRecord, now: string, couponActive = true): TallyError | null {
+  const at = Date.parse(now);
+  const code = voucher.code;
+  if (voucher.status === 'deleted') return new TallyError('voucher_deleted', `voucher ${code}: its coupon has been deleted`);
+  if (voucher.status === 'redeemed') return new TallyError('voucher_redeemed', `voucher ${code}: already redeemed`);
+  if (voucher.status === 'inactive' || !couponActive) return new TallyError('voucher_inactive', `voucher ${code}: the coupon is not active`);
+  if (voucher.available_from !== null && Date.parse(voucher.available_from) > at) {
+    return new TallyError('voucher_out_date', `voucher ${code}: available from ${voucher.available_from}`);
+  }
+  if (voucher.status === 'expired' || (voucher.available_to !== null && Date.parse(voucher.available_to) <= at)) {
+    return new TallyError('voucher_expired', `voucher ${code}: expired at ${voucher.available_to}`);
+  }
+  return null;
+}
+
+export function isUsable(voucher: VoucherRecord, now: string): boolean {
+  return voucherRefusal(voucher, now) === null;
+}

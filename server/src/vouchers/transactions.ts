@@ -1,0 +1,45 @@
+/**
+ * Discount transactions: one per POST /discounts/redeem, listed by
+ * GET /discounts/transactions (all, or one customer's), newest ids last.
+ * Keys: `discount_transactions` [tenant, 'all', idKey(id)] and
+ * [tenant, 'customer', idKey(customer_id), idKey(id)] -> DiscountTransaction.
+ */
+import type { StoreEnv } from '../store/env.js';
+import { idKey, tenantPrefix } from '../store/keys.js';
+import { paginate, type Page, type PageRequest } from '../store/paginate.js';
+import type { Tenant } from '../tenancy/types.js';
+
+export interface DiscountTransaction {
+  id: string;
+  created_at: string;
+  /** The discount in cents. */
+  amount_cents: number;
+  customer_id: string;
+  customer_code: string | null;
+  /** The cart (activity) id, when the redemption named one by id. */
+  activity_id: string | null;
+  activity_code: string | null;
+  campaign_id: string;
+  voucher_id: string | null;
+  voucher_code: string;
+}
+
+export class DiscountTransactionStore {
+  constructor(private readonly env: StoreEnv) {}
+
+  private get db() {
+    return this.env.db('discount_transactions');
+  }
+
+  /** Inside `env.transact`. */
+  putInTransaction(tenant: Tenant, transaction: DiscountTransaction): void {
+    const prefix = tenantPrefix(tenant);
+    this.db.putSync([prefix, 'all', idKey(transaction.id)], transaction);
+    this.db.putSync([prefix, 'customer', idKey(transaction.customer_id), idKey(transaction.id)], transaction);
+  }
+
+  page<T>(tenant: Tenant, customerId: string | undefined, page: PageRequest, toItem: (t: DiscountTransaction) => T): Page<T> {
+    const prefix = customerId === undefined ? [tenantPrefix(tenant), 'all'] : [tenantPrefix(tenant), 'customer', idKey(customerId)];
+    return paginate(this.db, prefix, page, toItem);
+  }
+}

@@ -1,0 +1,21 @@
+/** A voucher as the contract shows it inside a campaign's coupon_info (voucher_info). */
+import type { CouponParams } from '@tally/engine';
+import { wireInt } from '../http/wire.js';
+import type { VoucherRecord } from './types.js';
+
+export function voucherInfo(voucher: VoucherRecord, coupon: CouponParams): Record<string, unknown> {
+  return {
+    voucher_id: wireInt(voucher.id),
+    voucher_code: voucher.code,
+    available_redemptions: voucher.max_redemptions === null ? null : voucher.max_redemptions - voucher.redemptions,
+    max_redemptions: voucher.max_redemptions,
+    selected: voucher.selected,
+    status: voucher.status,
+    available_from: voucher.available_from,
+    available_to: voucher.available_to,
+    print_from: coupon.print_from ?? null,
+    print_to: coupon.print_to ?? null,
+    priority: voucher.priority,
+    printable: coupon.printable ?? false,
+  };
+}
