@@ -34,7 +34,6 @@ export function applyDiscountCampaign(run: Run, campaign: CompiledCampaign): voi
     perLine.forEach((value, i) => {
       if (value <= 0) return;
       lines[i].current -= value;
-      lines[i].discount += value;
       // `available` was fixed before the first effect, so marking now keeps the campaign's own effects stacking.
       lines[i].touched = true;
       if (exclusive) lines[i].locked = true;

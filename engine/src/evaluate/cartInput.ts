@@ -20,7 +20,6 @@ export interface LineState {
   originalCents: number;
   /** The line total after the discounts and cashback applied so far. */
   current: number;
-  discount: number;
   cashback: number;
   /** A discount campaign acted on the line. */
   touched: boolean;
@@ -36,7 +35,6 @@ export interface CartInput {
   originalCents: number;
   lines: LineState[];
   lineByOrder: ReadonlyMap<number, LineState>;
-  customerId: string | null;
   locationId: string | null;
   coupons: 'all' | 'selected' | readonly string[];
   applyDiscounts: boolean;
@@ -57,6 +55,8 @@ export function readCart(cart: Cart, companyCurrency: string): CartInput {
     if (lineByOrder.has(line.order)) throw invalidRequest(`lines[${line.index}].order`, `duplicate line order ${line.order}`);
     lineByOrder.set(line.order, line);
   }
+  // The caller resolves the customer into the context; the cart's own id must still be a valid id.
+  if (cart.customer_id !== undefined && cart.customer_id !== null) idString(cart.customer_id, 'customer_id');
   checkCashbacks(cart, lineByOrder);
   checkReturns(cart, lineByOrder);
   return {
@@ -67,7 +67,6 @@ export function readCart(cart: Cart, companyCurrency: string): CartInput {
     originalCents: cart.original_total === undefined || cart.original_total === null ? totalCents : toCents(cart.original_total, 'original_total'),
     lines,
     lineByOrder,
-    customerId: cart.customer_id === undefined || cart.customer_id === null ? null : idString(cart.customer_id, 'customer_id'),
     locationId: cart.location_id === undefined || cart.location_id === null ? null : idString(cart.location_id, 'location_id'),
     coupons: readCoupons(cart),
     applyDiscounts: readFlag(cart.apply_discounts, 'apply_discounts'),
@@ -98,7 +97,6 @@ function readLine(line: CartLine, index: number): LineState {
     productId: line.product_id === undefined || line.product_id === null ? null : idString(line.product_id, `${field}.product_id`),
     originalCents,
     current: total,
-    discount: 0,
     cashback: 0,
     touched: false,
     locked: false,
