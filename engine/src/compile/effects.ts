@@ -12,8 +12,9 @@ const POINTS_DISTRIBUTIONS = ['individual_items', 'total', 'total_cart'] as cons
 
 export function compileEffects(raw: unknown, type: CampaignType): CompiledEffect[] {
   const field = 'rule_params.rule_effects';
+  // An instant win's only effect is its draw.
+  if (type === 'instant_win') return [];
   const list = parseJsonField(raw, field);
-  if (type === 'instant_win' && (list === undefined || list === null)) return [];
   if (!Array.isArray(list) || list.length === 0) throw invalidRequest(field, 'must be a non-empty array of effects');
   return list.map((item, i) => compileEffect(item, `${field}[${i}]`, type));
 }

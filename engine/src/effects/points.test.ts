@@ -44,6 +44,14 @@ describe('points: exact rounding down', () => {
     expect(outcome.response.scores.map((s) => [s.line_order, s.score])).toEqual([[-1, 1]]);
   });
 
+  it('limits caps the units counted, per line and on total', () => {
+    const perLine = evaluate([points(1, { rule_effects: [{ type: 'ratio', value: 1, limits: 3 }] })], cart([line(1, 10, 4, 2), line(2, 11, 10, 2)]));
+    // Line 1: both units (4.00 -> 4); line 2: one unit of 5.00 (5, rounded to the quantity 2 -> 4).
+    expect(perLine.response.scores.map((s) => [s.line_order, s.score])).toEqual([[1, 4], [2, 4]]);
+    const total = evaluate([points(1, { rule_effects: [{ type: 'ratio', value: 1, distribution: 'total', limits: 3 }] })], cart([line(1, 10, 4, 2), line(2, 11, 10, 2)]));
+    expect(total.response.scores.map((s) => [s.line_order, s.score])).toEqual([[-1, 9]]);
+  });
+
   it('apply_points: false stops campaign points', () => {
     expect(evaluate([ratio(10)], cart([line(1, 10, 10)], { apply_points: false })).response.score).toBe(0);
   });

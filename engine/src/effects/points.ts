@@ -59,13 +59,18 @@ function perLine(effect: CompiledEffect, lines: readonly LineState[], eligible: 
   return awards;
 }
 
-/** total: on the applied lines' total; total_cart: on the whole cart. Reported on line -1. */
+/** total: on the applied lines' total (up to `limits` units); total_cart: on the whole cart. Reported on line -1. */
 function onCart(effect: CompiledEffect, lines: readonly LineState[], eligible: readonly boolean[]): Award[] {
   if (effect.type === 'direct_value') return eligible.some(Boolean) ? [{ line: null, points: effect.amount }] : [];
   let cents = 0;
-  lines.forEach((line, i) => {
-    if (effect.distribution === 'total_cart' ? line.current > 0 : eligible[i]) cents += line.current;
-  });
+  if (effect.distribution === 'total_cart') {
+    for (const line of lines) if (line.current > 0) cents += line.current;
+  } else {
+    const units = coveredUnits(lines, eligible, effect.limits);
+    lines.forEach((line, i) => {
+      if (units[i] > 0) cents += coveredCents(line, units[i]);
+    });
+  }
   return [{ line: null, points: pointsFor(cents, effect.rate, effect.rateInt) }];
 }
 

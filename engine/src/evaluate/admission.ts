@@ -20,8 +20,9 @@ export interface Admission {
 export function admit(run: Run, campaign: CompiledCampaign): Admission | null {
   const refusal = targetingRefusal(run, campaign);
   if (refusal !== null) return refuse(run, campaign, refusal, false);
-  const coupon = run.coupons.couponFor(campaign);
   const targeted = campaign.targeting.selectCustomers === 'targeted';
+  // Only a campaign that needs a coupon uses (and consumes) one.
+  const coupon = targeted || campaign.couponRequired ? run.coupons.couponFor(campaign) : null;
   if (targeted && !coupon?.voucher) return refuse(run, campaign, 'the customer does not hold this campaign\'s voucher', false);
   if (campaign.couponRequired && !coupon) return refuse(run, campaign, 'a coupon is required', false);
   if (!campaign.conditions.test(run.facts)) return refuse(run, campaign, 'the cart does not meet the rule conditions', false);

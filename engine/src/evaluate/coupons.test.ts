@@ -68,4 +68,13 @@ describe('coupons_desired', () => {
       { rule_id: 3, rule_name: 'discount 3', type: 'discount', error: 'the cart does not meet the rule conditions', coupon_info: { static_code: 'WELCOME' } },
     ]);
   });
+
+  it('a voucher for a campaign that needs no coupon is not used up', () => {
+    const holder = { id: 42, vouchers: [{ code: 'V-1', campaign_id: 1, voucher_id: 501 }] };
+    const outcome = evaluate(campaigns.slice(0, 1), cart([line(1, 10, 100)], { coupons_desired: 'all' }), context({ customer: holder }));
+    expect(outcome.response.effects).toHaveLength(1);
+    expect(outcome.response.effects[0]).not.toHaveProperty('coupon_info');
+    expect(outcome.writes.vouchers_used).toEqual([]);
+    expect(outcome.response.total_discount_promotion_applied).toBe(10);
+  });
 });
