@@ -7,10 +7,12 @@ import type { ServerContext } from '../context.js';
 import { checkRoutes } from '../check/routes.js';
 import { companyRoutes } from '../tenancy/routes.js';
 import { customersRoutes } from '../customers/routes.js';
+import { associationsRoutes } from '../associations/routes.js';
+import { mergesRoutes } from '../merges/routes.js';
 import { discountCampaignRoutes, pointsCampaignRoutes } from '../campaigns/routes.js';
 import type { Routes } from './types.js';
 
-const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, discountCampaignRoutes, pointsCampaignRoutes];
+const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, discountCampaignRoutes, pointsCampaignRoutes];
 
 export function buildRoutes(ctx: ServerContext): Routes {
   const all: Record<string, unknown> = {};

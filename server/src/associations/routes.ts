@@ -1,0 +1,107 @@
+/**
+ * Associations (contract part 1): create, update and deactivate the active
+ * association between two customers, and list a customer's associates. Both
+ * customers must exist; a pair has at most one active association.
+ */
+import { TallyError } from '@tally/engine';
+import type { ServerContext } from '../context.js';
+import { findCustomer } from '../customers/lookup.js';
+import { CustomerStore } from '../customers/store.js';
+import { serverTime } from '../customers/fields.js';
+import { invalidRequest } from '../http/errors.js';
+import { optionalBoolean, requireInt64 } from '../http/params.js';
+import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
+import { validate } from '../http/validation.js';
+import { AssociationStore } from './store.js';
+import type { Association } from './types.js';
+import { associationView } from './view.js';
+
+interface PairBody {
+  customer_id: string;
+  associate_customer_id: string;
+  relationship_type?: string | null;
+  active?: boolean;
+  main?: boolean;
+}
+
+function associationNotFound(customerId: string, associateId: string): TallyError {
+  return new TallyError('association_not_found', `associate_customer_id: no active association between ${customerId} and ${associateId}`, 'associate_customer_id');
+}
+
+export function associationsRoutes({ env, duplicates }: ServerContext): Routes {
+  const customers = new CustomerStore(env);
+  const store = new AssociationStore(env);
+
+  /** Inside a transaction: the active association of the pair, both customers existing. */
+  const activePair = (req: TallyRequest, customerId: string, associateId: string): Association => {
+    findCustomer(customers, req.tenant, 'id', customerId, 'customer_id');
+    findCustomer(customers, req.tenant, 'id', associateId, 'associate_customer_id');
+    const association = store.active(req.tenant, customerId, associateId);
+    if (!association) throw associationNotFound(customerId, associateId);
+    return association;
+  };
+
+  return {
+    'associations.create': (req) => {
+      const body = validate<PairBody>('associations.create', req.body);
+      if (body.customer_id === body.associate_customer_id) throw invalidRequest('associate_customer_id', 'must differ from customer_id');
+      return duplicates.suppress(req, `association:${body.customer_id}:${body.associate_customer_id}`, async () => {
+        const now = serverTime(req.now);
+        const association = await env.transact(() => {
+          findCustomer(customers, req.tenant, 'id', body.customer_id, 'customer_id');
+          findCustomer(customers, req.tenant, 'id', body.associate_customer_id, 'associate_customer_id');
+          const active = body.active ?? true;
+          if (active && store.active(req.tenant, body.customer_id, body.associate_customer_id)) {
+            throw new TallyError('conflict', 'associate_customer_id: the two customers already have an active association', 'associate_customer_id');
+          }
+          return store.create(req.tenant, {
+            customer_id: body.customer_id,
+            associate_customer_id: body.associate_customer_id,
+            relationship_type: body.relationship_type ?? null,
+            active,
+            main: body.main ?? false,
+            created_at: now,
+            updated_at: now,
+          });
+        });
+        return ok(associationView(association));
+      });
+    },
+
+    'associations.update': (req) => {
+      const body = validate<PairBody>('associations.update', req.body);
+      return duplicates.suppress(req, `association:${body.customer_id}:${body.associate_customer_id}`, async () => {
+        await env.transact(() => {
+          const association = activePair(req, body.customer_id, body.associate_customer_id);
+          const next: Association = {
+            ...association,
+            relationship_type: body.relationship_type ?? null,
+            main: body.main ?? association.main,
+            updated_at: serverTime(req.now),
+          };
+          store.put(req.tenant, next, association);
+        });
+        return success();
+      });
+    },
+
+    'associations.delete': (req) => {
+      const customerId = requireInt64(req.query.get('customer_id'), 'customer_id');
+      const associateId = requireInt64(req.query.get('associate_customer_id'), 'associate_customer_id');
+      return duplicates.suppress(req, `association:${customerId}:${associateId}`, async () => {
+        await env.transact(() => {
+          const association = activePair(req, customerId, associateId);
+          store.put(req.tenant, { ...association, active: false, updated_at: serverTime(req.now) }, association);
+        });
+        return success();
+      });
+    },
+
+    'associations.list': async (req) => {
+      const customer = findCustomer(customers, req.tenant, 'id', req.params.id, 'id');
+      const active = optionalBoolean(req.query.get('active'), 'active') ?? true;
+      const list = store.ofCustomer(req.tenant, customer.id).filter((a) => a.active === active);
+      return ok({ list: list.map(associationView) });
+    },
+  };
+}

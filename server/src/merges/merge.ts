@@ -1,0 +1,47 @@
+/**
+ * Completing a merge, inside one write transaction: every customer-owned
+ * record of the old customer moves to the new one (OWNED_KINDS), an
+ * association links them (new -> old, with the merge id), and the old
+ * customer becomes merged with merged_to. Its personal data stays as it was;
+ * the new customer keeps all its previous records.
+ */
+import { AssociationStore } from '../associations/store.js';
+import { OWNED_KINDS } from '../customers/owned-kinds.js';
+import type { CustomerStore } from '../customers/store.js';
+import type { CustomerRecord } from '../customers/types.js';
+import type { StoreEnv } from '../store/env.js';
+import type { Tenant } from '../tenancy/types.js';
+import type { MergeStore } from './store.js';
+import type { MergeRecord } from './types.js';
+
+export function completeMerge(
+  env: StoreEnv,
+  customers: CustomerStore,
+  merges: MergeStore,
+  tenant: Tenant,
+  merge: MergeRecord,
+  now: string,
+): MergeRecord {
+  const old = customers.get(tenant, merge.old_customer_id)!;
+  const moved: Record<string, string[]> = {};
+  for (const kind of OWNED_KINDS) {
+    const ids = kind.ids(env, tenant, old.id);
+    kind.reassign(env, tenant, ids, old.id, merge.new_customer_id);
+    moved[kind.name] = ids;
+  }
+  const association = new AssociationStore(env).create(tenant, {
+    customer_id: merge.new_customer_id,
+    associate_customer_id: old.id,
+    relationship_type: merge.relationship_type ?? null,
+    active: true,
+    main: false,
+    merge_id: merge.id,
+    created_at: now,
+    updated_at: now,
+  });
+  const merged: CustomerRecord = { ...old, status: 'merged', merged_to: merge.new_customer_id, updated_at: now };
+  customers.put(tenant, merged, old);
+  const completed: MergeRecord = { ...merge, status: 'completed', moved, association_id: association.id, completed_at: now };
+  merges.put(tenant, completed);
+  return completed;
+}

@@ -1,0 +1,50 @@
+/**
+ * The two customers of a transfer: each named by exactly one of id or code,
+ * both existing, and in states that allow the merge (contract, States and
+ * transitions): the old customer neither merging nor merged, the new one
+ * neither merged nor being merged.
+ */
+import { TallyError } from '@tally/engine';
+import { findCustomer } from '../customers/lookup.js';
+import type { CustomerStore } from '../customers/store.js';
+import type { CustomerRecord } from '../customers/types.js';
+import { invalidRequest } from '../http/errors.js';
+import type { Tenant } from '../tenancy/types.js';
+
+export interface TransferBody {
+  old_customer_id?: string;
+  old_customer_code?: string;
+  new_customer_id?: string;
+  new_customer_code?: string;
+  relationship_type?: string;
+  motive?: string;
+}
+
+/** Checks the "exactly one of" rules before any read. */
+export function checkNaming(body: TransferBody): void {
+  for (const side of ['old', 'new'] as const) {
+    const byId = body[`${side}_customer_id`] !== undefined;
+    const byCode = body[`${side}_customer_code`] !== undefined;
+    if (byId === byCode) throw invalidRequest(`${side}_customer_id`, `exactly one of ${side}_customer_id and ${side}_customer_code is required`);
+  }
+}
+
+function party(store: CustomerStore, tenant: Tenant, body: TransferBody, side: 'old' | 'new'): CustomerRecord {
+  const id = body[`${side}_customer_id`];
+  return id !== undefined
+    ? findCustomer(store, tenant, 'id', id, `${side}_customer_id`)
+    : findCustomer(store, tenant, 'code', body[`${side}_customer_code`]!, `${side}_customer_code`);
+}
+
+/** Inside a transaction: the old and new customers, or the error that stops the transfer. */
+export function transferParties(store: CustomerStore, tenant: Tenant, body: TransferBody): { old: CustomerRecord; target: CustomerRecord } {
+  const old = party(store, tenant, body, 'old');
+  const target = party(store, tenant, body, 'new');
+  if (old.id === target.id) throw invalidRequest('new_customer_id', 'must be another customer than the old one');
+  if (old.status === 'merging') throw new TallyError('customer_merging', `old_customer_id: customer ${old.id} is already being merged`, 'old_customer_id');
+  if (old.status === 'merged') throw new TallyError('conflict', `old_customer_id: customer ${old.id} is already merged`, 'old_customer_id');
+  if (target.status === 'merged' || target.status === 'merging') {
+    throw new TallyError('conflict', `new_customer_id: customer ${target.id} is ${target.status}`, 'new_customer_id');
+  }
+  return { old, target };
+}

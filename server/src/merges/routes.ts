@@ -1,0 +1,106 @@
+/**
+ * The merge operations (contract part 1, Merging): transfer (completed in one
+ * transaction), transfer-new (merging at once, merged asynchronously) and
+ * unmerge.
+ */
+import { TallyError } from '@tally/engine';
+import { AssociationStore } from '../associations/store.js';
+import type { ServerContext } from '../context.js';
+import { serverTime } from '../customers/fields.js';
+import { findCustomer } from '../customers/lookup.js';
+import { CustomerStore } from '../customers/store.js';
+import { requireBoolean } from '../http/params.js';
+import { success, type Routes, type TallyRequest } from '../http/types.js';
+import { validate } from '../http/validation.js';
+import { completeMerge } from './merge.js';
+import { checkNaming, transferParties, type TransferBody } from './parties.js';
+import { MergeStore } from './store.js';
+import { unmerge } from './unmerge.js';
+import { MergeWorker } from './worker.js';
+
+/** Delay before an asynchronous merge runs (TALLY_MERGE_DELAY_MS, default 0; docs/customers.md). */
+function mergeDelayMs(): number {
+  const delay = Number(process.env.TALLY_MERGE_DELAY_MS ?? '0');
+  return Number.isFinite(delay) && delay >= 0 ? delay : 0;
+}
+
+export function mergesRoutes({ env, log, duplicates }: ServerContext): Routes {
+  const customers = new CustomerStore(env);
+  const merges = new MergeStore(env);
+  const worker = new MergeWorker(env, merges, log, mergeDelayMs());
+  worker.resumeQueued();
+
+  const readBody = (req: TallyRequest) => {
+    const body = validate<TransferBody>('merges.transfer', req.body);
+    checkNaming(body);
+    return body;
+  };
+  const target = (body: TransferBody) =>
+    `merge:${body.old_customer_id ?? body.old_customer_code}:${body.new_customer_id ?? body.new_customer_code}`;
+
+  return {
+    'merges.transfer': (req) => {
+      const body = readBody(req);
+      return duplicates.suppress(req, target(body), async () => {
+        const now = serverTime(req.now);
+        await env.transact(() => {
+          const { old, target: into } = transferParties(customers, req.tenant, body);
+          const merge = merges.create(req.tenant, {
+            old_customer_id: old.id,
+            new_customer_id: into.id,
+            relationship_type: body.relationship_type,
+            motive: body.motive,
+            mode: 'transfer',
+            status: 'pending',
+            moved: {},
+            created_at: now,
+          });
+          completeMerge(env, customers, merges, req.tenant, merge, now);
+        });
+        return success();
+      });
+    },
+
+    'merges.transfer_new': (req) => {
+      const body = readBody(req);
+      return duplicates.suppress(req, target(body), async () => {
+        const now = serverTime(req.now);
+        const merge = await env.transact(() => {
+          const { old, target: into } = transferParties(customers, req.tenant, body);
+          const associations = new AssociationStore(env);
+          if (associations.active(req.tenant, old.id, into.id) || associations.active(req.tenant, into.id, old.id)) {
+            throw new TallyError('conflict', 'new_customer_id: the two customers have an active association', 'new_customer_id');
+          }
+          customers.put(req.tenant, { ...old, status: 'merging', updated_at: now }, old);
+          const created = merges.create(req.tenant, {
+            old_customer_id: old.id,
+            new_customer_id: into.id,
+            relationship_type: body.relationship_type,
+            motive: body.motive,
+            mode: 'transfer_new',
+            status: 'pending',
+            moved: {},
+            created_at: now,
+          });
+          merges.enqueue(req.tenant, created.id);
+          return created;
+        });
+        worker.schedule(req.tenant, merge.id);
+        return success();
+      });
+    },
+
+    'merges.unmerge': (req) => {
+      const withActivities = requireBoolean(req.query.get('with_activites'), 'with_activites');
+      // The contract: search_param defaults to id when absent or invalid.
+      const by = req.query.get('search_param') === 'code' ? 'code' : 'id';
+      return duplicates.suppress(req, `unmerge:${by}:${req.params.associate_id}`, async () => {
+        await env.transact(() => {
+          const associate = findCustomer(customers, req.tenant, by, req.params.associate_id, 'associate_id');
+          unmerge(env, customers, merges, req.tenant, associate, withActivities, serverTime(req.now));
+        });
+        return success();
+      });
+    },
+  };
+}

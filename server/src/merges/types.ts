@@ -1,0 +1,28 @@
+/** A merge of an old customer into a new one (POST /customers/transfer and transfer-new). */
+export interface MergeRecord {
+  id: string;
+  old_customer_id: string;
+  new_customer_id: string;
+  relationship_type?: string;
+  motive?: string;
+  /** transfer completes in its own transaction; transfer_new completes asynchronously. */
+  mode: 'transfer' | 'transfer_new';
+  status: 'pending' | 'completed' | 'failed' | 'unmerged';
+  /** Ids of the records moved, by owned kind name: what an unmerge gives back. */
+  moved: Record<string, string[]>;
+  /** The association the merge created (new customer -> old customer). */
+  association_id?: string;
+  created_at: string;
+  completed_at?: string;
+  unmerged_at?: string;
+}
+
+/** The unmerge log (contract: "an unmerge log entry is recorded"). */
+export interface UnmergeLogEntry {
+  id: string;
+  merge_id: string;
+  associate_id: string;
+  parent_id: string;
+  with_activities: boolean;
+  created_at: string;
+}

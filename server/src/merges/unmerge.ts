@@ -1,0 +1,56 @@
+/**
+ * POST /customers/{associate_id}/unmerge, inside one write transaction: the
+ * merge association becomes inactive, the associate is active again with
+ * merged_to cleared, the records the merge moved go back to it (activities
+ * only with with_activites: without, they stay with the parent), and an
+ * unmerge log entry is recorded.
+ */
+import { TallyError } from '@tally/engine';
+import { AssociationStore } from '../associations/store.js';
+import { OWNED_KINDS } from '../customers/owned-kinds.js';
+import type { CustomerStore } from '../customers/store.js';
+import type { CustomerRecord } from '../customers/types.js';
+import type { StoreEnv } from '../store/env.js';
+import type { Tenant } from '../tenancy/types.js';
+import type { MergeStore } from './store.js';
+
+export function unmerge(
+  env: StoreEnv,
+  customers: CustomerStore,
+  merges: MergeStore,
+  tenant: Tenant,
+  associate: CustomerRecord,
+  withActivities: boolean,
+  now: string,
+): void {
+  const parentId = associate.merged_to;
+  if (parentId === undefined) {
+    throw new TallyError('conflict', `associate_id: customer ${associate.id} is not merged (merged_to is empty)`, 'associate_id');
+  }
+  const associations = new AssociationStore(env);
+  // The latest association the merge created (it may have been deactivated since).
+  const link = associations
+    .asAssociate(tenant, associate.id)
+    .filter((a) => a.customer_id === parentId && a.merge_id !== undefined)
+    .pop();
+  const merge = link ? merges.get(tenant, link.merge_id!) : undefined;
+  if (link && link.active) associations.put(tenant, { ...link, active: false, updated_at: now }, link);
+  if (merge) {
+    for (const kind of OWNED_KINDS) {
+      if (kind.activities && !withActivities) continue;
+      const stillWithParent = new Set(kind.ids(env, tenant, parentId));
+      const back = (merge.moved[kind.name] ?? []).filter((id) => stillWithParent.has(id));
+      kind.reassign(env, tenant, back, parentId, associate.id);
+    }
+    merges.put(tenant, { ...merge, status: 'unmerged', unmerged_at: now });
+  }
+  const { merged_to: _cleared, ...rest } = associate;
+  customers.put(tenant, { ...rest, status: 'active', updated_at: now }, associate);
+  merges.logUnmerge(tenant, {
+    merge_id: merge?.id ?? '',
+    associate_id: associate.id,
+    parent_id: parentId,
+    with_activities: withActivities,
+    created_at: now,
+  });
+}

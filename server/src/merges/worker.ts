@@ -1,0 +1,55 @@
+/**
+ * Asynchronous completion of POST /customers/transfer-new. The request queues
+ * the merge durably (merge_queue) in the transaction that makes the old
+ * customer merging; the worker completes it after `delayMs` in its own
+ * transaction and dequeues it. At start-up every queued merge is resumed, so
+ * a merge survives a restart (or a crash) between the two transactions.
+ */
+import { CustomerStore } from '../customers/store.js';
+import { serverTime } from '../customers/fields.js';
+import type { Logger } from '../log.js';
+import type { StoreEnv } from '../store/env.js';
+import type { Tenant } from '../tenancy/types.js';
+import { completeMerge } from './merge.js';
+import type { MergeStore } from './store.js';
+
+export class MergeWorker {
+  constructor(
+    private readonly env: StoreEnv,
+    private readonly merges: MergeStore,
+    private readonly log: Logger,
+    private readonly delayMs: number,
+  ) {}
+
+  schedule(tenant: Tenant, mergeId: string): void {
+    // unref: a pending merge never holds the process open; it stays queued for the next start.
+    setTimeout(() => void this.run(tenant, mergeId), this.delayMs).unref();
+  }
+
+  resumeQueued(): void {
+    for (const queued of this.merges.queued()) this.schedule(queued.tenant, queued.merge_id);
+  }
+
+  private async run(tenant: Tenant, mergeId: string): Promise<void> {
+    try {
+      await this.env.transact(() => {
+        const merge = this.merges.get(tenant, mergeId);
+        this.merges.dequeue(tenant, mergeId);
+        if (merge?.status !== 'pending') return;
+        const customers = new CustomerStore(this.env);
+        const now = serverTime(new Date());
+        const target = customers.get(tenant, merge.new_customer_id);
+        if (!target || target.deleted_at !== undefined || target.status === 'merged' || target.status === 'merging') {
+          // The new customer changed since the request: the old customer is released, the merge recorded as failed.
+          const old = customers.get(tenant, merge.old_customer_id)!;
+          customers.put(tenant, { ...old, status: 'active', updated_at: now }, old);
+          this.merges.put(tenant, { ...merge, status: 'failed', completed_at: now });
+          return;
+        }
+        completeMerge(this.env, customers, this.merges, tenant, merge, now);
+      });
+    } catch (err) {
+      this.log.error({ err, merge: mergeId }, 'asynchronous merge failed; it stays queued for the next start');
+    }
+  }
+}
