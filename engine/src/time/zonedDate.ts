@@ -32,11 +32,16 @@ export function isDateOnly(value: unknown): value is string {
   return typeof value === 'string' && DATE.test(value) && !Number.isNaN(Date.parse(value));
 }
 
-/** A formatter for one timezone, built once per program (construction is the slow part). */
+/** Formatters by timezone: constructing one costs tens of microseconds, so each is built once. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The formatter of a timezone (compileCampaigns and periodKey share them). */
 export function zoneFormatter(timezone: unknown, field: string): Intl.DateTimeFormat {
   if (typeof timezone !== 'string' || timezone.length === 0) throw invalidRequest(field, 'must be an IANA timezone');
+  let formatter = formatters.get(timezone);
+  if (formatter) return formatter;
   try {
-    return new Intl.DateTimeFormat('en-US', {
+    formatter = new Intl.DateTimeFormat('en-US', {
       timeZone: timezone,
       year: 'numeric',
       month: 'numeric',
@@ -47,6 +52,8 @@ export function zoneFormatter(timezone: unknown, field: string): Intl.DateTimeFo
   } catch {
     throw invalidRequest(field, `unknown timezone '${timezone}'`);
   }
+  formatters.set(timezone, formatter);
+  return formatter;
 }
 
 /**
