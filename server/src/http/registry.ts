@@ -10,9 +10,13 @@ import { customersRoutes } from '../customers/routes.js';
 import { associationsRoutes } from '../associations/routes.js';
 import { mergesRoutes } from '../merges/routes.js';
 import { discountCampaignRoutes, pointsCampaignRoutes } from '../campaigns/routes.js';
+import { productRoutes } from '../products/routes.js';
+import { taxonomyRoutes } from '../taxonomies/routes.js';
+import { locationRoutes } from '../locations/routes.js';
+import { promotionRoutes } from '../promotions/routes.js';
 import type { Routes } from './types.js';
 
-const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, discountCampaignRoutes, pointsCampaignRoutes];
+const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, discountCampaignRoutes, pointsCampaignRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes];
 
 export function buildRoutes(ctx: ServerContext): Routes {
   const all: Record<string, unknown> = {};

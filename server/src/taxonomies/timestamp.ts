@@ -1,0 +1,6 @@
+/** created_at and updated_at of company-data records: the request's server time, as the contract writes datetimes. */
+import type { TallyRequest } from '../http/types.js';
+
+export function timestamp(req: TallyRequest): string {
+  return req.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
