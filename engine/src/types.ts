@@ -151,6 +151,8 @@ export interface HeldVoucher {
   campaign_id: Id;
   voucher_id?: Id;
   selected?: boolean;
+  /** The delivery of a targeted campaign to the customer (echoed in its instant-win effect). */
+  campaign_history_id?: Id;
 }
 
 export interface CustomerState {
@@ -216,6 +218,8 @@ export interface Effect {
   available_from?: string | null;
   available_to?: string | null;
   coupon_info?: CouponInfo;
+  /** Targeted instant wins: the delivery of the campaign to the customer. */
+  campaign_history_id?: Id;
   prize_name?: string;
   prize_description?: string;
   prize_rule_id?: Id;

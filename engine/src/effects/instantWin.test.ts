@@ -71,6 +71,14 @@ describe('instant wins', () => {
     expect(wins).toBeLessThan(40);
   });
 
+  it('a targeted campaign plays through the customer\'s voucher: coupon_info and campaign_history_id', () => {
+    const targeted = game(sure, { select_customers: 'targeted' });
+    const holder = { customer: { id: 42, vouchers: [{ code: 'IW-1', campaign_id: 5, voucher_id: 600, campaign_history_id: 3001 }] } };
+    const outcome = evaluate([targeted], cart([line(1, 10, 10)], { coupons_desired: ['IW-1'] }), context(holder));
+    expect(outcome.response.effects[0]).toMatchObject({ select_customers: 'targeted', campaign_history_id: 3001, coupon_info: { voucher_id: 600, voucher_code: 'IW-1' } });
+    expect(play(targeted, holder).response.effects).toEqual([]);
+  });
+
   it('no participation: anonymous cart, conditions not met, once limit reached', () => {
     expect(play(game(sure), ANONYMOUS).response.effects).toEqual([]);
     expect(play(game(sure, { rule_conditions: { conditions: { and: [{ field: 'total', operator: 'gte', value: 50 }] } } })).response.effects).toEqual([]);

@@ -26,8 +26,10 @@ export function playInstantWin(run: Run, campaign: CompiledCampaign): void {
     select_customers: campaign.targeting.selectCustomers,
     line: -1,
     value: 0,
-    ...(admission.coupon ? { coupon_info: admission.coupon.info } : {}),
   };
+  const voucher = admission.coupon?.voucher;
+  if (admission.coupon) effect.coupon_info = admission.coupon.info;
+  if (voucher?.campaign_history_id !== undefined) effect.campaign_history_id = voucher.campaign_history_id;
   run.effects.push(effect);
   if (run.context.mode === 'simulate') return;
   const seed = `${run.context.seed}:${campaign.id}`;
