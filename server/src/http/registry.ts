@@ -4,6 +4,7 @@
  * twice is a start-up error.
  */
 import type { ServerContext } from '../context.js';
+import { cartsRoutes } from '../carts/routes.js';
 import { checkRoutes } from '../check/routes.js';
 import { companyRoutes } from '../tenancy/routes.js';
 import { customersRoutes } from '../customers/routes.js';
@@ -16,7 +17,7 @@ import { locationRoutes } from '../locations/routes.js';
 import { promotionRoutes } from '../promotions/routes.js';
 import type { Routes } from './types.js';
 
-const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, discountCampaignRoutes, pointsCampaignRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes];
+const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, discountCampaignRoutes, pointsCampaignRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, cartsRoutes];
 
 export function buildRoutes(ctx: ServerContext): Routes {
   const all: Record<string, unknown> = {};

@@ -1,0 +1,138 @@
+/**
+ * POST /carts/cancellation: a new cart mirrors the original with every
+ * quantity and amount negative; in the same transaction the original's points
+ * transaction is reversed through the ledger (points earned taken back,
+ * points spent returned), its budget, limit and stock consumption returned to
+ * the counters and its vouchers given back. The original is only marked.
+ * A cart can be cancelled once, and only after the Company's wait
+ * (cart_cancellation_wait_seconds, default 5 minutes).
+ */
+import { TallyError } from '@tally/engine';
+import type { CounterStore } from '../counters/store.js';
+import { readBalance, reversePoints } from '../points/ledger.js';
+import type { StoreEnv } from '../store/env.js';
+import { allocateId } from '../store/ids.js';
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
+import type { VoucherStore } from '../vouchers/store.js';
+import { customerCounterKey } from './context.js';
+import { mirrorRequest, mirrorResponse } from './mirror.js';
+import { withNumericIds } from './present.js';
+import type { CartStore } from './store.js';
+import type { CartRecord } from './types.js';
+
+export interface CancellationRequest {
+  cart_to_cancel_id?: string;
+  cart_to_cancel_code?: string;
+  new_cart_id?: string;
+  new_cart_code?: string;
+}
+
+export interface CancellationStores {
+  env: StoreEnv;
+  carts: CartStore;
+  counters: CounterStore;
+  vouchers: VoucherStore;
+}
+
+export async function cancelCart(
+  stores: CancellationStores,
+  tenant: Tenant,
+  settings: CompanySettings,
+  request: CancellationRequest,
+  now: Date,
+): Promise<CartRecord> {
+  const { env, carts } = stores;
+  const result = await env.transact((): CartRecord | TallyError => {
+    const original = findOriginal(carts, tenant, request);
+    if (original instanceof TallyError) return original;
+    const refusal = refuse(carts, tenant, settings, original, request, now);
+    if (refusal) return refusal;
+    let id = request.new_cart_id;
+    if (id === undefined) {
+      do id = allocateId(env, tenant, 'carts');
+      while (carts.get(tenant, id));
+    }
+    return writeCancellation(stores, tenant, settings, original, id, request.new_cart_code ?? null, now);
+  });
+  if (result instanceof TallyError) throw result;
+  return result;
+}
+
+function findOriginal(carts: CartStore, tenant: Tenant, request: CancellationRequest): CartRecord | TallyError {
+  if (request.cart_to_cancel_id !== undefined) {
+    const cart = carts.get(tenant, request.cart_to_cancel_id);
+    if (cart && (request.cart_to_cancel_code === undefined || cart.code === request.cart_to_cancel_code)) return cart;
+    return new TallyError('cart_not_found', `cart_to_cancel_id: no cart with id ${request.cart_to_cancel_id}${request.cart_to_cancel_code === undefined ? '' : ` and code ${request.cart_to_cancel_code}`}`, 'cart_to_cancel_id');
+  }
+  const cart = carts.byCode(tenant, request.cart_to_cancel_code!);
+  return cart ?? new TallyError('cart_not_found', `cart_to_cancel_code: no cart with code ${request.cart_to_cancel_code}`, 'cart_to_cancel_code');
+}
+
+/** Why the cancellation cannot happen, checked before any write. */
+function refuse(carts: CartStore, tenant: Tenant, settings: CompanySettings, original: CartRecord, request: CancellationRequest, now: Date): TallyError | undefined {
+  const field = request.cart_to_cancel_id !== undefined ? 'cart_to_cancel_id' : 'cart_to_cancel_code';
+  if (original.kind === 'cancellation') return new TallyError('invalid_request', `${field}: cart ${original.id} is itself a cancellation`, field);
+  if (original.cancelled_by !== null) return new TallyError('conflict', `${field}: cart ${original.id} was already cancelled by cart ${original.cancelled_by}`, field);
+  const ageSeconds = (now.getTime() - Date.parse(original.stored_at)) / 1000;
+  if (ageSeconds < settings.cart_cancellation_wait_seconds) {
+    return new TallyError('invalid_request', `${field}: a cart can be cancelled ${settings.cart_cancellation_wait_seconds} s after its creation (cart ${original.id} is ${Math.floor(ageSeconds)} s old)`, field);
+  }
+  if (request.new_cart_id !== undefined && carts.get(tenant, request.new_cart_id)) {
+    return new TallyError('duplicate_id', `new_cart_id: a cart with id ${request.new_cart_id} already exists`, 'new_cart_id');
+  }
+  if (request.new_cart_code !== undefined && carts.idOfCode(tenant, request.new_cart_code) !== undefined) {
+    return new TallyError('duplicate_id', `new_cart_code: a cart with code ${request.new_cart_code} already exists`, 'new_cart_code');
+  }
+  return undefined;
+}
+
+function writeCancellation(stores: CancellationStores, tenant: Tenant, settings: CompanySettings, original: CartRecord, id: string, code: string | null, now: Date): CartRecord {
+  const { env, carts, counters, vouchers } = stores;
+  const { writes } = original;
+  for (const budget of writes.budgets) counters.addBudgetInTransaction(tenant, String(budget.campaign_id), budget.period_key, -budget.amount_cents);
+  const customerKey = customerCounterKey({ id: original.customer_id, code: original.customer_code });
+  if (customerKey !== null) {
+    for (const limit of writes.limits) counters.addUsesInTransaction(tenant, String(limit.campaign_id), limit.period_key, customerKey, -limit.increment);
+  }
+  for (const stock of writes.stock) counters.addStockConsumedInTransaction(tenant, String(stock.campaign_id), String(stock.prize_id), -stock.amount);
+  for (const used of writes.vouchers_used) {
+    const voucher = used.static_code ? undefined : vouchers.byCode(tenant, used.voucher_code);
+    if (!voucher || voucher.redemptions === 0) continue;
+    vouchers.putInTransaction(tenant, { ...voucher, redemptions: voucher.redemptions - 1, status: voucher.status === 'redeemed' ? 'active' : voucher.status });
+  }
+  const at = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const response = { ...mirrorResponse(original.response, id, code), creation_date: at };
+  const clock = { now, timezone: settings.timezone };
+  let pointsTransactionId: string | null = null;
+  if (original.points_transaction_id !== null) {
+    const tx = reversePoints(env, tenant, clock, original.points_transaction_id, {
+      type: 'activity',
+      created_at: at,
+      origin_info: { activity: withNumericIds({ ...response, customer_id: original.customer_id }) },
+      location_id: original.location_id,
+    });
+    pointsTransactionId = tx?.id ?? null;
+  }
+  if (original.customer_id !== null && response.customer[0]) {
+    const balance = readBalance(env, tenant, original.customer_id, clock);
+    response.customer = [{ ...response.customer[0], score: balance.score, score_available: balance.score_available }];
+  }
+  const mirror: CartRecord = {
+    ...original,
+    id,
+    code,
+    kind: 'cancellation',
+    stored_at: at,
+    creation_date: at,
+    request: { ...mirrorRequest(original.request, id, code), creation_date: at },
+    response,
+    writes: { points: [], points_used: null, budgets: [], limits: [], stock: [], vouchers_used: [], draws: [] },
+    points_transaction_id: pointsTransactionId,
+    cancelled_by: null,
+    cancels: original.id,
+    deferred_errors: [],
+  };
+  carts.putInTransaction(tenant, mirror);
+  carts.putInTransaction(tenant, { ...original, cancelled_by: id });
+  return mirror;
+}

@@ -1,0 +1,131 @@
+/**
+ * The evaluation context of one cart: its customer (profile, points balance,
+ * vouchers held) and the counters of the campaigns that have limits, budgets
+ * or prize stock, read at the request's instant. The engine stays pure: every
+ * fact it needs comes from here.
+ */
+import { TallyError, periodKey, type CampaignCounters, type Context, type CustomerState } from '@tally/engine';
+import type { CustomerStore } from '../customers/store.js';
+import type { CustomerRecord } from '../customers/types.js';
+import type { CounterStore } from '../counters/store.js';
+import type { VoucherStore } from '../vouchers/store.js';
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
+import { currencyOf } from './country-currency.js';
+import type { CachedProgram } from './programs.js';
+
+export interface PointsBalance {
+  score: number;
+  score_available: number;
+}
+
+export interface ContextSources {
+  customers: CustomerStore;
+  vouchers: VoucherStore;
+  counters: CounterStore;
+  /** The customer's points at an instant (the points ledger). */
+  balance(tenant: Tenant, customerId: string, now: Date): PointsBalance;
+}
+
+/** The cart's customer: who the points, limits and vouchers belong to. */
+export interface CartCustomer {
+  id: string | null;
+  code: string | null;
+  record: CustomerRecord | undefined;
+}
+
+/**
+ * customer_code must name an existing customer; a customer_id is taken as
+ * sent even when unknown (cart rule 1: coherence is not validated, the points
+ * are recorded for that id).
+ */
+export function resolveCustomer(sources: ContextSources, tenant: Tenant, body: { customer_id?: unknown; customer_code?: unknown }): CartCustomer {
+  if (typeof body.customer_code === 'string') {
+    const id = sources.customers.findId(tenant, 'code', body.customer_code);
+    if (id === undefined) throw new TallyError('customer_not_found', `customer_code: no customer with code ${body.customer_code}`, 'customer_code');
+    return { id, code: body.customer_code, record: sources.customers.get(tenant, id) };
+  }
+  if (typeof body.customer_id === 'string') {
+    const record = sources.customers.get(tenant, body.customer_id);
+    return { id: body.customer_id, code: record?.code ?? null, record };
+  }
+  return { id: null, code: null, record: undefined };
+}
+
+/** The key of a customer's `once` counters: the id, else the code. */
+export function customerCounterKey(customer: { id: string | null; code: string | null }): string | null {
+  if (customer.id !== null) return customer.id;
+  return customer.code === null ? null : `code:${customer.code}`;
+}
+
+export function buildContext(
+  sources: ContextSources,
+  tenant: Tenant,
+  settings: CompanySettings,
+  cached: CachedProgram,
+  customer: CartCustomer,
+  now: Date,
+  mode: Context['mode'],
+  seed: string,
+): Context {
+  const at = now.toISOString();
+  return {
+    now: at,
+    mode,
+    seed,
+    ...(customer.id === null ? {} : { customer: customerState(sources, tenant, settings, customer, now) }),
+    counters: readCounters(sources, tenant, settings, cached, customerCounterKey(customer), at),
+  };
+}
+
+function customerState(sources: ContextSources, tenant: Tenant, settings: CompanySettings, customer: CartCustomer, now: Date): CustomerState {
+  const id = customer.id!;
+  const profile = customer.record?.profile ?? {};
+  const balance = sources.balance(tenant, id, now);
+  const country = typeof profile.country === 'string' ? profile.country : settings.country;
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  return {
+    id,
+    ...(customer.code === null ? {} : { code: customer.code }),
+    points: balance.score,
+    points_available: balance.score_available,
+    country,
+    // Locations arrive with issue 5: until then the registration country is the customer's country.
+    registration_country: country,
+    registration_currency: currencyOf(country) ?? settings.currency,
+    gender: text(profile.gender),
+    kind: text(profile.kind),
+    fraudulent: profile.fraudulent === true,
+    attributes: customer.record?.attributes ?? {},
+    vouchers: sources.vouchers.held(tenant, id, now.toISOString()),
+  };
+}
+
+function readCounters(
+  sources: ContextSources,
+  tenant: Tenant,
+  settings: CompanySettings,
+  cached: CachedProgram,
+  customerKey: string | null,
+  at: string,
+): Record<string, CampaignCounters> {
+  const counters: Record<string, CampaignCounters> = {};
+  const keys = new Map<string, string>();
+  const keyOf = (period: string) => {
+    let key = keys.get(period);
+    if (key === undefined) keys.set(period, (key = periodKey(period, at, settings.timezone)));
+    return key;
+  };
+  for (const campaign of cached.counted) {
+    const entry: CampaignCounters = {};
+    if (campaign.once && customerKey !== null) entry.uses = sources.counters.uses(tenant, campaign.id, keyOf(campaign.once.period), customerKey);
+    if (campaign.budget) entry.budget_spent_cents = sources.counters.budgetSpent(tenant, campaign.id, keyOf(campaign.budget.period));
+    if (campaign.prizes.length > 0) {
+      entry.prize_stock = {};
+      for (const prize of campaign.prizes) {
+        entry.prize_stock[prize.id] = Math.max(0, prize.stock - sources.counters.stockConsumed(tenant, campaign.id, prize.id));
+      }
+    }
+    counters[campaign.id] = entry;
+  }
+  return counters;
+}

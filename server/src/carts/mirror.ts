@@ -1,0 +1,80 @@
+/**
+ * The negative mirror of a cart (POST /carts/cancellation): every quantity
+ * and money value negated, the effects turned into rollbacks, the points
+ * earned taken back and the points spent returned (cashback_returns).
+ */
+import type { CartResponse, Effect } from '@tally/engine';
+
+const MONEY_FIELDS = ['total', 'original_total', 'total_net', 'total_tax', 'payment_cost', 'shipping_cost'] as const;
+const LINE_FIELDS = ['total', 'original_total', 'total_cost', 'quantity', 'total_net', 'total_tax'] as const;
+
+function negate(value: unknown): unknown {
+  return typeof value === 'number' && value !== 0 ? -value : value;
+}
+
+function negateFields<T extends Record<string, unknown>>(record: T, fields: readonly string[]): T {
+  const copy: Record<string, unknown> = { ...record };
+  for (const field of fields) if (field in copy) copy[field] = negate(copy[field]);
+  return copy as T;
+}
+
+function negateCosts(costs: unknown): unknown {
+  if (costs === null || typeof costs !== 'object') return costs;
+  return Object.fromEntries(Object.entries(costs as Record<string, unknown>).map(([name, value]) => [name, negate(value)]));
+}
+
+function negateLine<T extends Record<string, unknown>>(line: T): T {
+  const copy = negateFields(line, LINE_FIELDS);
+  return 'additional_costs' in copy ? { ...copy, additional_costs: negateCosts(copy.additional_costs) } : copy;
+}
+
+/** The request of the mirror cart: the original's, with new identifiers and negative amounts. */
+export function mirrorRequest(request: Record<string, unknown>, id: string, code: string | null): Record<string, unknown> {
+  const mirror: Record<string, unknown> = negateFields({ ...request, id, ...(code === null ? {} : { code }) }, MONEY_FIELDS);
+  if (code === null) delete mirror.code;
+  if (Array.isArray(mirror.lines)) mirror.lines = (mirror.lines as Record<string, unknown>[]).map(negateLine);
+  if ('additional_costs' in mirror) mirror.additional_costs = negateCosts(mirror.additional_costs);
+  if (Array.isArray(mirror.payments)) mirror.payments = (mirror.payments as Record<string, unknown>[]).map((p) => negateFields(p, ['amount', 'change']));
+  return mirror;
+}
+
+function rollback(effect: Effect): Effect {
+  return {
+    ...effect,
+    effect_type: 'rollback',
+    value: -effect.value,
+    ...(effect.value_as_money === undefined ? {} : { value_as_money: -effect.value_as_money }),
+  };
+}
+
+/** The response of the mirror cart, from the original's evaluation. */
+export function mirrorResponse(original: CartResponse, id: string, code: string | null): CartResponse {
+  const { code: _originalCode, ...rest } = original;
+  return {
+    ...rest,
+    id,
+    ...(code === null ? {} : { code }),
+    total: -original.total,
+    original_total: -original.original_total,
+    score: -original.score,
+    score_as_money: -original.score_as_money,
+    score_used: 0,
+    score_used_as_money: 0,
+    score_returned_from_customer: original.score,
+    score_returned_from_customer_as_money: original.score_as_money,
+    score_returned_to_customer: original.score_used,
+    score_returned_to_customer_as_money: original.score_used_as_money,
+    total_scores_coupon_applied: -original.total_scores_coupon_applied,
+    total_scores_coupon_applied_as_money: -original.total_scores_coupon_applied_as_money,
+    total_discount_voucher_applied: -original.total_discount_voucher_applied,
+    total_discount_promotion_applied: -original.total_discount_promotion_applied,
+    total_discount_applied: -original.total_discount_applied,
+    lines: original.lines.map((line) => negateLine(line as Record<string, unknown>)) as CartResponse['lines'],
+    effects: original.effects.map(rollback),
+    vouchers: original.vouchers.map((voucher) => ({ ...voucher, discount: -voucher.discount })),
+    cashbacks: [],
+    cashback_returns: original.cashbacks.map((cashback) => ({ line_order: cashback.line_order, score: cashback.score })),
+    scores: original.scores.map((score) => ({ ...score, score: -score.score })),
+    ...(original.additional_costs ? { additional_costs: negateCosts(original.additional_costs) as Record<string, number> } : {}),
+  };
+}

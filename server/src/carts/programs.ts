@@ -1,0 +1,56 @@
+/**
+ * Each Company environment's compiled program, kept in memory by the campaign
+ * version and the settings version: a worker compiles only when a campaign or
+ * a setting changed, never per request.
+ */
+import { compileCampaigns, type Program } from '@tally/engine';
+import { engineSettings } from '../campaigns/engine-settings.js';
+import type { CampaignStore } from '../campaigns/store.js';
+import { tenantPrefix } from '../store/keys.js';
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
+
+type CompiledCampaign = Program['discounts'][number];
+
+/** What the context needs to know of a campaign with counters (limits, budget, prizes). */
+export interface CountedCampaign {
+  id: string;
+  once: CompiledCampaign['once'];
+  budget: CompiledCampaign['budget'];
+  prizes: { id: string; stock: number }[];
+}
+
+export interface CachedProgram {
+  campaignVersion: number;
+  settingsVersion: number;
+  program: Program;
+  /** The campaigns whose counters the evaluation context must carry. */
+  counted: CountedCampaign[];
+}
+
+export class ProgramCache {
+  private readonly programs = new Map<string, CachedProgram>();
+  constructor(
+    private readonly campaigns: CampaignStore,
+    private readonly onCompile: (tenant: string, campaignVersion: number) => void,
+  ) {}
+
+  get(tenant: Tenant, settings: CompanySettings): CachedProgram {
+    const key = tenantPrefix(tenant);
+    const cached = this.programs.get(key);
+    const version = this.campaigns.version(tenant);
+    if (cached && cached.campaignVersion === version && cached.settingsVersion === settings.version) return cached;
+    const input = this.campaigns.activeProgramInput(tenant);
+    const program = compileCampaigns(input.campaigns, engineSettings(settings));
+    this.onCompile(key, input.version);
+    const fresh: CachedProgram = {
+      campaignVersion: input.version,
+      settingsVersion: settings.version,
+      program,
+      counted: [...program.discounts, ...program.points, ...program.instantWins]
+        .filter((c) => c.once !== null || c.budget !== null || c.prizes.some((p) => p.stock >= 0))
+        .map((c) => ({ id: c.id, once: c.once, budget: c.budget, prizes: c.prizes.filter((p) => p.stock >= 0).map((p) => ({ id: p.id, stock: p.stock })) })),
+    };
+    this.programs.set(key, fresh);
+    return fresh;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * GET /carts query: the filters, their exclusivity rules (spec part 2) and
+ * the predicate they make. Dates filter the cart's creation_date, both ends
+ * included.
+ */
+import { invalidRequest } from '../http/errors.js';
+import { optionalInt64, optionalWire } from '../http/params.js';
+import type { CartRecord } from './types.js';
+
+export interface CartQuery {
+  customer_id?: string;
+  customer_code?: string;
+  associate_id?: string;
+  location_id?: string;
+  location_code?: string;
+  order_id?: string;
+  from_date?: string;
+  to_date?: string;
+  id?: string;
+  code?: string;
+  countries?: ReadonlySet<string>;
+}
+
+const COUNTRY = /^[A-Z]{2}$/;
+
+function text(query: URLSearchParams, name: string): string | undefined {
+  const value = query.get(name);
+  return value === null || value === '' ? undefined : value;
+}
+
+function exclusive(query: CartQuery, names: (keyof CartQuery)[]): void {
+  const given = names.filter((name) => query[name] !== undefined);
+  if (given.length > 1) throw invalidRequest(given[1], `is mutually exclusive with ${given[0]}`);
+}
+
+function readCountries(query: URLSearchParams): ReadonlySet<string> | undefined {
+  const country = text(query, 'country');
+  const countries = text(query, 'countries');
+  if (country !== undefined && countries !== undefined) throw invalidRequest('countries', 'is mutually exclusive with country');
+  const list = country !== undefined ? [country] : countries?.split(',').map((c) => c.trim());
+  if (list === undefined) return undefined;
+  const field = country !== undefined ? 'country' : 'countries';
+  for (const code of list) if (!COUNTRY.test(code)) throw invalidRequest(field, `${code} is not an ISO 3166-1 alpha-2 code in capitals`);
+  return new Set(list);
+}
+
+export function readCartQuery(query: URLSearchParams): CartQuery {
+  const parsed: CartQuery = {
+    customer_id: optionalInt64(query.get('customer_id'), 'customer_id'),
+    customer_code: text(query, 'customer_code'),
+    associate_id: optionalInt64(query.get('associate_id'), 'associate_id'),
+    location_id: optionalInt64(query.get('location_id'), 'location_id'),
+    location_code: text(query, 'location_code'),
+    order_id: text(query, 'order_id'),
+    from_date: optionalWire('date', query.get('from_date'), 'from_date'),
+    to_date: optionalWire('date', query.get('to_date'), 'to_date'),
+    id: optionalInt64(query.get('id'), 'id'),
+    code: text(query, 'code'),
+    countries: readCountries(query),
+  };
+  exclusive(parsed, ['id', 'code']);
+  exclusive(parsed, ['customer_id', 'customer_code', 'location_id']);
+  exclusive(parsed, ['associate_id', 'customer_id']);
+  exclusive(parsed, ['associate_id', 'customer_code']);
+  if (parsed.from_date !== undefined && parsed.to_date !== undefined && parsed.from_date > parsed.to_date) {
+    throw invalidRequest('to_date', 'must not be before from_date');
+  }
+  return parsed;
+}
+
+export function cartFilter(query: CartQuery): (cart: CartRecord) => boolean {
+  return (cart) => {
+    const day = cart.creation_date.slice(0, 10);
+    return (
+      (query.id === undefined || cart.id === query.id) &&
+      (query.code === undefined || cart.code === query.code) &&
+      (query.customer_id === undefined || cart.customer_id === query.customer_id) &&
+      (query.associate_id === undefined || cart.associate_id === query.associate_id) &&
+      (query.location_id === undefined || cart.location_id === query.location_id) &&
+      (query.location_code === undefined || cart.location_code === query.location_code) &&
+      (query.order_id === undefined || cart.order_id === query.order_id) &&
+      (query.from_date === undefined || day >= query.from_date) &&
+      (query.to_date === undefined || day <= query.to_date) &&
+      (query.countries === undefined || (cart.country !== null && query.countries.has(cart.country)))
+    );
+  };
+}

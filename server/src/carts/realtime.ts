@@ -1,0 +1,175 @@
+/**
+ * The realtime transaction: one LMDB transaction stores the cart, its points
+ * transaction (points ledger), the budget, limit and stock it consumed and
+ * the vouchers it used. The evaluation ran before, on a snapshot; inside the
+ * transaction every budget, limit, stock, voucher and points balance it relied
+ * on is checked again, and if one no longer allows what was granted the cart
+ * is evaluated again on the transaction's own view, so concurrent carts never
+ * overspend. Checks come before any write: lmdb-js batches the callbacks of
+ * concurrent requests into one commit (group commit), and a callback that
+ * failed half-way would leave its first writes in it.
+ * The caller answers only once `env.transact` resolved (flushed to disk).
+ */
+import { TallyError, type Outcome, type Writes } from '@tally/engine';
+import type { CounterStore } from '../counters/store.js';
+import { grantsFromCart, readBalance, recordPoints } from '../points/ledger.js';
+import type { StoreEnv } from '../store/env.js';
+import { allocateId } from '../store/ids.js';
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
+import type { VoucherStore } from '../vouchers/store.js';
+import { customerCounterKey, type CartCustomer } from './context.js';
+import { withNumericIds } from './present.js';
+import type { CachedProgram } from './programs.js';
+import type { CartStore } from './store.js';
+import type { CartKind, CartRecord } from './types.js';
+
+export interface RealtimeStores {
+  env: StoreEnv;
+  carts: CartStore;
+  counters: CounterStore;
+  vouchers: VoucherStore;
+}
+
+export interface PendingCart {
+  tenant: Tenant;
+  settings: CompanySettings;
+  cached: CachedProgram;
+  kind: Exclude<CartKind, 'cancellation'>;
+  /** The validated request body. */
+  body: Record<string, unknown>;
+  customer: CartCustomer;
+  now: Date;
+  outcome: Outcome;
+  /** Evaluates the cart again, reading the context inside the running transaction. */
+  reevaluate(): Outcome;
+}
+
+export type CommitResult = { kind: 'stored'; cart: CartRecord } | { kind: 'deferred'; cart: CartRecord };
+
+export async function commitCart(stores: RealtimeStores, pending: PendingCart): Promise<CommitResult> {
+  const { env, carts } = stores;
+  const { tenant, body, now } = pending;
+  const id = typeof body.id === 'string' ? body.id : undefined;
+  const code = typeof body.code === 'string' ? body.code : undefined;
+  const result = await env.transact((): CommitResult | TallyError => {
+    const existing = (id !== undefined ? carts.get(tenant, id) : undefined) ?? (code !== undefined ? carts.byCode(tenant, code) : undefined);
+    if (existing) {
+      if (pending.kind === 'realtime') {
+        const field = id !== undefined && existing.id === id ? 'id' : 'code';
+        return new TallyError('duplicate_id', `${field}: a cart with ${field} ${id ?? code} already exists`, field);
+      }
+      // POST /carts does not check the id in real time: the duplicate is recorded on the stored cart.
+      const message = `a cart with ${id !== undefined && existing.id === id ? `id ${id}` : `code ${code}`} was received again and ignored`;
+      const cart = { ...existing, deferred_errors: [...existing.deferred_errors, { code: 'duplicate_id', message, received_at: now.toISOString() }] };
+      carts.putInTransaction(tenant, cart);
+      return { kind: 'deferred', cart };
+    }
+    const outcome = stillAllowed(stores, pending, pending.outcome.writes) ? pending.outcome : pending.reevaluate();
+    const cartId = id ?? newCartId(stores, tenant);
+    const cart = write(stores, pending, cartId, code ?? null, outcome);
+    return { kind: 'stored', cart };
+  });
+  if (result instanceof TallyError) throw result;
+  return result;
+}
+
+/** A server id for a cart sent without one: the next of the tenant's sequence not taken by a client's id. */
+function newCartId(stores: RealtimeStores, tenant: Tenant): string {
+  let id = allocateId(stores.env, tenant, 'carts');
+  while (stores.carts.get(tenant, id)) id = allocateId(stores.env, tenant, 'carts');
+  return id;
+}
+
+/** Whether every counter, voucher and balance the evaluation relied on still allows its writes. */
+export function stillAllowed(stores: RealtimeStores, pending: PendingCart, writes: Writes): boolean {
+  const { counters, vouchers, env } = stores;
+  const { tenant } = pending;
+  for (const budget of writes.budgets) {
+    const spent = counters.budgetSpent(tenant, String(budget.campaign_id), budget.period_key);
+    if (spent + budget.amount_cents > budget.budget_cents) return false;
+  }
+  const customerKey = customerCounterKey(pending.customer);
+  for (const limit of writes.limits) {
+    if (customerKey === null) return false;
+    if (counters.uses(tenant, String(limit.campaign_id), limit.period_key, customerKey) + limit.increment > limit.limit) return false;
+  }
+  for (const stock of writes.stock) {
+    const campaign = pending.cached.counted.find((c) => c.id === String(stock.campaign_id));
+    const prize = campaign?.prizes.find((p) => p.id === String(stock.prize_id));
+    if (!prize || counters.stockConsumed(tenant, campaign!.id, prize.id) + stock.amount > prize.stock) return false;
+  }
+  for (const used of writes.vouchers_used) {
+    if (used.static_code) continue;
+    const voucher = vouchers.byCode(tenant, used.voucher_code);
+    if (!voucher || voucher.status !== 'active' || (voucher.max_redemptions !== null && voucher.redemptions >= voucher.max_redemptions)) return false;
+  }
+  if (writes.points_used && writes.points_used.amount > 0 && pending.customer.id !== null) {
+    const balance = readBalance(env, tenant, pending.customer.id, { now: pending.now, timezone: pending.settings.timezone });
+    if (balance.score_available < writes.points_used.amount) return false;
+  }
+  return true;
+}
+
+function write(stores: RealtimeStores, pending: PendingCart, id: string, code: string | null, outcome: Outcome): CartRecord {
+  const { env, carts, counters, vouchers } = stores;
+  const { tenant, body, customer, now } = pending;
+  const { writes } = outcome;
+  for (const budget of writes.budgets) counters.addBudgetInTransaction(tenant, String(budget.campaign_id), budget.period_key, budget.amount_cents);
+  const customerKey = customerCounterKey(customer);
+  if (customerKey !== null) {
+    for (const limit of writes.limits) counters.addUsesInTransaction(tenant, String(limit.campaign_id), limit.period_key, customerKey, limit.increment);
+  }
+  for (const stock of writes.stock) counters.addStockConsumedInTransaction(tenant, String(stock.campaign_id), String(stock.prize_id), stock.amount);
+  for (const used of writes.vouchers_used) {
+    const voucher = used.static_code ? undefined : vouchers.byCode(tenant, used.voucher_code);
+    if (!voucher) continue;
+    const redemptions = voucher.redemptions + 1;
+    const exhausted = voucher.max_redemptions !== null && redemptions >= voucher.max_redemptions;
+    vouchers.putInTransaction(tenant, { ...voucher, redemptions, status: exhausted ? 'redeemed' : voucher.status });
+  }
+  const response = { ...outcome.response, id, ...(code === null ? {} : { code }) };
+  const at = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  let pointsTransactionId: string | null = null;
+  const spend = writes.points_used?.amount ?? 0;
+  if (customer.id !== null && (writes.points.length > 0 || spend > 0)) {
+    const tx = recordPoints(env, tenant, { now, timezone: pending.settings.timezone }, {
+      type: 'activity',
+      customer_id: customer.id,
+      customer_code: customer.code,
+      location_id: typeof body.location_id === 'string' ? body.location_id : null,
+      created_at: at,
+      origin_info: { activity: withNumericIds({ ...response, customer_id: customer.id }) },
+      grants: grantsFromCart(writes.points, outcome.response.effects),
+      ...(spend > 0 ? { spend } : {}),
+    });
+    pointsTransactionId = tx.id;
+  }
+  const cart: CartRecord = {
+    id,
+    code,
+    kind: pending.kind,
+    customer_id: customer.id,
+    customer_code: customer.code,
+    associate_id: null,
+    location_id: typeof body.location_id === 'string' ? body.location_id : null,
+    location_code: typeof body.location_code === 'string' ? body.location_code : null,
+    order_id: typeof body.order_id === 'string' ? body.order_id : null,
+    country: customer.id === null ? null : countryOf(customer, pending.settings),
+    creation_date: String(body.creation_date),
+    stored_at: at,
+    request: body,
+    response,
+    writes,
+    points_transaction_id: pointsTransactionId,
+    cancelled_by: null,
+    cancels: null,
+    deferred_errors: [],
+  };
+  carts.putInTransaction(tenant, cart);
+  return cart;
+}
+
+function countryOf(customer: CartCustomer, settings: CompanySettings): string {
+  const country = customer.record?.profile.country;
+  return typeof country === 'string' ? country : settings.country;
+}

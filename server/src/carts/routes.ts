@@ -1,0 +1,71 @@
+/**
+ * Cart operations. The hot path (simulate, realtime, create and their
+ * aliases) hands the body, unparsed, to the worker pool; reads and the
+ * cancellation (Tier 3) run on the main thread.
+ */
+import { TallyError } from '@tally/engine';
+import type { ServerContext } from '../context.js';
+import { LmdbCounterStore } from '../counters/store.js';
+import { CustomerStore } from '../customers/store.js';
+import { optionalEnum, optionalInt64, readPerPage } from '../http/params.js';
+import type { Reply, Routes, TallyRequest } from '../http/types.js';
+import { validate } from '../http/validation.js';
+import { createCartPool, readPoolOptions } from '../pool/pool.js';
+import { LmdbVoucherStore } from '../vouchers/store.js';
+import { cancelCart, type CancellationRequest } from './cancellation.js';
+import { cartFilter, readCartQuery } from './query.js';
+import { cartJson, cartReadBody } from './present.js';
+import type { CartOperation } from './service.js';
+import { CartStore } from './store.js';
+
+export function cartsRoutes(ctx: ServerContext): Routes {
+  const pool = createCartPool(readPoolOptions(), ctx.config.dataDir, ctx.env, ctx.log);
+  const carts = new CartStore(ctx.env);
+  const customers = new CustomerStore(ctx.env);
+  const stores = { env: ctx.env, carts, counters: new LmdbCounterStore(ctx.env), vouchers: new LmdbVoucherStore(ctx.env) };
+
+  const hot = (operation: CartOperation) => async (req: TallyRequest): Promise<Reply> => {
+    const raw = await pool.run({
+      operation,
+      companyId: req.tenant.companyId,
+      environment: req.tenant.environment,
+      settingsVersion: req.settings.version,
+      now: req.now.toISOString(),
+      body: req.rawBody.trim() === '' ? '{}' : req.rawBody,
+    });
+    return { body: undefined, raw };
+  };
+
+  return {
+    'carts.simulate': hot('simulate'),
+    'carts.realtime': hot('realtime'),
+    'carts.create': hot('create'),
+
+    'carts.get': async (req) => {
+      const value = req.params.id;
+      const by = optionalEnum(req.query.get('search_param'), 'search_param', ['id', 'code'] as const) ?? (/^\d+$/.test(value) ? 'id' : 'code');
+      const cart = by === 'id' ? carts.get(req.tenant, optionalInt64(value, 'id')!) : carts.byCode(req.tenant, value);
+      if (!cart) throw new TallyError('cart_not_found', `id: no cart with ${by} ${value}`, 'id');
+      return { body: undefined, raw: cartJson(cartReadBody(cart)) };
+    },
+
+    'carts.list': async (req) => {
+      const query = readCartQuery(req.query);
+      const page = { startingAfter: req.query.get('starting_after') || undefined, perPage: readPerPage(req.query.get('per_page')) };
+      const keep = cartFilter(query);
+      let customerId = query.customer_id;
+      if (query.customer_code !== undefined) {
+        customerId = customers.findId(req.tenant, 'code', query.customer_code);
+        if (customerId === undefined) return { body: { data: [] } };
+      }
+      const result = customerId !== undefined ? carts.pageOfCustomer(req.tenant, customerId, page, keep) : carts.page(req.tenant, page, keep);
+      return { body: undefined, raw: cartJson({ ...result, data: result.data.map(cartReadBody) }) };
+    },
+
+    'carts.cancellation': async (req) => {
+      const request = validate<CancellationRequest>('carts.cancellation', req.body);
+      const mirror = await cancelCart(stores, req.tenant, req.settings, request, req.now);
+      return { body: undefined, raw: cartJson(mirror.response) };
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * The seed of a cart's instant-win draws: HMAC-SHA256 of the cart's body
+ * under a per-Company-environment secret. The same cart gives the same draw
+ * (a replayed request answers the same), and without the secret nobody can
+ * predict a draw or search for winning carts.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import type { StoreEnv } from '../store/env.js';
+import type { Tenant } from '../tenancy/types.js';
+import type { CartStore } from './store.js';
+
+export class DrawSeeds {
+  private readonly secrets = new Map<string, string>();
+
+  constructor(
+    private readonly env: StoreEnv,
+    private readonly carts: CartStore,
+  ) {}
+
+  async seed(tenant: Tenant, cartBody: string): Promise<string> {
+    const secret = this.secrets.get(`${tenant.companyId}/${tenant.environment}`) ?? (await this.secretOf(tenant));
+    return createHmac('sha256', secret).update(cartBody).digest('base64url');
+  }
+
+  private async secretOf(tenant: Tenant): Promise<string> {
+    let secret = this.carts.secret(tenant);
+    if (secret === undefined) {
+      const candidate = randomBytes(32).toString('base64url');
+      // Two threads may race to create it: the transaction keeps the first.
+      secret = await this.env.transact(() => this.carts.ensureSecretInTransaction(tenant, candidate));
+    }
+    this.secrets.set(`${tenant.companyId}/${tenant.environment}`, secret);
+    return secret;
+  }
+}

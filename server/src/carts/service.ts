@@ -1,0 +1,114 @@
+/**
+ * The cart hot path, as it runs on a pool worker (or inline on the main
+ * thread when WORKERS=0): parse and validate the body, read the context,
+ * evaluate with the Company's cached program, and for realtime and create
+ * commit the cart in one durable transaction. Returns the response as JSON text.
+ */
+import { evaluateCart, TallyError, type Cart, type Context, type Outcome } from '@tally/engine';
+import { LmdbCampaignStore } from '../campaigns/store.js';
+import { LmdbCounterStore } from '../counters/store.js';
+import { CustomerStore } from '../customers/store.js';
+import { invalidRequest } from '../http/errors.js';
+import { parseJson } from '../http/json.js';
+import { validate } from '../http/validation.js';
+import { readBalance } from '../points/ledger.js';
+import type { StoreEnv } from '../store/env.js';
+import { LmdbTenancyStore } from '../tenancy/store.js';
+import type { CompanySettings, Environment, Tenant } from '../tenancy/types.js';
+import { LmdbVoucherStore } from '../vouchers/store.js';
+import { buildContext, resolveCustomer, type ContextSources } from './context.js';
+import { cartJson } from './present.js';
+import { ProgramCache, type CachedProgram } from './programs.js';
+import { commitCart, type RealtimeStores } from './realtime.js';
+import { DrawSeeds } from './seed.js';
+import { CartStore } from './store.js';
+
+export type CartOperation = 'simulate' | 'realtime' | 'create';
+
+/** What the main thread sends a worker: small strings, the body unparsed. */
+export interface CartTask {
+  operation: CartOperation;
+  companyId: string;
+  environment: Environment;
+  /** The settings version the main thread authenticated with. */
+  settingsVersion: number;
+  /** ISO instant of the request. */
+  now: string;
+  /** The request body as received (a JSON object: the main thread checked it parses). */
+  body: string;
+}
+
+export class CartService {
+  private readonly sources: ContextSources;
+  private readonly stores: RealtimeStores;
+  private readonly programs: ProgramCache;
+  private readonly tenancy: LmdbTenancyStore;
+  private readonly seeds: DrawSeeds;
+  private readonly settings = new Map<string, CompanySettings>();
+
+  /** `onCompile` is told each time a program is compiled (logged: a test counts them). */
+  constructor(env: StoreEnv, onCompile: (tenant: string, campaignVersion: number) => void) {
+    const carts = new CartStore(env);
+    const counters = new LmdbCounterStore(env);
+    const vouchers = new LmdbVoucherStore(env);
+    this.sources = {
+      customers: new CustomerStore(env),
+      vouchers,
+      counters,
+      balance: (tenant, customerId, now) => readBalance(env, tenant, customerId, { now, timezone: this.settingsOf(tenant).timezone }),
+    };
+    this.stores = { env, carts, counters, vouchers };
+    this.programs = new ProgramCache(new LmdbCampaignStore(env), onCompile);
+    this.tenancy = new LmdbTenancyStore(env);
+    this.seeds = new DrawSeeds(env, carts);
+  }
+
+  async run(task: CartTask): Promise<string> {
+    const tenant: Tenant = { companyId: task.companyId, environment: task.environment };
+    const settings = this.settingsOf(tenant, task.settingsVersion);
+    const body = readCart(task.body);
+    const cached = this.programs.get(tenant, settings);
+    const customer = resolveCustomer(this.sources, tenant, body);
+    const now = new Date(task.now);
+    if (task.operation === 'simulate') {
+      const context = buildContext(this.sources, tenant, settings, cached, customer, now, 'simulate', '');
+      return cartJson(evaluate(cached, body, context).response);
+    }
+    const seed = await this.seeds.seed(tenant, task.body);
+    const evaluateNow = () => evaluate(cached, body, buildContext(this.sources, tenant, settings, cached, customer, now, 'realtime', seed));
+    const outcome = evaluateNow();
+    const result = await commitCart(this.stores, {
+      tenant, settings, cached, kind: task.operation, body, customer, now, outcome, reevaluate: evaluateNow,
+    });
+    return cartJson(result.kind === 'stored' ? result.cart.response : outcome.response);
+  }
+
+  private settingsOf(tenant: Tenant, version?: number): CompanySettings {
+    const key = `${tenant.companyId}/${tenant.environment}`;
+    const cached = this.settings.get(key);
+    if (cached && (version === undefined || cached.version === version)) return cached;
+    const fresh = this.tenancy.getSettings(tenant);
+    this.settings.set(key, fresh);
+    return fresh;
+  }
+}
+
+function readCart(text: string): Record<string, unknown> & Cart {
+  const body = validate<Record<string, unknown> & Cart>('carts.cart', parseJson(text));
+  if (body.customer_id !== undefined && body.customer_code !== undefined) {
+    throw invalidRequest('customer_code', 'is mutually exclusive with customer_id');
+  }
+  if (body.cashback_score_desired !== undefined && body.cashbacks !== undefined) {
+    throw invalidRequest('cashbacks', 'is mutually exclusive with cashback_score_desired');
+  }
+  return body;
+}
+
+function evaluate(cached: CachedProgram, body: Cart, context: Context): Outcome {
+  try {
+    return evaluateCart(cached.program, body, context);
+  } catch (err) {
+    if (err instanceof TallyError) throw err;
+    throw new TallyError('server_error', `evaluation failed: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * A stored cart: the request as received (canonical values), the response
+ * of its evaluation, and what the realtime transaction wrote, so that a
+ * cancellation can roll back exactly that. ids are int64 decimal strings.
+ */
+import type { CartResponse, Writes } from '@tally/engine';
+
+/** How the cart arrived. */
+export type CartKind = 'realtime' | 'create' | 'cancellation';
+
+export interface DeferredError {
+  code: string;
+  message: string;
+  received_at: string;
+}
+
+export interface CartRecord {
+  id: string;
+  code: string | null;
+  kind: CartKind;
+  customer_id: string | null;
+  customer_code: string | null;
+  /** The customer the cart was moved from by a merge (the contract's associate). */
+  associate_id: string | null;
+  location_id: string | null;
+  location_code: string | null;
+  order_id: string | null;
+  /** The customer's country when the cart was stored (GET /carts country filters). */
+  country: string | null;
+  creation_date: string;
+  /** Server time of the write. */
+  stored_at: string;
+  /** The request body, after validation (int64 as strings, datetimes in UTC). */
+  request: Record<string, unknown>;
+  response: CartResponse;
+  writes: Writes;
+  /** The points transaction of the cart (points ledger), when it earned or spent points. */
+  points_transaction_id: string | null;
+  /** Set on the original when a cancellation mirrored it; on the mirror, the original. */
+  cancelled_by: string | null;
+  cancels: string | null;
+  /** Later POST /carts with this id (deferred duplicate errors, docs/carts.md). */
+  deferred_errors: DeferredError[];
+}

@@ -1,0 +1,59 @@
+/**
+ * The cart pool: cart tasks run on Piscina worker threads, so the main thread
+ * keeps to HTTP, authentication, rate limits and idempotency. WORKERS=0 runs
+ * the same service inline on the main thread (the bench's comparison).
+ * Tuning was measured (bench/README.md): several tasks in flight per worker
+ * hide the thread wake-up cost, and the body travels as the JSON text the
+ * worker parses itself.
+ */
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import { CartService, type CartTask } from '../carts/service.js';
+import type { Logger } from '../log.js';
+import type { StoreEnv } from '../store/env.js';
+import { envelop, unwrap, type Envelope } from './envelope.js';
+
+export interface PoolOptions {
+  /** Worker threads; 0 = evaluate inline on the main thread. */
+  workers: number;
+  /** Tasks a worker takes at once. */
+  tasksPerWorker: number;
+}
+
+export function readPoolOptions(env: NodeJS.ProcessEnv = process.env): PoolOptions {
+  const workers = Number(env.WORKERS ?? availableParallelism());
+  const tasksPerWorker = Number(env.CART_TASKS_PER_WORKER ?? 32);
+  if (!Number.isInteger(workers) || workers < 0) throw new Error(`WORKERS must be an integer >= 0, got ${env.WORKERS}`);
+  if (!Number.isInteger(tasksPerWorker) || tasksPerWorker < 1) throw new Error(`CART_TASKS_PER_WORKER must be an integer >= 1, got ${env.CART_TASKS_PER_WORKER}`);
+  return { workers, tasksPerWorker };
+}
+
+export interface CartPool {
+  /** The response's JSON text; throws the task's TallyError. */
+  run(task: CartTask): Promise<string>;
+  close(): Promise<void>;
+}
+
+export function createCartPool(options: PoolOptions, dataDir: string, env: StoreEnv, log: Logger): CartPool {
+  if (options.workers === 0) {
+    const service = new CartService(env, (tenant, version) => log.info({ tenant, version }, 'program compiled'));
+    return {
+      run: (task) => envelop(() => service.run(task), (err) => log.error({ err }, 'unexpected error in a cart task')).then(unwrap),
+      close: async () => {},
+    };
+  }
+  const piscina = new Piscina<CartTask, Envelope>({
+    filename: new URL('./worker.js', import.meta.url).href,
+    minThreads: options.workers,
+    maxThreads: options.workers,
+    concurrentTasksPerWorker: options.tasksPerWorker,
+    // Tasks await LMDB commits: the worker's event loop must run between tasks.
+    atomics: 'async',
+    idleTimeout: Infinity,
+    workerData: { dataDir },
+  });
+  return {
+    run: (task) => piscina.run(task).then(unwrap),
+    close: () => piscina.destroy(),
+  };
+}

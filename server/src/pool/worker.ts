@@ -1,0 +1,19 @@
+/**
+ * The pool's worker entry: opens the same LMDB environment (lmdb-js shares it
+ * between threads of a process), keeps one CartService whose program cache
+ * lives as long as the thread, and answers each task with an Envelope.
+ */
+import { workerData } from 'node:worker_threads';
+import { CartService, type CartTask } from '../carts/service.js';
+import { createLogger } from '../log.js';
+import { openStore } from '../store/env.js';
+import { envelop, type Envelope } from './envelope.js';
+
+const log = createLogger();
+const service = new CartService(openStore((workerData as { dataDir: string }).dataDir), (tenant, version) =>
+  log.info({ tenant, version }, 'program compiled'),
+);
+
+export default function run(task: CartTask): Promise<Envelope> {
+  return envelop(() => service.run(task), (err) => log.error({ err }, 'unexpected error in a cart task'));
+}
