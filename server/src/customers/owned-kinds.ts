@@ -6,6 +6,7 @@
  */
 import { relativesKind } from '../associations/relatives.js';
 import { cardsKind } from './cards.js';
+import { vouchersKind } from '../vouchers/owned.js';
 import type { CustomerOwnedKind } from './owned-records.js';
 
-export const OWNED_KINDS: readonly CustomerOwnedKind[] = [cardsKind, relativesKind];
+export const OWNED_KINDS: readonly CustomerOwnedKind[] = [cardsKind, relativesKind, vouchersKind];

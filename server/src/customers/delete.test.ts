@@ -1,0 +1,138 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../store/env.js';
+import { startServer, type TestServer } from '../testing/server.js';
+import { deleteCustomer } from './delete.js';
+import type { CustomerOwnedKind } from './owned-records.js';
+import { CustomerStore } from './store.js';
+import type { CustomerRecord } from './types.js';
+
+const json = { 'Content-Type': 'application/json' };
+
+describe('DELETE /customers/{value}', () => {
+  let server: TestServer;
+  const create = (body: Record<string, unknown>) => server.client.post('/customers', { name: 'N', registration_location_id: 1, ...body });
+  const del = (value: string, query: Record<string, string>) => server.client.delete(`/customers/${value}`, { query, headers: json });
+  const get = (id: number) => server.client.get(`/customers/${id}`, { query: { search_param: 'id' } });
+
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.dispose());
+
+  it('hard-deletes a customer without critical relations; its id and email can be used again', async () => {
+    await create({ id: 1, email: 'one@example.com', code: 'D1' });
+    await server.client.post('/customers/1/cards', { id: 501 });
+    const res = await del('D1', { hard: 'true', search_param: 'code' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'success', deleted: 'hard' });
+    expect((await get(1)).status).toBe(404);
+    expect((await create({ id: 1, email: 'one@example.com' })).status).toBe(200);
+    // Its card went with it.
+    expect((await server.client.post('/customers/1/cards', { id: 501 })).status).toBe(200);
+  });
+
+  it('soft-deletes: the customer is emptied, not found, and its id is never reused', async () => {
+    await create({ id: 2, email: 'two@example.com', surname_1: 'Gone' });
+    const res = await del('2', { hard: 'false' });
+    expect(res.status).toBe(200);
+    expect(res.body.deleted).toBe('soft');
+    expect((await get(2)).status).toBe(404);
+    const again = await create({ id: 2 });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('duplicate_id');
+    // Its identifiers are released.
+    expect((await create({ id: 3, email: 'two@example.com' })).status).toBe(200);
+  });
+
+  it('requires hard and the JSON Content-Type', async () => {
+    await create({ id: 4 });
+    const noHard = await del('4', {});
+    expect(noHard.status).toBe(400);
+    expect(noHard.body.error).toMatch(/^hard: /);
+    const noType = await server.client.delete('/customers/4', { query: { hard: 'true' } });
+    expect(noType.status).toBe(400);
+    expect((await get(4)).status).toBe(200);
+  });
+
+  it('answers 404 when deleting a missing id, and the first answer to an identical repeat', async () => {
+    const missing = await del('77', { hard: 'true' });
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('customer_not_found');
+    await create({ id: 5 });
+    const first = await del('5', { hard: 'true' });
+    const repeat = await del('5', { hard: 'true' });
+    expect(first.status).toBe(200);
+    expect(repeat.status).toBe(200);
+    expect(repeat.text).toBe(first.text);
+  });
+
+  it('refuses to delete a customer being merged with 409', async () => {
+    await server.stop();
+    const env = openStore(server.dataDir);
+    // A transfer-new whose asynchronous completion has not run yet leaves the old customer merging.
+    await env.transact(() =>
+      new CustomerStore(env).put({ companyId: 'default', environment: 'sandbox' }, {
+        id: '6', status: 'merging', profile: { name: 'N' }, attributes: {}, password_hash: '', creation_date: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
+      }),
+    );
+    await env.close();
+    await server.restart();
+    const res = await del('6', { hard: 'false' });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('customer_merging');
+    expect((await get(6)).body.status).toBe('merging');
+  });
+});
+
+describe('the critical-relation rule', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tally-delete-'));
+  const env = openStore(dir);
+  const store = new CustomerStore(env);
+  const tenant = { companyId: 'c', environment: 'sandbox' as const };
+  const owned = new Map<string, string[]>();
+  const kind = (name: string, critical: boolean): CustomerOwnedKind => ({
+    name,
+    critical,
+    activities: false,
+    ids: (_env, _tenant, customerId) => (owned.get(`${name}:${customerId}`) ?? []),
+    reassign: () => undefined,
+    removeAll: (_env, _tenant, customerId) => void owned.delete(`${name}:${customerId}`),
+  });
+  const kinds = [kind('vouchers', true), kind('cards', false)];
+  const customer = (id: string): CustomerRecord => ({
+    id, status: 'active', profile: { name: 'N' }, attributes: {}, password_hash: 'h', creation_date: 'd', updated_at: 'd',
+  });
+
+  afterAll(async () => {
+    await env.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('performs the soft delete instead of a hard one when a critical relation exists', async () => {
+    owned.set('vouchers:1', ['v1']);
+    owned.set('cards:1', ['c1']);
+    const mode = await env.transact(() => {
+      store.put(tenant, customer('1'));
+      return deleteCustomer(env, store, tenant, store.get(tenant, '1')!, true, 'now', kinds);
+    });
+    expect(mode).toBe('soft');
+    expect(store.get(tenant, '1')).toMatchObject({ id: '1', deleted_at: 'now', profile: {} });
+    // Non-critical relations are removed, critical ones kept.
+    expect(owned.has('cards:1')).toBe(false);
+    expect(owned.get('vouchers:1')).toEqual(['v1']);
+  });
+
+  it('hard-deletes when only non-critical relations exist, removing them', async () => {
+    owned.set('cards:2', ['c2']);
+    const mode = await env.transact(() => {
+      store.put(tenant, customer('2'));
+      return deleteCustomer(env, store, tenant, store.get(tenant, '2')!, true, 'now', kinds);
+    });
+    expect(mode).toBe('hard');
+    expect(store.get(tenant, '2')).toBeUndefined();
+    expect(owned.has('cards:2')).toBe(false);
+  });
+});

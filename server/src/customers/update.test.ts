@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../testing/server.js';
+
+const schema = {
+  type: 'object',
+  required: ['level'],
+  properties: {
+    level: { type: 'string', enum: ['bronze', 'silver', 'gold'] },
+    age: { type: 'integer', minimum: 0 },
+    Pets: { type: 'integer' },
+    note: { type: 'string' },
+    ...Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`a${i}`, { type: 'string' }])),
+  },
+};
+
+describe('updating customers and their attributes', () => {
+  let server: TestServer;
+  const get = async (id: number | string) => (await server.client.get(`/customers/${id}`, { query: { search_param: 'id' } })).body;
+  const create = (body: Record<string, unknown>) => server.client.post('/customers', { name: 'N', registration_location_id: 1, ...body });
+
+  beforeAll(async () => {
+    server = await startServer();
+    expect((await server.client.patch('/company', { customer_attribute_schema: schema })).status).toBe(200);
+  });
+  afterAll(() => server.dispose());
+
+  it('validates attributes on create against the schema, discarding undefined properties', async () => {
+    const missing = await create({ id: 1, attributes: { age: 3 } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatch(/^attributes\.level: /);
+    const wrongType = await create({ id: 1, attributes: { level: 'gold', age: 'old' } });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.error).toMatch(/^attributes\.age: /);
+    expect((await create({ id: 1, attributes: { level: 'gold', age: 40, pets: 2, unknown: 'x' } })).status).toBe(200);
+    // Names are case-sensitive: `pets` is not the schema's `Pets`.
+    expect((await get(1)).attributes).toEqual({ level: 'gold', age: 40 });
+  });
+
+  it('merges attributes on update as a JSON Merge Patch, validating only what is sent', async () => {
+    await create({ id: 2, attributes: { level: 'silver', age: 30, note: 'hi' } });
+    const res = await server.client.patch('/customers/2', { attributes: { age: 31, note: null, Pets: 1, ghost: 1 } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'success' });
+    expect((await get(2)).attributes).toEqual({ level: 'silver', age: 31, Pets: 1 });
+    // `level` is required by the schema but not sent: stored attributes are not re-validated.
+    const invalid = await server.client.patch('/customers/2', { attributes: { age: -1 } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error).toMatch(/^attributes\.age: /);
+    expect((await get(2)).attributes.age).toBe(31);
+  });
+
+  it('refuses nested attributes, more than 50, or more than 10 KB', async () => {
+    await create({ id: 3, attributes: { level: 'gold' } });
+    const nested = await server.client.patch('/customers/3', { attributes: { note: { deep: 1 } } });
+    expect(nested.status).toBe(400);
+    expect(nested.body.error).toMatch(/^attributes\.note: /);
+    const many = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`a${i}`, 'v']));
+    const tooMany = await server.client.patch('/customers/3', { attributes: many });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error).toMatch(/^attributes: /);
+    const big = await server.client.patch('/customers/3', { attributes: { note: 'x'.repeat(10 * 1024) } });
+    expect(big.status).toBe(400);
+    expect(big.body.error).toMatch(/^attributes: /);
+    expect((await get(3)).attributes).toEqual({ level: 'gold' });
+    const fortyNine = Object.fromEntries(Array.from({ length: 49 }, (_, i) => [`a${i}`, 'v']));
+    expect((await server.client.patch('/customers/3', { attributes: fortyNine })).status).toBe(200);
+  });
+
+  it('replaces fields, clears them with null, canonicalises email and dni, and sets updated_at', async () => {
+    await create({ id: 4, code: 'K4', surname_1: 'Old', city: 'Madrid', attributes: { level: 'gold' } });
+    const before = (await get(4)).updated_at;
+    await new Promise((r) => setTimeout(r, 1100));
+    const res = await server.client.patch('/customers/K4', { surname_1: 'New', city: null, email: 'Mixed@Case.ORG', dni: 'ab12', updated_at: '2000-01-01T00:00:00Z' }, { query: { search_param: 'code' } });
+    expect(res.status).toBe(200);
+    const after = await get(4);
+    expect(after).toMatchObject({ surname_1: 'New', email: 'mixed@case.org', dni: 'AB12' });
+    expect(after).not.toHaveProperty('city');
+    expect(after.updated_at > before).toBe(true);
+    expect((await server.client.get('/customers/mixed@case.org', { query: { search_param: 'email' } })).body.id).toBe(4);
+  });
+
+  it('moves the indexes: the old email and code no longer find the customer', async () => {
+    await create({ id: 5, code: 'K5', email: 'five@example.com', attributes: { level: 'gold' } });
+    await server.client.patch('/customers/5', { code: 'K5b', email: 'five.b@example.com' });
+    expect((await server.client.get('/customers/K5', { query: { search_param: 'code' } })).status).toBe(404);
+    expect((await server.client.get('/customers/five@example.com', { query: { search_param: 'email' } })).status).toBe(404);
+    expect((await server.client.get('/customers/K5b', { query: { search_param: 'code' } })).body.id).toBe(5);
+    // The freed email can be taken by another customer.
+    expect((await create({ id: 6, email: 'five@example.com', attributes: { level: 'gold' } })).status).toBe(200);
+  });
+
+  it('refuses an email held by another customer unless allow_duplicate_email', async () => {
+    const res = await server.client.patch('/customers/6', { email: 'five.b@example.com' });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatch(/^email: /);
+    const allowed = await server.client.patch('/customers/6', { email: 'five.b@example.com' }, { query: { allow_duplicate_email: 'true' } });
+    expect(allowed.status).toBe(200);
+    expect((await get(6)).duplicated_email).toBe('five.b@example.com');
+  });
+
+  it('accepts PUT as PATCH', async () => {
+    const res = await server.client.put('/customers/6', { kind: 'vip' });
+    expect(res.status).toBe(200);
+    expect((await get(6)).kind).toBe('vip');
+  });
+
+  it('refuses fields the update column does not accept, and phone without a prefix', async () => {
+    for (const field of ['id', 'password', 'referred_by', 'card_id']) {
+      const res = await server.client.patch('/customers/6', { [field]: 1 });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(new RegExp(`^${field}: `));
+    }
+    const phone = await server.client.patch('/customers/6', { phone: '611222333' });
+    expect(phone.status).toBe(400);
+    expect(phone.body.error).toMatch(/^phone_prefix: /);
+  });
+
+  it('answers 404 for an unknown customer', async () => {
+    const res = await server.client.patch('/customers/404', { kind: 'x' });
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('customer_not_found');
+  });
+
+  describe('GET /customers/{id}/attributes', () => {
+    it('lists attributes as entries, in name order, with filters and cursor pagination', async () => {
+      await create({ id: 10, attributes: { level: 'gold', age: 40, Pets: 2, note: 'n' } });
+      const all = await server.client.get('/customers/10/attributes', { query: { per_page: '3' } });
+      expect(all.status).toBe(200);
+      expect(all.body.data.map((e: { name: string }) => e.name)).toEqual(['Pets', 'age', 'level']);
+      expect(all.body.data[1]).toMatchObject({ name: 'age', value: '40', data_type: 'integer', attribute_type: 'custom', slug: 'age', system: false });
+      expect(typeof all.body.data[1].id).toBe('number');
+      const next = await server.client.get('/customers/10/attributes', { query: { per_page: '3', starting_after: all.body.next_token_starts_after } });
+      expect(next.body.data.map((e: { name: string }) => e.name)).toEqual(['note']);
+      expect(next.body).not.toHaveProperty('next_token_starts_after');
+
+      const byName = await server.client.get('/customers/10/attributes', { query: { name: 'PET' } });
+      expect(byName.body.data.map((e: { name: string }) => e.name)).toEqual(['Pets']);
+      const byId = await server.client.get('/customers/10/attributes', { query: { attribute_id: String(all.body.data[2].id) } });
+      expect(byId.body.data.map((e: { name: string }) => e.name)).toEqual(['level']);
+      expect((await server.client.get('/customers/10/attributes', { query: { system: 'true' } })).body.data).toEqual([]);
+      expect((await server.client.get('/customers/10/attributes', { query: { attribute_type: 'calculation' } })).body.data).toEqual([]);
+    });
+
+    it('refuses attribute_type with attribute_id, and answers 404 for an unknown customer', async () => {
+      const both = await server.client.get('/customers/10/attributes', { query: { attribute_type: 'custom', attribute_id: '1' } });
+      expect(both.status).toBe(400);
+      expect(both.body.error).toMatch(/^attribute_id: /);
+      expect((await server.client.get('/customers/404/attributes')).status).toBe(404);
+    });
+  });
+});
