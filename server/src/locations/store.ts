@@ -1,5 +1,5 @@
 /**
- * Locations. Keys (docs/storage.md): `locations` [tenant, id],
+ * Locations. Keys (docs/company-data.md): `locations` [tenant, id],
  * `location_codes` [tenant, code] -> id. Every write checks first and writes
  * after, in one transaction, so a refused request changes nothing (lmdb keeps
  * the writes made before a throw).

@@ -1,5 +1,5 @@
 /**
- * The product catalogue. Keys (docs/storage.md): `products` [tenant, id],
+ * The product catalogue. Keys (docs/company-data.md): `products` [tenant, id],
  * `product_codes` [tenant, code] -> id. Every write checks first and writes
  * after, in one transaction, so a refused request changes nothing (lmdb
  * keeps the writes made before a throw).

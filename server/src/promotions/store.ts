@@ -1,5 +1,5 @@
 /**
- * Legacy promotions. Key (docs/storage.md): `promotions` [tenant, id].
+ * Legacy promotions. Key (docs/company-data.md): `promotions` [tenant, id].
  * Read by carts: `promotionById` (the promotions a cart reports).
  */
 import { TallyError } from '@tally/engine';

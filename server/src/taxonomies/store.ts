@@ -1,6 +1,6 @@
 /**
  * Taxonomies and features of one kind (product or location), and the links
- * from products or locations to features. Keys (docs/storage.md):
+ * from products or locations to features. Keys (docs/company-data.md):
  * `taxonomies` [tenant, kind, slug], `features` [tenant, kind, slug, id],
  * `feature_links` [tenant, kind, slug, feature id, owner id]. The links let a
  * feature's delete see at once whether anything is still attached to it.
