@@ -7,6 +7,7 @@
  */
 import { AssociationStore } from '../associations/store.js';
 import { OWNED_KINDS } from '../customers/owned-kinds.js';
+import type { CustomerOwnedKind } from '../customers/owned-records.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { StoreEnv } from '../store/env.js';
@@ -21,10 +22,11 @@ export function completeMerge(
   tenant: Tenant,
   merge: MergeRecord,
   now: string,
+  kinds: readonly CustomerOwnedKind[] = OWNED_KINDS,
 ): MergeRecord {
   const old = customers.get(tenant, merge.old_customer_id)!;
   const moved: Record<string, string[]> = {};
-  for (const kind of OWNED_KINDS) {
+  for (const kind of kinds) {
     const ids = kind.ids(env, tenant, old.id);
     kind.reassign(env, tenant, ids, old.id, merge.new_customer_id);
     moved[kind.name] = ids;

@@ -8,6 +8,7 @@
 import { TallyError } from '@tally/engine';
 import { AssociationStore } from '../associations/store.js';
 import { OWNED_KINDS } from '../customers/owned-kinds.js';
+import type { CustomerOwnedKind } from '../customers/owned-records.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { StoreEnv } from '../store/env.js';
@@ -22,6 +23,7 @@ export function unmerge(
   associate: CustomerRecord,
   withActivities: boolean,
   now: string,
+  kinds: readonly CustomerOwnedKind[] = OWNED_KINDS,
 ): void {
   const parentId = associate.merged_to;
   if (parentId === undefined) {
@@ -36,7 +38,7 @@ export function unmerge(
   const merge = link ? merges.get(tenant, link.merge_id!) : undefined;
   if (link && link.active) associations.put(tenant, { ...link, active: false, updated_at: now }, link);
   if (merge) {
-    for (const kind of OWNED_KINDS) {
+    for (const kind of kinds) {
       if (kind.activities && !withActivities) continue;
       const stillWithParent = new Set(kind.ids(env, tenant, parentId));
       const back = (merge.moved[kind.name] ?? []).filter((id) => stillWithParent.has(id));

@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../testing/server.js';
+
+const json = { 'Content-Type': 'application/json' };
+
+describe('POST /customers/transfer and unmerge', () => {
+  let server: TestServer;
+  const create = (id: number, extra: Record<string, unknown> = {}) =>
+    server.client.post('/customers', { id, name: `N${id}`, registration_location_id: 1, ...extra });
+  const get = async (id: number) => (await server.client.get(`/customers/${id}`, { query: { search_param: 'id' } })).body;
+  const associates = async (id: number, active = 'true') =>
+    (await server.client.get(`/customers/${id}/associates`, { headers: json, query: { active } })).body.list;
+  const unmerge = (id: number | string, query: Record<string, string>) =>
+    server.client.post(`/customers/${id}/unmerge`, undefined, { headers: json, query });
+
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.dispose());
+
+  it('merges the old customer into the new one, moving its records', async () => {
+    await create(1, { code: 'OLD1', email: 'old@example.com', surname_1: 'Kept', card_id: 9001 });
+    await create(2, { card_id: 9002 });
+    await create(3);
+    await server.client.post('/associations', { customer_id: 1, associate_customer_id: 3, relationship_type: 'child' });
+
+    const res = await server.client.post('/customers/transfer', { old_customer_code: 'OLD1', new_customer_id: 2, relationship_type: 'card', motive: 'lost card' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'success' });
+
+    const old = await get(1);
+    expect(old).toMatchObject({ status: 'merged', merged: true, merged_to: 2, surname_1: 'Kept', email: 'old@example.com' });
+    // The association linking them carries the merge id; the old customer's relatives moved.
+    const links = await associates(2);
+    expect(links).toEqual(expect.arrayContaining([
+      expect.objectContaining({ associate_customer_id: 1, relationship_type: 'card', active: true, merge_id: expect.any(Number) }),
+      expect.objectContaining({ associate_customer_id: 3, relationship_type: 'child' }),
+    ]));
+    expect(await associates(1)).toEqual([]);
+    // Cards moved: the old customer's card now belongs to the new one (a card id is unique, so attaching it again is refused).
+    expect((await server.client.post('/customers/2/cards', { id: 9001 })).status).toBe(409);
+    // The new customer is found through its associate.
+    expect((await server.client.post('/customers/search', { associate_id: 1 })).body.id).toBe(2);
+  });
+
+  it('refuses a transfer from a merged customer, into a merged customer, or between one customer', async () => {
+    await create(4);
+    const fromMerged = await server.client.post('/customers/transfer', { old_customer_id: 1, new_customer_id: 4 });
+    expect(fromMerged.status).toBe(409);
+    expect(fromMerged.body.error).toMatch(/^old_customer_id: /);
+    const intoMerged = await server.client.post('/customers/transfer', { old_customer_id: 4, new_customer_id: 1 });
+    expect(intoMerged.status).toBe(409);
+    expect(intoMerged.body.error).toMatch(/^new_customer_id: /);
+    const same = await server.client.post('/customers/transfer', { old_customer_id: 4, new_customer_id: 4 });
+    expect(same.status).toBe(400);
+    expect((await get(4)).status).toBe('active');
+  });
+
+  it('requires exactly one of id and code on each side, and existing customers', async () => {
+    const both = await server.client.post('/customers/transfer', { old_customer_id: 4, old_customer_code: 'X', new_customer_id: 2 });
+    expect(both.status).toBe(400);
+    expect(both.body.error).toMatch(/^old_customer_id: /);
+    const none = await server.client.post('/customers/transfer', { old_customer_id: 4 });
+    expect(none.status).toBe(400);
+    expect(none.body.error).toMatch(/^new_customer_id: /);
+    const unknown = await server.client.post('/customers/transfer', { old_customer_id: 4, new_customer_code: 'nobody' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ code: 'customer_not_found', error: expect.stringMatching(/^new_customer_code: /) });
+  });
+
+  it('unmerges: the associate is active again, merged_to cleared, the link inactive, moved records back', async () => {
+    const noFlag = await unmerge(1, {});
+    expect(noFlag.status).toBe(400);
+    expect(noFlag.body.error).toMatch(/^with_activites: /);
+    // search_param falls back to id when invalid.
+    const res = await unmerge(1, { with_activites: 'false', search_param: 'bogus' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'success' });
+    const associate = await get(1);
+    expect(associate).toMatchObject({ status: 'active', merged: false });
+    expect(associate).not.toHaveProperty('merged_to');
+    expect(await associates(2)).toEqual([]);
+    expect(await associates(2, 'false')).toEqual([expect.objectContaining({ associate_customer_id: 1, active: false, merge_id: expect.any(Number) })]);
+    // The relatives went back to the associate.
+    expect(await associates(1)).toEqual([expect.objectContaining({ associate_customer_id: 3, relationship_type: 'child' })]);
+    expect((await server.client.post('/customers/search', { associate_id: 1 })).status).toBe(404);
+  });
+
+  it('unmerges only a customer with merged_to', async () => {
+    const res = await unmerge(1, { with_activites: 'true' });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatch(/^associate_id: /);
+    const unknown = await unmerge(404, { with_activites: 'true' });
+    expect(unknown.status).toBe(404);
+    const byCode = await server.client.post('/customers/transfer', { old_customer_id: 1, new_customer_id: 2 });
+    expect(byCode.status).toBe(200);
+    expect((await unmerge('OLD1', { with_activites: 'true', search_param: 'code' })).status).toBe(200);
+  });
+});
+
+describe('POST /customers/transfer-new', () => {
+  let server: TestServer;
+  const get = async (id: number) => (await server.client.get(`/customers/${id}`, { query: { search_param: 'id' } })).body;
+  const until = async (check: () => Promise<boolean>) => {
+    for (let i = 0; i < 100; i++) {
+      if (await check()) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('condition not met in 10 s');
+  };
+
+  beforeAll(async () => {
+    server = await startServer({ env: { TALLY_MERGE_DELAY_MS: '1500' } });
+    for (const id of [1, 2, 3, 4, 5, 6]) {
+      await server.client.post('/customers', { id, name: `N${id}`, registration_location_id: 1, card_id: 7000 + id });
+    }
+  });
+  afterAll(() => server.dispose());
+
+  it('makes the old customer merging at once and merged when the asynchronous transfer completes', async () => {
+    const res = await server.client.post('/customers/transfer-new', { old_customer_id: 1, new_customer_id: 2 });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'success' });
+    expect((await get(1)).status).toBe('merging');
+    // While merging it cannot be deleted, nor merged again.
+    const del = await server.client.delete('/customers/1', { query: { hard: 'true' }, headers: { 'Content-Type': 'application/json' } });
+    expect(del.status).toBe(409);
+    expect(del.body.code).toBe('customer_merging');
+    const again = await server.client.post('/customers/transfer', { old_customer_id: 1, new_customer_id: 3 });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('customer_merging');
+
+    await until(async () => (await get(1)).status === 'merged');
+    expect(await get(1)).toMatchObject({ merged_to: 2 });
+    expect((await server.client.post('/customers/2/cards', { id: 7001 })).status).toBe(409);
+  });
+
+  it('completes after a restart in the middle', async () => {
+    expect((await server.client.post('/customers/transfer-new', { old_customer_id: 3, new_customer_id: 4 })).status).toBe(200);
+    expect((await get(3)).status).toBe('merging');
+    await server.restart();
+    expect((await get(3)).status).toBe('merging');
+    await until(async () => (await get(3)).status === 'merged');
+    expect((await get(3)).merged_to).toBe(4);
+  });
+
+  it('refuses two customers with an active association', async () => {
+    await server.client.post('/associations', { customer_id: 6, associate_customer_id: 5 });
+    const res = await server.client.post('/customers/transfer-new', { old_customer_id: 5, new_customer_id: 6 });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatch(/^new_customer_id: /);
+    expect((await get(5)).status).toBe('active');
+  });
+});
