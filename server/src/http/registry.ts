@@ -15,9 +15,11 @@ import { productRoutes } from '../products/routes.js';
 import { taxonomyRoutes } from '../taxonomies/routes.js';
 import { locationRoutes } from '../locations/routes.js';
 import { promotionRoutes } from '../promotions/routes.js';
+import { pointsRoutes } from '../points/routes.js';
+import { triggerRoutes } from '../triggers/routes.js';
 import type { Routes } from './types.js';
 
-const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, discountCampaignRoutes, pointsCampaignRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, cartsRoutes];
+const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, discountCampaignRoutes, pointsCampaignRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, cartsRoutes, pointsRoutes, triggerRoutes];
 
 export function buildRoutes(ctx: ServerContext): Routes {
   const all: Record<string, unknown> = {};

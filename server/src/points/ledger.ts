@@ -13,6 +13,7 @@
  * exact.
  */
 import type { Effect, Id, PointsWrite } from '@tally/engine';
+import { stringifyJson } from '../http/json.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { idKey, tenantPrefix } from '../store/keys.js';
@@ -40,13 +41,15 @@ export interface PointsEntry {
   location_id?: Id | null;
   /** ISO datetime. */
   created_at: string;
-  /** The contract's origin_info for the type (spec part 2, Points transaction). */
+  /** The contract's origin_info for the type (spec part 2, Points transaction), ids as wire values (wireInt). */
   origin_info?: Record<string, unknown>;
   grants?: readonly PointsGrant[];
   /** Points spent (positive), taken from the points that expire first; beyond the available points the balance goes negative. */
   spend?: number;
   /** Restricts which points a spend may take (transfers: transferable points only). */
   spendable?: (bucket: Bucket) => boolean;
+  /** Email of the request's author (common rule 9). */
+  author?: string;
 }
 
 const TRANSACTIONS = 'points_transactions';
@@ -92,7 +95,7 @@ function write(env: StoreEnv, tenant: Tenant, id: string, type: PointsTransactio
   const tx: PointsTransaction = {
     id, type, created_at: createdAt, amount: m.amount, pending_amount: m.pending_amount,
     location_id: who.location_id, customer_id: who.customer_id, customer_code: who.customer_code,
-    origin_info: origin, scores: m.scores, taken: [], reverses: null, ...extra,
+    origin_info: stringifyJson(origin), scores: m.scores, taken: [], reverses: null, ...extra,
   };
   store(env, tenant, tx);
   return tx;
@@ -176,7 +179,8 @@ export function recordPoints(env: StoreEnv, tenant: Tenant, clock: LedgerClock, 
     };
   }
   saveWallet(env, tenant, who.customer_id, wallet);
-  return write(env, tenant, id, entry.type, who, entry.created_at, entry.origin_info ?? {}, movement, { taken });
+  const extra = entry.author === undefined ? { taken } : { taken, author: entry.author };
+  return write(env, tenant, id, entry.type, who, entry.created_at, entry.origin_info ?? {}, movement, extra);
 }
 
 /**
@@ -225,3 +229,9 @@ export function grantsFromCart(points: readonly PointsWrite[], effects: readonly
   }));
 }
 
+
+/** Records the activations and expirations due today, in their own commit, when there are any (before a read lists transactions). */
+export async function settleIfDue(env: StoreEnv, tenant: Tenant, customerId: Id, customerCode: string | null, clock: LedgerClock): Promise<void> {
+  if (!needsSettlement(env, tenant, customerId, clock)) return;
+  await env.transact(() => settleCustomer(env, tenant, customerId, customerCode, clock));
+}

@@ -35,12 +35,15 @@ export interface PointsTransaction {
   location_id: string | null;
   customer_id: string;
   customer_code: string | null;
-  origin_info: Record<string, unknown>;
+  /** The contract's origin_info as JSON text (ids above 2^53 survive storage exactly). */
+  origin_info: string;
   scores: ScoreLine[];
   /** The points this transaction took, bucket by bucket (given back when it is reversed). */
   taken: ScoreLine[];
   /** The transaction this one reverses (cart cancellation). */
   reverses: string | null;
+  /** Email of the person who made the request (transfers and triggers, common rule 9). */
+  author?: string;
 }
 
 /** Balance of a customer at an instant: score = score_available + pending. */

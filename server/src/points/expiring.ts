@@ -1,0 +1,42 @@
+/**
+ * GET /customers/{value}/points_expiring (+ /scores_expiring): available
+ * points by the day they expire, from today up to `date`. The search covers
+ * at most 60 days: an omitted or past date becomes today + 60, a later one is
+ * capped there. expiration_date is the last instant the points are available
+ * (the end of their available_to day in the Company's timezone).
+ */
+import { optionalEnum, optionalWire } from '../http/params.js';
+import type { TallyRequest } from '../http/types.js';
+import { findCustomer } from '../customers/lookup.js';
+import type { CustomerStore } from '../customers/store.js';
+import type { StoreEnv } from '../store/env.js';
+import { readSettledWallet } from './ledger.js';
+import { addDays, localDate, zonedInstant } from './local-date.js';
+import { pointsAsMoney } from './money.js';
+import { clockOf } from './request.js';
+
+export const EXPIRING_WINDOW_DAYS = 60;
+
+export function expiringPoints(env: StoreEnv, customers: CustomerStore, req: TallyRequest) {
+  // associate_id names the associate customer by its id.
+  const by = optionalEnum(req.query.get('search_param'), 'search_param', ['id', 'code', 'associate_id'] as const) ?? 'id';
+  const customer = findCustomer(customers, req.tenant, by === 'code' ? 'code' : 'id', req.params.value ?? '', 'value');
+  const today = localDate(req.now, req.settings.timezone);
+  const limit = addDays(today, EXPIRING_WINDOW_DAYS);
+  const asked = optionalWire('date', req.query.get('date'), 'date');
+  const until = asked === undefined || asked < today || asked > limit ? limit : asked;
+  const byDay = new Map<string, number>();
+  for (const b of readSettledWallet(env, req.tenant, customer.id, clockOf(req)).buckets) {
+    if (!b.active || b.remaining <= 0 || b.to === null || b.to > until) continue;
+    byDay.set(b.to, (byDay.get(b.to) ?? 0) + b.remaining);
+  }
+  const days = [...byDay.keys()].sort();
+  return {
+    data: days.map((day) => ({
+      score_available: byDay.get(day)!,
+      score_available_as_money: pointsAsMoney(byDay.get(day)!, req.settings),
+      currency: req.settings.currency,
+      expiration_date: zonedInstant(day, '23:59:59', req.settings.timezone),
+    })),
+  };
+}

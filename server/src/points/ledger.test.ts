@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../testing/server.js';
+import { balance, createCustomer, grant, transactions, triggerCampaign, utcDate } from './testing.js';
+
+/** The balance equals the sum of the transactions: Σ amount = available, Σ pending_amount = pending. */
+async function expectLedgerAddsUp(server: TestServer, customerId: number): Promise<void> {
+  const txs = await transactions(server.client, customerId);
+  const b = await balance(server.client, customerId);
+  const available = txs.reduce((sum, t) => sum + t.amount, 0);
+  const pending = txs.reduce((sum, t) => sum + t.pending_amount, 0);
+  expect(b.score_available).toBe(available);
+  expect(b.score).toBe(available + pending);
+}
+
+describe('points ledger over HTTP', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+    for (const id of [1, 2, 3, 4, 5, 6, 7]) await createCustomer(server.client, id, id === 7 ? { code: 'SEVEN' } : {});
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('records a trigger grant: balance, money value and the transaction with its origin', async () => {
+    const campaign = await triggerCampaign(server.client, 'welcome', 150);
+    await grant(server.client, 'welcome', 1, campaign, { comments: 'hello' });
+    const res = await server.client.get('/customers/1/points');
+    expect(res.body).toEqual({
+      score: 150, score_as_money: 1.5, score_available: 150, score_available_as_money: 1.5,
+      score_to_reach_cashback: 0, money_to_spend_to_reach_cashback: null, score_threshold_cashback: 0,
+      money_threshold_cashback: 0, score_threshold_cashback_as_money: 0, currency: 'EUR', fraudulent: false,
+    });
+    const [tx] = await transactions(server.client, 1);
+    expect(tx).toMatchObject({
+      type: 'trigger', amount: 150, pending_amount: 0, customer_id: 1, location_id: null,
+      origin_info: { comments: 'hello', slug: 'welcome' },
+      scores: [{ loyalty_score_id: campaign, loyalty_score_name: 'welcome 150', score: 150, available_from: utcDate(0), available_to: null }],
+    });
+    expect((await server.client.get('/customers/1/scores')).body.score).toBe(150);
+    expect((await server.client.get('/scores/transactions', { query: { customer_id: '1' } })).body.data).toHaveLength(1);
+  });
+
+  it('reads a customer by code with search_param and answers 404 for an unknown customer', async () => {
+    const campaign = await triggerCampaign(server.client, 'by-code', 5);
+    await grant(server.client, 'by-code', 7, campaign);
+    expect((await server.client.get('/customers/SEVEN/points', { query: { search_param: 'code' } })).body.score).toBe(5);
+    const missing = await server.client.get('/customers/999/points');
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('customer_not_found');
+    const bad = await server.client.get('/customers/1/points', { query: { search_param: 'dni' } });
+    expect(bad.status).toBe(400);
+  });
+
+  it('POST /points/redeem subtracts, may leave a negative balance, and checks its fields', async () => {
+    const campaign = await triggerCampaign(server.client, 'redeem-base', 100);
+    await grant(server.client, 'redeem-base', 2, campaign);
+    const res = await server.client.post('/points/redeem', { customer_id: 2, amount: 130, comments: 'gift' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ customer: { id: 2, code: null, score: -30, score_available: -30 }, score_used: 130, score: -30, score_available: -30 });
+    const txs = await transactions(server.client, 2, { origin_type: 'subtract' });
+    expect(txs).toHaveLength(1);
+    expect(txs[0]).toMatchObject({ type: 'subtract', amount: -130, origin_info: { comments: 'gift' } });
+    const alias = await server.client.post('/scores/subtract', { customer_id: 2, amount: 1, comments: 'alias' });
+    expect(alias.body.score).toBe(-31);
+    for (const [body, field] of [
+      [{ customer_id: 2, amount: 0, comments: 'x' }, 'amount'],
+      [{ customer_id: 2, amount: 2147483648, comments: 'x' }, 'amount'],
+      [{ customer_id: 2, amount: 1.5, comments: 'x' }, 'amount'],
+      [{ customer_id: 2, amount: 1 }, 'comments'],
+      [{ amount: 1, comments: 'x' }, 'customer_id'],
+      [{ customer_id: 2, customer_code: 'SEVEN', amount: 1, comments: 'x' }, 'customer_id'],
+    ] as const) {
+      const bad = await server.client.post('/points/redeem', body);
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+      expect(bad.body).toEqual({ code: 'invalid_request', error: expect.stringContaining(field) });
+    }
+    expect((await server.client.post('/points/redeem', { customer_id: 2, amount: 2147483647, comments: 'max' })).status).toBe(200);
+    const unknown = await server.client.post('/points/redeem', { customer_code: 'NOPE', amount: 1, comments: 'x' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('customer_not_found');
+    await expectLedgerAddsUp(server, 2);
+  });
+
+  it('spends the points that expire first', async () => {
+    const never = await triggerCampaign(server.client, 'never-expires', 100);
+    const soon = await triggerCampaign(server.client, 'expires-soon', 40, { expiration_period_type: 'fixed', expiration_date: utcDate(10) });
+    const later = await triggerCampaign(server.client, 'expires-later', 40, { expiration_period_type: 'fixed', expiration_date: utcDate(20) });
+    await grant(server.client, 'never-expires', 3, never);
+    await grant(server.client, 'expires-later', 3, later);
+    await grant(server.client, 'expires-soon', 3, soon);
+    await server.client.post('/points/redeem', { customer_id: 3, amount: 50, comments: 'spend' });
+    const [spend] = await transactions(server.client, 3, { origin_type: 'subtract' });
+    expect(spend.scores.map((s) => [s.loyalty_score_id, s.score])).toEqual([[soon, -40], [later, -10]]);
+    const expiring = await server.client.get('/customers/3/points_expiring');
+    expect(expiring.body.data).toEqual([
+      { score_available: 30, score_available_as_money: 0.3, currency: 'EUR', expiration_date: `${utcDate(20)}T23:59:59Z` },
+    ]);
+    await expectLedgerAddsUp(server, 3);
+  });
+
+  it('expires points after their available_to, as an expiration transaction', async () => {
+    const past = await triggerCampaign(server.client, 'already-over', 70, { expiration_period_type: 'fixed', expiration_date: utcDate(-1) });
+    const keep = await triggerCampaign(server.client, 'kept', 20);
+    await grant(server.client, 'kept', 4, keep);
+    await grant(server.client, 'already-over', 4, past);
+    expect(await balance(server.client, 4)).toMatchObject({ score: 20, score_available: 20 });
+    const txs = await transactions(server.client, 4);
+    expect(txs.map((t) => [t.type, t.amount])).toEqual([['trigger', 20], ['trigger', 70], ['expiration', -70]]);
+    expect(txs[2].scores).toEqual([expect.objectContaining({ loyalty_score_id: past, score: -70 })]);
+    // Reading again records nothing more.
+    expect(await transactions(server.client, 4)).toHaveLength(3);
+    await expectLedgerAddsUp(server, 4);
+  });
+
+  it('keeps points pending until available_from, and activation repays a negative balance first', async () => {
+    // The Company's day starts in UTC-12: the points of a 1-day activation delay become available on its "tomorrow".
+    await server.client.patch('/company', { timezone: 'Etc/GMT+12' });
+    const delayed = await triggerCampaign(server.client, 'delayed', 60, { activation_period_type: 'relative', activation_delay: 1, activation_delay_unit: 'days' });
+    await grant(server.client, 'delayed', 5, delayed);
+    expect(await balance(server.client, 5)).toMatchObject({ score: 60, score_available: 0 });
+    const [pending] = await transactions(server.client, 5);
+    expect(pending).toMatchObject({ type: 'trigger', amount: 0, pending_amount: 60 });
+    await server.client.post('/points/redeem', { customer_id: 5, amount: 25, comments: 'early' });
+    expect(await balance(server.client, 5)).toMatchObject({ score: 35, score_available: -25 });
+    // UTC+14 is 26 hours ahead: the Company's date moves past available_from.
+    await server.client.patch('/company', { timezone: 'Etc/GMT-14' });
+    expect(await balance(server.client, 5)).toMatchObject({ score: 35, score_available: 35 });
+    const txs = await transactions(server.client, 5);
+    expect(txs.map((t) => [t.type, t.amount, t.pending_amount])).toEqual([['trigger', 0, 60], ['subtract', -25, 0], ['activation', 60, -60]]);
+    await expectLedgerAddsUp(server, 5);
+    await server.client.patch('/company', { timezone: 'UTC' });
+  });
+
+  it('limits points_expiring to 60 days, and to an earlier date when given', async () => {
+    const in30 = await triggerCampaign(server.client, 'in-30', 10, { expiration_period_type: 'fixed', expiration_date: utcDate(30) });
+    const in50 = await triggerCampaign(server.client, 'in-50', 11, { expiration_period_type: 'fixed', expiration_date: utcDate(50) });
+    const in90 = await triggerCampaign(server.client, 'in-90', 12, { expiration_period_type: 'fixed', expiration_date: utcDate(90) });
+    for (const [slug, id] of [['in-30', in30], ['in-50', in50], ['in-90', in90]] as const) await grant(server.client, slug, 6, id);
+    const scores = async (query: Record<string, string>) =>
+      (await server.client.get('/customers/6/points_expiring', { query })).body.data.map((d: { score_available: number }) => d.score_available);
+    expect(await scores({})).toEqual([10, 11]);
+    expect(await scores({ date: utcDate(40) })).toEqual([10]);
+    expect(await scores({ date: utcDate(-5) })).toEqual([10, 11]);
+    expect(await scores({ date: utcDate(200) })).toEqual([10, 11]);
+    expect((await server.client.get('/customers/6/scores_expiring')).body.data).toHaveLength(2);
+    expect((await server.client.get('/customers/6/points_expiring', { query: { date: 'soon' } })).status).toBe(400);
+  });
+
+  it('lists transactions with filters, pages and current or historical campaign names', async () => {
+    const all = await server.client.get('/points/transactions', { query: { per_page: '2' } });
+    expect(all.body.data).toHaveLength(2);
+    const next = await server.client.get('/points/transactions', { query: { per_page: '2', starting_after: all.body.next_token_starts_after } });
+    expect(next.body.data[0].id).toBeGreaterThan(all.body.data[1].id);
+    const campaign = await triggerCampaign(server.client, 'renamed', 3);
+    await grant(server.client, 'renamed', 7, campaign);
+    expect((await server.client.patch(`/points/${campaign}`, { rule_params: { name: 'New name' } })).status).toBe(200);
+    const current = await transactions(server.client, 7, { origin_type: 'trigger' });
+    expect(current.at(-1)!.scores[0].loyalty_score_name).toBe('New name');
+    const historical = await transactions(server.client, 7, { origin_type: 'trigger', include: 'historical' });
+    expect(historical.at(-1)!.scores[0].loyalty_score_name).toBe('renamed 3');
+    const future = await server.client.get('/points/transactions', { query: { customer_id: '7', created_at_gt: '2999-01-01T00:00:00Z' } });
+    expect(future.body.data).toEqual([]);
+    const byCode = await server.client.get('/points/transactions', { query: { customer_code: 'SEVEN' } });
+    expect(byCode.body.data.length).toBe(2);
+    for (const query of [{ customer_id: '7', customer_code: 'SEVEN' }, { origin_type: 'gift' }, { include: 'everything' }, { created_at_gt: 'yesterday' }]) {
+      const bad = await server.client.get('/points/transactions', { query });
+      expect(bad.status, JSON.stringify(query)).toBe(400);
+      expect(bad.body.code).toBe('invalid_request');
+    }
+  });
+
+  it('answers the cashback value of a point and the cashback threshold', async () => {
+    await server.client.patch('/company', { point_value: '0.05', cashback_threshold: 200 });
+    expect((await server.client.get('/cashbacks', { query: { location_id: '12' } })).body).toEqual({ cashback: 0.05, currency: 'EUR' });
+    expect((await server.client.get('/cashbacks')).status).toBe(400);
+    expect((await server.client.get('/cashback_thresholds')).body).toEqual({ data: [{ score: 200, country: 'ES', money_representation: 10, currency: 'EUR' }] });
+    const b = (await server.client.get('/customers/1/points')).body;
+    expect(b).toMatchObject({ score_available: 150, score_available_as_money: 7.5, score_to_reach_cashback: 50, score_threshold_cashback: 200, money_threshold_cashback: 10 });
+    await server.client.patch('/company', { point_value: '0.01', cashback_threshold: 0 });
+  });
+});

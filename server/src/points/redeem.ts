@@ -1,0 +1,99 @@
+/**
+ * POST /points/redeem (+ /scores/subtract): subtracts points, a `subtract`
+ * transaction; the balance may become negative (the contract allows it).
+ * POST /points/redeem_cart (+ /scores/activity_redeem): spends points on a
+ * stored cart, an `activity` transaction; unlike a plain subtraction it is a
+ * payment, so it needs the points available (customer_not_enough_score).
+ */
+import { TallyError } from '@tally/engine';
+import type { CartStore } from '../carts/store.js';
+import type { CartRecord } from '../carts/types.js';
+import type { CustomerStore } from '../customers/store.js';
+import type { CustomerRecord } from '../customers/types.js';
+import { invalidRequest } from '../http/errors.js';
+import { ok, type Reply, type TallyRequest } from '../http/types.js';
+import { validate } from '../http/validation.js';
+import { wireInt } from '../http/wire.js';
+import type { StoreEnv } from '../store/env.js';
+import { customerPoints } from './balance.js';
+import { readBalance, recordPoints } from './ledger.js';
+import { clockOf, customerFromBody } from './request.js';
+
+interface RedeemBody {
+  customer_id?: string;
+  customer_code?: string;
+  amount: number;
+  comments: string;
+}
+
+interface RedeemCartBody {
+  activity_id?: string;
+  activity_code?: string;
+  customer_id?: string;
+  customer_code?: string;
+  location_id?: string;
+  location_code?: string;
+  amount: number;
+  comments?: string;
+}
+
+function answer(env: StoreEnv, req: TallyRequest, customer: CustomerRecord, used: number): Reply {
+  const balance = readBalance(env, req.tenant, customer.id, clockOf(req));
+  return ok({ customer: customerPoints(customer, balance), score_used: used, score: balance.score, score_available: balance.score_available });
+}
+
+export async function redeem(env: StoreEnv, customers: CustomerStore, req: TallyRequest): Promise<Reply> {
+  const body = validate<RedeemBody>('points.redeem', req.body);
+  const customer = customerFromBody(customers, req, req.body);
+  await env.transact(() =>
+    recordPoints(env, req.tenant, clockOf(req), {
+      type: 'subtract',
+      customer_id: customer.id,
+      customer_code: customer.code ?? null,
+      created_at: req.now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      origin_info: { comments: body.comments },
+      spend: body.amount,
+    }),
+  );
+  return answer(env, req, customer, body.amount);
+}
+
+function findCart(carts: CartStore, req: TallyRequest, body: RedeemCartBody): CartRecord {
+  if (body.activity_id !== undefined && body.activity_code !== undefined) throw invalidRequest('activity_id', 'is exclusive with activity_code');
+  if (body.activity_id === undefined && body.activity_code === undefined) throw invalidRequest('activity_id', 'activity_id or activity_code is required');
+  const cart = body.activity_id !== undefined ? carts.get(req.tenant, body.activity_id) : carts.byCode(req.tenant, body.activity_code!);
+  const field = body.activity_id !== undefined ? 'activity_id' : 'activity_code';
+  if (!cart) throw new TallyError('cart_not_found', `${field}: no cart ${body.activity_id ?? body.activity_code}`, field);
+  return cart;
+}
+
+export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts: CartStore, req: TallyRequest): Promise<Reply> {
+  const body = validate<RedeemCartBody>('points.redeem_cart', req.body);
+  if (body.location_id !== undefined && body.location_code !== undefined) throw invalidRequest('location_id', 'is exclusive with location_code');
+  const customer = customerFromBody(customers, req, req.body);
+  const cart = findCart(carts, req, body);
+  if (cart.customer_id !== null && cart.customer_id !== customer.id) throw invalidRequest('customer_id', `cart ${cart.id} belongs to another customer`);
+  if (cart.kind === 'cancellation' || cart.cancelled_by !== null) throw invalidRequest('activity_id', `cart ${cart.id} is cancelled`);
+  const clock = clockOf(req);
+  await env.transact(() => {
+    // Checked inside the transaction, so two concurrent redemptions never spend the same points.
+    const available = readBalance(env, req.tenant, customer.id, clock).score_available;
+    if (body.amount > available) {
+      throw new TallyError('customer_not_enough_score', `amount: ${body.amount} points asked, ${Math.max(0, available)} available`, 'amount');
+    }
+    return recordPoints(env, req.tenant, clock, {
+      type: 'activity',
+      customer_id: customer.id,
+      customer_code: customer.code ?? null,
+      location_id: body.location_id ?? cart.location_id,
+      created_at: req.now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      origin_info: {
+        activity: { id: wireInt(cart.id), code: cart.code, total: cart.response.total, creation_date: cart.creation_date, location_id: cart.location_id === null ? null : wireInt(cart.location_id) },
+        ...(body.location_code === undefined ? {} : { location_code: body.location_code }),
+        ...(body.comments === undefined ? {} : { comments: body.comments }),
+      },
+      spend: body.amount,
+    });
+  });
+  return answer(env, req, customer, body.amount);
+}

@@ -1,0 +1,38 @@
+/** What the points routes read from a request: the ledger's clock and the customer a body or path names. */
+import { TallyError } from '@tally/engine';
+import { invalidRequest } from '../http/errors.js';
+import { optionalEnum } from '../http/params.js';
+import type { TallyRequest } from '../http/types.js';
+import { findCustomer } from '../customers/lookup.js';
+import type { CustomerStore } from '../customers/store.js';
+import type { CustomerRecord } from '../customers/types.js';
+import type { LedgerClock } from './types.js';
+
+export function clockOf(req: Pick<TallyRequest, 'now' | 'settings'>): LedgerClock {
+  return { now: req.now, timezone: req.settings.timezone };
+}
+
+/** The customer named by `<prefix>_id` or `<prefix>_code` of a validated body (exactly one of the two). */
+export function customerFromBody(customers: CustomerStore, req: TallyRequest, body: Record<string, unknown>, prefix = 'customer'): CustomerRecord {
+  const idField = `${prefix}_id`;
+  const codeField = `${prefix}_code`;
+  const id = body[idField];
+  const code = body[codeField];
+  if (id !== undefined && code !== undefined) throw invalidRequest(idField, `is exclusive with ${codeField}`);
+  if (typeof id === 'string') return findCustomer(customers, req.tenant, 'id', id, idField);
+  if (typeof code === 'string') return findCustomer(customers, req.tenant, 'code', code, codeField);
+  throw invalidRequest(idField, `${idField} or ${codeField} is required`);
+}
+
+/** The customer of a `/customers/{value}/...` path, read by search_param (id by default). */
+export function customerFromPath(customers: CustomerStore, req: TallyRequest): CustomerRecord {
+  const by = optionalEnum(req.query.get('search_param'), 'search_param', ['id', 'code'] as const) ?? 'id';
+  return findCustomer(customers, req.tenant, by, req.params.value ?? '', 'value');
+}
+
+/** Transfers and trigger grants need an active customer (customer_inactive otherwise). */
+export function requireActive(customer: CustomerRecord, field: string): void {
+  if (customer.status !== 'active') {
+    throw new TallyError('customer_inactive', `${field}: customer ${customer.id} is ${customer.status}`, field);
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * GET /points/transactions (+ /scores/transactions): the ledger in id order,
+ * for one customer or the whole Company environment. Campaign names are the
+ * current ones; `include=historical` shows them as they were when the
+ * transaction was recorded (the contract: values are historical).
+ */
+import { invalidRequest } from '../http/errors.js';
+import { parseJson } from '../http/json.js';
+import { optionalInt64, optionalWire, readPerPage } from '../http/params.js';
+import type { TallyRequest } from '../http/types.js';
+import { wireInt } from '../http/wire.js';
+import type { CampaignStore } from '../campaigns/store.js';
+import type { CustomerStore } from '../customers/store.js';
+import { findCustomer } from '../customers/lookup.js';
+import { paginate } from '../store/paginate.js';
+import type { StoreEnv } from '../store/env.js';
+import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
+import { getTransaction, settleIfDue } from './ledger.js';
+import { clockOf } from './request.js';
+import { POINTS_TRANSACTION_TYPES, type PointsTransaction } from './types.js';
+
+const INCLUDE = ['historical'];
+
+export function transactionView(tx: PointsTransaction, name: (id: string | null, historical: string | null) => string | null) {
+  return {
+    id: wireInt(tx.id),
+    type: tx.type,
+    created_at: tx.created_at,
+    amount: tx.amount,
+    pending_amount: tx.pending_amount,
+    location_id: tx.location_id === null ? null : wireInt(tx.location_id),
+    customer_id: wireInt(tx.customer_id),
+    customer_code: tx.customer_code,
+    origin_info: parseJson(tx.origin_info),
+    scores: tx.scores.map((s) => ({
+      loyalty_score_name: name(s.loyalty_score_id, s.loyalty_score_name),
+      loyalty_score_id: s.loyalty_score_id === null ? null : wireInt(s.loyalty_score_id),
+      score: s.score,
+      available_from: s.available_from,
+      available_to: s.available_to,
+    })),
+    ...(tx.author === undefined ? {} : { author: tx.author }),
+  };
+}
+
+export async function listTransactions(env: StoreEnv, customers: CustomerStore, campaigns: CampaignStore, req: TallyRequest) {
+  const q = req.query;
+  const include = q.get('include');
+  if (include && !include.split(',').every((v) => INCLUDE.includes(v))) throw invalidRequest('include', `must be ${INCLUDE.join(', ')}`);
+  const historical = include !== null && include.split(',').includes('historical');
+  const given = ['customer_id', 'customer_code', 'associate_id'].filter((f) => q.get(f));
+  if (given.length > 1) throw invalidRequest(given[1], `is exclusive with ${given[0]}`);
+  const createdAfter = optionalWire('datetime', q.get('created_at_gt'), 'created_at_gt');
+  const originType = q.get('origin_type') || undefined;
+  if (originType !== undefined && !(POINTS_TRANSACTION_TYPES as readonly string[]).includes(originType)) {
+    throw invalidRequest('origin_type', `must be one of ${POINTS_TRANSACTION_TYPES.join(', ')}`);
+  }
+  const page = { startingAfter: q.get('starting_after') || undefined, perPage: readPerPage(q.get('per_page')) };
+  const names = new Map<string, string | null>();
+  const name = (id: string | null, stored: string | null): string | null => {
+    if (historical || id === null) return stored;
+    if (!names.has(id)) names.set(id, (campaigns.get(req.tenant, id)?.rule_params.name as string | undefined) ?? stored);
+    return names.get(id)!;
+  };
+  const keep = (tx: PointsTransaction | undefined) => {
+    if (!tx) return undefined;
+    if (originType !== undefined && tx.type !== originType) return undefined;
+    if (createdAfter !== undefined && !(Date.parse(tx.created_at) > Date.parse(createdAfter))) return undefined;
+    return transactionView(tx, name);
+  };
+  const prefix = tenantPrefix(req.tenant);
+  if (given.length === 0) return paginate<PointsTransaction, unknown>(env.db('points_transactions'), [prefix], page, keep);
+  const field = given[0];
+  const value = q.get(field)!;
+  const customer =
+    field === 'customer_code'
+      ? findCustomer(customers, req.tenant, 'code', value, field)
+      : findCustomer(customers, req.tenant, 'id', optionalInt64(value, field)!, field);
+  await settleIfDue(env, req.tenant, customer.id, customer.code ?? null, clockOf(req));
+  return paginate<string, unknown>(env.db('points_by_customer'), [prefix, idKey(customer.id)], page, (_type, key) =>
+    keep(getTransaction(env, req.tenant, idFromKey(String(key[2])))),
+  );
+}

@@ -1,0 +1,76 @@
+/**
+ * POST /points/transfer (+ /scores/transfer): moves available points from
+ * one customer to another. Points of a campaign with `transferable: false`
+ * never move; both customers must be active (customer_inactive); asking more
+ * than the transferable points is customer_not_enough_score, unless
+ * allow_partial, which moves all of them. The receiver gets the points with
+ * the dates they had, so they expire when they would have.
+ */
+import { TallyError } from '@tally/engine';
+import type { CampaignStore } from '../campaigns/store.js';
+import type { CustomerStore } from '../customers/store.js';
+import { findCustomer } from '../customers/lookup.js';
+import { invalidRequest } from '../http/errors.js';
+import { ok, type Reply, type TallyRequest } from '../http/types.js';
+import { validate } from '../http/validation.js';
+import { wireInt } from '../http/wire.js';
+import type { StoreEnv } from '../store/env.js';
+import type { Tenant } from '../tenancy/types.js';
+import { authorOf } from './author.js';
+import { readSettledWallet, recordPoints } from './ledger.js';
+import { clockOf, requireActive } from './request.js';
+import { availableIn, type Bucket } from './wallet.js';
+
+interface TransferBody {
+  score: number;
+  from_customer_id: string;
+  to_customer_id: string;
+  comments?: string;
+  allow_partial?: boolean;
+}
+
+/** Points of a campaign marked `transferable: false` stay with their customer; transferred points move again. */
+export function transferableIn(campaigns: CampaignStore, tenant: Tenant): (b: Bucket) => boolean {
+  const memo = new Map<string, boolean>();
+  return (b) => {
+    if (b.campaign_id === null) return true;
+    let ok = memo.get(b.campaign_id);
+    if (ok === undefined) memo.set(b.campaign_id, (ok = campaigns.get(tenant, b.campaign_id)?.rule_params.transferable !== false));
+    return ok;
+  };
+}
+
+export async function transfer(env: StoreEnv, customers: CustomerStore, campaigns: CampaignStore, req: TallyRequest): Promise<Reply> {
+  const body = validate<TransferBody>('points.transfer', req.body);
+  if (body.from_customer_id === body.to_customer_id) throw invalidRequest('to_customer_id', 'must differ from from_customer_id');
+  const author = authorOf(req);
+  const from = findCustomer(customers, req.tenant, 'id', body.from_customer_id, 'from_customer_id');
+  const to = findCustomer(customers, req.tenant, 'id', body.to_customer_id, 'to_customer_id');
+  requireActive(from, 'from_customer_id');
+  requireActive(to, 'to_customer_id');
+  const clock = clockOf(req);
+  const at = req.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const eligible = transferableIn(campaigns, req.tenant);
+  const origin = {
+    comments: body.comments ?? null,
+    from_customer_id: wireInt(from.id),
+    to_customer_id: wireInt(to.id),
+  };
+  const moved = await env.transact(() => {
+    const available = availableIn(readSettledWallet(env, req.tenant, from.id, clock), eligible);
+    const score = body.score <= available ? body.score : body.allow_partial ? available : 0;
+    if (score === 0) {
+      throw new TallyError('customer_not_enough_score', `score: ${body.score} points asked, ${available} transferable`, 'score');
+    }
+    const out = recordPoints(env, req.tenant, clock, {
+      type: 'transfer', customer_id: from.id, customer_code: from.code ?? null, created_at: at, origin_info: origin,
+      spend: score, spendable: eligible, author,
+    });
+    recordPoints(env, req.tenant, clock, {
+      type: 'transfer', customer_id: to.id, customer_code: to.code ?? null, created_at: at, origin_info: origin, author,
+      grants: out.taken.map((t) => ({ campaign_id: t.loyalty_score_id, campaign_name: t.loyalty_score_name, amount: t.score, available_from: t.available_from, available_to: t.available_to })),
+    });
+    return score;
+  });
+  return ok({ from_customer_id: wireInt(from.id), to_customer_id: wireInt(to.id), score: moved, comments: body.comments ?? null, requested_scores: body.score });
+}

@@ -1,0 +1,38 @@
+/** POST /trigger (+ /scores/trigger), and the refer_a_friend trigger raised by customer creation. */
+import { LmdbCampaignStore } from '../campaigns/store.js';
+import type { ServerContext } from '../context.js';
+import { LmdbCounterStore } from '../counters/store.js';
+import { CustomerStore } from '../customers/store.js';
+import type { Routes } from '../http/types.js';
+import { LmdbVoucherStore } from '../vouchers/store.js';
+import { readBalance } from '../points/ledger.js';
+import type { BoundDeps } from './bound-points.js';
+import { trigger } from './trigger.js';
+
+export function boundDeps(ctx: ServerContext): BoundDeps {
+  const { env } = ctx;
+  const counters = new LmdbCounterStore(env);
+  const customers = new CustomerStore(env);
+  return {
+    env,
+    counters,
+    sources: {
+      customers,
+      counters,
+      vouchers: new LmdbVoucherStore(env),
+      balance: (tenant, customerId, now) => {
+        const settings = ctx.tenancy.getSettings(tenant);
+        return readBalance(env, tenant, customerId, { now, timezone: settings.timezone });
+      },
+    },
+  };
+}
+
+export function triggerRoutes(ctx: ServerContext): Routes {
+  const deps = boundDeps(ctx);
+  const customers = new CustomerStore(ctx.env);
+  const campaigns = new LmdbCampaignStore(ctx.env);
+  return {
+    'triggers.trigger': (req) => trigger(deps, customers, campaigns, req),
+  };
+}

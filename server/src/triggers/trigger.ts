@@ -1,0 +1,107 @@
+/**
+ * POST /trigger (+ /scores/trigger): grants the points of the campaigns
+ * bound to the trigger slug (binding.ts) whose conditions hold for the
+ * customer, as one `trigger` points transaction.
+ * - loyalty_rule_id (or its deprecated name loyalty_score_id) runs that one
+ *   campaign; it must be a points campaign bound to the slug.
+ * - Without it, engine version 2 runs every bound campaign; version 1 runs
+ *   one: the first, in priority then id order, that grants points.
+ * - Version 1 requires country; version 2 defaults it to the customer's.
+ * - score_overwrite replaces the campaign's points and needs loyalty_rule_id.
+ */
+import { TallyError, type Outcome } from '@tally/engine';
+import type { CampaignStore } from '../campaigns/store.js';
+import type { CustomerStore } from '../customers/store.js';
+import { findCustomer } from '../customers/lookup.js';
+import { invalidRequest } from '../http/errors.js';
+import { ok, type Reply, type TallyRequest } from '../http/types.js';
+import { validate } from '../http/validation.js';
+import { wireInt } from '../http/wire.js';
+import { customerPoints } from '../points/balance.js';
+import { authorOf } from '../points/author.js';
+import { readBalance } from '../points/ledger.js';
+import { pointsAsMoney } from '../points/money.js';
+import { clockOf } from '../points/request.js';
+import { isBoundToTrigger } from './binding.js';
+import { evaluateBound, grantInTransaction, type BoundDeps } from './bound-points.js';
+
+interface TriggerBody {
+  trigger: string;
+  customer_id: string;
+  loyalty_rule_id?: string;
+  loyalty_score_id?: string;
+  location_id?: string;
+  location_code?: string;
+  score_overwrite?: number;
+  comments?: string;
+  country?: string;
+}
+
+/** Keeps only one campaign's effects and writes (engine version 1: one rule runs). */
+function onlyCampaign(outcome: Outcome, campaignId: string): Outcome {
+  const mine = (x: { campaign_id: unknown }) => String(x.campaign_id) === campaignId;
+  const { writes, response } = outcome;
+  return {
+    response: { ...response, effects: response.effects.filter((e) => String(e.rule_id) === campaignId) },
+    writes: { ...writes, points: writes.points.filter(mine), limits: writes.limits.filter(mine), budgets: writes.budgets.filter(mine) },
+  };
+}
+
+export async function trigger(deps: BoundDeps, customers: CustomerStore, campaigns: CampaignStore, req: TallyRequest): Promise<Reply> {
+  const body = validate<TriggerBody>('triggers.trigger', req.body);
+  const version = req.settings.trigger_engine_version;
+  if (version === 1 && body.country === undefined) throw invalidRequest('country', 'is required (trigger engine version 1)');
+  if (body.location_id !== undefined && body.location_code !== undefined) throw invalidRequest('location_id', 'is exclusive with location_code');
+  const ruleId = body.loyalty_rule_id ?? body.loyalty_score_id;
+  const ruleField = body.loyalty_rule_id !== undefined ? 'loyalty_rule_id' : 'loyalty_score_id';
+  if (body.score_overwrite !== undefined && ruleId === undefined) throw invalidRequest('score_overwrite', 'needs loyalty_rule_id');
+  const author = authorOf(req);
+  const customer = findCustomer(customers, req.tenant, 'id', body.customer_id, 'customer_id');
+  let bound;
+  if (ruleId !== undefined) {
+    const record = campaigns.get(req.tenant, ruleId);
+    if (!record || record.type !== 'points') throw new TallyError('loyalty_rule_not_found', `${ruleField}: no points campaign ${ruleId}`, ruleField);
+    if (!isBoundToTrigger(record, body.trigger)) throw invalidRequest(ruleField, `campaign ${ruleId} is not bound to trigger ${body.trigger}`);
+    bound = [record];
+  } else {
+    bound = campaigns.all(req.tenant).filter((record) => isBoundToTrigger(record, body.trigger));
+  }
+  const at = req.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  let { outcome } = evaluateBound(deps, req, { customer, campaigns: bound, overwrite: body.score_overwrite, at });
+  if (outcome && version === 1 && ruleId === undefined) {
+    const first = outcome.response.effects.find((e) => e.type === 'points');
+    if (first) outcome = onlyCampaign(outcome, String(first.rule_id));
+  }
+  const country = body.country ?? (typeof customer.profile.country === 'string' ? customer.profile.country : req.settings.country);
+  const granted = await deps.env.transact(() =>
+    grantInTransaction(deps, req, customer, outcome, {
+      type: 'trigger',
+      created_at: at,
+      location_id: body.location_id ?? null,
+      origin_info: {
+        comments: body.comments ?? null,
+        slug: body.trigger,
+        country,
+        ...(body.location_code === undefined ? {} : { location_code: body.location_code }),
+      },
+      author,
+    }),
+  );
+  const scores = granted.transaction?.scores ?? [];
+  const score = scores.reduce((sum, s) => sum + s.score, 0);
+  const campaignId = scores[0]?.loyalty_score_id ?? ruleId ?? null;
+  return ok({
+    customer_code: customer.code ?? null,
+    loyalty_score_id: campaignId === null ? null : wireInt(campaignId),
+    score,
+    score_as_money: pointsAsMoney(score, req.settings),
+    customer: customerPoints(customer, readBalance(deps.env, req.tenant, customer.id, clockOf(req))),
+    scores: scores.map((s) => ({
+      score: s.score,
+      loyalty_score_id: s.loyalty_score_id === null ? null : wireInt(s.loyalty_score_id),
+      available_from: s.available_from,
+      available_to: s.available_to,
+    })),
+    effects: granted.effects,
+  });
+}
