@@ -89,10 +89,17 @@ export const OPERATIONS = {
   'games.list': { method: 'GET', path: '/games', tier: 'tier_3' },
   'games.get': { method: 'GET', path: '/games/{id}', tier: 'tier_3' },
   'games.play': { method: 'POST', path: '/games/{id}/play', tier: 'tier_3' },
+  // Tally's back office for games (docs/games.md)
+  'games.create': { method: 'POST', path: '/games', tier: 'tier_3' },
+  'games.update': { method: 'PATCH', path: '/games/{id}', tier: 'tier_3' },
+  'games.assign': { method: 'POST', path: '/games/{id}/assignments', tier: 'tier_3' },
 
   // Instant wins
   'instant_wins.list': { method: 'GET', path: '/instant_wins', tier: 'tier_3' },
   'instant_wins.get': { method: 'GET', path: '/instant_wins/{id}', tier: 'tier_3' },
+  // Tally's back office for instant wins (docs/games.md)
+  'instant_wins.create': { method: 'POST', path: '/instant_wins', tier: 'tier_3' },
+  'instant_wins.update': { method: 'PATCH', path: '/instant_wins/{id}', tier: 'tier_3' },
 
   // Points and wallet
   'points.create': { method: 'POST', path: '/points', tier: 'tier_3' },

@@ -17,9 +17,10 @@ import { locationRoutes } from '../locations/routes.js';
 import { promotionRoutes } from '../promotions/routes.js';
 import { pointsRoutes } from '../points/routes.js';
 import { triggerRoutes } from '../triggers/routes.js';
+import { gameRoutes } from '../games/routes.js';
 import type { Routes } from './types.js';
 
-const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, discountCampaignRoutes, pointsCampaignRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, cartsRoutes, pointsRoutes, triggerRoutes];
+const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, discountCampaignRoutes, pointsCampaignRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, cartsRoutes, pointsRoutes, triggerRoutes, gameRoutes];
 
 export function buildRoutes(ctx: ServerContext): Routes {
   const all: Record<string, unknown> = {};

@@ -82,6 +82,15 @@ describe('products', () => {
     expect(repeat.text).toBe(first.text);
   });
 
+  it('grants an id or a code to exactly one of concurrent creates', async () => {
+    const sameId = await Promise.all([1, 2, 3, 4, 5].map((n) => server.client.post('/products', { id: 300, name: `racer ${n}` })));
+    expect(sameId.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    const sameCode = await Promise.all([1, 2, 3, 4, 5].map((n) => server.client.post('/products', { id: 300 + n, code: 'RACE', name: 'racer' })));
+    expect(sameCode.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    const winner = sameCode.findIndex((r) => r.status === 200) + 301;
+    expect((await get(winner)).body.code).toBe('RACE');
+  });
+
   it('refuses a product with an unknown feature (404 feature_not_found naming the entry), writing nothing', async () => {
     const res = await server.client.post('/products', {
       id: 104,

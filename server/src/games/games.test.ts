@@ -1,0 +1,295 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../testing/server.js';
+
+const prize = (extra: Record<string, unknown> = {}) => ({ name: 'Fifty points', outcome: 'points', points: 50, weight: 1, stock: -1, ...extra });
+const game = (params: Record<string, unknown> = {}, prizes: unknown[] = [prize()], extra: Record<string, unknown> = {}) => ({
+  rule_params: { name: 'Wheel', select_customers: 'loyalty', ...params },
+  game: { type: 'wheel', config: { slices: 8 }, template: 'spin', game_prizes: prizes },
+  ...extra,
+});
+
+describe('games over HTTP', () => {
+  let server: TestServer;
+  let nextCustomer = 1000;
+  const customer = async (extra: Record<string, unknown> = {}) => {
+    const id = nextCustomer++;
+    const res = await server.client.post('/customers', { id, name: `Player ${id}`, registration_location_id: 1, country: 'ES', code: `P${id}`, ...extra });
+    expect(res.status).toBe(200);
+    return id;
+  };
+  const create = async (body: unknown) => {
+    const res = await server.client.post('/games', body);
+    expect(res.status, res.text).toBe(200);
+    return res.body.id as number;
+  };
+  const play = (id: number | string, body: Record<string, unknown>) => server.client.post(`/games/${id}/play`, body);
+  const score = async (id: number) => (await server.client.get(`/customers/${id}/points`)).body.score as number;
+
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('creates a game, reads it back in the contract shape, lists it, updates it with PATCH and PUT', async () => {
+    const created = await server.client.post('/games', game({ description: 'Spin it', rule_conditions: { conditions: { and: [{ field: 'customer.country', operator: 'eq', value: 'ES' }] } } }));
+    expect(created.status).toBe(200);
+    expect(created.body).toEqual({ status: 'success', id: expect.any(Number) });
+    const id = created.body.id;
+    const read = await server.client.get(`/games/${id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({
+      id, name: 'Wheel', description: 'Spin it', rule_type: 'gaming', select_customers: 'loyalty', active: true,
+      campaign_history_id: expect.any(Number),
+      rule_conditions: JSON.stringify({ conditions: { and: [{ field: 'customer.country', operator: 'eq', value: 'ES' }] } }),
+      game: {
+        id: expect.any(Number), loyalty_rule_id: id, type: 'wheel', config: '{"slices":8}', template: 'spin',
+        game_prizes: [{ id: expect.any(Number), name: 'Fifty points', outcome: 'points', weight: 1, stock: -1, available_stock: -1, stock_management_strategy: 'decrement', points: 50 }],
+      },
+    });
+    const list = await server.client.get('/games', { query: { per_page: '100' } });
+    expect(list.body.data.map((g: { id: number }) => g.id)).toContain(id);
+
+    const prizeId = read.body.game.game_prizes[0].id;
+    const patched = await server.client.patch(`/games/${id}`, { rule_params: { name: 'Big wheel' }, game: { game_prizes: [prize({ id: prizeId, weight: '0.5' }), prize({ name: 'Nothing', outcome: 'no_prize', weight: '0.5' })] } });
+    expect(patched.body).toEqual({ status: 'success', id });
+    const put = await server.client.put(`/games/${id}`, { rule_params: { description: 'Spin again' } });
+    expect(put.status).toBe(200);
+    const after = (await server.client.get(`/games/${id}`)).body;
+    expect(after).toMatchObject({ name: 'Big wheel', description: 'Spin again' });
+    expect(after.game.game_prizes.map((p: { id: number; weight: number }) => [p.id === prizeId, p.weight])).toEqual([[true, 0.5], [false, 0.5]]);
+    expect(after.campaign_history_id).toBeGreaterThan(read.body.campaign_history_id);
+    // An older version stays readable by its campaign_history_id.
+    const old = await server.client.get(`/games/${read.body.campaign_history_id}`, { query: { search_by: 'campaign_history_id' } });
+    expect(old.body).toMatchObject({ id, name: 'Wheel' });
+  });
+
+  it('answers names in the Accept-Language language', async () => {
+    await server.client.patch('/company', { languages: ['en', 'es'], default_language: 'en' });
+    const id = await create(game({ name: { en: 'Wheel', es: 'Ruleta' } }));
+    expect((await server.client.get(`/games/${id}`, { headers: { 'Accept-Language': 'es' } })).body.name).toBe('Ruleta');
+    expect((await server.client.get(`/games/${id}`)).body.name).toBe('Wheel');
+  });
+
+  it('refuses malformed games with 400 naming the field, and writes nothing', async () => {
+    const before = (await server.client.get('/games', { query: { per_page: '100' } })).body.data.length;
+    const cases: [unknown, RegExp][] = [
+      [game({ rule_conditions: { conditions: { and: [{ field: 'customer.country', operator: 'foo', value: 'ES' }] } } }), /^rule_params\.rule_conditions/],
+      [game({ rule_conditions: '{"conditions": ' }), /^rule_params\.rule_conditions: is not valid JSON/],
+      [game({}, [prize({ weight: 0.7 }), prize({ weight: 0.7 })]), /^game\.game_prizes: the weights/],
+      [game({}, [prize({ points: undefined })]), /^game\.game_prizes\[0\]\.points: is required/],
+      [game({}, [prize({ outcome: 'discount', points: undefined })]), /^game\.game_prizes\[0\]\.promotion_id: is required/],
+      [game({}, [prize({ outcome: 'discount', points: undefined, promotion_id: 999999 })]), /^game\.game_prizes\[0\]\.promotion_id: is not a discount campaign/],
+      [game({}, [prize({ stock: -2 })]), /^game\.game_prizes\.0\.stock/],
+      [game({ name: undefined }), /^rule_params\.name: is required/],
+      [game({ select_customers: 'all_customers' }), /^rule_params\.select_customers: must be loyalty or targeted/],
+      [game({ budget_value: 10 }), /^rule_params\.budget_value: is not a field of games/],
+      [game({ once: 'num_week', once_limit: 1 }), /^rule_params\.once: must be one of/],
+      [{ rule_params: { name: 'No game' } }, /^game: is required/],
+    ];
+    for (const [body, error] of cases) {
+      const res = await server.client.post('/games', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.code).toBe('invalid_request');
+      expect(res.body.error).toMatch(error);
+    }
+    expect((await server.client.get('/games', { query: { per_page: '100' } })).body.data.length).toBe(before);
+  });
+
+  it('answers 404 game_not_found for an unknown game on every operation', async () => {
+    for (const res of [
+      await server.client.get('/games/987654'),
+      await server.client.patch('/games/987654', { rule_params: { name: 'x' } }),
+      await play(987654, { customer_id: 1 }),
+      await server.client.get('/games/NOPE', { query: { search_by: 'static_code' } }),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('game_not_found');
+    }
+  });
+
+  it('finds a game by static code, and by loyalty_rule_history_id only when targeted (else 400 invalid_request)', async () => {
+    const loyal = await create(game({}, [prize()], { coupon_params: { static_code: 'SPIN-1' } }));
+    expect((await server.client.get('/games/SPIN-1', { query: { search_by: 'static_code' } })).body.id).toBe(loyal);
+    const clash = await server.client.post('/games', game({ name: 'Other' }, [prize()], { coupon_params: { static_code: 'SPIN-1' } }));
+    expect(clash.status).toBe(400);
+    expect(clash.body.error).toMatch(/^coupon_params\.static_code: is already used/);
+
+    const targeted = await create(game({ select_customers: 'targeted' }));
+    const who = await customer();
+    const assigned = await server.client.post(`/games/${targeted}/assignments`, { customer_id: who });
+    expect(assigned.body).toEqual({ status: 'success', id: expect.any(Number) });
+    const history = assigned.body.id;
+    const read = await server.client.get(`/games/${history}`, { query: { search_by: 'loyalty_rule_history_id' } });
+    expect(read.body).toMatchObject({ id: targeted, loyalty_rule_history_id: history });
+    // The game stops being targeted: the delivery no longer names it.
+    await server.client.patch(`/games/${targeted}`, { rule_params: { select_customers: 'loyalty' } });
+    const refused = await server.client.get(`/games/${history}`, { query: { search_by: 'loyalty_rule_history_id' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('invalid_request');
+    const notTargeted = await server.client.post(`/games/${loyal}/assignments`, { customer_id: who });
+    expect(notTargeted.status).toBe(400);
+  });
+
+  it('plays: a won points prize is credited through the ledger, once', async () => {
+    const id = await create(game());
+    const who = await customer();
+    const res = await play(id, { customer_id: who });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      code: 'success',
+      effects: [{
+        game_info: {
+          config: '{"slices":8}', game_id: expect.any(Number), game_type: 'wheel', outcome: expect.any(String),
+          prize_id: expect.any(Number), status: 'won', status_message: 'prize won', template: { String: 'spin', Valid: true },
+          won_prize: { name: 'Fifty points', points: 50, type: 'points' },
+        },
+        line: -1, order_apply: 0, rule_id: id, rule_name: 'Wheel', rule_unique_id: expect.any(String), select_customers: 'loyalty', type: 'gaming',
+      }],
+    });
+    expect(JSON.parse(res.body.effects[0].game_info.outcome)).toMatchObject({ status: 'won', type: 'points', points: 50, points_transaction_id: expect.any(String) });
+    expect(await score(who)).toBe(50);
+    const byCode = await play(id, { customer_code: `P${who}` });
+    expect(byCode.body.effects[0].game_info.status).toBe('won');
+    expect(await score(who)).toBe(100);
+  });
+
+  it('plays: a won discount prize issues a voucher of the discount campaign', async () => {
+    const discount = await server.client.post('/discounts', {
+      rule_params: { name: 'Five off', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 5, distribution: 'total' }] },
+      coupon_params: { name: 'Five off', max_redemptions: 1 },
+    });
+    expect(discount.status, discount.text).toBe(200);
+    const id = await create(game({}, [{ name: 'Voucher', outcome: 'discount', promotion_id: discount.body.id, weight: 1, stock: 10 }]));
+    const who = await customer();
+    const res = await play(id, { customer_id: who });
+    const outcome = JSON.parse(res.body.effects[0].game_info.outcome);
+    expect(outcome).toMatchObject({ status: 'won', type: 'discount', voucher_code: expect.any(String) });
+    const voucher = await server.client.get(`/discounts/${outcome.voucher_code}`, { query: { search_by: 'voucher_code' } });
+    expect(voucher.status).toBe(200);
+    expect(voucher.body.id).toBe(discount.body.id);
+    expect((await server.client.get(`/games/${id}`)).body.game.game_prizes[0].available_stock).toBe(9);
+  });
+
+  it('answers 200 with no effects when the customer may not play, and plays nothing', async () => {
+    const who = await customer();
+    const french = await customer({ country: 'FR' });
+    const cases: [Record<string, unknown>, number][] = [
+      [{ active: false }, who],
+      [{ available_from: '2099-01-01' }, who],
+      [{ customer_registration_countries: ['ES'] }, french],
+      [{ rule_conditions: { conditions: { and: [{ field: 'customer.country', operator: 'eq', value: 'IT' }] } } }, who],
+    ];
+    for (const [params, player] of cases) {
+      const id = await create(game(params));
+      const res = await play(id, { customer_id: player });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ code: 'success', effects: [] });
+    }
+    expect(await score(who)).toBe(0);
+    expect(await score(french)).toBe(0);
+  });
+
+  it('limits plays per customer with once and once_limit', async () => {
+    const id = await create(game({ once: 'num_day', once_limit: 2 }));
+    const who = await customer();
+    const other = await customer();
+    for (const expected of [1, 1, 0]) expect((await play(id, { customer_id: who })).body.effects).toHaveLength(expected);
+    expect((await play(id, { customer_id: other })).body.effects).toHaveLength(1);
+    expect(await score(who)).toBe(100);
+  });
+
+  it('a targeted game plays only with an unplayed delivery of the customer', async () => {
+    const id = await create(game({ select_customers: 'targeted' }));
+    const who = await customer();
+    const other = await customer();
+    const history = (await server.client.post(`/games/${id}/assignments`, { customer_code: `P${who}` })).body.id;
+    expect((await play(id, { customer_id: who })).body.effects).toEqual([]);
+    expect((await play(id, { customer_id: other, loyalty_rule_history_id: history })).body.effects).toEqual([]);
+    expect((await play(id, { customer_id: who, loyalty_rule_history_id: 424242 })).body.effects).toEqual([]);
+    expect((await play(id, { customer_id: who, loyalty_rule_history_id: history })).body.effects).toHaveLength(1);
+    expect((await play(id, { customer_id: who, loyalty_rule_history_id: history })).body.effects).toEqual([]);
+    // A customer's list shows the targeted games delivered to them, with the delivery.
+    const second = (await server.client.post(`/games/${id}/assignments`, { customer_id: who })).body.id;
+    const mine = (await server.client.get('/games', { query: { customer_id: String(who), campaign_audience: 'targeted', per_page: '100' } })).body.data;
+    expect(mine.map((g: { id: number; loyalty_rule_history_id: number }) => [g.id, g.loyalty_rule_history_id])).toContainEqual([id, second]);
+    const theirs = (await server.client.get('/games', { query: { customer_id: String(other), campaign_audience: 'targeted', per_page: '100' } })).body.data;
+    expect(theirs.map((g: { id: number }) => g.id)).not.toContain(id);
+  });
+
+  it('validates the play body: exactly one of customer_id and customer_code, an existing customer', async () => {
+    const id = await create(game());
+    const who = await customer();
+    for (const body of [{}, { customer_id: who, customer_code: `P${who}` }, { customer_id: 0 }, { customer_code: 'x'.repeat(256) }]) {
+      const res = await play(id, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.code).toBe('invalid_request');
+    }
+    const missing = await play(id, { customer_id: 99999999 });
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('customer_not_found');
+  });
+
+  it('list filters: audience, countries, tier and location from the rule conditions, pagination', async () => {
+    const tierRule = { conditions: { and: [{ field: 'customer.tier', operator: 'in', values: ['gold'] }, { field: 'location_id', operator: 'eq', value: 77 }] } };
+    const fr = await create(game({ customer_registration_countries: ['FR'] }));
+    const gold = await create(game({ rule_conditions: tierRule }));
+    const ids = async (query: Record<string, string>) =>
+      (await server.client.get('/games', { query: { per_page: '100', ...query } })).body.data.map((g: { id: number }) => g.id);
+    expect(await ids({ countries: 'FR' })).toContain(fr);
+    expect(await ids({ countries: 'IT' })).not.toContain(fr);
+    expect(await ids({ tier_id: 'gold' })).toContain(gold);
+    expect(await ids({ tier_id: 'silver' })).not.toContain(gold);
+    expect(await ids({ location_id: '77' })).toContain(gold);
+    expect(await ids({ location_id: '78' })).not.toContain(gold);
+    expect(await ids({ campaign_audience: 'targeted' })).not.toContain(gold);
+    const first = await server.client.get('/games', { query: { per_page: '2' } });
+    expect(first.body.data).toHaveLength(2);
+    const second = await server.client.get('/games', { query: { per_page: '2', starting_after: first.body.next_token_starts_after } });
+    expect(second.body.data[0].id).toBeGreaterThan(first.body.data[1].id);
+    expect((await server.client.get('/games', { query: { campaign_audience: 'all' } })).status).toBe(400);
+  });
+
+  it('concurrent plays against a stock of 5: exactly 5 prizes granted', async () => {
+    const id = await create(game({}, [prize({ stock: 5 })]));
+    const players = await Promise.all(Array.from({ length: 10 }, () => customer()));
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => play(id, { customer_id: players[i % 10] })));
+    const statuses = results.map((r) => r.body.effects[0].game_info.status);
+    expect(statuses.filter((s) => s === 'won')).toHaveLength(5);
+    expect(statuses.filter((s) => s === 'stock_exhausted')).toHaveLength(35);
+    const scores = await Promise.all(players.map(score));
+    expect(scores.reduce((a, b) => a + b, 0)).toBe(250);
+    expect((await server.client.get(`/games/${id}`)).body.game.game_prizes[0].available_stock).toBe(0);
+  });
+
+  it('10,000 plays: outcome frequencies match the weights (chi-square) and no prize exceeds its stock', { timeout: 120_000 }, async () => {
+    const id = await create(game({}, [
+      prize({ name: 'Rare', weight: '0.1', stock: -1 }),
+      prize({ name: 'Common', weight: '0.3', stock: -1, stock_management_strategy: 'unlimited' }),
+      prize({ name: 'Limited', weight: '0.2', stock: 500 }),
+    ]));
+    const who = await customer();
+    const counts: Record<string, number> = { Rare: 0, Common: 0, Limited: 0, none: 0 };
+    let limitedWon = 0;
+    const PLAYS = 10_000;
+    const CONCURRENCY = 32;
+    let next = 0;
+    const worker = async () => {
+      while (next < PLAYS) {
+        next += 1;
+        const info = (await play(id, { customer_id: who })).body.effects[0].game_info;
+        const drawn = info.prize_id === null ? 'none' : info.status === 'won' ? info.won_prize.name : 'Limited';
+        counts[drawn] += 1;
+        if (drawn === 'Limited' && info.status === 'won') limitedWon += 1;
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    const expected: Record<string, number> = { Rare: 1000, Common: 3000, Limited: 2000, none: 4000 };
+    const chi = Object.keys(expected).reduce((sum, k) => sum + (counts[k] - expected[k]) ** 2 / expected[k], 0);
+    // 3 degrees of freedom; the seeds come from the Company's random secret, so the bound is p = 1e-6.
+    expect(chi).toBeLessThan(30.66);
+    expect(limitedWon).toBe(500);
+    expect((await server.client.get(`/games/${id}`)).body.game.game_prizes[2].available_stock).toBe(0);
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * POST /games/{id}/play. Eligibility, limits, the seeded draw, the stock and
+ * the prize's delivery all happen in one write transaction: LMDB serialises
+ * write transactions, so the counters a play reads are the ones it updates
+ * and a stock of 5 gives exactly 5 prizes however many plays run at once.
+ * A customer who may not play gets 200 with no effects.
+ */
+import { randomUUID } from 'node:crypto';
+import { compileGame, periodKey, playGame, TallyError, type GamePlay } from '@tally/engine';
+import { engineSettings } from '../campaigns/engine-settings.js';
+import type { DrawSeeds } from '../carts/seed.js';
+import type { CounterStore } from '../counters/store.js';
+import type { CustomerStore } from '../customers/store.js';
+import type { CustomerRecord } from '../customers/types.js';
+import type { TallyRequest } from '../http/types.js';
+import type { StoreEnv } from '../store/env.js';
+import { allocateId } from '../store/ids.js';
+import { optionalCustomer } from '../vouchers/customer.js';
+import { deliverGamePrize, type PrizeDelivery } from './prize.js';
+import { playerState } from './player.js';
+import { engineGame } from './record.js';
+import type { GameStore } from './store.js';
+import type { GameAssignment, GamePlayRecord, GameRecord } from './types.js';
+
+export interface PlaySources {
+  env: StoreEnv;
+  games: GameStore;
+  customers: CustomerStore;
+  counters: CounterStore;
+  seeds: DrawSeeds;
+  delivery: Omit<PrizeDelivery, 'tenant' | 'timezone' | 'now'>;
+}
+
+export interface PlayBody {
+  customer_id?: string;
+  customer_code?: string;
+  loyalty_rule_history_id?: string;
+}
+
+export interface PlayResult {
+  game: GameRecord;
+  play: GamePlayRecord;
+}
+
+/** The play, or null when the customer may not play (the reply is then 200 with no effects). */
+export async function play(sources: PlaySources, req: TallyRequest, game: GameRecord, body: PlayBody): Promise<PlayResult | null> {
+  const { tenant, settings } = req;
+  const customer = optionalCustomer(sources.customers, tenant, body)!;
+  if (customer.status !== 'active') return null;
+  const targeted = game.rule_params.select_customers === 'targeted';
+  if (targeted && openAssignment(sources, req, game, customer, body) === null) return null;
+  const compiled = compileGame(engineGame(game), engineSettings(settings));
+  const seed = await sources.seeds.seed(tenant, `game:${game.id}:${customer.id}:${randomUUID()}`);
+  const now = req.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const once = compiled.campaign.once;
+  const usesKey = once ? periodKey(once.period, now, settings.timezone) : null;
+  return sources.env.transact(() => {
+    // Read again inside the transaction: a concurrent play may have used the assignment, the limit or the stock.
+    const assignment = targeted ? openAssignment(sources, req, game, customer, body) : null;
+    if (targeted && assignment === null) return null;
+    const prizeStock: Record<string, number> = {};
+    for (const prize of game.game.prizes) {
+      if (prize.stock >= 0) prizeStock[prize.id] = prize.stock - sources.counters.stockConsumed(tenant, game.id, prize.id);
+    }
+    const uses = usesKey === null ? 0 : sources.counters.uses(tenant, game.id, usesKey, customer.id);
+    const result = playGame(compiled, { now, seed, customer: playerState(customer, settings), uses, prize_stock: prizeStock });
+    if (!result.eligible) return null;
+    if (result.limit) sources.counters.addUsesInTransaction(tenant, game.id, result.limit.period_key, customer.id, 1);
+    if (result.stock) sources.counters.addStockConsumedInTransaction(tenant, game.id, String(result.stock.prize_id), 1);
+    if (assignment) sources.games.putAssignmentInTransaction(tenant, { ...assignment, played_at: now });
+    const record = playRecord(sources, req, game, customer, assignment, result, now);
+    sources.games.putPlayInTransaction(tenant, record);
+    return { game, play: record };
+  });
+}
+
+function playRecord(
+  sources: PlaySources, req: TallyRequest, game: GameRecord, customer: CustomerRecord,
+  assignment: GameAssignment | null, result: Extract<GamePlay, { eligible: true }>, now: string,
+): GamePlayRecord {
+  const prizeId = result.prize_id === null ? null : String(result.prize_id);
+  const prize = game.game.prizes.find((p) => p.id === prizeId);
+  const delivery = result.status === 'won' && prize
+    ? deliverGamePrize({ ...sources.delivery, tenant: req.tenant, timezone: req.settings.timezone, now: req.now }, game, prize, customer.id, customer.code ?? null)
+    : null;
+  return {
+    id: allocateId(sources.env, req.tenant, 'game_plays'),
+    game_id: game.id,
+    customer_id: customer.id,
+    loyalty_rule_history_id: assignment?.id ?? null,
+    seed: result.draw.seed,
+    drawn: result.draw.drawn,
+    status: result.status,
+    prize_id: prizeId,
+    delivery,
+    created_at: now,
+  };
+}
+
+/** The customer's unplayed assignment the request names, or null. */
+function openAssignment(sources: PlaySources, req: TallyRequest, game: GameRecord, customer: CustomerRecord, body: PlayBody): GameAssignment | null {
+  if (body.loyalty_rule_history_id === undefined) return null;
+  const assignment = sources.games.assignment(req.tenant, body.loyalty_rule_history_id);
+  const matches = assignment && assignment.game_id === game.id && assignment.customer_id === customer.id && assignment.played_at === null;
+  return matches ? assignment : null;
+}
+
+export function gameNotFound(field: string, value: string): TallyError {
+  return new TallyError('game_not_found', `${field}: no game ${value}`, field);
+}

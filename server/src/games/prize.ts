@@ -1,0 +1,45 @@
+/**
+ * Delivery of a won game prize, inside the play's transaction: points are
+ * credited through the points ledger (a `trigger` transaction whose slug is
+ * `game`), a discount is issued as a voucher of the prize's discount campaign.
+ */
+import type { CampaignStore } from '../campaigns/store.js';
+import { recordPoints } from '../points/ledger.js';
+import type { StoreEnv } from '../store/env.js';
+import { allocateId } from '../store/ids.js';
+import type { Tenant } from '../tenancy/types.js';
+import { generateVoucherCode, newVoucher } from '../vouchers/issue.js';
+import type { VoucherStore } from '../vouchers/store.js';
+import type { GamePlayRecord, GamePrizeRecord, GameRecord } from './types.js';
+
+export interface PrizeDelivery {
+  env: StoreEnv;
+  tenant: Tenant;
+  campaigns: CampaignStore;
+  vouchers: VoucherStore;
+  timezone: string;
+  now: Date;
+}
+
+export function deliverGamePrize(d: PrizeDelivery, game: GameRecord, prize: GamePrizeRecord, customerId: string, customerCode: string | null): GamePlayRecord['delivery'] {
+  if (prize.outcome === 'points') {
+    const tx = recordPoints(d.env, d.tenant, { now: d.now, timezone: d.timezone }, {
+      type: 'trigger',
+      customer_id: customerId,
+      customer_code: customerCode,
+      created_at: d.now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      origin_info: { slug: 'game', comments: `${game.rule_params.name}: ${prize.name}` },
+      grants: [{ campaign_id: game.id, campaign_name: String(game.rule_params.name), amount: prize.points! }],
+    });
+    return { points_transaction_id: tx.id };
+  }
+  if (prize.outcome === 'discount') {
+    const campaign = d.campaigns.get(d.tenant, prize.promotion_id!);
+    // The campaign was a discount when the game was written; if it has gone since, the prize is not deliverable.
+    if (!campaign?.coupon_id) return null;
+    const voucher = newVoucher({ id: allocateId(d.env, d.tenant, 'vouchers'), code: generateVoucherCode(), campaign, customerId, now: d.now, priority: 0 });
+    d.vouchers.putInTransaction(d.tenant, voucher);
+    return { voucher_id: voucher.id, voucher_code: voucher.code };
+  }
+  return null;
+}

@@ -1,0 +1,112 @@
+/**
+ * A create or update body → the game to store, built inside the write
+ * transaction (ids are allocated there). The game is compiled by the engine
+ * before it is stored, so a game that is stored can always be played.
+ */
+import { compileGame, TallyError, type Game } from '@tally/engine';
+import { engineSettings } from '../campaigns/engine-settings.js';
+import type { CampaignStore } from '../campaigns/store.js';
+import { invalidRequest } from '../http/errors.js';
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
+import { mergeCampaignFields, type FieldsBody } from './campaign-fields.js';
+import type { GameStore } from './store.js';
+import type { GamePrizeRecord, GameRecord } from './types.js';
+
+export interface GameBody extends FieldsBody {
+  game?: {
+    type?: string;
+    config?: string | Record<string, unknown>;
+    template?: string;
+    game_prizes?: PrizeBody[];
+  };
+}
+
+interface PrizeBody {
+  id?: string;
+  name: string;
+  outcome: GamePrizeRecord['outcome'];
+  display_options?: string | Record<string, unknown>;
+  weight: number | string;
+  stock: number;
+  stock_management_strategy?: GamePrizeRecord['stock_management_strategy'];
+  points?: number;
+  promotion_id?: string;
+}
+
+export interface GameWrite {
+  tenant: Tenant;
+  settings: CompanySettings;
+  games: GameStore;
+  campaigns: CampaignStore;
+  now: string;
+  /** A new id of a sequence (call inside the transaction). */
+  newId: (sequence: string) => string;
+}
+
+export function buildGame(write: GameWrite, id: string, body: GameBody, previous?: GameRecord): Omit<GameRecord, 'history_id'> {
+  const fields = mergeCampaignFields(previous, body, write.settings);
+  if (fields.static_code !== null) {
+    const holder = write.games.byStaticCode(write.tenant, fields.static_code) ?? write.campaigns.byStaticCode(write.tenant, fields.static_code);
+    if (holder && holder.id !== id) throw invalidRequest('coupon_params.static_code', `is already used by campaign ${holder.id}`);
+  }
+  const given = body.game ?? {};
+  const game: GameRecord['game'] = {
+    id: previous?.game.id ?? write.newId('game'),
+    type: given.type ?? previous?.game.type ?? '',
+    config: given.config === undefined ? (previous?.game.config ?? null) : jsonText(given.config),
+    template: given.template ?? previous?.game.template ?? null,
+    prizes: given.game_prizes === undefined ? (previous?.game.prizes ?? []) : given.game_prizes.map((prize, i) => buildPrize(write, prize, i, previous)),
+  };
+  const record = { id, rule_params: fields.rule_params, texts: fields.texts, static_code: fields.static_code, game, created_at: previous?.created_at ?? write.now, updated_at: write.now };
+  checkCompiles(record, write.settings);
+  return record;
+}
+
+function buildPrize(write: GameWrite, prize: PrizeBody, i: number, previous?: GameRecord): GamePrizeRecord {
+  const field = `game.game_prizes[${i}]`;
+  if (prize.id !== undefined && !previous?.game.prizes.some((p) => p.id === prize.id)) {
+    throw invalidRequest(`${field}.id`, `is not a prize of this game`);
+  }
+  if (prize.outcome === 'points' && prize.points === undefined) throw invalidRequest(`${field}.points`, 'is required for a points prize');
+  if (prize.outcome === 'discount') {
+    if (prize.promotion_id === undefined) throw invalidRequest(`${field}.promotion_id`, 'is required for a discount prize');
+    if (write.campaigns.get(write.tenant, prize.promotion_id)?.type !== 'discount') {
+      throw invalidRequest(`${field}.promotion_id`, `is not a discount campaign`);
+    }
+  }
+  return {
+    id: prize.id ?? write.newId('game_prize'),
+    name: prize.name,
+    outcome: prize.outcome,
+    display_options: prize.display_options === undefined ? null : jsonText(prize.display_options),
+    weight: String(prize.weight),
+    stock: prize.stock,
+    stock_management_strategy: prize.stock_management_strategy ?? 'decrement',
+    points: prize.outcome === 'points' ? prize.points! : null,
+    promotion_id: prize.outcome === 'discount' ? prize.promotion_id! : null,
+  };
+}
+
+/** The game in the engine's shape: what a play compiles. */
+export function engineGame(record: Omit<GameRecord, 'history_id'>): Game {
+  return {
+    id: record.id,
+    rule_params: record.rule_params,
+    prizes: record.game.prizes.map((p) => ({ id: p.id, name: p.name, weight: p.weight, stock: p.stock, stock_management_strategy: p.stock_management_strategy })),
+  };
+}
+
+/** Throws invalid_request naming the field the engine refused (`game.game_prizes[0].weight`, `rule_params.rule_conditions...`). */
+function checkCompiles(record: Omit<GameRecord, 'history_id'>, settings: CompanySettings): void {
+  try {
+    compileGame(engineGame(record), engineSettings(settings));
+  } catch (error) {
+    if (!(error instanceof TallyError)) throw error;
+    const rename = (text: string) => text.replace(/^prizes/, 'game.game_prizes');
+    throw new TallyError(error.code, rename(error.message), error.field === undefined ? undefined : rename(error.field));
+  }
+}
+
+function jsonText(value: string | Record<string, unknown>): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

@@ -1,0 +1,140 @@
+/**
+ * Games: the back office (POST, PATCH /games, POST /games/{id}/assignments)
+ * and the contract's GET /games, GET /games/{id} and POST /games/{id}/play.
+ */
+import { LmdbCampaignStore } from '../campaigns/store.js';
+import { CartStore } from '../carts/store.js';
+import { DrawSeeds } from '../carts/seed.js';
+import type { ServerContext } from '../context.js';
+import { LmdbCounterStore } from '../counters/store.js';
+import { CustomerStore } from '../customers/store.js';
+import type { CustomerRecord } from '../customers/types.js';
+import { invalidRequest } from '../http/errors.js';
+import { optionalEnum, readPerPage, requireInt64 } from '../http/params.js';
+import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
+import { validate } from '../http/validation.js';
+import { wireInt } from '../http/wire.js';
+import { allocateId } from '../store/ids.js';
+import { optionalCustomer, type CustomerRef } from '../vouchers/customer.js';
+import { LmdbVoucherStore } from '../vouchers/store.js';
+import { passesFilters, readCampaignFilters } from './list.js';
+import { playerState } from './player.js';
+import { gameNotFound, play, type PlayBody, type PlaySources } from './play.js';
+import { buildGame, type GameBody, type GameWrite } from './record.js';
+import { GameStore } from './store.js';
+import type { GameRecord } from './types.js';
+import { gameView, playEffect } from './view.js';
+
+const SEARCH_BY = ['loyalty_rule_id', 'loyalty_rule_history_id', 'campaign_history_id', 'static_code'] as const;
+
+export function gameRoutes({ env, duplicates }: ServerContext): Routes {
+  const games = new GameStore(env);
+  const campaigns = new LmdbCampaignStore(env);
+  const customers = new CustomerStore(env);
+  const counters = new LmdbCounterStore(env);
+  const vouchers = new LmdbVoucherStore(env);
+  const sources: PlaySources = {
+    env, games, customers, counters,
+    seeds: new DrawSeeds(env, new CartStore(env)),
+    delivery: { env, campaigns, vouchers },
+  };
+  const writer = (req: TallyRequest): GameWrite => ({
+    tenant: req.tenant, settings: req.settings, games, campaigns, now: req.now.toISOString(),
+    newId: (sequence) => allocateId(env, req.tenant, sequence),
+  });
+  const viewOf = (req: TallyRequest, record: GameRecord, single: boolean, loyaltyRuleHistoryId?: string) =>
+    gameView(record, { tenant: req.tenant, language: req.language, settings: req.settings, counters, single, loyaltyRuleHistoryId });
+  const existing = (req: TallyRequest) => {
+    const id = requireInt64(req.params.id, 'id');
+    const game = games.get(req.tenant, id);
+    if (!game) throw gameNotFound('id', id);
+    return game;
+  };
+
+  return {
+    'games.create': (req) =>
+      duplicates.suppress(req, 'games:create', async () => {
+        const body = validate<GameBody>('games.create', req.body);
+        const stored = await env.transact(() => {
+          const id = allocateId(env, req.tenant, 'campaigns');
+          return games.putInTransaction(req.tenant, buildGame(writer(req), id, body));
+        });
+        return success({ id: wireInt(stored.id) });
+      }),
+
+    'games.update': (req) =>
+      duplicates.suppress(req, `game:${req.params.id}`, async () => {
+        const body = validate<GameBody>('games.update', req.body);
+        const previous = existing(req);
+        await env.transact(() => {
+          const current = games.get(req.tenant, previous.id)!;
+          games.putInTransaction(req.tenant, buildGame(writer(req), current.id, body, current), current);
+        });
+        return success({ id: wireInt(previous.id) });
+      }),
+
+    'games.assign': (req) =>
+      duplicates.suppress(req, `game_assignment:${req.params.id}`, async () => {
+        const body = validate<CustomerRef>('games.assign', req.body);
+        const game = existing(req);
+        if (game.rule_params.select_customers !== 'targeted') throw invalidRequest('id', 'only targeted games are delivered to customers');
+        const customer = optionalCustomer(customers, req.tenant, body)!;
+        const id = await env.transact(() => {
+          const assignment = { id: allocateId(env, req.tenant, 'game_assignments'), game_id: game.id, customer_id: customer.id, created_at: req.now.toISOString(), played_at: null };
+          games.putAssignmentInTransaction(req.tenant, assignment);
+          return assignment.id;
+        });
+        return success({ id: wireInt(id) });
+      }),
+
+    'games.list': async (req) => {
+      const filters = readCampaignFilters(req.query);
+      const customer = listCustomer(customers, req);
+      const page = games.page(req.tenant, { startingAfter: req.query.get('starting_after') ?? undefined, perPage: readPerPage(req.query.get('per_page')) }, (game) => {
+        if (!passesFilters(game.rule_params, filters, customer ? playerState(customer, req.settings).country : undefined)) return undefined;
+        if (game.rule_params.select_customers !== 'targeted' || !customer) return viewOf(req, game, false);
+        const delivery = games.openAssignments(req.tenant, customer.id, game.id)[0];
+        return delivery ? viewOf(req, game, false, delivery.id) : undefined;
+      });
+      return ok(page);
+    },
+
+    'games.get': async (req) => {
+      const by = optionalEnum(req.query.get('search_by'), 'search_by', SEARCH_BY) ?? 'loyalty_rule_id';
+      const value = req.params.id;
+      if (by === 'static_code') return ok(viewOf(req, found(games.byStaticCode(req.tenant, value), 'id', value), true));
+      const id = requireInt64(value, 'id');
+      if (by === 'loyalty_rule_id') return ok(viewOf(req, found(games.get(req.tenant, id), 'id', id), true));
+      if (by === 'campaign_history_id') return ok(viewOf(req, found(games.getHistory(req.tenant, id), 'id', id), true));
+      const assignment = games.assignment(req.tenant, id);
+      const game = found(assignment && games.get(req.tenant, assignment.game_id), 'id', id);
+      if (game.rule_params.select_customers !== 'targeted') {
+        throw invalidRequest('search_by', 'loyalty_rule_history_id is valid only for targeted games');
+      }
+      return ok(viewOf(req, game, true, id));
+    },
+
+    'games.play': async (req) => {
+      const body = validate<PlayBody>('games.play', req.body);
+      const result = await play(sources, req, existing(req), body);
+      const effects = result ? [playEffect(result.game, result.play, req)] : [];
+      return ok({ code: 'success', effects });
+    },
+  };
+}
+
+function found(game: GameRecord | undefined, field: string, value: string): GameRecord {
+  if (!game) throw gameNotFound(field, value);
+  return game;
+}
+
+/** The customer named by the list's query (customer_id or customer_code), if any. */
+function listCustomer(customers: CustomerStore, req: TallyRequest): CustomerRecord | undefined {
+  const ref: CustomerRef = {};
+  const id = req.query.get('customer_id');
+  const code = req.query.get('customer_code');
+  if (id) ref.customer_id = requireInt64(id, 'customer_id');
+  if (code) ref.customer_code = code;
+  return optionalCustomer(customers, req.tenant, ref);
+}
+
