@@ -1,8 +1,5 @@
-/**
- * The customer a campaign or voucher operation names, by id or by code
- * (exactly one). A deleted customer is not found.
- */
-import { TallyError } from '@tally/engine';
+/** The customer a campaign or voucher operation names by customer_id or customer_code (at most one). */
+import { findCustomer } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
@@ -13,19 +10,14 @@ export interface CustomerRef {
   customer_code?: string;
 }
 
-/** Throws invalid_request when both are given; undefined when neither is. */
+/** Throws invalid_request when both are given, customer_not_found when absent; undefined when neither is given. */
 export function optionalCustomer(store: CustomerStore, tenant: Tenant, ref: CustomerRef): CustomerRecord | undefined {
   if (ref.customer_id !== undefined && ref.customer_code !== undefined) {
     throw invalidRequest('customer_code', 'cannot be sent with customer_id');
   }
-  if (ref.customer_id === undefined && ref.customer_code === undefined) return undefined;
-  const id = ref.customer_id ?? store.findId(tenant, 'code', ref.customer_code!);
-  const customer = id === undefined ? undefined : store.get(tenant, id);
-  if (!customer || customer.deleted_at !== undefined) {
-    const field = ref.customer_id !== undefined ? 'customer_id' : 'customer_code';
-    throw new TallyError('customer_not_found', `${field}: no customer ${ref.customer_id ?? ref.customer_code}`, field);
-  }
-  return customer;
+  if (ref.customer_id !== undefined) return findCustomer(store, tenant, 'id', ref.customer_id, 'customer_id');
+  if (ref.customer_code !== undefined) return findCustomer(store, tenant, 'code', ref.customer_code, 'customer_code');
+  return undefined;
 }
 
 export function requireCustomer(store: CustomerStore, tenant: Tenant, ref: CustomerRef): CustomerRecord {

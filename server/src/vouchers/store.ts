@@ -19,6 +19,10 @@ export interface VoucherStore {
   held(tenant: Tenant, customerId: string, now: string): HeldVoucher[];
   /** Inside the caller's `env.transact`: creates or replaces a voucher and its indexes. */
   putInTransaction(tenant: Tenant, record: VoucherRecord): void;
+  /** Inside `env.transact`: the voucher and its indexes are gone (a customer's hard delete). */
+  removeInTransaction(tenant: Tenant, record: VoucherRecord): void;
+  /** Inside `env.transact`: the voucher now belongs to `customerId` (merges). */
+  reassignInTransaction(tenant: Tenant, record: VoucherRecord, customerId: string): void;
 }
 
 function byUseOrder(a: VoucherRecord, b: VoucherRecord): number {
@@ -75,5 +79,17 @@ export class LmdbVoucherStore implements VoucherStore {
     this.vouchers.putSync([prefix, idKey(record.id)], record);
     this.codes.putSync([prefix, record.code], record.id);
     if (record.customer_id !== null) this.byCustomer.putSync([prefix, idKey(record.customer_id), idKey(record.id)], null);
+  }
+
+  removeInTransaction(tenant: Tenant, record: VoucherRecord): void {
+    const prefix = tenantPrefix(tenant);
+    this.vouchers.removeSync([prefix, idKey(record.id)]);
+    this.codes.removeSync([prefix, record.code]);
+    if (record.customer_id !== null) this.byCustomer.removeSync([prefix, idKey(record.customer_id), idKey(record.id)]);
+  }
+
+  reassignInTransaction(tenant: Tenant, record: VoucherRecord, customerId: string): void {
+    if (record.customer_id !== null) this.byCustomer.removeSync([tenantPrefix(tenant), idKey(record.customer_id), idKey(record.id)]);
+    this.putInTransaction(tenant, { ...record, customer_id: customerId });
   }
 }

@@ -1,0 +1,129 @@
+/**
+ * POST /discounts/redeem: a discount given outside a cart evaluation, against
+ * a voucher (by its code) or a coupon's static code. Runs inside one write
+ * transaction: the voucher is read and checked again there, so two
+ * concurrent redemptions never use one redemption twice. The discount is
+ * added to the campaign's budget of the current period.
+ */
+import { periodKey, TallyError } from '@tally/engine';
+import type { CampaignStore } from '../campaigns/store.js';
+import type { CampaignRecord } from '../campaigns/types.js';
+import type { CounterStore } from '../counters/store.js';
+import type { CustomerRecord } from '../customers/types.js';
+import type { StoreEnv } from '../store/env.js';
+import { allocateId } from '../store/ids.js';
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
+import { voucherRefusal } from './status.js';
+import type { VoucherStore } from './store.js';
+import type { DiscountTransaction, DiscountTransactionStore } from './transactions.js';
+import type { VoucherRecord } from './types.js';
+
+export interface RedeemBody {
+  voucher_code?: string;
+  static_code?: string;
+  cart_id?: string;
+  cart_code?: string;
+  discount: number;
+}
+
+export interface RedeemStores {
+  env: StoreEnv;
+  campaigns: CampaignStore;
+  vouchers: VoucherStore;
+  counters: CounterStore;
+  transactions: DiscountTransactionStore;
+}
+
+export interface Redemption {
+  campaign: CampaignRecord;
+  /** null when a static code was redeemed without a voucher of the customer's. */
+  voucher: VoucherRecord | null;
+  transaction: DiscountTransaction;
+}
+
+function notFound(field: string, value: string): TallyError {
+  return new TallyError('voucher_not_found', `${field}: no voucher ${value} for this customer`, field);
+}
+
+/** Call inside `env.transact`. */
+export function redeemInTransaction(
+  stores: RedeemStores,
+  tenant: Tenant,
+  settings: CompanySettings,
+  customer: CustomerRecord,
+  body: RedeemBody,
+  now: Date,
+): Redemption {
+  const at = now.toISOString();
+  const { campaign, voucher } = body.voucher_code !== undefined
+    ? byVoucherCode(stores, tenant, customer, body.voucher_code, at)
+    : byStaticCode(stores, tenant, customer, body.static_code!, at);
+  if (voucher) {
+    const redemptions = voucher.redemptions + 1;
+    const used = voucher.max_redemptions !== null && redemptions >= voucher.max_redemptions;
+    stores.vouchers.putInTransaction(tenant, { ...voucher, redemptions, status: used ? 'redeemed' : voucher.status });
+  }
+  const budgetPeriod = campaign.rule_params.budget_period;
+  if (campaign.rule_params.budget_value !== undefined && typeof budgetPeriod === 'string') {
+    const key = periodKey(budgetPeriod, at, settings.timezone);
+    stores.counters.addBudgetInTransaction(tenant, campaign.id, key, body.discount);
+  }
+  const transaction: DiscountTransaction = {
+    id: allocateId(stores.env, tenant, 'discount_transactions'),
+    created_at: at,
+    amount_cents: body.discount,
+    customer_id: customer.id,
+    customer_code: customer.code ?? null,
+    activity_id: body.cart_id ?? null,
+    activity_code: body.cart_code ?? null,
+    campaign_id: campaign.id,
+    voucher_id: voucher?.id ?? null,
+    voucher_code: voucher?.code ?? body.static_code!,
+  };
+  stores.transactions.putInTransaction(tenant, transaction);
+  return { campaign, voucher, transaction };
+}
+
+function discountCampaign(stores: RedeemStores, tenant: Tenant, id: string | undefined): CampaignRecord | undefined {
+  const campaign = id === undefined ? undefined : stores.campaigns.get(tenant, id);
+  return campaign?.type === 'discount' ? campaign : undefined;
+}
+
+function refuseUnusable(voucher: VoucherRecord, campaign: CampaignRecord, at: string): void {
+  const active = campaign.rule_params.active !== false && campaign.coupon_params?.active !== false;
+  const refusal = voucherRefusal(voucher, at, active);
+  if (refusal) throw refusal;
+}
+
+function byVoucherCode(stores: RedeemStores, tenant: Tenant, customer: CustomerRecord, code: string, at: string) {
+  const voucher = stores.vouchers.byCode(tenant, code);
+  const campaign = discountCampaign(stores, tenant, voucher?.campaign_id);
+  if (!voucher || !campaign || voucher.customer_id !== customer.id) throw notFound('voucher_code', code);
+  refuseUnusable(voucher, campaign, at);
+  return { campaign, voucher };
+}
+
+/** The customer's voucher of the coupon that expires first; the static code itself when they hold none (not for targeted campaigns). */
+function byStaticCode(stores: RedeemStores, tenant: Tenant, customer: CustomerRecord, code: string, at: string) {
+  const campaign = stores.campaigns.byStaticCode(tenant, code);
+  if (!campaign || campaign.type !== 'discount') throw notFound('static_code', code);
+  const held = stores.vouchers
+    .ofCustomer(tenant, customer.id)
+    .filter((voucher) => voucher.campaign_id === campaign.id)
+    .sort((a, b) => expiry(a) - expiry(b));
+  const usable = held.find((voucher) => voucherRefusal(voucher, at) === null);
+  if (usable) {
+    refuseUnusable(usable, campaign, at);
+    return { campaign, voucher: usable };
+  }
+  if (held.length > 0) refuseUnusable(held[0], campaign, at);
+  if (campaign.rule_params.select_customers === 'targeted') throw notFound('static_code', code);
+  if (campaign.rule_params.active === false || campaign.coupon_params?.active === false) {
+    throw new TallyError('voucher_inactive', `static_code ${code}: the coupon is not active`);
+  }
+  return { campaign, voucher: null };
+}
+
+function expiry(voucher: VoucherRecord): number {
+  return voucher.available_to === null ? Infinity : Date.parse(voucher.available_to);
+}

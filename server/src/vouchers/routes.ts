@@ -1,0 +1,99 @@
+/** POST /discounts/redeem, GET /discounts/transactions, POST /discounts/trigger. */
+import { Decimal } from 'decimal.js';
+import type { ServerContext } from '../context.js';
+import { LmdbCampaignStore } from '../campaigns/store.js';
+import { LmdbCounterStore } from '../counters/store.js';
+import { CustomerStore } from '../customers/store.js';
+import { invalidRequest } from '../http/errors.js';
+import { optionalInt64, readPerPage } from '../http/params.js';
+import { ok, success, type Routes } from '../http/types.js';
+import { validate } from '../http/validation.js';
+import { wireInt } from '../http/wire.js';
+import { optionalCustomer, requireCustomer } from './customer.js';
+import { redeemInTransaction, type RedeemBody, type Redemption } from './redeem.js';
+import { LmdbVoucherStore } from './store.js';
+import { DiscountTransactionStore } from './transactions.js';
+import { issueInTransaction, triggerCampaign, type TriggerBody } from './trigger.js';
+
+/** Exactly one of two alternative fields (both listed as required by the contract). */
+function exactlyOne<T extends object>(body: T, first: keyof T & string, second: keyof T & string): void {
+  if (body[first] !== undefined && body[second] !== undefined) throw invalidRequest(second, `cannot be sent with ${first}`);
+  if (body[first] === undefined && body[second] === undefined) throw invalidRequest(first, `is required (or ${second})`);
+}
+
+const toMoney = (cents: number) => new Decimal(cents).div(100).toNumber();
+
+/** The effect answered by POST /discounts/redeem. */
+function redemptionEffect({ campaign, voucher, transaction }: Redemption) {
+  const coupon = campaign.coupon_params;
+  return {
+    rule_id: wireInt(campaign.id),
+    campaign_history_id: campaign.history_id === undefined ? null : wireInt(campaign.history_id),
+    rule_name: campaign.rule_params.name,
+    type: 'discount',
+    effect_type: 'external_redeem',
+    distribution_type: 'total',
+    line: -1,
+    value: transaction.amount_cents,
+    value_as_money: toMoney(transaction.amount_cents),
+    select_customers: campaign.rule_params.select_customers ?? 'all_customers',
+    coupon_info: {
+      voucher_id: voucher ? wireInt(voucher.id) : null,
+      voucher_code: voucher?.code ?? null,
+      coupon_id: campaign.coupon_id === undefined ? null : wireInt(campaign.coupon_id),
+      coupon_name: coupon?.name ?? null,
+      static_code: coupon?.static_code ?? null,
+    },
+  };
+}
+
+export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
+  const campaigns = new LmdbCampaignStore(env);
+  const vouchers = new LmdbVoucherStore(env);
+  const customers = new CustomerStore(env);
+  const transactions = new DiscountTransactionStore(env);
+  const stores = { env, campaigns, vouchers, counters: new LmdbCounterStore(env), transactions };
+
+  return {
+    'discounts.redeem': (req) => {
+      const body = validate<RedeemBody & { customer_id?: string; customer_code?: string }>('discounts.redeem', req.body);
+      exactlyOne(body, 'voucher_code', 'static_code');
+      exactlyOne(body, 'customer_id', 'customer_code');
+      exactlyOne(body, 'cart_id', 'cart_code');
+      return duplicates.suppress(req, `discount_redemption:${body.voucher_code ?? body.static_code}`, async () => {
+        const customer = requireCustomer(customers, req.tenant, body);
+        const redemption = await env.transact(() =>
+          redeemInTransaction(stores, req.tenant, req.settings, customer, body, req.now),
+        );
+        return ok(redemptionEffect(redemption));
+      });
+    },
+
+    'discounts.transactions': async (req) => {
+      const customer = optionalCustomer(customers, req.tenant, {
+        customer_id: optionalInt64(req.query.get('customer_id'), 'customer_id'),
+        customer_code: req.query.get('customer_code') || undefined,
+      });
+      const page = { startingAfter: req.query.get('starting_after') || undefined, perPage: readPerPage(req.query.get('per_page')) };
+      return ok(
+        transactions.page(req.tenant, customer?.id, page, (t) => ({
+          id: wireInt(t.id),
+          created_at: t.created_at,
+          amount: toMoney(t.amount_cents),
+          customer_id: wireInt(t.customer_id),
+          activity_id: t.activity_id === null ? null : wireInt(t.activity_id),
+        })),
+      );
+    },
+
+    'discounts.trigger': async (req) => {
+      const body = validate<TriggerBody>('discounts.trigger', req.body);
+      const campaign = triggerCampaign(campaigns, req.tenant, body);
+      requireCustomer(customers, req.tenant, { customer_id: body.customer_id });
+      return duplicates.suppress(req, `voucher_issue:${body.customer_id}:${campaign.id}`, async () => {
+        const voucher = await env.transact(() => issueInTransaction(env, vouchers, req.tenant, campaign, body, req.now));
+        return success({ voucher_id: wireInt(voucher.id), voucher_code: voucher.code });
+      });
+    },
+  };
+}

@@ -1,0 +1,240 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../testing/server.js';
+
+const effects = [{ type: 'direct_value', value: 5, distribution: 'total' }];
+const DAY = 86_400_000;
+const isoDay = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY).toISOString().slice(0, 10);
+
+describe('vouchers: trigger, redeem, transactions', () => {
+  let server: TestServer;
+  let targeted: number;
+  let couponId: number;
+  let open: number;
+  let nextCustomer = 500;
+
+  const newCustomer = async () => {
+    const id = nextCustomer++;
+    const res = await server.client.post('/customers', { id, code: `C${id}`, name: 'Ana', registration_location_id: 1, country: 'ES' });
+    expect(res.status).toBe(200);
+    return id;
+  };
+  const campaign = async (rule: Record<string, unknown>, coupon?: Record<string, unknown>) => {
+    const res = await server.client.post('/discounts', {
+      rule_params: { name: 'Voucher campaign', rule_effects: effects, ...rule },
+      ...(coupon ? { coupon_params: coupon } : {}),
+    });
+    expect(res.status).toBe(200);
+    return res.body.id as number;
+  };
+  const trigger = (body: Record<string, unknown>) => server.client.post('/discounts/trigger', body);
+  const redeem = (body: Record<string, unknown>) => server.client.post('/discounts/redeem', { cart_id: 1, discount: 500, ...body });
+
+  beforeAll(async () => {
+    server = await startServer();
+    targeted = await campaign({ select_customers: 'targeted' }, { name: 'Gift', static_code: 'GIFT' });
+    couponId = (await server.client.get(`/discounts/${targeted}`)).body.coupon_info.coupon_id;
+    open = await campaign({}, { name: 'Open', static_code: 'OPEN5' });
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('issues a voucher to a customer by campaign or by coupon, with an external code or a generated one', async () => {
+    const customer = await newCustomer();
+    const external = await trigger({ customer_id: customer, loyalty_rule_id: targeted, external_voucher_code: 'MY-CODE-1' });
+    expect(external.status).toBe(200);
+    expect(external.body).toMatchObject({ status: 'success', voucher_code: 'MY-CODE-1' });
+    const generated = await trigger({ customer_id: customer, coupon_id: couponId });
+    expect(generated.status).toBe(200);
+    expect(generated.body.voucher_code).toMatch(/^[A-Z2-9]{12}$/);
+    const read = await server.client.get('/discounts/MY-CODE-1', { query: { search_by: 'voucher_code' } });
+    expect(read.status).toBe(200);
+    expect(read.body.id).toBe(targeted);
+    expect(read.body.coupon_info.voucher_info).toMatchObject({
+      voucher_code: 'MY-CODE-1', status: 'active', selected: false, max_redemptions: 1, available_redemptions: 1,
+    });
+    const byId = await server.client.get(`/discounts/${generated.body.voucher_id}`, { query: { search_by: 'voucher_id' } });
+    expect(byId.body.coupon_info.voucher_info.voucher_code).toBe(generated.body.voucher_code);
+  });
+
+  it('gives a priority_allocation voucher the highest priority of the customer', async () => {
+    const customer = await newCustomer();
+    const plain = await trigger({ customer_id: customer, loyalty_rule_id: targeted });
+    const first = await trigger({ customer_id: customer, loyalty_rule_id: targeted, priority_allocation: true, external_voucher_code: 'PRIO-1' });
+    const second = await trigger({ customer_id: customer, loyalty_rule_id: targeted, priority_allocation: true, external_voucher_code: 'PRIO-2' });
+    const priority = async (code: string) =>
+      (await server.client.get(`/discounts/${code}`, { query: { search_by: 'voucher_code' } })).body.coupon_info.voucher_info.priority;
+    expect(await priority('PRIO-1')).toBeGreaterThan(await priority(plain.body.voucher_code));
+    expect(await priority('PRIO-2')).toBeGreaterThan(await priority('PRIO-1'));
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+  });
+
+  it('refuses a trigger without exactly one campaign reference, for a campaign without coupon, an unknown customer or a taken code', async () => {
+    const customer = await newCustomer();
+    const noCoupon = await campaign({});
+    const cases: [Record<string, unknown>, number, string, RegExp][] = [
+      [{ customer_id: customer }, 400, 'invalid_request', /^coupon_id: is required/],
+      [{ customer_id: customer, coupon_id: couponId, loyalty_rule_id: targeted }, 400, 'invalid_request', /^loyalty_rule_id: cannot/],
+      [{ customer_id: customer, loyalty_rule_id: noCoupon }, 400, 'invalid_request', /^loyalty_rule_id: campaign \d+ has no coupon/],
+      [{ customer_id: customer, loyalty_rule_id: 987654 }, 404, 'campaign_not_found', /^loyalty_rule_id/],
+      [{ customer_id: customer, coupon_id: 987654 }, 404, 'coupon_not_found', /^coupon_id/],
+      [{ customer_id: 424242, loyalty_rule_id: targeted }, 404, 'customer_not_found', /^customer_id/],
+      [{ loyalty_rule_id: targeted }, 400, 'invalid_request', /^customer_id: is required/],
+    ];
+    for (const [body, status, code, error] of cases) {
+      const res = await trigger(body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body.code).toBe(code);
+      expect(res.body.error).toMatch(error);
+    }
+    await trigger({ customer_id: customer, loyalty_rule_id: targeted, external_voucher_code: 'TAKEN' });
+    const other = await newCustomer();
+    const taken = await trigger({ customer_id: other, loyalty_rule_id: targeted, external_voucher_code: 'TAKEN' });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error).toMatch(/^external_voucher_code/);
+  });
+
+  it('redeems a voucher once, answering the external_redeem effect, then refuses it as redeemed', async () => {
+    const customer = await newCustomer();
+    const { body } = await trigger({ customer_id: customer, loyalty_rule_id: targeted, external_voucher_code: 'ONCE-1' });
+    const first = await redeem({ voucher_code: 'ONCE-1', customer_id: customer, discount: 250 });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      rule_id: targeted, rule_name: 'Voucher campaign', type: 'discount', effect_type: 'external_redeem',
+      value: 250, value_as_money: 2.5, select_customers: 'targeted',
+      coupon_info: { voucher_id: body.voucher_id, voucher_code: 'ONCE-1', coupon_id: couponId, coupon_name: 'Gift', static_code: 'GIFT' },
+    });
+    expect(first.body.campaign_history_id).toEqual(expect.any(Number));
+    const again = await redeem({ voucher_code: 'ONCE-1', customer_code: `C${customer}`, cart_id: 2 });
+    expect(again.status).toBe(402);
+    expect(again.body.code).toBe('voucher_redeemed');
+    const info = (await server.client.get('/discounts/ONCE-1', { query: { search_by: 'voucher_code' } })).body.coupon_info.voucher_info;
+    expect(info).toMatchObject({ status: 'redeemed', available_redemptions: 0 });
+  });
+
+  it('refuses vouchers of another customer, unknown codes, not yet valid, expired and inactive coupons', async () => {
+    const owner = await newCustomer();
+    const stranger = await newCustomer();
+    await trigger({ customer_id: owner, loyalty_rule_id: targeted, external_voucher_code: 'MINE' });
+    const later = await campaign({ select_customers: 'targeted' }, { available_delay_days: 3 });
+    await trigger({ customer_id: owner, loyalty_rule_id: later, external_voucher_code: 'LATER' });
+    const past = await campaign({ select_customers: 'targeted' }, { available_to: isoDay(-2) });
+    await trigger({ customer_id: owner, loyalty_rule_id: past, external_voucher_code: 'PAST' });
+    const off = await campaign({ select_customers: 'targeted' }, { active: false });
+    await trigger({ customer_id: owner, loyalty_rule_id: off, external_voucher_code: 'OFF' });
+    const cases: [Record<string, unknown>, number, string][] = [
+      [{ voucher_code: 'MINE', customer_id: stranger }, 404, 'voucher_not_found'],
+      [{ voucher_code: 'NOPE', customer_id: owner }, 404, 'voucher_not_found'],
+      [{ voucher_code: 'LATER', customer_id: owner }, 402, 'voucher_out_date'],
+      [{ voucher_code: 'PAST', customer_id: owner }, 402, 'voucher_expired'],
+      [{ voucher_code: 'OFF', customer_id: owner }, 402, 'voucher_inactive'],
+      [{ voucher_code: 'MINE', customer_id: 999999 }, 404, 'customer_not_found'],
+    ];
+    for (const [body, status, code] of cases) {
+      const res = await redeem(body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body.code).toBe(code);
+    }
+    // None of the refusals used the voucher.
+    expect((await redeem({ voucher_code: 'MINE', customer_id: owner })).status).toBe(200);
+  });
+
+  it('validates the redeem body: one of each pair, a positive integer discount', async () => {
+    const customer = await newCustomer();
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ customer_id: customer }, /^voucher_code: is required \(or static_code\)/],
+      [{ voucher_code: 'A', static_code: 'B', customer_id: customer }, /^static_code: cannot be sent with voucher_code/],
+      [{ voucher_code: 'A' }, /^customer_id: is required/],
+      [{ voucher_code: 'A', customer_id: customer, customer_code: 'x' }, /^customer_code: cannot/],
+      [{ voucher_code: 'A', customer_id: customer, cart_id: undefined, cart_code: undefined }, /^cart_id: is required/],
+      [{ voucher_code: 'A', customer_id: customer, discount: 0 }, /^discount/],
+      [{ voucher_code: 'A', customer_id: customer, discount: 1.5 }, /^discount/],
+    ];
+    for (const [body, error] of cases) {
+      const res = await redeem(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error).toMatch(error);
+    }
+  });
+
+  it('redeems by static code: the customer\'s voucher expiring first, or the open coupon itself', async () => {
+    const customer = await newCustomer();
+    const soon = await campaign({ select_customers: 'targeted' }, { static_code: 'SOON', available_days: 5 });
+    await trigger({ customer_id: customer, loyalty_rule_id: soon, external_voucher_code: 'SOON-LATE' });
+    await server.client.patch(`/discounts/${soon}`, { coupon_params: { available_days: 2 } });
+    await trigger({ customer_id: customer, loyalty_rule_id: soon, external_voucher_code: 'SOON-EARLY' });
+    const res = await redeem({ static_code: 'SOON', customer_id: customer });
+    expect(res.status).toBe(200);
+    expect(res.body.coupon_info.voucher_code).toBe('SOON-EARLY');
+    const openUse = await redeem({ static_code: 'OPEN5', customer_id: customer, cart_id: undefined, cart_code: 'T-1' });
+    expect(openUse.status).toBe(200);
+    expect(openUse.body).toMatchObject({ rule_id: open, coupon_info: { voucher_id: null, static_code: 'OPEN5' } });
+    const stranger = await newCustomer();
+    const notHeld = await redeem({ static_code: 'SOON', customer_id: stranger });
+    expect(notHeld.status).toBe(404);
+    expect(notHeld.body.code).toBe('voucher_not_found');
+  });
+
+  it('lists discount transactions, all or one customer\'s, with cursor pagination', async () => {
+    const customer = await newCustomer();
+    for (const code of ['TX-1', 'TX-2', 'TX-3']) {
+      await trigger({ customer_id: customer, loyalty_rule_id: targeted, external_voucher_code: code });
+      expect((await redeem({ voucher_code: code, customer_id: customer, cart_id: 77, discount: 199 })).status).toBe(200);
+    }
+    const first = await server.client.get('/discounts/transactions', { query: { customer_id: String(customer), per_page: '2' } });
+    expect(first.status).toBe(200);
+    expect(first.body.data).toHaveLength(2);
+    expect(first.body.data[0]).toEqual({ id: expect.any(Number), created_at: expect.any(String), amount: 1.99, customer_id: customer, activity_id: 77 });
+    const second = await server.client.get('/discounts/transactions', {
+      query: { customer_code: `C${customer}`, per_page: '2', starting_after: first.body.next_token_starts_after },
+    });
+    expect(second.body.data).toHaveLength(1);
+    expect(second.body.next_token_starts_after).toBeUndefined();
+    const all = await server.client.get('/discounts/transactions', { query: { per_page: '100' } });
+    expect(all.body.data.length).toBeGreaterThan(3);
+    const both = await server.client.get('/discounts/transactions', { query: { customer_id: String(customer), customer_code: 'x' } });
+    expect(both.status).toBe(400);
+  });
+
+  it('lists a customer\'s campaigns: their country\'s plus the targeted ones whose voucher they hold', async () => {
+    const customer = await newCustomer();
+    const mine = await campaign({ select_customers: 'targeted' }, { name: 'Mine' });
+    const notMine = await campaign({ select_customers: 'targeted' }, { name: 'Not mine' });
+    const french = await campaign({ customer_registration_countries: ['FR'] });
+    await trigger({ customer_id: customer, loyalty_rule_id: mine, external_voucher_code: `LIST-${customer}` });
+    const all = async (query: Record<string, string>) => {
+      const res = await server.client.get('/discounts', { query: { per_page: '100', ...query } });
+      expect(res.status).toBe(200);
+      return res.body.data as { id: number; coupon_info: any }[];
+    };
+    const ids = (await all({ customer_id: String(customer) })).map((c) => c.id);
+    expect(ids).toContain(mine);
+    expect(ids).toContain(open);
+    expect(ids).not.toContain(notMine);
+    expect(ids).not.toContain(french);
+    const withVoucher = (await all({ customer_code: `C${customer}` })).find((c) => c.id === mine)!;
+    expect(withVoucher.coupon_info.voucher_info.voucher_code).toBe(`LIST-${customer}`);
+    expect((await all({ customer_id: String(customer), selected: 'true' })).map((c) => c.id)).not.toContain(mine);
+    expect((await all({ customer_id: String(customer), selected: 'false' })).map((c) => c.id)).toContain(mine);
+    const targetedOnly = await all({ campaign_audience: 'targeted' });
+    expect(targetedOnly.every((c) => c.id !== open)).toBe(true);
+    expect((await all({ countries: 'FR' })).map((c) => c.id)).toContain(french);
+    expect((await all({ countries: 'PT' })).map((c) => c.id)).not.toContain(french);
+    const selectedAlone = await server.client.get('/discounts', { query: { selected: 'true' } });
+    expect(selectedAlone.status).toBe(400);
+    expect(selectedAlone.body.error).toMatch(/^selected/);
+    const unknown = await server.client.get('/discounts', { query: { customer_id: '888888' } });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('moves a customer\'s vouchers on merge', async () => {
+    const old = await newCustomer();
+    const kept = await newCustomer();
+    await trigger({ customer_id: old, loyalty_rule_id: targeted, external_voucher_code: `MERGE-${old}` });
+    const merged = await server.client.post('/customers/transfer', { old_customer_id: old, new_customer_id: kept });
+    expect(merged.status).toBe(200);
+    const res = await redeem({ voucher_code: `MERGE-${old}`, customer_id: kept });
+    expect(res.status).toBe(200);
+  });
+});
