@@ -7,3 +7,4 @@ export { periodKey } from './time/periodKey.js';
 export { compileGame, type CompiledGame } from './games/compileGame.js';
 export { playGame } from './games/playGame.js';
 export type * from './types.js';
+export { compileRule, type CompiledRule, type CartFacts, type CustomerFacts } from './conditions/index.js';
