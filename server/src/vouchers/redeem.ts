@@ -17,6 +17,7 @@ import { voucherRefusal } from './status.js';
 import type { VoucherStore } from './store.js';
 import type { DiscountTransaction, DiscountTransactionStore } from './transactions.js';
 import type { VoucherRecord } from './types.js';
+import { afterUse } from './use.js';
 
 export interface RedeemBody {
   voucher_code?: string;
@@ -58,11 +59,7 @@ export function redeemInTransaction(
   const { campaign, voucher } = body.voucher_code !== undefined
     ? byVoucherCode(stores, tenant, customer, body.voucher_code, at)
     : byStaticCode(stores, tenant, customer, body.static_code!, at);
-  if (voucher) {
-    const redemptions = voucher.redemptions + 1;
-    const used = voucher.max_redemptions !== null && redemptions >= voucher.max_redemptions;
-    stores.vouchers.putInTransaction(tenant, { ...voucher, redemptions, status: used ? 'redeemed' : voucher.status });
-  }
+  if (voucher) stores.vouchers.putInTransaction(tenant, afterUse(voucher));
   const budgetPeriod = campaign.rule_params.budget_period;
   if (campaign.rule_params.budget_value !== undefined && typeof budgetPeriod === 'string') {
     const key = periodKey(budgetPeriod, at, settings.timezone);
