@@ -10,9 +10,8 @@ import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { taxonomyHandlers } from '../taxonomies/routes.js';
-import { distinctFeatures } from '../taxonomies/store.js';
 import { timestamp } from '../taxonomies/timestamp.js';
-import type { FeatureRef } from '../taxonomies/types.js';
+import { distinctFeatures, type FeatureRef } from '../taxonomies/types.js';
 import { LocationStore, currencyFor } from './store.js';
 import type { LocationPatch, LocationSearchParam } from './types.js';
 

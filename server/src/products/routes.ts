@@ -8,9 +8,8 @@ import { requireInt64 } from '../http/params.js';
 import { ok, success, type Routes } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
-import { distinctFeatures } from '../taxonomies/store.js';
 import { timestamp } from '../taxonomies/timestamp.js';
-import type { FeatureRef } from '../taxonomies/types.js';
+import { distinctFeatures, type FeatureRef } from '../taxonomies/types.js';
 import { ProductStore } from './store.js';
 import type { ProductPatch } from './types.js';
 

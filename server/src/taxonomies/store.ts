@@ -10,16 +10,15 @@ import { wireInt } from '../http/wire.js';
 import type { Key, StoreEnv } from '../store/env.js';
 import { idKey, tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
-import {
-  featureKey,
-  type FeatureLinks,
-  type FeaturePatch,
-  type FeatureRecord,
-  type FeatureRef,
-  type FeatureView,
-  type TaxonomyKind,
-  type TaxonomyPatch,
-  type TaxonomyRecord,
+import type {
+  FeatureLinks,
+  FeaturePatch,
+  FeatureRecord,
+  FeatureRef,
+  FeatureView,
+  TaxonomyKind,
+  TaxonomyPatch,
+  TaxonomyRecord,
 } from './types.js';
 
 /** Every key that starts with `prefix` (lmdb orders array keys part by part). */
@@ -55,10 +54,10 @@ export class TaxonomyStore implements FeatureLinks {
     return [tenantPrefix(tenant), this.kind, slug, idKey(id)];
   }
 
-  taxonomyNotFound(slug: string): TallyError {
+  private taxonomyNotFound(slug: string): TallyError {
     return new TallyError(`${this.codePrefix}taxonomy_not_found`, `taxonomy ${slug} does not exist`, 'slug');
   }
-  featureNotFound(ref: FeatureRef, field: string): TallyError {
+  private featureNotFound(ref: FeatureRef, field: string): TallyError {
     return new TallyError(`${this.codePrefix}feature_not_found`, `${field}: feature ${ref.id} of taxonomy ${ref.taxonomy_slug} does not exist`, field);
   }
 
@@ -133,7 +132,7 @@ export class TaxonomyStore implements FeatureLinks {
   private existingFeature(tenant: Tenant, slug: string, id: string): FeatureRecord {
     if (!this.taxonomy(tenant, slug)) throw this.taxonomyNotFound(slug);
     const feature = this.feature(tenant, slug, id);
-    if (!feature) throw new TallyError(`${this.codePrefix}feature_not_found`, `id: feature ${id} of taxonomy ${slug} does not exist`, 'id');
+    if (!feature) throw this.featureNotFound({ taxonomy_slug: slug, id }, 'id');
     return feature;
   }
 
@@ -157,15 +156,4 @@ export class TaxonomyStore implements FeatureLinks {
       name: this.feature(tenant, ref.taxonomy_slug, ref.id)?.name ?? '',
     }));
   }
-}
-
-/** The features of a request without repeats, in the order given. */
-export function distinctFeatures(refs: readonly FeatureRef[]): FeatureRef[] {
-  const seen = new Set<string>();
-  return refs.filter((ref) => {
-    const key = featureKey(ref);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }

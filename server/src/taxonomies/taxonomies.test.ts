@@ -131,6 +131,14 @@ describe.each(KINDS)('$kind taxonomies and features', ({ base, owners, owner, co
     expect(gone.body.code).toBe(codes.taxonomy);
   });
 
+  it('counts only its own features when deleting a taxonomy whose slug starts another\'s', async () => {
+    await server.client.post(base, { slug: 'fam', name: 'Fam' });
+    await server.client.post(base, { slug: 'fam2', name: 'Fam 2' });
+    await server.client.post(`${base}/fam2/features`, { id: 1, name: 'x' });
+    expect((await server.client.delete(`${base}/fam`)).status).toBe(200);
+    expect((await server.client.delete(`${base}/fam2`)).status).toBe(409);
+  });
+
   it('frees a feature when its product or location is deleted', async () => {
     await server.client.post(base, { slug: 'tag', name: 'Tag' });
     await server.client.post(`${base}/tag/features`, { id: 1, name: 'Organic' });

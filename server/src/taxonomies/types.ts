@@ -40,6 +40,17 @@ export function featureKey(ref: FeatureRef): string {
   return `${ref.taxonomy_slug}:${ref.id}`;
 }
 
+/** The features of a request without repeats, in the order given. */
+export function distinctFeatures(refs: readonly FeatureRef[]): FeatureRef[] {
+  const seen = new Set<string>();
+  return refs.filter((ref) => {
+    const key = featureKey(ref);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /**
  * What the product and location stores need from the taxonomies of their
  * kind, inside their own transaction. lmdb keeps the writes a transaction
