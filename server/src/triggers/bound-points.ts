@@ -16,6 +16,7 @@ import type { CachedProgram } from '../carts/programs.js';
 import type { CounterStore } from '../counters/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
+import { wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { grantsFromCart, recordPoints, type PointsEntry } from '../points/ledger.js';
 import { clockOf } from '../points/request.js';
@@ -35,7 +36,8 @@ export function campaignPoints(record: CampaignRecord): number {
 function asFixedPoints(record: CampaignRecord, points: number): Campaign {
   const { rule_application: _application, ...params } = record.rule_params;
   return {
-    id: record.id,
+    // The engine echoes the id as given: a wire int answers as a JSON number.
+    id: wireInt(record.id),
     type: 'points',
     rule_params: { ...params, rule_effects: [{ type: 'direct_value', value: points, distribution: 'total' }] },
   };

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../testing/server.js';
+import { balance, createCustomer, transactions, triggerCampaign } from '../points/testing.js';
+
+describe('POST /trigger', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+    for (const id of [20, 21, 22, 23, 24, 25, 26]) await createCustomer(server.client, id, { country: id === 23 ? 'FR' : 'ES', code: `C${id}` });
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('grants a campaign\'s points with the contract\'s response, location, comments and author', async () => {
+    const campaign = await triggerCampaign(server.client, 'birthday', 200);
+    const res = await server.client.post(
+      '/trigger',
+      { trigger: 'birthday', customer_id: 20, loyalty_rule_id: campaign, location_id: 9, comments: 'happy day' },
+      { headers: { 'X-Author-Email': 'crm@shop.example' } },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      customer_code: 'C20',
+      loyalty_score_id: campaign,
+      score: 200,
+      score_as_money: 2,
+      customer: { id: 20, code: 'C20', score: 200, score_available: 200 },
+      scores: [{ score: 200, loyalty_score_id: campaign, available_from: expect.any(String), available_to: null }],
+      effects: [expect.objectContaining({ rule_id: campaign, type: 'points', value: 200, line: -1 })],
+    });
+    const [tx] = await transactions(server.client, 20);
+    expect(tx).toMatchObject({ type: 'trigger', location_id: 9, author: 'crm@shop.example', origin_info: { comments: 'happy day', slug: 'birthday' } });
+    const alias = await server.client.post('/scores/trigger', { trigger: 'birthday', customer_id: 20, loyalty_score_id: campaign });
+    expect(alias.body.score).toBe(200);
+    expect((await balance(server.client, 20)).score).toBe(400);
+  });
+
+  it('score_overwrite replaces the campaign\'s points, up to 50000000, and needs loyalty_rule_id', async () => {
+    const campaign = await triggerCampaign(server.client, 'bonus', 10);
+    const res = await server.client.post('/trigger', { trigger: 'bonus', customer_id: 21, loyalty_rule_id: campaign, score_overwrite: 50000000 });
+    expect(res.body.score).toBe(50000000);
+    const over = await server.client.post('/trigger', { trigger: 'bonus', customer_id: 21, loyalty_rule_id: campaign, score_overwrite: 50000001 });
+    expect(over.status).toBe(400);
+    expect(over.body.error).toContain('score_overwrite');
+    const alone = await server.client.post('/trigger', { trigger: 'bonus', customer_id: 21, score_overwrite: 5 });
+    expect(alone.status).toBe(400);
+    expect(alone.body.error).toContain('score_overwrite');
+    expect((await balance(server.client, 21)).score).toBe(50000000);
+  });
+
+  it('engine version 2 runs every bound campaign whose conditions hold; version 1 runs one and needs country', async () => {
+    const a = await triggerCampaign(server.client, 'signup', 10);
+    const b = await triggerCampaign(server.client, 'signup', 20);
+    const french = await triggerCampaign(server.client, 'signup', 40, {
+      rule_conditions: { conditions: { and: [{ field: 'customer.country', operator: 'eq', value: 'FR' }] } },
+    });
+    await triggerCampaign(server.client, 'other-slug', 1000);
+    const v2 = await server.client.post('/trigger', { trigger: 'signup', customer_id: 22 });
+    expect(v2.body.score).toBe(30);
+    expect(v2.body.effects.map((e: { rule_id: number }) => e.rule_id)).toEqual([a, b]);
+    const fr = await server.client.post('/trigger', { trigger: 'signup', customer_id: 23 });
+    expect(fr.body.score).toBe(70);
+    expect(fr.body.effects.map((e: { rule_id: number }) => e.rule_id)).toContain(french);
+
+    await server.client.patch('/company', { trigger_engine_version: 1 });
+    const noCountry = await server.client.post('/trigger', { trigger: 'signup', customer_id: 24 });
+    expect(noCountry.status).toBe(400);
+    expect(noCountry.body.error).toContain('country');
+    const v1 = await server.client.post('/trigger', { trigger: 'signup', customer_id: 24, country: 'ES' });
+    expect(v1.body.score).toBe(10);
+    expect(v1.body.effects).toHaveLength(1);
+    await server.client.patch('/company', { trigger_engine_version: 2 });
+    expect((await balance(server.client, 24)).score).toBe(10);
+  });
+
+  it('applies once limits: a second trigger within the period grants nothing', async () => {
+    const campaign = await triggerCampaign(server.client, 'once', 15, { once: 'always', once_limit: 1 });
+    expect((await server.client.post('/trigger', { trigger: 'once', customer_id: 25, loyalty_rule_id: campaign })).body.score).toBe(15);
+    const again = await server.client.post('/trigger', { trigger: 'once', customer_id: 25, loyalty_rule_id: campaign });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ score: 0, scores: [], effects: [] });
+    expect((await balance(server.client, 25)).score).toBe(15);
+  });
+
+  it('refuses unknown customers and campaigns, campaigns of another trigger, and bad fields', async () => {
+    const campaign = await triggerCampaign(server.client, 'known', 5);
+    for (const [body, status, code, field] of [
+      [{ trigger: 'known', customer_id: 999, loyalty_rule_id: campaign }, 404, 'customer_not_found', 'customer_id'],
+      [{ trigger: 'known', customer_id: 26, loyalty_rule_id: 987654 }, 404, 'loyalty_rule_not_found', 'loyalty_rule_id'],
+      [{ trigger: 'unknown', customer_id: 26, loyalty_rule_id: campaign }, 400, 'invalid_request', 'loyalty_rule_id'],
+      [{ customer_id: 26 }, 400, 'invalid_request', 'trigger'],
+      [{ trigger: 'has space', customer_id: 26 }, 400, 'invalid_request', 'trigger'],
+      [{ trigger: 'known' }, 400, 'invalid_request', 'customer_id'],
+    ] as const) {
+      const res = await server.client.post('/trigger', body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body.code).toBe(code);
+      expect(res.body.error).toContain(field);
+    }
+    expect(await transactions(server.client, 26)).toEqual([]);
+  });
+});
