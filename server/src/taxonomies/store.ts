@@ -54,8 +54,8 @@ export class TaxonomyStore implements FeatureLinks {
     return [tenantPrefix(tenant), this.kind, slug, idKey(id)];
   }
 
-  private taxonomyNotFound(slug: string): TallyError {
-    return new TallyError(`${this.codePrefix}taxonomy_not_found`, `taxonomy ${slug} does not exist`, 'slug');
+  private taxonomyNotFound(slug: string, field = 'slug'): TallyError {
+    return new TallyError(`${this.codePrefix}taxonomy_not_found`, `${field}: taxonomy ${slug} does not exist`, field);
   }
   private featureNotFound(ref: FeatureRef, field: string): TallyError {
     return new TallyError(`${this.codePrefix}feature_not_found`, `${field}: feature ${ref.id} of taxonomy ${ref.taxonomy_slug} does not exist`, field);
@@ -101,7 +101,7 @@ export class TaxonomyStore implements FeatureLinks {
 
   createFeature(tenant: Tenant, record: FeatureRecord): Promise<void> {
     return this.env.transact(() => {
-      if (!this.taxonomy(tenant, record.taxonomy_slug)) throw this.taxonomyNotFound(record.taxonomy_slug);
+      if (!this.taxonomy(tenant, record.taxonomy_slug)) throw this.taxonomyNotFound(record.taxonomy_slug, 'taxonomy_slug');
       const key = this.featureDbKey(tenant, record.taxonomy_slug, record.id);
       if (this.features.get(key) !== undefined) {
         throw new TallyError('duplicate_id', `id: feature ${record.id} already exists in taxonomy ${record.taxonomy_slug}`, 'id');
@@ -130,7 +130,7 @@ export class TaxonomyStore implements FeatureLinks {
   }
 
   private existingFeature(tenant: Tenant, slug: string, id: string): FeatureRecord {
-    if (!this.taxonomy(tenant, slug)) throw this.taxonomyNotFound(slug);
+    if (!this.taxonomy(tenant, slug)) throw this.taxonomyNotFound(slug, 'taxonomy_slug');
     const feature = this.feature(tenant, slug, id);
     if (!feature) throw this.featureNotFound({ taxonomy_slug: slug, id }, 'id');
     return feature;

@@ -74,6 +74,7 @@ describe.each(KINDS)('$kind taxonomies and features', ({ base, owners, owner, co
       const res = await pending;
       expect(res.status).toBe(404);
       expect(res.body.code).toBe(code);
+      expect(res.body.error).toMatch(/^(slug|taxonomy_slug|id): /);
     }
   });
 
