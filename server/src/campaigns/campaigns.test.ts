@@ -164,4 +164,46 @@ describe('discount and points campaigns over HTTP', () => {
     const read = (await server.client.get(`/discounts/${body.id}`)).body;
     expect(read).toMatchObject({ locations_ids: [7, 8], product_ids_rule_conditions: ['55'], product_ids_rule_application: ['55', '56'] });
   });
+
+  it('filters the lists by location, tier, category, audience and countries, and pages them', async () => {
+    const post = async (path: string, rule: Record<string, unknown>) =>
+      (await server.client.post(path, { rule_params: { name: 'F', rule_effects: path === '/points' ? [{ type: 'ratio', value: 1 }] : tenPercent, ...rule } })).body.id as number;
+    const atSeven = await post('/discounts', { rule_conditions: { conditions: { and: [{ field: 'location_id', operator: 'in', values: [7] }] } } });
+    const atBcn = await post('/discounts', { rule_conditions: { conditions: { and: [{ field: 'location_code', operator: 'eq', value: 'BCN' }] } } });
+    const gold = await post('/discounts', { rule_conditions: { conditions: { and: [{ field: 'customer.tier', operator: 'eq', value: 'gold' }] } } });
+    const categorised = await post('/discounts', { loyalty_rule_category_id: 4 });
+    const everywhere = await post('/discounts', {});
+    const pointsMass = await post('/points', { select_customers: 'all_customers' });
+    const ids = async (path: string, query: Record<string, string>) => {
+      const res = await server.client.get(path, { query: { per_page: '100', ...query } });
+      expect(res.status).toBe(200);
+      return (res.body.data as { id: number }[]).map((c) => c.id);
+    };
+    const atEight = await ids('/discounts', { location_id: '8' });
+    expect(atEight).toContain(everywhere);
+    expect(atEight).not.toContain(atSeven);
+    expect(await ids('/discounts', { location_id: '7' })).toContain(atSeven);
+    expect(await ids('/discounts', { location_code: 'MAD' })).not.toContain(atBcn);
+    expect(await ids('/discounts', { location_code: 'BCN' })).toContain(atBcn);
+    expect(await ids('/discounts', { tier_id: 'silver' })).not.toContain(gold);
+    expect(await ids('/discounts', { tier_id: 'gold' })).toContain(gold);
+    expect(await ids('/discounts', { category_id: '4' })).toEqual([categorised]);
+    const discounts = await ids('/discounts', {});
+    expect(discounts).not.toContain(pointsMass);
+    expect(await ids('/points', { campaign_audience: 'loyalty' })).toContain(pointsMass);
+    expect(await ids('/points', { campaign_audience: 'targeted' })).not.toContain(pointsMass);
+    const massOnPoints = await server.client.get('/points', { query: { campaign_audience: 'all_customers' } });
+    expect(massOnPoints.status).toBe(400);
+    expect((await server.client.get('/discounts', { query: { countries: 'spain' } })).status).toBe(400);
+    const pages: number[] = [];
+    let token: string | undefined;
+    do {
+      const res = await server.client.get('/discounts', { query: { per_page: '3', ...(token ? { starting_after: token } : {}) } });
+      expect(res.body.data.length).toBeLessThanOrEqual(3);
+      pages.push(...res.body.data.map((c: { id: number }) => c.id));
+      token = res.body.next_token_starts_after;
+    } while (token);
+    expect(pages).toEqual(discounts);
+    expect(new Set(pages).size).toBe(pages.length);
+  });
 });

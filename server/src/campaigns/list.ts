@@ -9,6 +9,8 @@ import { ruleAccepts } from './rule-values.js';
 import type { CampaignKind, CampaignRecord } from './types.js';
 
 export const AUDIENCES = ['loyalty', 'targeted', 'all_customers'] as const;
+/** Points go to members only, so GET /points knows no mass audience: an all_customers points campaign is a loyalty one. */
+export const POINTS_AUDIENCES = ['loyalty', 'targeted'] as const;
 
 export interface ListFilters {
   kind: CampaignKind;
@@ -31,7 +33,8 @@ export interface ListFilters {
 /** null when the campaign is filtered out; else the voucher to show with it (if any). */
 export function listMatch(record: CampaignRecord, filters: ListFilters): { voucher?: VoucherRecord } | null {
   const params = record.rule_params;
-  const audience = params.select_customers ?? 'all_customers';
+  const selected = params.select_customers ?? 'all_customers';
+  const audience = record.type === 'points' && selected === 'all_customers' ? 'loyalty' : selected;
   const countries = params.customer_registration_countries ?? [];
   if (record.type !== filters.kind) return null;
   if (filters.audience !== undefined && audience !== filters.audience) return null;

@@ -1,7 +1,7 @@
 /** GET /discounts and GET /points: the query string → ListFilters (the customer is resolved by the route). */
 import { invalidRequest } from '../http/errors.js';
 import { optionalBoolean, optionalEnum, optionalInt64 } from '../http/params.js';
-import { AUDIENCES, type ListFilters } from './list.js';
+import { AUDIENCES, POINTS_AUDIENCES, type ListFilters } from './list.js';
 import type { CampaignKind } from './types.js';
 
 export interface ListQuery {
@@ -27,7 +27,7 @@ export function readListQuery(query: URLSearchParams, kind: CampaignKind): ListQ
   return {
     filters: {
       kind,
-      audience: optionalEnum(query.get('campaign_audience'), 'campaign_audience', AUDIENCES),
+      audience: optionalEnum(query.get('campaign_audience'), 'campaign_audience', kind === 'points' ? POINTS_AUDIENCES : AUDIENCES),
       locationId: optionalInt64(query.get('location_id'), 'location_id'),
       locationCode: query.get('location_code') || undefined,
       countries: countries.length > 0 ? countries : undefined,
