@@ -9,6 +9,7 @@ import { invalidRequest } from '../http/errors.js';
 import { optionalBoolean } from '../http/params.js';
 import { success, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
+import { recalculateTiers } from '../tiers/recalculate.js';
 import { wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
 import { createAttributes } from './attributes.js';
@@ -48,6 +49,7 @@ export function createCustomer({ env, duplicates }: ServerContext, store: Custom
         }
         store.put(req.tenant, record);
         defineAttributes(env, req.tenant, Object.keys(attributes), now);
+        recalculateTiers(env, req.tenant, record, now);
         if (record.referred_by !== undefined) raiseReferral(env, req.tenant, id, record.referred_by, now);
         return id;
       });

@@ -3,6 +3,7 @@ import type { ServerContext } from '../context.js';
 import { optionalBoolean, optionalEnum } from '../http/params.js';
 import { success, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
+import { recalculateTiers } from '../tiers/recalculate.js';
 import { defineAttributes } from './attribute-definitions.js';
 import { patchAttributes } from './attributes.js';
 import { serverTime, updatedCustomer, type UpdateBody } from './fields.js';
@@ -29,7 +30,9 @@ export function updateCustomer({ env, duplicates }: ServerContext, store: Custom
           next.attributes = patchAttributes(req.tenant, req.settings, record.attributes, body.attributes as Record<string, unknown>);
           defineAttributes(env, req.tenant, Object.keys(next.attributes), now);
         }
-        store.put(req.tenant, claimIdentifiers(store, req.tenant, next, allowed, record), record);
+        const updated = claimIdentifiers(store, req.tenant, next, allowed, record);
+        store.put(req.tenant, updated, record);
+        recalculateTiers(env, req.tenant, updated, now);
       });
       return success();
     });

@@ -1,0 +1,28 @@
+/**
+ * Records when a customer reaches a new level (won_at, expires_at): called in
+ * the transaction that changes the customer's attributes, so GET
+ * /customers/{id}/tiers answers since when a level is held.
+ */
+import type { CustomerRecord } from '../customers/types.js';
+import type { StoreEnv } from '../store/env.js';
+import type { Tenant } from '../tenancy/types.js';
+import { appliesTo, standing } from './standing.js';
+import { TierStore } from './store.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Inside a transaction; `now` is `YYYY-MM-DDThh:mm:ssZ`. */
+export function recalculateTiers(env: StoreEnv, tenant: Tenant, customer: CustomerRecord, now: string): void {
+  const store = new TierStore(env);
+  for (const program of store.listPrograms(tenant)) {
+    if (!appliesTo(program, customer)) continue;
+    const level = standing(program, customer).current?.level;
+    if (level === undefined || store.membership(tenant, customer.id, program.id)?.level === level) continue;
+    const expires = program.validity_days === undefined ? undefined : new Date(Date.parse(now) + program.validity_days * DAY_MS);
+    store.putMembership(tenant, customer.id, program.id, {
+      level,
+      won_at: now,
+      ...(expires === undefined ? {} : { expires_at: `${expires.toISOString().slice(0, 19)}Z` }),
+    });
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Tier programs and memberships (docs/storage.md, "Tiers"). Programs are
+ * written by the back office (issue 5: create/update through putProgram);
+ * memberships are recorded when a customer's measured attribute changes.
+ */
+import type { StoreEnv } from '../store/env.js';
+import { idKey, tenantPrefix } from '../store/keys.js';
+import type { Tenant } from '../tenancy/types.js';
+import type { TierMembership, TierProgram } from './types.js';
+
+export class TierStore {
+  constructor(private readonly env: StoreEnv) {}
+
+  private get programs() {
+    return this.env.db('tier_programs');
+  }
+  private get memberships() {
+    return this.env.db('tier_memberships');
+  }
+
+  /** Every program of the Company environment, in id order. */
+  listPrograms(tenant: Tenant): TierProgram[] {
+    const prefix = [tenantPrefix(tenant)];
+    return [...this.programs.getRange({ start: prefix, end: [...prefix, '\uffff'] })].map(({ value }) => value as TierProgram);
+  }
+
+  /** Inside a transaction. */
+  putProgram(tenant: Tenant, program: TierProgram): void {
+    this.programs.putSync([tenantPrefix(tenant), idKey(program.id)], program);
+  }
+
+  membership(tenant: Tenant, customerId: string, programId: string): TierMembership | undefined {
+    return this.memberships.get([tenantPrefix(tenant), idKey(customerId), idKey(programId)]) as TierMembership | undefined;
+  }
+
+  /** Inside a transaction. */
+  putMembership(tenant: Tenant, customerId: string, programId: string, membership: TierMembership): void {
+    this.memberships.putSync([tenantPrefix(tenant), idKey(customerId), idKey(programId)], membership);
+  }
+}
