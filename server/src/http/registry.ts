@@ -12,6 +12,7 @@ import { associationsRoutes } from '../associations/routes.js';
 import { mergesRoutes } from '../merges/routes.js';
 import { audiencesRoutes } from '../audiences/routes.js';
 import { tiersRoutes } from '../tiers/routes.js';
+import { utilitiesRoutes } from '../utilities/routes.js';
 import { discountCampaignRoutes, pointsCampaignRoutes } from '../campaigns/routes.js';
 import { voucherRoutes } from '../vouchers/routes.js';
 import { productRoutes } from '../products/routes.js';
@@ -23,7 +24,7 @@ import { triggerRoutes } from '../triggers/routes.js';
 import { gameRoutes } from '../games/routes.js';
 import type { Routes } from './types.js';
 
-const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, audiencesRoutes, tiersRoutes, discountCampaignRoutes, pointsCampaignRoutes, voucherRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, cartsRoutes, pointsRoutes, triggerRoutes, gameRoutes];
+const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, audiencesRoutes, tiersRoutes, utilitiesRoutes, discountCampaignRoutes, pointsCampaignRoutes, voucherRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, cartsRoutes, pointsRoutes, triggerRoutes, gameRoutes];
 
 export function buildRoutes(ctx: ServerContext): Routes {
   const all: Record<string, unknown> = {};
