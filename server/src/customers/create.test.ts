@@ -115,14 +115,6 @@ describe('POST /customers', () => {
     expect(Date.parse(read.updated_at)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
   });
 
-  it('keeps push_token only when app is true', async () => {
-    await server.client.post('/customers', { ...base, id: 170, push_token: 'tok' });
-    await server.client.post('/customers', { ...base, id: 171, push_token: 'tok', app: true });
-    // push tokens are never answered; the create rule shows in the stored profile via update semantics below.
-    expect((await get('170')).body).not.toHaveProperty('push_token');
-    expect((await get('171')).body.app).toBe(true);
-  });
-
   it('refuses fields the create column does not accept, and collective_slug with collective_id', async () => {
     const unknown = await server.client.post('/customers', { ...base, id: 180, nickname: 'x' });
     expect(unknown.status).toBe(400);
