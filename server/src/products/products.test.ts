@@ -1,3 +1,4 @@
+import { compileCampaigns, evaluateCart } from '@tally/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store/env.js';
 import { startServer, type TestServer } from '../testing/server.js';
@@ -173,7 +174,7 @@ describe('products', () => {
     expect((await get(200)).status).toBe(404);
   });
 
-  it('gives carts the features of products by id, and product ids by code (ProductStore)', async () => {
+  it('gives carts the features of products by id, as the evaluator reads them, and product ids by code (ProductStore)', async () => {
     await server.stop();
     const env = openStore(server.dataDir);
     try {
@@ -183,6 +184,22 @@ describe('products', () => {
       expect(store.productIdByCode(tenant, 'CHEESE')).toBe('105');
       expect(store.productIdByCode(tenant, 'MISSING')).toBeUndefined();
       expect(store.productFeatures({ companyId: 'default', environment: 'production' }, ['100'])).toEqual({});
+
+      // What the read gives is what the evaluator's `feature` line field reads.
+      const program = compileCampaigns(
+        [{ id: 1, type: 'discount', rule_params: {
+          name: '10% off bakery',
+          rule_application: { conditions: { and: [{ array_field: 'lines', conditions: [{ field: 'feature', operator: 'in', values: ['family:2'] }] }] } },
+          rule_effects: [{ type: 'percentage', value: 10, distribution: 'individual_items' }],
+        } }],
+        { currency: 'EUR', timezone: 'UTC' },
+      );
+      const lines = [{ order: 1, product_id: 100, total: 10, quantity: 1 }, { order: 2, product_id: 103, total: 10, quantity: 1 }];
+      const now = '2026-11-20T10:00:00Z';
+      const outcome = evaluateCart(program, { creation_date: now, total: 20, lines }, {
+        now, mode: 'simulate', seed: 'features', product_features: store.productFeatures(tenant, ['100', '103']),
+      });
+      expect(outcome.response.effects.map((effect) => [effect.line, effect.value])).toEqual([[1, 100]]);
     } finally {
       await env.close();
     }
