@@ -60,6 +60,17 @@ describe('discount and points campaigns over HTTP', () => {
     expect(after).toBe(before);
   });
 
+  it('writes nothing for a refused campaign, not even an id', async () => {
+    const first = (await server.client.post('/discounts', discount())).body.id;
+    const refused = await server.client.post('/discounts', { ...discount({ rule_effects: [{ type: 'nonsense' }] }), coupon_params: { static_code: 'NEVER' } });
+    expect(refused.status).toBe(400);
+    const second = (await server.client.post('/discounts', discount({ name: 'Another' }))).body.id;
+    expect(second).toBe(first + 1);
+    // An identical create within 5 minutes is suppressed and answered as the first (common rule 8).
+    expect((await server.client.post('/discounts', discount({ name: 'Another' }))).body.id).toBe(second);
+    expect((await server.client.get('/discounts/NEVER', { query: { search_by: 'static_code' } })).status).toBe(404);
+  });
+
   it('validates the body: name required, unknown fields, points-only fields on discounts', async () => {
     const noName = await server.client.post('/discounts', { rule_params: { rule_effects: tenPercent } });
     expect(noName.status).toBe(400);

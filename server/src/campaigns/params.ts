@@ -30,11 +30,11 @@ export interface RecordInput {
   previous: CampaignRecord | undefined;
   settings: CompanySettings;
   now: string;
-  /** Called when the campaign gets its first coupon. */
-  newCouponId: () => string;
+  /** The coupon's id when the campaign has (or gets) a coupon. */
+  couponId: string;
 }
 
-export function buildRecord({ kind, id, body, previous, settings, now, newCouponId }: RecordInput): CampaignRecord {
+export function buildRecord({ kind, id, body, previous, settings, now, couponId }: RecordInput): CampaignRecord {
   const texts = { ...(previous?.texts ?? {}) };
   const ruleParams: Record<string, unknown> = { ...(previous?.rule_params ?? {}) };
   for (const [field, value] of Object.entries(body.rule_params ?? {})) {
@@ -64,7 +64,7 @@ export function buildRecord({ kind, id, body, previous, settings, now, newCoupon
     id,
     type: kind,
     rule_params: ruleParams,
-    ...(couponParams ? { coupon_params: couponParams, coupon_id: previous?.coupon_id ?? newCouponId() } : {}),
+    ...(couponParams ? { coupon_params: couponParams, coupon_id: previous?.coupon_id ?? couponId } : {}),
     texts,
     created_at: previous?.created_at ?? now,
     updated_at: now,

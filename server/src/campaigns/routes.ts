@@ -25,6 +25,9 @@ import { LmdbCampaignStore } from './store.js';
 import type { CampaignKind, CampaignRecord } from './types.js';
 import { campaignView } from './view.js';
 
+/** Stands for an id not yet allocated while a draft is checked (any valid int64 compiles the same). */
+const PROVISIONAL_ID = '1';
+
 interface CampaignHandlers {
   create: Handler;
   list: Handler;
@@ -37,31 +40,31 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
   const vouchers = new LmdbVoucherStore(env);
   const customers = new CustomerStore(env);
 
-  /** Builds, checks and stores the campaign in one transaction; returns its id. */
+  /**
+   * Builds, checks and stores the campaign in one transaction; returns its id.
+   * Every check runs on a draft before the first write (lmdb keeps writes made
+   * before a throw), then the ids are allocated.
+   */
   const write = (req: TallyRequest, body: CampaignBody, existingId?: string) =>
     env.transact(() => {
       const previous = existingId === undefined ? undefined : campaigns.get(req.tenant, existingId);
       if (existingId !== undefined && previous?.type !== kind) {
         throw new TallyError('campaign_not_found', `value: no ${kind} campaign ${existingId}`, 'value');
       }
-      const record = buildRecord({
-        kind,
-        id: existingId ?? allocateId(env, req.tenant, 'campaigns'),
-        body,
-        previous,
-        settings: req.settings,
-        now: req.now.toISOString(),
-        newCouponId: () => allocateId(env, req.tenant, 'coupons'),
-      });
-      checkStaticCode(req, record);
-      checkCompiles(record, req.settings);
-      return campaigns.putInTransaction(req.tenant, record, previous).id;
+      const input = { kind, body, previous, settings: req.settings, now: req.now.toISOString() };
+      const draft = buildRecord({ ...input, id: existingId ?? PROVISIONAL_ID, couponId: PROVISIONAL_ID });
+      checkStaticCode(req, draft, existingId);
+      checkCompiles(draft, req.settings);
+      const id = existingId ?? allocateId(env, req.tenant, 'campaigns');
+      const needsCoupon = draft.coupon_params !== undefined && previous?.coupon_id === undefined;
+      const couponId = needsCoupon ? allocateId(env, req.tenant, 'coupons') : PROVISIONAL_ID;
+      return campaigns.putInTransaction(req.tenant, buildRecord({ ...input, id, couponId }), previous).id;
     });
 
-  const checkStaticCode = (req: TallyRequest, record: CampaignRecord) => {
+  const checkStaticCode = (req: TallyRequest, record: CampaignRecord, existingId: string | undefined) => {
     const code = record.coupon_params?.static_code;
     const holder = code === undefined ? undefined : campaigns.byStaticCode(req.tenant, code);
-    if (holder && holder.id !== record.id) {
+    if (holder && holder.id !== existingId) {
       throw invalidRequest('coupon_params.static_code', `is already the code of campaign ${holder.id}`);
     }
   };
