@@ -6,7 +6,7 @@
  */
 import type { CompiledEffect } from '../compile/program.js';
 import type { LineState } from '../evaluate/cartInput.js';
-import { splitProRata, sum } from './split.js';
+import { splitProRata, sum, zeros } from './split.js';
 import { coveredCents, lineUnits } from './units.js';
 
 export function comboPrice(
@@ -15,12 +15,12 @@ export function comboPrice(
   available: readonly boolean[],
   bundles: ReadonlyMap<number, readonly number[]>,
 ): number[] {
-  const none = new Array<number>(lines.length).fill(0);
+  const none = zeros(lines.length);
   if (bundles.size === 0) return none;
   const parts = [...bundles.keys()].sort((a, b) => a - b).map((key) => bundles.get(key) ?? []);
   const free = lines.map((line, i) => (available[i] && line.current > 0 ? lineUnits(line) : 0));
   // How many combos: the scarcest part decides (a line feeds one part only: the first that claims it).
-  const claimed = new Array<number>(lines.length).fill(-1);
+  const claimed = zeros(lines.length).map(() => -1);
   const supply = parts.map((indexes, p) => {
     let units = 0;
     for (const i of indexes) {
@@ -33,7 +33,7 @@ export function comboPrice(
   });
   const combos = Math.min(...supply, effect.limits ?? Number.POSITIVE_INFINITY);
   if (combos <= 0) return none;
-  const taken = new Array<number>(lines.length).fill(0);
+  const taken = zeros(lines.length);
   parts.forEach((indexes, p) => {
     let need = combos;
     for (const i of indexes) {

@@ -26,8 +26,11 @@ export function applyDiscountCampaign(run: Run, campaign: CompiledCampaign): voi
   for (const effect of campaign.effects) {
     const allocation = allocate(run, campaign, effect, available, eligible);
     let perLine = allocation.perLine;
-    if (sum(perLine) > capLeft) perLine = fillInOrder(capLeft, perLine);
-    const cents = sum(perLine);
+    let cents = sum(perLine);
+    if (cents > capLeft) {
+      perLine = fillInOrder(capLeft, perLine);
+      cents = capLeft;
+    }
     if (cents <= 0) continue;
     capLeft -= cents;
     spent += cents;

@@ -6,12 +6,12 @@
  * (ties to the earlier line), the largest remainder method.
  */
 export function splitProRata(amount: number, weights: readonly number[]): number[] {
-  const parts = new Array<number>(weights.length).fill(0);
+  const parts = zeros(weights.length);
   let total = 0;
   for (const w of weights) total += w;
   if (amount === 0 || total === 0) return parts;
   const exact = Number.isSafeInteger(amount * total);
-  const remainders: number[] = new Array<number>(weights.length).fill(0);
+  const remainders = zeros(weights.length);
   let given = 0;
   for (let i = 0; i < weights.length; i++) {
     if (weights[i] === 0) continue;
@@ -19,6 +19,11 @@ export function splitProRata(amount: number, weights: readonly number[]): number
       const scaled = amount * weights[i];
       parts[i] = Math.floor(scaled / total);
       remainders[i] = scaled - parts[i] * total;
+      // A float quotient can round up to the next integer right below it: step back.
+      if (remainders[i] < 0) {
+        parts[i] -= 1;
+        remainders[i] += total;
+      }
     } else {
       const scaled = BigInt(amount) * BigInt(weights[i]);
       const big = BigInt(total);
@@ -37,6 +42,13 @@ export function splitProRata(amount: number, weights: readonly number[]): number
     remainders[best] = -1;
   }
   return parts;
+}
+
+/** A packed array of zeros (faster to read than a holey `new Array(n)`). */
+export function zeros(length: number): number[] {
+  const values: number[] = [];
+  for (let i = 0; i < length; i++) values.push(0);
+  return values;
 }
 
 /** Give `amount` to lines in line order, each up to its capacity. */
