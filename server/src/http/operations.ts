@@ -72,6 +72,9 @@ export const OPERATIONS = {
   'custom_events.create': { method: 'POST', path: '/custom_events', tier: 'tier_2', aliases: ['/custom_entities'] },
   'custom_events.list': { method: 'GET', path: '/custom_events', tier: 'tier_3', aliases: ['/custom_entities'] },
   'custom_events.get': { method: 'GET', path: '/custom_events/{id}', tier: 'tier_3', aliases: ['/custom_entities/{id}'] },
+  // Back-office resource (Tally): the definitions custom events are validated against.
+  'custom_event_definitions.create': { method: 'POST', path: '/custom_event_definitions', tier: 'tier_3' },
+  'custom_event_definitions.list': { method: 'GET', path: '/custom_event_definitions', tier: 'tier_3' },
 
   // Triggers
   'triggers.trigger': { method: 'POST', path: '/trigger', tier: 'tier_1', aliases: ['/scores/trigger'] },

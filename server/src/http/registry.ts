@@ -22,9 +22,10 @@ import { promotionRoutes } from '../promotions/routes.js';
 import { pointsRoutes } from '../points/routes.js';
 import { triggerRoutes } from '../triggers/routes.js';
 import { gameRoutes } from '../games/routes.js';
+import { customEventRoutes } from '../custom-events/routes.js';
 import type { Routes } from './types.js';
 
-const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, audiencesRoutes, tiersRoutes, utilitiesRoutes, discountCampaignRoutes, pointsCampaignRoutes, voucherRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, cartsRoutes, pointsRoutes, triggerRoutes, gameRoutes];
+const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, audiencesRoutes, tiersRoutes, utilitiesRoutes, discountCampaignRoutes, pointsCampaignRoutes, voucherRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, cartsRoutes, pointsRoutes, triggerRoutes, gameRoutes, customEventRoutes];
 
 export function buildRoutes(ctx: ServerContext): Routes {
   const all: Record<string, unknown> = {};

@@ -129,7 +129,7 @@ export interface Granted {
 /**
  * Inside `env.transact`: re-checks limits and budgets, consumes them and
  * records the points as one ledger transaction (`entry` gives its type and
- * origin). Returns the transaction (null when nothing was granted) and the
+ * its origin_info, built from the points granted). Returns the transaction (null when nothing was granted) and the
  * effects that held.
  */
 export function grantInTransaction(
@@ -137,7 +137,7 @@ export function grantInTransaction(
   scope: EventScope,
   customer: CustomerRecord,
   outcome: Outcome | null,
-  entry: Pick<PointsEntry, 'type' | 'created_at' | 'origin_info' | 'location_id' | 'author'>,
+  entry: Pick<PointsEntry, 'type' | 'created_at' | 'location_id' | 'author'> & { origin: (points: number) => Record<string, unknown> },
 ): Granted {
   if (outcome === null) return { transaction: null, effects: [] };
   const key = customerCounterKey({ id: customer.id, code: customer.code ?? null })!;
@@ -152,8 +152,10 @@ export function grantInTransaction(
   }
   const grants = grantsFromCart(outcome.writes.points.filter((p) => holds(p.campaign_id)), effects);
   if (grants.length === 0) return { transaction: null, effects };
+  const { origin, ...rest } = entry;
   const transaction = recordPoints(deps.env, scope.tenant, clockOf(scope), {
-    ...entry,
+    ...rest,
+    origin_info: origin(grants.reduce((sum, g) => sum + g.amount, 0)),
     customer_id: customer.id,
     customer_code: customer.code ?? null,
     grants,

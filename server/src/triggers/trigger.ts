@@ -78,12 +78,12 @@ export async function trigger(deps: BoundDeps, customers: CustomerStore, campaig
       type: 'trigger',
       created_at: at,
       location_id: body.location_id ?? null,
-      origin_info: {
+      origin: () => ({
         comments: body.comments ?? null,
         slug: body.trigger,
         country,
         ...(body.location_code === undefined ? {} : { location_code: body.location_code }),
-      },
+      }),
       author,
     }),
   );

@@ -1,0 +1,82 @@
+/**
+ * POST /custom_events (+ /custom_entities): stores a customer's event after
+ * checking its data against its definition's schema, and grants the points
+ * of the campaigns bound to that definition (custom_entity_definition_id)
+ * whose conditions hold, as one `custom_entity` points transaction, in the
+ * same commit. Campaign conditions read the event's flat data as
+ * `attributes.<name>`; points dates follow the event's created_at.
+ */
+import { TallyError } from '@tally/engine';
+import type { CampaignStore } from '../campaigns/store.js';
+import type { CustomerStore } from '../customers/store.js';
+import { stringifyJson } from '../http/json.js';
+import { ok, type Reply, type TallyRequest } from '../http/types.js';
+import { validate } from '../http/validation.js';
+import { wireInt } from '../http/wire.js';
+import { customerPoints } from '../points/balance.js';
+import { readBalance } from '../points/ledger.js';
+import { clockOf, customerFromBody } from '../points/request.js';
+import { isBoundToCustomEvent } from '../triggers/binding.js';
+import { evaluateBound, grantInTransaction, type BoundDeps } from '../triggers/bound-points.js';
+import { checkData, definitionBySlug } from './definitions.js';
+import type { CustomEventRecord, CustomEventStore } from './store.js';
+import { customEventView } from './view.js';
+
+interface EventBody {
+  id?: string;
+  customer_id?: string;
+  customer_code?: string;
+  slug: string;
+  data: Record<string, unknown>;
+  created_at?: string;
+}
+
+export async function createCustomEvent(deps: BoundDeps, events: CustomEventStore, customers: CustomerStore, campaigns: CampaignStore, req: TallyRequest): Promise<Reply> {
+  const body = validate<EventBody>('custom_events.create', req.body);
+  const customer = customerFromBody(customers, req, req.body);
+  const definition = definitionBySlug(deps.env, req.tenant, body.slug);
+  checkData(req.tenant, definition, body.data);
+  const now = req.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const at = body.created_at ?? now;
+  const bound = campaigns.all(req.tenant).filter((record) => isBoundToCustomEvent(record, definition.id));
+  const { outcome } = evaluateBound(deps, req, { customer, campaigns: bound, at, data: body.data });
+  const { record, granted } = await deps.env.transact(() => {
+    if (body.id !== undefined && events.get(req.tenant, body.id)) {
+      throw new TallyError('duplicate_id', `id: a custom event ${body.id} already exists`, 'id');
+    }
+    const seq = events.nextSeq(req.tenant);
+    const granted = grantInTransaction(deps, req, customer, outcome, {
+      type: 'custom_entity',
+      created_at: at,
+      origin: (score) => ({ score, slug: body.slug }),
+    });
+    const record: CustomEventRecord = {
+      seq,
+      id: body.id ?? seq,
+      customer_id: customer.id,
+      customer_code: customer.code ?? null,
+      slug: body.slug,
+      definition_id: definition.id,
+      data: stringifyJson(body.data),
+      created_at: at,
+      ingested_at: now,
+      points_transaction_id: granted.transaction?.id ?? null,
+    };
+    events.put(req.tenant, record);
+    return { record, granted };
+  });
+  const tx = granted.transaction;
+  return ok({
+    ...customEventView(record),
+    score: tx ? tx.amount + tx.pending_amount : 0,
+    score_available: tx ? tx.amount : 0,
+    scores: (tx?.scores ?? []).map((s) => ({
+      score: s.score,
+      loyalty_score_id: s.loyalty_score_id === null ? null : wireInt(s.loyalty_score_id),
+      available_from: s.available_from,
+      available_to: s.available_to,
+    })),
+    customer: customerPoints(customer, readBalance(deps.env, req.tenant, customer.id, clockOf(req))),
+    effects: granted.effects,
+  });
+}

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../testing/server.js';
+import { balance, createCustomer, transactions } from '../points/testing.js';
+
+const reviewSchema = {
+  type: 'object',
+  required: ['stars'],
+  properties: { stars: { type: 'integer', minimum: 1, maximum: 5 }, product: { type: 'string' } },
+};
+
+describe('custom events over HTTP', () => {
+  let server: TestServer;
+  let review: number;
+  beforeAll(async () => {
+    server = await startServer();
+    for (const id of [30, 31, 32, 33]) await createCustomer(server.client, id, { code: `E${id}` });
+    const def = await server.client.post('/custom_event_definitions', { slug: 'review', name: 'Product review', schema: reviewSchema });
+    expect(def.status, def.text).toBe(200);
+    review = def.body.id;
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('manages definitions: unique slug, a schema that compiles', async () => {
+    const list = await server.client.get('/custom_event_definitions');
+    expect(list.body.data).toEqual([expect.objectContaining({ id: review, slug: 'review', name: 'Product review', schema: reviewSchema })]);
+    const again = await server.client.post('/custom_event_definitions', { slug: 'review', schema: {} });
+    expect(again.status).toBe(409);
+    const bad = await server.client.post('/custom_event_definitions', { slug: 'broken', schema: { type: 'nonsense' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/^schema/);
+    expect((await server.client.post('/custom_event_definitions', { slug: 'no schema' })).status).toBe(400);
+  });
+
+  it('validates data against the schema of its slug and stores nothing on error', async () => {
+    const wrong = await server.client.post('/custom_events', { customer_id: 30, slug: 'review', data: { stars: 9 } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toEqual({ code: 'invalid_request', error: expect.stringMatching(/^data\.stars/) });
+    const missing = await server.client.post('/custom_events', { customer_id: 30, slug: 'review', data: {} });
+    expect(missing.body.error).toMatch(/^data\.stars: is required/);
+    const unknownSlug = await server.client.post('/custom_events', { customer_id: 30, slug: 'nope', data: {} });
+    expect(unknownSlug.status).toBe(404);
+    expect(unknownSlug.body.code).toBe('custom_event_definition_not_found');
+    const noCustomer = await server.client.post('/custom_events', { slug: 'review', data: { stars: 3 } });
+    expect(noCustomer.status).toBe(400);
+    const unknownCustomer = await server.client.post('/custom_events', { customer_id: 999, slug: 'review', data: { stars: 3 } });
+    expect(unknownCustomer.body.code).toBe('customer_not_found');
+    expect((await server.client.get('/custom_events', { query: { customer_id: '30' } })).body.data).toEqual([]);
+  });
+
+  it('grants the points of the campaigns bound to the definition whose conditions hold on the data', async () => {
+    const bound = await server.client.post('/points', {
+      rule_params: {
+        name: 'Five-star review', custom_entity_definition_id: review,
+        rule_conditions: { conditions: { and: [{ field: 'attributes.stars', operator: 'gte', value: 5 }] } },
+        rule_effects: [{ type: 'direct_value', value: 25, distribution: 'total' }],
+        expiration_period_type: 'relative', availability_duration: 30, availability_duration_unit: 'days',
+      },
+    });
+    expect(bound.status, bound.text).toBe(200);
+    const res = await server.client.post('/custom_events', { id: 'ev-1', customer_code: 'E31', slug: 'review', data: { stars: 5, product: 'tea' }, created_at: '2026-01-10T10:00:00Z' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({
+      id: 'ev-1', customer_id: 31, customer_code: 'E31', slug: 'review', data: { stars: 5, product: 'tea' },
+      created_at: '2026-01-10T10:00:00Z', ingested_at: expect.any(String),
+      score: 25, score_available: 25,
+      scores: [{ score: 25, loyalty_score_id: bound.body.id, available_from: '2026-01-10', available_to: '2026-02-09' }],
+    });
+    expect(res.body.customer).toMatchObject({ id: 31, code: 'E31' });
+    const [tx] = await transactions(server.client, 31);
+    expect(tx).toMatchObject({ type: 'custom_entity', origin_info: { score: 25, slug: 'review' } });
+    // The points were dated by the event: they expired on 2026-02-09, which is past.
+    expect((await balance(server.client, 31)).score).toBe(0);
+    const low = await server.client.post('/custom_events', { customer_id: 32, slug: 'review', data: { stars: 4 } });
+    expect(low.body).toMatchObject({ score: 0, scores: [] });
+    const now = await server.client.post('/custom_events', { customer_id: 32, slug: 'review', data: { stars: 5 } });
+    expect(now.body).toMatchObject({ score: 25, score_available: 25, customer: { id: 32, score: 25, score_available: 25 } });
+    expect((await server.client.post('/custom_entities', { customer_id: 32, slug: 'review', data: { stars: 5 } })).body.score).toBe(25);
+    expect((await balance(server.client, 32)).score).toBe(50);
+  });
+
+  it('refuses a duplicate id, and lists and reads events with their filters and aliases', async () => {
+    await server.client.post('/custom_events', { id: 'ev-2', customer_id: 33, slug: 'review', data: { stars: 1 }, created_at: '2026-03-01T00:00:00Z' });
+    const dup = await server.client.post('/custom_events', { id: 'ev-2', customer_id: 33, slug: 'review', data: { stars: 1 } });
+    expect(dup.status).toBe(409);
+    expect(dup.body.code).toBe('duplicate_id');
+    const one = await server.client.get('/custom_events/ev-2');
+    expect(one.body).toEqual({ id: 'ev-2', customer_id: 33, customer_code: 'E33', slug: 'review', data: { stars: 1 }, created_at: '2026-03-01T00:00:00Z', ingested_at: expect.any(String) });
+    expect((await server.client.get('/custom_entities/ev-2')).body.id).toBe('ev-2');
+    const missing = await server.client.get('/custom_events/none');
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('custom_event_not_found');
+    const ids = async (query: Record<string, string>) => (await server.client.get('/custom_events', { query })).body.data.map((e: { id: string }) => e.id);
+    expect(await ids({ customer_code: 'E33' })).toEqual(['ev-2']);
+    expect(await ids({ id: 'ev-1' })).toEqual(['ev-1']);
+    expect(await ids({ slug: 'review', customer_id: '31' })).toEqual(['ev-1']);
+    expect(await ids({ customer_id: '33', created_at_gt: '2026-03-01' })).toEqual([]);
+    expect(await ids({ customer_id: '33', created_at_gt: '2026-02-28' })).toEqual(['ev-2']);
+    const first = await server.client.get('/custom_events', { query: { per_page: '1' } });
+    const second = await server.client.get('/custom_entities', { query: { per_page: '1', starting_after: first.body.next_token_starts_after } });
+    expect(second.body.data[0].id).not.toBe(first.body.data[0].id);
+    expect((await server.client.get('/custom_events', { query: { customer_id: '33', customer_code: 'E33' } })).status).toBe(400);
+    expect((await server.client.get('/custom_events', { query: { created_at_gt: 'soon' } })).status).toBe(400);
+  });
+});

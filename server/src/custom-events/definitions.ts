@@ -1,0 +1,97 @@
+/**
+ * Custom event definitions (a back-office resource of Tally: the contract
+ * only says data is "validated against the schema configured for the slug").
+ * A definition has a server-given int64 id (what a points campaign's
+ * custom_entity_definition_id names), a unique slug and a JSON Schema,
+ * compiled with ajv once per definition and reused for every event.
+ * Keys: `custom_event_definitions` [tenant, idKey(id)] -> definition;
+ * `custom_event_definition_slugs` [tenant, slug] -> id.
+ */
+import { TallyError } from '@tally/engine';
+import type { ValidateFunction } from 'ajv';
+import { invalidRequest } from '../http/errors.js';
+import { readPerPage } from '../http/params.js';
+import { success, ok, type Reply, type TallyRequest } from '../http/types.js';
+import { createAjv, schemaError, validate } from '../http/validation.js';
+import { wireInt } from '../http/wire.js';
+import type { StoreEnv } from '../store/env.js';
+import { allocateId } from '../store/ids.js';
+import { idKey, tenantPrefix } from '../store/keys.js';
+import { paginate } from '../store/paginate.js';
+import type { Tenant } from '../tenancy/types.js';
+
+export interface CustomEventDefinition {
+  id: string;
+  slug: string;
+  name: string | null;
+  description: string | null;
+  schema: Record<string, unknown>;
+  created_at: string;
+}
+
+const DEFINITIONS = 'custom_event_definitions';
+const SLUGS = 'custom_event_definition_slugs';
+
+// Definitions never change once created, so a compiled validator is kept for good.
+const ajv = createAjv();
+const validators = new Map<string, ValidateFunction>();
+
+function compile(schema: Record<string, unknown>): ValidateFunction {
+  try {
+    return ajv.compile({ ...schema, $id: undefined });
+  } catch (err) {
+    throw invalidRequest('schema', `is not a valid JSON Schema: ${(err as Error).message}`);
+  }
+}
+
+export function definitionBySlug(env: StoreEnv, tenant: Tenant, slug: string): CustomEventDefinition {
+  const prefix = tenantPrefix(tenant);
+  const id = env.db(SLUGS).get([prefix, slug]) as string | undefined;
+  const definition = id === undefined ? undefined : (env.db(DEFINITIONS).get([prefix, idKey(id)]) as CustomEventDefinition | undefined);
+  if (!definition) throw new TallyError('custom_event_definition_not_found', `slug: no custom event definition ${slug}`, 'slug');
+  return definition;
+}
+
+/** Checks an event's data against its definition's schema (invalid_request naming data.<field>). */
+export function checkData(tenant: Tenant, definition: CustomEventDefinition, data: unknown): void {
+  const key = `${tenantPrefix(tenant)}/${definition.id}`;
+  let check = validators.get(key);
+  if (!check) validators.set(key, (check = compile(definition.schema)));
+  if (!check(data)) throw schemaError(check.errors, 'data');
+}
+
+function view(d: CustomEventDefinition) {
+  return { id: wireInt(d.id), slug: d.slug, name: d.name, description: d.description, schema: d.schema, created_at: d.created_at };
+}
+
+interface DefinitionBody {
+  slug: string;
+  name?: string;
+  description?: string;
+  schema: Record<string, unknown>;
+}
+
+export async function createDefinition(env: StoreEnv, req: TallyRequest): Promise<Reply> {
+  const body = validate<DefinitionBody>('custom_event_definitions.create', req.body);
+  compile(body.schema);
+  const prefix = tenantPrefix(req.tenant);
+  const id = await env.transact(() => {
+    if (env.db(SLUGS).get([prefix, body.slug]) !== undefined) {
+      throw new TallyError('duplicate_id', `slug: a custom event definition ${body.slug} already exists`, 'slug');
+    }
+    const id = allocateId(env, req.tenant, 'custom_event_definition');
+    const definition: CustomEventDefinition = {
+      id, slug: body.slug, name: body.name ?? null, description: body.description ?? null, schema: body.schema,
+      created_at: req.now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    };
+    env.db(DEFINITIONS).putSync([prefix, idKey(id)], definition);
+    env.db(SLUGS).putSync([prefix, body.slug], id);
+    return id;
+  });
+  return success({ id: wireInt(id) });
+}
+
+export function listDefinitions(env: StoreEnv, req: TallyRequest): Reply {
+  const page = { startingAfter: req.query.get('starting_after') || undefined, perPage: readPerPage(req.query.get('per_page')) };
+  return ok(paginate<CustomEventDefinition, unknown>(env.db(DEFINITIONS), [tenantPrefix(req.tenant)], page, view));
+}

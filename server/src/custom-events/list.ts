@@ -1,0 +1,49 @@
+/**
+ * GET /custom_events (+ /custom_entities): in ingestion order, filtered by
+ * id, customer (customer_id or customer_code), slug and created_at_gt (a
+ * date means its start, 00:00 UTC; a datetime is taken as is).
+ * GET /custom_events/{id}: one event.
+ */
+import { TallyError } from '@tally/engine';
+import { findCustomer } from '../customers/lookup.js';
+import type { CustomerStore } from '../customers/store.js';
+import { invalidRequest } from '../http/errors.js';
+import { optionalInt64, readPerPage } from '../http/params.js';
+import type { TallyRequest } from '../http/types.js';
+import { toDate, toDatetime } from '../http/wire.js';
+import type { CustomEventStore } from './store.js';
+import { customEventView } from './view.js';
+
+function createdAfter(value: string | null): number | undefined {
+  if (value === null || value === '') return undefined;
+  const date = toDate(value);
+  if (date !== undefined) return Date.parse(`${date}T00:00:00Z`);
+  const datetime = toDatetime(value);
+  if (datetime === undefined) throw invalidRequest('created_at_gt', 'must be an ISO 8601 date or datetime');
+  return Date.parse(datetime);
+}
+
+export function listCustomEvents(events: CustomEventStore, customers: CustomerStore, req: TallyRequest) {
+  const q = req.query;
+  if (q.get('customer_id') && q.get('customer_code')) throw invalidRequest('customer_id', 'is exclusive with customer_code');
+  const customerId = optionalInt64(q.get('customer_id'), 'customer_id');
+  const code = q.get('customer_code') || undefined;
+  const customer = code === undefined ? customerId : findCustomer(customers, req.tenant, 'code', code, 'customer_code').id;
+  const id = q.get('id') || undefined;
+  const slug = q.get('slug') || undefined;
+  const after = createdAfter(q.get('created_at_gt'));
+  const page = { startingAfter: q.get('starting_after') || undefined, perPage: readPerPage(q.get('per_page')) };
+  return events.page(req.tenant, customer, page, (record) => {
+    if (id !== undefined && record.id !== id) return undefined;
+    if (slug !== undefined && record.slug !== slug) return undefined;
+    if (after !== undefined && !(Date.parse(record.created_at) > after)) return undefined;
+    return customEventView(record);
+  });
+}
+
+export function getCustomEvent(events: CustomEventStore, req: TallyRequest) {
+  const id = req.params.id ?? '';
+  const record = events.get(req.tenant, id);
+  if (!record) throw new TallyError('custom_event_not_found', `id: no custom event ${id}`, 'id');
+  return customEventView(record);
+}

@@ -1,0 +1,24 @@
+/** Custom events and their definitions (spec part 2, Custom events). */
+import { LmdbCampaignStore } from '../campaigns/store.js';
+import type { ServerContext } from '../context.js';
+import { CustomerStore } from '../customers/store.js';
+import { ok, type Routes } from '../http/types.js';
+import { boundDeps } from '../triggers/routes.js';
+import { createCustomEvent } from './create.js';
+import { createDefinition, listDefinitions } from './definitions.js';
+import { getCustomEvent, listCustomEvents } from './list.js';
+import { CustomEventStore } from './store.js';
+
+export function customEventRoutes(ctx: ServerContext): Routes {
+  const deps = boundDeps(ctx);
+  const events = new CustomEventStore(ctx.env);
+  const customers = new CustomerStore(ctx.env);
+  const campaigns = new LmdbCampaignStore(ctx.env);
+  return {
+    'custom_events.create': (req) => createCustomEvent(deps, events, customers, campaigns, req),
+    'custom_events.list': async (req) => ok(listCustomEvents(events, customers, req)),
+    'custom_events.get': async (req) => ok(getCustomEvent(events, req)),
+    'custom_event_definitions.create': (req) => createDefinition(ctx.env, req),
+    'custom_event_definitions.list': async (req) => listDefinitions(ctx.env, req),
+  };
+}
