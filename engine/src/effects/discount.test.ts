@@ -42,6 +42,14 @@ describe('discount effect types and distributions', () => {
     expect(values.reduce((a, b) => a + b, 0)).toBe(100);
   });
 
+  it('pro-rata splits stay exact for amounts beyond 2^53 in intermediate products', () => {
+    const outcome = evaluate(
+      [discount(1, { rule_effects: [{ type: 'direct_value', value: 100000.01, distribution: 'individual_items_pro_rata' }] })],
+      cart([line(1, 10, 50000000), line(2, 11, 50000000), line(3, 12, 50000000)]),
+    );
+    expect(outcome.response.effects.map((e) => e.value)).toEqual([3333334, 3333334, 3333333]);
+  });
+
   it('total: one amount taken from the applied lines in line order', () => {
     const outcome = evaluate(
       [discount(1, { rule_effects: [{ type: 'direct_value', value: 7, distribution: 'total' }] })],
