@@ -102,7 +102,11 @@ describe('discount and points campaigns over HTTP', () => {
     const byCode = await server.client.get('/discounts/WELCOME10', { query: { search_by: 'static_code' } });
     expect(byCode.status).toBe(200);
     expect(byCode.body.id).toBe(created.body.id);
-    const taken = await server.client.post('/discounts', { ...discount(), coupon_params: { static_code: 'WELCOME10' } });
+    const moved = await server.client.patch(`/discounts/${created.body.id}`, { coupon_params: { static_code: 'WELCOME20' } });
+    expect(moved.status).toBe(200);
+    expect((await server.client.get('/discounts/WELCOME10', { query: { search_by: 'static_code' } })).status).toBe(404);
+    expect((await server.client.get('/discounts/WELCOME20', { query: { search_by: 'static_code' } })).body.id).toBe(created.body.id);
+    const taken = await server.client.post('/discounts', { ...discount(), coupon_params: { static_code: 'WELCOME20' } });
     expect(taken.status).toBe(400);
     expect(taken.body.error).toMatch(/^coupon_params\.static_code: is already the code of campaign/);
   });
@@ -159,6 +163,11 @@ describe('discount and points campaigns over HTTP', () => {
     expect(fr.body).toMatchObject({ name: 'Summer', description: 'Hot' });
     const none = await server.client.get(`/discounts/${body.id}`);
     expect(none.body.name).toBe('Summer');
+    const coupon = await server.client.post('/discounts', {
+      rule_params: { name: 'C', rule_effects: tenPercent }, coupon_params: { name: { en: 'Coupon', es: 'Cupón' } },
+    });
+    const read = await server.client.get(`/discounts/${coupon.body.id}`, { headers: { 'Accept-Language': 'es-ES,en;q=0.5' } });
+    expect(read.body.coupon_info.coupon_name).toBe('Cupón');
   });
 
   it('reports products and locations named by the rules on single reads', async () => {

@@ -1,4 +1,5 @@
 /** POST /discounts/redeem, GET /discounts/transactions, POST /discounts/trigger. */
+import { TallyError } from '@tally/engine';
 import { Decimal } from 'decimal.js';
 import type { ServerContext } from '../context.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
@@ -89,7 +90,10 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
     'discounts.trigger': async (req) => {
       const body = validate<TriggerBody>('discounts.trigger', req.body);
       const campaign = triggerCampaign(campaigns, req.tenant, body);
-      requireCustomer(customers, req.tenant, { customer_id: body.customer_id });
+      const customer = requireCustomer(customers, req.tenant, { customer_id: body.customer_id });
+      if (customer.status !== 'active') {
+        throw new TallyError('customer_inactive', `customer_id: customer ${customer.id} is ${customer.status}`, 'customer_id');
+      }
       return duplicates.suppress(req, `voucher_issue:${body.customer_id}:${campaign.id}`, async () => {
         const voucher = await env.transact(() => issueInTransaction(env, vouchers, req.tenant, campaign, body, req.now));
         return success({ voucher_id: wireInt(voucher.id), voucher_code: voucher.code });

@@ -88,6 +88,11 @@ describe('vouchers: trigger, redeem, transactions', () => {
       expect(res.body.code).toBe(code);
       expect(res.body.error).toMatch(error);
     }
+    const inactive = nextCustomer++;
+    await server.client.post('/customers', { id: inactive, name: 'Off', registration_location_id: 1, status: 'inactive' });
+    const toInactive = await trigger({ customer_id: inactive, loyalty_rule_id: targeted });
+    expect(toInactive.status).toBe(402);
+    expect(toInactive.body.code).toBe('customer_inactive');
     await trigger({ customer_id: customer, loyalty_rule_id: targeted, external_voucher_code: 'TAKEN' });
     const other = await newCustomer();
     const taken = await trigger({ customer_id: other, loyalty_rule_id: targeted, external_voucher_code: 'TAKEN' });
