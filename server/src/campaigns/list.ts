@@ -4,6 +4,8 @@
  * not ended campaigns of their country plus the targeted campaigns whose
  * voucher they hold (reported in coupon_info.voucher_info).
  */
+import type { CustomerRecord } from '../customers/types.js';
+import { isUsable } from '../vouchers/status.js';
 import type { VoucherRecord } from '../vouchers/types.js';
 import { ruleAccepts } from './rule-values.js';
 import type { CampaignKind, CampaignRecord } from './types.js';
@@ -28,6 +30,21 @@ export interface ListFilters {
     selected?: boolean;
     now: Date;
   };
+}
+
+/** The customer part of the filters: their country and their usable vouchers (in use order) by campaign. */
+export function customerScope(
+  customer: CustomerRecord,
+  vouchers: readonly VoucherRecord[],
+  selected: boolean | undefined,
+  now: Date,
+): NonNullable<ListFilters['customer']> {
+  const held = new Map<string, VoucherRecord>();
+  for (const voucher of vouchers) {
+    if (!held.has(voucher.campaign_id) && isUsable(voucher, now.toISOString())) held.set(voucher.campaign_id, voucher);
+  }
+  const country = customer.profile.country;
+  return { country: typeof country === 'string' ? country : undefined, vouchers: held, selected, now };
 }
 
 /** null when the campaign is filtered out; else the voucher to show with it (if any). */

@@ -13,11 +13,9 @@ import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
 import { optionalCustomer } from '../vouchers/customer.js';
-import { isUsable } from '../vouchers/status.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
-import type { VoucherRecord } from '../vouchers/types.js';
 import { checkCompiles } from './compile-check.js';
-import { listMatch } from './list.js';
+import { customerScope, listMatch, type ListFilters } from './list.js';
 import { findCampaign } from './lookup.js';
 import { buildRecord, type CampaignBody } from './params.js';
 import { readListQuery } from './query.js';
@@ -93,31 +91,17 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
     list: async (req) => {
       const query = readListQuery(req.query, kind);
       const customer = optionalCustomer(customers, req.tenant, { customer_id: query.customerId, customer_code: query.customerCode });
-      const now = req.now.toISOString();
-      const held = new Map<string, VoucherRecord>();
-      if (customer) {
-        for (const voucher of vouchers.ofCustomer(req.tenant, customer.id)) {
-          if (!held.has(voucher.campaign_id) && isUsable(voucher, now)) held.set(voucher.campaign_id, voucher);
-        }
-      }
-      const filters = {
-        ...query.filters,
-        ...(customer
-          ? {
-              customer: {
-                country: typeof customer.profile.country === 'string' ? customer.profile.country : undefined,
-                vouchers: held,
-                selected: query.selected,
-                now: req.now,
-              },
-            }
-          : {}),
-      };
-      const page = campaigns.page(req.tenant, { startingAfter: req.query.get('starting_after') || undefined, perPage: readPerPage(req.query.get('per_page')) }, (record) => {
-        const match = listMatch(record, filters);
-        return match === null ? undefined : campaignView(record, { language: req.language, settings: req.settings, voucher: match.voucher, single: false });
-      });
-      return ok(page);
+      const filters: ListFilters = customer
+        ? { ...query.filters, customer: customerScope(customer, vouchers.ofCustomer(req.tenant, customer.id), query.selected, req.now) }
+        : query.filters;
+      const page = { startingAfter: req.query.get('starting_after') || undefined, perPage: readPerPage(req.query.get('per_page')) };
+      return ok(
+        campaigns.page(req.tenant, page, (record) => {
+          const match = listMatch(record, filters);
+          if (match === null) return undefined;
+          return campaignView(record, { language: req.language, settings: req.settings, voucher: match.voucher, single: false });
+        }),
+      );
     },
   };
 }

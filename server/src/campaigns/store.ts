@@ -10,6 +10,7 @@
  */
 import type { Campaign } from '@tally/engine';
 import type { StoreEnv } from '../store/env.js';
+import { InstantWinStore } from '../instant-wins/store.js';
 import { allocateId } from '../store/ids.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import { idKey, tenantPrefix } from '../store/keys.js';
@@ -18,7 +19,7 @@ import type { CampaignRecord } from './types.js';
 
 export interface ProgramInput {
   version: number;
-  /** Every stored campaign in the engine's shape; the engine itself skips inactive or out-of-date ones. */
+  /** Every stored campaign in the engine's shape (instant wins included); the engine itself skips inactive or out-of-date ones. */
   campaigns: Campaign[];
 }
 
@@ -43,6 +44,8 @@ export interface CampaignStore {
    * history id), moves its coupon indexes from `previous`, bumps the version.
    */
   putInTransaction(tenant: Tenant, record: CampaignRecord, previous?: CampaignRecord): CampaignRecord;
+  /** Inside `env.transact`: another part of the program changed (instant wins). */
+  bumpVersionInTransaction(tenant: Tenant): void;
 }
 
 export function toEngineCampaign(record: CampaignRecord): Campaign {
@@ -77,7 +80,10 @@ export class LmdbCampaignStore implements CampaignStore {
 
   activeProgramInput(tenant: Tenant): ProgramInput {
     // Synchronous reads share lmdb's read snapshot of this event turn, so the version matches the campaigns.
-    return { version: this.version(tenant), campaigns: this.all(tenant).map(toEngineCampaign) };
+    return {
+      version: this.version(tenant),
+      campaigns: [...this.all(tenant).map(toEngineCampaign), ...new InstantWinStore(this.env).engineCampaigns(tenant)],
+    };
   }
 
   get(tenant: Tenant, id: string): CampaignRecord | undefined {
@@ -121,7 +127,11 @@ export class LmdbCampaignStore implements CampaignStore {
     const stored = { ...record, history_id: allocateId(this.env, tenant, 'campaign_history') };
     this.history.putSync([prefix, idKey(stored.history_id)], stored);
     this.campaigns.putSync([prefix, idKey(record.id)], stored);
-    this.meta.putSync([prefix, 'version'], this.version(tenant) + 1);
+    this.bumpVersionInTransaction(tenant);
     return stored;
+  }
+
+  bumpVersionInTransaction(tenant: Tenant): void {
+    this.meta.putSync([tenantPrefix(tenant), 'version'], this.version(tenant) + 1);
   }
 }

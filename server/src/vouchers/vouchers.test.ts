@@ -207,6 +207,7 @@ describe('vouchers: trigger, redeem, transactions', () => {
     const mine = await campaign({ select_customers: 'targeted' }, { name: 'Mine' });
     const notMine = await campaign({ select_customers: 'targeted' }, { name: 'Not mine' });
     const french = await campaign({ customer_registration_countries: ['FR'] });
+    const spanish = await campaign({ customer_registration_countries: ['ES', 'PT'] });
     await trigger({ customer_id: customer, loyalty_rule_id: mine, external_voucher_code: `LIST-${customer}` });
     const all = async (query: Record<string, string>) => {
       const res = await server.client.get('/discounts', { query: { per_page: '100', ...query } });
@@ -218,6 +219,7 @@ describe('vouchers: trigger, redeem, transactions', () => {
     expect(ids).toContain(open);
     expect(ids).not.toContain(notMine);
     expect(ids).not.toContain(french);
+    expect(ids).toContain(spanish);
     const withVoucher = (await all({ customer_code: `C${customer}` })).find((c) => c.id === mine)!;
     expect(withVoucher.coupon_info.voucher_info.voucher_code).toBe(`LIST-${customer}`);
     expect((await all({ customer_id: String(customer), selected: 'true' })).map((c) => c.id)).not.toContain(mine);
