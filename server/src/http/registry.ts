@@ -13,19 +13,20 @@ import { mergesRoutes } from '../merges/routes.js';
 import { audiencesRoutes } from '../audiences/routes.js';
 import { tiersRoutes } from '../tiers/routes.js';
 import { utilitiesRoutes } from '../utilities/routes.js';
-import { discountCampaignRoutes, pointsCampaignRoutes } from '../campaigns/routes.js';
-import { voucherRoutes } from '../vouchers/routes.js';
 import { productRoutes } from '../products/routes.js';
 import { taxonomyRoutes } from '../taxonomies/routes.js';
 import { locationRoutes } from '../locations/routes.js';
 import { promotionRoutes } from '../promotions/routes.js';
+import { discountCampaignRoutes, pointsCampaignRoutes } from '../campaigns/routes.js';
+import { voucherRoutes } from '../vouchers/routes.js';
 import { pointsRoutes } from '../points/routes.js';
 import { triggerRoutes } from '../triggers/routes.js';
-import { gameRoutes } from '../games/routes.js';
 import { customEventRoutes } from '../custom-events/routes.js';
+import { gameRoutes } from '../games/routes.js';
+import { instantWinRoutes } from '../instant-wins/routes.js';
 import type { Routes } from './types.js';
 
-const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, audiencesRoutes, tiersRoutes, utilitiesRoutes, discountCampaignRoutes, pointsCampaignRoutes, voucherRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, cartsRoutes, pointsRoutes, triggerRoutes, gameRoutes, customEventRoutes];
+const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, audiencesRoutes, tiersRoutes, utilitiesRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, discountCampaignRoutes, pointsCampaignRoutes, voucherRoutes, pointsRoutes, triggerRoutes, customEventRoutes, cartsRoutes, gameRoutes, instantWinRoutes];
 
 export function buildRoutes(ctx: ServerContext): Routes {
   const all: Record<string, unknown> = {};

@@ -1,0 +1,90 @@
+/**
+ * A create or update body → the instant win to store, built inside the write
+ * transaction. The campaign is compiled by the engine (the compiler the cart
+ * workers run) before it is stored, and each prize must name something that
+ * can be delivered: a points campaign with fixed points, a targeted game, or
+ * a reward.
+ */
+import { compileCampaigns, TallyError } from '@tally/engine';
+import { engineSettings } from '../campaigns/engine-settings.js';
+import type { CampaignStore } from '../campaigns/store.js';
+import { mergeCampaignFields, type FieldsBody } from '../games/campaign-fields.js';
+import type { GameStore } from '../games/store.js';
+import { invalidRequest } from '../http/errors.js';
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
+import { fixedPoints } from './points-prize.js';
+import { toEngineInstantWin, type InstantWinStore } from './store.js';
+import type { InstantWinPrizeRecord, InstantWinRecord, PrizeType } from './types.js';
+
+export interface InstantWinBody extends FieldsBody {
+  instant_win?: { instant_win_prizes?: PrizeBody[] };
+}
+
+interface PrizeBody {
+  id?: string;
+  name: string;
+  description?: string;
+  outcome?: { promotion_type?: PrizeType | ''; promotion_id?: string };
+  weight: number | string;
+  stock: number;
+  stock_management_strategy?: 'remove_prize';
+}
+
+export interface InstantWinWrite {
+  tenant: Tenant;
+  settings: CompanySettings;
+  instantWins: InstantWinStore;
+  campaigns: CampaignStore;
+  games: GameStore;
+  now: string;
+  newId: (sequence: string) => string;
+}
+
+export function buildInstantWin(write: InstantWinWrite, id: string, body: InstantWinBody, previous?: InstantWinRecord): Omit<InstantWinRecord, 'history_id'> {
+  const fields = mergeCampaignFields(previous, body, write.settings);
+  if (fields.static_code !== null) {
+    // Instant wins and discount or points campaigns compile into one program, where a static code names one campaign.
+    const holder = write.instantWins.byStaticCode(write.tenant, fields.static_code) ?? write.campaigns.byStaticCode(write.tenant, fields.static_code);
+    if (holder && holder.id !== id) throw invalidRequest('coupon_params.static_code', `is already used by campaign ${holder.id}`);
+  }
+  const given = body.instant_win?.instant_win_prizes;
+  const prizes = given === undefined ? (previous?.prizes ?? []) : given.map((prize, i) => buildPrize(write, prize, i, previous));
+  const record = { id, ...fields, prizes, created_at: previous?.created_at ?? write.now, updated_at: write.now };
+  checkCompiles(record, write.settings);
+  return record;
+}
+
+function buildPrize(write: InstantWinWrite, prize: PrizeBody, i: number, previous?: InstantWinRecord): InstantWinPrizeRecord {
+  const field = `instant_win.instant_win_prizes[${i}]`;
+  if (prize.id !== undefined && !previous?.prizes.some((p) => p.id === prize.id)) throw invalidRequest(`${field}.id`, 'is not a prize of this instant win');
+  const type = prize.outcome?.promotion_type || undefined;
+  const promotionId = prize.outcome?.promotion_id;
+  if (type !== undefined && promotionId === undefined) throw invalidRequest(`${field}.outcome.promotion_id`, `is required for a ${type} prize`);
+  if (type === undefined && promotionId !== undefined) throw invalidRequest(`${field}.outcome.promotion_type`, 'is required with a promotion_id');
+  if (type === 'points' && fixedPoints(write.campaigns.get(write.tenant, promotionId!)) === null) {
+    throw invalidRequest(`${field}.outcome.promotion_id`, 'must be a points campaign giving a fixed number of points (one direct_value effect)');
+  }
+  if (type === 'game' && write.games.get(write.tenant, promotionId!)?.rule_params.select_customers !== 'targeted') {
+    throw invalidRequest(`${field}.outcome.promotion_id`, 'must be a targeted game (the prize delivers one play of it)');
+  }
+  return {
+    id: prize.id ?? write.newId('instant_win_prize'),
+    name: prize.name,
+    description: prize.description ?? null,
+    outcome: type === undefined ? null : { promotion_type: type, promotion_id: promotionId! },
+    weight: String(prize.weight),
+    stock: prize.stock,
+    stock_management_strategy: 'remove_prize',
+  };
+}
+
+/** Throws invalid_request naming the field the engine refused (`instant_win.instant_win_prizes[0].weight`, `rule_params...`). */
+function checkCompiles(record: Omit<InstantWinRecord, 'history_id'>, settings: CompanySettings): void {
+  try {
+    compileCampaigns([toEngineInstantWin(record)], engineSettings(settings));
+  } catch (error) {
+    if (!(error instanceof TallyError)) throw error;
+    const rename = (text: string) => text.replace(/^campaigns\[0\]\.?/, '').replace(/^prizes/, 'instant_win.instant_win_prizes');
+    throw new TallyError(error.code, rename(error.message), error.field === undefined ? undefined : rename(error.field));
+  }
+}

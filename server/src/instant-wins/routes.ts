@@ -1,0 +1,127 @@
+/**
+ * Instant wins: the back office (POST, PATCH /instant_wins) and the
+ * contract's GET /instant_wins and GET /instant_wins/{id}. No call plays an
+ * instant win: carts, triggers and custom events do (deliver.ts).
+ */
+import { TallyError } from '@tally/engine';
+import { LmdbCampaignStore } from '../campaigns/store.js';
+import type { ServerContext } from '../context.js';
+import { LmdbCounterStore } from '../counters/store.js';
+import { CustomerStore } from '../customers/store.js';
+import type { CustomerRecord } from '../customers/types.js';
+import { invalidRequest } from '../http/errors.js';
+import { passesFilters, readCampaignFilters } from '../games/list.js';
+import { playerState } from '../games/player.js';
+import { GameStore } from '../games/store.js';
+import { optionalEnum, readPerPage, requireInt64 } from '../http/params.js';
+import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
+import { validate } from '../http/validation.js';
+import { wireInt } from '../http/wire.js';
+import { allocateId } from '../store/ids.js';
+import { optionalCustomer, type CustomerRef } from '../vouchers/customer.js';
+import { LmdbVoucherStore } from '../vouchers/store.js';
+import { buildInstantWin, type InstantWinBody, type InstantWinWrite } from './record.js';
+import { InstantWinStore } from './store.js';
+import type { InstantWinRecord } from './types.js';
+import { instantWinView } from './view.js';
+
+const SEARCH_BY = ['loyalty_rule_id', 'loyalty_rule_history_id', 'campaign_history_id', 'static_code'] as const;
+
+function notFound(field: string, value: string): TallyError {
+  return new TallyError('instant_win_not_found', `${field}: no instant win ${value}`, field);
+}
+
+export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
+  const instantWins = new InstantWinStore(env);
+  const campaigns = new LmdbCampaignStore(env);
+  const games = new GameStore(env);
+  const customers = new CustomerStore(env);
+  const counters = new LmdbCounterStore(env);
+  const vouchers = new LmdbVoucherStore(env);
+  const writer = (req: TallyRequest): InstantWinWrite => ({
+    tenant: req.tenant, settings: req.settings, instantWins, campaigns, games, now: req.now.toISOString(),
+    newId: (sequence) => allocateId(env, req.tenant, sequence),
+  });
+  /** Writes a version and bumps the campaigns' version in the same transaction: the cart workers recompile. */
+  const save = (req: TallyRequest, id: string, body: InstantWinBody, previous?: InstantWinRecord) => {
+    const stored = instantWins.putInTransaction(req.tenant, buildInstantWin(writer(req), id, body, previous), previous);
+    campaigns.bumpVersionInTransaction(req.tenant);
+    return stored;
+  };
+  /** The customer's usable voucher of a targeted instant win: its delivery. */
+  const deliveryOf = (req: TallyRequest, record: InstantWinRecord, customer: CustomerRecord) =>
+    vouchers.held(req.tenant, customer.id, req.now.toISOString()).find((v) => String(v.campaign_id) === record.id);
+  const viewOf = (req: TallyRequest, record: InstantWinRecord, customer: CustomerRecord | undefined, loyaltyRuleHistoryId?: string) =>
+    instantWinView(record, {
+      tenant: req.tenant, language: req.language, settings: req.settings, counters, now: req.now,
+      customerId: customer?.id, loyaltyRuleHistoryId,
+    });
+  const customerOf = (req: TallyRequest) => {
+    const ref: CustomerRef = {};
+    const id = req.query.get('customer_id');
+    const code = req.query.get('customer_code');
+    if (id) ref.customer_id = requireInt64(id, 'customer_id');
+    if (code) ref.customer_code = code;
+    return optionalCustomer(customers, req.tenant, ref);
+  };
+
+  const find = (req: TallyRequest, by: (typeof SEARCH_BY)[number], value: string): InstantWinRecord => {
+    if (by === 'static_code') return instantWins.byStaticCode(req.tenant, value) ?? fail(value);
+    const id = requireInt64(value, 'id');
+    if (by === 'loyalty_rule_id') return instantWins.get(req.tenant, id) ?? fail(id);
+    if (by === 'campaign_history_id') return instantWins.getHistory(req.tenant, id) ?? fail(id);
+    // A targeted instant win is delivered as a voucher of the campaign: the voucher's id names the delivery.
+    const voucher = vouchers.get(req.tenant, id);
+    const record = (voucher && instantWins.get(req.tenant, voucher.campaign_id)) ?? fail(id);
+    if (record.rule_params.select_customers !== 'targeted') {
+      throw invalidRequest('search_by', 'loyalty_rule_history_id is valid only for targeted instant wins');
+    }
+    return record;
+  };
+
+  return {
+    'instant_wins.create': (req) =>
+      duplicates.suppress(req, 'instant_wins:create', async () => {
+        const body = validate<InstantWinBody>('instant_wins.create', req.body);
+        const stored = await env.transact(() => save(req, allocateId(env, req.tenant, 'campaigns'), body));
+        return success({ id: wireInt(stored.id) });
+      }),
+
+    'instant_wins.update': (req) =>
+      duplicates.suppress(req, `instant_win:${req.params.id}`, async () => {
+        const body = validate<InstantWinBody>('instant_wins.update', req.body);
+        const id = requireInt64(req.params.id, 'id');
+        if (!instantWins.get(req.tenant, id)) throw notFound('id', id);
+        await env.transact(() => save(req, id, body, instantWins.get(req.tenant, id)));
+        return success({ id: wireInt(id) });
+      }),
+
+    'instant_wins.list': async (req) => {
+      const filters = readCampaignFilters(req.query);
+      const customer = customerOf(req);
+      const country = customer ? playerState(customer, req.settings).country : undefined;
+      const page = instantWins.page(req.tenant, { startingAfter: req.query.get('starting_after') ?? undefined, perPage: readPerPage(req.query.get('per_page')) }, (record) => {
+        if (!passesFilters(record.rule_params, filters, country)) return undefined;
+        if (record.rule_params.select_customers !== 'targeted' || !customer) return viewOf(req, record, customer);
+        const delivery = deliveryOf(req, record, customer);
+        return delivery ? viewOf(req, record, customer, String(delivery.voucher_id)) : undefined;
+      });
+      return ok(page);
+    },
+
+    'instant_wins.get': async (req) => {
+      const by = optionalEnum(req.query.get('search_by'), 'search_by', SEARCH_BY) ?? 'loyalty_rule_id';
+      const customer = customerOf(req);
+      const value = req.params.id;
+      const record = find(req, by, value);
+      if (by === 'loyalty_rule_history_id') return ok(viewOf(req, record, customer, requireInt64(value, 'id')));
+      const delivery = customer && record.rule_params.select_customers === 'targeted' ? deliveryOf(req, record, customer) : undefined;
+      return ok(viewOf(req, record, customer, delivery ? String(delivery.voucher_id) : undefined));
+    },
+  };
+}
+
+
+function fail(value: string): never {
+  throw notFound('id', value);
+}
