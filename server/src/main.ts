@@ -13,6 +13,7 @@ import { buildRoutes } from './http/registry.js';
 import { createPipeline } from './http/pipeline.js';
 import { BACKEND, startHttpServer } from './http/server.js';
 import { openStore } from './store/env.js';
+import { startReferrals } from './triggers/routes.js';
 import { LmdbIdempotencyStore } from './store/idempotency.js';
 import { bootstrap } from './tenancy/bootstrap.js';
 import { LmdbTenancyStore } from './tenancy/store.js';
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
     setInterval(() => idempotency.sweep().catch((err: unknown) => log.error({ err }, 'idempotency sweep failed')), 3_600_000),
   ];
   for (const timer of sweeps) timer.unref();
+  const stopReferrals = startReferrals(ctx);
   log.info({ host: config.host, port: server.port, backend: BACKEND }, 'listening');
 
   let stopping = false;
@@ -46,6 +48,7 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal }, 'stopping');
     for (const timer of sweeps) clearInterval(timer);
+    stopReferrals();
     await server.close();
     await env.close();
     log.info('stopped');

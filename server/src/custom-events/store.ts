@@ -63,6 +63,17 @@ export class CustomEventStore {
     }
   }
 
+  /** Inside `env.transact`: removes the customer's events (a customer delete). */
+  removeAll(tenant: Tenant, customerId: string): void {
+    const prefix = tenantPrefix(tenant);
+    for (const seq of this.seqsOf(tenant, customerId)) {
+      const record = this.env.db(EVENTS).get([prefix, idKey(seq)]) as CustomEventRecord | undefined;
+      if (record) this.env.db(IDS).removeSync([prefix, record.id]);
+      this.env.db(EVENTS).removeSync([prefix, idKey(seq)]);
+      this.env.db(BY_CUSTOMER).removeSync([prefix, idKey(customerId), idKey(seq)]);
+    }
+  }
+
   seqsOf(tenant: Tenant, customerId: string): string[] {
     const prefix = [tenantPrefix(tenant), idKey(customerId)];
     return [...this.env.db(BY_CUSTOMER).getKeys({ start: prefix, end: [...prefix, Buffer.from([0xff])] })].map((key) => idFromKey(String((key as string[])[2])));

@@ -16,7 +16,7 @@ import type { Effect, Id, PointsWrite } from '@tally/engine';
 import { stringifyJson } from '../http/json.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
-import { idKey, tenantPrefix } from '../store/keys.js';
+import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import { localDate } from './local-date.js';
 import type { Balance, LedgerClock, PointsTransaction, PointsTransactionType, ScoreLine } from './types.js';
@@ -234,4 +234,44 @@ export function grantsFromCart(points: readonly PointsWrite[], effects: readonly
 export async function settleIfDue(env: StoreEnv, tenant: Tenant, customerId: Id, customerCode: string | null, clock: LedgerClock): Promise<void> {
   if (!needsSettlement(env, tenant, customerId, clock)) return;
   await env.transact(() => settleCustomer(env, tenant, customerId, customerCode, clock));
+}
+
+/** Ids of the customer's points transactions, in id order. */
+export function customerTransactionIds(env: StoreEnv, tenant: Tenant, customerId: string): string[] {
+  const prefix = [tenantPrefix(tenant), idKey(customerId)];
+  return [...env.db(BY_CUSTOMER).getKeys({ start: prefix, end: [...prefix, Buffer.from([0xff])] })].map((key) => idFromKey(String((key as string[])[2])));
+}
+
+/**
+ * Inside `env.transact`: gives these transactions of `from` to `to` (a merge,
+ * or an unmerge giving them back), with the points their buckets still hold.
+ */
+export function moveTransactions(env: StoreEnv, tenant: Tenant, ids: readonly string[], from: string, to: string, toCode: string | null): void {
+  const prefix = tenantPrefix(tenant);
+  const moved = new Set(ids);
+  for (const id of ids) {
+    const tx = getTransaction(env, tenant, id);
+    if (!tx || tx.customer_id !== from) continue;
+    env.db(BY_CUSTOMER).removeSync([prefix, idKey(from), idKey(id)]);
+    env.db(TRANSACTIONS).putSync([prefix, idKey(id)], { ...tx, customer_id: to, customer_code: toCode });
+    env.db(BY_CUSTOMER).putSync([prefix, idKey(to), idKey(id)], tx.type);
+  }
+  const source = readWallet(env, tenant, from);
+  const target = readWallet(env, tenant, to);
+  const buckets = source.buckets.filter((b) => moved.has(b.tx));
+  const left = source.buckets.filter((b) => !moved.has(b.tx));
+  // A debt goes with the last of the customer's points.
+  const debt = left.length === 0 && customerTransactionIds(env, tenant, from).length === 0 ? source.debt : 0;
+  env.db(WALLETS).putSync([prefix, idKey(from)], { buckets: left, debt: source.debt - debt });
+  env.db(WALLETS).putSync([prefix, idKey(to)], { buckets: [...target.buckets, ...buckets], debt: target.debt + debt });
+}
+
+/** Inside `env.transact`: removes the customer's ledger (a customer delete). */
+export function removeCustomerLedger(env: StoreEnv, tenant: Tenant, customerId: string): void {
+  const prefix = tenantPrefix(tenant);
+  for (const id of customerTransactionIds(env, tenant, customerId)) {
+    env.db(TRANSACTIONS).removeSync([prefix, idKey(id)]);
+    env.db(BY_CUSTOMER).removeSync([prefix, idKey(customerId), idKey(id)]);
+  }
+  env.db(WALLETS).removeSync([prefix, idKey(customerId)]);
 }

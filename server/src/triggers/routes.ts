@@ -1,4 +1,4 @@
-/** POST /trigger (+ /scores/trigger), and the refer_a_friend trigger raised by customer creation. */
+/** POST /trigger (+ /scores/trigger), and the consumer of the refer_a_friend trigger raised by customer creation. */
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import type { ServerContext } from '../context.js';
 import { LmdbCounterStore } from '../counters/store.js';
@@ -7,6 +7,7 @@ import type { Routes } from '../http/types.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import { readBalance } from '../points/ledger.js';
 import type { BoundDeps } from './bound-points.js';
+import { startReferralConsumer } from './referrals.js';
 import { trigger } from './trigger.js';
 
 export function boundDeps(ctx: ServerContext): BoundDeps {
@@ -35,4 +36,10 @@ export function triggerRoutes(ctx: ServerContext): Routes {
   return {
     'triggers.trigger': (req) => trigger(deps, customers, campaigns, req),
   };
+}
+
+/** Starts the refer_a_friend consumer (main.ts); returns its stop function. */
+export function startReferrals(ctx: ServerContext): () => void {
+  const sources = { deps: boundDeps(ctx), customers: new CustomerStore(ctx.env), campaigns: new LmdbCampaignStore(ctx.env), tenancy: ctx.tenancy };
+  return startReferralConsumer(sources, ctx.log);
 }

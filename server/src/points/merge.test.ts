@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../testing/server.js';
+import { balance, createCustomer, grant, transactions, triggerCampaign, utcDate } from './testing.js';
+
+describe('customer merge moves the points ledger and custom events', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+    for (const id of [40, 41, 42]) await createCustomer(server.client, id, { code: `M${id}` });
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('gives the old customer\'s transactions and dated points to the new customer', async () => {
+    const soon = await triggerCampaign(server.client, 'merge-soon', 40, { expiration_period_type: 'fixed', expiration_date: utcDate(15) });
+    const plain = await triggerCampaign(server.client, 'merge-plain', 25);
+    await grant(server.client, 'merge-soon', 40, soon);
+    await grant(server.client, 'merge-plain', 41, plain);
+    await server.client.post('/custom_event_definitions', { slug: 'visit', schema: { type: 'object' } });
+    await server.client.post('/custom_events', { id: 'visit-40', customer_id: 40, slug: 'visit', data: {} });
+    const merged = await server.client.post('/customers/transfer', { old_customer_id: 40, new_customer_id: 41 });
+    expect(merged.status, merged.text).toBe(200);
+    expect(await balance(server.client, 41)).toMatchObject({ score: 65, score_available: 65 });
+    expect(await balance(server.client, 40)).toMatchObject({ score: 0 });
+    const moved = await transactions(server.client, 41);
+    expect(moved.map((t) => t.amount).sort()).toEqual([25, 40]);
+    expect(moved.every((t) => (t as unknown as { customer_id: number }).customer_id === 41)).toBe(true);
+    expect(await transactions(server.client, 40)).toEqual([]);
+    // The moved points keep their expiry and are spent first.
+    expect((await server.client.get('/customers/41/points_expiring')).body.data).toEqual([expect.objectContaining({ score_available: 40 })]);
+    await server.client.post('/points/redeem', { customer_id: 41, amount: 10, comments: 'after merge' });
+    const [spend] = await transactions(server.client, 41, { origin_type: 'subtract' });
+    expect(spend.scores[0]).toMatchObject({ loyalty_score_id: soon, score: -10 });
+    const events = await server.client.get('/custom_events', { query: { customer_id: '41' } });
+    expect(events.body.data.map((e: { id: string; customer_code: string }) => [e.id, e.customer_code])).toEqual([['visit-40', 'M41']]);
+  });
+
+  it('keeps a customer with points transactions from a hard delete', async () => {
+    const campaign = await triggerCampaign(server.client, 'keep', 5);
+    await grant(server.client, 'keep', 42, campaign);
+    const res = await server.client.request('DELETE', '/customers/42', { query: { hard: 'true' }, headers: { 'Content-Type': 'application/json' } });
+    expect(res.status, res.text).toBe(200);
+    // Soft-deleted: the customer is gone from reads, its points transactions stay.
+    expect((await server.client.get('/customers/42', { query: { search_param: 'id' } })).status).toBe(404);
+    const all = await server.client.get('/points/transactions', { query: { per_page: '100' } });
+    expect(all.body.data.filter((t: { customer_id: number }) => t.customer_id === 42)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../testing/server.js';
+import { balance, createCustomer, transactions, triggerCampaign } from '../points/testing.js';
+
+/** Waits (bounded) until the customer's score reaches `score`: the consumer runs in the background. */
+async function scoreReaches(server: TestServer, customerId: number, score: number): Promise<number> {
+  for (let i = 0; i < 100; i++) {
+    const current = (await balance(server.client, customerId)).score;
+    if (current >= score) return current;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return (await balance(server.client, customerId)).score;
+}
+
+describe('the refer_a_friend trigger raised by customer creation', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('rewards the inviting and the referred customer through refer_a_friend campaigns, exactly once', async () => {
+    const role = (value: string) => ({ rule_conditions: { conditions: { and: [{ field: 'attributes.role', operator: 'eq', value }] } } });
+    const referrer = await triggerCampaign(server.client, 'refer_a_friend', 100, role('referrer'));
+    await triggerCampaign(server.client, 'refer_a_friend', 30, role('referred'));
+    await createCustomer(server.client, 50);
+    await createCustomer(server.client, 51, { referred_by: 50 });
+    expect(await scoreReaches(server, 50, 100)).toBe(100);
+    expect(await scoreReaches(server, 51, 30)).toBe(30);
+    const [tx] = await transactions(server.client, 50);
+    expect(tx).toMatchObject({ type: 'trigger', amount: 100, origin_info: { slug: 'refer_a_friend', role: 'referrer', referred_customer_id: '51' } });
+    expect(tx.scores[0].loyalty_score_id).toBe(referrer);
+    // After a restart the consumer runs again; a later referral is rewarded, the first one is not again.
+    await server.restart();
+    await createCustomer(server.client, 52, { referred_by: 50 });
+    expect(await scoreReaches(server, 52, 30)).toBe(30);
+    expect(await scoreReaches(server, 50, 200)).toBe(200);
+    expect((await transactions(server.client, 50)).length).toBe(2);
+    expect((await balance(server.client, 51)).score).toBe(30);
+  });
+});

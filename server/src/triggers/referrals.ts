@@ -1,0 +1,74 @@
+/**
+ * The refer_a_friend system trigger (contract part 1, Events): customer
+ * creation with referred_by records a pending trigger in the customer's own
+ * transaction (customers/referrals.ts); this consumer runs the points
+ * campaigns bound to `refer_a_friend` for both customers, the inviting one
+ * with data `{role: "referrer"}` and the new one with `{role: "referred"}`
+ * (a campaign's conditions choose with `attributes.role`), and removes the
+ * pending trigger in the same commit as the points, so each referral is
+ * rewarded exactly once, even across a crash.
+ */
+import type { CampaignStore } from '../campaigns/store.js';
+import type { CustomerStore } from '../customers/store.js';
+import type { PendingTrigger } from '../customers/referrals.js';
+import type { Logger } from '../log.js';
+import type { TenancyStore } from '../tenancy/store.js';
+import type { Environment, Tenant } from '../tenancy/types.js';
+import { isBoundToTrigger } from './binding.js';
+import { evaluateBound, grantInTransaction, type BoundDeps } from './bound-points.js';
+
+export const REFER_A_FRIEND = 'refer_a_friend';
+const PENDING = 'pending_triggers';
+
+function tenantOf(prefix: string): Tenant {
+  const slash = prefix.lastIndexOf('/');
+  return { companyId: prefix.slice(0, slash), environment: prefix.slice(slash + 1) as Environment };
+}
+
+export interface ReferralSources {
+  deps: BoundDeps;
+  customers: CustomerStore;
+  campaigns: CampaignStore;
+  tenancy: TenancyStore;
+}
+
+async function consume(sources: ReferralSources, tenant: Tenant, key: unknown, pending: PendingTrigger): Promise<void> {
+  const { deps, customers, campaigns, tenancy } = sources;
+  const scope = { tenant, settings: tenancy.getSettings(tenant), now: new Date() };
+  const bound = campaigns.all(tenant).filter((record) => isBoundToTrigger(record, REFER_A_FRIEND));
+  const at = pending.created_at;
+  const rewards = [
+    { customer: customers.get(tenant, pending.referred_by), data: { role: 'referrer', referred_customer_id: pending.customer_id } },
+    { customer: customers.get(tenant, pending.customer_id), data: { role: 'referred', referrer_customer_id: pending.referred_by } },
+  ].flatMap(({ customer, data }) => (customer ? [{ customer, data, outcome: evaluateBound(deps, scope, { customer, campaigns: bound, at, data }).outcome }] : []));
+  await deps.env.transact(() => {
+    if (deps.env.db(PENDING).get(key as string[]) === undefined) return; // consumed meanwhile
+    for (const { customer, data, outcome } of rewards) {
+      grantInTransaction(deps, scope, customer, outcome, { type: 'trigger', created_at: at, origin: () => ({ comments: null, slug: REFER_A_FRIEND, ...data }) });
+    }
+    deps.env.db(PENDING).removeSync(key as string[]);
+  });
+}
+
+/** Rewards every pending referral of every Company environment, oldest first. */
+export async function drainReferrals(sources: ReferralSources): Promise<void> {
+  const entries = [...sources.deps.env.db(PENDING).getRange({})];
+  for (const { key, value } of entries) {
+    const [prefix] = key as string[];
+    await consume(sources, tenantOf(prefix), key, value as PendingTrigger);
+  }
+}
+
+/** Polls for pending referrals; returns a stop function. */
+export function startReferralConsumer(sources: ReferralSources, log: Logger, everyMs = 200): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    drainReferrals(sources)
+      .catch((err: unknown) => log.error({ err }, 'refer_a_friend consumer failed'))
+      .finally(() => (running = false));
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
