@@ -6,7 +6,7 @@
  */
 import { relativesKind } from '../associations/relatives.js';
 import { cardsKind } from './cards.js';
-import { vouchersKind } from '../vouchers/owned.js';
+import { discountRedemptionsKind, vouchersKind } from '../vouchers/owned.js';
 import { pointsKind } from '../points/owned-kind.js';
 import { customEventsKind } from '../custom-events/owned-kind.js';
 import type { CustomerOwnedKind } from './owned-records.js';

@@ -38,6 +38,29 @@ export class DiscountTransactionStore {
     this.db.putSync([prefix, 'customer', idKey(transaction.customer_id), idKey(transaction.id)], transaction);
   }
 
+  /** A customer's transactions, in id order. */
+  ofCustomer(tenant: Tenant, customerId: string): DiscountTransaction[] {
+    const prefix = [tenantPrefix(tenant), 'customer', idKey(customerId)];
+    return [...this.db.getRange({ start: prefix, end: [...prefix, Buffer.from([0xff])] })].map(({ value }) => value as DiscountTransaction);
+  }
+
+  get(tenant: Tenant, id: string): DiscountTransaction | undefined {
+    return this.db.get([tenantPrefix(tenant), 'all', idKey(id)]) as DiscountTransaction | undefined;
+  }
+
+  /** Inside `env.transact`: the transaction now belongs to `customerId` (merges). */
+  reassignInTransaction(tenant: Tenant, transaction: DiscountTransaction, customerId: string): void {
+    this.removeInTransaction(tenant, transaction);
+    this.putInTransaction(tenant, { ...transaction, customer_id: customerId });
+  }
+
+  /** Inside `env.transact`. */
+  removeInTransaction(tenant: Tenant, transaction: DiscountTransaction): void {
+    const prefix = tenantPrefix(tenant);
+    this.db.removeSync([prefix, 'all', idKey(transaction.id)]);
+    this.db.removeSync([prefix, 'customer', idKey(transaction.customer_id), idKey(transaction.id)]);
+  }
+
   page<T>(tenant: Tenant, customerId: string | undefined, page: PageRequest, toItem: (t: DiscountTransaction) => T): Page<T> {
     const prefix = customerId === undefined ? [tenantPrefix(tenant), 'all'] : [tenantPrefix(tenant), 'customer', idKey(customerId)];
     return paginate(this.db, prefix, page, toItem);

@@ -235,13 +235,27 @@ describe('vouchers: trigger, redeem, transactions', () => {
     expect(unknown.status).toBe(404);
   });
 
-  it('moves a customer\'s vouchers on merge', async () => {
+  it('moves a customer\'s vouchers and discount redemptions on merge', async () => {
     const old = await newCustomer();
     const kept = await newCustomer();
     await trigger({ customer_id: old, loyalty_rule_id: targeted, external_voucher_code: `MERGE-${old}` });
+    await trigger({ customer_id: old, loyalty_rule_id: targeted, external_voucher_code: `MERGE-USED-${old}` });
+    expect((await redeem({ voucher_code: `MERGE-USED-${old}`, customer_id: old, discount: 300 })).status).toBe(200);
     const merged = await server.client.post('/customers/transfer', { old_customer_id: old, new_customer_id: kept });
     expect(merged.status).toBe(200);
     const res = await redeem({ voucher_code: `MERGE-${old}`, customer_id: kept });
     expect(res.status).toBe(200);
+    const history = await server.client.get('/discounts/transactions', { query: { customer_id: String(kept) } });
+    expect(history.body.data.map((t: { amount: number }) => t.amount)).toEqual([3, 5]);
+    expect(history.body.data.every((t: { customer_id: number }) => t.customer_id === kept)).toBe(true);
+  });
+
+  it('keeps a customer with vouchers from a hard delete (a soft delete is done instead)', async () => {
+    const customer = await newCustomer();
+    await trigger({ customer_id: customer, loyalty_rule_id: targeted, external_voucher_code: `KEEP-${customer}` });
+    const deleted = await server.client.delete(`/customers/${customer}`, { query: { hard: 'true' }, headers: { 'Content-Type': 'application/json' } });
+    expect(deleted.status).toBe(200);
+    const read = await server.client.get(`/discounts/KEEP-${customer}`, { query: { search_by: 'voucher_code' } });
+    expect(read.status).toBe(200);
   });
 });
