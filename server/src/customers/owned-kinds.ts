@@ -11,4 +11,4 @@ import { pointsKind } from '../points/owned-kind.js';
 import { customEventsKind } from '../custom-events/owned-kind.js';
 import type { CustomerOwnedKind } from './owned-records.js';
 
-export const OWNED_KINDS: readonly CustomerOwnedKind[] = [cardsKind, relativesKind, vouchersKind, pointsKind, customEventsKind];
+export const OWNED_KINDS: readonly CustomerOwnedKind[] = [cardsKind, relativesKind, vouchersKind, discountRedemptionsKind, pointsKind, customEventsKind];
