@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../testing/server.js';
+import { balance, createCustomer, transactions } from './testing.js';
+
+const tenPerUnit = { rule_params: { name: 'Ten per unit', rule_effects: [{ type: 'ratio', value: 10, distribution: 'individual_items' }] } };
+
+function cart(id: number, customerId: number, code: string) {
+  return { id, code, creation_date: '2026-11-20T10:00:00Z', total: 10, customer_id: customerId, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }] };
+}
+
+describe('POST /points/redeem_cart', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '1' } });
+    for (const id of [60, 61]) await createCustomer(server.client, id);
+    expect((await server.client.post('/points', tenPerUnit)).status).toBe(200);
+    for (const [id, customer, code] of [[900, 60, 'T-900'], [901, 61, 'T-901']] as const) {
+      const res = await server.client.post('/carts/realtime', cart(id, customer, code));
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.score).toBe(100);
+    }
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('spends available points on a stored cart, as an activity transaction naming it', async () => {
+    const res = await server.client.post('/points/redeem_cart', { activity_id: 900, customer_id: 60, amount: 30, location_id: 4 });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ customer: { id: 60, code: null, score: 70, score_available: 70 }, score_used: 30, score: 70, score_available: 70 });
+    const [spent] = await transactions(server.client, 60, { origin_type: 'activity' }).then((txs) => txs.filter((t) => t.amount < 0));
+    expect(spent).toMatchObject({ amount: -30, location_id: 4, origin_info: { activity: { id: 900, code: 'T-900' } } });
+    const byCode = await server.client.post('/scores/activity_redeem', { activity_code: 'T-900', customer_id: 60, amount: 5 });
+    expect(byCode.body.score_available).toBe(65);
+  });
+
+  it('replays an Idempotency-Key without spending twice', async () => {
+    const options = { headers: { 'Idempotency-Key': 'redeem-cart-1' } };
+    const first = await server.client.post('/points/redeem_cart', { activity_id: 901, customer_id: 61, amount: 10 }, options);
+    const again = await server.client.post('/points/redeem_cart', { activity_id: 901, customer_id: 61, amount: 10 }, options);
+    expect(again.text).toBe(first.text);
+    expect((await balance(server.client, 61)).score_available).toBe(90);
+  });
+
+  it('refuses more than the available points, unknown carts, another customer\'s cart and bad fields, and writes nothing', async () => {
+    const before = await balance(server.client, 60);
+    const cases = [
+      [{ activity_id: 900, customer_id: 60, amount: 1000 }, 402, 'customer_not_enough_score', 'amount'],
+      [{ activity_id: 999, customer_id: 60, amount: 1 }, 404, 'cart_not_found', 'activity_id'],
+      [{ activity_code: 'NOPE', customer_id: 60, amount: 1 }, 404, 'cart_not_found', 'activity_code'],
+      [{ activity_id: 901, customer_id: 60, amount: 1 }, 400, 'invalid_request', 'customer_id'],
+      [{ activity_id: 900, activity_code: 'T-900', customer_id: 60, amount: 1 }, 400, 'invalid_request', 'activity_id'],
+      [{ customer_id: 60, amount: 1 }, 400, 'invalid_request', 'activity_id'],
+      [{ activity_id: 900, customer_id: 60 }, 400, 'invalid_request', 'amount'],
+      [{ activity_id: 900, customer_id: 60, amount: 0 }, 400, 'invalid_request', 'amount'],
+      [{ activity_id: 900, customer_id: 999, amount: 1 }, 404, 'customer_not_found', 'customer_id'],
+    ] as const;
+    for (const [body, status, code, field] of cases) {
+      const res = await server.client.post('/points/redeem_cart', body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body.code).toBe(code);
+      expect(res.body.error).toContain(field);
+    }
+    expect(await balance(server.client, 60)).toEqual(before);
+  });
+});
