@@ -258,4 +258,13 @@ describe('vouchers: trigger, redeem, transactions', () => {
     const read = await server.client.get(`/discounts/KEEP-${customer}`, { query: { search_by: 'voucher_code' } });
     expect(read.status).toBe(200);
   });
+
+  it('keeps int64 customer ids exact through issue, redemption and the transactions list', async () => {
+    const max = 9223372036854775807n;
+    expect((await server.client.post('/customers', { id: max, name: 'Max', registration_location_id: 1 })).status).toBe(200);
+    expect((await trigger({ customer_id: max, loyalty_rule_id: targeted, external_voucher_code: 'MAX-1' })).status).toBe(200);
+    expect((await redeem({ voucher_code: 'MAX-1', customer_id: max, cart_id: max })).status).toBe(200);
+    const list = await server.client.get('/discounts/transactions', { query: { customer_id: max.toString() } });
+    expect(list.body.data).toEqual([expect.objectContaining({ customer_id: max, activity_id: max })]);
+  });
 });
