@@ -267,4 +267,28 @@ describe('vouchers: trigger, redeem, transactions', () => {
     const list = await server.client.get('/discounts/transactions', { query: { customer_id: max.toString() } });
     expect(list.body.data).toEqual([expect.objectContaining({ customer_id: max, activity_id: max })]);
   });
+
+  it('lets only one of many concurrent redemptions use a single-use voucher', async () => {
+    const customer = await newCustomer();
+    await trigger({ customer_id: customer, loyalty_rule_id: targeted, external_voucher_code: `RACE-${customer}` });
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => redeem({ voucher_code: `RACE-${customer}`, customer_id: customer, cart_id: 100 + i })),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 402 && r.body.code === 'voucher_redeemed')).toHaveLength(7);
+    const list = await server.client.get('/discounts/transactions', { query: { customer_id: String(customer) } });
+    expect(list.body.data).toHaveLength(1);
+  });
+
+  it('answers an identical trigger within 5 minutes as the first, issuing one voucher', async () => {
+    const customer = await newCustomer();
+    const first = await trigger({ customer_id: customer, loyalty_rule_id: targeted });
+    const repeat = await trigger({ customer_id: customer, loyalty_rule_id: targeted });
+    expect(repeat.body).toEqual(first.body);
+    // The customer holds one voucher of the coupon: the second use of its static code finds it used.
+    expect((await redeem({ static_code: 'GIFT', customer_id: customer, cart_id: 1 })).body.coupon_info.voucher_code).toBe(first.body.voucher_code);
+    const second = await redeem({ static_code: 'GIFT', customer_id: customer, cart_id: 2 });
+    expect(second.status).toBe(402);
+    expect(second.body.code).toBe('voucher_redeemed');
+  });
 });
