@@ -63,4 +63,15 @@ describe('POST /points/redeem_cart', () => {
     }
     expect(await balance(server.client, 60)).toEqual(before);
   });
+
+  it('never spends more than the available points under concurrent redemptions', async () => {
+    const available = (await balance(server.client, 61)).score_available;
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => server.client.post('/points/redeem_cart', { activity_id: 901, customer_id: 61, amount: 7 })),
+    );
+    const granted = results.filter((r) => r.status === 200).length;
+    expect(granted).toBe(Math.floor(available / 7));
+    expect(results.filter((r) => r.status !== 200).every((r) => r.body.code === 'customer_not_enough_score')).toBe(true);
+    expect((await balance(server.client, 61)).score_available).toBe(available - 7 * granted);
+  });
 });

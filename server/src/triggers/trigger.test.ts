@@ -6,7 +6,7 @@ describe('POST /trigger', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startServer();
-    for (const id of [20, 21, 22, 23, 24, 25, 26]) await createCustomer(server.client, id, { country: id === 23 ? 'FR' : 'ES', code: `C${id}` });
+    for (const id of [20, 21, 22, 23, 24, 25, 26, 27, 28, 29]) await createCustomer(server.client, id, { country: id === 23 ? 'FR' : 'ES', code: `C${id}` });
   });
   afterAll(async () => {
     await server.dispose();
@@ -99,5 +99,21 @@ describe('POST /trigger', () => {
       expect(res.body.error).toContain(field);
     }
     expect(await transactions(server.client, 26)).toEqual([]);
+  });
+
+  it('never overspends a budget under concurrent triggers', async () => {
+    // 1.00 of budget at 0.01 a point: 100 points in all.
+    const campaign = await triggerCampaign(server.client, 'budgeted', 30, { budget_value: 1, budget_period: 'always' });
+    const customers = [27, 28, 29];
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => server.client.post('/trigger', { trigger: 'budgeted', customer_id: customers[i % 3], loyalty_rule_id: campaign })),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const granted = results.reduce((sum, r) => sum + r.body.score, 0);
+    expect(granted).toBeGreaterThanOrEqual(90);
+    expect(granted).toBeLessThanOrEqual(100);
+    let inLedger = 0;
+    for (const id of customers) inLedger += (await balance(server.client, id)).score;
+    expect(inLedger).toBe(granted);
   });
 });
