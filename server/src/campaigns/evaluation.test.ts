@@ -53,6 +53,9 @@ describe('campaigns in cart evaluation', () => {
     const after = await simulate(cart({ customer_id: 1, coupons_desired: 'all' }));
     const effect = after.effects.find((e: { rule_id: number }) => e.rule_id === body.id);
     expect(effect).toMatchObject({ type: 'discount', coupon_info: { voucher_code: 'GIFT-1', coupon_name: 'Gift coupon' } });
+    await server.client.patch(`/discounts/${body.id}`, { coupon_params: { active: false } });
+    const inactive = await simulate(cart({ customer_id: 1, coupons_desired: 'all' }));
+    expect(inactive.effects.filter((e: { rule_id: number }) => e.rule_id === body.id)).toEqual([]);
   });
 
   it('a redemption outside a cart consumes the campaign budget', async () => {
@@ -67,6 +70,9 @@ describe('campaigns in cart evaluation', () => {
     expect(applied.effects.some((e: { rule_id: number }) => e.rule_id === body.id)).toBe(true);
     const redeemed = await server.client.post('/discounts/redeem', { static_code: 'BUDGET', customer_id: 1, cart_code: 'EXT-1', discount: 1000 });
     expect(redeemed.status).toBe(200);
+    await server.client.patch(`/discounts/${body.id}`, { coupon_params: { active: false } });
+    const withoutCoupon = await simulate(cart({ coupons_desired: ['BUDGET'] }));
+    expect(withoutCoupon.invalid_coupons).toEqual(['BUDGET']);
     const exhausted = await simulate(cart());
     expect(exhausted.effects.some((e: { rule_id: number }) => e.rule_id === body.id)).toBe(false);
     expect(exhausted.rejected_campaigns).toContainEqual(expect.objectContaining({ rule_id: body.id, error: expect.stringMatching(/^budget/) }));

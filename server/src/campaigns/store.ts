@@ -49,6 +49,12 @@ export interface CampaignStore {
 }
 
 export function toEngineCampaign(record: CampaignRecord): Campaign {
+  if (record.coupon_params?.active === false) {
+    // An inactive coupon is no coupon: its codes and vouchers stop working, and a campaign that needs one stops applying.
+    const params = record.rule_params;
+    const needsCoupon = params.select_customers === 'targeted' || params.coupon_required === true;
+    return { id: record.id, type: record.type, rule_params: needsCoupon ? { ...params, active: false } : params };
+  }
   return {
     id: record.id,
     type: record.type,
