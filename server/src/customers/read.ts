@@ -6,7 +6,7 @@ import { ok, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { toInt64 } from '../http/wire.js';
 import { normalizePhone } from './fields.js';
-import { customerNotFound, findCustomer } from './lookup.js';
+import { customerNotFound, findCustomer, resolveId } from './lookup.js';
 import type { CustomerStore } from './store.js';
 import type { CustomerRecord, SearchParam } from './types.js';
 import { customerView } from './view.js';
@@ -18,7 +18,10 @@ export const MAX_LISTED = 100;
 export function getCustomer(store: CustomerStore) {
   return async (req: TallyRequest): Promise<Reply> => {
     const by = requireEnum(req.query.get('search_param'), 'search_param', SEARCH_PARAMS);
-    return ok(customerView(findCustomer(store, req.tenant, by, req.params.value, 'value'), true));
+    const id = resolveId(store, req.tenant, by, req.params.value, 'value');
+    const view = id === undefined ? undefined : store.getView(req.tenant, id);
+    if (view === undefined) throw customerNotFound('value', req.params.value);
+    return { body: null, raw: view };
   };
 }
 

@@ -1,8 +1,8 @@
 /**
  * The refer_a_friend system trigger (contract part 1, Events): raised when a
- * customer is created with referred_by. Until the points ledger exists, the
- * event is recorded as a pending trigger, in the same transaction as the new
- * customer, for the ledger to consume (docs/customers.md).
+ * customer is created with referred_by. The event is recorded as a pending
+ * trigger in the same transaction as the new customer; triggers/referrals.ts
+ * consumes it (points for both customers) (docs/customers.md).
  */
 import { allocateId } from '../store/ids.js';
 import type { StoreEnv } from '../store/env.js';
@@ -26,10 +26,4 @@ export function raiseReferral(env: StoreEnv, tenant: Tenant, customerId: string,
   const id = allocateId(env, tenant, 'pending_trigger');
   const trigger: PendingTrigger = { id, trigger: 'refer_a_friend', customer_id: customerId, referred_by: referredBy, created_at: at };
   db(env).putSync([tenantPrefix(tenant), idKey(id)], trigger);
-}
-
-/** Pending triggers in the order they were raised (what the points ledger will consume). */
-export function pendingTriggers(env: StoreEnv, tenant: Tenant): PendingTrigger[] {
-  const prefix = [tenantPrefix(tenant)];
-  return [...db(env).getRange({ start: prefix, end: [...prefix, '\uffff'] })].map(({ value }) => value as PendingTrigger);
 }

@@ -3,11 +3,18 @@
  * email, dni and phone (docs/storage.md, "Customers"). Reads are one LMDB get
  * per index hop; writes are synchronous and must run inside `env.transact`,
  * so a route (or a merge) can combine them with other stores in one commit.
+ *
+ * GET /customers/{value} is Tier 1: its answer is kept rendered (the JSON of
+ * customerView) beside the record, rewritten by every put, so the read is one
+ * get and no decoding or serializing. Whatever changes that answer must write
+ * through put.
  */
+import { stringifyJson } from '../http/json.js';
 import type { StoreEnv } from '../store/env.js';
 import { idKey, idFromKey, tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { CustomerRecord, UniqueKey } from './types.js';
+import { customerView } from './view.js';
 
 const UNIQUE_KEYS: readonly UniqueKey[] = ['code', 'email', 'dni'];
 
@@ -20,10 +27,18 @@ export class CustomerStore {
   private get index() {
     return this.env.db('customer_index');
   }
+  private get views() {
+    return this.env.db('customer_views');
+  }
 
   /** The record, soft-deleted ones included. */
   get(tenant: Tenant, id: string): CustomerRecord | undefined {
     return this.records.get([tenantPrefix(tenant), idKey(id)]) as CustomerRecord | undefined;
+  }
+
+  /** The rendered answer of GET /customers/{value} for a live (not deleted) customer. */
+  getView(tenant: Tenant, id: string): string | undefined {
+    return this.views.get([tenantPrefix(tenant), idKey(id)]) as string | undefined;
   }
 
   /** The id of the customer holding this code, email or dni (the first holder for duplicated values). */
@@ -53,12 +68,15 @@ export class CustomerStore {
     }
     if (record.phone !== undefined) this.index.putSync([prefix, 'phone', record.phone, idKey(record.id)], '');
     this.records.putSync([prefix, idKey(record.id)], record);
+    if (record.deleted_at === undefined) this.views.putSync([prefix, idKey(record.id)], stringifyJson(customerView(record, true)));
+    else this.views.removeSync([prefix, idKey(record.id)]);
   }
 
   /** Inside a transaction: removes the record and its index entries (hard delete). */
   remove(tenant: Tenant, record: CustomerRecord): void {
     this.unindex(tenant, record);
     this.records.removeSync([tenantPrefix(tenant), idKey(record.id)]);
+    this.views.removeSync([tenantPrefix(tenant), idKey(record.id)]);
   }
 
   /** Drops the index entries of `old` that `next` no longer holds (all of them without `next`). */

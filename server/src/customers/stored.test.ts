@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store/env.js';
 import { startServer, type TestServer } from '../testing/server.js';
 import { verifyPassword } from './password.js';
-import { pendingTriggers } from './referrals.js';
 import { CustomerStore } from './store.js';
 
 const tenant = { companyId: 'default', environment: 'sandbox' as const };
@@ -28,7 +27,7 @@ describe('customers as stored', () => {
     }
   });
 
-  it('stores passwords as scrypt hashes, generating one when absent; records the referral and applies the push_token rules', async () => {
+  it('stores passwords as scrypt hashes, generating one when absent; applies the push_token rules', async () => {
     await server.stop();
     const env = openStore(server.dataDir);
     try {
@@ -39,10 +38,6 @@ describe('customers as stored', () => {
       expect(await verifyPassword('my-secret-pw', chosen.password_hash)).toBe(true);
       expect(await verifyPassword('wrong', chosen.password_hash)).toBe(false);
       expect(store.get(tenant, '3')!.password_hash).toMatch(/^scrypt\$10\$/);
-
-      expect(pendingTriggers(env, tenant)).toEqual([
-        expect.objectContaining({ trigger: 'refer_a_friend', customer_id: '2', referred_by: '1' }),
-      ]);
 
       expect(chosen.profile).not.toHaveProperty('push_token');
       expect(store.get(tenant, '2')!.profile.push_token).toBe('updated');
