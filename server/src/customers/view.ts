@@ -1,8 +1,10 @@
 /**
  * Customers as answered (contract part 1, Customer response fields). The
  * password hash and authentication token are never answered; the deprecated
- * custom fields only by GET /customers/{value}. Points figures belong to the
- * points ledger: until it writes them they are 0.
+ * custom fields only by GET /customers/{value}. Points figures (score,
+ * score_available, trimestral_expend) are the points ledger's and answered by
+ * GET /customers/{value}/points, not here: the contract answers subsets, and a
+ * copy here would go stale.
  */
 import { wireInt } from '../http/wire.js';
 import type { CustomerRecord } from './types.js';
@@ -19,9 +21,6 @@ export function customerView(record: CustomerRecord, withCustomFields = false): 
     phone: record.phone ?? null,
     status: record.status,
     merged: record.status === 'merged',
-    trimestral_expend: 0,
-    score: 0,
-    score_available: 0,
   };
   for (const [field, value] of Object.entries(record.profile)) {
     if (NEVER_ANSWERED.has(field) || (!withCustomFields && DEPRECATED_CUSTOM.test(field))) continue;
