@@ -122,6 +122,8 @@ function readCounters(
     if (campaign.prizes.length > 0) {
       entry.prize_stock = {};
       for (const prize of campaign.prizes) {
+        // An unlimited prize (-1) has no counter: the engine reads its configured stock.
+        if (prize.stock < 0) continue;
         entry.prize_stock[prize.id] = Math.max(0, prize.stock - sources.counters.stockConsumed(tenant, campaign.id, prize.id));
       }
     }
