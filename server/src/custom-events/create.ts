@@ -2,13 +2,14 @@
  * POST /custom_events (+ /custom_entities): stores a customer's event after
  * checking its data against its definition's schema, and grants the points
  * of the campaigns bound to that definition (custom_entity_definition_id)
- * whose conditions hold, as one `custom_entity` points transaction, in the
- * same commit. Campaign conditions read the event's flat data as
+ * whose conditions hold, as one `custom_entity` points transaction, and
+ * draws the instant wins bound to it, in the same commit. Campaign conditions read the event's flat data as
  * `attributes.<name>`; points dates follow the event's created_at.
  */
 import { TallyError } from '@tally/engine';
 import type { CampaignStore } from '../campaigns/store.js';
 import type { CustomerStore } from '../customers/store.js';
+import type { InstantWinStore } from '../instant-wins/store.js';
 import { stringifyJson } from '../http/json.js';
 import { ok, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
@@ -16,11 +17,18 @@ import { wireInt } from '../http/wire.js';
 import { customerPoints } from '../points/balance.js';
 import { readBalance } from '../points/ledger.js';
 import { clockOf, customerFromBody } from '../points/request.js';
-import { isBoundToCustomEvent } from '../triggers/binding.js';
-import { evaluateBound, grantInTransaction, type BoundDeps } from '../triggers/bound-points.js';
+import { isBoundToCustomEvent, isBoundToTrigger } from '../triggers/binding.js';
+import { evaluateBound, grantInTransaction, type BoundDeps, type BoundEvent } from '../triggers/bound-points.js';
 import { checkData, definitionBySlug } from './definitions.js';
 import type { CustomEventRecord, CustomEventStore } from './store.js';
 import { customEventView } from './view.js';
+
+export interface EventStores {
+  events: CustomEventStore;
+  customers: CustomerStore;
+  campaigns: CampaignStore;
+  instantWins: InstantWinStore;
+}
 
 interface EventBody {
   id?: string;
@@ -31,21 +39,31 @@ interface EventBody {
   created_at?: string;
 }
 
-export async function createCustomEvent(deps: BoundDeps, events: CustomEventStore, customers: CustomerStore, campaigns: CampaignStore, req: TallyRequest): Promise<Reply> {
+export async function createCustomEvent(deps: BoundDeps, stores: EventStores, req: TallyRequest): Promise<Reply> {
+  const { events, customers, campaigns, instantWins } = stores;
   const body = validate<EventBody>('custom_events.create', req.body);
   const customer = customerFromBody(customers, req, req.body);
   const definition = definitionBySlug(deps.env, req.tenant, body.slug);
   checkData(req.tenant, definition, body.data);
   const now = req.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
   const at = body.created_at ?? now;
-  const bound = campaigns.all(req.tenant).filter((record) => isBoundToCustomEvent(record, definition.id));
-  const { outcome } = evaluateBound(deps, req, { customer, campaigns: bound, at, data: body.data });
+  const event: BoundEvent = {
+    customer,
+    campaigns: campaigns.all(req.tenant).filter((record) => record.type === 'points' && isBoundToCustomEvent(record.rule_params, definition.id)),
+    // Instant wins have no custom_entity_definition_id: `when` names the event's slug.
+    instantWins: instantWins.all(req.tenant).filter((record) => isBoundToTrigger(record.rule_params, body.slug)),
+    at,
+    data: body.data,
+    seed: await deps.seeds.seed(req.tenant, `${now}\n${req.rawBody}`),
+  };
+  const evaluate = () => evaluateBound(deps, req, event);
+  const evaluation = evaluate();
   const { record, granted } = await deps.env.transact(() => {
     if (body.id !== undefined && events.get(req.tenant, body.id)) {
       throw new TallyError('duplicate_id', `id: a custom event ${body.id} already exists`, 'id');
     }
     const seq = events.nextSeq(req.tenant);
-    const granted = grantInTransaction(deps, req, customer, outcome, {
+    const granted = grantInTransaction(deps, req, customer, evaluate, evaluation, {
       type: 'custom_entity',
       created_at: at,
       origin: (score) => ({ score, slug: body.slug }),

@@ -13,7 +13,7 @@ describe('custom events over HTTP', () => {
   let review: number;
   beforeAll(async () => {
     server = await startServer();
-    for (const id of [30, 31, 32, 33]) await createCustomer(server.client, id, { code: `E${id}` });
+    for (const id of [30, 31, 32, 33, 34]) await createCustomer(server.client, id, { code: `E${id}` });
     const def = await server.client.post('/custom_event_definitions', { slug: 'review', name: 'Product review', schema: reviewSchema });
     expect(def.status, def.text).toBe(200);
     review = def.body.id;
@@ -102,5 +102,19 @@ describe('custom events over HTTP', () => {
     expect(second.body.data[0].id).not.toBe(first.body.data[0].id);
     expect((await server.client.get('/custom_events', { query: { customer_id: '33', customer_code: 'E33' } })).status).toBe(400);
     expect((await server.client.get('/custom_events', { query: { created_at_gt: 'soon' } })).status).toBe(400);
+  });
+
+  it('draws the instant wins whose `when` is the event\'s slug', async () => {
+    expect((await server.client.post('/custom_event_definitions', { slug: 'checkin', schema: { type: 'object' } })).status).toBe(200);
+    const win = await server.client.post('/instant_wins', {
+      rule_params: { name: 'Check-in draw', select_customers: 'loyalty', when: 'checkin' },
+      instant_win: { instant_win_prizes: [{ name: 'Coffee', weight: 1, stock: 1 }] },
+    });
+    expect(win.status, win.text).toBe(200);
+    const draws = [];
+    for (let i = 0; i < 2; i++) draws.push((await server.client.post('/custom_events', { customer_id: 34, slug: 'checkin', data: {} })).body.effects);
+    expect(draws.map((e) => e.map((x: { rule_id: number; prize_name?: string }) => [x.rule_id, x.prize_name ?? null]))).toEqual([[[win.body.id, 'Coffee']], [[win.body.id, null]]]);
+    const review = await server.client.post('/custom_events', { customer_id: 34, slug: 'review', data: { stars: 1 } });
+    expect(review.body.effects).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { LmdbCampaignStore } from '../campaigns/store.js';
 import type { ServerContext } from '../context.js';
 import { CustomerStore } from '../customers/store.js';
 import { ok, type Routes } from '../http/types.js';
+import { InstantWinStore } from '../instant-wins/store.js';
 import { boundDeps } from '../triggers/routes.js';
 import { createCustomEvent } from './create.js';
 import { createDefinition, listDefinitions } from './definitions.js';
@@ -13,9 +14,9 @@ export function customEventRoutes(ctx: ServerContext): Routes {
   const deps = boundDeps(ctx);
   const events = new CustomEventStore(ctx.env);
   const customers = new CustomerStore(ctx.env);
-  const campaigns = new LmdbCampaignStore(ctx.env);
+  const stores = { events, customers, campaigns: new LmdbCampaignStore(ctx.env), instantWins: new InstantWinStore(ctx.env) };
   return {
-    'custom_events.create': (req) => createCustomEvent(deps, events, customers, campaigns, req),
+    'custom_events.create': (req) => createCustomEvent(deps, stores, req),
     'custom_events.list': async (req) => ok(listCustomEvents(events, customers, req)),
     'custom_events.get': async (req) => ok(getCustomEvent(events, req)),
     'custom_event_definitions.create': (req) => createDefinition(ctx.env, req),

@@ -1,42 +1,75 @@
 /**
- * Points of the campaigns an event (a trigger, a custom event) is bound to,
- * decided by the engine: each campaign is compiled as it is, except that its
- * effect becomes a fixed number of points (score_overwrite, else the sum of
- * its direct_value effects) and it applies to an event standing in for a
- * cart (one line of 1.00, the event's data as cart attributes). So targeting,
- * dates, recurrence, customer conditions, once limits and budgets work
- * exactly as on carts. Limits and budgets are checked again inside the
- * write transaction: a campaign whose counters moved meanwhile grants nothing.
+ * What an event (a trigger, a custom event) grants: the points of the points
+ * campaigns bound to it and the draws of the instant wins bound to it,
+ * decided by the engine. Each points campaign is compiled as it is, except
+ * that its effect becomes a fixed number of points (score_overwrite, else its
+ * direct_value points: a ratio has nothing to apply to), and the event stands
+ * in for a cart (one line of 1.00, the event's flat data as cart attributes).
+ * So targeting, dates, recurrence, customer conditions, once limits, budgets
+ * and prize stock work exactly as on carts.
+ *
+ * The evaluation runs on a snapshot; inside the write transaction every
+ * budget, limit and stock it relied on is checked again and, if one moved,
+ * the event is evaluated again on the transaction's own view (as realtime
+ * carts do), so concurrent events never overspend. Checks come before any
+ * write.
  */
-import { compileCampaigns, evaluateCart, type Campaign, type Effect, type Outcome, type Program } from '@tally/engine';
+import { compileCampaigns, evaluateCart, type Campaign, type Effect, type Outcome } from '@tally/engine';
 import { engineSettings } from '../campaigns/engine-settings.js';
 import type { CampaignRecord } from '../campaigns/types.js';
 import { buildContext, customerCounterKey, type ContextSources } from '../carts/context.js';
-import type { CachedProgram } from '../carts/programs.js';
+import type { CachedProgram, CountedCampaign } from '../carts/programs.js';
+import type { DrawSeeds } from '../carts/seed.js';
 import type { CounterStore } from '../counters/store.js';
 import type { CustomerRecord } from '../customers/types.js';
-import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { wireInt } from '../http/wire.js';
-import type { StoreEnv } from '../store/env.js';
+import { deliverPrizes } from '../instant-wins/deliver.js';
+import { fixedPoints } from '../instant-wins/points-prize.js';
+import { toEngineInstantWin } from '../instant-wins/store.js';
+import type { InstantWinRecord } from '../instant-wins/types.js';
 import { grantsFromCart, recordPoints, type PointsEntry } from '../points/ledger.js';
 import { clockOf } from '../points/request.js';
 import type { PointsTransaction } from '../points/types.js';
+import type { StoreEnv } from '../store/env.js';
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
 
-/** The points a campaign grants on its own: its direct_value effects (a ratio has no amount to apply to). */
-export function campaignPoints(record: CampaignRecord): number {
-  const effects = record.rule_params.rule_effects;
-  const list = Array.isArray(effects) ? effects : [];
-  let sum = 0;
-  for (const e of list as { type?: unknown; value?: unknown }[]) {
-    if (e && e.type === 'direct_value' && typeof e.value === 'number' && Number.isSafeInteger(e.value)) sum += e.value;
-  }
-  return sum;
+/** Who and when: a request, or a background consumer of raised events. */
+export interface EventScope {
+  tenant: Tenant;
+  settings: CompanySettings;
+  now: Date;
+}
+
+export interface BoundDeps {
+  env: StoreEnv;
+  counters: CounterStore;
+  sources: ContextSources;
+  seeds: DrawSeeds;
+}
+
+export interface BoundEvent {
+  customer: CustomerRecord;
+  campaigns: readonly CampaignRecord[];
+  instantWins: readonly InstantWinRecord[];
+  /** Points instead of each campaign's own (score_overwrite). */
+  overwrite?: number;
+  /** When the event happened (points dates follow it). */
+  at: string;
+  data?: Record<string, unknown>;
+  /** Seed of the instant-win draws (DrawSeeds: a per-Company secret over the event). */
+  seed: string;
+}
+
+export interface Evaluation {
+  outcome: Outcome;
+  /** The campaigns with limits, budgets or stock, for the re-check. */
+  counted: CountedCampaign[];
 }
 
 function asFixedPoints(record: CampaignRecord, points: number): Campaign {
   const { rule_application: _application, ...params } = record.rule_params;
   return {
-    // The engine echoes the id as given: a wire int answers as a JSON number.
+    // The engine echoes ids as given: a wire int answers as a JSON number.
     id: wireInt(record.id),
     type: 'points',
     rule_params: { ...params, rule_effects: [{ type: 'direct_value', value: points, distribution: 'total' }] },
@@ -52,51 +85,21 @@ function flatAttributes(data: Record<string, unknown> | undefined): Record<strin
   return out;
 }
 
-export interface BoundEvent {
-  customer: CustomerRecord;
-  campaigns: readonly CampaignRecord[];
-  /** Points instead of each campaign's own (score_overwrite). */
-  overwrite?: number;
-  /** When the event happened (points dates follow it). */
-  at: string;
-  data?: Record<string, unknown>;
-}
-
-export interface BoundOutcome {
-  outcome: Outcome | null;
-  program: Program | null;
-}
-
-/** Who and when: a request, or a background consumer of raised events. */
-export interface EventScope {
-  tenant: Tenant;
-  settings: CompanySettings;
-  now: Date;
-}
-
-export interface BoundDeps {
-  env: StoreEnv;
-  counters: CounterStore;
-  sources: ContextSources;
-}
-
-export function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEvent): BoundOutcome {
-  const campaigns = event.campaigns
-    .map((record) => ({ record, points: event.overwrite ?? campaignPoints(record) }))
-    .filter((c) => c.points > 0)
-    .map((c) => asFixedPoints(c.record, c.points));
-  if (campaigns.length === 0) return { outcome: null, program: null };
-  const program = compileCampaigns(campaigns, engineSettings(scope.settings));
-  const cached: CachedProgram = {
-    campaignVersion: 0,
-    settingsVersion: scope.settings.version,
-    program,
-    counted: program.points
-      .filter((c) => c.once !== null || c.budget !== null)
-      .map((c) => ({ id: c.id, once: c.once, budget: c.budget, prizes: [] })),
-  };
+/** Evaluates the event; null when nothing is bound to it. Reads counters and balance where it runs (inside a transaction: its view). */
+export function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEvent): Evaluation | null {
+  const points = event.campaigns.flatMap((record) => {
+    const amount = event.overwrite ?? fixedPoints(record) ?? 0;
+    return amount > 0 ? [asFixedPoints(record, amount)] : [];
+  });
+  const instantWins = event.instantWins.map((record) => ({ ...toEngineInstantWin(record), id: wireInt(record.id) }));
+  if (points.length + instantWins.length === 0) return null;
+  const program = compileCampaigns([...points, ...instantWins], engineSettings(scope.settings));
+  const counted = [...program.points, ...program.instantWins]
+    .filter((c) => c.once !== null || c.budget !== null || c.prizes.some((p) => p.stock >= 0))
+    .map((c) => ({ id: c.id, once: c.once, budget: c.budget, prizes: c.prizes.filter((p) => p.stock >= 0).map((p) => ({ id: p.id, stock: p.stock })) }));
+  const cached: CachedProgram = { campaignVersion: 0, settingsVersion: scope.settings.version, program, counted };
   const customer = { id: event.customer.id, code: event.customer.code ?? null, record: event.customer };
-  const context = buildContext(deps.sources, scope.tenant, scope.settings, cached, customer, scope.now, 'realtime', `event:${event.customer.id}:${event.at}`);
+  const context = buildContext(deps.sources, scope.tenant, scope.settings, cached, customer, scope.now, 'realtime', event.seed);
   const cart = {
     creation_date: event.at,
     total: 1,
@@ -104,21 +107,24 @@ export function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEv
     lines: [{ order: 1, total: 1, quantity: 1 }],
     attributes: flatAttributes(event.data),
   };
-  return { outcome: evaluateCart(program, cart, context), program };
+  return { outcome: evaluateCart(program, cart, context), counted };
 }
 
-/** Campaigns whose limit or budget no longer allows what the evaluation granted (checked inside the transaction). */
-function overdrawn(deps: BoundDeps, scope: EventScope, outcome: Outcome, customerKey: string): Set<string> {
-  const refused = new Set<string>();
-  for (const limit of outcome.writes.limits) {
-    const uses = deps.counters.uses(scope.tenant, String(limit.campaign_id), limit.period_key, customerKey);
-    if (uses + limit.increment > limit.limit) refused.add(String(limit.campaign_id));
+/** Whether every budget, limit and prize stock the evaluation relied on still allows its writes. */
+function stillAllowed(deps: BoundDeps, scope: EventScope, evaluation: Evaluation, customerKey: string): boolean {
+  const { writes } = evaluation.outcome;
+  const { counters } = deps;
+  for (const budget of writes.budgets) {
+    if (counters.budgetSpent(scope.tenant, String(budget.campaign_id), budget.period_key) + budget.amount_cents > budget.budget_cents) return false;
   }
-  for (const budget of outcome.writes.budgets) {
-    const spent = deps.counters.budgetSpent(scope.tenant, String(budget.campaign_id), budget.period_key);
-    if (spent + budget.amount_cents > budget.budget_cents) refused.add(String(budget.campaign_id));
+  for (const limit of writes.limits) {
+    if (counters.uses(scope.tenant, String(limit.campaign_id), limit.period_key, customerKey) + limit.increment > limit.limit) return false;
   }
-  return refused;
+  for (const stock of writes.stock) {
+    const prize = evaluation.counted.find((c) => c.id === String(stock.campaign_id))?.prizes.find((p) => p.id === String(stock.prize_id));
+    if (!prize || counters.stockConsumed(scope.tenant, String(stock.campaign_id), prize.id) + stock.amount > prize.stock) return false;
+  }
+  return true;
 }
 
 export interface Granted {
@@ -127,38 +133,41 @@ export interface Granted {
 }
 
 /**
- * Inside `env.transact`: re-checks limits and budgets, consumes them and
- * records the points as one ledger transaction (`entry` gives its type and
- * its origin_info, built from the points granted). Returns the transaction (null when nothing was granted) and the
- * effects that held.
+ * Inside `env.transact`: re-checks (re-evaluating when a counter moved),
+ * consumes budgets, limits and stock, records the points as one ledger
+ * transaction (`entry` gives its type and its origin_info, built from the
+ * points granted) and delivers the prizes won. Returns the transaction (null
+ * when no points were granted) and the effects.
  */
 export function grantInTransaction(
   deps: BoundDeps,
   scope: EventScope,
   customer: CustomerRecord,
-  outcome: Outcome | null,
+  evaluate: () => Evaluation | null,
+  first: Evaluation | null,
   entry: Pick<PointsEntry, 'type' | 'created_at' | 'location_id' | 'author'> & { origin: (points: number) => Record<string, unknown> },
 ): Granted {
-  if (outcome === null) return { transaction: null, effects: [] };
   const key = customerCounterKey({ id: customer.id, code: customer.code ?? null })!;
-  const refused = overdrawn(deps, scope, outcome, key);
-  const holds = (campaignId: unknown) => !refused.has(String(campaignId));
-  const effects = outcome.response.effects.filter((e) => holds(e.rule_id));
-  for (const limit of outcome.writes.limits.filter((l) => holds(l.campaign_id))) {
-    deps.counters.addUsesInTransaction(scope.tenant, String(limit.campaign_id), limit.period_key, key, limit.increment);
-  }
-  for (const budget of outcome.writes.budgets.filter((b) => holds(b.campaign_id))) {
-    deps.counters.addBudgetInTransaction(scope.tenant, String(budget.campaign_id), budget.period_key, budget.amount_cents);
-  }
-  const grants = grantsFromCart(outcome.writes.points.filter((p) => holds(p.campaign_id)), effects);
-  if (grants.length === 0) return { transaction: null, effects };
+  const evaluation = first === null || stillAllowed(deps, scope, first, key) ? first : evaluate();
+  if (evaluation === null) return { transaction: null, effects: [] };
+  const { writes, response } = evaluation.outcome;
+  const { counters } = deps;
+  for (const limit of writes.limits) counters.addUsesInTransaction(scope.tenant, String(limit.campaign_id), limit.period_key, key, limit.increment);
+  for (const budget of writes.budgets) counters.addBudgetInTransaction(scope.tenant, String(budget.campaign_id), budget.period_key, budget.amount_cents);
+  for (const stock of writes.stock) counters.addStockConsumedInTransaction(scope.tenant, String(stock.campaign_id), String(stock.prize_id), stock.amount);
+  const grants = grantsFromCart(writes.points, response.effects);
   const { origin, ...rest } = entry;
-  const transaction = recordPoints(deps.env, scope.tenant, clockOf(scope), {
-    ...rest,
-    origin_info: origin(grants.reduce((sum, g) => sum + g.amount, 0)),
-    customer_id: customer.id,
-    customer_code: customer.code ?? null,
-    grants,
-  });
-  return { transaction, effects };
+  const who = { customer_id: customer.id, customer_code: customer.code ?? null };
+  const transaction =
+    grants.length === 0
+      ? null
+      : recordPoints(deps.env, scope.tenant, clockOf(scope), { ...rest, ...who, origin_info: origin(grants.reduce((sum, g) => sum + g.amount, 0)), grants });
+  deliverPrizes(deps.env, {
+    tenant: scope.tenant,
+    timezone: scope.settings.timezone,
+    now: scope.now,
+    customer: { id: customer.id, code: customer.code ?? null },
+    origin: { type: entry.type, origin_info: origin(0), location_id: entry.location_id === undefined || entry.location_id === null ? null : String(entry.location_id) },
+  }, writes.draws);
+  return { transaction, effects: response.effects };
 }

@@ -10,6 +10,7 @@
  */
 import type { CampaignStore } from '../campaigns/store.js';
 import type { CustomerStore } from '../customers/store.js';
+import type { InstantWinStore } from '../instant-wins/store.js';
 import type { PendingTrigger } from '../customers/referrals.js';
 import type { Logger } from '../log.js';
 import type { TenancyStore } from '../tenancy/store.js';
@@ -29,22 +30,32 @@ export interface ReferralSources {
   deps: BoundDeps;
   customers: CustomerStore;
   campaigns: CampaignStore;
+  instantWins: InstantWinStore;
   tenancy: TenancyStore;
 }
 
 async function consume(sources: ReferralSources, tenant: Tenant, key: unknown, pending: PendingTrigger): Promise<void> {
-  const { deps, customers, campaigns, tenancy } = sources;
+  const { deps, customers, campaigns, instantWins, tenancy } = sources;
   const scope = { tenant, settings: tenancy.getSettings(tenant), now: new Date() };
-  const bound = campaigns.all(tenant).filter((record) => isBoundToTrigger(record, REFER_A_FRIEND));
+  const bound = campaigns.all(tenant).filter((record) => record.type === 'points' && isBoundToTrigger(record.rule_params, REFER_A_FRIEND));
+  const boundWins = instantWins.all(tenant).filter((record) => isBoundToTrigger(record.rule_params, REFER_A_FRIEND));
   const at = pending.created_at;
-  const rewards = [
+  const roles = [
     { customer: customers.get(tenant, pending.referred_by), data: { role: 'referrer', referred_customer_id: pending.customer_id } },
     { customer: customers.get(tenant, pending.customer_id), data: { role: 'referred', referrer_customer_id: pending.referred_by } },
-  ].flatMap(({ customer, data }) => (customer ? [{ customer, data, outcome: evaluateBound(deps, scope, { customer, campaigns: bound, at, data }).outcome }] : []));
+  ];
+  const rewards = [];
+  for (const { customer, data } of roles) {
+    if (!customer) continue;
+    const seed = await deps.seeds.seed(tenant, `refer_a_friend\n${pending.id}\n${data.role}`);
+    const event = { customer, campaigns: bound, instantWins: boundWins, at, data, seed };
+    rewards.push({ customer, data, evaluate: () => evaluateBound(deps, scope, event) });
+  }
+  const evaluated = rewards.map((r) => ({ ...r, first: r.evaluate() }));
   await deps.env.transact(() => {
     if (deps.env.db(PENDING).get(key as string[]) === undefined) return; // consumed meanwhile
-    for (const { customer, data, outcome } of rewards) {
-      grantInTransaction(deps, scope, customer, outcome, { type: 'trigger', created_at: at, origin: () => ({ comments: null, slug: REFER_A_FRIEND, ...data }) });
+    for (const { customer, data, evaluate, first } of evaluated) {
+      grantInTransaction(deps, scope, customer, evaluate, first, { type: 'trigger', created_at: at, origin: () => ({ comments: null, slug: REFER_A_FRIEND, ...data }) });
     }
     deps.env.db(PENDING).removeSync(key as string[]);
   });

@@ -1,7 +1,10 @@
 /** POST /trigger (+ /scores/trigger), and the consumer of the refer_a_friend trigger raised by customer creation. */
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import type { ServerContext } from '../context.js';
+import { CartStore } from '../carts/store.js';
+import { DrawSeeds } from '../carts/seed.js';
 import { LmdbCounterStore } from '../counters/store.js';
+import { InstantWinStore } from '../instant-wins/store.js';
 import { CustomerStore } from '../customers/store.js';
 import type { Routes } from '../http/types.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
@@ -17,6 +20,7 @@ export function boundDeps(ctx: ServerContext): BoundDeps {
   return {
     env,
     counters,
+    seeds: new DrawSeeds(env, new CartStore(env)),
     sources: {
       customers,
       counters,
@@ -33,13 +37,14 @@ export function triggerRoutes(ctx: ServerContext): Routes {
   const deps = boundDeps(ctx);
   const customers = new CustomerStore(ctx.env);
   const campaigns = new LmdbCampaignStore(ctx.env);
+  const instantWins = new InstantWinStore(ctx.env);
   return {
-    'triggers.trigger': (req) => trigger(deps, customers, campaigns, req),
+    'triggers.trigger': (req) => trigger(deps, customers, campaigns, instantWins, req),
   };
 }
 
 /** Starts the refer_a_friend consumer (main.ts); returns its stop function. */
 export function startReferrals(ctx: ServerContext): () => void {
-  const sources = { deps: boundDeps(ctx), customers: new CustomerStore(ctx.env), campaigns: new LmdbCampaignStore(ctx.env), tenancy: ctx.tenancy };
+  const sources = { deps: boundDeps(ctx), customers: new CustomerStore(ctx.env), campaigns: new LmdbCampaignStore(ctx.env), instantWins: new InstantWinStore(ctx.env), tenancy: ctx.tenancy };
   return startReferralConsumer(sources, ctx.log);
 }

@@ -6,7 +6,7 @@ describe('POST /trigger', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startServer();
-    for (const id of [20, 21, 22, 23, 24, 25, 26, 27, 28, 29]) await createCustomer(server.client, id, { country: id === 23 ? 'FR' : 'ES', code: `C${id}` });
+    for (const id of [20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30]) await createCustomer(server.client, id, { country: id === 23 ? 'FR' : 'ES', code: `C${id}` });
   });
   afterAll(async () => {
     await server.dispose();
@@ -110,10 +110,28 @@ describe('POST /trigger', () => {
     );
     expect(results.every((r) => r.status === 200)).toBe(true);
     const granted = results.reduce((sum, r) => sum + r.body.score, 0);
-    expect(granted).toBeGreaterThanOrEqual(90);
-    expect(granted).toBeLessThanOrEqual(100);
+    // Re-evaluated inside the transaction when the budget moved: the budget is used exactly, never more.
+    expect(granted).toBe(100);
     let inLedger = 0;
     for (const id of customers) inLedger += (await balance(server.client, id)).score;
     expect(inLedger).toBe(granted);
+  });
+
+  it('draws the instant wins bound to the slug: prize data only when won, stock never exceeded, points prizes delivered', async () => {
+    const prizePoints = await server.client.post('/points', { rule_params: { name: 'Prize points', when: 'prize-only', rule_effects: [{ type: 'direct_value', value: 100 }] } });
+    const win = await server.client.post('/instant_wins', {
+      rule_params: { name: 'Spin', select_customers: 'loyalty', when: 'spin' },
+      instant_win: { instant_win_prizes: [{ name: 'Hundred', weight: 1, stock: 2, outcome: { promotion_type: 'points', promotion_id: prizePoints.body.id } }] },
+    });
+    expect(win.status, win.text).toBe(200);
+    const spins = [];
+    for (let i = 0; i < 3; i++) spins.push((await server.client.post('/trigger', { trigger: 'spin', customer_id: 30 })).body);
+    const effects = spins.map((b) => b.effects.filter((e: { type: string }) => e.type === 'instant_win'));
+    expect(effects.every((e) => e.length === 1 && e[0].rule_id === win.body.id)).toBe(true);
+    expect(effects.map((e) => e[0].prize_name ?? null)).toEqual(['Hundred', 'Hundred', null]);
+    expect((await balance(server.client, 30)).score).toBe(200);
+    // Another slug draws nothing.
+    const other = await server.client.post('/trigger', { trigger: 'not-spin', customer_id: 30 });
+    expect(other.body.effects).toEqual([]);
   });
 });

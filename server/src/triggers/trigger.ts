@@ -6,6 +6,7 @@
  *   campaign; it must be a points campaign bound to the slug.
  * - Without it, engine version 2 runs every bound campaign; version 1 runs
  *   one: the first, in priority then id order, that grants points.
+ * - The instant wins bound to the slug are drawn on every trigger.
  * - Version 1 requires country; version 2 defaults it to the customer's.
  * - score_overwrite replaces the campaign's points and needs loyalty_rule_id.
  */
@@ -23,7 +24,8 @@ import { readBalance } from '../points/ledger.js';
 import { pointsAsMoney } from '../points/money.js';
 import { clockOf } from '../points/request.js';
 import { isBoundToTrigger } from './binding.js';
-import { evaluateBound, grantInTransaction, type BoundDeps } from './bound-points.js';
+import type { InstantWinStore } from '../instant-wins/store.js';
+import { evaluateBound, grantInTransaction, type BoundDeps, type BoundEvent, type Evaluation } from './bound-points.js';
 
 interface TriggerBody {
   trigger: string;
@@ -37,17 +39,18 @@ interface TriggerBody {
   country?: string;
 }
 
-/** Keeps only one campaign's effects and writes (engine version 1: one rule runs). */
+/** Keeps one points campaign's effects and writes, and every instant win's (engine version 1: one rule runs). */
 function onlyCampaign(outcome: Outcome, campaignId: string): Outcome {
-  const mine = (x: { campaign_id: unknown }) => String(x.campaign_id) === campaignId;
   const { writes, response } = outcome;
+  const others = new Set(response.effects.filter((e) => e.type === 'points' && String(e.rule_id) !== campaignId).map((e) => String(e.rule_id)));
+  const kept = (x: { campaign_id: unknown }) => !others.has(String(x.campaign_id));
   return {
-    response: { ...response, effects: response.effects.filter((e) => String(e.rule_id) === campaignId) },
-    writes: { ...writes, points: writes.points.filter(mine), limits: writes.limits.filter(mine), budgets: writes.budgets.filter(mine) },
+    response: { ...response, effects: response.effects.filter((e) => !others.has(String(e.rule_id))) },
+    writes: { ...writes, points: writes.points.filter(kept), limits: writes.limits.filter(kept), budgets: writes.budgets.filter(kept) },
   };
 }
 
-export async function trigger(deps: BoundDeps, customers: CustomerStore, campaigns: CampaignStore, req: TallyRequest): Promise<Reply> {
+export async function trigger(deps: BoundDeps, customers: CustomerStore, campaigns: CampaignStore, instantWins: InstantWinStore, req: TallyRequest): Promise<Reply> {
   const body = validate<TriggerBody>('triggers.trigger', req.body);
   const version = req.settings.trigger_engine_version;
   if (version === 1 && body.country === undefined) throw invalidRequest('country', 'is required (trigger engine version 1)');
@@ -61,20 +64,32 @@ export async function trigger(deps: BoundDeps, customers: CustomerStore, campaig
   if (ruleId !== undefined) {
     const record = campaigns.get(req.tenant, ruleId);
     if (!record || record.type !== 'points') throw new TallyError('loyalty_rule_not_found', `${ruleField}: no points campaign ${ruleId}`, ruleField);
-    if (!isBoundToTrigger(record, body.trigger)) throw invalidRequest(ruleField, `campaign ${ruleId} is not bound to trigger ${body.trigger}`);
+    if (!isBoundToTrigger(record.rule_params, body.trigger)) throw invalidRequest(ruleField, `campaign ${ruleId} is not bound to trigger ${body.trigger}`);
     bound = [record];
   } else {
-    bound = campaigns.all(req.tenant).filter((record) => isBoundToTrigger(record, body.trigger));
+    bound = campaigns.all(req.tenant).filter((record) => record.type === 'points' && isBoundToTrigger(record.rule_params, body.trigger));
   }
   const at = req.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-  let { outcome } = evaluateBound(deps, req, { customer, campaigns: bound, overwrite: body.score_overwrite, at });
-  if (outcome && version === 1 && ruleId === undefined) {
-    const first = outcome.response.effects.find((e) => e.type === 'points');
-    if (first) outcome = onlyCampaign(outcome, String(first.rule_id));
-  }
+  const event: BoundEvent = {
+    customer,
+    campaigns: bound,
+    instantWins: instantWins.all(req.tenant).filter((record) => isBoundToTrigger(record.rule_params, body.trigger)),
+    overwrite: body.score_overwrite,
+    at,
+    // The request and its instant: a repeated trigger draws again; a replay (Idempotency-Key) answers the stored response.
+    seed: await deps.seeds.seed(req.tenant, `${at}\n${req.rawBody}`),
+  };
+  // Engine version 1 without a campaign: only one rule runs, the first that grants points.
+  const runOne = version === 1 && ruleId === undefined;
+  const evaluate = (): Evaluation | null => {
+    const evaluation = evaluateBound(deps, req, event);
+    const first = evaluation?.outcome.response.effects.find((e) => e.type === 'points');
+    return evaluation && runOne && first ? { ...evaluation, outcome: onlyCampaign(evaluation.outcome, String(first.rule_id)) } : evaluation;
+  };
+  const evaluation = evaluate();
   const country = body.country ?? (typeof customer.profile.country === 'string' ? customer.profile.country : req.settings.country);
   const granted = await deps.env.transact(() =>
-    grantInTransaction(deps, req, customer, outcome, {
+    grantInTransaction(deps, req, customer, evaluate, evaluation, {
       type: 'trigger',
       created_at: at,
       location_id: body.location_id ?? null,
