@@ -24,6 +24,8 @@ export interface ContextSources {
   counters: CounterStore;
   /** The customer's points at an instant (the points ledger). */
   balance(tenant: Tenant, customerId: string, now: Date): PointsBalance;
+  /** The customer's tier (the `customer.tier` fact), when tier programs are read. */
+  tier?(tenant: Tenant, customer: CustomerRecord): string | undefined;
 }
 
 /** The cart's customer: who the points, limits and vouchers belong to. */
@@ -94,6 +96,7 @@ function customerState(sources: ContextSources, tenant: Tenant, settings: Compan
     registration_currency: currencyOf(country) ?? settings.currency,
     gender: text(profile.gender),
     kind: text(profile.kind),
+    tier: customer.record && sources.tier?.(tenant, customer.record),
     fraudulent: profile.fraudulent === true,
     attributes: customer.record?.attributes ?? {},
     vouchers: sources.vouchers.held(tenant, id, now.toISOString()),
@@ -122,8 +125,6 @@ function readCounters(
     if (campaign.prizes.length > 0) {
       entry.prize_stock = {};
       for (const prize of campaign.prizes) {
-        // An unlimited prize (-1) has no counter: the engine reads its configured stock.
-        if (prize.stock < 0) continue;
         entry.prize_stock[prize.id] = Math.max(0, prize.stock - sources.counters.stockConsumed(tenant, campaign.id, prize.id));
       }
     }
