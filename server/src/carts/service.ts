@@ -22,6 +22,8 @@ import { ProgramCache, type CachedProgram } from './programs.js';
 import { commitCart, type RealtimeStores } from './realtime.js';
 import { DrawSeeds } from './seed.js';
 import { CartStore } from './store.js';
+import { customerTier } from '../tiers/customer-tier.js';
+import { TierStore } from '../tiers/store.js';
 
 export type CartOperation = 'simulate' | 'realtime' | 'create';
 
@@ -51,11 +53,13 @@ export class CartService {
     const carts = new CartStore(env);
     const counters = new LmdbCounterStore(env);
     const vouchers = new LmdbVoucherStore(env);
+    const tiers = new TierStore(env);
     this.sources = {
       customers: new CustomerStore(env),
       vouchers,
       counters,
       balance: (tenant, customerId, now) => readBalance(env, tenant, customerId, { now, timezone: this.settingsOf(tenant).timezone }),
+      tier: (tenant, customer) => customerTier(tiers, tenant, customer),
     };
     this.stores = { env, carts, counters, vouchers };
     this.programs = new ProgramCache(new LmdbCampaignStore(env), onCompile);

@@ -129,6 +129,9 @@ export const OPERATIONS = {
   'rewards.rollback': {
     method: 'POST', path: '/rewards/transactions/{id}/rollback', tier: 'tier_3', aliases: ['/redemptions/{id}/rollback'],
   },
+  // Tally's back office for rewards (docs/rewards-challenges-tiers.md)
+  'rewards.create': { method: 'POST', path: '/rewards', tier: 'tier_3' },
+  'rewards.update': { method: 'PATCH', path: '/rewards/{id}', tier: 'tier_3' },
 
   // Challenges
   'challenges.list': { method: 'GET', path: '/challenges', tier: 'tier_3' },
@@ -136,6 +139,11 @@ export const OPERATIONS = {
   'challenges.customer_list': { method: 'GET', path: '/customers/{value}/challenges', tier: 'tier_2' },
   'challenges.customer_get': { method: 'GET', path: '/customers/{value}/challenges/{id}', tier: 'tier_3' },
   'challenges.enroll': { method: 'POST', path: '/challenges/{id}/enroll', tier: 'tier_3' },
+  // Tally's back office for challenges and tier programs (docs/rewards-challenges-tiers.md)
+  'challenges.create': { method: 'POST', path: '/challenges', tier: 'tier_3' },
+  'challenges.update': { method: 'PATCH', path: '/challenges/{id}', tier: 'tier_3' },
+  'tier_programs.create': { method: 'POST', path: '/tier_programs', tier: 'tier_3' },
+  'tier_programs.update': { method: 'PATCH', path: '/tier_programs/{id}', tier: 'tier_3' },
 
   // Coupons
   'coupons.create': { method: 'POST', path: '/coupons', tier: 'tier_3' },

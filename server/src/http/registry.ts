@@ -12,6 +12,7 @@ import { associationsRoutes } from '../associations/routes.js';
 import { mergesRoutes } from '../merges/routes.js';
 import { audiencesRoutes } from '../audiences/routes.js';
 import { tiersRoutes } from '../tiers/routes.js';
+import { tierProgramRoutes } from '../tiers/program-routes.js';
 import { utilitiesRoutes } from '../utilities/routes.js';
 import { productRoutes } from '../products/routes.js';
 import { taxonomyRoutes } from '../taxonomies/routes.js';
@@ -26,7 +27,7 @@ import { gameRoutes } from '../games/routes.js';
 import { instantWinRoutes } from '../instant-wins/routes.js';
 import type { Routes } from './types.js';
 
-const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, audiencesRoutes, tiersRoutes, utilitiesRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, discountCampaignRoutes, pointsCampaignRoutes, voucherRoutes, pointsRoutes, triggerRoutes, customEventRoutes, cartsRoutes, gameRoutes, instantWinRoutes];
+const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, audiencesRoutes, tiersRoutes, tierProgramRoutes, utilitiesRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, discountCampaignRoutes, pointsCampaignRoutes, voucherRoutes, pointsRoutes, triggerRoutes, customEventRoutes, cartsRoutes, gameRoutes, instantWinRoutes];
 
 export function buildRoutes(ctx: ServerContext): Routes {
   const all: Record<string, unknown> = {};

@@ -24,6 +24,10 @@ export class TierStore {
     return [...this.programs.getRange({ start: prefix, end: [...prefix, '\uffff'] })].map(({ value }) => value as TierProgram);
   }
 
+  program(tenant: Tenant, id: string): TierProgram | undefined {
+    return this.programs.get([tenantPrefix(tenant), idKey(id)]) as TierProgram | undefined;
+  }
+
   /** Inside a transaction. */
   putProgram(tenant: Tenant, program: TierProgram): void {
     this.programs.putSync([tenantPrefix(tenant), idKey(program.id)], program);

@@ -1,0 +1,39 @@
+/** The back office of tier programs: POST /tier_programs and PATCH (or PUT) /tier_programs/{id}. */
+import { TallyError } from '@tally/engine';
+import type { ServerContext } from '../context.js';
+import { requireInt64 } from '../http/params.js';
+import { success, type Routes } from '../http/types.js';
+import { validate } from '../http/validation.js';
+import { wireInt } from '../http/wire.js';
+import { allocateId } from '../store/ids.js';
+import { buildProgram, type TierProgramBody } from './program.js';
+import { TierStore } from './store.js';
+
+export function tierProgramRoutes({ env, duplicates }: ServerContext): Routes {
+  const tiers = new TierStore(env);
+  return {
+    'tier_programs.create': (req) =>
+      duplicates.suppress(req, 'tier_programs:create', async () => {
+        const body = validate<TierProgramBody>('tier_programs.create', req.body);
+        const program = buildProgram('0', body, req.settings);
+        const id = await env.transact(() => {
+          const stored = { ...program, id: allocateId(env, req.tenant, 'tier_programs') };
+          tiers.putProgram(req.tenant, stored);
+          return stored.id;
+        });
+        return success({ id: wireInt(id) });
+      }),
+
+    'tier_programs.update': (req) =>
+      duplicates.suppress(req, `tier_program:${req.params.id}`, async () => {
+        const body = validate<TierProgramBody>('tier_programs.update', req.body);
+        const id = requireInt64(req.params.id, 'id');
+        await env.transact(() => {
+          const previous = tiers.program(req.tenant, id);
+          if (!previous) throw new TallyError('tier_program_not_found', `id: no tier program ${id}`, 'id');
+          tiers.putProgram(req.tenant, buildProgram(id, body, req.settings, previous));
+        });
+        return success({ id: wireInt(id) });
+      }),
+  };
+}
