@@ -191,6 +191,17 @@ describe('games over HTTP', () => {
     expect(await score(french)).toBe(0);
   });
 
+  it('conditions read the customer\'s tier', async () => {
+    await server.client.patch('/company', { customer_attribute_schema: { type: 'object', properties: { spend: { type: 'number' } } } });
+    const structure = [{ level: 1, name: 'Bronze', threshold: 0 }, { level: 2, name: 'Silver', threshold: 100 }];
+    expect((await server.client.post('/tier_programs', { name: 'Club', attribute: 'spend', structure })).status).toBe(200);
+    const silver = await customer({ attributes: { spend: 150 } });
+    const bronze = await customer({ attributes: { spend: 10 } });
+    const id = await create(game({ rule_conditions: { conditions: { and: [{ field: 'customer.tier', operator: 'eq', value: 'Silver' }] } } }));
+    expect((await play(id, { customer_id: silver })).body.effects).toHaveLength(1);
+    expect((await play(id, { customer_id: bronze })).body.effects).toEqual([]);
+  });
+
   it('limits plays per customer with once and once_limit', async () => {
     const id = await create(game({ once: 'num_day', once_limit: 2 }));
     const who = await customer();

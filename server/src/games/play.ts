@@ -15,6 +15,8 @@ import type { CustomerRecord } from '../customers/types.js';
 import type { TallyRequest } from '../http/types.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
+import { customerTier } from '../tiers/customer-tier.js';
+import type { TierStore } from '../tiers/store.js';
 import { optionalCustomer } from '../vouchers/customer.js';
 import { deliverGamePrize, type PrizeDelivery } from './prize.js';
 import { playerState } from './player.js';
@@ -28,6 +30,7 @@ export interface PlaySources {
   customers: CustomerStore;
   counters: CounterStore;
   seeds: DrawSeeds;
+  tiers: TierStore;
   delivery: Omit<PrizeDelivery, 'tenant' | 'timezone' | 'now'>;
 }
 
@@ -63,7 +66,7 @@ export async function play(sources: PlaySources, req: TallyRequest, game: GameRe
       if (prize.stock >= 0) prizeStock[prize.id] = prize.stock - sources.counters.stockConsumed(tenant, game.id, prize.id);
     }
     const uses = usesKey === null ? 0 : sources.counters.uses(tenant, game.id, usesKey, customer.id);
-    const result = playGame(compiled, { now, seed, customer: playerState(customer, settings), uses, prize_stock: prizeStock });
+    const result = playGame(compiled, { now, seed, customer: playerState(customer, settings, customerTier(sources.tiers, tenant, customer)), uses, prize_stock: prizeStock });
     if (!result.eligible) return null;
     if (result.limit) sources.counters.addUsesInTransaction(tenant, game.id, result.limit.period_key, customer.id, 1);
     if (result.stock) sources.counters.addStockConsumedInTransaction(tenant, game.id, String(result.stock.prize_id), 1);

@@ -15,6 +15,7 @@ import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
+import { TierStore } from '../tiers/store.js';
 import { optionalCustomer, type CustomerRef } from '../vouchers/customer.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import { passesFilters, readCampaignFilters } from './list.js';
@@ -36,6 +37,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
   const sources: PlaySources = {
     env, games, customers, counters,
     seeds: new DrawSeeds(env, new CartStore(env)),
+    tiers: new TierStore(env),
     delivery: { env, campaigns, vouchers },
   };
   const writer = (req: TallyRequest): GameWrite => ({
