@@ -38,8 +38,11 @@ export function openStore(dataDir: string): StoreEnv {
       if (!db) dbs.set(name, (db = root.openDB({ name }) as Db));
       return db;
     },
-    async transact(work) {
-      const result = await root.transaction(work);
+    async transact<T>(work: () => T): Promise<T> {
+      // lmdb-js keeps the writes made before a throw in `transaction` (seen here);
+      // a child transaction is rolled back by the throw, so no partial write lands.
+      // Inside a transaction callback childTransaction returns synchronously (its type says Promise).
+      const result = await root.transaction(() => root.childTransaction(work) as unknown as T);
       // overlappingSync (the default) resolves on commit; durability comes with `flushed`.
       await root.flushed;
       return result;
