@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore, type StoreEnv } from './env.js';
+
+describe('StoreEnv.transact', () => {
+  let dir: string;
+  let env: StoreEnv;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tally-env-'));
+    env = openStore(dir);
+  });
+  afterEach(async () => {
+    await env.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('commits every write of the work and returns its result', async () => {
+    const db = env.db('things');
+    const result = await env.transact(() => {
+      db.putSync('a', 1);
+      db.putSync('b', 2);
+      return 'done';
+    });
+    expect(result).toBe('done');
+    expect([db.get('a'), db.get('b')]).toEqual([1, 2]);
+  });
+
+  it('leaves no trace of a transaction that throws after writing', async () => {
+    const db = env.db('things');
+    await expect(
+      env.transact(() => {
+        db.putSync('a', 1);
+        throw new Error('refused after the first write');
+      }),
+    ).rejects.toThrow('refused after the first write');
+    expect(db.get('a')).toBeUndefined();
+  });
+
+  it('keeps the writes of concurrent transactions when one of them throws', async () => {
+    const db = env.db('things');
+    const outcomes = await Promise.allSettled(
+      [0, 1, 2].map((i) =>
+        env.transact(() => {
+          db.putSync(`k${i}`, i);
+          if (i === 1) throw new Error('second fails');
+        }),
+      ),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect([db.get('k0'), db.get('k1'), db.get('k2')]).toEqual([0, undefined, 2]);
+  });
+});
