@@ -10,7 +10,7 @@ import type { TallyRequest } from '../http/types.js';
 import { findCustomer } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { StoreEnv } from '../store/env.js';
-import { readSettledWallet } from './ledger.js';
+import { readExpiring } from './ledger.js';
 import { addDays, localDate, zonedInstant } from './local-date.js';
 import { pointsAsMoney } from './money.js';
 import { clockOf } from './request.js';
@@ -26,10 +26,7 @@ export function expiringPoints(env: StoreEnv, customers: CustomerStore, req: Tal
   const asked = optionalWire('date', req.query.get('date'), 'date');
   const until = asked === undefined || asked < today || asked > limit ? limit : asked;
   const byDay = new Map<string, number>();
-  for (const b of readSettledWallet(env, req.tenant, customer.id, clockOf(req)).buckets) {
-    if (!b.active || b.remaining <= 0 || b.to === null || b.to > until) continue;
-    byDay.set(b.to, (byDay.get(b.to) ?? 0) + b.remaining);
-  }
+  for (const b of readExpiring(env, req.tenant, customer.id, clockOf(req), until)) byDay.set(b.to!, (byDay.get(b.to!) ?? 0) + b.remaining);
   const days = [...byDay.keys()].sort();
   return {
     data: days.map((day) => ({

@@ -10,7 +10,7 @@
  * available_from has come or whose available_to has passed are settled and
  * recorded as `activation` / `expiration` transactions. `readBalance` computes
  * the same settlement without writing, so a balance read at any instant is
- * exact.
+ * exact. Each operation touches only the buckets it needs (wallet-store.ts).
  */
 import type { Effect, Id, PointsWrite } from '@tally/engine';
 import { stringifyJson } from '../http/json.js';
@@ -20,7 +20,8 @@ import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import { localDate } from './local-date.js';
 import type { Balance, LedgerClock, PointsTransaction, PointsTransactionType, ScoreLine } from './types.js';
-import { balanceOf, EMPTY_WALLET, grant, reverse, settle, spend, type Bucket, type Movement, type Wallet } from './wallet.js';
+import { availableIn, grant, reverse, settle, spend, type Bucket, type Movement } from './wallet.js';
+import { moveBuckets, removeWallet, WalletView } from './wallet-store.js';
 
 /** Points granted by one campaign with one pair of dates. */
 export interface PointsGrant {
@@ -54,25 +55,31 @@ export interface PointsEntry {
 
 const TRANSACTIONS = 'points_transactions';
 const BY_CUSTOMER = 'points_by_customer';
-const WALLETS = 'points_wallets';
 const EXPIRED = 'points_expired';
-
-function walletKey(tenant: Tenant, customerId: string): string[] {
-  return [tenantPrefix(tenant), idKey(customerId)];
-}
-
-export function readWallet(env: StoreEnv, tenant: Tenant, customerId: Id): Wallet {
-  return (env.db(WALLETS).get(walletKey(tenant, String(customerId))) as Wallet | undefined) ?? EMPTY_WALLET;
+/** The customer's wallet with its due activations and expirations applied (nothing written). */
+function settledView(env: StoreEnv, tenant: Tenant, customerId: Id, clock: LedgerClock) {
+  const today = localDate(clock.now, clock.timezone);
+  const view = new WalletView(env, tenant, String(customerId)).loadDue(today);
+  const settled = settle(view.wallet, today);
+  view.wallet = settled.wallet;
+  return { view, settled, today };
 }
 
 /** The customer's balance at `clock.now` (activations and expirations included, nothing written). */
 export function readBalance(env: StoreEnv, tenant: Tenant, customerId: Id, clock: LedgerClock): Balance {
-  return balanceOf(settle(readWallet(env, tenant, customerId), localDate(clock.now, clock.timezone)).wallet);
+  return settledView(env, tenant, customerId, clock).view.balance();
 }
 
-/** The customer's wallet settled to today, without writing (for reads such as points_expiring). */
-export function readSettledWallet(env: StoreEnv, tenant: Tenant, customerId: Id, clock: LedgerClock): Wallet {
-  return settle(readWallet(env, tenant, customerId), localDate(clock.now, clock.timezone)).wallet;
+/** Available points by bucket expiring from today through `until` (a date), at `clock.now`. */
+export function readExpiring(env: StoreEnv, tenant: Tenant, customerId: Id, clock: LedgerClock, until: string): Bucket[] {
+  const { view, today } = settledView(env, tenant, customerId, clock);
+  return view.expiring(today, until);
+}
+
+/** Available points of the buckets `eligible` accepts (transfers: transferable points), at `clock.now`. */
+export function readAvailableIn(env: StoreEnv, tenant: Tenant, customerId: Id, clock: LedgerClock, eligible: (b: Bucket) => boolean): number {
+  const { view } = settledView(env, tenant, customerId, clock);
+  return availableIn(view.loadSpendable(Infinity, eligible).wallet, eligible);
 }
 
 export function getTransaction(env: StoreEnv, tenant: Tenant, id: string): PointsTransaction | undefined {
@@ -104,11 +111,10 @@ function write(env: StoreEnv, tenant: Tenant, id: string, type: PointsTransactio
 /**
  * Settles the customer's wallet to today, writing the activation and
  * expiration transactions it observes. Call inside `env.transact`; returns
- * the settled wallet (not yet stored).
+ * the settled view (saved by the caller once its own change is applied).
  */
-function settleInTransaction(env: StoreEnv, tenant: Tenant, who: Who, clock: LedgerClock): Wallet {
-  const today = localDate(clock.now, clock.timezone);
-  const settled = settle(readWallet(env, tenant, who.customer_id), today);
+function settleInTransaction(env: StoreEnv, tenant: Tenant, who: Who, clock: LedgerClock): WalletView {
+  const { view, settled } = settledView(env, tenant, who.customer_id, clock);
   const at = clock.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
   const system = { ...who, location_id: null };
   for (const m of settled.expirations) write(env, tenant, allocateId(env, tenant, 'points_transaction'), 'expiration', system, at, {}, m);
@@ -118,22 +124,17 @@ function settleInTransaction(env: StoreEnv, tenant: Tenant, who: Who, clock: Led
     const k = [tenantPrefix(tenant), key];
     expiredDb.putSync(k, ((expiredDb.get(k) as number | undefined) ?? 0) + points);
   }
-  return settled.wallet;
-}
-
-function saveWallet(env: StoreEnv, tenant: Tenant, customerId: string, wallet: Wallet): void {
-  env.db(WALLETS).putSync(walletKey(tenant, customerId), wallet);
+  return view;
 }
 
 /** Persists activations and expirations due today (reads of the HTTP routes call this before listing transactions). */
 export function settleCustomer(env: StoreEnv, tenant: Tenant, customerId: Id, customerCode: string | null, clock: LedgerClock): void {
-  const who = { customer_id: String(customerId), customer_code: customerCode, location_id: null };
-  saveWallet(env, tenant, who.customer_id, settleInTransaction(env, tenant, who, clock));
+  settleInTransaction(env, tenant, { customer_id: String(customerId), customer_code: customerCode, location_id: null }, clock).save();
 }
 
 /** Whether the customer has activations or expirations not yet recorded. */
 export function needsSettlement(env: StoreEnv, tenant: Tenant, customerId: Id, clock: LedgerClock): boolean {
-  const settled = settle(readWallet(env, tenant, customerId), localDate(clock.now, clock.timezone));
+  const { settled } = settledView(env, tenant, customerId, clock);
   return settled.activations.length > 0 || settled.expirations.length > 0;
 }
 
@@ -164,13 +165,13 @@ export function recordPoints(env: StoreEnv, tenant: Tenant, clock: LedgerClock, 
     location_id: entry.location_id === null || entry.location_id === undefined ? null : String(entry.location_id),
   };
   const today = localDate(clock.now, clock.timezone);
-  const wallet = settleInTransaction(env, tenant, who, clock);
+  const view = settleInTransaction(env, tenant, who, clock);
   const id = allocateId(env, tenant, 'points_transaction');
-  const granted = grant(wallet, mergeGrants(entry.grants ?? [], id, today), today);
+  const granted = grant(view.wallet, mergeGrants(entry.grants ?? [], id, today), today);
   let movement = granted;
   let taken: ScoreLine[] = [];
   if (entry.spend !== undefined && entry.spend > 0) {
-    const spent = spend(wallet, entry.spend, entry.spendable);
+    const spent = spend(view.loadSpendable(entry.spend, entry.spendable).wallet, entry.spend, entry.spendable);
     taken = spent.taken;
     movement = {
       amount: granted.amount + spent.movement.amount,
@@ -178,7 +179,7 @@ export function recordPoints(env: StoreEnv, tenant: Tenant, clock: LedgerClock, 
       scores: [...granted.scores, ...spent.movement.scores],
     };
   }
-  saveWallet(env, tenant, who.customer_id, wallet);
+  view.save();
   const extra = entry.author === undefined ? { taken } : { taken, author: entry.author };
   return write(env, tenant, id, entry.type, who, entry.created_at, entry.origin_info ?? {}, movement, extra);
 }
@@ -203,17 +204,21 @@ export function reversePoints(
     location_id: entry.location_id === null || entry.location_id === undefined ? original.location_id : String(entry.location_id),
   };
   const today = localDate(clock.now, clock.timezone);
-  const wallet = settleInTransaction(env, tenant, who, clock);
+  const granted = original.scores.filter((s) => s.score > 0);
+  // What the reversal may take from other points is at most what the original granted.
+  const view = settleInTransaction(env, tenant, who, clock)
+    .loadTransaction(original.id)
+    .loadSpendable(granted.reduce((sum, s) => sum + s.score, 0));
   const id = allocateId(env, tenant, 'points_transaction');
   const expiredDb = env.db(EXPIRED);
   const movement = reverse(
-    wallet,
-    { tx: original.id, granted: original.scores.filter((s) => s.score > 0), taken: original.taken },
+    view.wallet,
+    { tx: original.id, granted, taken: original.taken },
     id,
     today,
     (key) => (expiredDb.get([tenantPrefix(tenant), key]) as number | undefined) ?? 0,
   );
-  saveWallet(env, tenant, who.customer_id, wallet);
+  view.save();
   return write(env, tenant, id, entry.type, who, entry.created_at, entry.origin_info ?? {}, movement, { reverses: original.id });
 }
 
@@ -244,11 +249,11 @@ export function customerTransactionIds(env: StoreEnv, tenant: Tenant, customerId
 
 /**
  * Inside `env.transact`: gives these transactions of `from` to `to` (a merge,
- * or an unmerge giving them back), with the points their buckets still hold.
+ * or an unmerge giving them back), with the points their buckets still hold;
+ * the debt goes with the last of the customer's transactions.
  */
 export function moveTransactions(env: StoreEnv, tenant: Tenant, ids: readonly string[], from: string, to: string, toCode: string | null): void {
   const prefix = tenantPrefix(tenant);
-  const moved = new Set(ids);
   for (const id of ids) {
     const tx = getTransaction(env, tenant, id);
     if (!tx || tx.customer_id !== from) continue;
@@ -256,14 +261,7 @@ export function moveTransactions(env: StoreEnv, tenant: Tenant, ids: readonly st
     env.db(TRANSACTIONS).putSync([prefix, idKey(id)], { ...tx, customer_id: to, customer_code: toCode });
     env.db(BY_CUSTOMER).putSync([prefix, idKey(to), idKey(id)], tx.type);
   }
-  const source = readWallet(env, tenant, from);
-  const target = readWallet(env, tenant, to);
-  const buckets = source.buckets.filter((b) => moved.has(b.tx));
-  const left = source.buckets.filter((b) => !moved.has(b.tx));
-  // A debt goes with the last of the customer's points.
-  const debt = left.length === 0 && customerTransactionIds(env, tenant, from).length === 0 ? source.debt : 0;
-  env.db(WALLETS).putSync([prefix, idKey(from)], { buckets: left, debt: source.debt - debt });
-  env.db(WALLETS).putSync([prefix, idKey(to)], { buckets: [...target.buckets, ...buckets], debt: target.debt + debt });
+  moveBuckets(env, tenant, new Set(ids), from, to, customerTransactionIds(env, tenant, from).length === 0);
 }
 
 /** Inside `env.transact`: removes the customer's ledger (a customer delete). */
@@ -273,5 +271,5 @@ export function removeCustomerLedger(env: StoreEnv, tenant: Tenant, customerId: 
     env.db(TRANSACTIONS).removeSync([prefix, idKey(id)]);
     env.db(BY_CUSTOMER).removeSync([prefix, idKey(customerId), idKey(id)]);
   }
-  env.db(WALLETS).removeSync([prefix, idKey(customerId)]);
+  removeWallet(env, tenant, customerId);
 }

@@ -17,9 +17,9 @@ import { wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
 import { authorOf } from './author.js';
-import { readSettledWallet, recordPoints } from './ledger.js';
+import { readAvailableIn, recordPoints } from './ledger.js';
 import { clockOf, requireActive } from './request.js';
-import { availableIn, type Bucket } from './wallet.js';
+import type { Bucket } from './wallet.js';
 
 interface TransferBody {
   score: number;
@@ -57,7 +57,7 @@ export async function transfer(env: StoreEnv, customers: CustomerStore, campaign
     to_customer_id: wireInt(to.id),
   };
   const moved = await env.transact(() => {
-    const available = availableIn(readSettledWallet(env, req.tenant, from.id, clock), eligible);
+    const available = readAvailableIn(env, req.tenant, from.id, clock, eligible);
     const score = body.score <= available ? body.score : body.allow_partial ? available : 0;
     if (score === 0) {
       throw new TallyError('customer_not_enough_score', `score: ${body.score} points asked, ${available} transferable`, 'score');

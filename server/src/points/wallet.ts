@@ -1,6 +1,6 @@
 /**
  * A customer's points as dated buckets: the pure bookkeeping behind the
- * ledger. Each grant is a bucket (pending until its available_from, gone
+ * ledger, on the part of the wallet an operation loaded (wallet-store.ts). Each grant is a bucket (pending until its available_from, gone
  * after its available_to); spends take from the buckets that expire first;
  * a spend beyond the available points is a debt that later activations repay
  * first. Every change is returned as a transaction line so the stored
@@ -27,8 +27,6 @@ export interface Wallet {
   /** Points spent beyond what was available (a negative balance). */
   debt: number;
 }
-
-export const EMPTY_WALLET: Wallet = { buckets: [], debt: 0 };
 
 /** A change of the wallet: what one transaction records. */
 export interface Movement {
@@ -137,12 +135,18 @@ export function grant(wallet: Wallet, grants: readonly Grant[], today: string): 
   const movement: Movement = { amount: 0, pending_amount: 0, scores: [] };
   for (const g of grants) {
     if (g.amount <= 0) continue;
-    const b: Bucket = { tx: g.tx, campaign_id: g.campaign_id, campaign_name: g.campaign_name, from: g.from, to: g.to, granted: g.amount, remaining: g.amount, active: false };
-    wallet.buckets.push(b);
+    // One bucket per transaction, campaign and dates.
+    let b = wallet.buckets.find((x) => x.tx === g.tx && x.campaign_id === g.campaign_id && x.from === g.from && x.to === g.to);
+    if (!b) wallet.buckets.push((b = { tx: g.tx, campaign_id: g.campaign_id, campaign_name: g.campaign_name, from: g.from, to: g.to, granted: 0, remaining: 0, active: false }));
+    b.granted += g.amount;
     if (g.from <= today) {
       movement.amount += g.amount;
-      activate(wallet, b);
+      const repaid = Math.min(wallet.debt, g.amount);
+      wallet.debt -= repaid;
+      b.remaining += g.amount - repaid;
+      b.active = true;
     } else {
+      b.remaining += g.amount;
       movement.pending_amount += g.amount;
     }
     movement.scores.push(scoreLine(b, g.amount));
@@ -160,7 +164,7 @@ function spendOrder(a: Bucket, b: Bucket): number {
   return a.tx.length - b.tx.length || (a.tx < b.tx ? -1 : a.tx > b.tx ? 1 : 0);
 }
 
-/** Available points that `eligible` buckets hold (for transfers of transferable points). */
+/** Available points that `eligible` buckets hold (for transfers of transferable points); the wallet holds every available bucket. */
 export function availableIn(wallet: Wallet, eligible: (b: Bucket) => boolean): number {
   let sum = 0;
   for (const b of wallet.buckets) if (b.active && eligible(b)) sum += b.remaining;
