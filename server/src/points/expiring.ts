@@ -18,9 +18,10 @@ import { clockOf } from './request.js';
 export const EXPIRING_WINDOW_DAYS = 60;
 
 export function expiringPoints(env: StoreEnv, customers: CustomerStore, req: TallyRequest) {
-  // associate_id names the associate customer by its id.
   const by = optionalEnum(req.query.get('search_param'), 'search_param', ['id', 'code', 'associate_id'] as const) ?? 'id';
-  const customer = findCustomer(customers, req.tenant, by === 'code' ? 'code' : 'id', req.params.value ?? '', 'value');
+  let customer = findCustomer(customers, req.tenant, by === 'code' ? 'code' : 'id', req.params.value ?? '', 'value');
+  // associate_id: a customer merged into another; its points are now the other's.
+  if (by === 'associate_id' && customer.merged_to !== undefined) customer = findCustomer(customers, req.tenant, 'id', customer.merged_to, 'value');
   const today = localDate(req.now, req.settings.timezone);
   const limit = addDays(today, EXPIRING_WINDOW_DAYS);
   const asked = optionalWire('date', req.query.get('date'), 'date');

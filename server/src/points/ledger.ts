@@ -56,6 +56,7 @@ export interface PointsEntry {
 const TRANSACTIONS = 'points_transactions';
 const BY_CUSTOMER = 'points_by_customer';
 const EXPIRED = 'points_expired';
+const BY_ASSOCIATE = 'points_by_associate';
 /** The customer's wallet with its due activations and expirations applied (nothing written). */
 function settledView(env: StoreEnv, tenant: Tenant, customerId: Id, clock: LedgerClock) {
   const today = localDate(clock.now, clock.timezone);
@@ -80,6 +81,11 @@ export function readExpiring(env: StoreEnv, tenant: Tenant, customerId: Id, cloc
 export function readAvailableIn(env: StoreEnv, tenant: Tenant, customerId: Id, clock: LedgerClock, eligible: (b: Bucket) => boolean): number {
   const { view } = settledView(env, tenant, customerId, clock);
   return availableIn(view.loadSpendable(Infinity, eligible).wallet, eligible);
+}
+
+/** The key range of a customer's transactions, or of those a merge moved from an associate. */
+export function transactionIndex(env: StoreEnv, tenant: Tenant, by: 'customer' | 'associate', customerId: string) {
+  return { db: env.db(by === 'customer' ? BY_CUSTOMER : BY_ASSOCIATE), prefix: [tenantPrefix(tenant), idKey(customerId)] };
 }
 
 export function getTransaction(env: StoreEnv, tenant: Tenant, id: string): PointsTransaction | undefined {
@@ -258,8 +264,11 @@ export function moveTransactions(env: StoreEnv, tenant: Tenant, ids: readonly st
     const tx = getTransaction(env, tenant, id);
     if (!tx || tx.customer_id !== from) continue;
     env.db(BY_CUSTOMER).removeSync([prefix, idKey(from), idKey(id)]);
-    env.db(TRANSACTIONS).putSync([prefix, idKey(id)], { ...tx, customer_id: to, customer_code: toCode });
+    // The first merge names the associate; an unmerge giving it back leaves it.
+    const associate = tx.associate_id ?? from;
+    env.db(TRANSACTIONS).putSync([prefix, idKey(id)], { ...tx, customer_id: to, customer_code: toCode, associate_id: associate });
     env.db(BY_CUSTOMER).putSync([prefix, idKey(to), idKey(id)], tx.type);
+    env.db(BY_ASSOCIATE).putSync([prefix, idKey(associate), idKey(id)], tx.type);
   }
   moveBuckets(env, tenant, new Set(ids), from, to, customerTransactionIds(env, tenant, from).length === 0);
 }

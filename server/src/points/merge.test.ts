@@ -32,6 +32,11 @@ describe('customer merge moves the points ledger and custom events', () => {
     await server.client.post('/points/redeem', { customer_id: 41, amount: 10, comments: 'after merge' });
     const [spend] = await transactions(server.client, 41, { origin_type: 'subtract' });
     expect(spend.scores[0]).toMatchObject({ loyalty_score_id: soon, score: -10 });
+    // associate_id: what the merge moved from customer 40, and the points 40's id now leads to.
+    const fromAssociate = await server.client.get('/points/transactions', { query: { associate_id: '40' } });
+    expect(fromAssociate.body.data.map((t: { amount: number; associate_id: number; customer_id: number }) => [t.amount, t.associate_id, t.customer_id])).toEqual([[40, 40, 41]]);
+    const viaAssociate = await server.client.get('/customers/40/points_expiring', { query: { search_param: 'associate_id' } });
+    expect(viaAssociate.body.data).toEqual([expect.objectContaining({ score_available: 30 })]);
     const events = await server.client.get('/custom_events', { query: { customer_id: '41' } });
     expect(events.body.data.map((e: { id: string; customer_code: string }) => [e.id, e.customer_code])).toEqual([['visit-40', 'M41']]);
   });

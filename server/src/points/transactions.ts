@@ -14,8 +14,8 @@ import type { CustomerStore } from '../customers/store.js';
 import { findCustomer } from '../customers/lookup.js';
 import { paginate } from '../store/paginate.js';
 import type { StoreEnv } from '../store/env.js';
-import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
-import { getTransaction, settleIfDue } from './ledger.js';
+import { idFromKey, tenantPrefix } from '../store/keys.js';
+import { getTransaction, settleIfDue, transactionIndex } from './ledger.js';
 import { clockOf } from './request.js';
 import { POINTS_TRANSACTION_TYPES, type PointsTransaction } from './types.js';
 
@@ -40,6 +40,7 @@ export function transactionView(tx: PointsTransaction, name: (id: string | null,
       available_to: s.available_to,
     })),
     ...(tx.author === undefined ? {} : { author: tx.author }),
+    ...(tx.associate_id === undefined ? {} : { associate_id: wireInt(tx.associate_id) }),
   };
 }
 
@@ -72,12 +73,14 @@ export async function listTransactions(env: StoreEnv, customers: CustomerStore, 
   if (given.length === 0) return paginate<PointsTransaction, unknown>(env.db('points_transactions'), [prefix], page, keep);
   const field = given[0];
   const value = q.get(field)!;
-  const customer =
+  // associate_id: the transactions a merge moved from that (former) customer.
+  const customerId =
     field === 'customer_code'
-      ? findCustomer(customers, req.tenant, 'code', value, field)
-      : findCustomer(customers, req.tenant, 'id', optionalInt64(value, field)!, field);
-  await settleIfDue(env, req.tenant, customer.id, customer.code ?? null, clockOf(req));
-  return paginate<string, unknown>(env.db('points_by_customer'), [prefix, idKey(customer.id)], page, (_type, key) =>
-    keep(getTransaction(env, req.tenant, idFromKey(String(key[2])))),
-  );
+      ? findCustomer(customers, req.tenant, 'code', value, field).id
+      : field === 'customer_id'
+        ? findCustomer(customers, req.tenant, 'id', optionalInt64(value, field)!, field).id
+        : optionalInt64(value, field)!;
+  if (field !== 'associate_id') await settleIfDue(env, req.tenant, customerId, customers.get(req.tenant, customerId)?.code ?? null, clockOf(req));
+  const index = transactionIndex(env, req.tenant, field === 'associate_id' ? 'associate' : 'customer', customerId);
+  return paginate<string, unknown>(index.db, index.prefix, page, (_type, key) => keep(getTransaction(env, req.tenant, idFromKey(String(key[2])))));
 }

@@ -44,6 +44,8 @@ export interface PointsTransaction {
   reverses: string | null;
   /** Email of the person who made the request (transfers and triggers, common rule 9). */
   author?: string;
+  /** The customer a merge moved this transaction from (the contract's associate). */
+  associate_id?: string;
 }
 
 /** Balance of a customer at an instant: score = score_available + pending. */
