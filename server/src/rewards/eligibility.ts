@@ -1,0 +1,84 @@
+/**
+ * Whether a customer can redeem a reward, and if not why: one list of missing
+ * conditions, used both by the catalogue (can_redeem,
+ * missing_redeem_conditions, restricted_by) and by the redemption itself, so
+ * what the list says is what a redemption does. Conditions in the order a
+ * redemption checks them.
+ */
+import { periodKey } from '@tally/engine';
+import type { CustomerRecord } from '../customers/types.js';
+import { localDate } from '../points/local-date.js';
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
+import { appliesTo, standing } from '../tiers/standing.js';
+import type { TierStore } from '../tiers/store.js';
+import type { RewardStore } from './store.js';
+import type { RewardRecord } from './types.js';
+
+export type MissingReason = 'status' | 'dates' | 'countries' | 'tiers' | 'redeem_times' | 'stock' | 'points';
+
+export interface Missing {
+  reason: MissingReason;
+  message: string;
+}
+
+export interface Redeemer {
+  tenant: Tenant;
+  settings: CompanySettings;
+  now: Date;
+  customer: CustomerRecord;
+  /** Points available now. */
+  available: number;
+  /** Points the redemption costs (score_overwrite or the reward's points). */
+  cost: number;
+}
+
+export interface EligibilityStores {
+  rewards: RewardStore;
+  tiers: TierStore;
+}
+
+/** The customer's country: its own, else the Company's (as carts read it). */
+export function customerCountry(customer: CustomerRecord, settings: CompanySettings): string {
+  return typeof customer.profile.country === 'string' ? customer.profile.country : settings.country;
+}
+
+/** The redeem_chances period the redemption at `now` counts in. */
+export function redemptionPeriod(reward: RewardRecord, redeemer: Pick<Redeemer, 'now' | 'settings'>): string {
+  return periodKey(reward.redeem_chances, redeemer.now.toISOString(), redeemer.settings.timezone);
+}
+
+export function missingConditions(stores: EligibilityStores, reward: RewardRecord, r: Redeemer): Missing[] {
+  const missing: Missing[] = [];
+  const today = localDate(r.now, r.settings.timezone);
+  if (reward.status !== 'active') missing.push({ reason: 'status', message: 'the reward is not active' });
+  if ((reward.available_from !== null && today < reward.available_from) || (reward.available_to !== null && today > reward.available_to)) {
+    missing.push({ reason: 'dates', message: `the reward is available from ${reward.available_from ?? 'always'} to ${reward.available_to ?? 'always'}` });
+  }
+  const country = customerCountry(r.customer, r.settings);
+  if (reward.countries.length > 0 && !reward.countries.includes(country)) {
+    missing.push({ reason: 'countries', message: `the reward is not offered in ${country}` });
+  }
+  if (reward.tiers.length > 0 && !reward.tiers.some((tier) => holdsTier(stores.tiers, r, tier.program_id, tier.level))) {
+    missing.push({ reason: 'tiers', message: `the reward needs the tier level ${reward.tiers.map((t) => tierName(stores.tiers, r.tenant, t.program_id, t.level)).join(' or ')}` });
+  }
+  if (reward.redeem_times !== null && stores.rewards.uses(r.tenant, r.customer.id, reward.id, redemptionPeriod(reward, r)) >= reward.redeem_times) {
+    missing.push({ reason: 'redeem_times', message: `the reward can be redeemed ${reward.redeem_times} times per ${reward.redeem_chances} period` });
+  }
+  if (reward.total_stock !== null && stores.rewards.stockUsed(r.tenant, reward.id) >= reward.total_stock) {
+    missing.push({ reason: 'stock', message: 'the reward is out of stock' });
+  }
+  if (r.cost > r.available) missing.push({ reason: 'points', message: `${r.cost - Math.max(0, r.available)} more points are needed` });
+  return missing;
+}
+
+function holdsTier(tiers: TierStore, r: Redeemer, programId: string, level: number): boolean {
+  const program = tiers.program(r.tenant, programId);
+  if (!program || !appliesTo(program, r.customer)) return false;
+  const held = standing(program, r.customer).current?.level;
+  return held !== undefined && held >= level;
+}
+
+function tierName(tiers: TierStore, tenant: Tenant, programId: string, level: number): string {
+  const program = tiers.program(tenant, programId);
+  return `${program?.levels.find((l) => l.level === level)?.name ?? level} (${program?.name ?? programId})`;
+}

@@ -1,0 +1,68 @@
+/**
+ * The filters of GET /rewards. The scope is one of: a customer (its country;
+ * can_redeem and missing_redeem_conditions are then answered), a location (its
+ * country and the rewards offered there), countries, or none (every reward).
+ * `store` narrows store-bound rewards to the customer's registration or usual
+ * store; `restricted_by` drops rewards the customer cannot redeem for those
+ * reasons.
+ */
+import type { CustomerRecord } from '../customers/types.js';
+import { invalidRequest } from '../http/errors.js';
+import { optionalEnum } from '../http/params.js';
+import type { LocationRecord } from '../locations/types.js';
+import type { Missing, MissingReason } from './eligibility.js';
+import { REWARD_TYPES, type RewardRecord } from './types.js';
+
+const RESTRICTIONS = ['tiers', 'points', 'stock', 'redeem_times', 'countries', 'dates', 'status'] as const satisfies readonly MissingReason[];
+const STORES = ['registration', 'usual'] as const;
+
+export interface RewardFilters {
+  status?: 'active' | 'inactive';
+  type?: RewardRecord['type'];
+  redemption_type: RewardRecord['redemption_type'];
+  store?: (typeof STORES)[number];
+  restricted_by: MissingReason[];
+  countries?: string[];
+}
+
+/** A repeatable query parameter, also accepted comma-separated (`countries=ES,PT` or `countries[]=ES&countries[]=PT`). */
+export function listParam(query: URLSearchParams, name: string): string[] | undefined {
+  const values = [...query.getAll(name), ...query.getAll(`${name}[]`)].flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return values.length === 0 ? undefined : values;
+}
+
+export function readFilters(query: URLSearchParams): RewardFilters {
+  const restricted = listParam(query, 'restricted_by') ?? [];
+  for (const reason of restricted) optionalEnum(reason, 'restricted_by', RESTRICTIONS);
+  const countries = listParam(query, 'countries');
+  for (const country of countries ?? []) if (!/^[A-Z]{2}$/.test(country)) throw invalidRequest('countries', `${country} is not an ISO 3166-1 alpha-2 code`);
+  return {
+    status: optionalEnum(query.get('status') || undefined, 'status', ['active', 'inactive'] as const),
+    type: optionalEnum(query.get('type') || undefined, 'type', REWARD_TYPES),
+    redemption_type: optionalEnum(query.get('redemption_type') || undefined, 'redemption_type', ['manual', 'loyalty_rule'] as const) ?? 'manual',
+    store: optionalEnum(query.get('store') || undefined, 'store', STORES),
+    restricted_by: restricted as MissingReason[],
+    countries,
+  };
+}
+
+export interface Scope {
+  customer?: CustomerRecord;
+  customerCountry?: string;
+  location?: LocationRecord;
+}
+
+export function passes(reward: RewardRecord, filters: RewardFilters, scope: Scope, missing?: Missing[]): boolean {
+  if (filters.status !== undefined && reward.status !== filters.status) return false;
+  if (filters.type !== undefined && reward.type !== filters.type) return false;
+  if (reward.redemption_type !== filters.redemption_type) return false;
+  const countries = filters.countries ?? (scope.location ? [scope.location.country] : scope.customerCountry ? [scope.customerCountry] : undefined);
+  if (countries && reward.countries.length > 0 && !reward.countries.some((c) => countries.includes(c))) return false;
+  if (scope.location && reward.location_ids.length > 0 && !reward.location_ids.includes(scope.location.id)) return false;
+  if (filters.store && scope.customer && reward.location_ids.length > 0) {
+    const field = filters.store === 'registration' ? 'registration_location_id' : 'usual_location_id';
+    const store = scope.customer.profile[field];
+    if (typeof store !== 'string' || !reward.location_ids.includes(store)) return false;
+  }
+  return !missing?.some((m) => filters.restricted_by.includes(m.reason));
+}

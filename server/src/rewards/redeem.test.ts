@@ -1,0 +1,194 @@
+/**
+ * POST /rewards/{id}/redeem and its rollback over HTTP: points debited through
+ * the ledger and stock decremented together, every refusal writing nothing,
+ * concurrent redemptions against a stock of 5, and a rollback restoring
+ * points and stock exactly.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { balance, transactions } from '../points/testing.js';
+import { startServer, type TestServer } from '../testing/server.js';
+import { createReward, customersWithPoints, LOCATION, redeem } from './testing.js';
+
+describe('reward redemption', () => {
+  let server: TestServer;
+  const reward = async (id: number, query: Record<string, string> = {}) => (await server.client.get(`/rewards/${id}`, { query })).body;
+
+  beforeAll(async () => {
+    server = await startServer();
+    expect((await server.client.post('/locations', LOCATION)).status).toBe(200);
+    await server.client.patch('/company', { customer_attribute_schema: { type: 'object', properties: { spend: { type: 'number' } } } });
+  });
+  afterAll(() => server.dispose());
+
+  it('debits the points as a reward transaction and takes one unit of stock, answering the balance, redemption id and code', async () => {
+    await customersWithPoints(server.client, [1], 500);
+    const id = await createReward(server.client, { name: 'Mug', points: 120, total_stock: 10 });
+    const res = await redeem(server.client, id, 1);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({
+      customer: { id: 1, code: null, score: 380, score_available: 380 },
+      score_used: 120, score: 380, score_available: 380,
+      redemption_id: expect.any(Number), code: expect.stringMatching(/^[A-Z0-9]{12}$/),
+    });
+    expect(await balance(server.client, 1)).toMatchObject({ score: 380, score_available: 380 });
+    const [last] = (await transactions(server.client, 1)).filter((t) => t.type === 'reward');
+    expect(last).toMatchObject({ amount: -120, origin_info: { reward: { id, name: 'Mug', type: 'physical' } } });
+    expect(await reward(id)).toMatchObject({ total_stock: 10, available_stock: 9, redemptions_quantity: 1 });
+  });
+
+  it('charges score_overwrite instead of the reward points', async () => {
+    await customersWithPoints(server.client, [2], 500);
+    const id = await createReward(server.client, { points: 300 });
+    const res = await redeem(server.client, id, 2, { score_overwrite: 50, source: 'challenge' });
+    expect(res.body.score_used).toBe(50);
+    expect((await balance(server.client, 2)).score_available).toBe(450);
+    const listed = await server.client.get('/rewards/transactions', { query: { customer_id: '2' } });
+    expect(listed.body.data[0]).toMatchObject({ reward_id: id, score_expense: 50, source: 'challenge', status: 'available', location_id: LOCATION.id });
+  });
+
+  it('refuses without enough points (402 customer_not_enough_score), writing nothing', async () => {
+    await customersWithPoints(server.client, [3], 99);
+    const id = await createReward(server.client, { points: 100, total_stock: 3 });
+    const res = await redeem(server.client, id, 3);
+    expect(res.status).toBe(402);
+    expect(res.body.code).toBe('customer_not_enough_score');
+    expect((await balance(server.client, 3)).score_available).toBe(99);
+    expect(await reward(id)).toMatchObject({ available_stock: 3, redemptions_quantity: 0 });
+  });
+
+  it('refuses beyond redeem_times per redeem_chances period and when out of stock (409 conflict)', async () => {
+    await customersWithPoints(server.client, [4, 5], 1000);
+    const limited = await createReward(server.client, { points: 10, redeem_times: 2, redeem_chances: 'num_month' });
+    expect((await redeem(server.client, limited, 4)).status).toBe(200);
+    expect((await redeem(server.client, limited, 4)).status).toBe(200);
+    const third = await redeem(server.client, limited, 4);
+    expect(third.status).toBe(409);
+    expect(third.body).toMatchObject({ code: 'conflict', error: expect.stringMatching(/^id: .*2 times per num_month/) });
+    expect((await redeem(server.client, limited, 5)).status).toBe(200);
+    const single = await createReward(server.client, { points: 10, total_stock: 1 });
+    expect((await redeem(server.client, single, 4)).status).toBe(200);
+    const out = await redeem(server.client, single, 5);
+    expect(out.status).toBe(409);
+    expect(out.body.error).toMatch(/out of stock/);
+    expect((await balance(server.client, 5)).score_available).toBe(990);
+  });
+
+  it('refuses an inactive reward, one out of its dates, of another country or of a tier the customer does not hold (403 forbidden_request)', async () => {
+    await customersWithPoints(server.client, [6], 1000, { attributes: { spend: 50 } });
+    const program = await server.client.post('/tier_programs', {
+      name: 'Club', attribute: 'spend', structure: [{ level: 1, name: 'Bronze', threshold: 0 }, { level: 2, name: 'Gold', threshold: 100 }],
+    });
+    const cases = [
+      { status: 'inactive' },
+      { available_from: '2999-01-01' },
+      { available_to: '2000-01-01' },
+      { countries: ['PT'] },
+      { tiers: [{ program_id: program.body.id, level: 2 }] },
+    ];
+    for (const body of cases) {
+      const res = await redeem(server.client, await createReward(server.client, { points: 10, ...body }), 6);
+      expect(res.status, JSON.stringify(body)).toBe(403);
+      expect(res.body.code).toBe('forbidden_request');
+    }
+    expect((await balance(server.client, 6)).score_available).toBe(1000);
+    const gold = await createReward(server.client, { points: 10, tiers: [{ program_id: program.body.id, level: 2 }] });
+    await server.client.patch('/customers/6', { attributes: { spend: 100 } });
+    expect((await redeem(server.client, gold, 6)).status).toBe(200);
+  });
+
+  it('answers the errors of the request: unknown reward, customer or location, missing fields, inactive customer', async () => {
+    await customersWithPoints(server.client, [7], 100);
+    const id = await createReward(server.client, { points: 10 });
+    const check = async (rewardId: number, body: Record<string, unknown>, status: number, code: string, field: string) => {
+      const res = await server.client.post(`/rewards/${rewardId}/redeem`, body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body.code).toBe(code);
+      expect(res.body.error.startsWith(`${field}:`), res.body.error).toBe(true);
+    };
+    await check(999, { location_id: 10, customer_id: 7 }, 404, 'reward_not_found', 'id');
+    await check(id, { location_id: 10, customer_id: 404 }, 404, 'customer_not_found', 'customer_id');
+    await check(id, { location_id: 404, customer_id: 7 }, 404, 'location_not_found', 'location_id');
+    await check(id, { customer_id: 7 }, 400, 'invalid_request', 'location_id');
+    await check(id, { location_id: 10 }, 400, 'invalid_request', 'customer_id');
+    await check(id, { location_id: 10, customer_id: 7, customer_code: 'X' }, 400, 'invalid_request', 'customer_code');
+    await check(id, { location_id: 10, customer_id: 7, score_overwrite: 2147483648 }, 400, 'invalid_request', 'score_overwrite');
+    await check(id, { location_id: 10, customer_id: 7, score_overwrite: 0 }, 400, 'invalid_request', 'score_overwrite');
+    await check(id, { location_code: 'MAD-01', customer_id: 7, extra: 1 }, 400, 'invalid_request', 'extra');
+    await server.client.patch('/customers/7', { status: 'inactive' });
+    await check(id, { location_code: 'MAD-01', customer_id: 7 }, 402, 'customer_inactive', 'customer_id');
+    expect((await balance(server.client, 7)).score_available).toBe(100);
+  });
+
+  it('with process_actions issues a voucher of the reward coupon, which carts can use', async () => {
+    await customersWithPoints(server.client, [8], 100);
+    const campaign = await server.client.post('/discounts', {
+      rule_params: { name: 'Reward coupon', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] },
+      coupon_params: { name: 'One euro off' },
+    });
+    const couponId = (await server.client.get(`/discounts/${campaign.body.id}`)).body.coupon_info.coupon_id;
+    const id = await createReward(server.client, { points: 10, type: 'coupon', coupon_id: couponId });
+    expect(await reward(id)).toMatchObject({ is_coupon: true, coupon: { id: couponId, name: 'One euro off' } });
+    const cart = { customer_id: 8, coupons_desired: 'all', creation_date: new Date().toISOString().slice(0, 19) + 'Z', total: 5, lines: [{ order: 1, product_id: 1, total: 5, quantity: 1 }] };
+    const applies = async () => (await server.client.post('/carts/simulate', cart)).body.effects.some((e: { rule_id: number }) => e.rule_id === campaign.body.id);
+    expect((await redeem(server.client, id, 8)).status).toBe(200);
+    expect(await applies()).toBe(false);
+    expect((await redeem(server.client, id, 8, { process_actions: true })).status).toBe(200);
+    expect(await applies()).toBe(true);
+  });
+
+  it('grants exactly 5 of 12 concurrent redemptions against a stock of 5; the others are refused and keep their points', async () => {
+    const ids = Array.from({ length: 12 }, (_, i) => 100 + i);
+    await customersWithPoints(server.client, ids, 50);
+    const id = await createReward(server.client, { points: 50, total_stock: 5 });
+    const results = await Promise.all(ids.map((customer) => redeem(server.client, id, customer)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(5);
+    expect(results.filter((r) => r.status === 409 && r.body.code === 'conflict')).toHaveLength(7);
+    expect(await reward(id)).toMatchObject({ available_stock: 0, redemptions_quantity: 5 });
+    const balances = await Promise.all(ids.map((customer) => balance(server.client, customer)));
+    expect(balances.filter((b) => b.score_available === 0)).toHaveLength(5);
+    expect(balances.filter((b) => b.score_available === 50)).toHaveLength(7);
+  });
+
+  it('rolls a redemption back: status reverted, points and stock exactly restored; a second rollback is refused', async () => {
+    await customersWithPoints(server.client, [9], 333);
+    const id = await createReward(server.client, { points: 111, total_stock: 2 });
+    const before = await balance(server.client, 9);
+    const redeemed = await redeem(server.client, id, 9);
+    expect(await reward(id)).toMatchObject({ available_stock: 1 });
+    const res = await server.client.post(`/rewards/transactions/${redeemed.body.redemption_id}/rollback`, { status_detail: 'till error' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ redemption_id: redeemed.body.redemption_id, status: 'reverted', status_detail: 'till error' });
+    expect(await balance(server.client, 9)).toEqual(before);
+    expect(await reward(id)).toMatchObject({ available_stock: 2, redemptions_quantity: 0 });
+    const again = await server.client.post(`/redemptions/${redeemed.body.redemption_id}/rollback`, { status_detail: 'twice' });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('conflict');
+    const listed = await server.client.get('/redemptions', { query: { customer_id: '9' } });
+    expect(listed.body.data).toEqual([expect.objectContaining({ id: redeemed.body.redemption_id, status: 'reverted', status_detail: 'till error' })]);
+    expect((await server.client.post('/rewards/transactions/999/rollback', { status_detail: 'x' })).body.code).toBe('redemption_not_found');
+    expect((await server.client.post(`/rewards/transactions/${redeemed.body.redemption_id}/rollback`, {})).status).toBe(400);
+  });
+
+  it('lists reward transactions newest first, by customer (id wins over code), location and status, paginated', async () => {
+    await customersWithPoints(server.client, [20], 100, { code: 'C20' });
+    const id = await createReward(server.client, { points: 10 });
+    const first = (await redeem(server.client, id, 20)).body.redemption_id;
+    const second = (await redeem(server.client, id, 20)).body.redemption_id;
+    await server.client.post(`/rewards/transactions/${first}/rollback`, { status_detail: 'x' });
+    const list = async (query: Record<string, string>) => (await server.client.get('/rewards/transactions', { query })).body;
+    expect((await list({ customer_code: 'C20' })).data.map((r: { id: number }) => r.id)).toEqual([second, first]);
+    expect((await list({ customer_id: '20', customer_code: 'nobody' })).data).toHaveLength(2);
+    expect((await list({ customer_id: '20', status: 'available' })).data.map((r: { id: number }) => r.id)).toEqual([second]);
+    const page = await list({ location_code: 'MAD-01', per_page: '1' });
+    expect(page.data[0].id).toBeGreaterThanOrEqual(second);
+    expect(page.next_token_starts_after).toEqual(expect.any(String));
+    const next = await list({ location_code: 'MAD-01', per_page: '1', starting_after: page.next_token_starts_after });
+    expect(next.data[0].id).toBeLessThan(page.data[0].id);
+    expect(page.data[0]).toEqual({
+      id: expect.any(Number), created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/), customer_id: expect.any(Number),
+      customer_code: expect.toBeOneOf([null, expect.any(String)]), location_id: 10, reward_id: expect.any(Number), score_expense: expect.any(Number),
+      code: expect.any(String), status: expect.any(String), status_detail: expect.toBeOneOf([null, expect.any(String)]), source: 'api',
+      origin_type: null, origin_id: null, loyalty_rule_id: null,
+    });
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * POST /rewards/{id}/redeem: in one write transaction, the conditions are
+ * checked again on the transaction's own view (so concurrent redemptions never
+ * overspend stock, redeem_times or points), then the points are debited
+ * through the ledger (a `reward` transaction), the stock unit and the
+ * customer's use are counted, the redemption is stored and, with
+ * process_actions, a voucher of the reward's coupon is issued. Checks come
+ * before any write (a throw after a write would leave it in a group commit).
+ */
+import { TallyError } from '@tally/engine';
+import type { CampaignStore } from '../campaigns/store.js';
+import type { CustomerRecord } from '../customers/types.js';
+import { invalidRequest } from '../http/errors.js';
+import { localize } from '../http/language.js';
+import type { TallyRequest } from '../http/types.js';
+import { wireInt } from '../http/wire.js';
+import { readBalance, recordPoints } from '../points/ledger.js';
+import { clockOf } from '../points/request.js';
+import type { StoreEnv } from '../store/env.js';
+import { allocateId } from '../store/ids.js';
+import { generateVoucherCode } from '../vouchers/issue.js';
+import type { VoucherStore } from '../vouchers/store.js';
+import { issueInTransaction } from '../vouchers/trigger.js';
+import { missingConditions, redemptionPeriod, type EligibilityStores, type Missing } from './eligibility.js';
+import type { RedemptionRecord, RewardRecord } from './types.js';
+
+export interface RedeemBody {
+  location_id?: string;
+  location_code?: string;
+  customer_id?: string;
+  customer_code?: string;
+  associate_id?: string;
+  score_overwrite?: string;
+  process_actions?: boolean;
+  source?: string;
+}
+
+export interface RedeemStores extends EligibilityStores {
+  env: StoreEnv;
+  campaigns: CampaignStore;
+  vouchers: VoucherStore;
+}
+
+export interface Redemption {
+  customer: CustomerRecord;
+  location: { id: string | null; code: string | null };
+  body: RedeemBody;
+}
+
+const MAX_POINTS = 2147483647n;
+
+/** The points a redemption costs: score_overwrite when sent, else the reward's. */
+export function redemptionCost(reward: RewardRecord, body: RedeemBody): number {
+  if (body.score_overwrite === undefined) return reward.points;
+  if (BigInt(body.score_overwrite) > MAX_POINTS) throw invalidRequest('score_overwrite', `must be at most ${MAX_POINTS}`);
+  return Number(body.score_overwrite);
+}
+
+/** The error of the first missing condition. */
+function refusal(reward: RewardRecord, missing: Missing): TallyError {
+  const message = `id: reward ${reward.id}: ${missing.message}`;
+  switch (missing.reason) {
+    case 'points':
+      return new TallyError('customer_not_enough_score', message, 'id');
+    case 'stock':
+    case 'redeem_times':
+      return new TallyError('conflict', message, 'id');
+    default:
+      return new TallyError('forbidden_request', message, 'id');
+  }
+}
+
+export async function redeemReward(stores: RedeemStores, req: TallyRequest, rewardId: string, redemption: Redemption): Promise<RedemptionRecord> {
+  const { env, rewards, campaigns, vouchers } = stores;
+  const { customer, location, body } = redemption;
+  const clock = clockOf(req);
+  const at = req.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return env.transact(() => {
+    const reward = rewards.get(req.tenant, rewardId);
+    if (!reward) throw new TallyError('reward_not_found', `id: no reward ${rewardId}`, 'id');
+    if (reward.location_ids.length > 0 && (location.id === null || !reward.location_ids.includes(location.id))) {
+      throw new TallyError('forbidden_request', `location_id: reward ${reward.id} is not offered at this location`, 'location_id');
+    }
+    const cost = redemptionCost(reward, body);
+    const available = readBalance(env, req.tenant, customer.id, clock).score_available;
+    const missing = missingConditions(stores, reward, { tenant: req.tenant, settings: req.settings, now: req.now, customer, available, cost });
+    if (missing.length > 0) throw refusal(reward, missing[0]);
+    const campaign = body.process_actions && reward.coupon_campaign_id !== null ? campaigns.get(req.tenant, reward.coupon_campaign_id) : undefined;
+
+    const tx = recordPoints(env, req.tenant, clock, {
+      type: 'reward',
+      customer_id: customer.id,
+      customer_code: customer.code ?? null,
+      location_id: location.id,
+      created_at: at,
+      origin_info: { reward: { id: wireInt(reward.id), name: localize(reward.name, undefined, req.settings), type: reward.type } },
+      spend: cost,
+    });
+    const voucher = campaign?.coupon_id === undefined ? undefined : issueInTransaction(env, vouchers, req.tenant, campaign, { customer_id: customer.id }, req.now);
+    const record: RedemptionRecord = {
+      id: allocateId(env, req.tenant, 'redemptions'),
+      created_at: at.slice(0, 19).replace('T', ' '),
+      customer_id: customer.id,
+      customer_code: customer.code ?? null,
+      location_id: location.id,
+      location_code: location.code,
+      reward_id: reward.id,
+      score_expense: cost,
+      code: generateVoucherCode(),
+      status: 'available',
+      status_detail: null,
+      source: body.source ?? 'api',
+      origin_type: null,
+      origin_id: null,
+      loyalty_rule_id: null,
+      points_transaction_id: tx.id,
+      voucher_id: voucher?.id ?? null,
+      period_key: redemptionPeriod(reward, req),
+    };
+    rewards.addRedemptionInTransaction(req.tenant, record);
+    return record;
+  });
+}

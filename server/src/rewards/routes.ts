@@ -1,0 +1,191 @@
+/**
+ * Rewards: the back office (POST, PATCH /rewards) and the contract's GET
+ * /rewards, GET /rewards/{id}, POST /rewards/{id}/redeem, GET
+ * /rewards/transactions and POST /rewards/transactions/{id}/rollback (with
+ * their /redemptions aliases, in the routing table).
+ */
+import { TallyError } from '@tally/engine';
+import { LmdbCampaignStore } from '../campaigns/store.js';
+import type { ServerContext } from '../context.js';
+import { findCustomer } from '../customers/lookup.js';
+import { CustomerStore } from '../customers/store.js';
+import type { CustomerRecord } from '../customers/types.js';
+import { invalidRequest } from '../http/errors.js';
+import { optionalInt64, readPerPage, requireInt64 } from '../http/params.js';
+import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
+import { validate } from '../http/validation.js';
+import { wireInt } from '../http/wire.js';
+import { LocationStore } from '../locations/store.js';
+import type { LocationRecord } from '../locations/types.js';
+import { customerPoints } from '../points/balance.js';
+import { readBalance } from '../points/ledger.js';
+import { clockOf, requireActive } from '../points/request.js';
+import { allocateId } from '../store/ids.js';
+import { TierStore } from '../tiers/store.js';
+import { LmdbVoucherStore } from '../vouchers/store.js';
+import { customerCountry, missingConditions } from './eligibility.js';
+import { passes, readFilters, type Scope } from './list.js';
+import { buildReward, type RewardBody, type RewardWrite } from './record.js';
+import { redeemReward, redemptionCost, type RedeemBody } from './redeem.js';
+import { rollbackRedemption } from './rollback.js';
+import { RewardStore } from './store.js';
+import type { RewardRecord } from './types.js';
+import { redemptionView, rewardView, type ViewContext } from './view.js';
+
+export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
+  const rewards = new RewardStore(env);
+  const campaigns = new LmdbCampaignStore(env);
+  const tiers = new TierStore(env);
+  const customers = new CustomerStore(env);
+  const locations = new LocationStore(env);
+  const vouchers = new LmdbVoucherStore(env);
+  const stores = { env, rewards, campaigns, tiers, vouchers };
+
+  const writer = (req: TallyRequest): RewardWrite => ({ tenant: req.tenant, campaigns, tiers, now: req.now.toISOString() });
+  const viewContext = (req: TallyRequest): ViewContext => ({ tenant: req.tenant, language: req.language, settings: req.settings, rewards, campaigns });
+  const existing = (req: TallyRequest): RewardRecord => {
+    const id = requireInt64(req.params.id, 'id');
+    const reward = rewards.get(req.tenant, id);
+    if (!reward) throw new TallyError('reward_not_found', `id: no reward ${id}`, 'id');
+    return reward;
+  };
+  /** can_redeem and missing_redeem_conditions of a reward for a customer. */
+  const missingFor = (req: TallyRequest, reward: RewardRecord, customer: CustomerRecord) =>
+    missingConditions(stores, reward, {
+      tenant: req.tenant, settings: req.settings, now: req.now, customer,
+      available: readBalance(env, req.tenant, customer.id, clockOf(req)).score_available,
+      cost: reward.points,
+    });
+
+  return {
+    'rewards.create': (req) =>
+      duplicates.suppress(req, 'rewards:create', async () => {
+        const body = validate<RewardBody>('rewards.create', req.body);
+        const draft = buildReward(writer(req), '0', body);
+        const id = await env.transact(() => {
+          const reward = { ...draft, id: allocateId(env, req.tenant, 'rewards') };
+          rewards.putInTransaction(req.tenant, reward);
+          return reward.id;
+        });
+        return success({ id: wireInt(id) });
+      }),
+
+    'rewards.update': (req) =>
+      duplicates.suppress(req, `reward:${req.params.id}`, async () => {
+        const body = validate<RewardBody>('rewards.update', req.body);
+        const previous = existing(req);
+        const reward = buildReward(writer(req), previous.id, body, previous);
+        await env.transact(() => rewards.putInTransaction(req.tenant, reward));
+        return success({ id: wireInt(reward.id) });
+      }),
+
+    'rewards.list': async (req) => {
+      const filters = readFilters(req.query);
+      const scope = listScope(req, filters.countries !== undefined);
+      if (filters.restricted_by.length > 0 && !scope.customer) throw invalidRequest('restricted_by', 'needs customer_id or customer_code');
+      if (filters.store && !scope.customer) throw invalidRequest('store', 'needs customer_id or customer_code');
+      const page = rewards.pageRewards(req.tenant, { startingAfter: req.query.get('starting_after') ?? undefined, perPage: readPerPage(req.query.get('per_page')) }, (reward) => {
+        const missing = scope.customer ? missingFor(req, reward, scope.customer) : undefined;
+        return passes(reward, filters, scope, missing) ? rewardView(reward, viewContext(req), missing) : undefined;
+      });
+      return ok(page);
+    },
+
+    'rewards.get': async (req) => {
+      const reward = existing(req);
+      const customer = queryCustomer(req);
+      return ok(rewardView(reward, viewContext(req), customer && missingFor(req, reward, customer)));
+    },
+
+    'rewards.redeem': async (req) => {
+      const body = validate<RedeemBody>('rewards.redeem', req.body);
+      const rewardId = requireInt64(req.params.id, 'id');
+      const customer = redeemer(req, body);
+      requireActive(customer, body.customer_code !== undefined ? 'customer_code' : 'customer_id');
+      const location = redeemLocation(req, body);
+      const reward = rewards.get(req.tenant, rewardId);
+      if (reward) redemptionCost(reward, body);
+      const redemption = await redeemReward(stores, req, rewardId, { customer, location: { id: location.id, code: location.code }, body });
+      const balance = readBalance(env, req.tenant, customer.id, clockOf(req));
+      return ok({
+        customer: customerPoints(customer, balance),
+        score_used: redemption.score_expense,
+        score: balance.score,
+        score_available: balance.score_available,
+        redemption_id: wireInt(redemption.id),
+        code: redemption.code,
+      });
+    },
+
+    'rewards.transactions': async (req) => {
+      const customer = queryCustomer(req, true);
+      const location = queryLocation(req);
+      const status = req.query.get('status') || undefined;
+      const scope = customer ? { customer_id: customer.id } : location ? { location_id: location.id } : {};
+      const page = rewards.page(req.tenant, scope, { startingAfter: req.query.get('starting_after') ?? undefined, perPage: readPerPage(req.query.get('per_page')) }, (r) =>
+        (status === undefined || r.status === status) && (location === undefined || r.location_id === location.id) ? redemptionView(r) : undefined,
+      );
+      return ok(page);
+    },
+
+    'rewards.rollback': async (req) => {
+      const { status_detail } = validate<{ status_detail: string }>('rewards.rollback', req.body);
+      const reverted = await rollbackRedemption(stores, req, requireInt64(req.params.id, 'id'), status_detail);
+      return ok({ redemption_id: wireInt(reverted.id), status: reverted.status, status_detail: reverted.status_detail });
+    },
+  };
+
+  /** The customer of a query (customer_id or customer_code); with `idWins`, customer_id decides when both are sent. */
+  function queryCustomer(req: TallyRequest, idWins = false): CustomerRecord | undefined {
+    const id = optionalInt64(req.query.get('customer_id') || undefined, 'customer_id');
+    const code = req.query.get('customer_code') || undefined;
+    if (id !== undefined && code !== undefined && !idWins) throw invalidRequest('customer_code', 'cannot be sent with customer_id');
+    if (id !== undefined) return findCustomer(customers, req.tenant, 'id', id, 'customer_id');
+    return code === undefined ? undefined : findCustomer(customers, req.tenant, 'code', code, 'customer_code');
+  }
+
+  function queryLocation(req: TallyRequest): LocationRecord | undefined {
+    const id = optionalInt64(req.query.get('location_id') || undefined, 'location_id');
+    const code = req.query.get('location_code') || undefined;
+    if (id !== undefined && code !== undefined) throw invalidRequest('location_code', 'cannot be sent with location_id');
+    if (id !== undefined) return foundLocation(locations.locationById(req.tenant, id), 'location_id', id);
+    return code === undefined ? undefined : foundLocation(locations.locationByCode(req.tenant, code), 'location_code', code);
+  }
+
+  /** The list's scope: a customer, a location or countries, at most one (contract: mutually exclusive). */
+  function listScope(req: TallyRequest, byCountries: boolean): Scope {
+    const sent = ['customer_id', 'customer_code', 'location_id', 'location_code'].filter((name) => req.query.get(name));
+    if (sent.length > 1) throw invalidRequest(sent[1], `cannot be sent with ${sent[0]}`);
+    if (sent.length === 1 && byCountries) throw invalidRequest('countries', `cannot be sent with ${sent[0]}`);
+    const customer = queryCustomer(req);
+    if (customer) return { customer, customerCountry: customerCountry(customer, req.settings) };
+    const location = queryLocation(req);
+    return location ? { location } : {};
+  }
+
+  function redeemer(req: TallyRequest, body: RedeemBody): CustomerRecord {
+    const sent = (['customer_id', 'customer_code', 'associate_id'] as const).filter((name) => body[name] !== undefined);
+    if (sent.length > 1) throw invalidRequest(sent[1], `cannot be sent with ${sent[0]}`);
+    if (body.customer_code !== undefined) return findCustomer(customers, req.tenant, 'code', body.customer_code, 'customer_code');
+    if (body.customer_id !== undefined) return findCustomer(customers, req.tenant, 'id', body.customer_id, 'customer_id');
+    if (body.associate_id === undefined) throw invalidRequest('customer_id', 'customer_id, customer_code or associate_id is required');
+    // An associate redeems with the points of the customer it was merged into.
+    const associate = findCustomer(customers, req.tenant, 'id', body.associate_id, 'associate_id');
+    return associate.merged_to === undefined ? associate : findCustomer(customers, req.tenant, 'id', associate.merged_to, 'associate_id');
+  }
+
+  function redeemLocation(req: TallyRequest, body: RedeemBody): LocationRecord {
+    if (body.location_id !== undefined) {
+      const location = foundLocation(locations.locationById(req.tenant, body.location_id), 'location_id', body.location_id);
+      if (body.location_code !== undefined && location.code !== body.location_code) throw invalidRequest('location_code', `is not the code of location ${location.id}`);
+      return location;
+    }
+    if (body.location_code !== undefined) return foundLocation(locations.locationByCode(req.tenant, body.location_code), 'location_code', body.location_code);
+    throw invalidRequest('location_id', 'location_id or location_code is required');
+  }
+}
+
+function foundLocation(location: LocationRecord | undefined, field: string, value: string): LocationRecord {
+  if (!location) throw new TallyError('location_not_found', `${field}: no location ${value}`, field);
+  return location;
+}

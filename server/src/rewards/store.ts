@@ -1,0 +1,102 @@
+/**
+ * The reward store. `rewards`: [tenant, idKey(id)] -> RewardRecord and
+ * [tenant, 'stock', idKey(id)] -> units redeemed and not reverted.
+ * `redemptions`: [tenant, 'id', idKey(id)] -> RedemptionRecord, the indexes
+ * [tenant, 'all' | ('customer', idKey(customer)) | ('location', idKey(location)), newestFirst(id)] -> id,
+ * and [tenant, 'uses', idKey(customer), idKey(reward), period] -> redemptions
+ * not reverted in that redeem_chances period. Writes run inside the caller's
+ * `env.transact`.
+ */
+import type { StoreEnv } from '../store/env.js';
+import { idKey, tenantPrefix } from '../store/keys.js';
+import { paginate, type Page, type PageRequest } from '../store/paginate.js';
+import type { Tenant } from '../tenancy/types.js';
+import type { RedemptionRecord, RewardRecord } from './types.js';
+
+const MAX_INT64 = 9223372036854775807n;
+
+/** A key part that sorts the newest (highest) id first. */
+function newestFirst(id: string): string {
+  return idKey((MAX_INT64 - BigInt(id)).toString());
+}
+
+export type RedemptionScope = { customer_id?: string; location_id?: string };
+
+export class RewardStore {
+  constructor(private readonly env: StoreEnv) {}
+
+  private get rewards() {
+    return this.env.db('rewards');
+  }
+  private get redemptions() {
+    return this.env.db('redemptions');
+  }
+
+  get(tenant: Tenant, id: string): RewardRecord | undefined {
+    return this.rewards.get([tenantPrefix(tenant), idKey(id)]) as RewardRecord | undefined;
+  }
+
+  /** One page of rewards in id order; `keep` filters (and maps) them. */
+  pageRewards<T>(tenant: Tenant, request: PageRequest, keep: (reward: RewardRecord) => T | undefined): Page<T> {
+    return paginate<RewardRecord, T>(this.rewards, [tenantPrefix(tenant)], request, (reward, key) => (key.length === 2 ? keep(reward) : undefined));
+  }
+
+  /** Inside `env.transact`. */
+  putInTransaction(tenant: Tenant, reward: RewardRecord): void {
+    this.rewards.putSync([tenantPrefix(tenant), idKey(reward.id)], reward);
+  }
+
+  /** Units redeemed and not reverted. */
+  stockUsed(tenant: Tenant, rewardId: string): number {
+    return (this.rewards.get([tenantPrefix(tenant), 'stock', idKey(rewardId)]) as number | undefined) ?? 0;
+  }
+
+  /** Redemptions of the reward by the customer in a redeem_chances period, not reverted. */
+  uses(tenant: Tenant, customerId: string, rewardId: string, period: string): number {
+    return (this.redemptions.get(this.usesKey(tenant, customerId, rewardId, period)) as number | undefined) ?? 0;
+  }
+
+  getRedemption(tenant: Tenant, id: string): RedemptionRecord | undefined {
+    return this.redemptions.get([tenantPrefix(tenant), 'id', idKey(id)]) as RedemptionRecord | undefined;
+  }
+
+  /** Inside `env.transact`: a new redemption, with its stock unit and customer use counted. */
+  addRedemptionInTransaction(tenant: Tenant, redemption: RedemptionRecord): void {
+    const prefix = tenantPrefix(tenant);
+    const order = newestFirst(redemption.id);
+    this.redemptions.putSync([prefix, 'id', idKey(redemption.id)], redemption);
+    this.redemptions.putSync([prefix, 'all', order], redemption.id);
+    this.redemptions.putSync([prefix, 'customer', idKey(redemption.customer_id), order], redemption.id);
+    if (redemption.location_id !== null) this.redemptions.putSync([prefix, 'location', idKey(redemption.location_id), order], redemption.id);
+    this.count(tenant, redemption, 1);
+  }
+
+  /** Inside `env.transact`: the redemption reverted, its stock unit and customer use given back. */
+  revertInTransaction(tenant: Tenant, redemption: RedemptionRecord, statusDetail: string): RedemptionRecord {
+    const reverted: RedemptionRecord = { ...redemption, status: 'reverted', status_detail: statusDetail };
+    this.redemptions.putSync([tenantPrefix(tenant), 'id', idKey(redemption.id)], reverted);
+    this.count(tenant, redemption, -1);
+    return reverted;
+  }
+
+  /** Redemptions, newest first, of one customer (else one location, else all). */
+  page<T>(tenant: Tenant, scope: RedemptionScope, request: PageRequest, keep: (redemption: RedemptionRecord) => T | undefined): Page<T> {
+    const prefix = tenantPrefix(tenant);
+    const index =
+      scope.customer_id !== undefined ? [prefix, 'customer', idKey(scope.customer_id)]
+      : scope.location_id !== undefined ? [prefix, 'location', idKey(scope.location_id)]
+      : [prefix, 'all'];
+    return paginate<string, T>(this.redemptions, index, request, (id) => keep(this.getRedemption(tenant, id)!));
+  }
+
+  private usesKey(tenant: Tenant, customerId: string, rewardId: string, period: string) {
+    return [tenantPrefix(tenant), 'uses', idKey(customerId), idKey(rewardId), period];
+  }
+
+  private count(tenant: Tenant, redemption: RedemptionRecord, delta: number): void {
+    const stockKey = [tenantPrefix(tenant), 'stock', idKey(redemption.reward_id)];
+    this.rewards.putSync(stockKey, this.stockUsed(tenant, redemption.reward_id) + delta);
+    const usesKey = this.usesKey(tenant, redemption.customer_id, redemption.reward_id, redemption.period_key);
+    this.redemptions.putSync(usesKey, this.uses(tenant, redemption.customer_id, redemption.reward_id, redemption.period_key) + delta);
+  }
+}
