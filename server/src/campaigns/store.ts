@@ -88,7 +88,7 @@ export class LmdbCampaignStore implements CampaignStore {
     // Synchronous reads share lmdb's read snapshot of this event turn, so the version matches the campaigns.
     return {
       version: this.version(tenant),
-      campaigns: [...this.all(tenant).map(toEngineCampaign), ...new InstantWinStore(this.env).engineCampaigns(tenant)],
+      campaigns: [...this.all(tenant).map(toEngineCampaign), ...new InstantWinStore(this.env).cartCampaigns(tenant)],
     };
   }
 

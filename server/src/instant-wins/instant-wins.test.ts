@@ -131,6 +131,12 @@ describe('instant wins over HTTP', () => {
     expect(instantEffects((await cart(await customer())).body)).toEqual([]);
   });
 
+  it('an instant win bound to a trigger (when = its slug) is not played by carts', async () => {
+    const id = await create(instantWin({ when: 'birthday' }));
+    expect(instantEffects((await cart(await customer())).body)).toEqual([]);
+    await retire(id);
+  });
+
   it('a simulation takes part but draws nothing and consumes nothing', async () => {
     const who = await customer();
     const id = await create(instantWin({}, [prize({ name: 'Simulated', stock: 3 })]));

@@ -7,6 +7,7 @@
  */
 import type { Campaign } from '@tally/engine';
 import { VersionedStore } from '../games/versioned-store.js';
+import { isCartCampaign } from '../triggers/binding.js';
 import type { StoreEnv } from '../store/env.js';
 import { idKey, tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
@@ -36,9 +37,13 @@ export class InstantWinStore extends VersionedStore<InstantWinRecord> {
     super(env, 'instant_wins');
   }
 
-  /** Every instant win in the engine's shape (the engine skips inactive or out-of-date ones). */
-  engineCampaigns(tenant: Tenant): Campaign[] {
-    return this.all(tenant).map(toEngineInstantWin);
+  /**
+   * The instant wins carts play, in the engine's shape (the engine skips
+   * inactive or out-of-date ones); those whose `when` names a trigger or a
+   * custom event are drawn by that event only.
+   */
+  cartCampaigns(tenant: Tenant): Campaign[] {
+    return this.all(tenant).filter((record) => isCartCampaign(record.rule_params)).map(toEngineInstantWin);
   }
 
   getDelivery(tenant: Tenant, id: string): PrizeDeliveryRecord | undefined {
