@@ -9,6 +9,7 @@ import { cardsKind } from './cards.js';
 import { discountRedemptionsKind, vouchersKind } from '../vouchers/owned.js';
 import { pointsKind } from '../points/owned-kind.js';
 import { customEventsKind } from '../custom-events/owned-kind.js';
+import { gameDeliveriesKind } from '../games/owned-kind.js';
 import type { CustomerOwnedKind } from './owned-records.js';
 
-export const OWNED_KINDS: readonly CustomerOwnedKind[] = [cardsKind, relativesKind, vouchersKind, discountRedemptionsKind, pointsKind, customEventsKind];
+export const OWNED_KINDS: readonly CustomerOwnedKind[] = [cardsKind, relativesKind, vouchersKind, discountRedemptionsKind, pointsKind, customEventsKind, gameDeliveriesKind];

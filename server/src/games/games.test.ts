@@ -229,6 +229,16 @@ describe('games over HTTP', () => {
     expect(theirs.map((g: { id: number }) => g.id)).not.toContain(id);
   });
 
+  it('a merge moves the old customer\'s deliveries to the new customer', async () => {
+    const id = await create(game({ name: 'Merged wheel', select_customers: 'targeted' }));
+    const old = await customer();
+    const kept = await customer();
+    const history = (await server.client.post(`/games/${id}/assignments`, { customer_id: old })).body.id;
+    expect((await server.client.post('/customers/transfer', { old_customer_id: old, new_customer_id: kept })).status).toBe(200);
+    expect((await play(id, { customer_id: kept, loyalty_rule_history_id: history })).body.effects).toHaveLength(1);
+    expect(await score(kept)).toBe(50);
+  });
+
   it('validates the play body: exactly one of customer_id and customer_code, an existing customer', async () => {
     const id = await create(game());
     const who = await customer();
