@@ -172,8 +172,15 @@ describe('points ledger over HTTP', () => {
 
   it('answers the cashback value of a point and the cashback threshold', async () => {
     await server.client.patch('/company', { point_value: '0.05', cashback_threshold: 200 });
+    expect((await server.client.post('/locations', { id: 12, code: 'MAD', name: 'Madrid', country: 'ES' })).status).toBe(200);
+    expect((await server.client.post('/locations', { id: 13, code: 'NYC', name: 'New York', country: 'US' })).status).toBe(200);
     expect((await server.client.get('/cashbacks', { query: { location_id: '12' } })).body).toEqual({ cashback: 0.05, currency: 'EUR' });
     expect((await server.client.get('/cashbacks')).status).toBe(400);
+    for (const location of ['13', '14']) {
+      const none = await server.client.get('/cashbacks', { query: { location_id: location } });
+      expect(none.status).toBe(404);
+      expect(none.body.code).toBe('exchange_not_found');
+    }
     expect((await server.client.get('/cashback_thresholds')).body).toEqual({ data: [{ score: 200, country: 'ES', money_representation: 10, currency: 'EUR' }] });
     const b = (await server.client.get('/customers/1/points')).body;
     expect(b).toMatchObject({ score_available: 150, score_available_as_money: 7.5, score_to_reach_cashback: 50, score_threshold_cashback: 200, money_threshold_cashback: 10 });

@@ -3,6 +3,7 @@ import { LmdbCampaignStore } from '../campaigns/store.js';
 import { CartStore } from '../carts/store.js';
 import type { ServerContext } from '../context.js';
 import { CustomerStore } from '../customers/store.js';
+import { LocationStore } from '../locations/store.js';
 import { ok, type Routes } from '../http/types.js';
 import { balanceOfCustomer, pointsView } from './balance.js';
 import { cashback, cashbackThresholds } from './cashbacks.js';
@@ -18,6 +19,7 @@ export function pointsRoutes(ctx: ServerContext): Routes {
   const customers = new CustomerStore(env);
   const campaigns = new LmdbCampaignStore(env);
   const carts = new CartStore(env);
+  const locations = new LocationStore(env);
   return {
     'points.balance': async (req) => {
       const customer = customerFromPath(customers, req);
@@ -29,7 +31,7 @@ export function pointsRoutes(ctx: ServerContext): Routes {
     'points.redeem': (req) => redeem(env, customers, req),
     'points.redeem_cart': (req) => redeemCart(env, customers, carts, req),
     'points.transfer': (req) => transfer(env, customers, campaigns, req),
-    'points.cashbacks': async (req) => ok(cashback(req)),
+    'points.cashbacks': async (req) => ok(cashback(locations, req)),
     'points.cashback_thresholds': async (req) => ok(cashbackThresholds(req)),
   };
 }
