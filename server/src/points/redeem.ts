@@ -10,6 +10,7 @@ import type { CartStore } from '../carts/store.js';
 import type { CartRecord } from '../carts/types.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
+import type { LocationStore } from '../locations/store.js';
 import { invalidRequest } from '../http/errors.js';
 import { ok, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
@@ -17,7 +18,7 @@ import { wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { customerPoints } from './balance.js';
 import { readBalance, recordPoints } from './ledger.js';
-import { clockOf, customerFromBody } from './request.js';
+import { clockOf, customerFromBody, locationOf } from './request.js';
 
 interface RedeemBody {
   customer_id?: string;
@@ -67,9 +68,9 @@ function findCart(carts: CartStore, req: TallyRequest, body: RedeemCartBody): Ca
   return cart;
 }
 
-export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts: CartStore, req: TallyRequest): Promise<Reply> {
+export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts: CartStore, locations: LocationStore, req: TallyRequest): Promise<Reply> {
   const body = validate<RedeemCartBody>('points.redeem_cart', req.body);
-  if (body.location_id !== undefined && body.location_code !== undefined) throw invalidRequest('location_id', 'is exclusive with location_code');
+  const locationId = locationOf(locations, req, body);
   const customer = customerFromBody(customers, req, req.body);
   const cart = findCart(carts, req, body);
   if (cart.customer_id !== null && cart.customer_id !== customer.id) throw invalidRequest('customer_id', `cart ${cart.id} belongs to another customer`);
@@ -85,11 +86,10 @@ export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts:
       type: 'activity',
       customer_id: customer.id,
       customer_code: customer.code ?? null,
-      location_id: body.location_id ?? cart.location_id,
+      location_id: locationId ?? cart.location_id,
       created_at: req.now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
       origin_info: {
         activity: { id: wireInt(cart.id), code: cart.code, total: cart.response.total, creation_date: cart.creation_date, location_id: cart.location_id === null ? null : wireInt(cart.location_id) },
-        ...(body.location_code === undefined ? {} : { location_code: body.location_code }),
         ...(body.comments === undefined ? {} : { comments: body.comments }),
       },
       spend: body.amount,

@@ -6,6 +6,7 @@ import type { TallyRequest } from '../http/types.js';
 import { findCustomer } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
+import type { LocationStore } from '../locations/store.js';
 import type { LedgerClock } from './types.js';
 
 export function clockOf(req: Pick<TallyRequest, 'now' | 'settings'>): LedgerClock {
@@ -35,4 +36,17 @@ export function requireActive(customer: CustomerRecord, field: string): void {
   if (customer.status !== 'active') {
     throw new TallyError('customer_inactive', `${field}: customer ${customer.id} is ${customer.status}`, field);
   }
+}
+
+/**
+ * The location of a body's `location_id` or `location_code` (exclusive), as
+ * an id: a location_id is taken as sent (as carts do: coherence is not
+ * validated); a location_code must name a location (404 location_not_found).
+ */
+export function locationOf(locations: LocationStore, req: TallyRequest, body: { location_id?: string; location_code?: string }): string | null {
+  if (body.location_id !== undefined && body.location_code !== undefined) throw invalidRequest('location_id', 'is exclusive with location_code');
+  if (body.location_code === undefined) return body.location_id ?? null;
+  const location = locations.locationByCode(req.tenant, body.location_code);
+  if (!location) throw new TallyError('location_not_found', `location_code: no location ${body.location_code}`, 'location_code');
+  return location.id;
 }

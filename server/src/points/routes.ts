@@ -29,7 +29,7 @@ export function pointsRoutes(ctx: ServerContext): Routes {
     'points.expiring': async (req) => ok(expiringPoints(env, customers, req)),
     'points.transactions': async (req) => ok(await listTransactions(env, customers, campaigns, req)),
     'points.redeem': (req) => redeem(env, customers, req),
-    'points.redeem_cart': (req) => redeemCart(env, customers, carts, req),
+    'points.redeem_cart': (req) => redeemCart(env, customers, carts, locations, req),
     'points.transfer': (req) => transfer(env, customers, campaigns, req),
     'points.cashbacks': async (req) => ok(cashback(locations, req)),
     'points.cashback_thresholds': async (req) => ok(cashbackThresholds(req)),

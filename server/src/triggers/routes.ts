@@ -5,6 +5,7 @@ import { CartStore } from '../carts/store.js';
 import { DrawSeeds } from '../carts/seed.js';
 import { LmdbCounterStore } from '../counters/store.js';
 import { InstantWinStore } from '../instant-wins/store.js';
+import { LocationStore } from '../locations/store.js';
 import { CustomerStore } from '../customers/store.js';
 import type { Routes } from '../http/types.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
@@ -35,11 +36,14 @@ export function boundDeps(ctx: ServerContext): BoundDeps {
 
 export function triggerRoutes(ctx: ServerContext): Routes {
   const deps = boundDeps(ctx);
-  const customers = new CustomerStore(ctx.env);
-  const campaigns = new LmdbCampaignStore(ctx.env);
-  const instantWins = new InstantWinStore(ctx.env);
+  const stores = {
+    customers: new CustomerStore(ctx.env),
+    campaigns: new LmdbCampaignStore(ctx.env),
+    instantWins: new InstantWinStore(ctx.env),
+    locations: new LocationStore(ctx.env),
+  };
   return {
-    'triggers.trigger': (req) => trigger(deps, customers, campaigns, instantWins, req),
+    'triggers.trigger': (req) => trigger(deps, stores, req),
   };
 }
 

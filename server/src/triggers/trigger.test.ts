@@ -34,6 +34,15 @@ describe('POST /trigger', () => {
     const alias = await server.client.post('/scores/trigger', { trigger: 'birthday', customer_id: 20, loyalty_score_id: campaign });
     expect(alias.body.score).toBe(200);
     expect((await balance(server.client, 20)).score).toBe(400);
+    expect((await server.client.post('/locations', { id: 77, code: 'SHOP-77', name: 'Shop', country: 'ES' })).status).toBe(200);
+    await server.client.post('/trigger', { trigger: 'birthday', customer_id: 20, loyalty_rule_id: campaign, location_code: 'SHOP-77' });
+    expect((await transactions(server.client, 20)).at(-1)).toMatchObject({ location_id: 77 });
+    const unknown = await server.client.post('/trigger', { trigger: 'birthday', customer_id: 20, loyalty_rule_id: campaign, location_code: 'NOPE' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('location_not_found');
+    const both = await server.client.post('/trigger', { trigger: 'birthday', customer_id: 20, loyalty_rule_id: campaign, location_id: 77, location_code: 'SHOP-77' });
+    expect(both.status).toBe(400);
+    expect((await balance(server.client, 20)).score).toBe(600);
   });
 
   it('score_overwrite replaces the campaign\'s points, up to 50000000, and needs loyalty_rule_id', async () => {

@@ -22,10 +22,18 @@ import { customerPoints } from '../points/balance.js';
 import { authorOf } from '../points/author.js';
 import { readBalance } from '../points/ledger.js';
 import { pointsAsMoney } from '../points/money.js';
-import { clockOf } from '../points/request.js';
+import { clockOf, locationOf } from '../points/request.js';
 import { isBoundToTrigger } from './binding.js';
 import type { InstantWinStore } from '../instant-wins/store.js';
+import type { LocationStore } from '../locations/store.js';
 import { evaluateBound, grantInTransaction, type BoundDeps, type BoundEvent, type Evaluation } from './bound-points.js';
+
+export interface TriggerStores {
+  customers: CustomerStore;
+  campaigns: CampaignStore;
+  instantWins: InstantWinStore;
+  locations: LocationStore;
+}
 
 interface TriggerBody {
   trigger: string;
@@ -50,11 +58,12 @@ function onlyCampaign(outcome: Outcome, campaignId: string): Outcome {
   };
 }
 
-export async function trigger(deps: BoundDeps, customers: CustomerStore, campaigns: CampaignStore, instantWins: InstantWinStore, req: TallyRequest): Promise<Reply> {
+export async function trigger(deps: BoundDeps, stores: TriggerStores, req: TallyRequest): Promise<Reply> {
+  const { customers, campaigns, instantWins, locations } = stores;
   const body = validate<TriggerBody>('triggers.trigger', req.body);
   const version = req.settings.trigger_engine_version;
   if (version === 1 && body.country === undefined) throw invalidRequest('country', 'is required (trigger engine version 1)');
-  if (body.location_id !== undefined && body.location_code !== undefined) throw invalidRequest('location_id', 'is exclusive with location_code');
+  const locationId = locationOf(locations, req, body);
   const ruleId = body.loyalty_rule_id ?? body.loyalty_score_id;
   const ruleField = body.loyalty_rule_id !== undefined ? 'loyalty_rule_id' : 'loyalty_score_id';
   if (body.score_overwrite !== undefined && ruleId === undefined) throw invalidRequest('score_overwrite', 'needs loyalty_rule_id');
@@ -92,12 +101,11 @@ export async function trigger(deps: BoundDeps, customers: CustomerStore, campaig
     grantInTransaction(deps, req, customer, evaluate, evaluation, {
       type: 'trigger',
       created_at: at,
-      location_id: body.location_id ?? null,
+      location_id: locationId,
       origin: () => ({
         comments: body.comments ?? null,
         slug: body.trigger,
         country,
-        ...(body.location_code === undefined ? {} : { location_code: body.location_code }),
       }),
       author,
     }),
