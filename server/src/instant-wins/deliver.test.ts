@@ -73,9 +73,9 @@ describe('deliverPrizes', () => {
     expect(new GameStore(env).openAssignments(tenant, '42', '20').map((a) => a.id)).toEqual([delivery.loyalty_rule_history_id]);
   });
 
-  it('records a reward prize as pending, and delivers nothing for a draw without prize or a prize without outcome', async () => {
+  it('leaves a prize of a reward that does not exist pending, and delivers nothing for a draw without prize or a prize without outcome', async () => {
     const deliveries = await env.transact(() => deliverPrizes(env, win, [draw('3'), draw(null), draw('4')]));
-    expect(deliveries).toEqual([expect.objectContaining({ type: 'reward', promotion_id: '40', status: 'pending' })]);
+    expect(deliveries).toEqual([expect.objectContaining({ type: 'reward', promotion_id: '40', status: 'pending', redemption_id: null })]);
     expect(readBalance(env, tenant, '42', { now, timezone: 'Europe/Madrid' }).score).toBe(100);
   });
 });

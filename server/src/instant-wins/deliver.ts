@@ -7,17 +7,23 @@
  *     winning event's type (activity, trigger, custom_entity) and origin;
  *   - game: one play of the targeted game, delivered as a game assignment
  *     (its id is the loyalty_rule_history_id the customer plays with);
- *   - reward: recorded as a pending delivery for the rewards module.
+ *   - reward: redeemed for the customer at no points cost (a redemption with
+ *     source and origin_type `instant_win`, counted in the reward's stock);
+ *     a reward gone or out of stock leaves the delivery `pending`.
  * Every delivery is recorded in `instant_win_deliveries`.
  */
-import type { DrawWrite } from '@tally/engine';
+import { periodKey, type DrawWrite } from '@tally/engine';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { GameStore } from '../games/store.js';
+import { wireInt } from '../http/wire.js';
 import { recordPoints } from '../points/ledger.js';
 import type { PointsTransactionType } from '../points/types.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
+import { RewardStore } from '../rewards/store.js';
+import type { RedemptionRecord } from '../rewards/types.js';
 import type { Tenant } from '../tenancy/types.js';
+import { generateVoucherCode } from '../vouchers/issue.js';
 import { fixedPoints } from './points-prize.js';
 import { InstantWinStore } from './store.js';
 import type { InstantWinPrizeRecord, PrizeDeliveryRecord } from './types.js';
@@ -41,7 +47,7 @@ export function deliverPrizes(env: StoreEnv, win: PrizeWin, draws: readonly Draw
     const campaign = instantWins.get(win.tenant, String(draw.campaign_id));
     const prize = campaign?.prizes.find((p) => p.id === String(draw.prize_id));
     if (!campaign || !prize?.outcome) continue;
-    const delivery = deliver(env, win, prize.outcome);
+    const delivery = deliver(env, win, campaign.id, prize.outcome);
     const record: PrizeDeliveryRecord = {
       id: allocateId(env, win.tenant, 'instant_win_deliveries'),
       campaign_id: campaign.id,
@@ -58,15 +64,17 @@ export function deliverPrizes(env: StoreEnv, win: PrizeWin, draws: readonly Draw
   return deliveries;
 }
 
-type Delivered = Pick<PrizeDeliveryRecord, 'points_transaction_id' | 'loyalty_rule_history_id' | 'status'>;
+type Delivered = Pick<PrizeDeliveryRecord, 'points_transaction_id' | 'loyalty_rule_history_id' | 'redemption_id' | 'status'>;
 
-function deliver(env: StoreEnv, win: PrizeWin, outcome: NonNullable<InstantWinPrizeRecord['outcome']>): Delivered {
+const PENDING: Delivered = { points_transaction_id: null, loyalty_rule_history_id: null, redemption_id: null, status: 'pending' };
+
+function deliver(env: StoreEnv, win: PrizeWin, campaignId: string, outcome: NonNullable<InstantWinPrizeRecord['outcome']>): Delivered {
   const { promotion_type: type, promotion_id: promotionId } = outcome;
   if (type === 'points') {
     const campaign = new LmdbCampaignStore(env).get(win.tenant, promotionId);
     const points = fixedPoints(campaign);
     // The campaign was checked when the instant win was written; one changed since then delivers nothing.
-    if (points === null) return { points_transaction_id: null, loyalty_rule_history_id: null, status: 'pending' };
+    if (points === null) return PENDING;
     const tx = recordPoints(env, win.tenant, { now: win.now, timezone: win.timezone }, {
       type: win.origin.type,
       customer_id: win.customer.id,
@@ -76,14 +84,52 @@ function deliver(env: StoreEnv, win: PrizeWin, outcome: NonNullable<InstantWinPr
       origin_info: win.origin.origin_info,
       grants: [{ campaign_id: promotionId, campaign_name: String(campaign!.rule_params.name ?? ''), amount: points }],
     });
-    return { points_transaction_id: tx.id, loyalty_rule_history_id: null, status: 'delivered' };
+    return { ...PENDING, points_transaction_id: tx.id, status: 'delivered' };
   }
   if (type === 'game') {
     const id = allocateId(env, win.tenant, 'game_assignments');
     new GameStore(env).putAssignmentInTransaction(win.tenant, {
       id, game_id: promotionId, customer_id: win.customer.id, created_at: win.now.toISOString(), played_at: null,
     });
-    return { points_transaction_id: null, loyalty_rule_history_id: id, status: 'delivered' };
+    return { ...PENDING, loyalty_rule_history_id: id, status: 'delivered' };
   }
-  return { points_transaction_id: null, loyalty_rule_history_id: null, status: 'pending' };
+  return redeemReward(env, win, campaignId, promotionId);
+}
+
+function redeemReward(env: StoreEnv, win: PrizeWin, campaignId: string, rewardId: string): Delivered {
+  const rewards = new RewardStore(env);
+  const reward = rewards.get(win.tenant, rewardId);
+  if (!reward || (reward.total_stock !== null && rewards.stockUsed(win.tenant, reward.id) >= reward.total_stock)) return PENDING;
+  const at = win.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // A zero-point `reward` transaction: the customer's points history shows the reward, and a rollback has one to reverse.
+  const tx = recordPoints(env, win.tenant, { now: win.now, timezone: win.timezone }, {
+    type: 'reward',
+    customer_id: win.customer.id,
+    customer_code: win.customer.code,
+    location_id: win.origin.location_id ?? null,
+    created_at: at,
+    origin_info: { reward: { id: wireInt(reward.id), name: reward.name, type: reward.type } },
+  });
+  const redemption: RedemptionRecord = {
+    id: allocateId(env, win.tenant, 'redemptions'),
+    created_at: at.slice(0, 19).replace('T', ' '),
+    customer_id: win.customer.id,
+    customer_code: win.customer.code,
+    location_id: win.origin.location_id ?? null,
+    location_code: null,
+    reward_id: reward.id,
+    score_expense: 0,
+    code: generateVoucherCode(),
+    status: 'available',
+    status_detail: null,
+    source: 'instant_win',
+    origin_type: 'instant_win',
+    origin_id: campaignId,
+    loyalty_rule_id: campaignId,
+    points_transaction_id: tx.id,
+    voucher_id: null,
+    period_key: periodKey(reward.redeem_chances, win.now.toISOString(), win.timezone),
+  };
+  rewards.addRedemptionInTransaction(win.tenant, redemption);
+  return { ...PENDING, redemption_id: redemption.id, status: 'delivered' };
 }

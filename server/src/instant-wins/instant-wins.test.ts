@@ -79,6 +79,7 @@ describe('instant wins over HTTP', () => {
       [instantWin({}, [prize({ outcome: { promotion_type: 'points', promotion_id: ratio.body.id } })]), /^instant_win\.instant_win_prizes\[0\]\.outcome\.promotion_id: must be a points campaign giving a fixed number/],
       [instantWin({}, [prize({ outcome: { promotion_type: 'game', promotion_id: loyalGame.body.id } })]), /^instant_win\.instant_win_prizes\[0\]\.outcome\.promotion_id: must be a targeted game/],
       [instantWin({}, [prize({ outcome: { promotion_type: 'reward' } })]), /^instant_win\.instant_win_prizes\[0\]\.outcome\.promotion_id: is required/],
+      [instantWin({}, [prize({ outcome: { promotion_type: 'reward', promotion_id: 999999 } })]), /^instant_win\.instant_win_prizes\[0\]\.outcome\.promotion_id: is not a reward/],
       [instantWin({}, [prize({ stock_management_strategy: 'decrement' })]), /^instant_win\.instant_win_prizes\.0\.stock_management_strategy/],
       [instantWin({ select_customers: 'all_customers' }), /^rule_params\.select_customers: must be loyalty or targeted/],
       [instantWin({ budget_value: 5 }), /^rule_params\.budget_value: is not a field of games and instant wins/],
@@ -135,6 +136,30 @@ describe('instant wins over HTTP', () => {
     const id = await create(instantWin({ when: 'birthday' }));
     expect(instantEffects((await cart(await customer())).body)).toEqual([]);
     await retire(id);
+  });
+
+  it('delivers prizes won by a trigger: a reward is redeemed at no cost while its stock lasts, a game is delivered to play', async () => {
+    const who = await customer();
+    const reward = await server.client.post('/rewards', { name: 'Tote bag', points: 500, type: 'physical', total_stock: 1 });
+    expect(reward.status, reward.text).toBe(200);
+    const bag = await create(instantWin({ name: 'Lucky bag', when: 'lucky' }, [prize({ name: 'Bag', outcome: { promotion_type: 'reward', promotion_id: reward.body.id } })]));
+    for (let i = 0; i < 2; i++) {
+      const lucky = await server.client.post('/trigger', { trigger: 'lucky', customer_id: who });
+      expect(lucky.status, lucky.text).toBe(200);
+      expect(instantEffects(lucky.body)[0].prize_name).toBe('Bag');
+    }
+    // The reward had one unit: the second win is recorded as pending, not redeemed beyond stock.
+    const redemptions = (await server.client.get('/rewards/transactions', { query: { customer_id: String(who) } })).body.data;
+    expect(redemptions).toEqual([expect.objectContaining({ reward_id: reward.body.id, score_expense: 0, source: 'instant_win', origin_type: 'instant_win', loyalty_rule_id: bag })]);
+    expect((await server.client.get(`/customers/${who}/points`)).body.score).toBe(0);
+
+    const wheel = await server.client.post('/games', { rule_params: { name: 'Prize wheel', select_customers: 'targeted' }, game: { type: 'wheel', game_prizes: [] } });
+    await create(instantWin({ name: 'Lucky spin', when: 'spin-prize' }, [prize({ name: 'A spin', outcome: { promotion_type: 'game', promotion_id: wheel.body.id } })]));
+    await server.client.post('/trigger', { trigger: 'spin-prize', customer_id: who });
+    const mine = (await server.client.get('/games', { query: { customer_id: String(who), campaign_audience: 'targeted' } })).body.data;
+    expect(mine).toEqual([expect.objectContaining({ id: wheel.body.id, loyalty_rule_history_id: expect.any(Number) })]);
+    const played = await server.client.post(`/games/${wheel.body.id}/play`, { customer_id: who, loyalty_rule_history_id: mine[0].loyalty_rule_history_id });
+    expect(played.body.effects[0].game_info.status).toBe('no_prize');
   });
 
   it('a simulation takes part but draws nothing and consumes nothing', async () => {

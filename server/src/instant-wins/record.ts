@@ -2,8 +2,8 @@
  * A create or update body → the instant win to store, built inside the write
  * transaction. The campaign is compiled by the engine (the compiler the cart
  * workers run) before it is stored, and each prize must name something that
- * can be delivered: a points campaign with fixed points, a targeted game, or
- * a reward.
+ * can be delivered: a points campaign with fixed points, a targeted game, a
+ * reward.
  */
 import { compileCampaigns, TallyError } from '@tally/engine';
 import { engineSettings } from '../campaigns/engine-settings.js';
@@ -11,6 +11,7 @@ import type { CampaignStore } from '../campaigns/store.js';
 import { mergeCampaignFields, type FieldsBody } from '../games/campaign-fields.js';
 import type { GameStore } from '../games/store.js';
 import { invalidRequest } from '../http/errors.js';
+import type { RewardStore } from '../rewards/store.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { fixedPoints } from './points-prize.js';
 import { toEngineInstantWin, type InstantWinStore } from './store.js';
@@ -36,6 +37,7 @@ export interface InstantWinWrite {
   instantWins: InstantWinStore;
   campaigns: CampaignStore;
   games: GameStore;
+  rewards: RewardStore;
   now: string;
   newId: (sequence: string) => string;
 }
@@ -67,6 +69,7 @@ function buildPrize(write: InstantWinWrite, prize: PrizeBody, i: number, previou
   if (type === 'game' && write.games.get(write.tenant, promotionId!)?.rule_params.select_customers !== 'targeted') {
     throw invalidRequest(`${field}.outcome.promotion_id`, 'must be a targeted game (the prize delivers one play of it)');
   }
+  if (type === 'reward' && !write.rewards.get(write.tenant, promotionId!)) throw invalidRequest(`${field}.outcome.promotion_id`, 'is not a reward');
   return {
     id: prize.id ?? write.newId('instant_win_prize'),
     name: prize.name,

@@ -17,6 +17,7 @@ import { optionalEnum, readPerPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
+import { RewardStore } from '../rewards/store.js';
 import { allocateId } from '../store/ids.js';
 import { optionalCustomer, type CustomerRef } from '../vouchers/customer.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
@@ -38,8 +39,9 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
   const customers = new CustomerStore(env);
   const counters = new LmdbCounterStore(env);
   const vouchers = new LmdbVoucherStore(env);
+  const rewards = new RewardStore(env);
   const writer = (req: TallyRequest): InstantWinWrite => ({
-    tenant: req.tenant, settings: req.settings, instantWins, campaigns, games, now: req.now.toISOString(),
+    tenant: req.tenant, settings: req.settings, instantWins, campaigns, games, rewards, now: req.now.toISOString(),
     newId: (sequence) => allocateId(env, req.tenant, sequence),
   });
   /** Writes a version and bumps the campaigns' version in the same transaction: the cart workers recompile. */

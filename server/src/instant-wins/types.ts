@@ -45,7 +45,9 @@ export interface PrizeDeliveryRecord {
   points_transaction_id: string | null;
   /** The delivery of a game prize: the customer plays it with this loyalty_rule_history_id. */
   loyalty_rule_history_id: string | null;
-  /** A reward prize waits here until the rewards module redeems it for the customer. */
+  /** The redemption of a reward prize. */
+  redemption_id: string | null;
+  /** `pending`: not deliverable when won (a reward gone or out of stock, a points campaign changed since). */
   status: 'delivered' | 'pending';
   created_at: string;
 }
