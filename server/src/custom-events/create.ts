@@ -7,6 +7,7 @@
  * `attributes.<name>`; points dates follow the event's created_at.
  */
 import { TallyError } from '@tally/engine';
+import { utcSeconds } from '../points/local-date.js';
 import type { CampaignStore } from '../campaigns/store.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { InstantWinStore } from '../instant-wins/store.js';
@@ -45,7 +46,7 @@ export async function createCustomEvent(deps: BoundDeps, stores: EventStores, re
   const customer = customerFromBody(customers, req, req.body);
   const definition = definitionBySlug(deps.env, req.tenant, body.slug);
   checkData(req.tenant, definition, body.data);
-  const now = req.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const now = utcSeconds(req.now);
   const at = body.created_at ?? now;
   const event: BoundEvent = {
     customer,

@@ -8,6 +8,7 @@
  * `custom_event_definition_slugs` [tenant, slug] -> id.
  */
 import { TallyError } from '@tally/engine';
+import { utcSeconds } from '../points/local-date.js';
 import type { ValidateFunction } from 'ajv';
 import { invalidRequest } from '../http/errors.js';
 import { readPerPage } from '../http/params.js';
@@ -82,7 +83,7 @@ export async function createDefinition(env: StoreEnv, req: TallyRequest): Promis
     const id = allocateId(env, req.tenant, 'custom_event_definition');
     const definition: CustomEventDefinition = {
       id, slug: body.slug, name: body.name ?? null, description: body.description ?? null, schema: body.schema,
-      created_at: req.now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      created_at: utcSeconds(req.now),
     };
     env.db(DEFINITIONS).putSync([prefix, idKey(id)], definition);
     env.db(SLUGS).putSync([prefix, body.slug], id);

@@ -18,7 +18,7 @@ import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
-import { localDate } from './local-date.js';
+import { localDate, utcSeconds } from './local-date.js';
 import type { Balance, LedgerClock, PointsTransaction, PointsTransactionType, ScoreLine } from './types.js';
 import { availableIn, grant, reverse, settle, spend, type Bucket, type Movement } from './wallet.js';
 import { moveBuckets, removeWallet, WalletView } from './wallet-store.js';
@@ -57,6 +57,7 @@ const TRANSACTIONS = 'points_transactions';
 const BY_CUSTOMER = 'points_by_customer';
 const EXPIRED = 'points_expired';
 const BY_ASSOCIATE = 'points_by_associate';
+
 /** The customer's wallet with its due activations and expirations applied (nothing written). */
 function settledView(env: StoreEnv, tenant: Tenant, customerId: Id, clock: LedgerClock) {
   const today = localDate(clock.now, clock.timezone);
@@ -121,10 +122,9 @@ function write(env: StoreEnv, tenant: Tenant, id: string, type: PointsTransactio
  */
 function settleInTransaction(env: StoreEnv, tenant: Tenant, who: Who, clock: LedgerClock): WalletView {
   const { view, settled } = settledView(env, tenant, who.customer_id, clock);
-  const at = clock.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const at = utcSeconds(clock.now);
   const system = { ...who, location_id: null };
-  for (const m of settled.expirations) write(env, tenant, allocateId(env, tenant, 'points_transaction'), 'expiration', system, at, {}, m);
-  for (const m of settled.activations) write(env, tenant, allocateId(env, tenant, 'points_transaction'), 'activation', system, at, {}, m);
+  for (const { type, movement } of settled.movements) write(env, tenant, allocateId(env, tenant, 'points_transaction'), type, system, at, {}, movement);
   const expiredDb = env.db(EXPIRED);
   for (const [key, points] of settled.expired) {
     const k = [tenantPrefix(tenant), key];
@@ -141,7 +141,7 @@ export function settleCustomer(env: StoreEnv, tenant: Tenant, customerId: Id, cu
 /** Whether the customer has activations or expirations not yet recorded. */
 export function needsSettlement(env: StoreEnv, tenant: Tenant, customerId: Id, clock: LedgerClock): boolean {
   const { settled } = settledView(env, tenant, customerId, clock);
-  return settled.activations.length > 0 || settled.expirations.length > 0;
+  return settled.movements.length > 0;
 }
 
 function mergeGrants(grants: readonly PointsGrant[], tx: string, today: string) {

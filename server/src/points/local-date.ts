@@ -2,6 +2,11 @@
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
+/** An instant as the contract writes datetimes: YYYY-MM-DDThh:mm:ssZ. */
+export function utcSeconds(instant: Date): string {
+  return instant.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
 /** YYYY-MM-DD of `instant` in `timezone`. */
 export function localDate(instant: Date, timezone: string): string {
   let f = formatters.get(timezone);
@@ -29,5 +34,5 @@ export function zonedInstant(date: string, time: string, timezone: string): stri
     const shown = Date.parse(`${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}:${part('second')}Z`);
     guess += asUtc - shown;
   }
-  return new Date(guess).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return utcSeconds(new Date(guess));
 }

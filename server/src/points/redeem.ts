@@ -6,6 +6,7 @@
  * payment, so it needs the points available (customer_not_enough_score).
  */
 import { TallyError } from '@tally/engine';
+import { utcSeconds } from './local-date.js';
 import type { CartStore } from '../carts/store.js';
 import type { CartRecord } from '../carts/types.js';
 import type { CustomerStore } from '../customers/store.js';
@@ -51,7 +52,7 @@ export async function redeem(env: StoreEnv, customers: CustomerStore, req: Tally
       type: 'subtract',
       customer_id: customer.id,
       customer_code: customer.code ?? null,
-      created_at: req.now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      created_at: utcSeconds(req.now),
       origin_info: { comments: body.comments },
       spend: body.amount,
     }),
@@ -87,7 +88,7 @@ export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts:
       customer_id: customer.id,
       customer_code: customer.code ?? null,
       location_id: locationId ?? cart.location_id,
-      created_at: req.now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      created_at: utcSeconds(req.now),
       origin_info: {
         activity: { id: wireInt(cart.id), code: cart.code, total: cart.response.total, creation_date: cart.creation_date, location_id: cart.location_id === null ? null : wireInt(cart.location_id) },
         ...(body.comments === undefined ? {} : { comments: body.comments }),

@@ -7,6 +7,7 @@
  * the dates they had, so they expire when they would have.
  */
 import { TallyError } from '@tally/engine';
+import { utcSeconds } from './local-date.js';
 import type { CampaignStore } from '../campaigns/store.js';
 import type { CustomerStore } from '../customers/store.js';
 import { findCustomer } from '../customers/lookup.js';
@@ -49,7 +50,7 @@ export async function transfer(env: StoreEnv, customers: CustomerStore, campaign
   requireActive(from, 'from_customer_id');
   requireActive(to, 'to_customer_id');
   const clock = clockOf(req);
-  const at = req.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const at = utcSeconds(req.now);
   const eligible = transferableIn(campaigns, req.tenant);
   const origin = {
     comments: body.comments ?? null,

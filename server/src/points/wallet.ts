@@ -66,20 +66,20 @@ function prune(wallet: Wallet): void {
   wallet.buckets = wallet.buckets.filter((b) => !b.active || b.remaining > 0);
 }
 
-/**
- * Brings the wallet to `today`: buckets whose available_from has come are
- * activated, buckets whose available_to has passed expire (points available
- * through available_to inclusive). Events apply in date order, expirations
- * of a day before its activations. Returns one movement per day and kind.
- */
+/** What a settlement records: one movement per day and kind, in date order. */
 export interface Settled {
   wallet: Wallet;
-  activations: Movement[];
-  expirations: Movement[];
+  movements: { type: 'activation' | 'expiration'; movement: Movement }[];
   /** Points that expired, by bucketKey. */
   expired: Map<string, number>;
 }
 
+/**
+ * Brings the wallet to `today`: buckets whose available_from has come are
+ * activated, buckets whose available_to has passed expire (points available
+ * through available_to inclusive). Events apply in date order, expirations
+ * of a day before its activations.
+ */
 export function settle(current: Wallet, today: string): Settled {
   const wallet = clone(current);
   type Event = { day: string; kind: 0 | 1; bucket: Bucket };
@@ -90,15 +90,14 @@ export function settle(current: Wallet, today: string): Settled {
   }
   events.sort((x, y) => (x.day < y.day ? -1 : x.day > y.day ? 1 : x.kind - y.kind));
   const byDay = new Map<string, Movement>();
-  const activations: Movement[] = [];
-  const expirations: Movement[] = [];
+  const movements: Settled['movements'] = [];
   const expired = new Map<string, number>();
   for (const { day, kind, bucket } of events) {
     const key = `${day}/${kind}`;
     let movement = byDay.get(key);
     if (!movement) {
       byDay.set(key, (movement = { amount: 0, pending_amount: 0, scores: [] }));
-      (kind === 1 ? activations : expirations).push(movement);
+      movements.push({ type: kind === 1 ? 'activation' : 'expiration', movement });
     }
     if (kind === 1) {
       if (bucket.to !== null && bucket.to < day) continue; // expired before it ever activated
@@ -117,8 +116,7 @@ export function settle(current: Wallet, today: string): Settled {
     }
   }
   prune(wallet);
-  const nonEmpty = (m: Movement) => m.scores.length > 0;
-  return { wallet, activations: activations.filter(nonEmpty), expirations: expirations.filter(nonEmpty), expired };
+  return { wallet, movements: movements.filter((m) => m.movement.scores.length > 0), expired };
 }
 
 export interface Grant {

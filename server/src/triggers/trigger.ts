@@ -11,6 +11,7 @@
  * - score_overwrite replaces the campaign's points and needs loyalty_rule_id.
  */
 import { TallyError, type Outcome } from '@tally/engine';
+import { utcSeconds } from '../points/local-date.js';
 import type { CampaignStore } from '../campaigns/store.js';
 import type { CustomerStore } from '../customers/store.js';
 import { findCustomer } from '../customers/lookup.js';
@@ -78,7 +79,7 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
   } else {
     bound = campaigns.all(req.tenant).filter((record) => record.type === 'points' && isBoundToTrigger(record.rule_params, body.trigger));
   }
-  const at = req.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const at = utcSeconds(req.now);
   const event: BoundEvent = {
     customer,
     campaigns: bound,
