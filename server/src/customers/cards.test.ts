@@ -24,6 +24,14 @@ describe('POST /customers/{id}/cards', () => {
     }
   });
 
+  it('refuses a create whose card_id is taken, writing nothing', async () => {
+    const res = await server.client.post('/customers', { id: 3, name: 'N', registration_location_id: 1, email: 'three@example.com', card_id: 100 });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('duplicate_id');
+    expect((await server.client.get('/customers/3', { query: { search_param: 'id' } })).status).toBe(404);
+    expect((await server.client.get('/customers/three@example.com', { query: { search_param: 'email' } })).status).toBe(404);
+  });
+
   it('requires a card id and an existing customer', async () => {
     const noId = await server.client.post('/customers/2/cards', { main: true });
     expect(noId.status).toBe(400);
