@@ -6,9 +6,11 @@
  */
 
 const POSITIVE = new Set(['in', 'eq']);
+/** The leaves that exclude values (GET /vouchers/excluded_products). */
+export const NEGATIVE = new Set(['not_in', 'neq']);
 
-/** The values the rule's positive leaves on `field` accept; null when no leaf restricts the field. */
-export function ruleValues(rule: unknown, field: string): string[] | null {
+/** The values the rule's positive leaves (or the `operators` given) on `field` name; null when no such leaf. */
+export function ruleValues(rule: unknown, field: string, operators: ReadonlySet<string> = POSITIVE): string[] | null {
   let found: string[] | null = null;
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) {
@@ -17,7 +19,7 @@ export function ruleValues(rule: unknown, field: string): string[] | null {
     }
     if (node === null || typeof node !== 'object') return;
     const leaf = node as Record<string, unknown>;
-    if (leaf.field === field && POSITIVE.has(String(leaf.operator ?? 'eq'))) {
+    if (leaf.field === field && operators.has(String(leaf.operator ?? 'eq'))) {
       const values = Array.isArray(leaf.values) ? leaf.values : leaf.value === undefined ? [] : [leaf.value];
       found = [...(found ?? []), ...values.map(String)];
     }

@@ -20,6 +20,8 @@ import { locationRoutes } from '../locations/routes.js';
 import { promotionRoutes } from '../promotions/routes.js';
 import { discountCampaignRoutes, pointsCampaignRoutes } from '../campaigns/routes.js';
 import { voucherRoutes } from '../vouchers/routes.js';
+import { voucherOperationRoutes } from '../vouchers/operation-routes.js';
+import { couponRoutes } from '../coupons/routes.js';
 import { pointsRoutes } from '../points/routes.js';
 import { triggerRoutes } from '../triggers/routes.js';
 import { customEventRoutes } from '../custom-events/routes.js';
@@ -28,7 +30,7 @@ import { instantWinRoutes } from '../instant-wins/routes.js';
 import { rewardRoutes } from '../rewards/routes.js';
 import type { Routes } from './types.js';
 
-const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, audiencesRoutes, tiersRoutes, tierProgramRoutes, utilitiesRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, discountCampaignRoutes, pointsCampaignRoutes, voucherRoutes, pointsRoutes, triggerRoutes, customEventRoutes, cartsRoutes, gameRoutes, instantWinRoutes, rewardRoutes];
+const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, audiencesRoutes, tiersRoutes, tierProgramRoutes, utilitiesRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, discountCampaignRoutes, pointsCampaignRoutes, voucherRoutes, voucherOperationRoutes, couponRoutes, pointsRoutes, triggerRoutes, customEventRoutes, cartsRoutes, gameRoutes, instantWinRoutes, rewardRoutes];
 
 export function buildRoutes(ctx: ServerContext): Routes {
   const all: Record<string, unknown> = {};

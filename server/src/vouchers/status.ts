@@ -1,7 +1,7 @@
 /**
  * Whether a voucher can be used now, as the contract's voucher_* error codes.
  * Checked in this order: deleted, redeemed, inactive (the voucher or its
- * coupon), not yet available, expired.
+ * coupon), frozen, not yet available, expired.
  */
 import { TallyError } from '@tally/engine';
 import type { VoucherRecord } from './types.js';
@@ -12,6 +12,7 @@ export function voucherRefusal(voucher: VoucherRecord, now: string, couponActive
   if (voucher.status === 'deleted') return new TallyError('voucher_deleted', `voucher ${code}: its coupon has been deleted`);
   if (voucher.status === 'redeemed') return new TallyError('voucher_redeemed', `voucher ${code}: already redeemed`);
   if (voucher.status === 'inactive' || !couponActive) return new TallyError('voucher_inactive', `voucher ${code}: the coupon is not active`);
+  if (voucher.status === 'frozen') return new TallyError('voucher_inactive', `voucher ${code}: frozen until unfrozen`);
   if (voucher.available_from !== null && Date.parse(voucher.available_from) > at) {
     return new TallyError('voucher_out_date', `voucher ${code}: available from ${voucher.available_from}`);
   }
@@ -23,4 +24,15 @@ export function voucherRefusal(voucher: VoucherRecord, now: string, couponActive
 
 export function isUsable(voucher: VoucherRecord, now: string): boolean {
   return voucherRefusal(voucher, now) === null;
+}
+
+/** The status a reader sees: the stored one, with `pending` before and `expired` after the voucher's dates. */
+export type VoucherDisplayStatus = VoucherRecord['status'] | 'pending';
+
+export function displayStatus(voucher: VoucherRecord, now: string): VoucherDisplayStatus {
+  if (voucher.status !== 'active') return voucher.status;
+  const at = Date.parse(now);
+  if (voucher.available_to !== null && Date.parse(voucher.available_to) <= at) return 'expired';
+  if (voucher.available_from !== null && Date.parse(voucher.available_from) > at) return 'pending';
+  return 'active';
 }

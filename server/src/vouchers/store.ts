@@ -6,6 +6,7 @@
 import type { HeldVoucher } from '@tally/engine';
 import type { StoreEnv } from '../store/env.js';
 import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
+import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import type { Tenant } from '../tenancy/types.js';
 import { isUsable } from './status.js';
 import type { VoucherRecord } from './types.js';
@@ -15,6 +16,10 @@ export interface VoucherStore {
   byCode(tenant: Tenant, code: string): VoucherRecord | undefined;
   /** Every voucher issued to the customer, in the order they are used: highest priority, then expiring first, then oldest. */
   ofCustomer(tenant: Tenant, customerId: string): VoucherRecord[];
+  /** One page of the customer's vouchers in id (issue) order; `toItem` filters (undefined = skip) and shapes them. */
+  pageOfCustomer<T>(tenant: Tenant, customerId: string, page: PageRequest, toItem: (voucher: VoucherRecord) => T | undefined): Page<T>;
+  /** Every voucher of a coupon (a scan: only coupon deletion needs it). */
+  ofCoupon(tenant: Tenant, couponId: string): VoucherRecord[];
   /** The customer's usable vouchers at `now`, in that order, for the evaluation context. */
   held(tenant: Tenant, customerId: string, now: string): HeldVoucher[];
   /** Inside the caller's `env.transact`: creates or replaces a voucher and its indexes. */
@@ -61,6 +66,19 @@ export class LmdbVoucherStore implements VoucherStore {
       if (voucher) found.push(voucher);
     }
     return found.sort(byUseOrder);
+  }
+
+  pageOfCustomer<T>(tenant: Tenant, customerId: string, page: PageRequest, toItem: (voucher: VoucherRecord) => T | undefined): Page<T> {
+    return paginate<null, T>(this.byCustomer, [tenantPrefix(tenant), idKey(customerId)], page, (_value, key) => {
+      const voucher = this.get(tenant, idFromKey(String(key[2])));
+      return voucher === undefined ? undefined : toItem(voucher);
+    });
+  }
+
+  ofCoupon(tenant: Tenant, couponId: string): VoucherRecord[] {
+    const prefix = tenantPrefix(tenant);
+    const range = this.vouchers.getRange({ start: [prefix], end: [prefix, Buffer.from([0xff])] });
+    return [...range].map(({ value }) => value as VoucherRecord).filter((voucher) => voucher.coupon_id === couponId);
   }
 
   held(tenant: Tenant, customerId: string, now: string): HeldVoucher[] {

@@ -31,7 +31,9 @@ export function triggerCampaign(campaigns: CampaignStore, tenant: Tenant, body: 
   const value = body.coupon_id ?? body.loyalty_rule_id;
   if (value === undefined) throw invalidRequest('coupon_id', 'is required (or loyalty_rule_id)');
   const campaign = body.coupon_id !== undefined ? campaigns.byCouponId(tenant, value) : campaigns.get(tenant, value);
-  if (!campaign || campaign.type !== 'discount') {
+  // A deleted coupon (DELETE /coupons/{id}) is no longer its campaign's coupon_id.
+  const deletedCoupon = body.coupon_id !== undefined && campaign?.coupon_id !== body.coupon_id;
+  if (!campaign || campaign.type !== 'discount' || deletedCoupon) {
     throw new TallyError(field === 'coupon_id' ? 'coupon_not_found' : 'campaign_not_found', `${field}: no discount campaign with ${field} ${value}`, field);
   }
   if (campaign.coupon_id === undefined) {

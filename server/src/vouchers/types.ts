@@ -1,10 +1,10 @@
 /**
  * A voucher: one customer's (or nobody's, for a static code) right to use a
  * campaign's coupon. Statuses: `active` (usable), `redeemed` (no redemptions
- * left), `expired`, `inactive`, `deleted`; issue 5's coupon and voucher
- * operations (select, freeze, print, rollback) move them.
+ * left), `expired`, `inactive`, `frozen` (held back until unfrozen),
+ * `deleted` (its coupon was deleted). docs/coupons-vouchers.md has the moves.
  */
-export type VoucherStatus = 'active' | 'redeemed' | 'expired' | 'inactive' | 'deleted';
+export type VoucherStatus = 'active' | 'redeemed' | 'expired' | 'inactive' | 'frozen' | 'deleted';
 
 export interface VoucherRecord {
   /** int64 decimal string. */
@@ -24,4 +24,8 @@ export interface VoucherRecord {
   available_from: string | null;
   available_to: string | null;
   created_at: string;
+  /** When it was last printed (POST/PUT /vouchers/print); absent = never. */
+  printed_at?: string;
+  /** How many times it was printed. */
+  prints?: number;
 }

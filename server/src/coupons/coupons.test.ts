@@ -1,0 +1,132 @@
+/**
+ * POST /coupons, PATCH (PUT) /coupons/{id}, DELETE /coupons/{id} over HTTP:
+ * a coupon is its campaign's (one per campaign), applies to the next cart,
+ * and its deletion turns its vouchers into voucher_deleted.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../testing/server.js';
+
+const effects = [{ type: 'direct_value', value: 1, distribution: 'total' }];
+
+describe('coupons', () => {
+  let server: TestServer;
+  let nextCustomer = 100;
+  const campaign = async (rule: Record<string, unknown> = {}, coupon?: Record<string, unknown>) => {
+    const res = await server.client.post('/discounts', { rule_params: { name: 'Coupon campaign', rule_effects: effects, ...rule }, ...(coupon ? { coupon_params: coupon } : {}) });
+    expect(res.status, res.text).toBe(200);
+    return res.body.id as number;
+  };
+  const customer = async () => {
+    const id = nextCustomer++;
+    expect((await server.client.post('/customers', { id, name: 'Ana', registration_location_id: 1 })).status).toBe(200);
+    return id;
+  };
+  const read = async (id: number, language?: string) =>
+    (await server.client.get(`/discounts/${id}`, language ? { headers: { 'Accept-Language': language } } : {})).body;
+  const simulate = async (body: Record<string, unknown>) => {
+    const res = await server.client.post('/carts/simulate', {
+      creation_date: new Date().toISOString().slice(0, 19) + 'Z', total: 10, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }], ...body,
+    });
+    expect(res.status, res.text).toBe(200);
+    return res.body as { effects: { rule_id: number }[]; invalid_coupons: string[] };
+  };
+
+  beforeAll(async () => {
+    server = await startServer();
+    await server.client.patch('/company', { languages: ['en', 'es'], default_language: 'en' });
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('creates a coupon for a campaign without one; its static code applies to the next cart', async () => {
+    const id = await campaign({ coupon_required: true });
+    expect((await simulate({ coupons_desired: ['SPRING'] })).effects.some((e) => e.rule_id === id)).toBe(false);
+    const res = await server.client.post('/coupons', {
+      loyalty_rule_id: id,
+      coupon_params: { static_code: 'SPRING', name: { en: 'Spring', es: 'Primavera' }, max_redemptions: 2 },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ status: 'success', id: expect.any(Number) });
+    const view = await read(id, 'es');
+    expect(view.coupon_info).toMatchObject({ coupon_id: res.body.id, static_code: 'SPRING', coupon_name: 'Primavera' });
+    expect((await read(id)).coupon_info.coupon_name).toBe('Spring');
+    expect((await simulate({ coupons_desired: ['SPRING'] })).effects.some((e) => e.rule_id === id)).toBe(true);
+  });
+
+  it('refuses a second coupon, an unknown campaign, a taken static code and unknown fields, writing nothing', async () => {
+    const withCoupon = await campaign({}, { static_code: 'TAKEN' });
+    const bare = await campaign();
+    const cases: [Record<string, unknown>, number, string, RegExp][] = [
+      [{ loyalty_rule_id: withCoupon, coupon_params: {} }, 409, 'conflict', /^loyalty_rule_id: campaign \d+ already has coupon/],
+      [{ loyalty_rule_id: 987654, coupon_params: {} }, 404, 'campaign_not_found', /^loyalty_rule_id/],
+      [{ loyalty_rule_id: bare, coupon_params: { static_code: 'TAKEN' } }, 400, 'invalid_request', /^coupon_params\.static_code: is already/],
+      [{ loyalty_rule_id: bare, coupon_params: { colour: 'red' } }, 400, 'invalid_request', /colour/],
+      [{ coupon_params: {} }, 400, 'invalid_request', /loyalty_rule_id/],
+      [{ loyalty_rule_id: bare }, 400, 'invalid_request', /coupon_params/],
+    ];
+    for (const [body, status, code, error] of cases) {
+      const res = await server.client.post('/coupons', body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body.code).toBe(code);
+      expect(res.body.error).toMatch(error);
+    }
+    expect((await read(bare)).coupon_info).toBeNull();
+  });
+
+  it('updates only the coupon fields sent (PATCH or PUT), and answers 404 for an unknown coupon', async () => {
+    const id = await campaign({}, { static_code: 'OLD', name: 'Old name', max_redemptions: 3, key: 'k1' });
+    const couponId = (await read(id)).coupon_info.coupon_id;
+    const patched = await server.client.patch(`/coupons/${couponId}`, { coupon_params: { static_code: 'NEW', name: { en: 'New', es: 'Nuevo' } } });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body).toEqual({ status: 'success' });
+    expect((await read(id, 'es')).coupon_info).toMatchObject({ coupon_id: couponId, static_code: 'NEW', coupon_name: 'Nuevo', key: 'k1' });
+    expect((await server.client.put(`/coupons/${couponId}`, { coupon_params: { key: 'k2' } })).status).toBe(200);
+    expect((await read(id)).coupon_info).toMatchObject({ key: 'k2', static_code: 'NEW', coupon_name: 'New' });
+    // The old static code is free for another campaign.
+    const other = await campaign();
+    expect((await server.client.post('/coupons', { loyalty_rule_id: other, coupon_params: { static_code: 'OLD' } })).status).toBe(200);
+    const unknown = await server.client.patch('/coupons/987654', { coupon_params: { key: 'x' } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error: 'id: no coupon 987654', code: 'coupon_not_found' });
+  });
+
+  it('deletes a coupon: its vouchers answer voucher_deleted, its static code and id stop working, the targeted campaign stops applying', async () => {
+    const id = await campaign({ select_customers: 'targeted' }, { static_code: 'GONE', name: 'Gone soon' });
+    const couponId = (await read(id)).coupon_info.coupon_id;
+    const holder = await customer();
+    await server.client.post('/discounts/trigger', { customer_id: holder, coupon_id: couponId, external_voucher_code: 'GONE-1' });
+    expect((await server.client.post('/vouchers/GONE-1/select', {})).status).toBe(200);
+    expect((await simulate({ customer_id: holder, coupons_desired: 'all' })).effects.some((e) => e.rule_id === id)).toBe(true);
+
+    const deleted = await server.client.delete(`/coupons/${couponId}`);
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(deleted.body).toEqual({ status: 'success' });
+
+    expect((await read(id)).coupon_info).toBeNull();
+    expect((await simulate({ customer_id: holder, coupons_desired: 'all' })).effects.some((e) => e.rule_id === id)).toBe(false);
+    const validate = await server.client.get('/vouchers/GONE-1', { query: { validate: 'true' } });
+    expect(validate.status).toBe(402);
+    expect(validate.body.code).toBe('voucher_deleted');
+    const voucher = (await server.client.get('/vouchers/GONE-1')).body;
+    expect(voucher).toMatchObject({ status: 'deleted', selected: false, coupon: { id: couponId, name: 'Gone soon', static_code: 'GONE', deleted: true } });
+    const redeemVoucher = await server.client.post('/discounts/redeem', { voucher_code: 'GONE-1', customer_id: holder, cart_id: 1, discount: 100 });
+    expect(redeemVoucher.body.code).toBe('voucher_deleted');
+    const redeemStatic = await server.client.post('/discounts/redeem', { static_code: 'GONE', customer_id: holder, cart_id: 1, discount: 100 });
+    expect(redeemStatic.body.code).toBe('voucher_not_found');
+    const trigger = await server.client.post('/discounts/trigger', { customer_id: holder, coupon_id: couponId });
+    expect(trigger.status).toBe(404);
+    expect(trigger.body.code).toBe('coupon_not_found');
+    expect((await server.client.patch(`/coupons/${couponId}`, { coupon_params: { key: 'x' } })).body.code).toBe('coupon_not_found');
+    // A new coupon for the campaign gets a new id and the freed static code.
+    const again = await server.client.post('/coupons', { loyalty_rule_id: id, coupon_params: { static_code: 'GONE' } });
+    expect(again.status).toBe(200);
+    expect(again.body.id).not.toBe(couponId);
+  });
+
+  it('answers 404 coupon_not_found for deleting a coupon that never existed', async () => {
+    const res = await server.client.delete('/coupons/987650');
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('coupon_not_found');
+  });
+});

@@ -1,0 +1,44 @@
+/** POST /coupons, PATCH (PUT) /coupons/{id}, DELETE /coupons/{id} (docs/coupons-vouchers.md). */
+import type { ServerContext } from '../context.js';
+import { LmdbCampaignStore } from '../campaigns/store.js';
+import { requireInt64 } from '../http/params.js';
+import { success, type Routes } from '../http/types.js';
+import { validate } from '../http/validation.js';
+import { wireInt } from '../http/wire.js';
+import { allocateId } from '../store/ids.js';
+import { LmdbVoucherStore } from '../vouchers/store.js';
+import { deleteInTransaction } from './delete.js';
+import { CouponStore } from './store.js';
+import { createInTransaction, updateInTransaction, type CouponBody } from './write.js';
+
+export function couponRoutes({ env, duplicates }: ServerContext): Routes {
+  const campaigns = new LmdbCampaignStore(env);
+  const stores = { env, campaigns, coupons: new CouponStore(env, campaigns), vouchers: new LmdbVoucherStore(env) };
+
+  return {
+    'coupons.create': (req) => {
+      const body = validate<CouponBody>('coupons.create', req.body);
+      return duplicates.suppress(req, `coupon:create:${body.loyalty_rule_id}`, async () => {
+        const id = await env.transact(() => createInTransaction(stores, req, body, () => allocateId(env, req.tenant, 'coupons')));
+        return success({ id: wireInt(id) });
+      });
+    },
+
+    'coupons.update': (req) => {
+      const id = requireInt64(req.params.id, 'id');
+      const body = validate<CouponBody>('coupons.update', req.body);
+      return duplicates.suppress(req, `coupon:${id}`, async () => {
+        await env.transact(() => updateInTransaction(stores, req, id, body));
+        return success();
+      });
+    },
+
+    'coupons.delete': (req) => {
+      const id = requireInt64(req.params.id, 'id');
+      return duplicates.suppress(req, `coupon:${id}`, async () => {
+        await env.transact(() => deleteInTransaction(stores, req.tenant, req.settings, id, req.now.toISOString()));
+        return success();
+      });
+    },
+  };
+}

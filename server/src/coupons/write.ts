@@ -1,0 +1,62 @@
+/**
+ * POST /coupons and PATCH /coupons/{id}: a coupon is written into its
+ * campaign through the campaign's own record builder (the same update
+ * semantics and multi-language names as coupon_params of POST /discounts),
+ * checked (static code free, the campaign still compiles) and stored with a
+ * new campaign version, in the caller's transaction.
+ */
+import { TallyError } from '@tally/engine';
+import { checkCompiles } from '../campaigns/compile-check.js';
+import { buildRecord } from '../campaigns/params.js';
+import type { CampaignStore } from '../campaigns/store.js';
+import type { CampaignRecord } from '../campaigns/types.js';
+import { invalidRequest } from '../http/errors.js';
+import type { TallyRequest } from '../http/types.js';
+import type { CouponStore } from './store.js';
+
+export interface CouponBody {
+  loyalty_rule_id?: string;
+  coupon_params: Record<string, unknown>;
+}
+
+export interface CouponStores {
+  campaigns: CampaignStore;
+  coupons: CouponStore;
+}
+
+export function couponNotFound(id: string): TallyError {
+  return new TallyError('coupon_not_found', `id: no coupon ${id}`, 'id');
+}
+
+/** Inside `env.transact`: gives the campaign `loyalty_rule_id` its coupon, numbered `couponId`. */
+export function createInTransaction(stores: CouponStores, req: TallyRequest, body: CouponBody, allocate: () => string): string {
+  const campaign = stores.campaigns.get(req.tenant, body.loyalty_rule_id!);
+  if (!campaign) throw new TallyError('campaign_not_found', `loyalty_rule_id: no campaign ${body.loyalty_rule_id}`, 'loyalty_rule_id');
+  if (campaign.coupon_id !== undefined) {
+    throw new TallyError('conflict', `loyalty_rule_id: campaign ${campaign.id} already has coupon ${campaign.coupon_id}`, 'loyalty_rule_id');
+  }
+  return write(stores, req, campaign, body.coupon_params, allocate).coupon_id!;
+}
+
+/** Inside `env.transact`: changes the fields sent, keeps the others. */
+export function updateInTransaction(stores: CouponStores, req: TallyRequest, couponId: string, body: CouponBody): void {
+  const campaign = stores.coupons.campaignOf(req.tenant, couponId);
+  if (!campaign) throw couponNotFound(couponId);
+  write(stores, req, campaign, body.coupon_params, () => couponId);
+}
+
+function write(
+  { campaigns }: CouponStores,
+  req: TallyRequest,
+  campaign: CampaignRecord,
+  couponParams: Record<string, unknown>,
+  allocate: () => string,
+): CampaignRecord {
+  const input = { kind: campaign.type, id: campaign.id, body: { coupon_params: couponParams }, previous: campaign, settings: req.settings, now: req.now.toISOString() };
+  const draft = buildRecord({ ...input, couponId: campaign.coupon_id ?? '1' });
+  const code = draft.coupon_params?.static_code;
+  const holder = code === undefined ? undefined : campaigns.byStaticCode(req.tenant, code);
+  if (holder && holder.id !== campaign.id) throw invalidRequest('coupon_params.static_code', `is already the code of campaign ${holder.id}`);
+  checkCompiles(draft, req.settings);
+  return campaigns.putInTransaction(req.tenant, { ...draft, coupon_id: campaign.coupon_id ?? allocate() }, campaign);
+}

@@ -1,0 +1,46 @@
+/**
+ * A voucher named by its code in a voucher operation, with its coupon and
+ * campaign, and whether it can be used now (the contract's voucher_* codes).
+ */
+import { TallyError } from '@tally/engine';
+import type { CouponData, CouponStore } from '../coupons/store.js';
+import type { CustomerRecord } from '../customers/types.js';
+import type { Tenant } from '../tenancy/types.js';
+import { locationRefusal, type LocationRef } from './location.js';
+import { voucherRefusal } from './status.js';
+import type { VoucherStore } from './store.js';
+import type { VoucherRecord } from './types.js';
+
+export interface FindStores {
+  vouchers: VoucherStore;
+  coupons: CouponStore;
+}
+
+export interface FoundVoucher {
+  voucher: VoucherRecord;
+  /** Absent only for a voucher whose coupon left no trace (none are written so). */
+  coupon: CouponData | undefined;
+}
+
+/** voucher_not_found when no voucher has the code, or when `holder` is given and does not hold it. */
+export function findVoucher(stores: FindStores, tenant: Tenant, code: string, holder: CustomerRecord | undefined, field: string): FoundVoucher {
+  const voucher = stores.vouchers.byCode(tenant, code);
+  if (!voucher || (holder !== undefined && voucher.customer_id !== holder.id)) {
+    throw new TallyError('voucher_not_found', `${field}: no voucher ${code}${holder ? ` for customer ${holder.id}` : ''}`, field);
+  }
+  return { voucher, coupon: stores.coupons.find(tenant, voucher.coupon_id, voucher.campaign_id) };
+}
+
+/** Why the voucher cannot be used now (at `location`, when given); null when it can. */
+export function usageRefusal({ voucher, coupon }: FoundVoucher, now: string, location?: LocationRef): TallyError | null {
+  const campaign = coupon?.campaign;
+  const active = campaign !== undefined && campaign.rule_params.active !== false && coupon!.params.active !== false;
+  const refusal = voucherRefusal(voucher, now, active);
+  if (refusal || location === undefined || campaign === undefined) return refusal;
+  return locationRefusal(campaign, location, voucher.code);
+}
+
+/** The same error, naming the request field it is about (`codes[2]`). */
+export function atField(error: TallyError, field: string): TallyError {
+  return new TallyError(error.code, `${field}: ${error.message}`, field);
+}

@@ -1,0 +1,134 @@
+/**
+ * The coupon and voucher operations of the contract's list (issue 5):
+ * list, selected list, get or validate, redeem and roll back a list, print,
+ * select and deselect one or many, freeze and unfreeze, excluded products.
+ * Every change runs in one write transaction (apply.ts); lists are all or
+ * nothing. docs/coupons-vouchers.md.
+ */
+import { TallyError } from '@tally/engine';
+import type { ServerContext } from '../context.js';
+import { LmdbCampaignStore } from '../campaigns/store.js';
+import { CouponStore } from '../coupons/store.js';
+import { CustomerStore } from '../customers/store.js';
+import { invalidRequest } from '../http/errors.js';
+import { optionalBoolean, optionalEnum, optionalInt64, readPerPage } from '../http/params.js';
+import { ok, success, type Handler, type Routes, type TallyRequest } from '../http/types.js';
+import { validate } from '../http/validation.js';
+import { LocationStore } from '../locations/store.js';
+import * as actions from './actions.js';
+import { applyAction } from './apply.js';
+import type { CustomerRef } from './customer.js';
+import { excludedProducts } from './excluded.js';
+import { findVoucher, usageRefusal, type FoundVoucher } from './find.js';
+import { holderBy, optionalHolder, requireHolder } from './holder.js';
+import { listMatches, readListFilters } from './list.js';
+import { requestLocation } from './location.js';
+import { voucherView } from './present.js';
+import { LmdbVoucherStore } from './store.js';
+
+interface ManyBody extends CustomerRef {
+  codes: string[];
+  location_id?: string;
+  location_code?: string;
+}
+
+export function voucherOperationRoutes({ env }: ServerContext): Routes {
+  const campaigns = new LmdbCampaignStore(env);
+  const vouchers = new LmdbVoucherStore(env);
+  const coupons = new CouponStore(env, campaigns);
+  const customers = new CustomerStore(env);
+  const locations = new LocationStore(env);
+  const stores = { env, vouchers, coupons };
+
+  const view = (req: TallyRequest) => (found: FoundVoucher) =>
+    voucherView(found, { language: req.language, settings: req.settings, now: req.now.toISOString() });
+
+  const queryCustomer = (req: TallyRequest): CustomerRef => ({
+    customer_id: optionalInt64(req.query.get('customer_id'), 'customer_id'),
+    customer_code: req.query.get('customer_code') || undefined,
+  });
+
+  /** One voucher by the path's code: select, deselect, freeze, unfreeze. */
+  const one = (action: actions.VoucherAction): Handler => async (req) => {
+    const body = validate<CustomerRef>('vouchers.one', req.body);
+    const holder = optionalHolder(customers, req.tenant, body);
+    const target = { tenant: req.tenant, holder, codes: [{ code: req.params.code, field: 'code' }] };
+    const [found] = await applyAction(stores, target, action, { now: req.now.toISOString() });
+    return success({ voucher: view(req)(found) });
+  };
+
+  /** A list of vouchers by `codes`, all or nothing. */
+  const many = (schema: string, action: actions.VoucherAction): Handler => async (req) => {
+    const body = validate<ManyBody>(schema, req.body);
+    const holder = optionalHolder(customers, req.tenant, body);
+    const location = requestLocation(locations, req.tenant, { id: body.location_id, code: body.location_code });
+    const codes = body.codes.map((code, i) => ({ code, field: `codes[${i}]` }));
+    const found = await applyAction(stores, { tenant: req.tenant, holder, codes }, action, { now: req.now.toISOString(), location });
+    return success({ vouchers: found.map(view(req)) });
+  };
+
+  return {
+    'vouchers.list': async (req) => {
+      const holder = requireHolder(customers, req.tenant, queryCustomer(req));
+      const filters = readListFilters(req.query);
+      const now = req.now.toISOString();
+      const page = { startingAfter: req.query.get('starting_after') || undefined, perPage: readPerPage(req.query.get('per_page')) };
+      return ok(
+        vouchers.pageOfCustomer(req.tenant, holder.id, page, (voucher) => {
+          const found = { voucher, coupon: coupons.find(req.tenant, voucher.coupon_id, voucher.campaign_id) };
+          return listMatches(found, filters, now) ? view(req)(found) : undefined;
+        }),
+      );
+    },
+
+    'vouchers.selected': async (req) => {
+      const by = optionalEnum(req.query.get('search_param'), 'search_param', ['id', 'code'] as const) ?? 'id';
+      const holder = holderBy(customers, req.tenant, by, req.params.id, 'id');
+      const selected = vouchers.ofCustomer(req.tenant, holder.id).filter((voucher) => voucher.selected);
+      return ok({ data: selected.map((voucher) => view(req)({ voucher, coupon: coupons.find(req.tenant, voucher.coupon_id, voucher.campaign_id) })) });
+    },
+
+    'vouchers.get': async (req) => {
+      const holder = optionalHolder(customers, req.tenant, queryCustomer(req));
+      const found = findVoucher(stores, req.tenant, req.params.code, holder, 'code');
+      if (optionalBoolean(req.query.get('validate'), 'validate') === true) {
+        const location = requestLocation(locations, req.tenant, {
+          id: optionalInt64(req.query.get('location_id'), 'location_id'),
+          code: req.query.get('location_code') || undefined,
+        });
+        const refusal = usageRefusal(found, req.now.toISOString(), location);
+        if (refusal) throw refusal;
+      }
+      return ok(view(req)(found));
+    },
+
+    'vouchers.redeem': many('vouchers.redeem', actions.redeem),
+    'vouchers.rollback': many('vouchers.many', actions.rollback),
+    'vouchers.print': many('vouchers.many', actions.print),
+    'vouchers.print_put': many('vouchers.many', actions.print),
+    'vouchers.select_many': many('vouchers.many', actions.select),
+    'vouchers.deselect_many': many('vouchers.many', actions.deselect),
+    'vouchers.select': one(actions.select),
+    'vouchers.deselect': one(actions.deselect),
+    'vouchers.freeze': one(actions.freeze),
+    'vouchers.unfreeze': one(actions.unfreeze),
+
+    'vouchers.excluded_products': async (req) => {
+      const given = (['code', 'static_code', 'coupon_id'] as const).filter((field) => req.query.get(field));
+      if (given.length !== 1) throw invalidRequest('code', 'exactly one of code, static_code and coupon_id is required');
+      const value = req.query.get(given[0])!;
+      const campaign =
+        given[0] === 'code'
+          ? findVoucher(stores, req.tenant, value, undefined, 'code').coupon?.campaign
+          : given[0] === 'static_code'
+            ? campaigns.byStaticCode(req.tenant, value)
+            : coupons.campaignOf(req.tenant, optionalInt64(value, 'coupon_id')!);
+      if (!campaign) {
+        throw given[0] === 'coupon_id'
+          ? new TallyError('coupon_not_found', `coupon_id: no coupon ${value}`, 'coupon_id')
+          : new TallyError('voucher_not_found', `${given[0]}: no voucher ${value}`, given[0]);
+      }
+      return ok(excludedProducts(campaign));
+    },
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * When a voucher may be printed: the coupon's print_from/print_to dates, or
+ * relative to the voucher's issue (print_delay_days, then print_days).
+ */
+import type { CouponParams } from '@tally/engine';
+import type { VoucherRecord } from './types.js';
+
+const DAY_MS = 86_400_000;
+
+export interface PrintWindow {
+  print_from: string | null;
+  print_to: string | null;
+}
+
+export function printWindow(voucher: VoucherRecord, coupon: CouponParams | undefined): PrintWindow {
+  const params = coupon ?? {};
+  const issued = Date.parse(voucher.created_at);
+  const delay = typeof params.print_delay_days === 'number' ? params.print_delay_days : undefined;
+  const from = typeof params.print_from === 'string' ? bound(params.print_from, false) : delay === undefined ? null : issued + delay * DAY_MS;
+  const to = typeof params.print_to === 'string'
+    ? bound(params.print_to, true)
+    : typeof params.print_days === 'number' ? (from ?? issued) + params.print_days * DAY_MS : null;
+  return { print_from: iso(from), print_to: iso(to) };
+}
+
+/** A date-only bound covers its whole day (UTC), as the voucher's own dates do. */
+function bound(value: string, endOfDay: boolean): number {
+  return Date.parse(value.length === 10 ? `${value}T${endOfDay ? '23:59:59' : '00:00:00'}Z` : value);
+}
+
+function iso(at: number | null): string | null {
+  return at === null ? null : new Date(at).toISOString();
+}
