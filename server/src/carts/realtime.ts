@@ -11,6 +11,7 @@
  * The caller answers only once `env.transact` resolved (flushed to disk).
  */
 import { TallyError, type Outcome, type Writes } from '@tally/engine';
+import { advanceChallenges } from '../challenges/progress.js';
 import type { CounterStore } from '../counters/store.js';
 import { grantsFromCart, readBalance, recordPoints } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
@@ -143,6 +144,12 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
       ...(spend > 0 ? { spend } : {}),
     });
     pointsTransactionId = tx.id;
+  }
+  // The contract's order: challenge progress after the cart's points, before instant wins.
+  if (customer.record) {
+    const points = writes.points.reduce((sum, p) => sum + p.amount, 0);
+    const location = typeof body.location_id === 'string' ? body.location_id : null;
+    advanceChallenges(env, tenant, { now, timezone: pending.settings.timezone, settings: pending.settings }, { customer: customer.record, total: String(body.total), points, location_id: location });
   }
   const cart: CartRecord = {
     id,

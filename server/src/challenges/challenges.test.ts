@@ -1,0 +1,180 @@
+/**
+ * Challenges over HTTP: the back office, the reads, enrolment
+ * (max_enrollments, open_to_all) and progress from realtime carts, with the
+ * points of each level reached granted through the ledger.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { balance, createCustomer, transactions } from '../points/testing.js';
+import { startServer, type TestServer } from '../testing/server.js';
+
+const structure = [
+  { level: 1, name: 'Starter', threshold: 10, points: 5 },
+  { level: 2, name: 'Pro', threshold: 50.5, points: 20 },
+];
+
+describe('challenges', () => {
+  let server: TestServer;
+  const create = async (body: Record<string, unknown>) => {
+    const res = await server.client.post('/challenges', { name: 'Spend', attribute: 'total_spent', structure, ...body });
+    expect(res.status, res.text).toBe(200);
+    return res.body.id as number;
+  };
+  const enroll = (id: number, customerId: number) => server.client.post(`/challenges/${id}/enroll`, { customer_id: customerId });
+  const cart = async (customerId: number, total: number) => {
+    const res = await server.client.post('/carts/realtime', {
+      customer_id: customerId, creation_date: new Date().toISOString().slice(0, 19) + 'Z', total, lines: [{ order: 1, product_id: 1, total, quantity: 1 }],
+    });
+    expect(res.status, res.text).toBe(200);
+  };
+  const progress = async (customerId: number, id: number) => {
+    const res = await server.client.get(`/customers/${customerId}/challenges/${id}`);
+    expect(res.status, res.text).toBe(200);
+    return res.body;
+  };
+
+  beforeAll(async () => {
+    server = await startServer();
+    await server.client.patch('/company', { languages: ['es', 'en'], default_language: 'es', customer_attribute_schema: { type: 'object', properties: { steps: { type: 'integer' }, nick: { type: 'string' } } } });
+  });
+  afterAll(() => server.dispose());
+
+  it('creates a challenge answered {status, id}, read in the contract shape; PATCH and PUT replace the fields sent', async () => {
+    const id = await create({ name: { es: 'Gasta', en: 'Spend' }, countries: ['ES'], challenge_type: 'spend', max_enrollments: 100, available_to: '2999-12-31' });
+    const read = await server.client.get(`/challenges/${id}`);
+    expect(read.body).toEqual({
+      id, name: 'Gasta', description: null, status: 'active', attribute: 'total_spent', customer_attribute_id: null, countries: ['ES'],
+      available_from: null, available_to: '2999-12-31', display_from: null, display_to: null, challenge_type: 'spend', image_file_name: null,
+      open_to_all: false, max_enrollments: 100, current_enrollments: 0, partner: null, attribute_data_period_type: 'challenge_dates',
+      attribute_period_from: null, attribute_period_to: null, attribute_relative_value: null, structure,
+      created_at: expect.any(String), updated_at: expect.any(String),
+    });
+    expect((await server.client.get(`/challenges/${id}`, { headers: { 'Accept-Language': 'en' } })).body.name).toBe('Spend');
+    expect((await server.client.patch(`/challenges/${id}`, { status: 'inactive' })).body).toEqual({ status: 'success', id });
+    await server.client.put(`/challenges/${id}`, { max_enrollments: null });
+    expect((await server.client.get(`/challenges/${id}`)).body).toMatchObject({ status: 'inactive', max_enrollments: null, name: 'Gasta' });
+  });
+
+  it('refuses invalid challenges naming the field, and answers 404 challenge_not_found', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ name: 'X', attribute: 'total_spent' }, 'structure'],
+      [{ name: 'X', attribute: 'nick', structure }, 'attribute'],
+      [{ name: 'X', attribute: 'unknown', structure }, 'attribute'],
+      [{ name: 'X', attribute: 'carts', structure: [structure[1], { ...structure[0], level: 2 }] }, 'structure'],
+      [{ name: 'X', attribute: 'carts', structure: [structure[0], { ...structure[1], threshold: 1 }] }, 'structure'],
+      [{ name: 'X', attribute: 'carts', structure, attribute_data_period_type: 'relative_months' }, 'attribute_relative_value'],
+      [{ name: 'X', attribute: 'carts', structure, attribute_data_period_type: 'fixed' }, 'attribute_period_from'],
+      [{ name: 'X', attribute: 'carts', structure, available_from: '2030-01-02', available_to: '2030-01-01' }, 'available_to'],
+      [{ name: 'X', attribute: 'carts', structure, attribute_data_period_type: 'yesterday' }, 'attribute_data_period_type'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await server.client.post('/challenges', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.startsWith(`${field}:`), res.body.error).toBe(true);
+    }
+    expect((await server.client.get('/challenges/999')).body.code).toBe('challenge_not_found');
+    expect((await server.client.patch('/challenges/999', { status: 'active' })).status).toBe(404);
+    expect((await server.client.post('/challenges/999/enroll', { customer_id: 1 })).status).toBe(404);
+  });
+
+  it('lists challenges by country and type, paginated', async () => {
+    const pt = await create({ countries: ['PT'], challenge_type: 'list' });
+    const any = await create({ challenge_type: 'list' });
+    const ids = async (query: Record<string, string>) => (await server.client.get('/challenges', { query: { type: 'list', ...query } })).body.data.map((c: { id: number }) => c.id);
+    expect(await ids({})).toEqual([pt, any]);
+    expect(await ids({ country: 'ES' })).toEqual([any]);
+    const page = (await server.client.get('/challenges', { query: { type: 'list', per_page: '1' } })).body;
+    expect(page.data.map((c: { id: number }) => c.id)).toEqual([pt]);
+    const next = (await server.client.get('/challenges', { query: { type: 'list', per_page: '1', starting_after: page.next_token_starts_after } })).body;
+    expect(next.data.map((c: { id: number }) => c.id)).toEqual([any]);
+    expect((await server.client.get('/challenges', { query: { country: 'es' } })).status).toBe(400);
+  });
+
+  it('enrols a customer once (repeats change nothing), up to max_enrollments (409 conflict after)', async () => {
+    await createCustomer(server.client, 1, { country: 'ES' });
+    await createCustomer(server.client, 2, { country: 'ES' });
+    const id = await create({ max_enrollments: 1 });
+    expect((await enroll(id, 1)).body).toEqual({ status: 'success' });
+    expect((await enroll(id, 1)).status).toBe(200);
+    expect((await server.client.get(`/challenges/${id}`)).body.current_enrollments).toBe(1);
+    const full = await enroll(id, 2);
+    expect(full.status).toBe(409);
+    expect(full.body.code).toBe('conflict');
+    expect((await progress(1, id)).enrolled).toBe(true);
+    expect((await progress(2, id)).enrolled).toBe(false);
+  });
+
+  it('refuses enrolment in a challenge not running for the customer (403) and requests without a valid customer', async () => {
+    await createCustomer(server.client, 3, { country: 'ES' });
+    for (const body of [{ status: 'inactive' }, { available_to: '2000-01-01' }, { available_from: '2999-01-01' }, { countries: ['PT'] }]) {
+      const res = await enroll(await create(body), 3);
+      expect(res.status, JSON.stringify(body)).toBe(403);
+      expect(res.body.code).toBe('forbidden_request');
+    }
+    const id = await create({});
+    expect((await server.client.post(`/challenges/${id}/enroll`, {})).status).toBe(400);
+    expect((await server.client.post(`/challenges/${id}/enroll`, { customer_id: 404 })).body.code).toBe('customer_not_found');
+    expect((await server.client.post(`/challenges/${id}/enroll`, { customer_id: 3, customer_code: 'X' })).status).toBe(400);
+  });
+
+  it('counts realtime carts into the enrolled customer progress and grants each level reached once through the ledger', async () => {
+    await createCustomer(server.client, 10, { country: 'ES' });
+    const id = await create({ name: 'Spend 50' });
+    await cart(10, 4);
+    expect(await progress(10, id)).toMatchObject({ attribute_value: 4, current_level: 0, enrolled: false, last_execution_time: null });
+    expect((await balance(server.client, 10)).score).toBe(0);
+    await enroll(id, 10);
+    await cart(10, 8.25);
+    expect(await progress(10, id)).toMatchObject({ attribute_value: 12.25, current_level: 1, current_level_name: 'Starter', enrolled: true, last_execution_time: expect.any(String) });
+    expect((await balance(server.client, 10)).score).toBe(5);
+    await cart(10, 1);
+    expect((await balance(server.client, 10)).score).toBe(5);
+    await cart(10, 40);
+    expect(await progress(10, id)).toMatchObject({ attribute_value: 53.25, current_level: 2 });
+    expect((await balance(server.client, 10)).score).toBe(25);
+    const granted = (await transactions(server.client, 10)).filter((t) => t.type === 'challenge');
+    expect(granted.map((t) => [t.amount, t.origin_info])).toEqual(
+      expect.arrayContaining([
+        [5, { score: 5, challenge: { id, name: 'Spend 50' }, level: 1 }],
+        [20, { score: 20, challenge: { id, name: 'Spend 50' }, level: 2 }],
+      ]),
+    );
+    expect(granted).toHaveLength(2);
+  });
+
+  it('counts everyone in an open_to_all challenge; enrolling above a threshold grants the level at once', async () => {
+    await createCustomer(server.client, 11, { country: 'ES' });
+    const open = await create({ attribute: 'carts', open_to_all: true, structure: [{ level: 1, name: 'One', threshold: 1, points: 7 }] });
+    const closed = await create({ attribute: 'carts', structure: [{ level: 1, name: 'One', threshold: 1, points: 3 }] });
+    await cart(11, 2);
+    expect((await balance(server.client, 11)).score).toBe(7);
+    expect((await enroll(closed, 11)).status).toBe(200);
+    expect((await balance(server.client, 11)).score).toBe(10);
+    expect(await progress(11, open)).toMatchObject({ attribute_value: 1, current_level: 1, enrolled: false });
+  });
+
+  it('measures a custom attribute, and lists a customer challenges: enrolled first, only_enrolled, type, display dates, its country only', async () => {
+    await createCustomer(server.client, 12, { country: 'ES', attributes: { steps: 70 } });
+    const tag = { challenge_type: 'mine' };
+    const steps = await create({ ...tag, attribute: 'steps', structure: [{ level: 1, name: 'Walker', threshold: 60 }] });
+    const later = await create({ ...tag, display_from: '2999-01-01' });
+    const enrolled = await create({ ...tag });
+    await create({ ...tag, countries: ['PT'] });
+    await create({ ...tag, available_to: '2000-01-01' });
+    await create({ ...tag, status: 'inactive' });
+    await enroll(enrolled, 12);
+    const list = async (query: Record<string, string>) => {
+      const res = await server.client.get('/customers/12/challenges', { query: { type: 'mine', ...query } });
+      expect(res.status, res.text).toBe(200);
+      return res.body;
+    };
+    expect((await list({})).data.map((c: { id: number }) => c.id)).toEqual([enrolled, steps, later]);
+    expect((await list({ only_enrolled: 'true' })).data.map((c: { id: number }) => c.id)).toEqual([enrolled]);
+    expect((await list({ use_display_dates: 'true' })).data.map((c: { id: number }) => c.id)).toEqual([enrolled, steps]);
+    const first = await list({ per_page: '2' });
+    expect(first.data.map((c: { id: number }) => c.id)).toEqual([enrolled, steps]);
+    expect((await list({ per_page: '2', starting_after: first.next_token_starts_after })).data.map((c: { id: number }) => c.id)).toEqual([later]);
+    expect((await list({})).data[1]).toMatchObject({ attribute: 'steps', attribute_value: 70, current_level: 1, attribute_id: expect.any(Number), customer_attribute_id: expect.any(Number) });
+    expect((await server.client.get('/customers/404/challenges')).body.code).toBe('customer_not_found');
+    expect((await server.client.get('/customers/12/challenges', { query: { starting_after: 'nope' } })).status).toBe(400);
+  });
+});

@@ -1,0 +1,32 @@
+/**
+ * A customer's value of a challenge's attribute: a cart metric summed over
+ * the measured window (money in exact decimals), or a numeric custom
+ * attribute's current value; and the level that value reaches.
+ */
+import { Decimal } from 'decimal.js';
+import type { CustomerRecord } from '../customers/types.js';
+import type { Tenant } from '../tenancy/types.js';
+import { measuredWindow } from './period.js';
+import type { ChallengeStore } from './store.js';
+import { CART_METRICS, type CartMetric, type ChallengeLevel, type ChallengeRecord } from './types.js';
+
+export function isCartMetric(attribute: string): attribute is CartMetric {
+  return (CART_METRICS as readonly string[]).includes(attribute);
+}
+
+export function attributeValue(store: ChallengeStore, tenant: Tenant, challenge: ChallengeRecord, customer: CustomerRecord, today: string): number {
+  if (!isCartMetric(challenge.attribute)) {
+    const value = customer.attributes[challenge.attribute];
+    return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+  }
+  const window = measuredWindow(challenge, today);
+  if (window.from > window.to) return 0;
+  const metrics = store.metrics(tenant, customer.id, window.from, window.to);
+  if (challenge.attribute === 'total_spent') return new Decimal(metrics.total_spent_cents).dividedBy(100).toNumber();
+  return metrics[challenge.attribute];
+}
+
+/** The highest level whose threshold the value reaches (undefined below the first). */
+export function reachedLevel(challenge: ChallengeRecord, value: number): ChallengeLevel | undefined {
+  return [...challenge.structure].sort((a, b) => a.threshold - b.threshold).filter((l) => l.threshold <= value).pop();
+}

@@ -1,0 +1,49 @@
+/**
+ * The local dates over which a challenge measures its attribute at a given
+ * day (attribute_data_period_type): the challenge's own dates, the current
+ * week (from Monday), month or year, the last N months (relative_months,
+ * today included), or fixed dates. Never beyond today or the challenge end.
+ */
+import { addDays } from '../points/local-date.js';
+import type { ChallengeRecord } from './types.js';
+
+export interface Window {
+  from: string;
+  to: string;
+}
+
+const EARLIEST = '0000-01-01';
+
+export function measuredWindow(challenge: ChallengeRecord, today: string): Window {
+  const end = challenge.available_to !== null && challenge.available_to < today ? challenge.available_to : today;
+  switch (challenge.attribute_data_period_type) {
+    case 'current_week': {
+      const weekday = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7;
+      return { from: addDays(today, -weekday), to: today };
+    }
+    case 'current_month':
+      return { from: `${today.slice(0, 7)}-01`, to: today };
+    case 'current_year':
+      return { from: `${today.slice(0, 4)}-01-01`, to: today };
+    case 'relative_months':
+      return { from: addDays(monthsBefore(today, challenge.attribute_relative_value ?? 1), 1), to: today };
+    case 'fixed':
+      return { from: challenge.attribute_period_from ?? EARLIEST, to: minDate(challenge.attribute_period_to ?? today, today) };
+    case 'challenge_dates':
+      return { from: challenge.available_from ?? EARLIEST, to: end };
+  }
+}
+
+/** The same day `months` months before (the month's last day when it has fewer days). */
+function monthsBefore(date: string, months: number): string {
+  const [y, m, d] = date.split('-').map(Number);
+  const index = y * 12 + (m - 1) - months;
+  const year = Math.floor(index / 12);
+  const month = (index % 12) + 1;
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(Math.min(d, last)).padStart(2, '0')}`;
+}
+
+function minDate(a: string, b: string): string {
+  return a < b ? a : b;
+}

@@ -1,0 +1,95 @@
+/**
+ * Challenge progress. A realtime cart calls `advanceChallenges` inside its
+ * write transaction, after its points and before instant wins (the contract's
+ * order): the cart is added to the customer's daily metrics, then each
+ * challenge the customer takes part in (enrolled, or open to all) that is
+ * running today in its country is measured again, and every level newly
+ * reached grants its points through the ledger (a `challenge` transaction).
+ * A level is rewarded once per customer and challenge. Nothing here throws:
+ * it runs after the cart's writes.
+ */
+import { Decimal } from 'decimal.js';
+import type { CustomerRecord } from '../customers/types.js';
+import { localize } from '../http/language.js';
+import { wireInt } from '../http/wire.js';
+import { recordPoints } from '../points/ledger.js';
+import { customerCountry } from '../rewards/eligibility.js';
+import { localDate } from '../points/local-date.js';
+import type { LedgerClock } from '../points/types.js';
+import type { StoreEnv } from '../store/env.js';
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
+import { attributeValue, reachedLevel } from './measure.js';
+import { ChallengeStore } from './store.js';
+import type { ChallengeRecord } from './types.js';
+
+export interface CartProgress {
+  customer: CustomerRecord;
+  /** The cart total as sent (amount paid). */
+  total: number | string;
+  /** Points the cart granted. */
+  points: number;
+  location_id: string | null;
+}
+
+export interface ProgressClock extends LedgerClock {
+  settings: CompanySettings;
+}
+
+/** Whether the challenge is running on `today` for a customer of `country`. */
+export function isRunning(challenge: ChallengeRecord, today: string, country: string): boolean {
+  return (
+    challenge.status === 'active' &&
+    (challenge.available_from === null || challenge.available_from <= today) &&
+    (challenge.available_to === null || today <= challenge.available_to) &&
+    (challenge.countries.length === 0 || challenge.countries.includes(country))
+  );
+}
+
+/** Call inside the realtime cart's `env.transact`, after its points. */
+export function advanceChallenges(env: StoreEnv, tenant: Tenant, clock: ProgressClock, cart: CartProgress): void {
+  const store = new ChallengeStore(env);
+  const today = localDate(clock.now, clock.timezone);
+  const total = new Decimal(String(cart.total));
+  store.addCartInTransaction(tenant, cart.customer.id, today, {
+    total_spent_cents: total.isFinite() ? total.times(100).toDecimalPlaces(0).toNumber() : 0,
+    carts: 1,
+    points_earned: cart.points,
+  });
+  const country = customerCountry(cart.customer, clock.settings);
+  for (const challenge of store.all(tenant)) {
+    if (!isRunning(challenge, today, country)) continue;
+    const progress = store.progress(tenant, cart.customer.id, challenge.id);
+    if (challenge.open_to_all || progress.enrolled_at !== null) rewardLevels(env, tenant, clock, challenge, cart.customer, cart.location_id);
+  }
+}
+
+/**
+ * Inside `env.transact`: measures the customer's value now and grants the
+ * points of every level reached and not yet rewarded (also called on
+ * enrolment, so a customer who enrols above a threshold gets its level).
+ */
+export function rewardLevels(env: StoreEnv, tenant: Tenant, clock: ProgressClock, challenge: ChallengeRecord, customer: CustomerRecord, locationId: string | null): void {
+  const store = new ChallengeStore(env);
+  const progress = store.progress(tenant, customer.id, challenge.id);
+  const at = clock.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const value = attributeValue(store, tenant, challenge, customer, localDate(clock.now, clock.timezone));
+  const reached = reachedLevel(challenge, value)?.level ?? 0;
+  const name = localize(challenge.name, undefined, clock.settings);
+  const newly = challenge.structure.filter((l) => l.level > progress.level_rewarded && l.level <= reached && l.points > 0).sort((a, b) => a.level - b.level);
+  for (const level of newly) {
+    recordPoints(env, tenant, clock, {
+      type: 'challenge',
+      customer_id: customer.id,
+      customer_code: customer.code ?? null,
+      location_id: locationId,
+      created_at: at,
+      origin_info: { score: level.points, challenge: { id: wireInt(challenge.id), name }, level: level.level },
+      grants: [{ campaign_id: null, campaign_name: name, amount: level.points }],
+    });
+  }
+  store.putProgressInTransaction(tenant, customer.id, challenge.id, {
+    ...progress,
+    level_rewarded: Math.max(progress.level_rewarded, reached),
+    last_execution_time: at,
+  });
+}

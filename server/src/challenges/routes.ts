@@ -1,0 +1,147 @@
+/**
+ * Challenges: the back office (POST, PATCH /challenges) and the contract's GET
+ * /challenges, GET /challenges/{id}, GET /customers/{value}/challenges, GET
+ * /customers/{value}/challenges/{id} and POST /challenges/{id}/enroll.
+ */
+import { TallyError } from '@tally/engine';
+import type { ServerContext } from '../context.js';
+import { CustomerStore } from '../customers/store.js';
+import type { CustomerRecord } from '../customers/types.js';
+import { invalidRequest } from '../http/errors.js';
+import { optionalBoolean, readPerPage, requireInt64 } from '../http/params.js';
+import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
+import { validate } from '../http/validation.js';
+import { wireInt } from '../http/wire.js';
+import { localDate } from '../points/local-date.js';
+import { clockOf, customerFromPath, requireActive } from '../points/request.js';
+import { customerCountry } from '../rewards/eligibility.js';
+import { allocateId } from '../store/ids.js';
+import { idKey } from '../store/keys.js';
+import { optionalCustomer, type CustomerRef } from '../vouchers/customer.js';
+import { isRunning, rewardLevels } from './progress.js';
+import { buildChallenge, type ChallengeBody } from './record.js';
+import { ChallengeStore } from './store.js';
+import type { ChallengeRecord } from './types.js';
+import { challengeView, customerChallengeView, type ViewContext } from './view.js';
+
+export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
+  const challenges = new ChallengeStore(env);
+  const customers = new CustomerStore(env);
+  const viewContext = (req: TallyRequest): ViewContext => ({ env, tenant: req.tenant, language: req.language, settings: req.settings, now: req.now, challenges });
+  const existing = (req: TallyRequest): ChallengeRecord => {
+    const id = requireInt64(req.params.id, 'id');
+    const challenge = challenges.get(req.tenant, id);
+    if (!challenge) throw new TallyError('challenge_not_found', `id: no challenge ${id}`, 'id');
+    return challenge;
+  };
+
+  return {
+    'challenges.create': (req) =>
+      duplicates.suppress(req, 'challenges:create', async () => {
+        const body = validate<ChallengeBody>('challenges.create', req.body);
+        const draft = buildChallenge('0', body, req.settings, req.now.toISOString());
+        const id = await env.transact(() => {
+          const challenge = { ...draft, id: allocateId(env, req.tenant, 'challenges') };
+          challenges.putInTransaction(req.tenant, challenge);
+          return challenge.id;
+        });
+        return success({ id: wireInt(id) });
+      }),
+
+    'challenges.update': (req) =>
+      duplicates.suppress(req, `challenge:${req.params.id}`, async () => {
+        const body = validate<ChallengeBody>('challenges.update', req.body);
+        const previous = existing(req);
+        const challenge = buildChallenge(previous.id, body, req.settings, req.now.toISOString(), previous);
+        await env.transact(() => challenges.putInTransaction(req.tenant, challenge));
+        return success({ id: wireInt(challenge.id) });
+      }),
+
+    'challenges.list': async (req) => {
+      const country = req.query.get('country') || undefined;
+      if (country !== undefined && !/^[A-Z]{2}$/.test(country)) throw invalidRequest('country', 'is not an ISO 3166-1 alpha-2 code');
+      const type = req.query.get('type') || undefined;
+      const page = challenges.page(req.tenant, { startingAfter: req.query.get('starting_after') ?? undefined, perPage: readPerPage(req.query.get('per_page')) }, (c) => {
+        if (type !== undefined && c.challenge_type !== type) return undefined;
+        if (country !== undefined && c.countries.length > 0 && !c.countries.includes(country)) return undefined;
+        return challengeView(c, viewContext(req));
+      });
+      return ok(page);
+    },
+
+    'challenges.get': async (req) => ok(challengeView(existing(req), viewContext(req))),
+
+    'challenges.customer_list': async (req) => {
+      const customer = customerFromPath(customers, req);
+      const onlyEnrolled = optionalBoolean(req.query.get('only_enrolled'), 'only_enrolled') ?? false;
+      const byDisplay = optionalBoolean(req.query.get('use_display_dates'), 'use_display_dates') ?? false;
+      const type = req.query.get('type') || undefined;
+      const today = localDate(req.now, req.settings.timezone);
+      const country = customerCountry(customer, req.settings);
+      const ranked = challenges
+        .all(req.tenant)
+        .filter((c) => c.status === 'active' && (c.countries.length === 0 || c.countries.includes(country)))
+        .filter((c) => shown(c, today, byDisplay))
+        .filter((c) => type === undefined || c.challenge_type === type)
+        .map((c) => ({ challenge: c, enrolled: challenges.progress(req.tenant, customer.id, c.id).enrolled_at !== null }))
+        .filter((c) => !onlyEnrolled || c.enrolled)
+        .map((c) => ({ ...c, cursor: `${c.enrolled ? 0 : 1}:${idKey(c.challenge.id)}` }))
+        .sort((a, b) => (a.cursor < b.cursor ? -1 : 1));
+      const after = readCursor(req.query.get('starting_after') || undefined);
+      const rest = after === undefined ? ranked : ranked.filter((c) => c.cursor > after);
+      const perPage = readPerPage(req.query.get('per_page'));
+      const data = rest.slice(0, perPage).map((c) => customerChallengeView(c.challenge, customer, viewContext(req)));
+      return ok(rest.length > perPage ? { data, next_token_starts_after: Buffer.from(rest[perPage - 1].cursor).toString('base64url') } : { data });
+    },
+
+    'challenges.customer_get': async (req) => {
+      const customer = customerFromPath(customers, req);
+      return ok(customerChallengeView(existing(req), customer, viewContext(req)));
+    },
+
+    'challenges.enroll': (req) =>
+      duplicates.suppress(req, `challenge_enrollment:${req.params.id}`, async () => {
+        const body = validate<CustomerRef>('challenges.enroll', req.body);
+        const customer = optionalCustomer(customers, req.tenant, body);
+        if (!customer) throw invalidRequest('customer_id', 'customer_id or customer_code is required');
+        requireActive(customer, body.customer_code !== undefined ? 'customer_code' : 'customer_id');
+        const id = requireInt64(req.params.id, 'id');
+        await env.transact(() => enroll(req, id, customer));
+        return success();
+      }),
+  };
+
+  /** Inside `env.transact`: checks first, then the enrolment and the levels already reached. */
+  function enroll(req: TallyRequest, id: string, customer: CustomerRecord): void {
+    const challenge = challenges.get(req.tenant, id);
+    if (!challenge) throw new TallyError('challenge_not_found', `id: no challenge ${id}`, 'id');
+    if (challenges.progress(req.tenant, customer.id, id).enrolled_at !== null) return;
+    const today = localDate(req.now, req.settings.timezone);
+    if (!isRunning(challenge, today, customerCountry(customer, req.settings))) {
+      throw new TallyError('forbidden_request', `id: challenge ${id} is not running for this customer (status, dates or country)`, 'id');
+    }
+    if (challenge.max_enrollments !== null && challenges.enrollments(req.tenant, id) >= challenge.max_enrollments) {
+      throw new TallyError('conflict', `id: challenge ${id} has reached its ${challenge.max_enrollments} enrolments`, 'id');
+    }
+    challenges.enrollInTransaction(req.tenant, customer.id, id, req.now.toISOString().replace(/\.\d{3}Z$/, 'Z'));
+    rewardLevels(env, req.tenant, { ...clockOf(req), settings: req.settings }, challenges.get(req.tenant, id)!, customer, null);
+  }
+}
+
+/**
+ * Listed for a customer: not ended (available_to on or after today); with
+ * use_display_dates, inside the display dates instead (display_to defaulting
+ * to available_to).
+ */
+function shown(challenge: ChallengeRecord, today: string, byDisplay: boolean): boolean {
+  const end = (byDisplay ? challenge.display_to : null) ?? challenge.available_to;
+  const start = byDisplay ? challenge.display_from : null;
+  return (start === null || start <= today) && (end === null || today <= end);
+}
+
+function readCursor(token: string | undefined): string | undefined {
+  if (token === undefined) return undefined;
+  const cursor = Buffer.from(token, 'base64url').toString('utf8');
+  if (!/^[01]:\d{19}$/.test(cursor)) throw invalidRequest('starting_after', 'is not a token returned by this list');
+  return cursor;
+}

@@ -1,0 +1,89 @@
+/**
+ * The challenge store. `challenges`: [tenant, idKey(id)] -> ChallengeRecord,
+ * [tenant, 'enrollments', idKey(id)] -> enrolments count.
+ * `challenge_customers`: [tenant, 'progress', idKey(customer), idKey(challenge)]
+ * -> ChallengeProgress, [tenant, 'daily', idKey(customer), date] ->
+ * DailyMetrics. Writes run inside the caller's `env.transact`.
+ */
+import type { StoreEnv } from '../store/env.js';
+import { idKey, tenantPrefix } from '../store/keys.js';
+import { paginate, type Page, type PageRequest } from '../store/paginate.js';
+import type { Tenant } from '../tenancy/types.js';
+import type { ChallengeProgress, ChallengeRecord, DailyMetrics } from './types.js';
+
+export const NO_PROGRESS: ChallengeProgress = { enrolled_at: null, level_rewarded: 0, last_execution_time: null };
+const NO_METRICS: DailyMetrics = { total_spent_cents: 0, carts: 0, points_earned: 0 };
+
+export class ChallengeStore {
+  constructor(private readonly env: StoreEnv) {}
+
+  private get challenges() {
+    return this.env.db('challenges');
+  }
+  private get customers() {
+    return this.env.db('challenge_customers');
+  }
+
+  get(tenant: Tenant, id: string): ChallengeRecord | undefined {
+    return this.challenges.get([tenantPrefix(tenant), idKey(id)]) as ChallengeRecord | undefined;
+  }
+
+  /** Every challenge of the tenant, in id order. */
+  all(tenant: Tenant): ChallengeRecord[] {
+    const prefix = tenantPrefix(tenant);
+    // Ids are zero-padded digits: they sort before the 'enrollments' keys.
+    return [...this.challenges.getRange({ start: [prefix], end: [prefix, 'enrollments'] })].map(({ value }) => value as ChallengeRecord);
+  }
+
+  page<T>(tenant: Tenant, request: PageRequest, keep: (challenge: ChallengeRecord) => T | undefined): Page<T> {
+    return paginate<ChallengeRecord, T>(this.challenges, [tenantPrefix(tenant)], request, (c, key) => (key.length === 2 ? keep(c) : undefined));
+  }
+
+  /** Inside `env.transact`. */
+  putInTransaction(tenant: Tenant, challenge: ChallengeRecord): void {
+    this.challenges.putSync([tenantPrefix(tenant), idKey(challenge.id)], challenge);
+  }
+
+  enrollments(tenant: Tenant, id: string): number {
+    return (this.challenges.get([tenantPrefix(tenant), 'enrollments', idKey(id)]) as number | undefined) ?? 0;
+  }
+
+  progress(tenant: Tenant, customerId: string, challengeId: string): ChallengeProgress {
+    return (this.customers.get([tenantPrefix(tenant), 'progress', idKey(customerId), idKey(challengeId)]) as ChallengeProgress | undefined) ?? NO_PROGRESS;
+  }
+
+  /** Inside `env.transact`. */
+  putProgressInTransaction(tenant: Tenant, customerId: string, challengeId: string, progress: ChallengeProgress): void {
+    this.customers.putSync([tenantPrefix(tenant), 'progress', idKey(customerId), idKey(challengeId)], progress);
+  }
+
+  /** Inside `env.transact`: the customer enrolled, counted once. */
+  enrollInTransaction(tenant: Tenant, customerId: string, challengeId: string, at: string): void {
+    this.putProgressInTransaction(tenant, customerId, challengeId, { ...this.progress(tenant, customerId, challengeId), enrolled_at: at });
+    this.challenges.putSync([tenantPrefix(tenant), 'enrollments', idKey(challengeId)], this.enrollments(tenant, challengeId) + 1);
+  }
+
+  /** The customer's cart metrics summed over the local dates from..to (inclusive). */
+  metrics(tenant: Tenant, customerId: string, from: string, to: string): DailyMetrics {
+    const prefix = [tenantPrefix(tenant), 'daily', idKey(customerId)];
+    const sum = { ...NO_METRICS };
+    for (const { value } of this.customers.getRange({ start: [...prefix, from], end: [...prefix, `${to}~`] })) {
+      const day = value as DailyMetrics;
+      sum.total_spent_cents += day.total_spent_cents;
+      sum.carts += day.carts;
+      sum.points_earned += day.points_earned;
+    }
+    return sum;
+  }
+
+  /** Inside `env.transact`: adds one cart to the customer's metrics of a day. */
+  addCartInTransaction(tenant: Tenant, customerId: string, date: string, cart: DailyMetrics): void {
+    const key = [tenantPrefix(tenant), 'daily', idKey(customerId), date];
+    const day = (this.customers.get(key) as DailyMetrics | undefined) ?? NO_METRICS;
+    this.customers.putSync(key, {
+      total_spent_cents: day.total_spent_cents + cart.total_spent_cents,
+      carts: day.carts + cart.carts,
+      points_earned: day.points_earned + cart.points_earned,
+    });
+  }
+}
