@@ -7,6 +7,7 @@ import { validate } from '../http/validation.js';
 import { listAttributes } from './attribute-list.js';
 import { attachCard } from './cards.js';
 import { createCustomer } from './create.js';
+import { openCustomerDatabases } from './databases.js';
 import { deleteCustomer } from './delete.js';
 import { serverTime } from './fields.js';
 import { findCustomer } from './lookup.js';
@@ -23,6 +24,7 @@ interface CardBody {
 
 export function customersRoutes(ctx: ServerContext): Routes {
   const { env, duplicates } = ctx;
+  openCustomerDatabases(env);
   const store = new CustomerStore(env);
   return {
     'customers.create': createCustomer(ctx, store),
