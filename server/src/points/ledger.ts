@@ -14,6 +14,7 @@
  */
 import type { Effect, Id, PointsWrite } from '@tally/engine';
 import { stringifyJson } from '../http/json.js';
+import { wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
@@ -256,21 +257,42 @@ export function customerTransactionIds(env: StoreEnv, tenant: Tenant, customerId
 /**
  * Inside `env.transact`: gives these transactions of `from` to `to` (a merge,
  * or an unmerge giving them back), with the points their buckets still hold;
- * the debt goes with the last of the customer's transactions.
+ * the debt goes with the last of the customer's transactions. When the
+ * points moved differ from what the moved transactions add up to (the other
+ * customer spent or saw activate some of them meanwhile), a `transfer`
+ * transaction on each side records the difference, so each balance stays
+ * the sum of its transactions.
  */
-export function moveTransactions(env: StoreEnv, tenant: Tenant, ids: readonly string[], from: string, to: string, toCode: string | null): void {
+export interface CustomerRef {
+  id: string;
+  code: string | null;
+}
+
+export function moveTransactions(env: StoreEnv, tenant: Tenant, ids: readonly string[], fromRef: CustomerRef, toRef: CustomerRef, now: Date): void {
   const prefix = tenantPrefix(tenant);
+  const [from, to] = [fromRef.id, toRef.id];
+  let amount = 0;
+  let pending = 0;
   for (const id of ids) {
     const tx = getTransaction(env, tenant, id);
     if (!tx || tx.customer_id !== from) continue;
+    amount += tx.amount;
+    pending += tx.pending_amount;
     env.db(BY_CUSTOMER).removeSync([prefix, idKey(from), idKey(id)]);
     // The first merge names the associate; an unmerge giving it back leaves it.
     const associate = tx.associate_id ?? from;
-    env.db(TRANSACTIONS).putSync([prefix, idKey(id)], { ...tx, customer_id: to, customer_code: toCode, associate_id: associate });
+    env.db(TRANSACTIONS).putSync([prefix, idKey(id)], { ...tx, customer_id: to, customer_code: toRef.code, associate_id: associate });
     env.db(BY_CUSTOMER).putSync([prefix, idKey(to), idKey(id)], tx.type);
     env.db(BY_ASSOCIATE).putSync([prefix, idKey(associate), idKey(id)], tx.type);
   }
-  moveBuckets(env, tenant, new Set(ids), from, to, customerTransactionIds(env, tenant, from).length === 0);
+  const moved = moveBuckets(env, tenant, new Set(ids), from, to, customerTransactionIds(env, tenant, from).length === 0);
+  const diff = { amount: moved.score_available - amount, pending_amount: moved.pending - pending };
+  if (diff.amount === 0 && diff.pending_amount === 0) return;
+  const at = utcSeconds(now);
+  const origin = { comments: 'points used or activated by the other customer while merged', from_customer_id: wireInt(from), to_customer_id: wireInt(to) };
+  const id = () => allocateId(env, tenant, 'points_transaction');
+  write(env, tenant, id(), 'transfer', { customer_id: to, customer_code: toRef.code, location_id: null }, at, origin, { ...diff, scores: [] });
+  write(env, tenant, id(), 'transfer', { customer_id: from, customer_code: fromRef.code, location_id: null }, at, origin, { amount: -diff.amount, pending_amount: -diff.pending_amount, scores: [] });
 }
 
 /** Inside `env.transact`: removes the customer's ledger (a customer delete). */

@@ -41,6 +41,21 @@ describe('customer merge moves the points ledger and custom events', () => {
     expect(events.body.data.map((e: { id: string; customer_code: string }) => [e.id, e.customer_code])).toEqual([['visit-40', 'M41']]);
   });
 
+  it('an unmerge gives the moved transactions and their points back', async () => {
+    const before41 = await balance(server.client, 41);
+    const res = await server.client.post('/customers/40/unmerge', {}, { query: { with_activites: 'false' }, headers: { 'Content-Type': 'application/json' } });
+    expect(res.status, res.text).toBe(200);
+    // 40's 40 points came back with 10 of them spent meanwhile by 41: 30 left.
+    expect(await balance(server.client, 40)).toMatchObject({ score: 30, score_available: 30 });
+    expect((await balance(server.client, 41)).score).toBe(before41.score - 30);
+    // 41 spent 10 of them while merged: a transfer on each side records it, so each ledger still adds up.
+    expect((await transactions(server.client, 40)).map((t) => [t.type, t.amount])).toEqual([['trigger', 40], ['transfer', -10]]);
+    for (const id of [40, 41]) {
+      const txs = await transactions(server.client, id);
+      expect((await balance(server.client, id)).score).toBe(txs.reduce((sum, t) => sum + t.amount + t.pending_amount, 0));
+    }
+  });
+
   it('keeps a customer with points transactions from a hard delete', async () => {
     const campaign = await triggerCampaign(server.client, 'keep', 5);
     await grant(server.client, 'keep', 42, campaign);

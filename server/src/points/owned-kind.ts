@@ -2,7 +2,8 @@
  * The ledger's records as customer-owned records (customers/owned-records.ts):
  * a merge gives the old customer's points transactions to the new customer,
  * with the dated points they granted (their buckets, as much as is left), so
- * the new customer's balance is the sum of both ledgers. The contract lists
+ * the new customer's balance is the sum of both ledgers (and an unmerge
+ * gives them back the same way). The contract lists
  * score transactions among the critical records that forbid a hard delete.
  */
 import { CustomerStore } from '../customers/store.js';
@@ -14,6 +15,10 @@ export const pointsKind: CustomerOwnedKind = {
   critical: true,
   activities: false,
   ids: customerTransactionIds,
-  reassign: (env, tenant, ids, from, to) => moveTransactions(env, tenant, ids, from, to, new CustomerStore(env).get(tenant, to)?.code ?? null),
+  reassign(env, tenant, ids, from, to) {
+    const customers = new CustomerStore(env);
+    const ref = (id: string) => ({ id, code: customers.get(tenant, id)?.code ?? null });
+    moveTransactions(env, tenant, ids, ref(from), ref(to), new Date());
+  },
   removeAll: removeCustomerLedger,
 };

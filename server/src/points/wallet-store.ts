@@ -156,20 +156,25 @@ export class WalletView {
   }
 }
 
-/** Inside `env.transact`: moves a customer's buckets of these transactions to another customer (a merge). */
-export function moveBuckets(env: StoreEnv, tenant: Tenant, txs: ReadonlySet<string>, from: string, to: string, withDebt: boolean): void {
+/**
+ * Inside `env.transact`: moves a customer's buckets of these transactions to
+ * another customer (a merge, an unmerge), with the debt when asked. Returns
+ * the points moved (available net of the debt, and pending).
+ */
+export function moveBuckets(env: StoreEnv, tenant: Tenant, txs: ReadonlySet<string>, from: string, to: string, withDebt: boolean): Omit<Balance, 'score'> {
   const source = new WalletView(env, tenant, from);
   for (const tx of txs) source.loadTransaction(tx);
   const moving = source.wallet.buckets;
+  const debt = withDebt ? source.wallet.debt : 0;
+  const moved = balanceOf({ buckets: moving, debt });
   const target = new WalletView(env, tenant, to);
   target.wallet.buckets.push(...moving.map((b) => ({ ...b })));
+  target.wallet.debt += debt;
   source.wallet.buckets = [];
-  if (withDebt) {
-    target.wallet.debt += source.wallet.debt;
-    source.wallet.debt = 0;
-  }
+  source.wallet.debt -= debt;
   source.save();
   target.save();
+  return { score_available: moved.score_available, pending: moved.pending };
 }
 
 /** Inside `env.transact`: removes a customer's wallet (a customer delete). */
