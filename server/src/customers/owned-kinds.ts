@@ -10,6 +10,7 @@ import { discountRedemptionsKind, vouchersKind } from '../vouchers/owned.js';
 import { pointsKind } from '../points/owned-kind.js';
 import { customEventsKind } from '../custom-events/owned-kind.js';
 import { gameDeliveriesKind } from '../games/owned-kind.js';
+import { rewardRedemptionsKind } from '../rewards/owned-kind.js';
 import type { CustomerOwnedKind } from './owned-records.js';
 
-export const OWNED_KINDS: readonly CustomerOwnedKind[] = [cardsKind, relativesKind, vouchersKind, discountRedemptionsKind, pointsKind, customEventsKind, gameDeliveriesKind];
+export const OWNED_KINDS: readonly CustomerOwnedKind[] = [cardsKind, relativesKind, vouchersKind, discountRedemptionsKind, pointsKind, customEventsKind, gameDeliveriesKind, rewardRedemptionsKind];

@@ -169,6 +169,21 @@ describe('reward redemption', () => {
     expect((await server.client.post(`/rewards/transactions/${redeemed.body.redemption_id}/rollback`, {})).status).toBe(400);
   });
 
+  it('moves redemptions (and their redeem_times uses) with a merge; they keep a customer from a hard delete', async () => {
+    await customersWithPoints(server.client, [30, 31], 100);
+    await server.client.patch('/customers/31', { code: 'NEW31' });
+    const id = await createReward(server.client, { points: 10, redeem_times: 1 });
+    const redeemed = (await redeem(server.client, id, 30)).body.redemption_id;
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 30, new_customer_id: 31 })).status).toBe(200);
+    const moved = await server.client.get('/rewards/transactions', { query: { customer_id: '31' } });
+    expect(moved.body.data).toEqual([expect.objectContaining({ id: redeemed, customer_id: 31, customer_code: 'NEW31' })]);
+    expect((await server.client.get('/rewards/transactions', { query: { customer_id: '30' } })).body.data).toEqual([]);
+    expect((await redeem(server.client, id, 31)).status).toBe(409);
+    await server.client.delete('/customers/31', { query: { hard: 'true' }, headers: { 'Content-Type': 'application/json' } });
+    const all = await server.client.get('/rewards/transactions', { query: { per_page: '100' } });
+    expect(all.body.data.map((r: { id: number }) => r.id)).toContain(redeemed);
+  });
+
   it('lists reward transactions newest first, by customer (id wins over code), location and status, paginated', async () => {
     await customersWithPoints(server.client, [20], 100, { code: 'C20' });
     const id = await createReward(server.client, { points: 10 });

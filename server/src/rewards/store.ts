@@ -14,6 +14,7 @@ import type { Tenant } from '../tenancy/types.js';
 import type { RedemptionRecord, RewardRecord } from './types.js';
 
 const MAX_INT64 = 9223372036854775807n;
+const END = Buffer.from([0xff]);
 
 /** A key part that sorts the newest (highest) id first. */
 function newestFirst(id: string): string {
@@ -89,6 +90,35 @@ export class RewardStore {
     return paginate<string, T>(this.redemptions, index, request, (id) => keep(this.getRedemption(tenant, id)!));
   }
 
+  /** Ids of the customer's redemptions, newest first. */
+  idsOfCustomer(tenant: Tenant, customerId: string): string[] {
+    const prefix = [tenantPrefix(tenant), 'customer', idKey(customerId)];
+    return [...this.redemptions.getRange({ start: prefix, end: [...prefix, END] })].map(({ value }) => value as string);
+  }
+
+  /** Inside `env.transact`: the redemption belongs to another customer (a merge), with its use counted there. */
+  reassignInTransaction(tenant: Tenant, redemption: RedemptionRecord, to: string, toCode: string | null): void {
+    const prefix = tenantPrefix(tenant);
+    const order = newestFirst(redemption.id);
+    if (redemption.status === 'available') this.countUse(tenant, redemption, -1);
+    this.redemptions.removeSync([prefix, 'customer', idKey(redemption.customer_id), order]);
+    const moved = { ...redemption, customer_id: to, customer_code: toCode };
+    this.redemptions.putSync([prefix, 'id', idKey(redemption.id)], moved);
+    this.redemptions.putSync([prefix, 'customer', idKey(to), order], redemption.id);
+    if (redemption.status === 'available') this.countUse(tenant, moved, 1);
+  }
+
+  /** Inside `env.transact`: forgets the redemption (a customer hard delete); its stock unit stays used. */
+  removeInTransaction(tenant: Tenant, redemption: RedemptionRecord): void {
+    const prefix = tenantPrefix(tenant);
+    const order = newestFirst(redemption.id);
+    if (redemption.status === 'available') this.countUse(tenant, redemption, -1);
+    this.redemptions.removeSync([prefix, 'id', idKey(redemption.id)]);
+    this.redemptions.removeSync([prefix, 'all', order]);
+    this.redemptions.removeSync([prefix, 'customer', idKey(redemption.customer_id), order]);
+    if (redemption.location_id !== null) this.redemptions.removeSync([prefix, 'location', idKey(redemption.location_id), order]);
+  }
+
   private usesKey(tenant: Tenant, customerId: string, rewardId: string, period: string) {
     return [tenantPrefix(tenant), 'uses', idKey(customerId), idKey(rewardId), period];
   }
@@ -96,6 +126,10 @@ export class RewardStore {
   private count(tenant: Tenant, redemption: RedemptionRecord, delta: number): void {
     const stockKey = [tenantPrefix(tenant), 'stock', idKey(redemption.reward_id)];
     this.rewards.putSync(stockKey, this.stockUsed(tenant, redemption.reward_id) + delta);
+    this.countUse(tenant, redemption, delta);
+  }
+
+  private countUse(tenant: Tenant, redemption: RedemptionRecord, delta: number): void {
     const usesKey = this.usesKey(tenant, redemption.customer_id, redemption.reward_id, redemption.period_key);
     this.redemptions.putSync(usesKey, this.uses(tenant, redemption.customer_id, redemption.reward_id, redemption.period_key) + delta);
   }
