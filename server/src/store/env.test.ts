@@ -51,4 +51,16 @@ describe('StoreEnv.transact', () => {
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect([db.get('k0'), db.get('k1'), db.get('k2')]).toEqual([0, undefined, 2]);
   });
+
+  it('opens again a database first opened by a transaction that threw', async () => {
+    await expect(
+      env.transact(() => {
+        env.db('fresh').putSync('a', 1);
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(env.db('fresh').get('a')).toBeUndefined();
+    await env.transact(() => env.db('fresh').putSync('b', 2));
+    expect(env.db('fresh').get('b')).toBe(2);
+  });
 });

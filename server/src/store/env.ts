@@ -42,7 +42,16 @@ export function openStore(dataDir: string): StoreEnv {
       // lmdb-js keeps the writes made before a throw in `transaction` (seen here);
       // a child transaction is rolled back by the throw, so no partial write lands.
       // Inside a transaction callback childTransaction returns synchronously (its type says Promise).
-      const result = await root.transaction(() => root.childTransaction(work) as unknown as T);
+      const result = await root.transaction(() => {
+        const known = new Set(dbs.keys());
+        try {
+          return root.childTransaction(work) as unknown as T;
+        } catch (error) {
+          // A database first opened by the failed work is rolled back with it: open it again on next use.
+          for (const name of dbs.keys()) if (!known.has(name)) dbs.delete(name);
+          throw error;
+        }
+      });
       // overlappingSync (the default) resolves on commit; durability comes with `flushed`.
       await root.flushed;
       return result;
