@@ -33,6 +33,9 @@ export interface CustomEventDefinition {
 const DEFINITIONS = 'custom_event_definitions';
 const SLUGS = 'custom_event_definition_slugs';
 
+/** Opened when the routes are built (docs/storage.md). */
+export const DEFINITION_DATABASES = [DEFINITIONS, SLUGS];
+
 // Definitions never change once created, so a compiled validator is kept for good.
 const ajv = createAjv();
 const validators = new Map<string, ValidateFunction>();

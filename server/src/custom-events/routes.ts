@@ -6,11 +6,12 @@ import { ok, type Routes } from '../http/types.js';
 import { InstantWinStore } from '../instant-wins/store.js';
 import { boundDeps } from '../triggers/routes.js';
 import { createCustomEvent } from './create.js';
-import { createDefinition, listDefinitions } from './definitions.js';
+import { createDefinition, DEFINITION_DATABASES, listDefinitions } from './definitions.js';
 import { getCustomEvent, listCustomEvents } from './list.js';
-import { CustomEventStore } from './store.js';
+import { CUSTOM_EVENT_DATABASES, CustomEventStore } from './store.js';
 
 export function customEventRoutes(ctx: ServerContext): Routes {
+  for (const name of [...CUSTOM_EVENT_DATABASES, ...DEFINITION_DATABASES]) ctx.env.db(name);
   const deps = boundDeps(ctx);
   const events = new CustomEventStore(ctx.env);
   const customers = new CustomerStore(ctx.env);

@@ -30,6 +30,9 @@ const EVENTS = 'custom_events';
 const IDS = 'custom_event_ids';
 const BY_CUSTOMER = 'custom_events_by_customer';
 
+/** Opened when the routes are built (docs/storage.md). */
+export const CUSTOM_EVENT_DATABASES = [EVENTS, IDS, BY_CUSTOMER];
+
 export class CustomEventStore {
   constructor(private readonly env: StoreEnv) {}
 

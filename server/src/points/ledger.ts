@@ -22,7 +22,7 @@ import type { Tenant } from '../tenancy/types.js';
 import { localDate, utcSeconds } from './local-date.js';
 import type { Balance, LedgerClock, PointsTransaction, PointsTransactionType, ScoreLine } from './types.js';
 import { availableIn, grant, reverse, settle, spend, type Bucket, type Movement } from './wallet.js';
-import { moveBuckets, removeWallet, WalletView } from './wallet-store.js';
+import { moveBuckets, removeWallet, WALLET_DATABASES, WalletView } from './wallet-store.js';
 
 /** Points granted by one campaign with one pair of dates. */
 export interface PointsGrant {
@@ -58,6 +58,9 @@ const TRANSACTIONS = 'points_transactions';
 const BY_CUSTOMER = 'points_by_customer';
 const EXPIRED = 'points_expired';
 const BY_ASSOCIATE = 'points_by_associate';
+
+/** Every database of the ledger, opened when the routes are built (docs/storage.md). */
+export const LEDGER_DATABASES = [TRANSACTIONS, BY_CUSTOMER, EXPIRED, BY_ASSOCIATE, ...WALLET_DATABASES];
 
 /** The customer's wallet with its due activations and expirations applied (nothing written). */
 function settledView(env: StoreEnv, tenant: Tenant, customerId: Id, clock: LedgerClock) {

@@ -8,7 +8,7 @@ import { ok, type Routes } from '../http/types.js';
 import { balanceOfCustomer, pointsView } from './balance.js';
 import { cashback, cashbackThresholds } from './cashbacks.js';
 import { expiringPoints } from './expiring.js';
-import { settleIfDue } from './ledger.js';
+import { LEDGER_DATABASES, settleIfDue } from './ledger.js';
 import { redeem, redeemCart } from './redeem.js';
 import { clockOf, customerFromPath } from './request.js';
 import { listTransactions } from './transactions.js';
@@ -16,6 +16,7 @@ import { transfer } from './transfer.js';
 
 export function pointsRoutes(ctx: ServerContext): Routes {
   const { env } = ctx;
+  for (const name of LEDGER_DATABASES) env.db(name);
   const customers = new CustomerStore(env);
   const campaigns = new LmdbCampaignStore(env);
   const carts = new CartStore(env);

@@ -31,6 +31,8 @@ const AVAILABLE = 'points_available';
 const PENDING = 'points_pending';
 const SUMMARIES = 'points_wallets';
 const EMPTY: Summary = { available: 0, pending: 0, debt: 0 };
+/** Opened when the routes are built (docs/storage.md: never first in a transaction that may abort). */
+export const WALLET_DATABASES = [BUCKETS, AVAILABLE, PENDING, SUMMARIES];
 const NEVER = '~'; // sorts after every date: never-expiring points are spent last
 
 type Part = string;
