@@ -35,6 +35,7 @@ export function toEngineInstantWin(record: Omit<InstantWinRecord, 'history_id'>)
 export class InstantWinStore extends VersionedStore<InstantWinRecord> {
   constructor(env: StoreEnv) {
     super(env, 'instant_wins');
+    env.db('instant_win_deliveries');
   }
 
   /**
