@@ -25,7 +25,7 @@ export interface ContextSources {
   /** The customer's points at an instant (the points ledger). */
   balance(tenant: Tenant, customerId: string, now: Date): PointsBalance;
   /** The customer's tier (the `customer.tier` fact), when tier programs are read. */
-  tier?(tenant: Tenant, customer: CustomerRecord): string | undefined;
+  tier?(tenant: Tenant, customer: CustomerRecord, now: Date): string | undefined;
 }
 
 /** The cart's customer: who the points, limits and vouchers belong to. */
@@ -96,7 +96,7 @@ function customerState(sources: ContextSources, tenant: Tenant, settings: Compan
     registration_currency: currencyOf(country) ?? settings.currency,
     gender: text(profile.gender),
     kind: text(profile.kind),
-    tier: customer.record && sources.tier?.(tenant, customer.record),
+    tier: customer.record && sources.tier?.(tenant, customer.record, now),
     fraudulent: profile.fraudulent === true,
     attributes: customer.record?.attributes ?? {},
     vouchers: sources.vouchers.held(tenant, id, now.toISOString()),

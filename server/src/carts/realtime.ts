@@ -12,6 +12,7 @@
  */
 import { TallyError, type Outcome, type Writes } from '@tally/engine';
 import { advanceChallenges } from '../challenges/progress.js';
+import { recalculateTiers } from '../tiers/recalculate.js';
 import type { CounterStore } from '../counters/store.js';
 import { grantsFromCart, readBalance, recordPoints } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
@@ -145,11 +146,12 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     });
     pointsTransactionId = tx.id;
   }
-  // The contract's order: challenge progress after the cart's points, before instant wins.
+  // The contract's order: challenge progress after the cart's points, before instant wins; then tier levels over cart metrics.
   if (customer.record) {
     const points = writes.points.reduce((sum, p) => sum + p.amount, 0);
     const location = typeof body.location_id === 'string' ? body.location_id : null;
     advanceChallenges(env, tenant, { now, timezone: pending.settings.timezone, settings: pending.settings }, { customer: customer.record, total: String(body.total), points, location_id: location });
+    recalculateTiers(env, tenant, customer.record, at);
   }
   const cart: CartRecord = {
     id,

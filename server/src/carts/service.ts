@@ -22,6 +22,7 @@ import { ProgramCache, type CachedProgram } from './programs.js';
 import { commitCart, type RealtimeStores } from './realtime.js';
 import { DrawSeeds } from './seed.js';
 import { CartStore } from './store.js';
+import { localDate } from '../points/local-date.js';
 import { customerTier } from '../tiers/customer-tier.js';
 import { TierStore } from '../tiers/store.js';
 
@@ -59,7 +60,7 @@ export class CartService {
       vouchers,
       counters,
       balance: (tenant, customerId, now) => readBalance(env, tenant, customerId, { now, timezone: this.settingsOf(tenant).timezone }),
-      tier: (tenant, customer) => customerTier(tiers, tenant, customer),
+      tier: (tenant, customer, now) => customerTier(tiers, tenant, customer, localDate(now, this.settingsOf(tenant).timezone)),
     };
     this.stores = { env, carts, counters, vouchers };
     this.programs = new ProgramCache(new LmdbCampaignStore(env), onCompile);

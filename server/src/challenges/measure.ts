@@ -6,7 +6,7 @@
 import { Decimal } from 'decimal.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { Tenant } from '../tenancy/types.js';
-import { measuredWindow } from './period.js';
+import { measuredWindow, type Window } from './period.js';
 import type { ChallengeStore } from './store.js';
 import { CART_METRICS, type CartMetric, type ChallengeLevel, type ChallengeRecord } from './types.js';
 
@@ -19,11 +19,15 @@ export function attributeValue(store: ChallengeStore, tenant: Tenant, challenge:
     const value = customer.attributes[challenge.attribute];
     return typeof value === 'number' && Number.isFinite(value) ? value : 0;
   }
-  const window = measuredWindow(challenge, today);
+  return metricValue(store, tenant, customer.id, challenge.attribute, measuredWindow(challenge, today));
+}
+
+/** A cart metric of the customer summed over the window (money in currency units, exact). */
+export function metricValue(store: ChallengeStore, tenant: Tenant, customerId: string, metric: CartMetric, window: Window): number {
   if (window.from > window.to) return 0;
-  const metrics = store.metrics(tenant, customer.id, window.from, window.to);
-  if (challenge.attribute === 'total_spent') return new Decimal(metrics.total_spent_cents).dividedBy(100).toNumber();
-  return metrics[challenge.attribute];
+  const metrics = store.metrics(tenant, customerId, window.from, window.to);
+  if (metric === 'total_spent') return new Decimal(metrics.total_spent_cents).dividedBy(100).toNumber();
+  return metrics[metric];
 }
 
 /** The highest level whose threshold the value reaches (undefined below the first). */

@@ -26,12 +26,17 @@ export function measuredWindow(challenge: ChallengeRecord, today: string): Windo
     case 'current_year':
       return { from: `${today.slice(0, 4)}-01-01`, to: today };
     case 'relative_months':
-      return { from: addDays(monthsBefore(today, challenge.attribute_relative_value ?? 1), 1), to: today };
+      return lastMonths(today, challenge.attribute_relative_value ?? 1);
     case 'fixed':
       return { from: challenge.attribute_period_from ?? EARLIEST, to: minDate(challenge.attribute_period_to ?? today, today) };
     case 'challenge_dates':
       return { from: challenge.available_from ?? EARLIEST, to: end };
   }
+}
+
+/** The last `months` months up to today (today included). */
+export function lastMonths(today: string, months: number): Window {
+  return { from: addDays(monthsBefore(today, months), 1), to: today };
 }
 
 /** The same day `months` months before (the month's last day when it has fewer days). */

@@ -9,7 +9,9 @@ import { periodKey } from '@tally/engine';
 import type { CustomerRecord } from '../customers/types.js';
 import { localDate } from '../points/local-date.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
-import { appliesTo, standing } from '../tiers/standing.js';
+import type { StoreEnv } from '../store/env.js';
+import { programStanding } from '../tiers/measured.js';
+import { appliesTo } from '../tiers/standing.js';
 import type { TierStore } from '../tiers/store.js';
 import type { RewardStore } from './store.js';
 import type { RewardRecord } from './types.js';
@@ -33,6 +35,7 @@ export interface Redeemer {
 }
 
 export interface EligibilityStores {
+  env: StoreEnv;
   rewards: RewardStore;
   tiers: TierStore;
 }
@@ -58,7 +61,7 @@ export function missingConditions(stores: EligibilityStores, reward: RewardRecor
   if (reward.countries.length > 0 && !reward.countries.includes(country)) {
     missing.push({ reason: 'countries', message: `the reward is not offered in ${country}` });
   }
-  if (reward.tiers.length > 0 && !reward.tiers.some((tier) => holdsTier(stores.tiers, r, tier.program_id, tier.level))) {
+  if (reward.tiers.length > 0 && !reward.tiers.some((tier) => holdsTier(stores, r, today, tier.program_id, tier.level))) {
     missing.push({ reason: 'tiers', message: `the reward needs the tier level ${reward.tiers.map((t) => tierName(stores.tiers, r.tenant, t.program_id, t.level)).join(' or ')}` });
   }
   if (reward.redeem_times !== null && stores.rewards.uses(r.tenant, r.customer.id, reward.id, redemptionPeriod(reward, r)) >= reward.redeem_times) {
@@ -71,10 +74,10 @@ export function missingConditions(stores: EligibilityStores, reward: RewardRecor
   return missing;
 }
 
-function holdsTier(tiers: TierStore, r: Redeemer, programId: string, level: number): boolean {
-  const program = tiers.program(r.tenant, programId);
+function holdsTier(stores: EligibilityStores, r: Redeemer, today: string, programId: string, level: number): boolean {
+  const program = stores.tiers.program(r.tenant, programId);
   if (!program || !appliesTo(program, r.customer)) return false;
-  const held = standing(program, r.customer).current?.level;
+  const held = programStanding(stores.env, r.tenant, program, r.customer, today).current?.level;
   return held !== undefined && held >= level;
 }
 

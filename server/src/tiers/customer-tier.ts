@@ -5,12 +5,14 @@
  */
 import type { CustomerRecord } from '../customers/types.js';
 import type { Tenant } from '../tenancy/types.js';
-import { appliesTo, standing } from './standing.js';
+import { programStanding } from './measured.js';
+import { appliesTo } from './standing.js';
 import type { TierStore } from './store.js';
 
-export function customerTier(tiers: TierStore, tenant: Tenant, customer: CustomerRecord): string | undefined {
+/** `today`: the Company's local date (cart metrics are measured up to it); the UTC date when absent. */
+export function customerTier(tiers: TierStore, tenant: Tenant, customer: CustomerRecord, today = new Date().toISOString().slice(0, 10)): string | undefined {
   for (const program of tiers.listPrograms(tenant)) {
-    if (appliesTo(program, customer)) return standing(program, customer).current?.name;
+    if (appliesTo(program, customer)) return programStanding(tiers.env, tenant, program, customer, today).current?.name;
   }
   return undefined;
 }

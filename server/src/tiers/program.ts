@@ -2,8 +2,10 @@
  * A POST or PATCH /tier_programs body → the program to store. Each field sent
  * replaces the stored one. Levels are distinct and their thresholds rise with
  * the level, so a measured value names exactly one level; the measured
- * attribute must be one the Company's customer attribute schema defines.
+ * attribute is a cart metric (measured.ts) or a numeric attribute of the
+ * Company's customer attribute schema.
  */
+import { isCartMetric } from '../challenges/measure.js';
 import { invalidRequest } from '../http/errors.js';
 import type { CompanySettings } from '../tenancy/types.js';
 import type { TierLevel, TierProgram } from './types.js';
@@ -15,6 +17,7 @@ export interface TierProgramBody {
   attribute?: string;
   structure?: TierLevel[];
   validity_days?: number | null;
+  period_months?: number | null;
 }
 
 export function buildProgram(id: string, body: TierProgramBody, settings: CompanySettings, previous?: TierProgram): TierProgram {
@@ -28,16 +31,19 @@ export function buildProgram(id: string, body: TierProgramBody, settings: Compan
   };
   const validity = body.validity_days === undefined ? previous?.validity_days : body.validity_days;
   if (validity !== undefined && validity !== null) program.validity_days = validity;
+  const months = body.period_months === undefined ? previous?.period_months : body.period_months;
+  if (months !== undefined && months !== null) program.period_months = months;
   if (body.attribute !== undefined) checkAttribute(body.attribute, settings);
   if (body.structure !== undefined) checkLevels(body.structure);
   return program;
 }
 
 function checkAttribute(attribute: string, settings: CompanySettings): void {
+  if (isCartMetric(attribute)) return;
   const properties = (settings.customer_attribute_schema.properties ?? {}) as Record<string, { type?: unknown }>;
   const type = properties[attribute]?.type;
   if (type !== 'number' && type !== 'integer') {
-    throw invalidRequest('attribute', `${attribute} is not a numeric customer attribute of the Company's attribute schema`);
+    throw invalidRequest('attribute', `${attribute} is neither total_spent, carts, points_earned nor a numeric customer attribute of the Company's schema`);
   }
 }
 

@@ -87,4 +87,23 @@ describe('tier programs back office', () => {
     const gold = await server.client.post('/carts/simulate', cart);
     expect(gold.body.effects.filter((e: { rule_name: string }) => e.rule_name === 'Gold only')).toHaveLength(1);
   });
+
+  it('measures a cart metric (points earned in the last 12 months) from realtime carts, recording since when the level is held', async () => {
+    await server.client.post('/customers', { id: 2, name: 'Bea', registration_location_id: 1, country: 'FR' });
+    await server.client.post('/points', { rule_params: { name: 'Ten per unit', rule_effects: [{ type: 'ratio', value: 10, distribution: 'individual_items' }] } });
+    const created = await server.client.post('/tier_programs', {
+      name: 'Earned', countries: ['FR'], attribute: 'points_earned', period_months: 12,
+      structure: [{ level: 1, name: 'Member', threshold: 0 }, { level: 2, name: 'Star', threshold: 50 }],
+    });
+    expect(created.status, created.text).toBe(200);
+    const earned = async () => (await tiers(2)).find((t: { id: number }) => t.id === created.body.id);
+    expect(await earned()).toMatchObject({ attribute_value: 0, current_level: 1, won_at: null });
+    const cart = (total: number) => ({ customer_id: 2, creation_date: new Date().toISOString().slice(0, 19) + 'Z', total, lines: [{ order: 1, product_id: 1, total, quantity: 1 }] });
+    expect((await server.client.post('/carts/realtime', cart(2.99))).body.score).toBe(29);
+    expect(await earned()).toMatchObject({ attribute_value: 29, current_level: 1, to_reach_next_level_value: 21 });
+    await server.client.post('/carts/realtime', cart(3));
+    expect(await earned()).toMatchObject({ attribute_value: 59, current_level: 2, current_level_name: 'Star', won_at: expect.any(String) });
+    const bad = await server.client.patch(`/tier_programs/${created.body.id}`, { period_months: 0 });
+    expect(bad.status).toBe(400);
+  });
 });

@@ -5,7 +5,9 @@ import { CustomerStore } from '../customers/store.js';
 import { optionalEnum } from '../http/params.js';
 import { ok, type Routes } from '../http/types.js';
 import { wireInt } from '../http/wire.js';
-import { appliesTo, standing } from './standing.js';
+import { localDate } from '../points/local-date.js';
+import { programStanding } from './measured.js';
+import { appliesTo } from './standing.js';
 import { TierStore } from './store.js';
 
 export function tiersRoutes({ env }: ServerContext): Routes {
@@ -19,7 +21,7 @@ export function tiersRoutes({ env }: ServerContext): Routes {
         .listPrograms(req.tenant)
         .filter((program) => appliesTo(program, customer))
         .map((program) => {
-          const { value, current, next, toNext } = standing(program, customer);
+          const { value, current, next, toNext } = programStanding(env, req.tenant, program, customer, localDate(req.now, req.settings.timezone));
           const membership = tiers.membership(req.tenant, customer.id, program.id);
           const held = membership !== undefined && membership.level === current?.level ? membership : undefined;
           return {

@@ -9,7 +9,8 @@ import type { Tenant } from '../tenancy/types.js';
 import type { TierMembership, TierProgram } from './types.js';
 
 export class TierStore {
-  constructor(private readonly env: StoreEnv) {}
+  /** Public so readers of standings (measured.ts) reach the cart metrics of the same environment. */
+  constructor(readonly env: StoreEnv) {}
 
   private get programs() {
     return this.env.db('tier_programs');

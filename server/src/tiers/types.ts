@@ -14,9 +14,11 @@ export interface TierProgram {
   /** ISO 3166-1 alpha-2; empty = every country. */
   countries: string[];
   active: boolean;
-  /** The customer attribute the program measures (a custom attribute, or a calculated one such as a points balance). */
+  /** The customer attribute the program measures: a numeric custom attribute, or a cart metric (total_spent, carts, points_earned). */
   attribute: string;
   levels: TierLevel[];
+  /** For a cart-metric attribute (measured.ts): the months measured, up to today; absent = 12. */
+  period_months?: number;
   /** How long a level lasts once won; absent = no expiry. */
   validity_days?: number;
 }
