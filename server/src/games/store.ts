@@ -16,7 +16,6 @@ const END = Buffer.from([0xff]);
 export class GameStore extends VersionedStore<GameRecord> {
   constructor(env: StoreEnv) {
     super(env, 'games');
-    env.db('game_plays');
   }
 
   private get plays() {

@@ -21,10 +21,7 @@ export class VersionedStore<T extends Versioned> {
   constructor(
     protected readonly env: StoreEnv,
     private readonly kind: string,
-  ) {
-    // Opened now (routes are built outside any transaction): lmdb-js loses a database first opened in a transaction that rolls back.
-    env.db(kind);
-  }
+  ) {}
 
   private get db() {
     return this.env.db(this.kind);

@@ -35,7 +35,6 @@ export function toEngineInstantWin(record: Omit<InstantWinRecord, 'history_id'>)
 export class InstantWinStore extends VersionedStore<InstantWinRecord> {
   constructor(env: StoreEnv) {
     super(env, 'instant_wins');
-    env.db('instant_win_deliveries');
   }
 
   /**
