@@ -67,7 +67,8 @@ export async function createCustomEvent(deps: BoundDeps, stores: EventStores, re
     const granted = grantInTransaction(deps, req, customer, evaluate, evaluation, {
       type: 'custom_entity',
       created_at: at,
-      origin: (score) => ({ score, slug: body.slug }),
+      origin_info: { slug: body.slug },
+      scoreInOrigin: true,
     });
     const record: CustomEventRecord = {
       seq,

@@ -135,8 +135,8 @@ export interface Granted {
 /**
  * Inside `env.transact`: re-checks (re-evaluating when a counter moved),
  * consumes budgets, limits and stock, records the points as one ledger
- * transaction (`entry` gives its type and its origin_info, built from the
- * points granted) and delivers the prizes won. Returns the transaction (null
+ * transaction (`entry` gives its type and origin_info) and delivers the
+ * prizes won (their own transactions, of the same type and origin). Returns the transaction (null
  * when no points were granted) and the effects.
  */
 export function grantInTransaction(
@@ -145,7 +145,11 @@ export function grantInTransaction(
   customer: CustomerRecord,
   evaluate: () => Evaluation | null,
   first: Evaluation | null,
-  entry: Pick<PointsEntry, 'type' | 'created_at' | 'location_id' | 'author'> & { origin: (points: number) => Record<string, unknown> },
+  entry: Pick<PointsEntry, 'type' | 'created_at' | 'location_id' | 'author'> & {
+    origin_info: Record<string, unknown>;
+    /** custom_entity: origin_info also holds the points granted (`score`). */
+    scoreInOrigin?: boolean;
+  },
 ): Granted {
   const key = customerCounterKey({ id: customer.id, code: customer.code ?? null })!;
   const evaluation = first === null || stillAllowed(deps, scope, first, key) ? first : evaluate();
@@ -156,18 +160,17 @@ export function grantInTransaction(
   for (const budget of writes.budgets) counters.addBudgetInTransaction(scope.tenant, String(budget.campaign_id), budget.period_key, budget.amount_cents);
   for (const stock of writes.stock) counters.addStockConsumedInTransaction(scope.tenant, String(stock.campaign_id), String(stock.prize_id), stock.amount);
   const grants = grantsFromCart(writes.points, response.effects);
-  const { origin, ...rest } = entry;
+  const { scoreInOrigin, ...rest } = entry;
   const who = { customer_id: customer.id, customer_code: customer.code ?? null };
-  const transaction =
-    grants.length === 0
-      ? null
-      : recordPoints(deps.env, scope.tenant, clockOf(scope), { ...rest, ...who, origin_info: origin(grants.reduce((sum, g) => sum + g.amount, 0)), grants });
+  const score = grants.reduce((sum, g) => sum + g.amount, 0);
+  const origin_info = scoreInOrigin ? { score, ...entry.origin_info } : entry.origin_info;
+  const transaction = grants.length === 0 ? null : recordPoints(deps.env, scope.tenant, clockOf(scope), { ...rest, ...who, origin_info, grants });
   deliverPrizes(deps.env, {
     tenant: scope.tenant,
     timezone: scope.settings.timezone,
     now: scope.now,
     customer: { id: customer.id, code: customer.code ?? null },
-    origin: { type: entry.type, origin_info: origin(0), location_id: entry.location_id === undefined || entry.location_id === null ? null : String(entry.location_id) },
+    origin: { type: entry.type, origin_info: entry.origin_info, location_id: entry.location_id === undefined || entry.location_id === null ? null : String(entry.location_id) },
   }, writes.draws);
   return { transaction, effects: response.effects };
 }

@@ -55,7 +55,7 @@ async function consume(sources: ReferralSources, tenant: Tenant, key: unknown, p
   await deps.env.transact(() => {
     if (deps.env.db(PENDING).get(key as string[]) === undefined) return; // consumed meanwhile
     for (const { customer, data, evaluate, first } of evaluated) {
-      grantInTransaction(deps, scope, customer, evaluate, first, { type: 'trigger', created_at: at, origin: () => ({ comments: null, slug: REFER_A_FRIEND, ...data }) });
+      grantInTransaction(deps, scope, customer, evaluate, first, { type: 'trigger', created_at: at, origin_info: { comments: null, slug: REFER_A_FRIEND, ...data } });
     }
     deps.env.db(PENDING).removeSync(key as string[]);
   });

@@ -103,11 +103,7 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
       type: 'trigger',
       created_at: at,
       location_id: locationId,
-      origin: () => ({
-        comments: body.comments ?? null,
-        slug: body.trigger,
-        country,
-      }),
+      origin_info: { comments: body.comments ?? null, slug: body.trigger, country },
       author,
     }),
   );
