@@ -2,7 +2,8 @@
  * A new voucher of a campaign's coupon for a customer (POST /discounts/trigger).
  * Its dates come from the coupon: fixed available_from/available_to, or
  * relative to the issue (available_delay_days, then available_days).
- * Redemptions default to one per voucher.
+ * Redemptions default to one per voucher; an `auto_select` coupon issues
+ * them selected.
  */
 import { randomInt } from 'node:crypto';
 import type { CampaignRecord } from '../campaigns/types.js';
@@ -42,7 +43,8 @@ export function newVoucher({ id, code, campaign, customerId, now, priority }: Is
     coupon_id: campaign.coupon_id!,
     customer_id: customerId,
     status: 'active',
-    selected: false,
+    // An auto_select coupon's vouchers start selected (coupons_desired 'selected' uses them at once).
+    selected: coupon.auto_select === true,
     priority,
     max_redemptions: coupon.max_redemptions ?? 1,
     redemptions: 0,

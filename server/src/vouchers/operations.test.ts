@@ -327,4 +327,43 @@ describe('voucher operations', () => {
     expect((await server.client.post(`/vouchers/${code}/select`, { customer_id: max })).status).toBe(200);
     expect((await server.client.get(`/customers/${max}/vouchers/selected`)).body.data[0].customer_id).toBe(max);
   });
+
+  it('issues the vouchers of an auto_select coupon selected', async () => {
+    const customer = await newCustomer();
+    const auto = await campaign({}, { auto_select: true });
+    const code = await issue(customer, auto);
+    expect((await voucher(code)).selected).toBe(true);
+    expect(await simulate(customer, 'selected')).toEqual([code]);
+    expect((await voucher(await issue(customer))).selected).toBe(false);
+  });
+
+  it('counts a voucher used by a realtime cart, and gives it back when the cart is cancelled', async () => {
+    await server.client.patch('/company', { cart_cancellation_wait_seconds: 0 });
+    const customer = await newCustomer();
+    const code = await issue(customer, await campaign({}, { max_redemptions: 1 }));
+    const cart = (id: number) => ({
+      id, customer_id: customer, coupons_desired: [code],
+      creation_date: new Date().toISOString().slice(0, 19) + 'Z', total: 10, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }],
+    });
+    const used = await server.client.post('/carts/realtime', cart(customer * 10));
+    expect(used.status, used.text).toBe(200);
+    expect(used.body.effects.map((e: { coupon_info?: { voucher_code?: string } }) => e.coupon_info?.voucher_code)).toContain(code);
+    expect(await voucher(code)).toMatchObject({ status: 'redeemed', redemptions: 1 });
+    expectError(await server.client.get(`/vouchers/${code}`, { query: { validate: 'true' } }), 402, 'voucher_redeemed');
+    const cancelled = await server.client.post('/carts/cancellation', { cart_to_cancel_id: customer * 10, new_cart_id: customer * 10 + 1 });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(await voucher(code)).toMatchObject({ status: 'active', redemptions: 0 });
+  });
+
+  it('answers a repeated redeem with the same Idempotency-Key once, using one redemption', async () => {
+    const customer = await newCustomer();
+    const code = await issue(customer);
+    const headers = { 'Idempotency-Key': `redeem-${code}` };
+    const first = await server.client.post('/vouchers/redeem', { codes: [code] }, { headers });
+    const again = await server.client.post('/vouchers/redeem', { codes: [code] }, { headers });
+    expect(again.text).toBe(first.text);
+    expect((await voucher(code)).redemptions).toBe(1);
+    // Without a key, the same body is a second use (a multi-use voucher at the till).
+    expect((await server.client.post('/vouchers/redeem', { codes: [code] })).body.vouchers[0].redemptions).toBe(2);
+  });
 });
