@@ -114,6 +114,8 @@ describe('challenges', () => {
     expect((await server.client.post(`/challenges/${id}/enroll`, {})).status).toBe(400);
     expect((await server.client.post(`/challenges/${id}/enroll`, { customer_id: 404 })).body.code).toBe('customer_not_found');
     expect((await server.client.post(`/challenges/${id}/enroll`, { customer_id: 3, customer_code: 'X' })).status).toBe(400);
+    await server.client.patch('/customers/3', { status: 'inactive' });
+    expect((await enroll(id, 3)).body.code).toBe('customer_inactive');
   });
 
   it('counts realtime carts into the enrolled customer progress and grants each level reached once through the ledger', async () => {

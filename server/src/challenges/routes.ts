@@ -99,16 +99,16 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
       return ok(customerChallengeView(existing(req), customer, viewContext(req)));
     },
 
-    'challenges.enroll': (req) =>
-      duplicates.suppress(req, `challenge_enrollment:${req.params.id}`, async () => {
-        const body = validate<CustomerRef>('challenges.enroll', req.body);
-        const customer = optionalCustomer(customers, req.tenant, body);
-        if (!customer) throw invalidRequest('customer_id', 'customer_id or customer_code is required');
-        requireActive(customer, body.customer_code !== undefined ? 'customer_code' : 'customer_id');
-        const id = requireInt64(req.params.id, 'id');
-        await env.transact(() => enroll(req, id, customer));
-        return success();
-      }),
+    // Enrolling is idempotent by itself (a repeat changes nothing): no duplicate suppression needed.
+    'challenges.enroll': async (req) => {
+      const body = validate<CustomerRef>('challenges.enroll', req.body);
+      const customer = optionalCustomer(customers, req.tenant, body);
+      if (!customer) throw invalidRequest('customer_id', 'customer_id or customer_code is required');
+      requireActive(customer, body.customer_code !== undefined ? 'customer_code' : 'customer_id');
+      const id = requireInt64(req.params.id, 'id');
+      await env.transact(() => enroll(req, id, customer));
+      return success();
+    },
   };
 
   /** Inside `env.transact`: checks first, then the enrolment and the levels already reached. */

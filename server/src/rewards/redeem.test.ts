@@ -46,6 +46,18 @@ describe('reward redemption', () => {
     expect(listed.body.data[0]).toMatchObject({ reward_id: id, score_expense: 50, source: 'challenge', status: 'available', location_id: LOCATION.id });
   });
 
+  it('debits twice for two identical redemptions, and once for a replay with the same Idempotency-Key', async () => {
+    await customersWithPoints(server.client, [40], 100);
+    const id = await createReward(server.client, { points: 10 });
+    expect((await redeem(server.client, id, 40)).status).toBe(200);
+    expect((await redeem(server.client, id, 40)).status).toBe(200);
+    const headers = { 'Idempotency-Key': 'redeem-40' };
+    const first = await server.client.post(`/rewards/${id}/redeem`, { location_id: LOCATION.id, customer_id: 40 }, { headers });
+    const replay = await server.client.post(`/rewards/${id}/redeem`, { location_id: LOCATION.id, customer_id: 40 }, { headers });
+    expect(replay.body).toEqual(first.body);
+    expect((await balance(server.client, 40)).score_available).toBe(70);
+  });
+
   it('refuses without enough points (402 customer_not_enough_score), writing nothing', async () => {
     await customersWithPoints(server.client, [3], 99);
     const id = await createReward(server.client, { points: 100, total_stock: 3 });
