@@ -16,6 +16,7 @@ import { openStore } from './store/env.js';
 import { startReferrals } from './triggers/routes.js';
 import { LmdbIdempotencyStore } from './store/idempotency.js';
 import { bootstrap } from './tenancy/bootstrap.js';
+import { CachedTenancyStore } from './tenancy/cached-store.js';
 import { LmdbTenancyStore } from './tenancy/store.js';
 import type { ServerContext } from './context.js';
 
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
   const log = createLogger();
   const config = readConfig();
   const env = openStore(config.dataDir);
-  const tenancy = new LmdbTenancyStore(env);
+  const tenancy = new CachedTenancyStore(new LmdbTenancyStore(env));
   await bootstrap(tenancy, config, log, new Date());
   const duplicates = new DuplicateSuppressor();
   const idempotency = new Idempotency(new LmdbIdempotencyStore(env));

@@ -7,6 +7,6 @@ import { ok, type Routes } from '../http/types.js';
 
 export function checkRoutes(_ctx: ServerContext): Routes {
   return {
-    check: async (req) => ok({ status: 'ok', ...('tenant' in req ? { environment: req.tenant.environment } : {}) }),
+    check: async (req) => ok(req.tenant ? { status: 'ok', environment: req.tenant.environment } : { status: 'ok' }),
   };
 }

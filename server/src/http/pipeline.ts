@@ -6,24 +6,17 @@
  */
 import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
-import { authenticate, hasCredentials } from './auth.js';
+import { authenticate, hasCredentials, principalOf } from './auth.js';
 import { FORBIDDEN, errorBody, errorReply, invalidRequest } from './errors.js';
 import { Idempotency } from './idempotency.js';
 import { parseJson } from './json.js';
 import { selectLanguage } from './language.js';
 import type { RateLimiter } from './rate-limit.js';
+import { IncomingRequest, type RawRequest } from './request.js';
 import { matchRoute } from './router.js';
-import type { Handler, PublicHandler, PublicRequest, Reply, Routes, TallyRequest } from './types.js';
+import type { Handler, PublicHandler, Reply, Routes } from './types.js';
 
-export interface RawRequest {
-  method: string;
-  url: string;
-  /** The query string without `?`. */
-  query: string;
-  /** Lower-case header names. */
-  headers: Readonly<Record<string, string>>;
-  body: string;
-}
+export type { RawRequest };
 
 export type Pipeline = (raw: RawRequest) => Promise<Reply>;
 
@@ -68,7 +61,7 @@ async function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): 
   }
   if (match.kind === 'bad_path') throw invalidRequest('path', 'is not valid URL encoding');
 
-  const settings = apiKey ? ctx.tenancy.getSettings({ companyId: apiKey.company_id, environment: apiKey.environment }) : undefined;
+  const settings = apiKey ? ctx.tenancy.getSettings(principalOf(apiKey).tenant) : undefined;
   if (apiKey && settings && protocol.rateLimiter) {
     const retryAfter = protocol.rateLimiter.take(apiKey, settings, match.spec);
     if (retryAfter !== undefined) {
@@ -83,37 +76,24 @@ async function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): 
   if (match.spec.jsonContentType && !isJson(raw.headers['content-type'])) {
     throw invalidRequest('Content-Type', 'header must be application/json');
   }
-  const base: PublicRequest = {
-    operation: match.operation,
-    method: raw.method,
-    path: raw.url,
-    params: match.params,
-    query: new URLSearchParams(raw.query),
-    body: parseBody(raw.body),
-    rawBody: raw.body,
-    header: (name) => raw.headers[name],
-  };
   const handler = protocol.routes[match.operation];
   if (!handler) {
     return { status: 501, body: errorBody('not_implemented', `${match.operation} is not implemented yet`) };
   }
-  if (!apiKey || !settings) return (handler as PublicHandler)(base);
+  const req = new IncomingRequest(match.operation, raw, match.params, parseBody(raw.body));
+  if (!apiKey || !settings) return (handler as PublicHandler)(req);
 
-  const tenant = { companyId: apiKey.company_id, environment: apiKey.environment };
-  const { secret_hash: _hidden, ...keyView } = apiKey;
-  const req: TallyRequest = {
-    ...base,
-    tenant,
-    settings,
-    apiKey: keyView,
-    language: selectLanguage(raw.headers['accept-language'], settings),
-    now: new Date(),
-  };
+  const principal = principalOf(apiKey);
+  req.tenant = principal.tenant;
+  req.apiKey = principal.view;
+  req.settings = settings;
+  req.language = selectLanguage(raw.headers['accept-language'], settings);
+  req.now = new Date();
   const run = () => (handler as Handler)(req).catch((err: unknown) => errorReply(err, ctx.log));
   const idempotencyKey = raw.headers['idempotency-key'];
   if (idempotencyKey === undefined || !Idempotency.applies(raw.method)) return run();
   return protocol.idempotency.run(
-    { tenant, key: idempotencyKey, operation: match.operation, path: raw.url, query: raw.query, body: raw.body },
+    { tenant: req.tenant, key: idempotencyKey, operation: match.operation, path: raw.url, query: raw.query, body: raw.body },
     run,
   );
 }

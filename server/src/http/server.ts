@@ -19,10 +19,11 @@ export const BACKEND: 'native' | 'fallback' = 'SSLApp' in uws ? 'native' : 'fall
 /** Largest accepted request body (docs/http.md). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 400: 'Bad Request', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
-  405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 429: 'Too Many Requests',
-  500: 'Internal Server Error', 501: 'Not Implemented', 503: 'Service Unavailable',
+/** Status lines, built once. */
+const STATUS_LINES: Record<number, string> = {
+  200: '200 OK', 400: '400 Bad Request', 402: '402 Payment Required', 403: '403 Forbidden', 404: '404 Not Found',
+  405: '405 Method Not Allowed', 409: '409 Conflict', 429: '429 Too Many Requests',
+  500: '500 Internal Server Error', 501: '501 Not Implemented', 503: '503 Service Unavailable',
 };
 
 export interface HttpServer {
@@ -107,8 +108,9 @@ export function startHttpServer(host: string, port: number, pipeline: Pipeline):
 
 function writeReply(res: Uws.HttpResponse, reply: Reply, closeConnection: boolean): void {
   const status = reply.status ?? 200;
-  res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);
+  res.writeStatus(STATUS_LINES[status] ?? String(status));
   res.writeHeader('Content-Type', 'application/json');
-  for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value);
+  const headers = reply.headers;
+  if (headers) for (const name in headers) res.writeHeader(name, headers[name]);
   res.end(reply.raw ?? stringifyJson(reply.body), closeConnection);
 }

@@ -4,7 +4,7 @@
  * TallyError and turned into `{error, code}` by the pipeline (errors.ts).
  */
 import type { OperationId, PublicOperationId } from './operations.js';
-import type { Tenant, CompanySettings, ApiKeyView } from '../tenancy/types.js';
+import type { ApiKeyView, CompanySettings, Tenant } from '../tenancy/types.js';
 
 export interface Reply {
   /** HTTP status; 200 when absent. */
@@ -31,6 +31,8 @@ export interface PublicRequest {
   rawBody: string;
   /** A request header by lower-case name. */
   header(name: string): string | undefined;
+  /** Present when valid credentials were sent (always, for authenticated operations). */
+  tenant?: Tenant;
 }
 
 /** An authenticated request: its Company, environment and API key. */

@@ -38,6 +38,9 @@ export function createAjv(options: { removeAdditional?: boolean } = {}): Ajv {
     allErrors: false,
     useDefaults: true,
     removeAdditional: options.removeAdditional ? 'all' : false,
+    // Strict mode stays on (unknown keywords are errors); its type lint only warns
+    // on stderr about valid patterns such as `required` inside `allOf`.
+    strictTypes: false,
   });
   addFormats(ajv);
   ajv.addKeyword({

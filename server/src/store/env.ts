@@ -26,7 +26,8 @@ export interface StoreEnv {
 export function openStore(dataDir: string): StoreEnv {
   const root: RootDatabase = open({
     path: dataDir,
-    maxDbs: 64,
+    // One named database per kind of record; room for many more resources.
+    maxDbs: 256,
     // Explicit for readers of this file: these are lmdb-js's safe defaults.
     noSync: false,
     useWritemap: false,

@@ -16,8 +16,25 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
+/** Constant-time equality of two strings (time depends on the length only). */
+function sameString(a: string, b: string): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i % (b.length || 1));
+  return diff === 0;
+}
+
+/**
+ * The last secret proven against each stored hash: hashing costs a microsecond
+ * on every request, a constant-time comparison with a proven secret does not.
+ */
+const proven = new Map<string, string>();
+
 export function secretMatches(secret: string, storedHash: string): boolean {
+  const known = proven.get(storedHash);
+  if (known !== undefined && sameString(secret, known)) return true;
   const given = Buffer.from(hashSecret(secret), 'hex');
   const stored = Buffer.from(storedHash, 'hex');
-  return given.length === stored.length && timingSafeEqual(given, stored);
+  const matches = given.length === stored.length && timingSafeEqual(given, stored);
+  if (matches) proven.set(storedHash, secret);
+  return matches;
 }

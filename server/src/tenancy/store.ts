@@ -20,6 +20,8 @@ export interface TenancyStore {
   getApiKey(key: string): ApiKeyRecord | undefined;
   listApiKeys(companyId?: string): ApiKeyRecord[];
   putApiKey(record: ApiKeyRecord): Promise<void>;
+  /** A number that changes with every write of tenancy data, by any process. */
+  generation(): number;
 }
 
 export class LmdbTenancyStore implements TenancyStore {
@@ -34,6 +36,22 @@ export class LmdbTenancyStore implements TenancyStore {
   private get apiKeys() {
     return this.env.db('api_keys');
   }
+  private get meta() {
+    return this.env.db('tenancy_meta');
+  }
+
+  generation(): number {
+    return (this.meta.get('generation') as number | undefined) ?? 0;
+  }
+
+  /** Runs a write and bumps the generation in the same transaction, so caches in other processes notice. */
+  private write<T>(work: () => T): Promise<T> {
+    return this.env.transact(() => {
+      const result = work();
+      this.meta.putSync('generation', this.generation() + 1);
+      return result;
+    });
+  }
 
   getCompany(id: string): Company | undefined {
     return this.companies.get(id) as Company | undefined;
@@ -44,7 +62,7 @@ export class LmdbTenancyStore implements TenancyStore {
   }
 
   createCompany(company: Company): Promise<boolean> {
-    return this.env.transact(() => {
+    return this.write(() => {
       if (this.companies.get(company.id) !== undefined) return false;
       this.companies.putSync(company.id, company);
       return true;
@@ -52,7 +70,7 @@ export class LmdbTenancyStore implements TenancyStore {
   }
 
   async putCompany(company: Company): Promise<void> {
-    await this.env.transact(() => this.companies.putSync(company.id, company));
+    await this.write(() => this.companies.putSync(company.id, company));
   }
 
   getSettings(tenant: Tenant): CompanySettings {
@@ -61,7 +79,7 @@ export class LmdbTenancyStore implements TenancyStore {
   }
 
   putSettings(tenant: Tenant, settings: CompanySettings, expectedVersion: number): Promise<boolean> {
-    return this.env.transact(() => {
+    return this.write(() => {
       if (this.getSettings(tenant).version !== expectedVersion) return false;
       this.settings.putSync([tenant.companyId, tenant.environment], settings);
       return true;
@@ -78,6 +96,6 @@ export class LmdbTenancyStore implements TenancyStore {
   }
 
   async putApiKey(record: ApiKeyRecord): Promise<void> {
-    await this.env.transact(() => this.apiKeys.putSync(record.key, record));
+    await this.write(() => this.apiKeys.putSync(record.key, record));
   }
 }

@@ -1,0 +1,49 @@
+/**
+ * The request object routes receive. A class, so every request has the same
+ * shape (cheap for V8); the query string is parsed only if a route reads it.
+ */
+import type { ApiKeyView, CompanySettings, Tenant } from '../tenancy/types.js';
+import type { OperationId } from './operations.js';
+import type { TallyRequest } from './types.js';
+
+export interface RawRequest {
+  method: string;
+  url: string;
+  /** The query string without `?`. */
+  query: string;
+  /** Lower-case header names. */
+  headers: Readonly<Record<string, string>>;
+  body: string;
+}
+
+export class IncomingRequest implements TallyRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly rawBody: string;
+  // Set by the pipeline after authentication (tenant stays undefined for anonymous GET /check).
+  tenant!: Tenant;
+  settings!: CompanySettings;
+  apiKey!: ApiKeyView;
+  language: string | undefined;
+  now!: Date;
+  private parsedQuery: URLSearchParams | undefined;
+
+  constructor(
+    readonly operation: OperationId,
+    private readonly raw: RawRequest,
+    readonly params: Readonly<Record<string, string>>,
+    readonly body: Record<string, unknown>,
+  ) {
+    this.method = raw.method;
+    this.path = raw.url;
+    this.rawBody = raw.body;
+  }
+
+  get query(): URLSearchParams {
+    return (this.parsedQuery ??= new URLSearchParams(this.raw.query));
+  }
+
+  header(name: string): string | undefined {
+    return this.raw.headers[name];
+  }
+}
