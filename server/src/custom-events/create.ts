@@ -63,7 +63,9 @@ export async function createCustomEvent(deps: BoundDeps, stores: EventStores, re
     if (body.id !== undefined && events.get(req.tenant, body.id)) {
       throw new TallyError('duplicate_id', `id: a custom event ${body.id} already exists`, 'id');
     }
-    const seq = events.nextSeq(req.tenant);
+    let seq = events.nextSeq(req.tenant);
+    // A generated id is the sequence number, skipping any a client already used as an id.
+    while (body.id === undefined && events.get(req.tenant, seq)) seq = events.nextSeq(req.tenant);
     const granted = grantInTransaction(deps, req, customer, evaluate, evaluation, {
       type: 'custom_entity',
       created_at: at,

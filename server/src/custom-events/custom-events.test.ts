@@ -82,6 +82,13 @@ describe('custom events over HTTP', () => {
 
   it('refuses a duplicate id, and lists and reads events with their filters and aliases', async () => {
     await server.client.post('/custom_events', { id: 'ev-2', customer_id: 33, slug: 'review', data: { stars: 1 }, created_at: '2026-03-01T00:00:00Z' });
+    // A client id that looks like the next generated one: the generated id skips it.
+    // (the client's own event takes the next sequence number, so the generated one after it would be +2)
+    const next = Number((await server.client.post('/custom_events', { customer_id: 33, slug: 'review', data: { stars: 1 } })).body.id) + 2;
+    expect((await server.client.post('/custom_events', { id: String(next), customer_id: 33, slug: 'review', data: { stars: 1 } })).status).toBe(200);
+    const generated = await server.client.post('/custom_events', { customer_id: 33, slug: 'review', data: { stars: 1 } });
+    expect(generated.body.id).not.toBe(String(next));
+    expect((await server.client.get(`/custom_events/${next}`)).body.data).toEqual({ stars: 1 });
     const dup = await server.client.post('/custom_events', { id: 'ev-2', customer_id: 33, slug: 'review', data: { stars: 1 } });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe('duplicate_id');
@@ -92,11 +99,12 @@ describe('custom events over HTTP', () => {
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('custom_event_not_found');
     const ids = async (query: Record<string, string>) => (await server.client.get('/custom_events', { query })).body.data.map((e: { id: string }) => e.id);
-    expect(await ids({ customer_code: 'E33' })).toEqual(['ev-2']);
+    expect((await ids({ customer_code: 'E33' }))[0]).toBe('ev-2');
     expect(await ids({ id: 'ev-1' })).toEqual(['ev-1']);
     expect(await ids({ slug: 'review', customer_id: '31' })).toEqual(['ev-1']);
-    expect(await ids({ customer_id: '33', created_at_gt: '2026-03-01' })).toEqual([]);
-    expect(await ids({ customer_id: '33', created_at_gt: '2026-02-28' })).toEqual(['ev-2']);
+    expect(await ids({ customer_id: '33', created_at_gt: '2026-03-01', slug: 'review', id: 'ev-2' })).toEqual([]);
+    expect(await ids({ customer_id: '33', created_at_gt: '2026-02-28', id: 'ev-2' })).toEqual(['ev-2']);
+    expect(await ids({ customer_id: '33', created_at_gt: '2999-01-01' })).toEqual([]);
     const first = await server.client.get('/custom_events', { query: { per_page: '1' } });
     const second = await server.client.get('/custom_entities', { query: { per_page: '1', starting_after: first.body.next_token_starts_after } });
     expect(second.body.data[0].id).not.toBe(first.body.data[0].id);
