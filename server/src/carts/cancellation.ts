@@ -9,6 +9,7 @@
  */
 import { TallyError } from '@tally/engine';
 import type { CounterStore } from '../counters/store.js';
+import { retractCart } from '../challenges/progress.js';
 import { readBalance, reversePoints } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
@@ -112,6 +113,10 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
       location_id: original.location_id,
     });
     pointsTransactionId = tx?.id ?? null;
+  }
+  if (original.customer_id !== null) {
+    const points = writes.points.reduce((sum, p) => sum + p.amount, 0);
+    retractCart(env, tenant, settings.timezone, { customer_id: original.customer_id, stored_at: original.stored_at, total: String(original.request.total), points });
   }
   if (original.customer_id !== null && response.customer[0]) {
     const balance = readBalance(env, tenant, original.customer_id, clock);

@@ -179,4 +179,20 @@ describe('challenges', () => {
     expect((await server.client.get('/customers/404/challenges')).body.code).toBe('customer_not_found');
     expect((await server.client.get('/customers/12/challenges', { query: { starting_after: 'nope' } })).status).toBe(400);
   });
+
+  it('stops counting a cancelled cart (POST /carts/cancellation); level points already granted stay', async () => {
+    await server.client.patch('/company', { cart_cancellation_wait_seconds: 0 });
+    await createCustomer(server.client, 13, { country: 'ES' });
+    const id = await create({ open_to_all: true, challenge_type: 'cancel' });
+    const res = await server.client.post('/carts/realtime', {
+      id: 1300, customer_id: 13, creation_date: new Date().toISOString().slice(0, 19) + 'Z', total: 30, lines: [{ order: 1, product_id: 1, total: 30, quantity: 1 }],
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(await progress(13, id)).toMatchObject({ attribute_value: 30, current_level: 1 });
+    const cancelled = await server.client.post('/carts/cancellation', { cart_to_cancel_id: 1300, new_cart_id: 1301 });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(await progress(13, id)).toMatchObject({ attribute_value: 0, current_level: 0 });
+    const granted = (await transactions(server.client, 13)).filter((t) => (t.origin_info.challenge as { id: number } | undefined)?.id === id);
+    expect(granted.map((t) => t.amount)).toEqual([5]);
+  });
 });

@@ -49,9 +49,8 @@ export function isRunning(challenge: ChallengeRecord, today: string, country: st
 export function advanceChallenges(env: StoreEnv, tenant: Tenant, clock: ProgressClock, cart: CartProgress): void {
   const store = new ChallengeStore(env);
   const today = localDate(clock.now, clock.timezone);
-  const total = new Decimal(String(cart.total));
   store.addCartInTransaction(tenant, cart.customer.id, today, {
-    total_spent_cents: total.isFinite() ? total.times(100).toDecimalPlaces(0).toNumber() : 0,
+    total_spent_cents: cents(cart.total),
     carts: 1,
     points_earned: cart.points,
   });
@@ -61,6 +60,31 @@ export function advanceChallenges(env: StoreEnv, tenant: Tenant, clock: Progress
     const progress = store.progress(tenant, cart.customer.id, challenge.id);
     if (challenge.open_to_all || progress.enrolled_at !== null) rewardLevels(env, tenant, clock, challenge, cart.customer, cart.location_id);
   }
+}
+
+/** What a cancelled cart had added to its customer's metrics. */
+export interface CancelledCart {
+  customer_id: string;
+  /** When the cart was stored (ISO): the day its metrics were added to. */
+  stored_at: string;
+  total: number | string;
+  points: number;
+}
+
+/**
+ * Call inside the cancellation's `env.transact`: takes the cart out of the
+ * metrics of the day it was stored, so challenges and tiers stop counting it.
+ * Level points already granted stay (as a game prize won does).
+ */
+export function retractCart(env: StoreEnv, tenant: Tenant, timezone: string, cart: CancelledCart): void {
+  const day = localDate(new Date(cart.stored_at), timezone);
+  new ChallengeStore(env).addCartInTransaction(tenant, cart.customer_id, day, { total_spent_cents: -cents(cart.total), carts: -1, points_earned: -cart.points });
+}
+
+/** A cart total in integer cents (0 when not a finite number). */
+function cents(total: number | string): number {
+  const value = new Decimal(String(total));
+  return value.isFinite() ? value.times(100).toDecimalPlaces(0).toNumber() : 0;
 }
 
 /**
