@@ -18,8 +18,6 @@ export interface StoreEnv {
    * durable on disk. Keep `work` synchronous and short.
    */
   transact<T>(work: () => T): Promise<T>;
-  /** Sees writes committed by other processes (the CLI) immediately. */
-  refresh(): void;
   close(): Promise<void>;
 }
 
@@ -56,9 +54,6 @@ export function openStore(dataDir: string): StoreEnv {
       // overlappingSync (the default) resolves on commit; durability comes with `flushed`.
       await root.flushed;
       return result;
-    },
-    refresh() {
-      root.resetReadTxn();
     },
     async close() {
       await root.flushed;
