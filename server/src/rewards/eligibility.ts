@@ -16,7 +16,7 @@ import type { TierStore } from '../tiers/store.js';
 import type { RewardStore } from './store.js';
 import type { RewardRecord } from './types.js';
 
-export type MissingReason = 'status' | 'dates' | 'countries' | 'tiers' | 'redeem_times' | 'stock' | 'points';
+export type MissingReason = 'status' | 'redemption_type' | 'dates' | 'countries' | 'tiers' | 'redeem_times' | 'stock' | 'points';
 
 export interface Missing {
   reason: MissingReason;
@@ -54,6 +54,7 @@ export function missingConditions(stores: EligibilityStores, reward: RewardRecor
   const missing: Missing[] = [];
   const today = localDate(r.now, r.settings.timezone);
   if (reward.status !== 'active') missing.push({ reason: 'status', message: 'the reward is not active' });
+  if (reward.redemption_type === 'loyalty_rule') missing.push({ reason: 'redemption_type', message: 'the reward is granted by loyalty rules only' });
   if ((reward.available_from !== null && today < reward.available_from) || (reward.available_to !== null && today > reward.available_to)) {
     missing.push({ reason: 'dates', message: `the reward is available from ${reward.available_from ?? 'always'} to ${reward.available_to ?? 'always'}` });
   }

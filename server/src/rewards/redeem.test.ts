@@ -85,7 +85,7 @@ describe('reward redemption', () => {
     expect((await balance(server.client, 5)).score_available).toBe(990);
   });
 
-  it('refuses an inactive reward, one out of its dates, of another country or of a tier the customer does not hold (403 forbidden_request)', async () => {
+  it('refuses an inactive reward, one out of its dates, of another country, of a tier the customer does not hold or granted by loyalty rules only (403 forbidden_request)', async () => {
     await customersWithPoints(server.client, [6], 1000, { attributes: { spend: 50 } });
     const program = await server.client.post('/tier_programs', {
       name: 'Club', attribute: 'spend', structure: [{ level: 1, name: 'Bronze', threshold: 0 }, { level: 2, name: 'Gold', threshold: 100 }],
@@ -96,6 +96,7 @@ describe('reward redemption', () => {
       { available_to: '2000-01-01' },
       { countries: ['PT'] },
       { tiers: [{ program_id: program.body.id, level: 2 }] },
+      { redemption_type: 'loyalty_rule' },
     ];
     for (const body of cases) {
       const res = await redeem(server.client, await createReward(server.client, { points: 10, ...body }), 6);
