@@ -11,7 +11,7 @@ import { LmdbCampaignStore } from '../campaigns/store.js';
 import { CouponStore } from '../coupons/store.js';
 import { CustomerStore } from '../customers/store.js';
 import { invalidRequest } from '../http/errors.js';
-import { optionalBoolean, optionalEnum, optionalInt64, readPerPage } from '../http/params.js';
+import { optionalBoolean, optionalEnum, optionalInt64, readPerPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Handler, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { LocationStore } from '../locations/store.js';
@@ -39,6 +39,13 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
   const customers = new CustomerStore(env);
   const locations = new LocationStore(env);
   const stores = { env, vouchers, coupons };
+
+  /** The campaign excluded_products reads, by each way the query may name it. */
+  const campaignNamed = {
+    code: (req: TallyRequest, code: string) => findVoucher(stores, req.tenant, code, undefined, 'code').coupon?.campaign,
+    static_code: (req: TallyRequest, code: string) => campaigns.byStaticCode(req.tenant, code),
+    coupon_id: (req: TallyRequest, id: string) => coupons.campaignOf(req.tenant, requireInt64(id, 'coupon_id')),
+  };
 
   const view = (req: TallyRequest) => (found: FoundVoucher) =>
     voucherView(found, { language: req.language, settings: req.settings, now: req.now.toISOString() });
@@ -116,19 +123,13 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
     'vouchers.excluded_products': async (req) => {
       const given = (['code', 'static_code', 'coupon_id'] as const).filter((field) => req.query.get(field));
       if (given.length !== 1) throw invalidRequest('code', 'exactly one of code, static_code and coupon_id is required');
-      const value = req.query.get(given[0])!;
-      const campaign =
-        given[0] === 'code'
-          ? findVoucher(stores, req.tenant, value, undefined, 'code').coupon?.campaign
-          : given[0] === 'static_code'
-            ? campaigns.byStaticCode(req.tenant, value)
-            : coupons.campaignOf(req.tenant, optionalInt64(value, 'coupon_id')!);
-      if (!campaign) {
-        throw given[0] === 'coupon_id'
-          ? new TallyError('coupon_not_found', `coupon_id: no coupon ${value}`, 'coupon_id')
-          : new TallyError('voucher_not_found', `${given[0]}: no voucher ${value}`, given[0]);
-      }
-      return ok(excludedProducts(campaign));
+      const [field] = given;
+      const value = req.query.get(field)!;
+      const campaign = campaignNamed[field](req, value);
+      if (campaign) return ok(excludedProducts(campaign));
+      throw field === 'coupon_id'
+        ? new TallyError('coupon_not_found', `coupon_id: no coupon ${value}`, 'coupon_id')
+        : new TallyError('voucher_not_found', `${field}: no voucher ${value}`, field);
     },
   };
 }
