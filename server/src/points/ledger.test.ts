@@ -159,6 +159,11 @@ describe('points ledger over HTTP', () => {
     expect(current.at(-1)!.scores[0].loyalty_score_name).toBe('New name');
     const historical = await transactions(server.client, 7, { origin_type: 'trigger', include: 'historical' });
     expect(historical.at(-1)!.scores[0].loyalty_score_name).toBe('renamed 3');
+    await server.client.patch('/company', { languages: ['en', 'es'] });
+    expect((await server.client.patch(`/points/${campaign}`, { rule_params: { name: { en: 'New name', es: 'Nombre nuevo' } } })).status).toBe(200);
+    const spanish = await server.client.get('/points/transactions', { query: { customer_id: '7', origin_type: 'trigger' }, headers: { 'Accept-Language': 'es' } });
+    expect(spanish.body.data.at(-1).scores[0].loyalty_score_name).toBe('Nombre nuevo');
+    expect((await transactions(server.client, 7, { origin_type: 'trigger' })).at(-1)!.scores[0].loyalty_score_name).toBe('New name');
     const future = await server.client.get('/points/transactions', { query: { customer_id: '7', created_at_gt: '2999-01-01T00:00:00Z' } });
     expect(future.body.data).toEqual([]);
     const byCode = await server.client.get('/points/transactions', { query: { customer_code: 'SEVEN' } });

@@ -1,11 +1,13 @@
 /**
  * GET /points/transactions (+ /scores/transactions): the ledger in id order,
  * for one customer or the whole Company environment. Campaign names are the
- * current ones; `include=historical` shows them as they were when the
- * transaction was recorded (the contract: values are historical).
+ * current ones, in the Accept-Language language (score transactions are
+ * multi-language content, common rule 7); `include=historical` shows them as
+ * they were recorded (the contract: values are historical).
  */
 import { invalidRequest } from '../http/errors.js';
 import { parseJson } from '../http/json.js';
+import { localize } from '../http/language.js';
 import { optionalInt64, optionalWire, readPerPage } from '../http/params.js';
 import type { TallyRequest } from '../http/types.js';
 import { wireInt } from '../http/wire.js';
@@ -60,7 +62,10 @@ export async function listTransactions(env: StoreEnv, customers: CustomerStore, 
   const names = new Map<string, string | null>();
   const name = (id: string | null, stored: string | null): string | null => {
     if (historical || id === null) return stored;
-    if (!names.has(id)) names.set(id, (campaigns.get(req.tenant, id)?.rule_params.name as string | undefined) ?? stored);
+    if (!names.has(id)) {
+      const campaign = campaigns.get(req.tenant, id);
+      names.set(id, campaign ? localize(campaign.texts.name ?? String(campaign.rule_params.name ?? ''), req.language, req.settings) : stored);
+    }
     return names.get(id)!;
   };
   const keep = (tx: PointsTransaction | undefined) => {
