@@ -125,6 +125,32 @@ describe('the common request rules over HTTP', () => {
       expect(res.body).toMatchObject({ code: 'invalid_request', error: expect.stringContaining('body') });
     });
 
+    it('refuses a chunked body once it passes 1 MiB', async () => {
+      const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port: server.port,
+            method: 'PATCH',
+            path: '/company',
+            headers: { 'X-Api-Key': TEST_KEY, 'X-Api-Secret': TEST_SECRET, 'X-Api-Version': '1', 'Transfer-Encoding': 'chunked' },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (d: Buffer) => (text += d.toString()));
+            res.on('end', () => resolve({ status: res.statusCode!, text }));
+          },
+        );
+        // The server answers and closes while the client still writes: a reset after the answer is expected.
+        req.on('error', (err) => setTimeout(() => reject(err), 1000));
+        req.write('{"padding":"');
+        for (let i = 0; i < 20; i++) req.write('x'.repeat(64 * 1024));
+        req.end('"}');
+      });
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.text)).toMatchObject({ code: 'invalid_request', error: expect.stringContaining('body') });
+    });
+
     it('requires Content-Type application/json where the contract does', async () => {
       const without = await server.client.delete('/customers/1', { query: { hard: 'false' } });
       expect(without.status).toBe(400);
