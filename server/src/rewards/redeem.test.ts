@@ -58,6 +58,21 @@ describe('reward redemption', () => {
     expect((await balance(server.client, 40)).score_available).toBe(70);
   });
 
+  it('keeps int64 customer and location ids exact through redemption and listings', async () => {
+    const max = 9223372036854775807n;
+    const store = 9223372036854775806n;
+    expect((await server.client.post('/locations', { id: store.toString(), code: 'BIG', name: 'Big', country: 'ES' })).status).toBe(200);
+    const created = await server.client.post('/customers', { id: max.toString(), name: 'Max', registration_location_id: 1, country: 'ES' });
+    expect(created.status, created.text).toBe(200);
+    const id = await createReward(server.client, { points: 0, location_ids: [store.toString()] });
+    const res = await server.client.post(`/rewards/${id}/redeem`, { location_id: store.toString(), customer_id: max.toString() });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.customer.id).toBe(max);
+    const listed = await server.client.get('/rewards/transactions', { query: { customer_id: max.toString() } });
+    expect(listed.body.data[0]).toMatchObject({ customer_id: max, location_id: store });
+    expect((await server.client.get('/rewards', { query: { location_id: store.toString(), per_page: '100' } })).body.data.find((r: { id: number }) => r.id === id).location_ids).toEqual([store]);
+  });
+
   it('refuses without enough points (402 customer_not_enough_score), writing nothing', async () => {
     await customersWithPoints(server.client, [3], 99);
     const id = await createReward(server.client, { points: 100, total_stock: 3 });

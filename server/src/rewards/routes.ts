@@ -26,7 +26,7 @@ import { LmdbVoucherStore } from '../vouchers/store.js';
 import { customerCountry, missingConditions } from './eligibility.js';
 import { passes, readFilters, type Scope } from './list.js';
 import { buildReward, type RewardBody, type RewardWrite } from './record.js';
-import { redeemReward, redemptionCost, type RedeemBody } from './redeem.js';
+import { redeemReward, type RedeemBody } from './redeem.js';
 import { rollbackRedemption } from './rollback.js';
 import { RewardStore } from './store.js';
 import type { RewardRecord } from './types.js';
@@ -49,13 +49,11 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
     if (!reward) throw new TallyError('reward_not_found', `id: no reward ${id}`, 'id');
     return reward;
   };
-  /** can_redeem and missing_redeem_conditions of a reward for a customer. */
-  const missingFor = (req: TallyRequest, reward: RewardRecord, customer: CustomerRecord) =>
-    missingConditions(stores, reward, {
-      tenant: req.tenant, settings: req.settings, now: req.now, customer,
-      available: readBalance(env, req.tenant, customer.id, clockOf(req)).score_available,
-      cost: reward.points,
-    });
+  /** can_redeem and missing_redeem_conditions of rewards for a customer (its balance read once). */
+  const missingFor = (req: TallyRequest, customer: CustomerRecord) => {
+    const available = readBalance(env, req.tenant, customer.id, clockOf(req)).score_available;
+    return (reward: RewardRecord) => missingConditions(stores, reward, { tenant: req.tenant, settings: req.settings, now: req.now, customer, available, cost: reward.points });
+  };
 
   return {
     'rewards.create': (req) =>
@@ -84,8 +82,9 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
       const scope = listScope(req, filters.countries !== undefined);
       if (filters.restricted_by.length > 0 && !scope.customer) throw invalidRequest('restricted_by', 'needs customer_id or customer_code');
       if (filters.store && !scope.customer) throw invalidRequest('store', 'needs customer_id or customer_code');
+      const missingOf = scope.customer && missingFor(req, scope.customer);
       const page = rewards.pageRewards(req.tenant, { startingAfter: req.query.get('starting_after') ?? undefined, perPage: readPerPage(req.query.get('per_page')) }, (reward) => {
-        const missing = scope.customer ? missingFor(req, reward, scope.customer) : undefined;
+        const missing = missingOf?.(reward);
         return passes(reward, filters, scope, missing) ? rewardView(reward, viewContext(req), missing) : undefined;
       });
       return ok(page);
@@ -94,7 +93,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
     'rewards.get': async (req) => {
       const reward = existing(req);
       const customer = queryCustomer(req);
-      return ok(rewardView(reward, viewContext(req), customer && missingFor(req, reward, customer)));
+      return ok(rewardView(reward, viewContext(req), customer && missingFor(req, customer)(reward)));
     },
 
     'rewards.redeem': async (req) => {
@@ -103,8 +102,6 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
       const customer = redeemer(req, body);
       requireActive(customer, body.customer_code !== undefined ? 'customer_code' : 'customer_id');
       const location = redeemLocation(req, body);
-      const reward = rewards.get(req.tenant, rewardId);
-      if (reward) redemptionCost(reward, body);
       const redemption = await redeemReward(stores, req, rewardId, { customer, location: { id: location.id, code: location.code }, body });
       const balance = readBalance(env, req.tenant, customer.id, clockOf(req));
       return ok({
