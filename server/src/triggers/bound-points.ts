@@ -58,6 +58,8 @@ export interface BoundEvent {
   data?: Record<string, unknown>;
   /** Seed of the instant-win draws (DrawSeeds: a per-Company secret over the event). */
   seed: string;
+  /** The country campaigns' customer_registration_countries are checked against (a trigger's `country`); default the customer's. */
+  country?: string;
 }
 
 export interface Evaluation {
@@ -99,7 +101,8 @@ export function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEv
     .map((c) => ({ id: c.id, once: c.once, budget: c.budget, prizes: c.prizes.filter((p) => p.stock >= 0).map((p) => ({ id: p.id, stock: p.stock })) }));
   const cached: CachedProgram = { campaignVersion: 0, settingsVersion: scope.settings.version, program, counted };
   const customer = { id: event.customer.id, code: event.customer.code ?? null, record: event.customer };
-  const context = buildContext(deps.sources, scope.tenant, scope.settings, cached, customer, scope.now, 'realtime', event.seed);
+  const built = buildContext(deps.sources, scope.tenant, scope.settings, cached, customer, scope.now, 'realtime', event.seed);
+  const context = event.country === undefined || !built.customer ? built : { ...built, customer: { ...built.customer, registration_country: event.country } };
   const cart = {
     creation_date: event.at,
     total: 1,

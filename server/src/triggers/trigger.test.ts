@@ -83,6 +83,17 @@ describe('POST /trigger', () => {
     expect((await balance(server.client, 24)).score).toBe(10);
   });
 
+  it('checks campaigns\' countries against the trigger\'s country, by default the customer\'s', async () => {
+    const campaign = await triggerCampaign(server.client, 'french-only', 9, { customer_registration_countries: ['FR'] });
+    const spanish = await server.client.post('/trigger', { trigger: 'french-only', customer_id: 26, loyalty_rule_id: campaign });
+    expect(spanish.body.score).toBe(0);
+    const inFrance = await server.client.post('/trigger', { trigger: 'french-only', customer_id: 26, loyalty_rule_id: campaign, country: 'FR' });
+    expect(inFrance.body.score).toBe(9);
+    const french = await server.client.post('/trigger', { trigger: 'french-only', customer_id: 23, loyalty_rule_id: campaign });
+    expect(french.body.score).toBe(9);
+    expect((await server.client.post('/trigger', { trigger: 'french-only', customer_id: 26, country: 'fr' })).status).toBe(400);
+  });
+
   it('applies once limits: a second trigger within the period grants nothing', async () => {
     const campaign = await triggerCampaign(server.client, 'once', 15, { once: 'always', once_limit: 1 });
     expect((await server.client.post('/trigger', { trigger: 'once', customer_id: 25, loyalty_rule_id: campaign })).body.score).toBe(15);
@@ -107,7 +118,7 @@ describe('POST /trigger', () => {
       expect(res.body.code).toBe(code);
       expect(res.body.error).toContain(field);
     }
-    expect(await transactions(server.client, 26)).toEqual([]);
+    expect((await transactions(server.client, 26)).filter((t) => t.origin_info.slug === 'known')).toEqual([]);
   });
 
   it('never overspends a budget under concurrent triggers', async () => {

@@ -8,6 +8,7 @@
  *   one: the first, in priority then id order, that grants points.
  * - The instant wins bound to the slug are drawn on every trigger.
  * - Version 1 requires country; version 2 defaults it to the customer's.
+ *   Campaigns' customer_registration_countries are checked against it.
  * - score_overwrite replaces the campaign's points and needs loyalty_rule_id.
  */
 import { TallyError, type Outcome } from '@tally/engine';
@@ -88,6 +89,7 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
     at,
     // The request and its instant: a repeated trigger draws again; a replay (Idempotency-Key) answers the stored response.
     seed: await deps.seeds.seed(req.tenant, `${at}\n${req.rawBody}`),
+    country: body.country,
   };
   // Engine version 1 without a campaign: only one rule runs, the first that grants points.
   const runOne = version === 1 && ruleId === undefined;
