@@ -28,6 +28,10 @@ export function findVoucher(stores: FindStores, tenant: Tenant, code: string, ho
   if (!voucher || (holder !== undefined && voucher.customer_id !== holder.id)) {
     throw new TallyError('voucher_not_found', `${field}: no voucher ${code}${holder ? ` for customer ${holder.id}` : ''}`, field);
   }
+  return withCoupon(stores, tenant, voucher);
+}
+
+export function withCoupon(stores: FindStores, tenant: Tenant, voucher: VoucherRecord): FoundVoucher {
   return { voucher, coupon: stores.coupons.find(tenant, voucher.coupon_id, voucher.campaign_id) };
 }
 

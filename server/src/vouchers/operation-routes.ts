@@ -19,7 +19,7 @@ import * as actions from './actions.js';
 import { applyAction } from './apply.js';
 import type { CustomerRef } from './customer.js';
 import { excludedProducts } from './excluded.js';
-import { findVoucher, usageRefusal, type FoundVoucher } from './find.js';
+import { findVoucher, usageRefusal, withCoupon, type FoundVoucher } from './find.js';
 import { holderBy, optionalHolder, requireHolder } from './holder.js';
 import { listMatches, readListFilters } from './list.js';
 import { requestLocation } from './location.js';
@@ -82,7 +82,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
       const page = { startingAfter: req.query.get('starting_after') || undefined, perPage: readPerPage(req.query.get('per_page')) };
       return ok(
         vouchers.pageOfCustomer(req.tenant, holder.id, page, (voucher) => {
-          const found = { voucher, coupon: coupons.find(req.tenant, voucher.coupon_id, voucher.campaign_id) };
+          const found = withCoupon(stores, req.tenant, voucher);
           return listMatches(found, filters, now) ? view(req)(found) : undefined;
         }),
       );
@@ -92,7 +92,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
       const by = optionalEnum(req.query.get('search_param'), 'search_param', ['id', 'code'] as const) ?? 'id';
       const holder = holderBy(customers, req.tenant, by, req.params.id, 'id');
       const selected = vouchers.ofCustomer(req.tenant, holder.id).filter((voucher) => voucher.selected);
-      return ok({ data: selected.map((voucher) => view(req)({ voucher, coupon: coupons.find(req.tenant, voucher.coupon_id, voucher.campaign_id) })) });
+      return ok({ data: selected.map((voucher) => view(req)(withCoupon(stores, req.tenant, voucher))) });
     },
 
     'vouchers.get': async (req) => {
