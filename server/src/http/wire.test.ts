@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseJson, stringifyJson } from './json.js';
 import { optionalBoolean, readPerPage, requireInt64, requireWire } from './params.js';
 import { createAjv } from './validation.js';
-import { wireInt } from './wire.js';
+import { toDatetime, toInt64, wireInt } from './wire.js';
 
 const MAX = '9223372036854775807';
 
@@ -89,5 +90,42 @@ describe('JSON with exact int64 on the wire', () => {
     const body = { id: wireInt(MAX), small: wireInt('12'), nested: [{ id: wireInt('9007199254740993') }] };
     expect(stringifyJson(body)).toBe(`{"id":${MAX},"small":12,"nested":[{"id":9007199254740993}]}`);
     expect(stringifyJson(parseJson(`{"a":${MAX},"b":1.5,"c":"x"}`))).toBe(`{"a":${MAX},"b":1.5,"c":"x"}`);
+  });
+});
+
+describe('properties of the wire types', () => {
+  const int64 = fc.bigInt({ min: 1n, max: BigInt(MAX) });
+
+  it('every int64 survives JSON text -> canonical id -> reply text exactly', () => {
+    fc.assert(
+      fc.property(int64, (n) => {
+        const parsed = parseJson(`{"id":${n}}`) as { id: unknown };
+        const id = toInt64(parsed.id);
+        expect(id).toBe(n.toString());
+        expect(stringifyJson({ id: wireInt(id!) })).toBe(`{"id":${n}}`);
+      }),
+    );
+  });
+
+  it('leading zeros never change an id in a path or query', () => {
+    fc.assert(
+      fc.property(int64, fc.nat({ max: 30 }), (n, zeros) => {
+        expect(requireInt64('0'.repeat(zeros) + n.toString(), 'id')).toBe(n.toString());
+      }),
+    );
+  });
+
+  it('a datetime with an offset is the same instant in UTC', () => {
+    const instant = fc.integer({ min: Date.UTC(1970, 0, 1), max: Date.UTC(2999, 11, 31) }).map((ms) => Math.floor(ms / 1000) * 1000);
+    const offset = fc.integer({ min: -14 * 60, max: 14 * 60 });
+    fc.assert(
+      fc.property(instant, offset, (ms, minutes) => {
+        const local = new Date(ms + minutes * 60_000).toISOString().slice(0, 19);
+        const sign = minutes < 0 ? '-' : '+';
+        const abs = Math.abs(minutes);
+        const zone = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
+        expect(toDatetime(`${local}${zone}`)).toBe(`${new Date(ms).toISOString().slice(0, 19)}Z`);
+      }),
+    );
   });
 });
