@@ -44,15 +44,15 @@ async function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): 
     secret: raw.headers['x-api-secret'],
     version: raw.headers['x-api-version'],
   };
+  // Credentials are checked before the route is reported, so paths cannot be probed anonymously.
   const isPublic = match.kind === 'found' && match.spec.public === true;
   const apiKey = isPublic && !hasCredentials(credentials) ? undefined : authenticate(credentials, ctx.tenancy);
   if (!isPublic && !apiKey) return FORBIDDEN;
   if (isPublic && hasCredentials(credentials) && !apiKey) return FORBIDDEN;
 
-  if (match.kind === 'not_found') {
-    return { status: 404, body: errorBody('route_not_found', `No operation at ${raw.method} ${raw.url}`) };
-  }
+  if (match.kind === 'not_found') throw new TallyError('route_not_found', `No operation at ${raw.method} ${raw.url}`);
   if (match.kind === 'method_not_allowed') {
+    // 405 and 429 carry a header besides the `{error, code}` body.
     return {
       status: 405,
       headers: { Allow: match.allowed.join(', ') },
@@ -77,9 +77,7 @@ async function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): 
     throw invalidRequest('Content-Type', 'header must be application/json');
   }
   const handler = protocol.routes[match.operation];
-  if (!handler) {
-    return { status: 501, body: errorBody('not_implemented', `${match.operation} is not implemented yet`) };
-  }
+  if (!handler) throw new TallyError('not_implemented', `${match.operation} is not implemented yet`);
   const req = new IncomingRequest(match.operation, raw, match.params, parseBody(raw.body));
   if (!apiKey || !settings) return (handler as PublicHandler)(req);
 
@@ -109,7 +107,7 @@ function parseBody(text: string): Record<string, unknown> {
   try {
     value = parseJson(text);
   } catch (err) {
-    throw new TallyError('invalid_request', `body: is not valid JSON (${(err as Error).message})`, 'body');
+    throw invalidRequest('body', `is not valid JSON (${(err as Error).message})`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw invalidRequest('body', 'must be a JSON object');
