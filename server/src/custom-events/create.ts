@@ -7,7 +7,6 @@
  * `attributes.<name>`; points dates follow the event's created_at.
  */
 import { TallyError } from '@tally/engine';
-import { utcSeconds } from '../points/local-date.js';
 import type { CampaignStore } from '../campaigns/store.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { InstantWinStore } from '../instant-wins/store.js';
@@ -16,6 +15,7 @@ import { ok, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { customerPoints } from '../points/balance.js';
+import { utcSeconds } from '../points/local-date.js';
 import { readBalance } from '../points/ledger.js';
 import { clockOf, customerFromBody } from '../points/request.js';
 import { isBoundToCustomEvent, isBoundToTrigger } from '../triggers/binding.js';

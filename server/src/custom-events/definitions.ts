@@ -8,13 +8,13 @@
  * `custom_event_definition_slugs` [tenant, slug] -> id.
  */
 import { TallyError } from '@tally/engine';
-import { utcSeconds } from '../points/local-date.js';
 import type { ValidateFunction } from 'ajv';
 import { invalidRequest } from '../http/errors.js';
 import { readPerPage } from '../http/params.js';
 import { success, ok, type Reply, type TallyRequest } from '../http/types.js';
 import { createAjv, schemaError, validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
+import { utcSeconds } from '../points/local-date.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { idKey, tenantPrefix } from '../store/keys.js';

@@ -6,7 +6,6 @@
  * payment, so it needs the points available (customer_not_enough_score).
  */
 import { TallyError } from '@tally/engine';
-import { utcSeconds } from './local-date.js';
 import type { CartStore } from '../carts/store.js';
 import type { CartRecord } from '../carts/types.js';
 import type { CustomerStore } from '../customers/store.js';
@@ -18,6 +17,7 @@ import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { customerPoints } from './balance.js';
+import { utcSeconds } from './local-date.js';
 import { readBalance, recordPoints } from './ledger.js';
 import { clockOf, customerFromBody, locationOf } from './request.js';
 

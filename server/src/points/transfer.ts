@@ -7,7 +7,6 @@
  * the dates they had, so they expire when they would have.
  */
 import { TallyError } from '@tally/engine';
-import { utcSeconds } from './local-date.js';
 import type { CampaignStore } from '../campaigns/store.js';
 import type { CustomerStore } from '../customers/store.js';
 import { findCustomer } from '../customers/lookup.js';
@@ -18,6 +17,7 @@ import { wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
 import { authorOf } from './author.js';
+import { utcSeconds } from './local-date.js';
 import { readAvailableIn, recordPoints } from './ledger.js';
 import { clockOf, requireActive } from './request.js';
 import type { Bucket } from './wallet.js';

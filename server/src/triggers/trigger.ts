@@ -12,7 +12,6 @@
  * - score_overwrite replaces the campaign's points and needs loyalty_rule_id.
  */
 import { TallyError, type Outcome } from '@tally/engine';
-import { utcSeconds } from '../points/local-date.js';
 import type { CampaignStore } from '../campaigns/store.js';
 import type { CustomerStore } from '../customers/store.js';
 import { findCustomer } from '../customers/lookup.js';
@@ -20,14 +19,15 @@ import { invalidRequest } from '../http/errors.js';
 import { ok, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
+import type { InstantWinStore } from '../instant-wins/store.js';
+import type { LocationStore } from '../locations/store.js';
 import { customerPoints } from '../points/balance.js';
 import { authorOf } from '../points/author.js';
+import { utcSeconds } from '../points/local-date.js';
 import { readBalance } from '../points/ledger.js';
 import { pointsAsMoney } from '../points/money.js';
 import { clockOf, locationOf } from '../points/request.js';
 import { isBoundToTrigger } from './binding.js';
-import type { InstantWinStore } from '../instant-wins/store.js';
-import type { LocationStore } from '../locations/store.js';
 import { evaluateBound, grantInTransaction, type BoundDeps, type BoundEvent, type Evaluation } from './bound-points.js';
 
 export interface TriggerStores {
