@@ -155,6 +155,16 @@ describe('games over HTTP', () => {
     expect(await score(who)).toBe(100);
   });
 
+  it('a play repeated with the same Idempotency-Key is answered as the first and plays once', async () => {
+    const id = await create(game({ name: 'Replayed wheel' }));
+    const who = await customer();
+    const headers = { 'Idempotency-Key': `play-${who}` };
+    const first = await server.client.post(`/games/${id}/play`, { customer_id: who }, { headers });
+    const again = await server.client.post(`/games/${id}/play`, { customer_id: who }, { headers });
+    expect(again.text).toBe(first.text);
+    expect(await score(who)).toBe(50);
+  });
+
   it('plays: a won discount prize issues a voucher of the discount campaign', async () => {
     const discount = await server.client.post('/discounts', {
       rule_params: { name: 'Five off', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 5, distribution: 'total' }] },
