@@ -25,6 +25,9 @@ describe('custom events over HTTP', () => {
   it('manages definitions: unique slug, a schema that compiles', async () => {
     const list = await server.client.get('/custom_event_definitions');
     expect(list.body.data).toEqual([expect.objectContaining({ id: review, slug: 'review', name: 'Product review', schema: reviewSchema })]);
+    // An identical create within 5 minutes answers as the first (common rule 8); a different one with the same slug is a conflict.
+    const same = await server.client.post('/custom_event_definitions', { slug: 'review', name: 'Product review', schema: reviewSchema });
+    expect(same.body).toEqual({ status: 'success', id: review });
     const again = await server.client.post('/custom_event_definitions', { slug: 'review', schema: {} });
     expect(again.status).toBe(409);
     const bad = await server.client.post('/custom_event_definitions', { slug: 'broken', schema: { type: 'nonsense' } });
@@ -76,7 +79,10 @@ describe('custom events over HTTP', () => {
     expect(low.body).toMatchObject({ score: 0, scores: [] });
     const now = await server.client.post('/custom_events', { customer_id: 32, slug: 'review', data: { stars: 5 } });
     expect(now.body).toMatchObject({ score: 25, score_available: 25, customer: { id: 32, score: 25, score_available: 25 } });
-    expect((await server.client.post('/custom_entities', { customer_id: 32, slug: 'review', data: { stars: 5 } })).body.score).toBe(25);
+    // The same event again within 5 minutes is a duplicate: answered as the first, nothing granted twice.
+    const repeated = await server.client.post('/custom_events', { customer_id: 32, slug: 'review', data: { stars: 5 } });
+    expect(repeated.body.id).toBe(now.body.id);
+    expect((await server.client.post('/custom_entities', { customer_id: 32, slug: 'review', data: { stars: 5, product: 'cake' } })).body.score).toBe(25);
     expect((await balance(server.client, 32)).score).toBe(50);
   });
 
@@ -120,7 +126,7 @@ describe('custom events over HTTP', () => {
     });
     expect(win.status, win.text).toBe(200);
     const draws = [];
-    for (let i = 0; i < 2; i++) draws.push((await server.client.post('/custom_events', { customer_id: 34, slug: 'checkin', data: {} })).body.effects);
+    for (let i = 0; i < 2; i++) draws.push((await server.client.post('/custom_events', { customer_id: 34, slug: 'checkin', data: { visit: i } })).body.effects);
     expect(draws.map((e) => e.map((x: { rule_id: number; prize_name?: string }) => [x.rule_id, x.prize_name ?? null]))).toEqual([[[win.body.id, 'Coffee']], [[win.body.id, null]]]);
     const review = await server.client.post('/custom_events', { customer_id: 34, slug: 'review', data: { stars: 1 } });
     expect(review.body.effects).toEqual([]);

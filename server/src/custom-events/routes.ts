@@ -17,10 +17,14 @@ export function customEventRoutes(ctx: ServerContext): Routes {
   const customers = new CustomerStore(ctx.env);
   const stores = { events, customers, campaigns: new LmdbCampaignStore(ctx.env), instantWins: new InstantWinStore(ctx.env) };
   return {
-    'custom_events.create': (req) => createCustomEvent(deps, stores, req),
+    // Common rule 8: an identical create within 5 minutes answers as the first (the target: the event id, else the customer's events).
+    'custom_events.create': (req) => {
+      const target = typeof req.body.id === 'string' ? `custom_event:${req.body.id}` : `custom_events:${String(req.body.customer_id ?? req.body.customer_code)}`;
+      return ctx.duplicates.suppress(req, target, () => createCustomEvent(deps, stores, req));
+    },
     'custom_events.list': async (req) => ok(listCustomEvents(events, customers, req)),
     'custom_events.get': async (req) => ok(getCustomEvent(events, req)),
-    'custom_event_definitions.create': (req) => createDefinition(ctx.env, req),
+    'custom_event_definitions.create': (req) => ctx.duplicates.suppress(req, `custom_event_definition:${String(req.body.slug)}`, () => createDefinition(ctx.env, req)),
     'custom_event_definitions.list': async (req) => listDefinitions(ctx.env, req),
   };
 }
