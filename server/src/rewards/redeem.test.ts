@@ -197,7 +197,7 @@ describe('reward redemption', () => {
     expect((await server.client.post(`/rewards/transactions/${redeemed.body.redemption_id}/rollback`, {})).status).toBe(400);
   });
 
-  it('moves redemptions (and their redeem_times uses) with a merge; they keep a customer from a hard delete', async () => {
+  it('moves redemptions (and their redeem_times uses) with a merge; an associate redeems with the points of the customer it was merged into; redemptions keep a customer from a hard delete', async () => {
     await customersWithPoints(server.client, [30, 31], 100);
     await server.client.patch('/customers/31', { code: 'NEW31' });
     const id = await createReward(server.client, { points: 10, redeem_times: 1 });
@@ -207,6 +207,10 @@ describe('reward redemption', () => {
     expect(moved.body.data).toEqual([expect.objectContaining({ id: redeemed, customer_id: 31, customer_code: 'NEW31' })]);
     expect((await server.client.get('/rewards/transactions', { query: { customer_id: '30' } })).body.data).toEqual([]);
     expect((await redeem(server.client, id, 31)).status).toBe(409);
+    const other = await createReward(server.client, { points: 10 });
+    const viaAssociate = await server.client.post(`/rewards/${other}/redeem`, { location_id: LOCATION.id, associate_id: 30 });
+    expect(viaAssociate.status, viaAssociate.text).toBe(200);
+    expect(viaAssociate.body.customer.id).toBe(31);
     await server.client.delete('/customers/31', { query: { hard: 'true' }, headers: { 'Content-Type': 'application/json' } });
     const all = await server.client.get('/rewards/transactions', { query: { per_page: '100' } });
     expect(all.body.data.map((r: { id: number }) => r.id)).toContain(redeemed);
