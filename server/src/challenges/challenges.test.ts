@@ -195,4 +195,25 @@ describe('challenges', () => {
     const granted = (await transactions(server.client, 13)).filter((t) => (t.origin_info.challenge as { id: number } | undefined)?.id === id);
     expect(granted.map((t) => t.amount)).toEqual([5]);
   });
+
+  it('measures over the period type: this week, month, year, the last months and fixed dates', async () => {
+    await createCustomer(server.client, 14, { country: 'ES' });
+    const today = new Date().toISOString().slice(0, 10);
+    const periods: Array<[Record<string, unknown>, number]> = [
+      [{ attribute_data_period_type: 'current_week' }, 2],
+      [{ attribute_data_period_type: 'current_month' }, 2],
+      [{ attribute_data_period_type: 'current_year' }, 2],
+      [{ attribute_data_period_type: 'relative_months', attribute_relative_value: 1 }, 2],
+      [{ attribute_data_period_type: 'fixed', attribute_period_from: today, attribute_period_to: today }, 2],
+      [{ attribute_data_period_type: 'fixed', attribute_period_from: '2000-01-01', attribute_period_to: '2000-12-31' }, 0],
+      [{ available_from: '2999-01-01' }, 0],
+    ];
+    const ids = [];
+    for (const [body] of periods) ids.push(await create({ attribute: 'carts', challenge_type: 'periods', ...body }));
+    await cart(14, 1);
+    await cart(14, 2);
+    for (const [i, [body, expected]] of periods.entries()) {
+      expect((await progress(14, ids[i])).attribute_value, JSON.stringify(body)).toBe(expected);
+    }
+  });
 });
