@@ -130,6 +130,9 @@ describe('challenges', () => {
     expect((await balance(server.client, 10)).score).toBe(5);
     await cart(10, 1);
     expect((await balance(server.client, 10)).score).toBe(5);
+    const simulated = await server.client.post('/carts/simulate', { customer_id: 10, creation_date: new Date().toISOString().slice(0, 19) + 'Z', total: 100, lines: [{ order: 1, product_id: 1, total: 100, quantity: 1 }] });
+    expect(simulated.status).toBe(200);
+    expect(await progress(10, id)).toMatchObject({ attribute_value: 13.25, current_level: 1 });
     await cart(10, 40);
     expect(await progress(10, id)).toMatchObject({ attribute_value: 53.25, current_level: 2 });
     expect((await balance(server.client, 10)).score).toBe(25);
