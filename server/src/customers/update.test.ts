@@ -98,6 +98,15 @@ describe('updating customers and their attributes', () => {
     expect((await get(6)).duplicated_email).toBe('five.b@example.com');
   });
 
+  it('sets status active or inactive only, and stores an out-of-range birth year as null', async () => {
+    expect((await server.client.patch('/customers/6', { status: 'inactive', birth: '1850-06-01' })).status).toBe(200);
+    expect(await get(6)).toMatchObject({ status: 'inactive', birth: null });
+    const merged = await server.client.patch('/customers/6', { status: 'merged' });
+    expect(merged.status).toBe(400);
+    expect(merged.body.error).toMatch(/^status: /);
+    expect((await get(6)).status).toBe('inactive');
+  });
+
   it('accepts PUT as PATCH', async () => {
     const res = await server.client.put('/customers/6', { kind: 'vip' });
     expect(res.status).toBe(200);
