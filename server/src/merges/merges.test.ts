@@ -54,6 +54,10 @@ describe('POST /customers/transfer and unmerge', () => {
     const same = await server.client.post('/customers/transfer', { old_customer_id: 4, new_customer_id: 4 });
     expect(same.status).toBe(400);
     expect((await get(4)).status).toBe('active');
+    // Only unmerge takes a customer out of merged.
+    const reactivate = await server.client.patch('/customers/1', { status: 'active' });
+    expect(reactivate.status).toBe(400);
+    expect(reactivate.body.error).toMatch(/^status: /);
   });
 
   it('requires exactly one of id and code on each side, and existing customers', async () => {
