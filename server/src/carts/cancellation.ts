@@ -12,12 +12,12 @@ import type { CounterStore } from '../counters/store.js';
 import { retractCart } from '../challenges/progress.js';
 import { readBalance, reversePoints } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
+import { wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import { customerCounterKey } from './context.js';
 import { mirrorRequest, mirrorResponse } from './mirror.js';
-import { withNumericIds } from './present.js';
 import type { CartStore } from './store.js';
 import type { CartRecord } from './types.js';
 
@@ -109,7 +109,7 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
     const tx = reversePoints(env, tenant, clock, original.points_transaction_id, {
       type: 'activity',
       created_at: at,
-      origin_info: { activity: withNumericIds({ ...response, customer_id: original.customer_id }) },
+      origin_info: { activity: { ...response, customer_id: original.customer_id === null ? null : wireInt(original.customer_id) } },
       location_id: original.location_id,
     });
     pointsTransactionId = tx?.id ?? null;

@@ -7,6 +7,7 @@
 import { TallyError, periodKey, type CampaignCounters, type Context, type CustomerState } from '@tally/engine';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
+import { wireInt } from '../http/wire.js';
 import type { CounterStore } from '../counters/store.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
@@ -40,15 +41,15 @@ export interface CartCustomer {
  * sent even when unknown (cart rule 1: coherence is not validated, the points
  * are recorded for that id).
  */
-export function resolveCustomer(sources: ContextSources, tenant: Tenant, body: { customer_id?: unknown; customer_code?: unknown }): CartCustomer {
-  if (typeof body.customer_code === 'string') {
-    const id = sources.customers.findId(tenant, 'code', body.customer_code);
-    if (id === undefined) throw new TallyError('customer_not_found', `customer_code: no customer with code ${body.customer_code}`, 'customer_code');
-    return { id, code: body.customer_code, record: sources.customers.get(tenant, id) };
+export function resolveCustomer(sources: ContextSources, tenant: Tenant, request: { customer_id?: string; customer_code?: string }): CartCustomer {
+  if (request.customer_code !== undefined) {
+    const id = sources.customers.findId(tenant, 'code', request.customer_code);
+    if (id === undefined) throw new TallyError('customer_not_found', `customer_code: no customer with code ${request.customer_code}`, 'customer_code');
+    return { id, code: request.customer_code, record: sources.customers.get(tenant, id) };
   }
-  if (typeof body.customer_id === 'string') {
-    const record = sources.customers.get(tenant, body.customer_id);
-    return { id: body.customer_id, code: record?.code ?? null, record };
+  if (request.customer_id !== undefined) {
+    const record = sources.customers.get(tenant, request.customer_id);
+    return { id: request.customer_id, code: record?.code ?? null, record };
   }
   return { id: null, code: null, record: undefined };
 }
@@ -86,7 +87,7 @@ function customerState(sources: ContextSources, tenant: Tenant, settings: Compan
   const country = typeof profile.country === 'string' ? profile.country : settings.country;
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   return {
-    id,
+    id: wireInt(id),
     ...(customer.code === null ? {} : { code: customer.code }),
     points: balance.score,
     points_available: balance.score_available,
@@ -99,7 +100,11 @@ function customerState(sources: ContextSources, tenant: Tenant, settings: Compan
     tier: customer.record && sources.tier?.(tenant, customer.record, now),
     fraudulent: profile.fraudulent === true,
     attributes: customer.record?.attributes ?? {},
-    vouchers: sources.vouchers.held(tenant, id, now.toISOString()),
+    vouchers: sources.vouchers.held(tenant, id, now.toISOString()).map((voucher) => ({
+      ...voucher,
+      campaign_id: wireInt(String(voucher.campaign_id)),
+      ...(voucher.voucher_id === undefined ? {} : { voucher_id: wireInt(String(voucher.voucher_id)) }),
+    })),
   };
 }
 

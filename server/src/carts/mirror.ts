@@ -4,6 +4,7 @@
  * earned taken back and the points spent returned (cashback_returns).
  */
 import type { CartResponse, Effect } from '@tally/engine';
+import { wireInt } from '../http/wire.js';
 
 const MONEY_FIELDS = ['total', 'original_total', 'total_net', 'total_tax', 'payment_cost', 'shipping_cost'] as const;
 const LINE_FIELDS = ['total', 'original_total', 'total_cost', 'quantity', 'total_net', 'total_tax'] as const;
@@ -52,7 +53,7 @@ export function mirrorResponse(original: CartResponse, id: string, code: string 
   const { code: _originalCode, ...rest } = original;
   return {
     ...rest,
-    id,
+    id: wireInt(id),
     ...(code === null ? {} : { code }),
     total: -original.total,
     original_total: -original.original_total,

@@ -6,6 +6,7 @@
 import { compileCampaigns, type Program } from '@tally/engine';
 import { engineSettings } from '../campaigns/engine-settings.js';
 import type { CampaignStore } from '../campaigns/store.js';
+import { wireInt } from '../http/wire.js';
 import { tenantPrefix } from '../store/keys.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 
@@ -40,7 +41,9 @@ export class ProgramCache {
     const version = this.campaigns.version(tenant);
     if (cached && cached.campaignVersion === version && cached.settingsVersion === settings.version) return cached;
     const input = this.campaigns.activeProgramInput(tenant);
-    const program = compileCampaigns(input.campaigns, engineSettings(settings));
+    // Campaign ids as numbers, so effects carry rule_id as the contract writes it.
+    const campaigns = input.campaigns.map((campaign) => ({ ...campaign, id: wireInt(String(campaign.id)) }));
+    const program = compileCampaigns(campaigns, engineSettings(settings));
     this.onCompile(key, input.version);
     const fresh: CachedProgram = {
       campaignVersion: input.version,

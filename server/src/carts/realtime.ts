@@ -16,12 +16,13 @@ import { recalculateTiers } from '../tiers/recalculate.js';
 import type { CounterStore } from '../counters/store.js';
 import { grantsFromCart, readBalance, recordPoints } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
+import { wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import { customerCounterKey, type CartCustomer } from './context.js';
-import { withNumericIds } from './present.js';
 import type { CachedProgram } from './programs.js';
+import type { CartRequest } from './request.js';
 import type { CartStore } from './store.js';
 import type { CartKind, CartRecord } from './types.js';
 
@@ -37,8 +38,7 @@ export interface PendingCart {
   settings: CompanySettings;
   cached: CachedProgram;
   kind: Exclude<CartKind, 'cancellation'>;
-  /** The validated request body. */
-  body: Record<string, unknown>;
+  request: CartRequest;
   customer: CartCustomer;
   now: Date;
   outcome: Outcome;
@@ -50,9 +50,8 @@ export type CommitResult = { kind: 'stored'; cart: CartRecord } | { kind: 'defer
 
 export async function commitCart(stores: RealtimeStores, pending: PendingCart): Promise<CommitResult> {
   const { env, carts } = stores;
-  const { tenant, body, now } = pending;
-  const id = typeof body.id === 'string' ? body.id : undefined;
-  const code = typeof body.code === 'string' ? body.code : undefined;
+  const { tenant, now } = pending;
+  const { id, code } = pending.request;
   const result = await env.transact((): CommitResult | TallyError => {
     const existing = (id !== undefined ? carts.get(tenant, id) : undefined) ?? (code !== undefined ? carts.byCode(tenant, code) : undefined);
     if (existing) {
@@ -114,7 +113,8 @@ export function stillAllowed(stores: RealtimeStores, pending: PendingCart, write
 
 function write(stores: RealtimeStores, pending: PendingCart, id: string, code: string | null, outcome: Outcome): CartRecord {
   const { env, carts, counters, vouchers } = stores;
-  const { tenant, body, customer, now } = pending;
+  const { tenant, request, customer, now } = pending;
+  const { body } = request;
   const { writes } = outcome;
   for (const budget of writes.budgets) counters.addBudgetInTransaction(tenant, String(budget.campaign_id), budget.period_key, budget.amount_cents);
   const customerKey = customerCounterKey(customer);
@@ -129,7 +129,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     const exhausted = voucher.max_redemptions !== null && redemptions >= voucher.max_redemptions;
     vouchers.putInTransaction(tenant, { ...voucher, redemptions, status: exhausted ? 'redeemed' : voucher.status });
   }
-  const response = { ...outcome.response, id, ...(code === null ? {} : { code }) };
+  const response = { ...outcome.response, id: wireInt(id), ...(code === null ? {} : { code }) };
   const at = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
   let pointsTransactionId: string | null = null;
   const spend = writes.points_used?.amount ?? 0;
@@ -138,9 +138,9 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
       type: 'activity',
       customer_id: customer.id,
       customer_code: customer.code,
-      location_id: typeof body.location_id === 'string' ? body.location_id : null,
+      location_id: request.location_id ?? null,
       created_at: at,
-      origin_info: { activity: withNumericIds({ ...response, customer_id: customer.id }) },
+      origin_info: { activity: { ...response, customer_id: wireInt(customer.id) } },
       grants: grantsFromCart(writes.points, outcome.response.effects),
       ...(spend > 0 ? { spend } : {}),
     });
@@ -160,7 +160,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     customer_id: customer.id,
     customer_code: customer.code,
     associate_id: null,
-    location_id: typeof body.location_id === 'string' ? body.location_id : null,
+    location_id: request.location_id ?? null,
     location_code: typeof body.location_code === 'string' ? body.location_code : null,
     order_id: typeof body.order_id === 'string' ? body.order_id : null,
     country: customer.id === null ? null : countryOf(customer, pending.settings),

@@ -8,9 +8,6 @@ import { evaluateCart, TallyError, type Cart, type Context, type Outcome } from 
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { LmdbCounterStore } from '../counters/store.js';
 import { CustomerStore } from '../customers/store.js';
-import { invalidRequest } from '../http/errors.js';
-import { parseJson } from '../http/json.js';
-import { validate } from '../http/validation.js';
 import { readBalance } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
 import { LmdbTenancyStore } from '../tenancy/store.js';
@@ -20,6 +17,7 @@ import { buildContext, resolveCustomer, type ContextSources } from './context.js
 import { cartJson } from './present.js';
 import { ProgramCache, type CachedProgram } from './programs.js';
 import { commitCart, type RealtimeStores } from './realtime.js';
+import { readCartRequest } from './request.js';
 import { DrawSeeds } from './seed.js';
 import { CartStore } from './store.js';
 import { localDate } from '../points/local-date.js';
@@ -71,9 +69,10 @@ export class CartService {
   async run(task: CartTask): Promise<string> {
     const tenant: Tenant = { companyId: task.companyId, environment: task.environment };
     const settings = this.settingsOf(tenant, task.settingsVersion);
-    const body = readCart(task.body);
+    const request = readCartRequest(task.body);
+    const { body } = request;
     const cached = this.programs.get(tenant, settings);
-    const customer = resolveCustomer(this.sources, tenant, body);
+    const customer = resolveCustomer(this.sources, tenant, request);
     const now = new Date(task.now);
     if (task.operation === 'simulate') {
       const context = buildContext(this.sources, tenant, settings, cached, customer, now, 'simulate', '');
@@ -83,7 +82,7 @@ export class CartService {
     const evaluateNow = () => evaluate(cached, body, buildContext(this.sources, tenant, settings, cached, customer, now, 'realtime', seed));
     const outcome = evaluateNow();
     const result = await commitCart(this.stores, {
-      tenant, settings, cached, kind: task.operation, body, customer, now, outcome, reevaluate: evaluateNow,
+      tenant, settings, cached, kind: task.operation, request, customer, now, outcome, reevaluate: evaluateNow,
     });
     return cartJson(result.kind === 'stored' ? result.cart.response : outcome.response);
   }
@@ -96,17 +95,6 @@ export class CartService {
     this.settings.set(key, fresh);
     return fresh;
   }
-}
-
-function readCart(text: string): Record<string, unknown> & Cart {
-  const body = validate<Record<string, unknown> & Cart>('carts.cart', parseJson(text));
-  if (body.customer_id !== undefined && body.customer_code !== undefined) {
-    throw invalidRequest('customer_code', 'is mutually exclusive with customer_id');
-  }
-  if (body.cashback_score_desired !== undefined && body.cashbacks !== undefined) {
-    throw invalidRequest('cashbacks', 'is mutually exclusive with cashback_score_desired');
-  }
-  return body;
 }
 
 function evaluate(cached: CachedProgram, body: Cart, context: Context): Outcome {

@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+/**
+ * The carts section of `npm run bench:http` (also runnable alone:
+ * `node bench/carts.bench.mjs` after `npm run build`).
+ *
+ * In one run, over loopback, rate limits off, with 50 active campaigns
+ * (25 discounts, 25 points, conditions on product ids) and 10-line carts of
+ * about 1.5 KB:
+ * - a bare uWebSockets.js endpoint that parses the same body (the ceiling),
+ * - POST /carts/simulate on the Piscina pool (WORKERS=2) and inline (WORKERS=0),
+ * - POST /carts/realtime on the pool and inline (every cart a new id, each one
+ *   durable before its 200: group commit).
+ * Reports requests/s, p50, p99, non-2xx and the server's peak RSS (VmHWM).
+ * Env: BENCH_DURATION seconds per target (default 10), BENCH_CONNECTIONS (50),
+ * CART_TASKS_PER_WORKER (passed to the server).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const KEY = 'bench-key';
+const SECRET = 'bench-secret';
+const AUTH = { 'X-Api-Key': KEY, 'X-Api-Secret': SECRET, 'X-Api-Version': '1' };
+// Few customers: creating one hashes its password (scrypt), on purpose slow.
+const CUSTOMERS = 100;
+
+/** A 10-line cart (~1.5 KB); ids and customer are substituted per request. */
+function cartBody(id, customer) {
+  const lines = Array.from({ length: 10 }, (_, i) => ({
+    order: i + 1, product_id: 100 + i * 7, product_name: `Product number ${i + 1}`, product_ean: `84${String(1000000000 + i)}`,
+    total: 3.5 + i, original_total: 3.5 + i, quantity: 1, total_net: 2.9 + i, total_tax: 0.6,
+  }));
+  const total = lines.reduce((sum, l) => sum + Math.round(l.total * 100), 0) / 100;
+  return { id, customer_id: customer, creation_date: '2026-11-20T10:00:00Z', total, currency: 'EUR', location_id: 3, channel: 'store', lines };
+}
+
+/** 25 discounts and 25 points campaigns, each on a few product ids. */
+function campaigns() {
+  const list = [];
+  for (let i = 0; i < 50; i++) {
+    const products = [100 + (i % 10) * 7, 500 + i, 900 + i];
+    const rule_application = { conditions: { and: [{ array_field: 'lines', conditions: [{ field: 'product_id', operator: 'in', values: products }] }] } };
+    const rule_conditions = { conditions: { and: [{ field: 'total', operator: 'gte', value: 5 + (i % 5) }] } };
+    if (i % 2 === 0) {
+      list.push(['/discounts', { rule_params: { name: `Discount ${i}`, rule_conditions, rule_application, rule_effects: [{ type: 'percentage', value: 1 + (i % 5), distribution: 'individual_items' }] } }]);
+    } else {
+      list.push(['/points', { rule_params: { name: `Points ${i}`, rule_conditions, rule_application, rule_effects: [{ type: 'ratio', value: 1 + (i % 10), distribution: 'individual_items' }] } }]);
+    }
+  }
+  return list;
+}
+
+function startProcess(args, env) {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    child.stdout.on('data', (d) => {
+      buffered += d;
+      const lines = buffered.split('\n');
+      buffered = lines.pop();
+      for (const line of lines) {
+        if (!line.startsWith('{')) continue;
+        const entry = JSON.parse(line);
+        if (entry.msg === 'listening') resolve({ child, port: entry.port, backend: entry.backend });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code} before listening`)));
+  });
+}
+
+const BARE = `
+const uws = require('uWebSockets.js');
+uws.App().post('/*', (res) => {
+  const chunks = [];
+  res.onAborted(() => {});
+  res.onData((chunk, last) => {
+    chunks.push(Buffer.from(new Uint8Array(chunk)));
+    if (!last) return;
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    res.cork(() => res.writeHeader('Content-Type', 'application/json').end(JSON.stringify({ id: body.id, score: body.lines.length })));
+  });
+}).listen('127.0.0.1', 0, (s) => console.log(JSON.stringify({ msg: 'listening', port: uws.us_socket_local_port(s), backend: 'SSLApp' in uws ? 'native' : 'fallback' })));
+`;
+
+async function post(port, path, body) {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, text: await res.text() };
+}
+
+async function seed(port) {
+  for (const [path, body] of campaigns()) {
+    const res = await post(port, path, body);
+    if (res.status !== 200) throw new Error(`campaign ${path}: ${res.status} ${res.text}`);
+  }
+  for (let id = 1; id <= CUSTOMERS; id += 50) {
+    await Promise.all(Array.from({ length: 50 }, (_, k) => post(port, '/customers', { id: id + k, name: `Customer ${id + k}`, registration_location_id: 1 })));
+  }
+  const probe = await post(port, '/carts/simulate', cartBody(1, 1));
+  if (probe.status !== 200) throw new Error(`simulate probe: ${probe.status} ${probe.text}`);
+}
+
+/** wrk with a Lua script that posts a cart with a fresh id per request (ids start after `firstId`). */
+function wrk(port, path, firstId) {
+  // The body as Lua long strings around the id and the customer (JSON never contains "]]").
+  const [head, rest] = JSON.stringify(cartBody(999999999, 424242)).split('999999999');
+  const [middle, tail] = rest.split('424242');
+  const script = join(tmpdir(), `tally-carts-bench-${process.pid}.lua`);
+  writeFileSync(script, [
+    `local id = ${firstId}`,
+    `wrk.method = "POST"`,
+    ...Object.entries({ ...AUTH, 'Content-Type': 'application/json' }).map(([k, v]) => `wrk.headers["${k}"] = "${v}"`),
+    `request = function()`,
+    `  id = id + 1`,
+    `  return wrk.format(nil, "${path}", nil, [[${head}]] .. id .. [[${middle}]] .. ((id % ${CUSTOMERS}) + 1) .. [[${tail}]])`,
+    `end`,
+  ].join('\n'));
+  const out = execFileSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${DURATION}s`, '--latency', '-s', script, `http://127.0.0.1:${port}${path}`], { encoding: 'utf8' });
+  rmSync(script);
+  const ms = (label) => {
+    const m = new RegExp(`${label}\\s+([\\d.]+)(us|ms|s)`).exec(out);
+    return m ? Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2]] : NaN;
+  };
+  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out);
+  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]), p50: ms('50%'), p99: ms('99%'), errors: non2xx ? Number(non2xx[1]) : 0 };
+}
+
+function peakRss(pid) {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+async function tally(workers) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tally-carts-bench-'));
+  const server = await startProcess([join(ROOT, 'server/dist/main.js')], {
+    PORT: '0', DATA_DIR: dataDir, TALLY_RATE_LIMITS: 'off', TALLY_BOOTSTRAP_KEY: KEY, TALLY_BOOTSTRAP_SECRET: SECRET, LOG_LEVEL: 'warn', WORKERS: String(workers),
+  });
+  await seed(server.port);
+  return {
+    ...server,
+    async stop() {
+      server.child.kill('SIGTERM');
+      await new Promise((r) => server.child.once('exit', r));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs the carts section; returns table rows [name, result, rssMiB]. */
+export { campaigns, cartBody };
+export async function runCartsBench() {
+  const rows = [];
+  const bare = await startProcess(['-e', BARE], { NODE_PATH: join(ROOT, 'node_modules') });
+  console.error('carts bench: bare endpoint');
+  rows.push(['bare uWS, POST parsing the same 1.5 KB cart', wrk(bare.port, '/carts/simulate', 1), peakRss(bare.child.pid)]);
+  bare.child.kill('SIGTERM');
+  for (const workers of [2, 0]) {
+    console.error(`carts bench: Tally with WORKERS=${workers}`);
+    const server = await tally(workers);
+    const where = workers === 0 ? 'inline on the main thread' : `pool, ${workers} workers`;
+    try {
+      rows.push([`Tally POST /carts/simulate, ${where}`, wrk(server.port, '/carts/simulate', 10_000_000), peakRss(server.child.pid)]);
+      rows.push([`Tally POST /carts/realtime, ${where}`, wrk(server.port, '/carts/realtime', 20_000_000), peakRss(server.child.pid)]);
+    } finally {
+      await server.stop();
+    }
+  }
+  return rows;
+}
+
+export function printCartsTable(rows) {
+  const bareRps = rows[0][1].rps;
+  console.log(`\nCarts: 50 active campaigns, 10-line carts, wrk -t1 -c${CONNECTIONS} -d${DURATION}s, loopback, Node ${process.version}, CART_TASKS_PER_WORKER=${process.env.CART_TASKS_PER_WORKER ?? 'default'}.`);
+  console.log('\n| target | requests/s | p50 ms | p99 ms | non-2xx | % of bare | server peak RSS MiB |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const [name, r, rss] of rows) {
+    console.log(`| ${name} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${((100 * r.rps) / bareRps).toFixed(0)}% | ${rss} |`);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) printCartsTable(await runCartsBench());

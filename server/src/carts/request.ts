@@ -1,0 +1,55 @@
+/**
+ * The cart request as the worker reads it: parsed from the JSON text,
+ * validated (schemas/carts/cart.json, which canonicalises ids to decimal
+ * strings), the exclusivity rules checked naming the field. The canonical
+ * identifiers are kept for the stores; the ids the evaluation echoes are
+ * turned back into numbers so the response needs no rewriting.
+ */
+import type { Cart } from '@tally/engine';
+import { invalidRequest } from '../http/errors.js';
+import { parseJson } from '../http/json.js';
+import { validate } from '../http/validation.js';
+import { wireInt } from '../http/wire.js';
+
+export interface CartRequest {
+  /** The validated body, ids as numbers (bigint above 2^53). */
+  body: Record<string, unknown> & Cart;
+  id: string | undefined;
+  code: string | undefined;
+  customer_id: string | undefined;
+  customer_code: string | undefined;
+  location_id: string | undefined;
+}
+
+type Row = Record<string, unknown>;
+
+function numeric(record: Row, fields: readonly string[]): void {
+  for (const field of fields) if (typeof record[field] === 'string') record[field] = wireInt(record[field] as string);
+}
+
+function numericRows(rows: unknown, fields: readonly string[]): void {
+  if (Array.isArray(rows)) for (const row of rows as Row[]) numeric(row, fields);
+}
+
+export function readCartRequest(text: string): CartRequest {
+  const body = validate<Record<string, unknown> & Cart>('carts.cart', parseJson(text));
+  if (body.customer_id !== undefined && body.customer_code !== undefined) {
+    throw invalidRequest('customer_code', 'is mutually exclusive with customer_id');
+  }
+  if (body.cashback_score_desired !== undefined && body.cashbacks !== undefined) {
+    throw invalidRequest('cashbacks', 'is mutually exclusive with cashback_score_desired');
+  }
+  const request: CartRequest = {
+    body,
+    id: body.id as string | undefined,
+    code: body.code,
+    customer_id: body.customer_id as string | undefined,
+    customer_code: body.customer_code,
+    location_id: body.location_id as string | undefined,
+  };
+  numeric(body, ['id', 'location_id', 'customer_id']);
+  numericRows(body.lines, ['product_id', 'supplier_id']);
+  numericRows(body.returns, ['ticket_id']);
+  numericRows(body.promotions, ['promotion_id', 'product_id']);
+  return request;
+}
