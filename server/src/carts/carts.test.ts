@@ -4,41 +4,219 @@ import { startServer, type TestServer } from '../testing/server.js';
 const CREATED = '2026-11-20T10:00:00Z';
 const tenPerUnit = { rule_params: { name: 'Ten per unit', rule_effects: [{ type: 'ratio', value: 10, distribution: 'individual_items' }] } };
 
-function cart(id: number, extra: Record<string, unknown> = {}) {
-  return { id, creation_date: CREATED, total: 2.99, customer_id: 7, lines: [{ order: 1, product_id: 100, total: 2.99, quantity: 1 }], ...extra };
+let nextId = 1000;
+function cart(extra: Record<string, unknown> = {}) {
+  return { id: nextId++, creation_date: CREATED, total: 2.99, customer_id: 7, lines: [{ order: 1, product_id: 100, total: 2.99, quantity: 1 }], ...extra };
 }
 
-describe('carts: the contract worked example over HTTP', () => {
+describe('carts over HTTP', () => {
   let server: TestServer;
+  const points = async (customer: number | string) => (await server.client.get(`/customers/${customer}/points`)).body;
+
   beforeAll(async () => {
     server = await startServer({ env: { WORKERS: '2' } });
-    expect((await server.client.post('/customers', { id: 7, name: 'Ann', registration_location_id: 1 })).status).toBe(200);
+    expect((await server.client.post('/customers', { id: 7, code: 'ANN', name: 'Ann', registration_location_id: 1, country: 'ES' })).status).toBe(200);
+    expect((await server.client.post('/customers', { id: 8, name: 'Bob', registration_location_id: 1, country: 'US' })).status).toBe(200);
     expect((await server.client.post('/points', tenPerUnit)).status).toBe(200);
   });
   afterAll(async () => {
     await server.dispose();
   });
 
-  it('simulate: 29 points for 2.99 at 10 per unit, nothing persisted', async () => {
-    const res = await server.client.post('/carts/simulate', cart(1));
+  it('the worked example: a cart of 2.99 at 10 points per unit earns 29, in the response, the balance and the stored cart', async () => {
+    const before = (await points(7)).score;
+    const body = cart();
+    const res = await server.client.post('/carts/realtime', body);
     expect(res.status).toBe(200);
-    expect(res.body.score).toBe(29);
-    expect(res.body.id).toBe(1);
-    expect(Array.isArray(res.body.customer)).toBe(true);
-    // The customer summary previews the balance after the cart.
-    expect(res.body.customer[0]).toMatchObject({ id: 7, score: 29 });
-    expect((await server.client.get('/carts/1')).status).toBe(404);
-    expect((await server.client.get('/customers/7/points')).body.score).toBe(0);
+    expect(res.body).toMatchObject({ id: body.id, score: 29, score_as_money: 0.29, total: 2.99 });
+    expect(res.body.effects).toEqual([expect.objectContaining({ type: 'points', effect_type: 'ratio', value: 29, line: 1, rule_id: expect.any(Number) })]);
+    expect(res.body.customer).toEqual([expect.objectContaining({ id: 7, code: 'ANN', score: before + 29 })]);
+    expect((await points(7)).score).toBe(before + 29);
+    const stored = await server.client.get(`/carts/${body.id}`);
+    expect(stored.status).toBe(200);
+    expect(stored.body).toMatchObject({ id: body.id, score: 29, customer_id: 7, customer_code: 'ANN', customer: { id: 7 }, score_simulation: false });
   });
 
-  it('realtime: 29 points in the response, in the balance and in the stored cart', async () => {
-    const res = await server.client.post('/carts/realtime', cart(2));
+  it('simulate persists nothing: same response, no cart, no points', async () => {
+    const before = (await points(7)).score;
+    const body = cart();
+    const res = await server.client.post('/carts/simulate', body);
     expect(res.status).toBe(200);
     expect(res.body.score).toBe(29);
-    expect(res.body.effects).toEqual([expect.objectContaining({ type: 'points', value: 29, line: 1 })]);
-    expect((await server.client.get('/customers/7/points')).body).toMatchObject({ score: 29, score_available: 29 });
-    const stored = await server.client.get('/carts/2');
-    expect(stored.status).toBe(200);
-    expect(stored.body).toMatchObject({ id: 2, score: 29, customer_id: 7, customer: { id: 7 } });
+    expect(res.body.customer[0].score).toBe(before + 29);
+    expect((await server.client.get(`/carts/${body.id}`)).status).toBe(404);
+    expect((await points(7)).score).toBe(before);
+  });
+
+  it('the legacy aliases reach the same operations', async () => {
+    expect((await server.client.post('/activities/simulate', cart())).body.score).toBe(29);
+    const body = cart();
+    expect((await server.client.post('/activities/realtime', body)).body.score).toBe(29);
+    expect((await server.client.get(`/activities/${body.id}`)).body.id).toBe(body.id);
+  });
+
+  it('customer_code names the customer; an unknown code is 404 customer_not_found', async () => {
+    const res = await server.client.post('/carts/realtime', cart({ customer_id: undefined, customer_code: 'ANN' }));
+    expect(res.status).toBe(200);
+    expect(res.body.customer[0]).toMatchObject({ id: 7, code: 'ANN' });
+    const unknown = await server.client.post('/carts/realtime', cart({ customer_id: undefined, customer_code: 'NOBODY' }));
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ code: 'customer_not_found', error: expect.stringMatching(/^customer_code: /) });
+  });
+
+  it('an unknown customer_id still earns (coherence is not validated): the points are recorded for that id', async () => {
+    const res = await server.client.post('/carts/realtime', cart({ customer_id: 555 }));
+    expect(res.status).toBe(200);
+    expect(res.body.score).toBe(29);
+  });
+
+  it('refuses malformed carts with 400 invalid_request naming the field, storing nothing', async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ lines: [] }, /^lines/],
+      [{ lines: undefined }, /^lines: is required/],
+      [{ creation_date: 'yesterday' }, /^creation_date/],
+      [{ total: 'ten' }, /^total/],
+      [{ id: 0 }, /^id/],
+      [{ customer_code: 'ANN' }, /^customer_code: is mutually exclusive with customer_id/],
+      [{ cashback_score_desired: 10, cashbacks: [{ line_order: 1, score: 10 }] }, /^cashbacks: is mutually exclusive/],
+      [{ lines: [{ order: 1, product_id: 100, total: 1, quantity: 3 }], total: 1 }, /^lines\[0\]/],
+      [{ colour: 'red' }, /^colour: is not an accepted field/],
+    ];
+    for (const [extra, error] of cases) {
+      const body = cart(extra);
+      const res = await server.client.post('/carts/realtime', body);
+      expect(res.status, JSON.stringify(extra)).toBe(400);
+      expect(res.body.code).toBe('invalid_request');
+      expect(res.body.error).toMatch(error);
+      if (typeof body.id === 'number' && body.id > 0) expect((await server.client.get(`/carts/${body.id}`)).status).toBe(404);
+    }
+    expect((await server.client.post('/carts/simulate', 'not json')).status).toBe(400);
+  });
+
+  it('realtime checks the id in real time: a duplicate id or code is 409 duplicate_id and changes nothing', async () => {
+    const body = cart({ code: 'TICKET-1' });
+    expect((await server.client.post('/carts/realtime', body)).status).toBe(200);
+    const balance = (await points(7)).score;
+    const again = await server.client.post('/carts/realtime', { ...body, total: 5.99, lines: [{ order: 1, product_id: 100, total: 5.99, quantity: 1 }] });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ code: 'duplicate_id', error: expect.stringMatching(/^id: /) });
+    const sameCode = await server.client.post('/carts/realtime', cart({ code: 'TICKET-1' }));
+    expect(sameCode.status).toBe(409);
+    expect(sameCode.body.error).toMatch(/^code: /);
+    expect((await points(7)).score).toBe(balance);
+    expect((await server.client.get(`/carts/${body.id}`)).body.total).toBe(2.99);
+  });
+
+  it('POST /carts defers the duplicate check: the repeat answers 200, changes nothing, and the stored cart shows the deferred error', async () => {
+    const body = cart();
+    expect((await server.client.post('/carts', body)).body.score).toBe(29);
+    const balance = (await points(7)).score;
+    const again = await server.client.post('/carts', body);
+    expect(again.status).toBe(200);
+    expect((await points(7)).score).toBe(balance);
+    const stored = await server.client.get(`/carts/${body.id}`);
+    expect(stored.body.deferred_errors).toEqual([{ code: 'duplicate_id', message: expect.stringContaining(`id ${body.id}`), received_at: expect.any(String) }]);
+  });
+
+  it('a replayed realtime request (Idempotency-Key) gets the same answer and is stored once', async () => {
+    const body = cart();
+    const headers = { 'Idempotency-Key': `cart-${body.id}` };
+    const balance = (await points(7)).score;
+    const first = await server.client.post('/carts/realtime', body, { headers });
+    const second = await server.client.post('/carts/realtime', body, { headers });
+    expect(second.status).toBe(200);
+    expect(second.text).toBe(first.text);
+    expect((await points(7)).score).toBe(balance + 29);
+  });
+
+  it('a cart without id gets a server id; ids up to 9223372036854775807 survive exactly', async () => {
+    const anonymous = await server.client.post('/carts/realtime', cart({ id: undefined, code: 'NO-ID' }));
+    expect(anonymous.status).toBe(200);
+    expect(typeof anonymous.body.id).toBe('number');
+    expect((await server.client.get('/carts/NO-ID')).body.id).toBe(anonymous.body.id);
+    const big = await server.client.post('/carts/realtime', cart({ id: '9223372036854775807' }));
+    expect(big.status).toBe(200);
+    expect(big.body.id).toBe(9223372036854775807n);
+    expect((await server.client.get('/carts/9223372036854775807')).body.id).toBe(9223372036854775807n);
+  });
+
+  it('international is true only when the cart currency differs from the customer registration country currency', async () => {
+    expect((await server.client.post('/carts/simulate', cart())).body.international).toBeUndefined();
+    expect((await server.client.post('/carts/simulate', cart({ currency: 'USD' }))).body.international).toBe(true);
+    expect((await server.client.post('/carts/simulate', cart({ customer_id: 8, currency: 'USD' }))).body.international).toBeUndefined();
+    expect((await server.client.post('/carts/simulate', cart({ customer_id: 8 }))).body.international).toBe(true);
+  });
+
+  it('apply_points false earns nothing', async () => {
+    expect((await server.client.post('/carts/simulate', cart({ apply_points: false }))).body.score).toBe(0);
+  });
+
+  it('GET /carts/{id}: by id, by code (search_param), 404 cart_not_found', async () => {
+    const body = cart({ code: 'READ-ME' });
+    await server.client.post('/carts/realtime', body);
+    expect((await server.client.get('/carts/READ-ME')).body.id).toBe(body.id);
+    expect((await server.client.get('/carts/READ-ME', { query: { search_param: 'code' } })).body.id).toBe(body.id);
+    expect((await server.client.get(`/carts/${body.id}`, { query: { search_param: 'id' } })).body.code).toBe('READ-ME');
+    const missing = await server.client.get('/carts/424242424');
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('cart_not_found');
+    expect((await server.client.get('/carts/x', { query: { search_param: 'email' } })).status).toBe(400);
+  });
+});
+
+describe('GET /carts filters', () => {
+  let server: TestServer;
+  const ids = (res: { body: { data: { id: number }[] } }) => res.body.data.map((c) => c.id);
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '1' } });
+    await server.client.post('/customers', { id: 1, code: 'ONE', name: 'One', registration_location_id: 1, country: 'ES' });
+    await server.client.post('/customers', { id: 2, name: 'Two', registration_location_id: 1, country: 'FR' });
+    const base = { total: 1, lines: [{ order: 1, total: 1, quantity: 1 }] };
+    await server.client.post('/carts/realtime', { ...base, id: 11, code: 'A', customer_id: 1, location_id: 5, order_id: 'O-1', creation_date: '2026-01-10T10:00:00Z' });
+    await server.client.post('/carts/realtime', { ...base, id: 12, code: 'B', customer_id: 1, location_id: 6, creation_date: '2026-02-10T10:00:00Z' });
+    await server.client.post('/carts/realtime', { ...base, id: 13, customer_id: 2, location_id: 5, creation_date: '2026-03-10T10:00:00Z' });
+    await server.client.post('/carts/realtime', { ...base, id: 14, creation_date: '2026-03-11T10:00:00Z' });
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('filters by customer, location, order, dates, id, code and country', async () => {
+    expect(ids(await server.client.get('/carts'))).toEqual([11, 12, 13, 14]);
+    expect(ids(await server.client.get('/carts', { query: { customer_id: '1' } }))).toEqual([11, 12]);
+    expect(ids(await server.client.get('/carts', { query: { customer_code: 'ONE' } }))).toEqual([11, 12]);
+    expect(ids(await server.client.get('/carts', { query: { customer_code: 'NOBODY' } }))).toEqual([]);
+    expect(ids(await server.client.get('/carts', { query: { location_id: '5' } }))).toEqual([11, 13]);
+    expect(ids(await server.client.get('/carts', { query: { order_id: 'O-1' } }))).toEqual([11]);
+    expect(ids(await server.client.get('/carts', { query: { from_date: '2026-02-01', to_date: '2026-03-10' } }))).toEqual([12, 13]);
+    expect(ids(await server.client.get('/carts', { query: { id: '13' } }))).toEqual([13]);
+    expect(ids(await server.client.get('/carts', { query: { code: 'B' } }))).toEqual([12]);
+    expect(ids(await server.client.get('/carts', { query: { country: 'FR' } }))).toEqual([13]);
+    expect(ids(await server.client.get('/carts', { query: { countries: 'ES,FR' } }))).toEqual([11, 12, 13]);
+  });
+
+  it('pages with per_page and starting_after', async () => {
+    const first = await server.client.get('/carts', { query: { per_page: '3' } });
+    expect(ids(first)).toEqual([11, 12, 13]);
+    const second = await server.client.get('/carts', { query: { per_page: '3', starting_after: first.body.next_token_starts_after } });
+    expect(ids(second)).toEqual([14]);
+    expect(second.body.next_token_starts_after).toBeUndefined();
+  });
+
+  it('refuses exclusive filters together with 400 naming the field', async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ id: '11', code: 'A' }, 'code'],
+      [{ customer_id: '1', location_id: '5' }, 'location_id'],
+      [{ customer_id: '1', customer_code: 'ONE' }, 'customer_code'],
+      [{ associate_id: '3', customer_id: '1' }, 'customer_id'],
+      [{ country: 'ES', countries: 'FR' }, 'countries'],
+      [{ country: 'es' }, 'country'],
+      [{ from_date: '2026-13-01' }, 'from_date'],
+    ];
+    for (const [query, field] of cases) {
+      const res = await server.client.get('/carts', { query });
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      expect(res.body.error).toMatch(new RegExp(`^${field}`));
+    }
   });
 });

@@ -59,6 +59,8 @@ export interface TestServer {
   stop(): Promise<number | null>;
   /** Stops and starts again on the same DATA_DIR (a new port). */
   restart(): Promise<void>;
+  /** kill -9: the process dies at once, nothing is flushed or answered; `restart()` starts it again. */
+  crash(): Promise<void>;
   /** Stops and removes the DATA_DIR. */
   dispose(): Promise<void>;
 }
@@ -170,6 +172,15 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     async restart() {
       await stop();
       running = await launch(dataDir, options);
+    },
+    async crash() {
+      const current = running;
+      if (!current) return;
+      running = undefined;
+      if (current.child.exitCode !== null || current.child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => current.child.once('exit', () => resolve()));
+      current.child.kill('SIGKILL');
+      await exited;
     },
     async dispose() {
       await stop();
