@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../testing/server.js';
+
+const CREATED = '2026-11-20T10:00:00Z';
+let nextId = 5000;
+function cart(extra: Record<string, unknown> = {}) {
+  return { id: nextId++, creation_date: CREATED, total: 2.99, customer_id: 7, lines: [{ order: 1, product_id: 100, total: 2.99, quantity: 1 }], ...extra };
+}
+
+describe('POST /carts/cancellation', () => {
+  let server: TestServer;
+  const balance = async () => (await server.client.get('/customers/7/points')).body;
+
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '1' } });
+    await server.client.post('/customers', { id: 7, name: 'Ann', registration_location_id: 1 });
+    await server.client.post('/points', { rule_params: { name: 'Ten per unit', rule_effects: [{ type: 'ratio', value: 10, distribution: 'individual_items' }] } });
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('waits the Company setting (default 5 minutes) before a cart can be cancelled', async () => {
+    const body = cart();
+    await server.client.post('/carts/realtime', body);
+    const early = await server.client.post('/carts/cancellation', { cart_to_cancel_id: body.id });
+    expect(early.status).toBe(400);
+    expect(early.body).toEqual({ code: 'invalid_request', error: expect.stringMatching(/^cart_to_cancel_id: a cart can be cancelled 300 s after its creation/) });
+    expect((await server.client.get(`/carts/${body.id}`)).body.cancelled_by_cart_id).toBeNull();
+    expect((await server.client.patch('/company', { cart_cancellation_wait_seconds: 0 })).status).toBe(200);
+  });
+
+  it('mirrors the cart with negative amounts and takes back exactly the points earned', async () => {
+    const before = await balance();
+    const body = cart({ total: 5.98, lines: [{ order: 1, product_id: 100, total: 5.98, quantity: 2 }] });
+    expect((await server.client.post('/carts/realtime', body)).body.score).toBe(58);
+    expect((await balance()).score).toBe(before.score + 58);
+    const res = await server.client.post('/carts/cancellation', { cart_to_cancel_id: body.id, new_cart_id: 9001, new_cart_code: 'RETURN-1' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: 9001, code: 'RETURN-1', total: -5.98, score: -58, score_returned_from_customer: 58 });
+    expect(res.body.lines).toEqual([expect.objectContaining({ total: -5.98, quantity: -2 })]);
+    expect(res.body.effects).toEqual([expect.objectContaining({ type: 'points', effect_type: 'rollback', value: -58 })]);
+    expect((await balance()).score).toBe(before.score);
+    const original = await server.client.get(`/carts/${body.id}`);
+    expect(original.body).toMatchObject({ total: 5.98, score: 58, cancelled_by_cart_id: 9001 });
+    const mirror = await server.client.get('/carts/RETURN-1');
+    expect(mirror.body).toMatchObject({ id: 9001, total: -5.98, cancels_cart_id: body.id });
+  });
+
+  it('returns the points spent as cashback (cashback_returns)', async () => {
+    await server.client.post('/carts/realtime', cart({ total: 10, lines: [{ order: 1, product_id: 100, total: 10, quantity: 1 }] }));
+    const before = await balance();
+    const spend = cart({ total: 10, cashback_score_desired: 50, apply_points: false, lines: [{ order: 1, product_id: 100, total: 10, quantity: 1 }] });
+    const spent = await server.client.post('/carts/realtime', spend);
+    expect(spent.body.score_used).toBe(50);
+    expect((await balance()).score).toBe(before.score - 50);
+    const res = await server.client.post('/carts/cancellation', { cart_to_cancel_id: spend.id });
+    expect(res.status).toBe(200);
+    expect(res.body.score_returned_to_customer).toBe(50);
+    expect(res.body.cashback_returns).toEqual([{ line_order: 1, score: 50 }]);
+    expect((await balance()).score).toBe(before.score);
+  });
+
+  it('a cart is cancelled once; a cancellation cannot be cancelled; unknown carts are 404', async () => {
+    const body = cart({ code: 'ONCE' });
+    await server.client.post('/carts/realtime', body);
+    const first = await server.client.post('/carts/cancellation', { cart_to_cancel_code: 'ONCE' });
+    expect(first.status).toBe(200);
+    const points = (await balance()).score;
+    const again = await server.client.post('/carts/cancellation', { cart_to_cancel_code: 'ONCE' });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('conflict');
+    const ofMirror = await server.client.post('/carts/cancellation', { cart_to_cancel_id: first.body.id });
+    expect(ofMirror.status).toBe(400);
+    expect((await balance()).score).toBe(points);
+    const missing = await server.client.post('/carts/cancellation', { cart_to_cancel_id: 777777 });
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('cart_not_found');
+    expect((await server.client.post('/carts/cancellation', {})).status).toBe(400);
+  });
+
+  it('refuses a new_cart_id that exists (409 duplicate_id) without rolling anything back', async () => {
+    const body = cart();
+    await server.client.post('/carts/realtime', body);
+    const points = (await balance()).score;
+    const res = await server.client.post('/carts/cancellation', { cart_to_cancel_id: body.id, new_cart_id: body.id });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('duplicate_id');
+    expect((await balance()).score).toBe(points);
+    expect((await server.client.get(`/carts/${body.id}`)).body.cancelled_by_cart_id).toBeNull();
+  });
+
+  it('returns the budget and the once limit the cart consumed', async () => {
+    const created = await server.client.post('/discounts', {
+      rule_params: { name: 'One euro off once', once: 'always', once_limit: 1, budget_value: 1, rule_effects: [{ type: 'direct_value', value: 100, distribution: 'total' }] },
+    });
+    expect(created.status).toBe(200);
+    const first = cart({ total: 5, lines: [{ order: 1, product_id: 100, total: 5, quantity: 1 }] });
+    expect((await server.client.post('/carts/realtime', first)).body.total_discount_applied).toBe(1);
+    const blocked = await server.client.post('/carts/simulate', cart({ total: 5, lines: [{ order: 1, product_id: 100, total: 5, quantity: 1 }] }));
+    expect(blocked.body.total_discount_applied).toBe(0);
+    expect(blocked.body.rejected_campaigns).toEqual([expect.objectContaining({ rule_id: created.body.id })]);
+    expect((await server.client.post('/carts/cancellation', { cart_to_cancel_id: first.id })).status).toBe(200);
+    const again = await server.client.post('/carts/simulate', cart({ total: 5, lines: [{ order: 1, product_id: 100, total: 5, quantity: 1 }] }));
+    expect(again.body.total_discount_applied).toBe(1);
+    expect((await server.client.patch(`/discounts/${created.body.id}`, { rule_params: { active: false } })).status).toBe(200);
+  });
+});
