@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LmdbCounterStore } from '../counters/store.js';
+import { openStore } from '../store/env.js';
+import { startServer, type TestServer } from '../testing/server.js';
+
+const TENANT = { companyId: 'default', environment: 'sandbox' } as const;
+const PARALLEL = 60;
+
+function cart(id: number, customer: number) {
+  return { id, customer_id: customer, creation_date: '2026-11-20T10:00:00Z', total: 2, lines: [{ order: 1, product_id: 1, total: 2, quantity: 1 }] };
+}
+
+describe('concurrent realtime carts against a small budget, a once limit and a small stock', () => {
+  let server: TestServer;
+  let budgetCampaign: string;
+  let instantWin: string;
+  const responses: { status: number; body: any }[] = [];
+
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '2', CART_TASKS_PER_WORKER: '16' } });
+    for (let id = 1; id <= 3; id++) await server.client.post('/customers', { id, name: `C${id}`, registration_location_id: 1 });
+    // 1.00 of budget, 0.20 off each 2.00 cart: five carts' worth.
+    const budget = await server.client.post('/discounts', {
+      rule_params: { name: 'Ten percent, one euro of budget', budget_value: 1, rule_effects: [{ type: 'percentage', value: 10, distribution: 'individual_items' }] },
+    });
+    budgetCampaign = String(budget.body.id);
+    await server.client.post('/points', { rule_params: { name: 'Once ever', once: 'always', once_limit: 1, rule_effects: [{ type: 'direct_value', value: 7, distribution: 'total_cart' }] } });
+    const win = await server.client.post('/instant_wins', {
+      rule_params: { name: 'Scratch', select_customers: 'loyalty' },
+      instant_win: { instant_win_prizes: [{ name: 'Mug', weight: 1, stock: 3 }] },
+    });
+    expect(win.status, win.text).toBe(200);
+    instantWin = String(win.body.id);
+    const carts = Array.from({ length: PARALLEL }, (_, i) => cart(100 + i, (i % 3) + 1));
+    responses.push(...(await Promise.all(carts.map((c) => server.client.post('/carts/realtime', c)))));
+    await server.stop();
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('every cart is accepted', () => {
+    expect(responses.map((r) => r.status)).toEqual(Array(PARALLEL).fill(200));
+  });
+
+  it('the budget is never overspent and the discounts granted add up to the counter', async () => {
+    const granted = responses.reduce((sum, r) => sum + Math.round(r.body.total_discount_applied * 100), 0);
+    expect(granted).toBe(100);
+    const env = openStore(server.dataDir);
+    try {
+      expect(new LmdbCounterStore(env).budgetSpent(TENANT, budgetCampaign, 'always')).toBe(granted);
+    } finally {
+      await env.close();
+    }
+  });
+
+  it('the once limit lets each customer earn once', () => {
+    const earned = responses.flatMap((r) => r.body.effects.filter((e: any) => e.type === 'points').map(() => r.body.customer[0].id));
+    expect(earned.sort()).toEqual([1, 2, 3]);
+  });
+
+  it('the prize stock is never exceeded and the prizes won add up to the counter', async () => {
+    const won = responses.filter((r) => r.body.effects.some((e: any) => e.type === 'instant_win' && e.prize_name === 'Mug')).length;
+    expect(won).toBe(3);
+    const env = openStore(server.dataDir);
+    try {
+      const prize = (await readPrizeIds(env, instantWin))[0];
+      expect(new LmdbCounterStore(env).stockConsumed(TENANT, instantWin, prize)).toBe(won);
+    } finally {
+      await env.close();
+    }
+  });
+});
+
+/** The prize ids of an instant win, read from the counters' keys (the stock consumed is keyed by prize). */
+async function readPrizeIds(env: ReturnType<typeof openStore>, campaign: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (const key of env.db('counters').getKeys({ start: ['default/sandbox', 'stock', campaign], end: ['default/sandbox', 'stock', campaign, '\uffff'] })) {
+    ids.push(String((key as string[])[3]));
+  }
+  return ids;
+}
