@@ -26,6 +26,8 @@ export interface OperationSpec {
 export const OPERATIONS = {
   // Utilities
   'check': { method: 'GET', path: '/check', tier: 'tier_3', public: true },
+  // Tally: this API's OpenAPI 3.1 document (docs/api.md)
+  'openapi': { method: 'GET', path: '/openapi.json', tier: 'tier_3', public: true },
   'messages.print': { method: 'POST', path: '/messages/print', tier: 'tier_3' },
   // Tally's back office: the calling key's Company settings
   'company.get': { method: 'GET', path: '/company', tier: 'tier_3' },

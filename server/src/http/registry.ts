@@ -29,9 +29,10 @@ import { gameRoutes } from '../games/routes.js';
 import { instantWinRoutes } from '../instant-wins/routes.js';
 import { rewardRoutes } from '../rewards/routes.js';
 import { challengeRoutes } from '../challenges/routes.js';
+import { openapiRoutes } from '../openapi/routes.js';
 import type { Routes } from './types.js';
 
-const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, audiencesRoutes, tiersRoutes, tierProgramRoutes, utilitiesRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, discountCampaignRoutes, pointsCampaignRoutes, voucherRoutes, voucherOperationRoutes, couponRoutes, pointsRoutes, triggerRoutes, customEventRoutes, cartsRoutes, gameRoutes, instantWinRoutes, rewardRoutes, challengeRoutes];
+const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, audiencesRoutes, tiersRoutes, tierProgramRoutes, utilitiesRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, discountCampaignRoutes, pointsCampaignRoutes, voucherRoutes, voucherOperationRoutes, couponRoutes, pointsRoutes, triggerRoutes, customEventRoutes, cartsRoutes, gameRoutes, instantWinRoutes, rewardRoutes, challengeRoutes, openapiRoutes];
 
 export function buildRoutes(ctx: ServerContext): Routes {
   const all: Record<string, unknown> = {};

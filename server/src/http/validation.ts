@@ -12,6 +12,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { DataValidationCxt } from 'ajv/dist/types/index.js';
 import addFormatsModule from 'ajv-formats';
 import { invalidRequest } from './errors.js';
+import type { RequestBodies } from '../wire/types.js';
 import { WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
 
 const SCHEMAS_DIR = fileURLToPath(new URL('../../../schemas/', import.meta.url));
@@ -62,11 +63,26 @@ function schemaFiles(dir: string): string[] {
   });
 }
 
+/** A JSON Schema document under `schemas/`, as written (named by its `$id`). */
+export type SchemaDocument = Readonly<Record<string, unknown>> & { readonly $id: string };
+
+/**
+ * Every schema document under `schemas/` (requests and `responses/`), by `$id`:
+ * the one source of validation, the wire types (`server/src/wire/types.ts`) and
+ * the OpenAPI document (`server/src/openapi/`).
+ */
+export const SCHEMA_DOCUMENTS: ReadonlyMap<string, SchemaDocument> = new Map(
+  schemaFiles(SCHEMAS_DIR)
+    .sort()
+    .map((file) => {
+      const document = JSON.parse(readFileSync(file, 'utf8')) as SchemaDocument;
+      return [document.$id, document] as const;
+    }),
+);
+
 const ajv = createAjv();
 const compiled = new Map<string, ValidateFunction>();
-for (const file of schemaFiles(SCHEMAS_DIR)) {
-  ajv.addSchema(JSON.parse(readFileSync(file, 'utf8')) as object);
-}
+for (const document of SCHEMA_DOCUMENTS.values()) ajv.addSchema(document);
 for (const id of Object.keys((ajv as unknown as { schemas: Record<string, unknown> }).schemas)) {
   if (!id.startsWith('http')) compiled.set(id, ajv.getSchema(id)!);
 }
@@ -89,11 +105,15 @@ export function schemaError(errors: readonly Partial<ErrorObject>[] | null | und
 
 /**
  * Validates (and canonicalises, in place) a request body against the schema
- * `id` from `schemas/`; throws invalid_request naming the field.
+ * `id` from `schemas/`; throws invalid_request naming the field. The body is
+ * typed by the schema (`RequestBodies`, generated from `schemas/` by
+ * `npm run schemas`), or by the type argument a caller gives.
  */
-export function validate<T>(id: string, data: unknown): T {
+export function validate<K extends keyof RequestBodies>(id: K, data: unknown): RequestBodies[K];
+export function validate<T>(id: string, data: unknown): T;
+export function validate(id: string, data: unknown): unknown {
   const check = compiled.get(id);
   if (!check) throw new Error(`no schema with $id ${id} under schemas/`);
   if (!check(data)) throw schemaError(check.errors);
-  return data as T;
+  return data;
 }

@@ -1,0 +1,118 @@
+/**
+ * Which schema of `schemas/` describes the request body and the 200 answer of
+ * an operation. A request schema whose `$id` is the operation id needs no
+ * entry; the others are named here. Answers are described for the main
+ * operations; an operation without an entry answers "a JSON object".
+ */
+import type { OperationId } from '../http/operations.js';
+
+/** An answer: one schema, or a list of it (`{list}`) or a page of it (`{data, next_token_starts_after}`). */
+export interface ResponseBody {
+  schema: string;
+  wrap?: 'list' | 'page';
+}
+
+export const REQUEST_SCHEMAS: Partial<Record<OperationId, string>> = {
+  'carts.simulate': 'carts.cart',
+  'carts.realtime': 'carts.cart',
+  'carts.create': 'carts.cart',
+  'merges.transfer_new': 'merges.transfer',
+  'discounts.create': 'campaigns.create',
+  'discounts.update': 'campaigns.update',
+  'points.create': 'campaigns.create',
+  'points.update': 'campaigns.update',
+  'products.create': 'product.create',
+  'products.update': 'product.update',
+  'taxonomies.create': 'taxonomy.create',
+  'taxonomies.update': 'taxonomy.update',
+  'location_taxonomies.create': 'taxonomy.create',
+  'location_taxonomies.update': 'taxonomy.update',
+  'features.create': 'feature.create',
+  'features.update': 'feature.update',
+  'location_features.create': 'feature.create',
+  'location_features.update': 'feature.update',
+  'locations.create': 'location.create',
+  'locations.update': 'location.update',
+  'promotions.create': 'promotion.create',
+  'promotions.update': 'promotion.update',
+  'vouchers.rollback': 'vouchers.many',
+  'vouchers.print': 'vouchers.many',
+  'vouchers.print_put': 'vouchers.many',
+  'vouchers.select_many': 'vouchers.many',
+  'vouchers.deselect_many': 'vouchers.many',
+  'vouchers.select': 'vouchers.one',
+  'vouchers.deselect': 'vouchers.one',
+  'vouchers.freeze': 'vouchers.one',
+  'vouchers.unfreeze': 'vouchers.one',
+};
+
+const SUCCESS: ResponseBody = { schema: 'responses.success' };
+const CART: ResponseBody = { schema: 'responses.cart' };
+const CAMPAIGN: ResponseBody = { schema: 'responses.campaign' };
+const CAMPAIGNS: ResponseBody = { schema: 'responses.campaign', wrap: 'page' };
+const POINTS_REDEMPTION: ResponseBody = { schema: 'responses.points_redemption' };
+
+export const RESPONSE_BODIES: Partial<Record<OperationId, ResponseBody>> = {
+  'customers.create': SUCCESS,
+  'customers.update': SUCCESS,
+  'customers.delete': SUCCESS,
+  'customers.get': { schema: 'responses.customer' },
+  'customers.search': { schema: 'responses.customer' },
+  'customers.list': { schema: 'responses.customer', wrap: 'list' },
+  'customers.cards': SUCCESS,
+  'associations.update': SUCCESS,
+  'associations.delete': SUCCESS,
+  'merges.transfer': SUCCESS,
+  'merges.transfer_new': SUCCESS,
+  'merges.unmerge': SUCCESS,
+  'carts.simulate': CART,
+  'carts.realtime': CART,
+  'carts.create': CART,
+  'carts.cancellation': CART,
+  'carts.get': { schema: 'responses.cart_read' },
+  'carts.list': { schema: 'responses.cart_read', wrap: 'page' },
+  'discounts.create': SUCCESS,
+  'discounts.update': SUCCESS,
+  'discounts.get': CAMPAIGN,
+  'discounts.list': CAMPAIGNS,
+  'discounts.redeem': { schema: 'responses.effect' },
+  'discounts.trigger': SUCCESS,
+  'points.create': SUCCESS,
+  'points.update': SUCCESS,
+  'points.get': CAMPAIGN,
+  'points.list': CAMPAIGNS,
+  'points.balance': { schema: 'responses.points_balance' },
+  'points.transactions': { schema: 'responses.points_transaction', wrap: 'page' },
+  'points.redeem': POINTS_REDEMPTION,
+  'points.redeem_cart': POINTS_REDEMPTION,
+  'games.get': { schema: 'responses.game_campaign' },
+  'games.list': { schema: 'responses.game_campaign', wrap: 'page' },
+  'games.play': { schema: 'responses.game_play' },
+  'rewards.get': { schema: 'responses.reward' },
+  'rewards.list': { schema: 'responses.reward', wrap: 'page' },
+  'rewards.redeem': { schema: 'responses.reward_redemption' },
+  'vouchers.get': { schema: 'responses.voucher' },
+  'vouchers.list': { schema: 'responses.voucher', wrap: 'page' },
+};
+
+/**
+ * The JSON Schema of an answer, referring to schemas by `$id` (so ajv can
+ * check a real answer with it; the OpenAPI document rewrites the references).
+ */
+export function responseBodySchema(body: ResponseBody): Record<string, unknown> {
+  const item = { $ref: body.schema };
+  if (body.wrap === 'list') {
+    return { type: 'object', required: ['list'], properties: { list: { type: 'array', items: item } } };
+  }
+  if (body.wrap === 'page') {
+    return {
+      type: 'object',
+      required: ['data'],
+      properties: {
+        data: { type: 'array', items: item },
+        next_token_starts_after: { description: 'Absent on the last page; send it as starting_after for the next one.', type: 'string' },
+      },
+    };
+  }
+  return item;
+}

@@ -1,0 +1,63 @@
+/**
+ * The schema documents of `schemas/` as OpenAPI 3.1 components. A document
+ * becomes the component named by its `$id`; each of its `$defs` becomes the
+ * component `<$id>.<name>` (tools resolve a flat list more reliably than
+ * pointers into a component). References are rewritten to
+ * `#/components/schemas/...`, and the `wire` keyword (an ajv extension) is
+ * replaced by the plain JSON Schema of what it accepts.
+ */
+import { WIRE_DESCRIPTIONS, type WireType } from '../http/wire.js';
+import type { SchemaDocument } from '../http/validation.js';
+
+type Json = Record<string, unknown>;
+
+const WIRE_SCHEMAS: Record<WireType, Json> = {
+  int64: { type: ['integer', 'string'], format: 'int64', minimum: 1, pattern: '^[0-9]{1,19}$' },
+  date: { type: 'string', format: 'date' },
+  // Not format date-time: offsets without a colon (-0500) are accepted too.
+  datetime: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:?\\d{2})?$' },
+  slug: { type: 'string', pattern: '^[A-Za-z0-9_-]+$' },
+};
+
+const COMPONENTS = '#/components/schemas/';
+
+/** `X#/$defs/y` (or `#/$defs/y` inside X) → the component `X.y`; `X` → `X`. */
+export function componentRef(ref: string, owner?: string): string {
+  const hash = ref.indexOf('#');
+  const id = hash === -1 ? ref : ref.slice(0, hash) || owner;
+  if (id === undefined) throw new Error(`$ref ${ref} has no schema to resolve against`);
+  const pointer = hash === -1 ? '' : ref.slice(hash + 1);
+  const def = /^\/\$defs\/([^/]+)$/.exec(pointer);
+  if (def) return `${COMPONENTS}${id}.${def[1]}`;
+  return `${COMPONENTS}${id}${pointer}`;
+}
+
+/** A copy of `schema` with component references and without ajv-only keywords. */
+export function toOpenApiSchema(schema: unknown, owner?: string): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => toOpenApiSchema(item, owner));
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === '$id' || key === '$defs') continue;
+    if (key === '$ref' && typeof value === 'string') out.$ref = componentRef(value, owner);
+    else if (key === 'wire') Object.assign(out, WIRE_SCHEMAS[value as WireType], { description: `The value ${WIRE_DESCRIPTIONS[value as WireType]}.` });
+    else out[key] = toOpenApiSchema(value, owner);
+  }
+  return out;
+}
+
+/** `components.schemas` of every schema document, in `$id` order. */
+export function schemaComponents(documents: Iterable<SchemaDocument>): Json {
+  const components: Json = {};
+  const add = (name: string, schema: unknown, owner: string) => {
+    if (name in components) throw new Error(`two schemas make the OpenAPI component ${name}`);
+    components[name] = toOpenApiSchema(schema, owner);
+  };
+  for (const document of [...documents].sort((a, b) => (a.$id < b.$id ? -1 : 1))) {
+    const { $defs, ...body } = document as Json & { $defs?: Json };
+    const hasBody = Object.keys(body).some((key) => !['$id', '$comment', 'title', 'description'].includes(key));
+    if (hasBody) add(document.$id, body, document.$id);
+    for (const [name, def] of Object.entries($defs ?? {})) add(`${document.$id}.${name}`, def, document.$id);
+  }
+  return components;
+}

@@ -1,0 +1,133 @@
+/**
+ * The OpenAPI 3.1 document of Tally's API, built from the routing table
+ * (operations.ts), the request and response schemas (`schemas/`) and the
+ * tables of bodies.ts and parameters.ts. Served at GET /openapi.json and
+ * committed as docs/openapi.json (`npm run schemas`; a test keeps them equal).
+ */
+import { OPERATIONS, type OperationId, type OperationSpec } from '../http/operations.js';
+import { SCHEMA_DOCUMENTS } from '../http/validation.js';
+import { DEFAULT_RATE_LIMITS } from '../http/rate-limit.js';
+import { REQUEST_SCHEMAS, RESPONSE_BODIES, responseBodySchema } from './bodies.js';
+import { schemaComponents, toOpenApiSchema } from './components.js';
+import { PAGE_PARAMETERS, QUERY_PARAMETERS } from './parameters.js';
+
+type Json = Record<string, unknown>;
+
+const TIERS = (['tier_1', 'tier_2', 'tier_3'] as const).map((tier) => `${tier} ${DEFAULT_RATE_LIMITS[tier]}`).join(', ');
+const CREDENTIALS = { ApiKey: [], ApiSecret: [], ApiVersion: [] };
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+function requestSchema(id: OperationId): string | undefined {
+  const named = REQUEST_SCHEMAS[id];
+  if (named) return named;
+  return SCHEMA_DOCUMENTS.has(id) ? id : undefined;
+}
+
+function parameters(id: OperationId, spec: OperationSpec, path: string, method: string): Json[] {
+  const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const query = [...(QUERY_PARAMETERS[id] ?? []), ...(RESPONSE_BODIES[id]?.wrap === 'page' ? PAGE_PARAMETERS : [])].map(
+    ({ name, required, schema, description }) => ({
+      name, in: 'query', ...(required ? { required } : {}), ...(description ? { description } : {}), schema: toOpenApiSchema(schema),
+    }),
+  );
+  const headers = [
+    ...(method === 'get' || method === 'delete' ? [] : [ref('parameters', 'IdempotencyKey')]),
+    ...(spec.public ? [] : [ref('parameters', 'AcceptLanguage')]),
+  ];
+  return [...inPath, ...query, ...headers];
+}
+
+function responses(id: OperationId, spec: OperationSpec): Json {
+  const body = RESPONSE_BODIES[id];
+  const ok = { description: 'Success.', content: json(body ? toOpenApiSchema(responseBodySchema(body)) : { type: 'object' }) };
+  const limited = { description: `Rate limit of ${spec.tier} exceeded; Retry-After gives the seconds to wait.`, headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 } } }, content: json(ref('schemas', 'responses.error')) };
+  return {
+    200: ok,
+    403: { description: spec.public ? 'Credentials were sent and are not valid.' : 'Credentials missing or not valid.', content: json(ref('schemas', 'responses.forbidden')) },
+    ...(spec.public ? {} : { 429: limited }),
+    default: { description: 'Any other failure: the HTTP status and a code of the contract.', content: json(ref('schemas', 'responses.error')) },
+  };
+}
+
+function operation(id: OperationId, spec: OperationSpec, path: string, method: string, extra: Json): Json {
+  const request = requestSchema(id);
+  const requestRequired = request !== undefined && ((SCHEMA_DOCUMENTS.get(request)?.required as unknown[] | undefined)?.length ?? 0) > 0;
+  return {
+    operationId: id,
+    tags: [id.split('.')[0]],
+    ...extra,
+    'x-tally-tier': spec.tier,
+    ...(spec.extraLimit ? { 'x-tally-extra-limit': { name: spec.extraLimit, requests_per_second: DEFAULT_RATE_LIMITS[spec.extraLimit] } } : {}),
+    ...(spec.jsonContentType ? { 'x-tally-json-content-type': true } : {}),
+    security: spec.public ? [{}, CREDENTIALS] : [CREDENTIALS],
+    parameters: parameters(id, spec, path, method),
+    ...(request ? { requestBody: { required: requestRequired, content: json(ref('schemas', request)) } } : {}),
+    responses: responses(id, spec),
+  };
+}
+
+function paths(): Json {
+  const all: Record<string, Json> = {};
+  const put = (path: string, method: string, op: Json) => {
+    all[path] ??= {};
+    if (method in all[path]) throw new Error(`two operations at ${method.toUpperCase()} ${path}`);
+    all[path][method] = op;
+  };
+  for (const [id, spec] of Object.entries(OPERATIONS) as [OperationId, OperationSpec][]) {
+    const method = spec.method.toLowerCase();
+    const methods = spec.method === 'PATCH' ? ['patch', 'put'] : [method];
+    const at = [{ path: spec.path, suffix: '', extra: {} }, ...(spec.aliases ?? []).map((alias, i) => ({
+      path: alias,
+      suffix: i === 0 ? '.legacy' : `.legacy${i + 1}`,
+      extra: { deprecated: true, description: `Legacy path of ${spec.method} ${spec.path} (contract part 1, Versioning).` },
+    }))];
+    for (const { path, suffix, extra } of at) {
+      for (const m of methods) {
+        const viaPut = m !== method ? { description: `Same as PATCH ${spec.path} (common rule 5).` } : {};
+        const op = operation(id, spec, path, m, { ...extra, ...viaPut });
+        put(path, m, { ...op, operationId: `${id}${suffix}${m !== method ? '.put' : ''}` });
+      }
+    }
+  }
+  return all;
+}
+
+/** The OpenAPI 3.1 document (a plain JSON value; equal on every call). */
+export function buildOpenApi(): Json {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Tally',
+      version: '1',
+      summary: 'Loyalty and promotions engine: customers, carts, campaigns, points, games, rewards, vouchers.',
+      description: `Every operation but the public ones needs X-Api-Key, X-Api-Secret and X-Api-Version: 1. x-tally-tier is an operation's rate tier (default requests per second: ${TIERS}). See docs/api.md.`,
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    security: [CREDENTIALS],
+    paths: paths(),
+    components: {
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'Public identifier of the API key.' },
+        ApiSecret: { type: 'apiKey', in: 'header', name: 'X-Api-Secret', description: 'The secret paired with the key.' },
+        ApiVersion: { type: 'apiKey', in: 'header', name: 'X-Api-Version', description: 'The API version: 1.' },
+      },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 },
+          description: 'The same key and request answer the first answer again for 24 hours; the key with another request: 409 idempotency_key_reused.',
+        },
+        AcceptLanguage: {
+          name: 'Accept-Language', in: 'header', required: false, schema: { type: 'string' },
+          description: 'Language of multi-language content (coupons, vouchers, rewards, points transactions, challenges).',
+        },
+      },
+      schemas: schemaComponents(SCHEMA_DOCUMENTS.values()),
+    },
+  };
+}
+
+/** The document as committed in docs/openapi.json. */
+export function openApiText(): string {
+  return `${JSON.stringify(buildOpenApi(), null, 2)}\n`;
+}

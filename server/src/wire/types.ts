@@ -1,0 +1,1905 @@
+/* Generated from schemas/ by `npm run schemas` (scripts/wire-types.mjs). Do not edit: edit the schemas. */
+
+export type ChallengesCreate = ChallengesParamsChallenge;
+/**
+ * @maxItems 100
+ */
+export type CompanyDataFeatureRefs = {
+  taxonomy_slug: string;
+  id: string;
+}[];
+export type RewardsCreate = RewardsParamsReward;
+export type CartResponse = CartEvaluation & {
+  customer?: CartCustomerSummary[];
+};
+export type CartReadResponse = CartEvaluation & {
+  customer?: CartCustomerSummary | null;
+  barcode?: string | null;
+  associate_id?: (number | string) | null;
+  customer_id?: (number | string) | null;
+  customer_code?: string | null;
+  location_code?: string | null;
+  staff_code?: string | null;
+  score_simulation?: boolean;
+  cashback_score_desired_unused?: number | null;
+  rewards?: {
+    /**
+     * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+     */
+    id?: number | string;
+    discount?: number | null;
+    line_order?: number | null;
+    product_id?: (number | string) | null;
+  }[];
+  business_name?: string | null;
+  total_net?: number | null;
+  total_tax?: number | null;
+  tpv_id?: string | null;
+  staff_name?: string | null;
+  order_id?: string | null;
+  payments?:
+    | {
+        amount?: number | null;
+        type?: string | null;
+        change?: number | null;
+      }[]
+    | null;
+  shipment?: {
+    status?: string | null;
+    tracking_code?: string | null;
+    delivery_address?: string | null;
+    company?: string | null;
+    tracking_url?: string | null;
+    status_histories?: {
+      status?: string | null;
+      created_at?: string | null;
+    }[];
+  } | null;
+  checkout_date?: string | null;
+  payment_cost?: number | null;
+  shipping_cost?: number | null;
+  channel?: string | null;
+  cashback_score_desired?: number | null;
+};
+
+/**
+ * Every body type by schema $id.
+ */
+export interface WireBodies {
+  requests: RequestBodies;
+  responses: ResponseBodies;
+}
+/**
+ * Request bodies after validate() (canonical values), by schema $id.
+ */
+export interface RequestBodies {
+  'associations.create': AssociationsCreate;
+  'associations.update': AssociationsUpdate;
+  'campaigns.create': CampaignsCreate;
+  'campaigns.update': CampaignsUpdate;
+  'carts.cancellation': CartsCancellation;
+  'carts.cart': CartsCart;
+  'challenges.create': ChallengesCreate;
+  'challenges.enroll': ChallengesEnroll;
+  'challenges.update': ChallengesUpdate;
+  'company.update': CompanyUpdate;
+  'coupons.create': CouponsCreate;
+  'coupons.update': CouponsUpdate;
+  'custom_event_definitions.create': CustomEventDefinitionsCreate;
+  'custom_events.create': CustomEventsCreate;
+  'customers.cards': CustomersCards;
+  'customers.create': CustomersCreate;
+  'customers.search': CustomersSearch;
+  'customers.update': CustomersUpdate;
+  'discounts.redeem': DiscountsRedeem;
+  'discounts.trigger': DiscountsTrigger;
+  'feature.create': FeatureCreate;
+  'feature.update': FeatureUpdate;
+  'games.assign': GamesAssign;
+  'games.create': GamesCreate;
+  'games.play': GamesPlay;
+  'games.update': GamesUpdate;
+  'instant_wins.create': InstantWinsCreate;
+  'instant_wins.update': InstantWinsUpdate;
+  'location.create': LocationCreate;
+  'location.update': LocationUpdate;
+  'merges.transfer': MergesTransfer;
+  'messages.print': MessagesPrint;
+  'points.redeem': PointsRedeem;
+  'points.redeem_cart': PointsRedeemCart;
+  'points.transfer': PointsTransfer;
+  'product.create': ProductCreate;
+  'product.update': ProductUpdate;
+  'promotion.create': PromotionCreate;
+  'promotion.update': PromotionUpdate;
+  'rewards.create': RewardsCreate;
+  'rewards.redeem': RewardsRedeem;
+  'rewards.rollback': RewardsRollback;
+  'rewards.update': RewardsUpdate;
+  'taxonomy.create': TaxonomyCreate;
+  'taxonomy.update': TaxonomyUpdate;
+  'tier_programs.create': TierProgramsCreate;
+  'tier_programs.update': TierProgramsUpdate;
+  'triggers.trigger': TriggersTrigger;
+  'vouchers.many': VouchersMany;
+  'vouchers.one': VouchersOne;
+  'vouchers.redeem': VouchersRedeem;
+}
+export interface AssociationsCreate {
+  customer_id: string;
+  associate_customer_id: string;
+  relationship_type?: null | string;
+  active?: boolean;
+  main?: boolean;
+}
+export interface AssociationsUpdate {
+  customer_id: string;
+  associate_customer_id: string;
+  relationship_type: null | string;
+  main?: boolean;
+}
+export interface CampaignsCreate {
+  rule_params: CampaignsParamsRuleParams;
+  coupon_params?: CampaignsParamsCouponParams;
+}
+export interface CampaignsParamsRuleParams {
+  name?:
+    | string
+    | {
+        [k: string]: string | undefined;
+      };
+  description?:
+    | string
+    | {
+        [k: string]: string | undefined;
+      };
+  when?: string;
+  loyalty_rule_category_id?: string;
+  available_from?: string;
+  available_to?: string;
+  active?: boolean;
+  currency?: string;
+  recurrence_type?: 'daily' | 'weekly' | 'monthly';
+  recurrence_days?: number[];
+  select_customers?: 'loyalty' | 'all_customers' | 'targeted';
+  coupon_required?: boolean;
+  partner_id?: string;
+  customer_registration_countries?: string[];
+  once?: string;
+  once_limit?: number;
+  chance_to_accrue_limit?: number;
+  chance_to_accrue_period?: string;
+  budget_period?: string;
+  budget_value?: number | string;
+  maximum_budget_transaction?: number | string;
+  rule_conditions?: {} | unknown[] | string;
+  rule_application?: {} | unknown[] | string;
+  rule_effects?: {} | unknown[] | string;
+  stackability_properties?: string;
+  priority?: number;
+  custom_entity_definition_id?: string;
+  activation_period_type?: 'relative' | 'fixed';
+  activation_fixed_option_selected?: string;
+  activation_date?: string;
+  expiration_date?: string;
+  activation_delay?: number;
+  activation_delay_unit?: string;
+  expiration_period_type?: string;
+  fixed_option_selected?: string;
+  availability_duration?: number;
+  availability_duration_unit?: string;
+  availability_duration_natural?: boolean;
+  transferable?: boolean;
+}
+export interface CampaignsParamsCouponParams {
+  static_code?: string;
+  key?: string;
+  name?:
+    | string
+    | {
+        [k: string]: string | undefined;
+      };
+  description?:
+    | string
+    | {
+        [k: string]: string | undefined;
+      };
+  active?: boolean;
+  max_redemptions?: number;
+  available_days?: number;
+  available_delay_days?: number;
+  print_days?: number;
+  print_delay_days?: number;
+  printable?: boolean;
+  priority?: number;
+  external_id?: string;
+  auto_select?: boolean;
+  available_from?: string;
+  available_to?: string;
+  print_from?: string;
+  print_to?: string;
+}
+export interface CampaignsUpdate {
+  rule_params?: CampaignsParamsRuleParams;
+  coupon_params?: CampaignsParamsCouponParams;
+}
+export interface CartsCancellation {
+  cart_to_cancel_id?: string;
+  cart_to_cancel_code?: string;
+  new_cart_id?: string;
+  new_cart_code?: string;
+}
+export interface CartsCart {
+  id?: string;
+  code?: string;
+  location_id?: string;
+  location_code?: string;
+  customer_id?: string;
+  customer_code?: string;
+  creation_date: string;
+  total: number;
+  original_total?: number;
+  currency?: string;
+  cashback_score_desired?: number;
+  vouchers_desired?: unknown[];
+  coupons_desired?: ('all' | 'selected') | string[];
+  /**
+   * @minItems 1
+   */
+  lines: CartsCartLine[];
+  cashbacks?: {
+    line_order: number;
+    score: number;
+    discount?: number;
+  }[];
+  returns?: {
+    ticket_id?: string;
+    ticket_code?: string;
+    line_order: number;
+    from_line_order?: number;
+    quantity: number;
+    line_order_change?: number;
+  }[];
+  promotions?: {
+    promotion_id?: string;
+    discount?: number;
+    line_order?: number;
+    product_id?: string;
+  }[];
+  custom1?: string | {};
+  custom2?: string | {};
+  custom3?: string | {};
+  custom4?: string | {};
+  custom5?: string | {};
+  custom6?: string | {};
+  custom7?: string | {};
+  custom8?: string | {};
+  business_name?: string;
+  total_net?: number;
+  total_tax?: number;
+  tpv_id?: string;
+  staff_name?: string;
+  order_id?: string;
+  payments?: {
+    amount?: number;
+    type?: string;
+    change?: number;
+  }[];
+  shipment?: {
+    status?: string;
+    tracking_code?: string;
+    delivery_address?: string;
+    company?: string;
+    tracking_url?: string;
+  };
+  checkout_date?: string;
+  payment_cost?: number;
+  shipping_cost?: number;
+  channel?: string;
+  attributes?: {
+    [k: string]: string | number | boolean | null | undefined;
+  };
+  additional_costs?: {
+    [k: string]: number | undefined;
+  };
+  apply_discounts?: boolean;
+  apply_points?: boolean;
+}
+export interface CartsCartLine {
+  order?: number;
+  product_id?: string;
+  product_code?: string;
+  product_ean?: string;
+  total: number;
+  original_total?: number;
+  total_cost?: number;
+  quantity?: number;
+  measurement_unit?: string;
+  total_net?: number;
+  total_tax?: number;
+  product_name?: string;
+  product_tax?: number;
+  custom1?: string;
+  custom2?: string;
+  custom3?: string;
+  custom4?: string;
+  custom5?: string;
+  custom6?: string;
+  custom7?: string;
+  supplier_id?: string;
+  attributes?: {
+    [k: string]: string | number | boolean | null | undefined;
+  };
+  additional_costs?: {
+    [k: string]: number | undefined;
+  };
+}
+export interface ChallengesParamsChallenge {
+  name?:
+    | string
+    | {
+        [k: string]: string | undefined;
+      };
+  description?:
+    | (
+        | string
+        | {
+            [k: string]: string | undefined;
+          }
+      )
+    | null;
+  status?: 'active' | 'inactive';
+  attribute?: string;
+  /**
+   * @maxItems 250
+   */
+  countries?: string[];
+  available_from?: string | null;
+  available_to?: string | null;
+  display_from?: string | null;
+  display_to?: string | null;
+  challenge_type?: string | null;
+  image_file_name?: string | null;
+  open_to_all?: boolean;
+  max_enrollments?: number | null;
+  partner?: {} | null;
+  attribute_data_period_type?:
+    'challenge_dates' | 'current_week' | 'current_month' | 'current_year' | 'relative_months' | 'fixed';
+  attribute_period_from?: string | null;
+  attribute_period_to?: string | null;
+  attribute_relative_value?: number | null;
+  /**
+   * @minItems 1
+   * @maxItems 100
+   */
+  structure?: ChallengesParamsLevel[];
+}
+export interface ChallengesParamsLevel {
+  level: number;
+  name: string;
+  threshold: number;
+  points?: number;
+}
+export interface ChallengesEnroll {
+  customer_id?: string;
+  customer_code?: string;
+}
+export interface ChallengesUpdate {
+  name?:
+    | string
+    | {
+        [k: string]: string | undefined;
+      };
+  description?:
+    | (
+        | string
+        | {
+            [k: string]: string | undefined;
+          }
+      )
+    | null;
+  status?: 'active' | 'inactive';
+  attribute?: string;
+  /**
+   * @maxItems 250
+   */
+  countries?: string[];
+  available_from?: string | null;
+  available_to?: string | null;
+  display_from?: string | null;
+  display_to?: string | null;
+  challenge_type?: string | null;
+  image_file_name?: string | null;
+  open_to_all?: boolean;
+  max_enrollments?: number | null;
+  partner?: {} | null;
+  attribute_data_period_type?:
+    'challenge_dates' | 'current_week' | 'current_month' | 'current_year' | 'relative_months' | 'fixed';
+  attribute_period_from?: string | null;
+  attribute_period_to?: string | null;
+  attribute_relative_value?: number | null;
+  /**
+   * @minItems 1
+   * @maxItems 100
+   */
+  structure?: ChallengesParamsLevel[];
+}
+export interface CompanyUpdate {
+  currency?: string;
+  country?: string;
+  timezone?: string;
+  default_language?: string;
+  /**
+   * @minItems 1
+   */
+  languages?: string[];
+  point_value?: string;
+  cashback_cap?: number | null;
+  cashback_threshold?: number;
+  trigger_engine_version?: 1 | 2;
+  customer_attribute_schema?: {};
+  audiences?: {
+    id: string;
+    name: string;
+    rule: {};
+  }[];
+  rate_limits?: CommonRateLimits;
+  cart_cancellation_wait_seconds?: number;
+}
+export interface CommonRateLimits {
+  tier_1?: number;
+  tier_2?: number;
+  tier_3?: number;
+  discounts_trigger?: number;
+}
+export interface CouponsCreate {
+  loyalty_rule_id: string;
+  coupon_params: CampaignsParamsCouponParams;
+}
+export interface CouponsUpdate {
+  coupon_params: CampaignsParamsCouponParams;
+}
+export interface CustomEventDefinitionsCreate {
+  slug: string;
+  name?: string;
+  description?: string;
+  schema: {};
+}
+export interface CustomEventsCreate {
+  id?: string;
+  customer_id?: string;
+  customer_code?: string;
+  slug: string;
+  data: {};
+  created_at?: string;
+}
+export interface CustomersCards {
+  id: string;
+  main?: boolean;
+  motive?: string;
+  relationship_type?: string;
+}
+export interface CustomersCreate {
+  code?: string;
+  name: string;
+  surname_1?: string;
+  surname_2?: string;
+  email?: string;
+  phone?: string;
+  phone_prefix?: string;
+  address?: string;
+  address_extra?: string;
+  city?: string;
+  state?: string;
+  postal_code?: string;
+  birth?: string;
+  gender?: string;
+  document_type?: string;
+  dni?: string;
+  country?: string;
+  authentication_token?: string;
+  registration_location_id?: string;
+  registration_location_code?: string;
+  usual_location_id?: string;
+  status?: 'active' | 'inactive';
+  creation_date?: string;
+  sms_unsubscribe?: boolean;
+  email_unsubscribe?: boolean;
+  push_unsubscribe?: boolean;
+  paper_free?: boolean;
+  collective_id?: string;
+  collective_slug?: string;
+  communications?: boolean;
+  terms?: boolean;
+  profiling?: boolean;
+  terms_accepted_at?: string;
+  profiling_accepted_at?: string;
+  app?: boolean;
+  push_token?: string;
+  kind?: string;
+  preferred_language?: string;
+  fraudulent?: boolean;
+  attributes?: {};
+  custom1?: string;
+  custom2?: string;
+  custom3?: string;
+  custom4?: string;
+  custom5?: string;
+  custom6?: string;
+  custom7?: string;
+  custom8?: string;
+  custom9?: string;
+  custom10?: string;
+  custom11?: string;
+  custom1f?: number;
+  custom2f?: number;
+  custom3f?: number;
+  custom4f?: number;
+  custom5f?: number;
+  custom6f?: number;
+  custom7f?: number;
+  custom8f?: number;
+  id?: string;
+  card_id?: string;
+  password?: string;
+  password_confirmation?: string;
+  referred_by?: string;
+  third_party_consent?: boolean;
+}
+export interface CustomersSearch {
+  id?: string;
+  code?: string;
+  dni?: string;
+  associate_id?: string;
+  email?: string;
+}
+export interface CustomersUpdate {
+  code?: null | string;
+  name?: string;
+  surname_1?: null | string;
+  surname_2?: null | string;
+  email?: null | string;
+  phone?: null | string;
+  phone_prefix?: null | string;
+  address?: null | string;
+  address_extra?: null | string;
+  city?: null | string;
+  state?: null | string;
+  postal_code?: null | string;
+  birth?: null | string;
+  gender?: null | string;
+  document_type?: null | string;
+  dni?: null | string;
+  country?: null | string;
+  authentication_token?: null | string;
+  registration_location_id?: null | string;
+  registration_location_code?: null | string;
+  usual_location_id?: null | string;
+  status?: 'active' | 'inactive';
+  creation_date?: null | string;
+  sms_unsubscribe?: null | boolean;
+  email_unsubscribe?: null | boolean;
+  push_unsubscribe?: null | boolean;
+  paper_free?: null | boolean;
+  collective_id?: null | string;
+  collective_slug?: null | string;
+  communications?: null | boolean;
+  terms?: null | boolean;
+  profiling?: null | boolean;
+  terms_accepted_at?: null | string;
+  profiling_accepted_at?: null | string;
+  app?: null | boolean;
+  push_token?: null | string;
+  kind?: null | string;
+  preferred_language?: null | string;
+  fraudulent?: null | boolean;
+  attributes?: {};
+  custom1?: null | string;
+  custom2?: null | string;
+  custom3?: null | string;
+  custom4?: null | string;
+  custom5?: null | string;
+  custom6?: null | string;
+  custom7?: null | string;
+  custom8?: null | string;
+  custom9?: null | string;
+  custom10?: null | string;
+  custom11?: null | string;
+  custom1f?: null | number;
+  custom2f?: null | number;
+  custom3f?: null | number;
+  custom4f?: null | number;
+  custom5f?: null | number;
+  custom6f?: null | number;
+  custom7f?: null | number;
+  custom8f?: null | number;
+  updated_at?: unknown;
+}
+export interface DiscountsRedeem {
+  voucher_code?: string;
+  static_code?: string;
+  customer_id?: string;
+  customer_code?: string;
+  cart_id?: string;
+  cart_code?: string;
+  discount: number;
+}
+export interface DiscountsTrigger {
+  customer_id: string;
+  coupon_id?: string;
+  loyalty_rule_id?: string;
+  external_voucher_code?: string;
+  priority_allocation?: boolean;
+}
+export interface FeatureCreate {
+  id: string;
+  name: string;
+  description?: string | null;
+}
+export interface FeatureUpdate {
+  name?: string;
+  description?: string | null;
+}
+export interface GamesAssign {
+  customer_id?: string;
+  customer_code?: string;
+}
+export interface GamesCreate {
+  rule_params: CampaignsParamsRuleParams;
+  coupon_params?: CampaignsParamsCouponParams;
+  game: GamesParamsGame;
+}
+export interface GamesParamsGame {
+  type?: string;
+  config?: string | {};
+  template?: string;
+  /**
+   * @maxItems 100
+   */
+  game_prizes?: GamesParamsPrize[];
+}
+export interface GamesParamsPrize {
+  id?: string;
+  name: string;
+  outcome: 'points' | 'discount' | 'no_prize';
+  display_options?: string | {};
+  weight: number | string;
+  stock: number;
+  stock_management_strategy?: 'decrement' | 'unlimited';
+  points?: number;
+  promotion_id?: string;
+}
+export interface GamesPlay {
+  customer_id?: string;
+  customer_code?: string;
+  loyalty_rule_history_id?: string;
+}
+export interface GamesUpdate {
+  rule_params?: CampaignsParamsRuleParams;
+  coupon_params?: CampaignsParamsCouponParams;
+  game?: GamesParamsGame;
+}
+export interface InstantWinsCreate {
+  rule_params: CampaignsParamsRuleParams;
+  coupon_params?: CampaignsParamsCouponParams;
+  instant_win: InstantWinsParamsInstantWin;
+}
+export interface InstantWinsParamsInstantWin {
+  /**
+   * @maxItems 100
+   */
+  instant_win_prizes?: InstantWinsParamsPrize[];
+}
+export interface InstantWinsParamsPrize {
+  id?: string;
+  name: string;
+  description?: string;
+  outcome?: {
+    promotion_type?: 'points' | 'reward' | 'game' | '';
+    promotion_id?: string;
+  };
+  weight: number | string;
+  stock: number;
+  stock_management_strategy?: 'remove_prize';
+}
+export interface InstantWinsUpdate {
+  rule_params?: CampaignsParamsRuleParams;
+  coupon_params?: CampaignsParamsCouponParams;
+  instant_win?: InstantWinsParamsInstantWin;
+}
+export interface LocationCreate {
+  id: string;
+  code?: string;
+  name: string;
+  country: string;
+  address?: string | null;
+  city?: string | null;
+  state?: string | null;
+  postal_code?: string | null;
+  active?: boolean;
+  features?: CompanyDataFeatureRefs;
+}
+export interface LocationUpdate {
+  code?: string | null;
+  name?: string;
+  country?: string;
+  address?: string | null;
+  city?: string | null;
+  state?: string | null;
+  postal_code?: string | null;
+  active?: boolean;
+  features?: CompanyDataFeatureRefs;
+}
+export interface MergesTransfer {
+  old_customer_id?: string;
+  old_customer_code?: string;
+  new_customer_id?: string;
+  new_customer_code?: string;
+  relationship_type?: string;
+  motive?: string;
+}
+export interface MessagesPrint {
+  customer_id?: string;
+  location_id?: string;
+  width?: number;
+  /**
+   * @minItems 1
+   * @maxItems 50
+   */
+  messages: {
+    text: string;
+    copies?: number;
+  }[];
+}
+export interface PointsRedeem {
+  customer_id?: string;
+  customer_code?: string;
+  amount: number;
+  comments: string;
+}
+export interface PointsRedeemCart {
+  activity_id?: string;
+  activity_code?: string;
+  customer_id?: string;
+  customer_code?: string;
+  location_id?: string;
+  location_code?: string;
+  amount: number;
+  comments?: string;
+}
+export interface PointsTransfer {
+  score: number;
+  from_customer_id: string;
+  to_customer_id: string;
+  country?: string;
+  comments?: string;
+  allow_partial?: boolean;
+}
+export interface ProductCreate {
+  id: string;
+  code?: string;
+  ean?: string;
+  name: string;
+  description?: string | null;
+  active?: boolean;
+  features?: CompanyDataFeatureRefs;
+}
+export interface ProductUpdate {
+  code?: string | null;
+  ean?: string | null;
+  name?: string;
+  description?: string | null;
+  active?: boolean;
+  features?: CompanyDataFeatureRefs;
+}
+export interface PromotionCreate {
+  id: string;
+  code?: string;
+  name: string;
+  description?: string | null;
+  active?: boolean;
+  available_from?: string | null;
+  available_to?: string | null;
+}
+export interface PromotionUpdate {
+  code?: string | null;
+  name?: string;
+  description?: string | null;
+  active?: boolean;
+  available_from?: string | null;
+  available_to?: string | null;
+}
+export interface RewardsParamsReward {
+  name?:
+    | string
+    | {
+        [k: string]: string | undefined;
+      };
+  description?:
+    | (
+        | string
+        | {
+            [k: string]: string | undefined;
+          }
+      )
+    | null;
+  points?: number;
+  flexible_score_allowed?: boolean;
+  status?: 'active' | 'inactive';
+  available_from?: string | null;
+  available_to?: string | null;
+  type?:
+    'physical' | 'code' | 'donation' | 'digital' | 'downloadable' | 'coupon' | 'free_delivery' | 'voucher' | 'wallet';
+  image_file_name?: string | null;
+  image_url?: string | null;
+  extra_money?: number | null;
+  currency?: string | null;
+  /**
+   * @maxItems 250
+   */
+  countries?: string[];
+  /**
+   * @maxItems 100
+   */
+  categories?: {
+    id: string;
+    name: string;
+    taxonomy_slug?: string | null;
+    image_url?: string | null;
+  }[];
+  partner?: {} | null;
+  coupon_id?: string | null;
+  total_stock?: number | null;
+  redeem_chances?: 'num_day' | 'num_month' | 'num_year' | 'always';
+  redeem_times?: number | null;
+  validity_duration_number?: number | null;
+  validity_duration_unit_option?: 'days' | 'weeks' | 'months' | 'years' | null;
+  validity_duration_date?: string | null;
+  validity_duration_type?: 'relative' | 'fixed' | null;
+  redemption_type?: 'manual' | 'loyalty_rule';
+  /**
+   * @maxItems 100
+   */
+  tiers?: {
+    program_id: string;
+    level: number;
+  }[];
+  /**
+   * @maxItems 10000
+   */
+  location_ids?: string[];
+}
+export interface RewardsRedeem {
+  location_id?: string;
+  location_code?: string;
+  customer_id?: string;
+  customer_code?: string;
+  associate_id?: string;
+  score_overwrite?: string;
+  process_actions?: boolean;
+  source?: string;
+}
+export interface RewardsRollback {
+  status_detail: string;
+}
+export interface RewardsUpdate {
+  name?:
+    | string
+    | {
+        [k: string]: string | undefined;
+      };
+  description?:
+    | (
+        | string
+        | {
+            [k: string]: string | undefined;
+          }
+      )
+    | null;
+  points?: number;
+  flexible_score_allowed?: boolean;
+  status?: 'active' | 'inactive';
+  available_from?: string | null;
+  available_to?: string | null;
+  type?:
+    'physical' | 'code' | 'donation' | 'digital' | 'downloadable' | 'coupon' | 'free_delivery' | 'voucher' | 'wallet';
+  image_file_name?: string | null;
+  image_url?: string | null;
+  extra_money?: number | null;
+  currency?: string | null;
+  /**
+   * @maxItems 250
+   */
+  countries?: string[];
+  /**
+   * @maxItems 100
+   */
+  categories?: {
+    id: string;
+    name: string;
+    taxonomy_slug?: string | null;
+    image_url?: string | null;
+  }[];
+  partner?: {} | null;
+  coupon_id?: string | null;
+  total_stock?: number | null;
+  redeem_chances?: 'num_day' | 'num_month' | 'num_year' | 'always';
+  redeem_times?: number | null;
+  validity_duration_number?: number | null;
+  validity_duration_unit_option?: 'days' | 'weeks' | 'months' | 'years' | null;
+  validity_duration_date?: string | null;
+  validity_duration_type?: 'relative' | 'fixed' | null;
+  redemption_type?: 'manual' | 'loyalty_rule';
+  /**
+   * @maxItems 100
+   */
+  tiers?: {
+    program_id: string;
+    level: number;
+  }[];
+  /**
+   * @maxItems 10000
+   */
+  location_ids?: string[];
+}
+export interface TaxonomyCreate {
+  slug: string;
+  name: string;
+  description?: string | null;
+}
+export interface TaxonomyUpdate {
+  name?: string;
+  description?: string | null;
+}
+export interface TierProgramsCreate {
+  name: string;
+  /**
+   * @maxItems 250
+   */
+  countries?: string[];
+  active?: boolean;
+  attribute: string;
+  /**
+   * @minItems 1
+   * @maxItems 100
+   */
+  structure: TierProgramsParamsLevel[];
+  validity_days?: number | null;
+  period_months?: number | null;
+}
+export interface TierProgramsParamsLevel {
+  level: number;
+  name: string;
+  threshold: number;
+}
+export interface TierProgramsUpdate {
+  name?: string;
+  /**
+   * @maxItems 250
+   */
+  countries?: string[];
+  active?: boolean;
+  attribute?: string;
+  /**
+   * @minItems 1
+   * @maxItems 100
+   */
+  structure?: TierProgramsParamsLevel[];
+  validity_days?: number | null;
+  period_months?: number | null;
+}
+export interface TriggersTrigger {
+  trigger: string;
+  customer_id: string;
+  loyalty_rule_id?: string;
+  loyalty_score_id?: string;
+  location_id?: string;
+  location_code?: string;
+  score_overwrite?: number;
+  comments?: string;
+  country?: string;
+}
+export interface VouchersMany {
+  /**
+   * @minItems 1
+   * @maxItems 100
+   */
+  codes: string[];
+  customer_id?: string;
+  customer_code?: string;
+}
+export interface VouchersOne {
+  customer_id?: string;
+  customer_code?: string;
+}
+export interface VouchersRedeem {
+  /**
+   * @minItems 1
+   * @maxItems 100
+   */
+  codes: string[];
+  customer_id?: string;
+  customer_code?: string;
+  location_id?: string;
+  location_code?: string;
+}
+/**
+ * Response bodies, by schema $id.
+ */
+export interface ResponseBodies {
+  'responses.campaign': CampaignResponse;
+  'responses.cart': CartResponse;
+  'responses.cart_read': CartReadResponse;
+  'responses.customer': CustomerResponse;
+  'responses.effect': Effect;
+  'responses.error': ErrorBody;
+  'responses.forbidden': ForbiddenBody;
+  'responses.game_campaign': GameCampaignResponse;
+  'responses.game_play': GamePlayResponse;
+  'responses.points_balance': PointsBalanceResponse;
+  'responses.points_redemption': PointsRedemptionResponse;
+  'responses.points_transaction': PointsTransaction;
+  'responses.reward': RewardResponse;
+  'responses.reward_redemption': RewardRedemptionResponse;
+  'responses.success': SuccessBody;
+  'responses.voucher': VoucherResponse;
+}
+export interface CampaignResponse {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  campaign_history_id?: (number | string) | null;
+  name: string | null;
+  description?: string | null;
+  active?: boolean | null;
+  available_from?: string | null;
+  available_to?: string | null;
+  recurrence_type?: string | null;
+  recurrence_days?: number[] | null;
+  select_customers?: 'loyalty' | 'all_customers' | 'targeted' | null;
+  customer_registration_countries?: string[] | null;
+  once?: string | null;
+  once_limit?: number | null;
+  when?: string | null;
+  priority?: number | null;
+  stackability_properties?: string | null;
+  /**
+   * A JSON document written as a string (contract: rule objects are returned as JSON strings).
+   */
+  rule_conditions?: string | null;
+  /**
+   * A JSON document written as a string (contract: rule objects are returned as JSON strings).
+   */
+  rule_application?: string | null;
+  /**
+   * A JSON document written as a string (contract: rule objects are returned as JSON strings).
+   */
+  rule_effects?: string | null;
+  partner_id?: (number | string) | null;
+  type?: 'discount' | 'points';
+  category?: {
+    id?: (number | string) | null;
+    name?: string | null;
+    priority?: number | null;
+  } | null;
+  currency?: string | null;
+  coupon_required?: boolean | null;
+  tiers?: {
+    id?: (number | string) | null;
+    name?: string | null;
+    threshold?: number | null;
+  }[];
+  achievement_definitions?: {
+    id?: (number | string) | null;
+    level?: number | null;
+    name?: string | null;
+    tier_id?: (number | string) | null;
+    tier_name?: string | null;
+  }[];
+  chances_to_accrue?: string | null;
+  chances_to_accrue_period?: string | null;
+  chances_to_accrue_limit?: number | null;
+  budget_value?: number | null;
+  budget_period?: string | null;
+  maximum_discount_transaction?: number | null;
+  partner?: {
+    id?: (number | string) | null;
+    name?: string | null;
+    description?: string | null;
+    image_url?: string | null;
+    image_file_name?: string | null;
+  } | null;
+  transferable?: boolean | null;
+  custom_entity_definition_id?: (number | string) | null;
+  activation_period_type?: 'relative' | 'fixed' | null;
+  activation_fixed_option_selected?: string | null;
+  activation_date?: string | null;
+  activation_delay?: number | null;
+  activation_delay_unit?: string | null;
+  expiration_period_type?: string | null;
+  fixed_option_selected?: string | null;
+  expiration_date?: string | null;
+  availability_duration?: number | null;
+  availability_duration_unit?: string | null;
+  availability_duration_natural?: boolean | null;
+  coupon_info?: {
+    coupon_id?: (number | string) | null;
+    static_code?: string | null;
+    coupon_name?: string | null;
+    external_id?: string | null;
+    key?: string | null;
+    voucher_info?: {
+      voucher_id?: (number | string) | null;
+      voucher_code?: string | null;
+      available_redemptions?: number | null;
+      max_redemptions?: number | null;
+      selected?: boolean | null;
+      status?: string | null;
+      available_from?: string | null;
+      available_to?: string | null;
+      print_from?: string | null;
+      print_to?: string | null;
+      priority?: number | null;
+      printable?: boolean | null;
+    } | null;
+  } | null;
+  /**
+   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  product_ids_rule_conditions?: (number | string)[];
+  /**
+   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  product_ids_rule_application?: (number | string)[];
+  /**
+   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  locations_ids?: (number | string)[];
+  location_codes?: string[];
+}
+/**
+ * The fields every cart response has (evaluation and read).
+ */
+export interface CartEvaluation {
+  id?: (number | string) | null;
+  code?: string | null;
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   */
+  creation_date: string;
+  location_id?: (number | string) | null;
+  currency?: string | null;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  total: number;
+  original_total?: number | null;
+  /**
+   * Whole points.
+   */
+  score: number;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  score_as_money?: number;
+  /**
+   * Whole points.
+   */
+  score_used: number;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  score_used_as_money?: number;
+  /**
+   * Whole points.
+   */
+  score_returned_from_customer?: number;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  score_returned_from_customer_as_money?: number;
+  /**
+   * Whole points.
+   */
+  score_returned_to_customer?: number;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  score_returned_to_customer_as_money?: number;
+  /**
+   * Whole points.
+   */
+  total_scores_coupon_applied?: number;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  total_scores_coupon_applied_as_money?: number;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  total_discount_voucher_applied?: number;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  total_discount_promotion_applied?: number;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  total_discount_applied: number;
+  /**
+   * @minItems 1
+   */
+  lines: CartLine[];
+  effects: Effect[];
+  rejected_campaigns?: CartRejectedCampaign[];
+  invalid_coupons?: unknown[];
+  vouchers?: CartVoucher[];
+  cashbacks?: CartCashback[];
+  cashback_returns?: CartCashbackReturn[];
+  scores?: CartScoreEntry[];
+  returns?: CartReturn[];
+  promotions?: CartPromotion[];
+  /**
+   * Echoed: all, selected, or a list of codes.
+   */
+  vouchers_desired?: ('all' | 'selected') | string[] | null;
+  /**
+   * Echoed: all, selected, or a list of codes.
+   */
+  coupons_desired?: ('all' | 'selected') | string[] | null;
+  attributes?: {} | null;
+  /**
+   * Cost name to amount; responses add original_<name>.
+   */
+  additional_costs?: {
+    [k: string]: number | undefined;
+  } | null;
+  /**
+   * Present (true) only when the cart currency differs from the currency of the customer registration country (cart rule 6).
+   */
+  international?: true;
+}
+export interface CartLine {
+  order?: number | null;
+  product_id?: (number | string) | null;
+  product_code?: string | null;
+  product_ean?: string | null;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  total: number;
+  original_total?: number | null;
+  total_cost?: number | null;
+  quantity?: number | null;
+  measurement_unit?: string | null;
+  total_net?: number | null;
+  total_tax?: number | null;
+  product_name?: string | null;
+  product_tax?: number | null;
+  price?: number | null;
+  custom1?: string | null;
+  custom2?: string | null;
+  custom3?: string | null;
+  custom4?: string | null;
+  custom5?: string | null;
+  custom6?: string | null;
+  custom7?: string | null;
+  supplier_id?: (number | string) | null;
+  attributes?: {} | null;
+  /**
+   * Cost name to amount; responses add original_<name>.
+   */
+  additional_costs?: {
+    [k: string]: number | undefined;
+  } | null;
+}
+export interface Effect {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  rule_id: number | string;
+  rule_name?: string | null;
+  type: 'discount' | 'points' | 'instant_win' | 'gaming';
+  /**
+   * Empty for instant_win.
+   */
+  effect_type?: 'percentage' | 'direct_value' | 'combo_price' | 'ratio' | 'rollback' | 'external_redeem' | '' | null;
+  /**
+   * Empty for instant_win.
+   */
+  distribution_type?: 'individual_items' | 'individual_items_pro_rata' | 'total' | 'total_cart' | '' | null;
+  select_customers?: 'loyalty' | 'all_customers' | 'targeted' | null;
+  /**
+   * Line order; -1 for an effect on the whole cart.
+   */
+  line?: number;
+  /**
+   * Cents for discounts, points for points effects (negative for rollbacks), 0 for instant wins.
+   */
+  value?: number;
+  value_as_money?: number | null;
+  available_from?: string | null;
+  available_to?: string | null;
+  coupon_info?: EffectCouponInfo | null;
+  campaign_history_id?: (number | string) | null;
+  prize_name?: string | null;
+  prize_description?: string | null;
+  prize_rule_id?: (number | string) | null;
+  /**
+   * Internal, kept for compatibility: never decide a win by it alone.
+   */
+  winned_prize_index?: number | null;
+}
+export interface EffectCouponInfo {
+  voucher_id?: (number | string) | null;
+  voucher_code?: string | null;
+  coupon_id?: (number | string) | null;
+  coupon_name?: string | null;
+  static_code?: string | null;
+}
+export interface CartRejectedCampaign {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  rule_id: number | string;
+  rule_name?: string | null;
+  type?: string | null;
+  error?: string | null;
+  coupon_info?: EffectCouponInfo | null;
+}
+export interface CartVoucher {
+  voucher_id?: (number | string) | null;
+  voucher_code: string;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  discount?: number;
+  line_order?: number | null;
+  product_id?: (number | string) | null;
+  rule_id?: (number | string) | null;
+  coupon?: {
+    id?: (number | string) | null;
+    key?: string | null;
+    name?: string | null;
+    description?: string | null;
+    max_redemptions?: number | null;
+    min_money?: number | null;
+    max_money?: number | null;
+    min_units?: number | null;
+    max_units?: number | null;
+    discount?: number | null;
+    discount_type?: string | null;
+    affectation?: string | null;
+    static_code?: string | null;
+  };
+}
+export interface CartCashback {
+  line_order: number;
+  /**
+   * Whole points.
+   */
+  score: number;
+  discount?: number | null;
+}
+export interface CartCashbackReturn {
+  line_order: number;
+  /**
+   * Whole points.
+   */
+  score: number;
+}
+export interface CartScoreEntry {
+  line_order?: number | null;
+  /**
+   * Whole points.
+   */
+  score: number;
+  loyalty_score_id?: (number | string) | null;
+  available_from?: string | null;
+  available_to?: string | null;
+}
+export interface CartReturn {
+  ticket_id?: (number | string) | null;
+  ticket_code?: string | null;
+  line_order?: number | null;
+  from_line_order?: number | null;
+  quantity?: number | null;
+  line_order_change?: number | null;
+  score?: number | null;
+}
+export interface CartPromotion {
+  promotion_id?: (number | string) | null;
+  discount?: number | null;
+  discount_int?: number | null;
+  line_order?: number | null;
+  product_id?: (number | string) | null;
+}
+export interface CartCustomerSummary {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  code?: string | null;
+  /**
+   * Whole points.
+   */
+  score?: number;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  score_as_money?: number;
+  /**
+   * Whole points.
+   */
+  score_available?: number;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  score_available_as_money?: number;
+  score_threshold_cashback?: number | null;
+  score_threshold_cashback_as_money?: number | null;
+  money_threshold_cashback?: number | null;
+  score_to_reach_cashback?: number | null;
+  money_to_spend_to_reach_cashback?: number | null;
+  fraudulent?: boolean | null;
+  attributes?: {} | null;
+}
+export interface CustomerResponse {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  code?: string | null;
+  dni?: string | null;
+  name?: string | null;
+  surname_1?: string | null;
+  surname_2?: string | null;
+  email?: string | null;
+  birth?: string | null;
+  phone_prefix?: string | null;
+  phone?: string | null;
+  status: 'active' | 'inactive' | 'merging' | 'merged';
+  address?: string | null;
+  address_extra?: string | null;
+  postal_code?: string | null;
+  city?: string | null;
+  state?: string | null;
+  country?: string | null;
+  trimestral_expend?: number | null;
+  score?: number | null;
+  score_available?: number | null;
+  paper_free?: boolean | null;
+  merged?: boolean;
+  merged_to?: (number | string) | null;
+  kind?: string | null;
+  preferred_language?: string | null;
+  communications?: boolean | null;
+  app?: boolean | null;
+  registration_location_id?: (number | string) | null;
+  registration_location_code?: string | null;
+  fraudulent?: boolean | null;
+  collective_id?: (number | string) | null;
+  third_party_consent?: boolean | null;
+  custom1?: string | null;
+  custom2?: string | null;
+  custom3?: string | null;
+  custom4?: string | null;
+  custom5?: string | null;
+  custom6?: string | null;
+  custom7?: string | null;
+  custom8?: string | null;
+  custom9?: string | null;
+  custom10?: string | null;
+  custom11?: string | null;
+  custom1f?: number | null;
+  custom2f?: number | null;
+  custom3f?: number | null;
+  custom4f?: number | null;
+  custom5f?: number | null;
+  custom6f?: number | null;
+  custom7f?: number | null;
+  custom8f?: number | null;
+  /**
+   * Flat object of the Company-defined attributes.
+   */
+  attributes?: {};
+  creation_date?: string | null;
+  updated_at?: string | null;
+}
+export interface ErrorBody {
+  /**
+   * Human-readable message; Tally starts it with the field it names (`field: reason`).
+   */
+  error: string;
+  /**
+   * Machine-readable code: invalid_request, <resource>_not_found, voucher_*, ...
+   */
+  code: string;
+}
+export interface ForbiddenBody {
+  message: 'Forbidden';
+}
+export interface GameCampaignResponse {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  campaign_history_id?: (number | string) | null;
+  name: string | null;
+  description?: string | null;
+  active?: boolean | null;
+  available_from?: string | null;
+  available_to?: string | null;
+  recurrence_type?: string | null;
+  recurrence_days?: number[] | null;
+  select_customers?: 'loyalty' | 'all_customers' | 'targeted' | null;
+  customer_registration_countries?: string[] | null;
+  once?: string | null;
+  once_limit?: number | null;
+  when?: string | null;
+  priority?: number | null;
+  stackability_properties?: string | null;
+  /**
+   * A JSON document written as a string (contract: rule objects are returned as JSON strings).
+   */
+  rule_conditions?: string | null;
+  /**
+   * A JSON document written as a string (contract: rule objects are returned as JSON strings).
+   */
+  rule_application?: string | null;
+  /**
+   * A JSON document written as a string (contract: rule objects are returned as JSON strings).
+   */
+  rule_effects?: string | null;
+  partner_id?: (number | string) | null;
+  rule_type: 'gaming';
+  loyalty_rule_history_id?: (number | string) | null;
+  coupon_info?: {
+    coupon_id?: (number | string) | null;
+    static_code?: string | null;
+    coupon_name?: string | null;
+    external_id?: string | null;
+    key?: string | null;
+    voucher_info?: {
+      voucher_id?: (number | string) | null;
+      voucher_code?: string | null;
+      available_redemptions?: number | null;
+      max_redemptions?: number | null;
+      selected?: boolean | null;
+      status?: string | null;
+      available_from?: string | null;
+      available_to?: string | null;
+      print_from?: string | null;
+      print_to?: string | null;
+      priority?: number | null;
+      printable?: boolean | null;
+    } | null;
+  } | null;
+  category?: {
+    id?: (number | string) | null;
+    name?: string | null;
+    priority?: number | null;
+  } | null;
+  loyalty_rule_category?: {
+    id?: (number | string) | null;
+    name?: string | null;
+    priority?: number | null;
+    category_type?: string | null;
+  } | null;
+  game: {
+    /**
+     * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+     */
+    id: number | string;
+    /**
+     * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+     */
+    loyalty_rule_id?: number | string;
+    type: string;
+    /**
+     * A JSON document written as a string (contract: rule objects are returned as JSON strings).
+     */
+    config?: string | null;
+    template?: string | null;
+    game_prizes: {
+      /**
+       * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+       */
+      id: number | string;
+      game_id?: (number | string) | null;
+      name: string | null;
+      /**
+       * discount, points, no_prize seen.
+       */
+      outcome: string;
+      /**
+       * A JSON document written as a string (contract: rule objects are returned as JSON strings).
+       */
+      display_options?: string | null;
+      /**
+       * A fraction of 1.
+       */
+      weight?: number;
+      /**
+       * -1 is unlimited.
+       */
+      stock?: number;
+      stock_management_strategy?: string | null;
+    }[];
+  };
+}
+export interface GamePlayResponse {
+  code: 'success';
+  effects: {
+    game_info: {
+      /**
+       * A JSON document written as a string (contract: rule objects are returned as JSON strings).
+       */
+      config?: string | null;
+      /**
+       * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+       */
+      game_id?: number | string;
+      game_type?: string;
+      /**
+       * A JSON document written as a string (contract: rule objects are returned as JSON strings).
+       */
+      outcome?: string | null;
+      prize_id?: (number | string) | null;
+      status: 'won' | 'no_prize' | 'stock_exhausted';
+      status_message?: string | null;
+      template?: {
+        String?: string;
+        Valid?: boolean;
+      };
+      won_prize?: {
+        name?: string | null;
+        points?: number | null;
+        type?: string | null;
+      } | null;
+    };
+    line?: number;
+    order_apply?: number;
+    /**
+     * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+     */
+    rule_id: number | string;
+    rule_name?: string | null;
+    rule_unique_id?: string;
+    select_customers?: 'loyalty' | 'all_customers' | 'targeted' | null;
+    type: 'gaming';
+  }[];
+}
+export interface PointsBalanceResponse {
+  /**
+   * Whole points.
+   */
+  score: number;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  score_as_money: number;
+  /**
+   * Whole points.
+   */
+  score_available: number;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  score_available_as_money: number;
+  score_to_reach_cashback: number | null;
+  money_to_spend_to_reach_cashback: number | null;
+  score_threshold_cashback: number | null;
+  money_threshold_cashback: number | null;
+  score_threshold_cashback_as_money: number | null;
+  currency: string | null;
+  fraudulent: boolean | null;
+}
+export interface PointsRedemptionResponse {
+  customer: CommonCustomerPoints;
+  /**
+   * Whole points.
+   */
+  score_used: number;
+  /**
+   * Whole points.
+   */
+  score: number;
+  /**
+   * Whole points.
+   */
+  score_available: number;
+}
+/**
+ * The customer part of points operations: {id, code, score, score_available}.
+ */
+export interface CommonCustomerPoints {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  code?: string | null;
+  /**
+   * Whole points.
+   */
+  score: number;
+  /**
+   * Whole points.
+   */
+  score_available: number;
+}
+export interface PointsTransaction {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  type:
+    | 'activity'
+    | 'transfer'
+    | 'reward'
+    | 'expiration'
+    | 'activation'
+    | 'trigger'
+    | 'subtract'
+    | 'custom_entity'
+    | 'challenge';
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   */
+  created_at: string;
+  /**
+   * Positive earned, negative spent.
+   */
+  amount: number;
+  pending_amount?: number | null;
+  location_id?: (number | string) | null;
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  customer_id?: number | string;
+  customer_code?: string | null;
+  origin_info?: {} | null;
+  scores?: {
+    loyalty_score_name?: string | null;
+    loyalty_score_id?: (number | string) | null;
+    /**
+     * Whole points.
+     */
+    score?: number;
+    available_from?: string | null;
+    available_to?: string | null;
+  }[];
+}
+export interface RewardResponse {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  name: string | null;
+  description?: string | null;
+  /**
+   * Whole points.
+   */
+  points: number;
+  flexible_score_allowed?: boolean | null;
+  is_coupon?: boolean | null;
+  status?: string | null;
+  available_from?: string | null;
+  available_to?: string | null;
+  type:
+    'physical' | 'code' | 'donation' | 'digital' | 'downloadable' | 'coupon' | 'free_delivery' | 'voucher' | 'wallet';
+  image_file_name?: string | null;
+  image_url?: string | null;
+  extra_money?: number | null;
+  currency?: string | null;
+  countries?: string[];
+  categories?: {
+    id?: (number | string) | null;
+    name?: string | null;
+    taxonomy_slug?: string | null;
+    image_url?: string | null;
+  }[];
+  partner?: {} | null;
+  coupon?: {
+    id?: (number | string) | null;
+    key?: string | null;
+    name?: string | null;
+    description?: string | null;
+    max_redemptions?: number | null;
+    min_money?: number | null;
+    max_money?: number | null;
+    min_units?: number | null;
+    max_units?: number | null;
+    discount?: number | null;
+    discount_type?: string | null;
+    affectation?: string | null;
+    features?: {
+      id?: (number | string) | null;
+      taxonomy_slug?: string | null;
+    }[];
+    product_ids?: unknown[] | null;
+  } | null;
+  total_stock?: number | null;
+  available_stock?: number | null;
+  can_redeem?: boolean;
+  missing_redeem_conditions?: string[][];
+  redeem_chances?: string | null;
+  redeem_times?: number | null;
+  validity_duration_number?: number | null;
+  validity_duration_unit_option?: string | null;
+  validity_duration_date?: string | null;
+  validity_duration_type?: 'relative' | 'fixed' | null;
+  redemptions_quantity?: number | null;
+  redemption_type?: 'manual' | 'loyalty_rule';
+}
+export interface RewardRedemptionResponse {
+  customer: CommonCustomerPoints;
+  /**
+   * Whole points.
+   */
+  score_used: number;
+  /**
+   * Whole points.
+   */
+  score: number;
+  /**
+   * Whole points.
+   */
+  score_available: number;
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  redemption_id: number | string;
+  code?: string | null;
+}
+export interface SuccessBody {
+  status: 'success';
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id?: number | string;
+}
+export interface VoucherResponse {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  code: string;
+  status: 'active' | 'pending' | 'expired' | 'redeemed' | 'inactive' | 'frozen' | 'deleted';
+  selected: boolean;
+  priority?: number | null;
+  max_redemptions?: number | null;
+  redemptions?: number | null;
+  available_redemptions?: number | null;
+  available_from?: string | null;
+  available_to?: string | null;
+  print_from?: string | null;
+  print_to?: string | null;
+  printable?: boolean | null;
+  prints?: number | null;
+  printed_at?: string | null;
+  customer_id?: (number | string) | null;
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   */
+  created_at?: string;
+  loyalty_rule_id?: (number | string) | null;
+  campaign_type?: 'discount' | 'points' | null;
+  campaign_name?: string | null;
+  coupon?: {
+    /**
+     * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+     */
+    id?: number | string;
+    key?: string | null;
+    name?: string | null;
+    description?: string | null;
+    static_code?: string | null;
+    external_id?: string | null;
+    max_redemptions?: number | null;
+    discount?: number | null;
+    discount_type?: string | null;
+    deleted?: boolean;
+  } | null;
+}
