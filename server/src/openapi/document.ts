@@ -60,7 +60,8 @@ function operation(id: OperationId, spec: OperationSpec, path: string, method: s
     'x-tally-tier': spec.tier,
     ...(spec.extraLimit ? { 'x-tally-extra-limit': { name: spec.extraLimit, requests_per_second: DEFAULT_RATE_LIMITS[spec.extraLimit] } } : {}),
     ...(spec.jsonContentType ? { 'x-tally-json-content-type': true } : {}),
-    security: spec.public ? [{}, CREDENTIALS] : [CREDENTIALS],
+    // The document's security (the three headers) applies unless the operation is public.
+    ...(spec.public ? { security: [{}, CREDENTIALS] } : {}),
     parameters: parameters(id, spec, path, method),
     ...(request ? { requestBody: { required: requestRequired, content: json(ref('schemas', request)) } } : {}),
     responses: responses(id, spec),

@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATIONS, type OperationSpec } from '../http/operations.js';
+import { startServer, type TestServer } from '../testing/server.js';
+import { buildOpenApi } from './document.js';
+
+type Json = Record<string, any>;
+const document = buildOpenApi() as Json;
+const operations = Object.entries(OPERATIONS) as [string, OperationSpec][];
+
+describe('the OpenAPI document', () => {
+  it('is OpenAPI 3.1 with the three credential headers required together', () => {
+    expect(document.openapi).toBe('3.1.0');
+    const schemes = document.components.securitySchemes;
+    expect(Object.values(schemes).map((s: any) => [s.type, s.in, s.name])).toEqual([
+      ['apiKey', 'header', 'X-Api-Key'], ['apiKey', 'header', 'X-Api-Secret'], ['apiKey', 'header', 'X-Api-Version'],
+    ]);
+    expect(document.security).toEqual([{ ApiKey: [], ApiSecret: [], ApiVersion: [] }]);
+  });
+
+  it('has every operation of the routing table at its method and path, with its tier', () => {
+    for (const [id, spec] of operations) {
+      const op = document.paths[spec.path]?.[spec.method.toLowerCase()];
+      expect(op?.operationId, `${spec.method} ${spec.path}`).toBe(id);
+      expect(op['x-tally-tier'], id).toBe(spec.tier);
+      expect(op.deprecated, id).toBeUndefined();
+      expect(op.responses['403'], id).toBeDefined();
+    }
+    const ids = Object.values(document.paths).flatMap((item: any) => Object.values(item).map((op: any) => op.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('lists each legacy alias as a deprecated path of the same operation', () => {
+    const withAliases = operations.filter(([, spec]) => spec.aliases?.length);
+    expect(withAliases.length).toBeGreaterThan(10);
+    for (const [id, spec] of withAliases) {
+      for (const alias of spec.aliases!) {
+        const op = document.paths[alias]?.[spec.method.toLowerCase()];
+        expect(op?.operationId, alias).toMatch(new RegExp(`^${id.replace('.', '\\.')}\\.legacy\\d*$`));
+        expect(op.deprecated, alias).toBe(true);
+        expect(op.description, alias).toContain(spec.path);
+      }
+    }
+    expect(document.paths['/activities'].get.operationId).toBe('carts.list.legacy');
+    expect(document.paths['/activities'].post.operationId).toBe('carts.create.legacy');
+  });
+
+  it('offers PUT wherever PATCH is (common rule 5)', () => {
+    for (const [id, spec] of operations.filter(([, s]) => s.method === 'PATCH')) {
+      expect(document.paths[spec.path].put?.operationId, id).toBe(`${id}.put`);
+    }
+  });
+
+  it('marks the public operations, the extra limit and the Content-Type rule', () => {
+    expect(document.paths['/check'].get.security).toEqual([{}, { ApiKey: [], ApiSecret: [], ApiVersion: [] }]);
+    expect(document.paths['/openapi.json'].get.security).toEqual([{}, { ApiKey: [], ApiSecret: [], ApiVersion: [] }]);
+    expect(document.paths['/customers/{value}'].get.security).toBeUndefined();
+    expect(document.paths['/discounts/trigger'].post['x-tally-extra-limit']).toEqual({ name: 'discounts_trigger', requests_per_second: 50 });
+    expect(document.paths['/customers/{value}'].delete['x-tally-json-content-type']).toBe(true);
+    expect(document.paths['/customers/{value}'].get['x-tally-tier']).toBe('tier_1');
+  });
+
+  it('names path parameters, known query parameters, request and response bodies', () => {
+    const get = document.paths['/customers/{value}'].get;
+    expect(get.parameters).toEqual(expect.arrayContaining([
+      { name: 'value', in: 'path', required: true, schema: { type: 'string' } },
+      expect.objectContaining({ name: 'search_param', in: 'query', required: true }),
+    ]));
+    expect(get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/responses.customer' });
+    const simulate = document.paths['/carts/simulate'].post;
+    expect(simulate.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/carts.cart' } } } });
+    expect(simulate.parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+    const page = document.paths['/points/transactions'].get;
+    expect(page.parameters.map((p: Json) => p.name)).toEqual(expect.arrayContaining(['starting_after', 'per_page']));
+    expect(page.responses['200'].content['application/json'].schema.properties.data.items).toEqual({ $ref: '#/components/schemas/responses.points_transaction' });
+    expect(document.paths['/customers/{value}'].get.responses.default.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/responses.error' });
+  });
+
+  it('resolves every $ref inside the document and keeps no ajv-only keyword', () => {
+    const text = JSON.stringify(document);
+    const refs = new Set([...text.matchAll(/"\$ref":"([^"]+)"/g)].map(([, ref]) => ref));
+    expect(refs.size).toBeGreaterThan(20);
+    for (const ref of refs) {
+      const [, , kind, name, ...rest] = ref.split('/');
+      expect(rest, ref).toEqual([]);
+      expect(document.components[kind]?.[name], ref).toBeDefined();
+    }
+    expect(text).not.toContain('"wire"');
+    expect(text).not.toContain('"$id"');
+    expect(document.components.schemas['common.int64']).toMatchObject({ type: ['integer', 'string'], format: 'int64', minimum: 1 });
+  });
+});
+
+describe('GET /openapi.json', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.dispose());
+
+  it('serves the committed docs/openapi.json without credentials', async () => {
+    const res = await server.client.get('/openapi.json', { auth: null });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    const committed = JSON.parse(readFileSync(new URL('../../../docs/openapi.json', import.meta.url), 'utf8'));
+    expect(JSON.parse(res.text)).toEqual(committed);
+  });
+
+  it('answers with valid credentials too, and 403 when the credentials sent are wrong', async () => {
+    expect((await server.client.get('/openapi.json')).status).toBe(200);
+    const wrong = await server.client.get('/openapi.json', { auth: { key: 'test-key', secret: 'wrong' } });
+    expect(wrong.status).toBe(403);
+    expect(wrong.body).toEqual({ message: 'Forbidden' });
+  });
+});
