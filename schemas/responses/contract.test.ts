@@ -45,6 +45,7 @@ describe('answers match their response schemas', () => {
   beforeAll(async () => {
     server = await startServer();
     const c = server.client;
+    expect((await c.patch('/company', { cart_cancellation_wait_seconds: 0 })).status).toBe(200);
     expect((await c.post('/locations', { id: 1, code: 'BCN', name: 'Barcelona', country: 'ES' })).status).toBe(200);
     expect((await c.post('/points', { rule_params: { name: 'Ten per unit', rule_effects: [{ type: 'ratio', value: 10, distribution: 'individual_items' }] } })).status).toBe(200);
     const created = await c.post('/discounts', {
@@ -127,6 +128,16 @@ describe('answers match their response schemas', () => {
     expect(read.can_redeem).toBe(true);
     expectMatches(await c.get('/rewards'), 'rewards.list');
     expectMatches(await c.post(`/rewards/${reward}/redeem`, { customer_id: 500, location_id: 1 }), 'rewards.redeem');
+  });
+
+  it('carts: points and a voucher redeemed on a stored cart, then the cart cancelled', async () => {
+    const c = server.client;
+    expectMatches(await c.post('/points/redeem_cart', { activity_id: 77, customer_id: 500, amount: 1 }), 'points.redeem_cart');
+    await c.post('/discounts/trigger', { customer_id: 500, loyalty_rule_id: discount, external_voucher_code: 'MYCODE2' });
+    const redeemed = expectMatches(await c.post('/discounts/redeem', { voucher_code: 'MYCODE2', customer_id: 500, cart_id: 77, discount: 150 }), 'discounts.redeem');
+    expect(redeemed).toMatchObject({ rule_id: discount, effect_type: 'external_redeem' });
+    const cancelled = expectMatches(await c.post('/carts/cancellation', { cart_to_cancel_id: 77, new_cart_id: 7701 }), 'carts.cancellation');
+    expect(cancelled.total).toBeLessThan(0);
   });
 
   it('errors: {error, code} for 400 and 404, {message: Forbidden} for 403', async () => {
