@@ -127,7 +127,39 @@ describe('answers match their response schemas', () => {
     const read = expectMatches(await c.get(`/rewards/${reward}`, { query: { customer_id: '500' } }), 'rewards.get');
     expect(read.can_redeem).toBe(true);
     expectMatches(await c.get('/rewards'), 'rewards.list');
-    expectMatches(await c.post(`/rewards/${reward}/redeem`, { customer_id: 500, location_id: 1 }), 'rewards.redeem');
+    const redeemed = expectMatches(await c.post(`/rewards/${reward}/redeem`, { customer_id: 500, location_id: 1 }), 'rewards.redeem');
+    const [transaction] = expectMatches(await c.get('/rewards/transactions', { query: { customer_id: '500' } }), 'rewards.transactions').data;
+    expect(transaction.id).toBe(redeemed.redemption_id);
+    expectMatches(await c.post(`/rewards/transactions/${redeemed.redemption_id}/rollback`, { status_detail: 'returned' }), 'rewards.rollback');
+  });
+
+  it('triggers and custom events', async () => {
+    const c = server.client;
+    const welcome = (await c.post('/points', { rule_params: { name: 'Welcome', when: 'welcome', rule_effects: [{ type: 'direct_value', value: 100, distribution: 'total' }] } })).body.id;
+    const granted = expectMatches(await c.post('/trigger', { trigger: 'welcome', customer_id: 500, loyalty_rule_id: welcome }), 'triggers.trigger');
+    expect(granted.score).toBe(100);
+    expect((await c.post('/custom_event_definitions', { slug: 'review', schema: { type: 'object', properties: { stars: { type: 'integer' } } } })).status).toBe(200);
+    const event = expectMatches(await c.post('/custom_events', { customer_id: 500, slug: 'review', data: { stars: 5 } }), 'custom_events.create');
+    expectMatches(await c.get(`/custom_events/${event.id}`), 'custom_events.get');
+    expectMatches(await c.get('/custom_events', { query: { customer_id: '500' } }), 'custom_events.list');
+  });
+
+  it('associations and points transfers between two customers', async () => {
+    const c = server.client;
+    expectMatches(await c.post('/customers', { id: 501, name: 'Bea', registration_location_id: 1, country: 'ES' }), 'customers.create');
+    expectMatches(await c.post('/associations', { customer_id: 500, associate_customer_id: 501 }), 'associations.create');
+    expectMatches(await c.get('/customers/500/associates', { headers: { 'Content-Type': 'application/json' } }), 'associations.list');
+    const moved = expectMatches(await c.post('/points/transfer', { score: 10, from_customer_id: 500, to_customer_id: 501, comments: 'gift' }), 'points.transfer');
+    expect(moved.score).toBe(10);
+    const expiring = (await c.post('/points', {
+      rule_params: {
+        name: 'Thirty days', when: 'monthly', rule_effects: [{ type: 'direct_value', value: 40, distribution: 'total' }],
+        expiration_period_type: 'relative', availability_duration: 30, availability_duration_unit: 'days',
+      },
+    })).body.id;
+    expectMatches(await c.post('/trigger', { trigger: 'monthly', customer_id: 501, loyalty_rule_id: expiring }), 'triggers.trigger');
+    const [soon] = expectMatches(await c.get('/customers/501/points_expiring'), 'points.expiring').data;
+    expect(soon.score_available).toBe(40);
   });
 
   it('carts: points and a voucher redeemed on a stored cart, then the cart cancelled', async () => {

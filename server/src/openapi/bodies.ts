@@ -6,10 +6,13 @@
  */
 import type { OperationId } from '../http/operations.js';
 
-/** An answer: one schema, or a list of it (`{list}`) or a page of it (`{data, next_token_starts_after}`). */
+/**
+ * An answer: one schema, or an array of it as `{list}`, as `{data}` (all
+ * items at once) or as a page `{data, next_token_starts_after}`.
+ */
 export interface ResponseBody {
   schema: string;
-  wrap?: 'list' | 'page';
+  wrap?: 'list' | 'data' | 'page';
 }
 
 export const REQUEST_SCHEMAS: Partial<Record<OperationId, string>> = {
@@ -60,6 +63,8 @@ export const RESPONSE_BODIES: Partial<Record<OperationId, ResponseBody>> = {
   'customers.search': { schema: 'responses.customer' },
   'customers.list': { schema: 'responses.customer', wrap: 'list' },
   'customers.cards': SUCCESS,
+  'associations.create': { schema: 'responses.association' },
+  'associations.list': { schema: 'responses.association', wrap: 'list' },
   'associations.update': SUCCESS,
   'associations.delete': SUCCESS,
   'merges.transfer': SUCCESS,
@@ -71,6 +76,10 @@ export const RESPONSE_BODIES: Partial<Record<OperationId, ResponseBody>> = {
   'carts.cancellation': CART,
   'carts.get': { schema: 'responses.cart_read' },
   'carts.list': { schema: 'responses.cart_read', wrap: 'page' },
+  'custom_events.create': { schema: 'responses.custom_event' },
+  'custom_events.get': { schema: 'responses.custom_event' },
+  'custom_events.list': { schema: 'responses.custom_event', wrap: 'page' },
+  'triggers.trigger': { schema: 'responses.trigger' },
   'discounts.create': SUCCESS,
   'discounts.update': SUCCESS,
   'discounts.get': CAMPAIGN,
@@ -85,12 +94,16 @@ export const RESPONSE_BODIES: Partial<Record<OperationId, ResponseBody>> = {
   'points.transactions': { schema: 'responses.points_transaction', wrap: 'page' },
   'points.redeem': POINTS_REDEMPTION,
   'points.redeem_cart': POINTS_REDEMPTION,
+  'points.transfer': { schema: 'responses.points_transfer' },
+  'points.expiring': { schema: 'responses.points_expiring', wrap: 'data' },
   'games.get': { schema: 'responses.game_campaign' },
   'games.list': { schema: 'responses.game_campaign', wrap: 'page' },
   'games.play': { schema: 'responses.game_play' },
   'rewards.get': { schema: 'responses.reward' },
   'rewards.list': { schema: 'responses.reward', wrap: 'page' },
   'rewards.redeem': { schema: 'responses.reward_redemption' },
+  'rewards.transactions': { schema: 'responses.redemption', wrap: 'page' },
+  'rewards.rollback': { schema: 'responses.redemption_rollback' },
   'vouchers.get': { schema: 'responses.voucher' },
   'vouchers.list': { schema: 'responses.voucher', wrap: 'page' },
 };
@@ -101,8 +114,8 @@ export const RESPONSE_BODIES: Partial<Record<OperationId, ResponseBody>> = {
  */
 export function responseBodySchema(body: ResponseBody): Record<string, unknown> {
   const item = { $ref: body.schema };
-  if (body.wrap === 'list') {
-    return { type: 'object', required: ['list'], properties: { list: { type: 'array', items: item } } };
+  if (body.wrap === 'list' || body.wrap === 'data') {
+    return { type: 'object', required: [body.wrap], properties: { [body.wrap]: { type: 'array', items: item } } };
   }
   if (body.wrap === 'page') {
     return {

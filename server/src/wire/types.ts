@@ -1027,9 +1027,11 @@ export interface VouchersRedeem {
  * Response bodies, by schema $id.
  */
 export interface ResponseBodies {
+  'responses.association': AssociationResponse;
   'responses.campaign': CampaignResponse;
   'responses.cart': CartResponse;
   'responses.cart_read': CartReadResponse;
+  'responses.custom_event': CustomEventResponse;
   'responses.customer': CustomerResponse;
   'responses.effect': Effect;
   'responses.error': ErrorBody;
@@ -1037,12 +1039,43 @@ export interface ResponseBodies {
   'responses.game_campaign': GameCampaignResponse;
   'responses.game_play': GamePlayResponse;
   'responses.points_balance': PointsBalanceResponse;
+  'responses.points_expiring': PointsExpiringEntry;
   'responses.points_redemption': PointsRedemptionResponse;
   'responses.points_transaction': PointsTransaction;
+  'responses.points_transfer': PointsTransferResponse;
+  'responses.redemption': RedemptionResponse;
+  'responses.redemption_rollback': RedemptionRollbackResponse;
   'responses.reward': RewardResponse;
   'responses.reward_redemption': RewardRedemptionResponse;
   'responses.success': SuccessBody;
+  'responses.trigger': TriggerResponse;
   'responses.voucher': VoucherResponse;
+}
+export interface AssociationResponse {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  customer_id: number | string;
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  associate_customer_id: number | string;
+  relationship_type?: string | null;
+  active: boolean;
+  main: boolean;
+  merge_id?: (number | string) | null;
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   */
+  created_at?: string;
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   */
+  updated_at?: string;
 }
 export interface CampaignResponse {
   /**
@@ -1445,6 +1478,58 @@ export interface CartCustomerSummary {
   fraudulent?: boolean | null;
   attributes?: {} | null;
 }
+export interface CustomEventResponse {
+  /**
+   * Unique; a string.
+   */
+  id: string;
+  customer_id?: (number | string) | null;
+  customer_code?: string | null;
+  slug: string;
+  data: {};
+  created_at?: string | null;
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   */
+  ingested_at: string;
+  /**
+   * Whole points.
+   */
+  score?: number;
+  /**
+   * Whole points.
+   */
+  score_available?: number;
+  scores?: {
+    /**
+     * Whole points.
+     */
+    score: number;
+    loyalty_score_id?: (number | string) | null;
+    available_from?: string | null;
+    available_to?: string | null;
+  }[];
+  customer?: CommonCustomerPoints;
+  effects?: Effect[];
+}
+/**
+ * The customer part of points operations: {id, code, score, score_available}.
+ */
+export interface CommonCustomerPoints {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  code?: string | null;
+  /**
+   * Whole points.
+   */
+  score: number;
+  /**
+   * Whole points.
+   */
+  score_available: number;
+}
 export interface CustomerResponse {
   /**
    * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
@@ -1696,30 +1781,27 @@ export interface PointsBalanceResponse {
   currency: string | null;
   fraudulent: boolean | null;
 }
+export interface PointsExpiringEntry {
+  /**
+   * Whole points.
+   */
+  score_available: number;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  score_available_as_money?: number;
+  currency?: string | null;
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   */
+  expiration_date: string;
+}
 export interface PointsRedemptionResponse {
   customer: CommonCustomerPoints;
   /**
    * Whole points.
    */
   score_used: number;
-  /**
-   * Whole points.
-   */
-  score: number;
-  /**
-   * Whole points.
-   */
-  score_available: number;
-}
-/**
- * The customer part of points operations: {id, code, score, score_available}.
- */
-export interface CommonCustomerPoints {
-  /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
-   */
-  id: number | string;
-  code?: string | null;
   /**
    * Whole points.
    */
@@ -1770,6 +1852,58 @@ export interface PointsTransaction {
     available_from?: string | null;
     available_to?: string | null;
   }[];
+}
+export interface PointsTransferResponse {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  from_customer_id: number | string;
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  to_customer_id: number | string;
+  /**
+   * Points transferred.
+   */
+  score: number;
+  comments?: string | null;
+  /**
+   * Whole points.
+   */
+  requested_scores: number;
+}
+export interface RedemptionResponse {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  created_at: string;
+  customer_id?: (number | string) | null;
+  customer_code?: string | null;
+  location_id?: (number | string) | null;
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  reward_id: number | string;
+  /**
+   * Whole points.
+   */
+  score_expense?: number;
+  code?: string | null;
+  status: string;
+  status_detail?: string | null;
+  source?: string | null;
+  origin_type?: string | null;
+  origin_id?: (number | string) | null;
+  loyalty_rule_id?: (number | string) | null;
+}
+export interface RedemptionRollbackResponse {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  redemption_id: number | string;
+  status: 'reverted';
+  status_detail: string;
 }
 export interface RewardResponse {
   /**
@@ -1859,6 +1993,29 @@ export interface SuccessBody {
    * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
    */
   id?: number | string;
+}
+export interface TriggerResponse {
+  customer_code?: string | null;
+  loyalty_score_id?: (number | string) | null;
+  /**
+   * Whole points.
+   */
+  score: number;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  score_as_money?: number;
+  customer: CommonCustomerPoints;
+  scores: {
+    /**
+     * Whole points.
+     */
+    score: number;
+    loyalty_score_id?: (number | string) | null;
+    available_from?: string | null;
+    available_to?: string | null;
+  }[];
+  effects: Effect[];
 }
 export interface VoucherResponse {
   /**
