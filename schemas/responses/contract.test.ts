@@ -36,7 +36,9 @@ describe('answers match their response schemas', () => {
   let server: TestServer;
   let discount: number;
   let game: number;
-  const customer = { id: 500, code: 'C500', name: 'Ana', surname_1: 'Ruiz', registration_location_id: 1, country: 'ES', email: 'ana@example.com', birth: '1990-01-02' };
+  const customer = {
+    id: 500, code: 'C500', name: 'Ana', surname_1: 'Ruiz', registration_location_id: 1, country: 'ES', email: 'ana@example.com', birth: '1990-01-02', attributes: { spend: 150 },
+  };
   const cart = (id: number) => ({
     id, customer_id: 500, location_id: 1, creation_date: '2026-01-01T10:00:00Z', total: 29.9, coupons_desired: 'all',
     lines: [{ order: 1, product_id: 9, total: 29.9, quantity: 1 }],
@@ -45,8 +47,12 @@ describe('answers match their response schemas', () => {
   beforeAll(async () => {
     server = await startServer();
     const c = server.client;
-    expect((await c.patch('/company', { cart_cancellation_wait_seconds: 0 })).status).toBe(200);
-    expect((await c.post('/locations', { id: 1, code: 'BCN', name: 'Barcelona', country: 'ES' })).status).toBe(200);
+    expect((await c.patch('/company', {
+      cart_cancellation_wait_seconds: 0,
+      customer_attribute_schema: { type: 'object', properties: { spend: { type: 'number' } } },
+      audiences: [{ id: 1, name: 'Spain', rule: { conditions: { and: [{ field: 'customer.country', operator: 'eq', value: 'ES' }] } } }],
+    })).status).toBe(200);
+    expectMatches(await c.post('/locations', { id: 1, code: 'BCN', name: 'Barcelona', country: 'ES' }), 'locations.create');
     expect((await c.post('/points', { rule_params: { name: 'Ten per unit', rule_effects: [{ type: 'ratio', value: 10, distribution: 'individual_items' }] } })).status).toBe(200);
     const created = await c.post('/discounts', {
       rule_params: {
@@ -56,10 +62,10 @@ describe('answers match their response schemas', () => {
       coupon_params: { name: 'Gift', static_code: 'GIFT' },
     });
     discount = expectMatches(created, 'discounts.create').id;
-    game = (await c.post('/games', {
+    game = expectMatches(await c.post('/games', {
       rule_params: { name: 'Wheel', select_customers: 'loyalty' },
       game: { type: 'wheel', config: { slices: 8 }, template: 'spin', game_prizes: [{ name: 'Fifty points', outcome: 'points', points: 50, weight: 1, stock: -1 }] },
-    })).body.id;
+    }), 'games.create').id;
   });
   afterAll(() => server.dispose());
 
@@ -123,7 +129,7 @@ describe('answers match their response schemas', () => {
 
   it('rewards: read, list, redeem', async () => {
     const c = server.client;
-    const reward = (await c.post('/rewards', { name: 'Tote bag', points: 5, type: 'physical', total_stock: 3 })).body.id;
+    const reward = expectMatches(await c.post('/rewards', { name: 'Tote bag', points: 5, type: 'physical', total_stock: 3 }), 'rewards.create').id;
     const read = expectMatches(await c.get(`/rewards/${reward}`, { query: { customer_id: '500' } }), 'rewards.get');
     expect(read.can_redeem).toBe(true);
     expectMatches(await c.get('/rewards'), 'rewards.list');
@@ -133,12 +139,60 @@ describe('answers match their response schemas', () => {
     expectMatches(await c.post(`/rewards/transactions/${redeemed.redemption_id}/rollback`, { status_detail: 'returned' }), 'rewards.rollback');
   });
 
+  it('customer attributes, tiers and audiences', async () => {
+    const c = server.client;
+    const structure = [{ level: 1, name: 'Bronze', threshold: 0 }, { level: 2, name: 'Silver', threshold: 100 }, { level: 3, name: 'Gold', threshold: 1000 }];
+    expectMatches(await c.post('/tier_programs', { name: 'Club', countries: ['ES'], attribute: 'spend', structure, validity_days: 365 }), 'tier_programs.create');
+    const [standing] = expectMatches(await c.get('/customers/500/tiers'), 'customers.tiers').data;
+    expect(standing).toMatchObject({ current_level_name: 'Silver', to_reach_next_level_name: 'Gold' });
+    const [attribute] = expectMatches(await c.get('/customers/500/attributes'), 'customers.attributes').data;
+    expect(attribute.name).toBe('spend');
+    expect(expectMatches(await c.get('/customers/500/audience_validation', { query: { segment_id: '1' } }), 'customers.audience_validation').result).toBe(true);
+    expect(expectMatches(await c.get('/customers/500/audiences'), 'customers.audiences').list).toEqual([{ segment_id: 1 }]);
+  });
+
+  it('cashback value and thresholds, discount transactions', async () => {
+    const c = server.client;
+    expectMatches(await c.get('/cashbacks', { query: { location_id: '1' } }), 'points.cashbacks');
+    expect(expectMatches(await c.get('/cashback_thresholds'), 'points.cashback_thresholds').data.length).toBeGreaterThan(0);
+    expectMatches(await c.get('/discounts/transactions', { query: { customer_id: '500' } }), 'discounts.transactions');
+  });
+
+  it('challenges: create, read, list, enroll, the customer view', async () => {
+    const c = server.client;
+    const structure = [{ level: 1, name: 'Starter', threshold: 10, points: 5 }];
+    const id = expectMatches(await c.post('/challenges', { name: 'Spend', attribute: 'total_spent', structure }), 'challenges.create').id;
+    expectMatches(await c.get(`/challenges/${id}`), 'challenges.get');
+    expectMatches(await c.get('/challenges'), 'challenges.list');
+    expectMatches(await c.post(`/challenges/${id}/enroll`, { customer_id: 500 }), 'challenges.enroll');
+    const [mine] = expectMatches(await c.get('/customers/500/challenges'), 'challenges.customer_list').data;
+    expect(mine.enrolled).toBe(true);
+  });
+
+  it('instant wins: create, read, list, and the instant_win effect of a cart', async () => {
+    const c = server.client;
+    const id = expectMatches(await c.post('/instant_wins', {
+      rule_params: { name: 'Scratch card', select_customers: 'loyalty', available_from: '2026-01-01T00:00:00Z' },
+      instant_win: { instant_win_prizes: [{ name: 'Mug', description: 'A mug', weight: 1, stock: -1 }] },
+    }), 'instant_wins.create').id;
+    expectMatches(await c.get(`/instant_wins/${id}`, { query: { customer_id: '500' } }), 'instant_wins.get');
+    expectMatches(await c.get('/instant_wins'), 'instant_wins.list');
+    const played = expectMatches(await c.post('/carts/simulate', cart(90)), 'carts.simulate');
+    expect(played.effects.filter((e: { type: string }) => e.type === 'instant_win')).toHaveLength(1);
+    expect((await c.patch(`/instant_wins/${id}`, { rule_params: { active: false } })).status).toBe(200);
+  });
+
+  it('company data: a product created, deleted', async () => {
+    expectMatches(await server.client.post('/products', { id: 1, name: 'Mug' }), 'products.create');
+    expectMatches(await server.client.delete('/products/1'), 'products.delete');
+  });
+
   it('triggers and custom events', async () => {
     const c = server.client;
     const welcome = (await c.post('/points', { rule_params: { name: 'Welcome', when: 'welcome', rule_effects: [{ type: 'direct_value', value: 100, distribution: 'total' }] } })).body.id;
     const granted = expectMatches(await c.post('/trigger', { trigger: 'welcome', customer_id: 500, loyalty_rule_id: welcome }), 'triggers.trigger');
     expect(granted.score).toBe(100);
-    expect((await c.post('/custom_event_definitions', { slug: 'review', schema: { type: 'object', properties: { stars: { type: 'integer' } } } })).status).toBe(200);
+    expectMatches(await c.post('/custom_event_definitions', { slug: 'review', schema: { type: 'object', properties: { stars: { type: 'integer' } } } }), 'custom_event_definitions.create');
     const event = expectMatches(await c.post('/custom_events', { customer_id: 500, slug: 'review', data: { stars: 5 } }), 'custom_events.create');
     expectMatches(await c.get(`/custom_events/${event.id}`), 'custom_events.get');
     expectMatches(await c.get('/custom_events', { query: { customer_id: '500' } }), 'custom_events.list');

@@ -1028,21 +1028,30 @@ export interface VouchersRedeem {
  */
 export interface ResponseBodies {
   'responses.association': AssociationResponse;
+  'responses.audience': AudienceEntry;
+  'responses.audience_validation': AudienceValidationResponse;
   'responses.campaign': CampaignResponse;
   'responses.cart': CartResponse;
   'responses.cart_read': CartReadResponse;
+  'responses.cashback': CashbackResponse;
+  'responses.cashback_threshold': CashbackThresholdEntry;
+  'responses.challenge': ChallengeResponse;
   'responses.custom_event': CustomEventResponse;
   'responses.customer': CustomerResponse;
+  'responses.customer_attribute': CustomerAttributeEntry;
+  'responses.discount_transaction': DiscountTransaction;
   'responses.effect': Effect;
   'responses.error': ErrorBody;
   'responses.forbidden': ForbiddenBody;
   'responses.game_campaign': GameCampaignResponse;
   'responses.game_play': GamePlayResponse;
+  'responses.instant_win_campaign': InstantWinCampaignResponse;
   'responses.points_balance': PointsBalanceResponse;
   'responses.points_expiring': PointsExpiringEntry;
   'responses.points_redemption': PointsRedemptionResponse;
   'responses.points_transaction': PointsTransaction;
   'responses.points_transfer': PointsTransferResponse;
+  'responses.program_tier': ProgramTierEntry;
   'responses.redemption': RedemptionResponse;
   'responses.redemption_rollback': RedemptionRollbackResponse;
   'responses.reward': RewardResponse;
@@ -1076,6 +1085,15 @@ export interface AssociationResponse {
    * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
    */
   updated_at?: string;
+}
+export interface AudienceEntry {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  segment_id: number | string;
+}
+export interface AudienceValidationResponse {
+  result: boolean;
 }
 export interface CampaignResponse {
   /**
@@ -1478,6 +1496,57 @@ export interface CartCustomerSummary {
   fraudulent?: boolean | null;
   attributes?: {} | null;
 }
+export interface CashbackResponse {
+  cashback: number;
+  currency: string | null;
+}
+export interface CashbackThresholdEntry {
+  /**
+   * Whole points.
+   */
+  score: number;
+  country?: string | null;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  money_representation?: number;
+  currency: string | null;
+}
+export interface ChallengeResponse {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  name: string;
+  description?: string | null;
+  status: string;
+  customer_attribute_id?: (number | string) | null;
+  countries?: string[];
+  available_from?: string | null;
+  available_to?: string | null;
+  display_from?: string | null;
+  display_to?: string | null;
+  challenge_type?: string | null;
+  image_file_name?: string | null;
+  open_to_all?: boolean;
+  max_enrollments?: number | null;
+  current_enrollments?: number | null;
+  partner?: {} | null;
+  attribute_data_period_type?: string | null;
+  attribute_period_from?: string | null;
+  attribute_period_to?: string | null;
+  attribute_relative_value?: number | null;
+  structure: {
+    level: number;
+    name: string;
+    threshold: number;
+  }[];
+  attribute_value?: number | null;
+  attribute_id?: (number | string) | null;
+  last_execution_time?: string | null;
+  expires_at?: string | null;
+  enrolled?: boolean;
+}
 export interface CustomEventResponse {
   /**
    * Unique; a string.
@@ -1591,6 +1660,34 @@ export interface CustomerResponse {
   attributes?: {};
   creation_date?: string | null;
   updated_at?: string | null;
+}
+export interface CustomerAttributeEntry {
+  name: string;
+  /**
+   * The value written as text.
+   */
+  value: string | null;
+  data_type?: string | null;
+  attribute_type?: string | null;
+  slug?: string | null;
+  system?: boolean;
+  created_at?: string | null;
+}
+export interface DiscountTransaction {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   */
+  created_at: string;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  amount: number;
+  customer_id?: (number | string) | null;
+  activity_id?: (number | string) | null;
 }
 export interface ErrorBody {
   /**
@@ -1756,6 +1853,55 @@ export interface GamePlayResponse {
     type: 'gaming';
   }[];
 }
+export interface InstantWinCampaignResponse {
+  /**
+   * Equals rule_id of the instant_win effect.
+   */
+  id: number | string;
+  campaign_history_id?: (number | string) | null;
+  name: string;
+  description?: string | null;
+  active?: boolean | null;
+  /**
+   * A date or a datetime.
+   */
+  available_from?: string | null;
+  /**
+   * A date or a datetime.
+   */
+  available_to?: string | null;
+  recurrence_type?: string | null;
+  recurrence_days?: number[] | null;
+  select_customers?: 'loyalty' | 'targeted';
+  loyalty_rule_history_id?: (number | string) | null;
+  once?: string | null;
+  once_limit?: number | null;
+  /**
+   * Only when a customer is identified.
+   */
+  remaining_participations?: number;
+  customer_registration_countries?: string[];
+  instant_win: {
+    instant_win_prizes: {
+      /**
+       * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+       */
+      id: number | string;
+      name: string;
+      description?: string | null;
+      outcome?: {
+        /**
+         * Empty for no prize.
+         */
+        promotion_type?: 'points' | 'reward' | 'game' | '';
+        promotion_id?: (number | string) | null;
+      };
+      weight: number;
+      stock: number;
+      stock_management_strategy?: string | null;
+    }[];
+  };
+}
 export interface PointsBalanceResponse {
   /**
    * Whole points.
@@ -1871,6 +2017,26 @@ export interface PointsTransferResponse {
    * Whole points.
    */
   requested_scores: number;
+}
+export interface ProgramTierEntry {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  name: string;
+  countries?: string[];
+  current_level_name?: string | null;
+  current_level: number;
+  attribute_value?: number | null;
+  won_at?: string | null;
+  expires_at?: string | null;
+  to_reach_next_level_value?: number;
+  to_reach_next_level_name?: string;
+  structure: {
+    level: number;
+    name: string;
+    threshold: number;
+  }[];
 }
 export interface RedemptionResponse {
   /**
