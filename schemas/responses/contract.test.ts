@@ -15,6 +15,8 @@ const ajv = createAjv();
 for (const document of SCHEMA_DOCUMENTS.values()) ajv.addSchema(document);
 
 const byOperation = new Map<OperationId, ValidateFunction>();
+/** Operations whose answer a test checked: every operation with a response schema must be among them. */
+const checked = new Set<string>();
 function checkerOf(operation: OperationId): ValidateFunction {
   const body = RESPONSE_BODIES[operation];
   if (!body) throw new Error(`no response schema for ${operation} in server/src/openapi/bodies.ts`);
@@ -28,6 +30,7 @@ function expectMatches(res: TestResponse, operation: OperationId | 'responses.er
   const check = operation.startsWith('responses.') ? ajv.getSchema(operation)! : checkerOf(operation as OperationId);
   const body = JSON.parse(res.text);
   const valid = check(body);
+  checked.add(operation);
   expect(valid ? [] : check.errors, `${operation} answered ${res.text}`).toEqual([]);
   return body;
 }
@@ -69,9 +72,13 @@ describe('answers match their response schemas', () => {
   });
   afterAll(() => server.dispose());
 
-  it('customers: create, read, search, list', async () => {
+  it('customers: create, read, search, list, update, cards, delete', async () => {
     const c = server.client;
     expectMatches(await c.post('/customers', customer), 'customers.create');
+    expectMatches(await c.patch('/customers/500', { surname_2: 'Gil' }, { query: { search_param: 'id' } }), 'customers.update');
+    expectMatches(await c.post('/customers/500/cards', { id: 7001, main: false, motive: 'second card' }), 'customers.cards');
+    expectMatches(await c.post('/customers', { id: 499, name: 'Temp', registration_location_id: 1 }), 'customers.create');
+    expectMatches(await c.delete('/customers/499', { query: { hard: 'true' }, headers: { 'Content-Type': 'application/json' } }), 'customers.delete');
     const read = expectMatches(await c.get('/customers/500', { query: { search_param: 'id' } }), 'customers.get');
     expect(read).toMatchObject({ id: 500, code: 'C500', status: 'active', merged: false });
     expectMatches(await c.post('/customers/search', { code: 'C500' }), 'customers.search');
@@ -86,11 +93,16 @@ describe('answers match their response schemas', () => {
     expect(read.text).toContain(`"id":${big}`);
   });
 
-  it('campaigns: read and list', async () => {
-    const read = expectMatches(await server.client.get(`/discounts/${discount}`), 'discounts.get');
+  it('campaigns: create, read, list, update', async () => {
+    const c = server.client;
+    const read = expectMatches(await c.get(`/discounts/${discount}`), 'discounts.get');
     expect(read.available_from).toBe('2026-01-01T00:00:00Z');
-    expectMatches(await server.client.get('/discounts'), 'discounts.list');
-    expectMatches(await server.client.get('/points'), 'points.list');
+    expectMatches(await c.get('/discounts'), 'discounts.list');
+    expectMatches(await c.patch(`/discounts/${discount}`, { rule_params: { description: 'Ten percent off' } }), 'discounts.update');
+    const points = expectMatches(await c.post('/points', { rule_params: { name: 'Paused', active: false, rule_effects: [{ type: 'ratio', value: 1, distribution: 'individual_items' }] } }), 'points.create').id;
+    expectMatches(await c.patch(`/points/${points}`, { rule_params: { description: 'Not running' } }), 'points.update');
+    expect(expectMatches(await c.get(`/points/${points}`), 'points.get').active).toBe(false);
+    expectMatches(await c.get('/points'), 'points.list');
   });
 
   it('vouchers: issue, read, list', async () => {
@@ -109,6 +121,7 @@ describe('answers match their response schemas', () => {
     const read = expectMatches(await c.get('/carts/77'), 'carts.get');
     expect(Array.isArray(read.customer)).toBe(false);
     expectMatches(await c.get('/carts', { query: { customer_id: '500' } }), 'carts.list');
+    expectMatches(await c.post('/carts', cart(78)), 'carts.create');
   });
 
   it('points: balance, transactions, redeem', async () => {
@@ -203,6 +216,7 @@ describe('answers match their response schemas', () => {
     expectMatches(await c.post('/customers', { id: 501, name: 'Bea', registration_location_id: 1, country: 'ES' }), 'customers.create');
     expectMatches(await c.post('/associations', { customer_id: 500, associate_customer_id: 501 }), 'associations.create');
     expectMatches(await c.get('/customers/500/associates', { headers: { 'Content-Type': 'application/json' } }), 'associations.list');
+    expectMatches(await c.patch('/associations', { customer_id: 500, associate_customer_id: 501, relationship_type: 'family' }), 'associations.update');
     const moved = expectMatches(await c.post('/points/transfer', { score: 10, from_customer_id: 500, to_customer_id: 501, comments: 'gift' }), 'points.transfer');
     expect(moved.score).toBe(10);
     const expiring = (await c.post('/points', {
@@ -214,6 +228,7 @@ describe('answers match their response schemas', () => {
     expectMatches(await c.post('/trigger', { trigger: 'monthly', customer_id: 501, loyalty_rule_id: expiring }), 'triggers.trigger');
     const [soon] = expectMatches(await c.get('/customers/501/points_expiring'), 'points.expiring').data;
     expect(soon.score_available).toBe(40);
+    expectMatches(await c.delete('/associations', { query: { customer_id: '500', associate_customer_id: '501' }, headers: { 'Content-Type': 'application/json' } }), 'associations.delete');
   });
 
   it('carts: points and a voucher redeemed on a stored cart, then the cart cancelled', async () => {
@@ -226,6 +241,15 @@ describe('answers match their response schemas', () => {
     expect(cancelled.total).toBeLessThan(0);
   });
 
+  it('merges: transfer, unmerge, transfer to a new customer', async () => {
+    const c = server.client;
+    for (const id of [600, 601, 602, 603]) expectMatches(await c.post('/customers', { id, name: `M${id}`, registration_location_id: 1 }), 'customers.create');
+    expectMatches(await c.post('/customers/transfer', { old_customer_id: 600, new_customer_id: 601 }), 'merges.transfer');
+    const json = { 'Content-Type': 'application/json' };
+    expectMatches(await c.post('/customers/600/unmerge', undefined, { headers: json, query: { with_activites: 'false' } }), 'merges.unmerge');
+    expectMatches(await c.post('/customers/transfer-new', { old_customer_id: 602, new_customer_id: 603 }), 'merges.transfer_new');
+  });
+
   it('errors: {error, code} for 400 and 404, {message: Forbidden} for 403', async () => {
     const c = server.client;
     const missing = expectMatches(await c.get('/customers/999', { query: { search_param: 'id' } }), 'responses.error', 404);
@@ -234,5 +258,9 @@ describe('answers match their response schemas', () => {
     expect(invalid.code).toBe('invalid_request');
     expectMatches(await c.get('/customers/500', { query: { search_param: 'id' }, auth: { key: 'test-key', secret: 'wrong' } }), 'responses.forbidden', 403);
     expectMatches(await c.get('/customers/500', { query: { search_param: 'id' }, auth: null }), 'responses.forbidden', 403);
+  });
+
+  it('checked a real answer of every operation that has a response schema', () => {
+    expect(Object.keys(RESPONSE_BODIES).filter((operation) => !checked.has(operation))).toEqual([]);
   });
 });
