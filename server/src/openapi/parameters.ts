@@ -19,6 +19,12 @@ const oneOf = (...values: string[]) => ({ type: 'string', enum: values });
 const q = (name: string, schema: Record<string, unknown>, extra: Partial<QueryParameter> = {}): QueryParameter => ({ name, schema, ...extra });
 
 const duplicates = [q('allow_duplicate_email', flag), q('allow_duplicate_dni', flag)];
+const customer = [q('customer_id', int64), q('customer_code', text)];
+const location = [q('location_id', int64), q('location_code', text)];
+const countries = q('countries', { type: 'array', items: { type: 'string', pattern: '^[A-Z]{2}$' } }, { description: 'Repeatable.' });
+const audience = [q('campaign_audience', text), ...location, ...customer, countries, q('tier_id', int64)];
+const campaigns = [...audience, q('category_id', int64), q('selected', flag)];
+const searchBy = q('search_by', oneOf('loyalty_rule_id', 'loyalty_rule_history_id', 'campaign_history_id', 'static_code'));
 
 export const PAGE_PARAMETERS: readonly QueryParameter[] = [
   q('starting_after', text, { description: 'The next_token_starts_after of the previous page.' }),
@@ -31,18 +37,39 @@ export const QUERY_PARAMETERS: Partial<Record<OperationId, readonly QueryParamet
   'customers.get': [q('search_param', oneOf('id', 'code', 'dni', 'email'), { required: true })],
   'customers.update': [q('search_param', oneOf('id', 'code')), ...duplicates],
   'customers.delete': [q('hard', flag, { required: true }), q('search_param', oneOf('id', 'code'))],
+  'customers.attributes': [q('attribute_type', text), q('attribute_id', int64), q('name', text), q('system', flag)],
   'customers.tiers': [q('search_param', oneOf('id', 'code'))],
   'customers.audience_validation': [q('segment_id', int64, { required: true })],
   'associations.delete': [q('customer_id', int64, { required: true }), q('associate_customer_id', int64, { required: true })],
   'associations.list': [q('active', flag)],
   'merges.unmerge': [q('with_activites', flag, { required: true }), q('search_param', oneOf('id', 'code'))],
   'carts.get': [q('search_param', text)],
+  'carts.list': [
+    ...customer, q('associate_id', int64), ...location, q('order_id', text), q('from_date', { type: 'string', format: 'date' }), q('to_date', { type: 'string', format: 'date' }),
+    q('id', int64), q('code', text), q('country', text), q('countries', text, { description: 'Comma-separated ISO 3166-1 alpha-2 codes.' }),
+  ],
+  'custom_events.list': [q('id', text), ...customer, q('slug', text), q('created_at_gt', text)],
+  'discounts.list': campaigns,
   'discounts.get': [q('search_by', text)],
+  'discounts.transactions': customer,
+  'points.list': campaigns,
   'points.get': [q('search_by', text)],
-  'games.get': [q('search_by', oneOf('loyalty_rule_id', 'loyalty_rule_history_id', 'campaign_history_id', 'static_code'))],
-  'instant_wins.get': [q('search_by', oneOf('loyalty_rule_id', 'loyalty_rule_history_id', 'campaign_history_id', 'static_code'))],
+  'points.transactions': [q('include', text), ...customer, q('associate_id', int64), q('created_at_gt', text), q('origin_type', text)],
+  'games.list': audience,
+  'games.get': [searchBy],
+  'instant_wins.list': audience,
+  'instant_wins.get': [searchBy, ...customer, ...location, countries],
   'points.balance': [q('search_param', oneOf('id', 'code'))],
   'points.expiring': [q('date', { type: 'string', format: 'date' }), q('search_param', oneOf('id', 'code', 'associate_id'))],
   'points.cashbacks': [q('location_id', int64, { required: true })],
+  'rewards.list': [
+    ...location, ...customer, countries, q('status', text), q('store', text), q('type', text), q('redemption_type', oneOf('manual', 'loyalty_rule')),
+    q('restricted_by', { type: 'array', items: { type: 'string' } }),
+  ],
+  'rewards.get': customer,
+  'rewards.transactions': [...location, ...customer, q('status', text)],
+  'challenges.list': [q('country', text), q('type', text)],
+  'vouchers.list': [...customer, q('status', text), q('selected', flag), q('loyalty_rule_id', int64), q('coupon_id', int64), q('campaign_type', oneOf('discount', 'points'))],
+  'vouchers.get': [...customer, q('validate', flag), ...location],
   'challenges.customer_list': [q('search_param', oneOf('id', 'code')), q('only_enrolled', flag), q('use_display_dates', flag), q('type', text)],
 };
