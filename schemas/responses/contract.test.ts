@@ -195,9 +195,61 @@ describe('answers match their response schemas', () => {
     expect((await c.patch(`/instant_wins/${id}`, { rule_params: { active: false } })).status).toBe(200);
   });
 
-  it('company data: a product created, deleted', async () => {
-    expectMatches(await server.client.post('/products', { id: 1, name: 'Mug' }), 'products.create');
-    expectMatches(await server.client.delete('/products/1'), 'products.delete');
+  it('company data: taxonomies, features, products, locations, legacy promotions', async () => {
+    const c = server.client;
+    expectMatches(await c.post('/taxonomies', { slug: 'family', name: 'Family' }), 'taxonomies.create');
+    expectMatches(await c.post('/taxonomies/family/features', { id: 1, name: 'Kitchen' }), 'features.create');
+    expectMatches(await c.post('/products', { id: 1, name: 'Mug', features: [{ taxonomy_slug: 'family', id: 1 }] }), 'products.create');
+    const product = expectMatches(await c.get('/products/1'), 'products.get');
+    expect(product.features).toEqual([expect.objectContaining({ taxonomy_slug: 'family', id: 1 })]);
+    expectMatches(await c.patch('/products/1', { features: [] }), 'products.update');
+    expectMatches(await c.delete('/products/1'), 'products.delete');
+    expectMatches(await c.patch('/taxonomies/family/features/1', { name: 'Kitchenware' }), 'features.update');
+    expectMatches(await c.delete('/taxonomies/family/features/1'), 'features.delete');
+    expectMatches(await c.patch('/taxonomies/family', { name: 'Families' }), 'taxonomies.update');
+    expectMatches(await c.delete('/taxonomies/family'), 'taxonomies.delete');
+
+    expectMatches(await c.post('/locations/taxonomies', { slug: 'region', name: 'Region' }), 'location_taxonomies.create');
+    expectMatches(await c.post('/locations/taxonomies/region/features', { id: 1, name: 'North' }), 'location_features.create');
+    expectMatches(await c.post('/locations', { id: 2, name: 'Girona', country: 'ES', features: [{ taxonomy_slug: 'region', id: 1 }] }), 'locations.create');
+    expectMatches(await c.get('/locations/2'), 'locations.get');
+    expectMatches(await c.patch('/locations/2', { features: [] }), 'locations.update');
+    expectMatches(await c.delete('/locations/2'), 'locations.delete');
+    expectMatches(await c.patch('/locations/taxonomies/region/features/1', { name: 'Northern' }), 'location_features.update');
+    expectMatches(await c.delete('/locations/taxonomies/region/features/1'), 'location_features.delete');
+    expectMatches(await c.patch('/locations/taxonomies/region', { name: 'Regions' }), 'location_taxonomies.update');
+    expectMatches(await c.delete('/locations/taxonomies/region'), 'location_taxonomies.delete');
+
+    expectMatches(await c.post('/promotions', { id: 1, name: 'Summer' }), 'promotions.create');
+    expectMatches(await c.patch('/promotions/1', { name: 'Summer sale' }), 'promotions.update');
+    expectMatches(await c.delete('/promotions/1'), 'promotions.delete');
+  });
+
+  it('coupons and voucher operations', async () => {
+    const c = server.client;
+    expectMatches(await c.post('/customers', { id: 502, name: 'Vera', registration_location_id: 1, country: 'ES' }), 'customers.create');
+    const campaign = expectMatches(await c.post('/discounts', {
+      rule_params: { name: 'Five off', coupon_required: true, rule_effects: [{ type: 'direct_value', value: 500, distribution: 'total' }] },
+    }), 'discounts.create').id;
+    const coupon = expectMatches(await c.post('/coupons', { loyalty_rule_id: campaign, coupon_params: { name: 'Printable', static_code: 'PRINT5', printable: true } }), 'coupons.create').id;
+    expectMatches(await c.patch(`/coupons/${coupon}`, { coupon_params: { name: 'Printable five' } }), 'coupons.update');
+    for (const code of ['W1', 'W2', 'W3']) {
+      expectMatches(await c.post('/discounts/trigger', { customer_id: 502, coupon_id: coupon, external_voucher_code: code }), 'discounts.trigger');
+    }
+    expect(expectMatches(await c.post('/vouchers/W1/select', {}), 'vouchers.select').voucher.selected).toBe(true);
+    expect(expectMatches(await c.get('/customers/502/vouchers/selected'), 'vouchers.selected').data).toHaveLength(1);
+    expectMatches(await c.post('/vouchers/W1/deselect', {}), 'vouchers.deselect');
+    expectMatches(await c.put('/vouchers/select', { codes: ['W1', 'W2'] }), 'vouchers.select_many');
+    expectMatches(await c.put('/vouchers/deselect', { codes: ['W1', 'W2'] }), 'vouchers.deselect_many');
+    expect(expectMatches(await c.post('/vouchers/W3/freeze', {}), 'vouchers.freeze').voucher.status).toBe('frozen');
+    expectMatches(await c.post('/vouchers/W3/unfreeze', {}), 'vouchers.unfreeze');
+    expectMatches(await c.post('/vouchers/print', { codes: ['W1'] }), 'vouchers.print');
+    expectMatches(await c.put('/vouchers/print', { codes: ['W2'] }), 'vouchers.print_put');
+    const redeemed = expectMatches(await c.post('/vouchers/redeem', { codes: ['W1'], location_id: 1 }), 'vouchers.redeem');
+    expect(redeemed.vouchers[0].status).toBe('redeemed');
+    expectMatches(await c.post('/vouchers/rollback', { codes: ['W1'] }), 'vouchers.rollback');
+    expectMatches(await c.get('/vouchers/excluded_products', { query: { code: 'W1' } }), 'vouchers.excluded_products');
+    expectMatches(await c.delete(`/coupons/${coupon}`), 'coupons.delete');
   });
 
   it('triggers and custom events', async () => {

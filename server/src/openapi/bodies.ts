@@ -55,6 +55,9 @@ const CAMPAIGN: ResponseBody = { schema: 'responses.campaign' };
 const CAMPAIGNS: ResponseBody = { schema: 'responses.campaign', wrap: 'page' };
 const POINTS_REDEMPTION: ResponseBody = { schema: 'responses.points_redemption' };
 
+const VOUCHER_ACTION: ResponseBody = { schema: 'responses.voucher_action' };
+const VOUCHER_ACTIONS: ResponseBody = { schema: 'responses.voucher_actions' };
+
 export const RESPONSE_BODIES: Partial<Record<OperationId, ResponseBody>> = {
   'customers.create': SUCCESS,
   'customers.update': SUCCESS,
@@ -123,11 +126,46 @@ export const RESPONSE_BODIES: Partial<Record<OperationId, ResponseBody>> = {
   'challenges.list': { schema: 'responses.challenge', wrap: 'page' },
   'challenges.customer_list': { schema: 'responses.challenge', wrap: 'page' },
   'tier_programs.create': SUCCESS,
-  'locations.create': SUCCESS,
   'products.create': SUCCESS,
+  'products.get': { schema: 'responses.product' },
+  'products.update': SUCCESS,
   'products.delete': SUCCESS,
+  'taxonomies.create': SUCCESS,
+  'taxonomies.update': SUCCESS,
+  'taxonomies.delete': SUCCESS,
+  'features.create': SUCCESS,
+  'features.update': SUCCESS,
+  'features.delete': SUCCESS,
+  'locations.create': SUCCESS,
+  'locations.get': { schema: 'responses.location' },
+  'locations.update': SUCCESS,
+  'locations.delete': SUCCESS,
+  'location_taxonomies.create': SUCCESS,
+  'location_taxonomies.update': SUCCESS,
+  'location_taxonomies.delete': SUCCESS,
+  'location_features.create': SUCCESS,
+  'location_features.update': SUCCESS,
+  'location_features.delete': SUCCESS,
+  'promotions.create': SUCCESS,
+  'promotions.update': SUCCESS,
+  'promotions.delete': SUCCESS,
   'vouchers.get': { schema: 'responses.voucher' },
   'vouchers.list': { schema: 'responses.voucher', wrap: 'page' },
+  'vouchers.selected': { schema: 'responses.voucher', wrap: 'data' },
+  'vouchers.excluded_products': { schema: 'responses.excluded_products' },
+  'vouchers.select': VOUCHER_ACTION,
+  'vouchers.deselect': VOUCHER_ACTION,
+  'vouchers.freeze': VOUCHER_ACTION,
+  'vouchers.unfreeze': VOUCHER_ACTION,
+  'vouchers.redeem': VOUCHER_ACTIONS,
+  'vouchers.rollback': VOUCHER_ACTIONS,
+  'vouchers.print': VOUCHER_ACTIONS,
+  'vouchers.print_put': VOUCHER_ACTIONS,
+  'vouchers.select_many': VOUCHER_ACTIONS,
+  'vouchers.deselect_many': VOUCHER_ACTIONS,
+  'coupons.create': SUCCESS,
+  'coupons.update': SUCCESS,
+  'coupons.delete': SUCCESS,
 };
 
 /**

@@ -1042,15 +1042,18 @@ export interface ResponseBodies {
   'responses.discount_transaction': DiscountTransaction;
   'responses.effect': Effect;
   'responses.error': ErrorBody;
+  'responses.excluded_products': ExcludedProductsResponse;
   'responses.forbidden': ForbiddenBody;
   'responses.game_campaign': GameCampaignResponse;
   'responses.game_play': GamePlayResponse;
   'responses.instant_win_campaign': InstantWinCampaignResponse;
+  'responses.location': LocationResponse;
   'responses.points_balance': PointsBalanceResponse;
   'responses.points_expiring': PointsExpiringEntry;
   'responses.points_redemption': PointsRedemptionResponse;
   'responses.points_transaction': PointsTransaction;
   'responses.points_transfer': PointsTransferResponse;
+  'responses.product': ProductResponse;
   'responses.program_tier': ProgramTierEntry;
   'responses.redemption': RedemptionResponse;
   'responses.redemption_rollback': RedemptionRollbackResponse;
@@ -1059,6 +1062,8 @@ export interface ResponseBodies {
   'responses.success': SuccessBody;
   'responses.trigger': TriggerResponse;
   'responses.voucher': VoucherResponse;
+  'responses.voucher_action': VoucherActionResponse;
+  'responses.voucher_actions': VoucherActionsResponse;
 }
 export interface AssociationResponse {
   /**
@@ -1699,6 +1704,25 @@ export interface ErrorBody {
    */
   code: string;
 }
+export interface ExcludedProductsResponse {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  loyalty_rule_id: number | string;
+  /**
+   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  product_ids: (number | string)[];
+  product_codes: string[];
+  product_eans: string[];
+  categories: {
+    taxonomy_slug: string;
+    /**
+     * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+     */
+    id: number | string;
+  }[];
+}
 export interface ForbiddenBody {
   message: 'Forbidden';
 }
@@ -1902,6 +1926,38 @@ export interface InstantWinCampaignResponse {
     }[];
   };
 }
+export interface LocationResponse {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  code?: string | null;
+  name: string;
+  country: string;
+  currency?: string | null;
+  address?: string | null;
+  city?: string | null;
+  state?: string | null;
+  postal_code?: string | null;
+  active?: boolean;
+  features?: {
+    taxonomy_slug?: string;
+    taxonomy_name?: string | null;
+    /**
+     * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+     */
+    id?: number | string;
+    name?: string | null;
+  }[];
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   */
+  created_at?: string;
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   */
+  updated_at?: string;
+}
 export interface PointsBalanceResponse {
   /**
    * Whole points.
@@ -2017,6 +2073,34 @@ export interface PointsTransferResponse {
    * Whole points.
    */
   requested_scores: number;
+}
+export interface ProductResponse {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  code?: string | null;
+  ean?: string | null;
+  name: string;
+  description?: string | null;
+  active?: boolean;
+  features?: {
+    taxonomy_slug?: string;
+    taxonomy_name?: string | null;
+    /**
+     * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+     */
+    id?: number | string;
+    name?: string | null;
+  }[];
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   */
+  created_at?: string;
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   */
+  updated_at?: string;
 }
 export interface ProgramTierEntry {
   /**
@@ -2225,4 +2309,12 @@ export interface VoucherResponse {
     discount_type?: string | null;
     deleted?: boolean;
   } | null;
+}
+export interface VoucherActionResponse {
+  status: 'success';
+  voucher: VoucherResponse;
+}
+export interface VoucherActionsResponse {
+  status: 'success';
+  vouchers: VoucherResponse[];
 }
