@@ -138,6 +138,13 @@ describe('answers match their response schemas', () => {
     expectMatches(await c.get('/games'), 'games.list');
     const played = expectMatches(await c.post(`/games/${game}/play`, { customer_id: 500 }), 'games.play');
     expect(played.effects[0].game_info.status).toBe('won');
+    expectMatches(await c.patch(`/games/${game}`, { rule_params: { description: 'Spin to win' } }), 'games.update');
+    const targeted = expectMatches(await c.post('/games', {
+      rule_params: { name: 'Private wheel', select_customers: 'targeted' }, game: { type: 'wheel', game_prizes: [] },
+    }), 'games.create').id;
+    expectMatches(await c.post(`/games/${targeted}/assignments`, { customer_id: 500 }), 'games.assign');
+    const [mine] = expectMatches(await c.get('/games', { query: { customer_id: '500', campaign_audience: 'targeted' } }), 'games.list').data;
+    expect(mine.loyalty_rule_history_id).toBeDefined();
   });
 
   it('rewards: read, list, redeem', async () => {
@@ -146,6 +153,7 @@ describe('answers match their response schemas', () => {
     const read = expectMatches(await c.get(`/rewards/${reward}`, { query: { customer_id: '500' } }), 'rewards.get');
     expect(read.can_redeem).toBe(true);
     expectMatches(await c.get('/rewards'), 'rewards.list');
+    expectMatches(await c.patch(`/rewards/${reward}`, { description: 'A cotton tote bag' }), 'rewards.update');
     const redeemed = expectMatches(await c.post(`/rewards/${reward}/redeem`, { customer_id: 500, location_id: 1 }), 'rewards.redeem');
     const [transaction] = expectMatches(await c.get('/rewards/transactions', { query: { customer_id: '500' } }), 'rewards.transactions').data;
     expect(transaction.id).toBe(redeemed.redemption_id);
@@ -155,7 +163,8 @@ describe('answers match their response schemas', () => {
   it('customer attributes, tiers and audiences', async () => {
     const c = server.client;
     const structure = [{ level: 1, name: 'Bronze', threshold: 0 }, { level: 2, name: 'Silver', threshold: 100 }, { level: 3, name: 'Gold', threshold: 1000 }];
-    expectMatches(await c.post('/tier_programs', { name: 'Club', countries: ['ES'], attribute: 'spend', structure, validity_days: 365 }), 'tier_programs.create');
+    const program = expectMatches(await c.post('/tier_programs', { name: 'Club', countries: ['ES'], attribute: 'spend', structure, validity_days: 365 }), 'tier_programs.create').id;
+    expectMatches(await c.patch(`/tier_programs/${program}`, { name: 'Loyalty club' }), 'tier_programs.update');
     const [standing] = expectMatches(await c.get('/customers/500/tiers'), 'customers.tiers').data;
     expect(standing).toMatchObject({ current_level_name: 'Silver', to_reach_next_level_name: 'Gold' });
     const [attribute] = expectMatches(await c.get('/customers/500/attributes'), 'customers.attributes').data;
@@ -180,6 +189,8 @@ describe('answers match their response schemas', () => {
     expectMatches(await c.post(`/challenges/${id}/enroll`, { customer_id: 500 }), 'challenges.enroll');
     const [mine] = expectMatches(await c.get('/customers/500/challenges'), 'challenges.customer_list').data;
     expect(mine.enrolled).toBe(true);
+    expect(expectMatches(await c.get(`/customers/500/challenges/${id}`), 'challenges.customer_get').enrolled).toBe(true);
+    expectMatches(await c.patch(`/challenges/${id}`, { description: 'Spend to level up' }), 'challenges.update');
   });
 
   it('instant wins: create, read, list, and the instant_win effect of a cart', async () => {
@@ -192,7 +203,7 @@ describe('answers match their response schemas', () => {
     expectMatches(await c.get('/instant_wins'), 'instant_wins.list');
     const played = expectMatches(await c.post('/carts/simulate', cart(90)), 'carts.simulate');
     expect(played.effects.filter((e: { type: string }) => e.type === 'instant_win')).toHaveLength(1);
-    expect((await c.patch(`/instant_wins/${id}`, { rule_params: { active: false } })).status).toBe(200);
+    expectMatches(await c.patch(`/instant_wins/${id}`, { rule_params: { active: false } }), 'instant_wins.update');
   });
 
   it('company data: taxonomies, features, products, locations, legacy promotions', async () => {
@@ -258,6 +269,7 @@ describe('answers match their response schemas', () => {
     const granted = expectMatches(await c.post('/trigger', { trigger: 'welcome', customer_id: 500, loyalty_rule_id: welcome }), 'triggers.trigger');
     expect(granted.score).toBe(100);
     expectMatches(await c.post('/custom_event_definitions', { slug: 'review', schema: { type: 'object', properties: { stars: { type: 'integer' } } } }), 'custom_event_definitions.create');
+    expectMatches(await c.get('/custom_event_definitions'), 'custom_event_definitions.list');
     const event = expectMatches(await c.post('/custom_events', { customer_id: 500, slug: 'review', data: { stars: 5 } }), 'custom_events.create');
     expectMatches(await c.get(`/custom_events/${event.id}`), 'custom_events.get');
     expectMatches(await c.get('/custom_events', { query: { customer_id: '500' } }), 'custom_events.list');
@@ -300,6 +312,15 @@ describe('answers match their response schemas', () => {
     const json = { 'Content-Type': 'application/json' };
     expectMatches(await c.post('/customers/600/unmerge', undefined, { headers: json, query: { with_activites: 'false' } }), 'merges.unmerge');
     expectMatches(await c.post('/customers/transfer-new', { old_customer_id: 602, new_customer_id: 603 }), 'merges.transfer_new');
+  });
+
+  it('utilities and the Company settings', async () => {
+    const c = server.client;
+    expect(expectMatches(await c.get('/check', { auth: null }), 'check')).toEqual({ status: 'ok' });
+    expect(expectMatches(await c.get('/check'), 'check').environment).toBe('sandbox');
+    expectMatches(await c.post('/messages/print', { messages: [{ text: 'Thank you for shopping with us' }], width: 16 }), 'messages.print');
+    expectMatches(await c.get('/company'), 'company.get');
+    expectMatches(await c.patch('/company', { timezone: 'Europe/Madrid' }), 'company.update');
   });
 
   it('errors: {error, code} for 400 and 404, {message: Forbidden} for 403', async () => {

@@ -1,8 +1,8 @@
 /**
  * Which schema of `schemas/` describes the request body and the 200 answer of
  * an operation. A request schema whose `$id` is the operation id needs no
- * entry; the others are named here. Answers are described for the main
- * operations; an operation without an entry answers "a JSON object".
+ * entry; the others are named here. Every operation has an answer schema but
+ * GET /openapi.json (the document itself: "a JSON object").
  */
 import type { OperationId } from '../http/operations.js';
 
@@ -59,6 +59,10 @@ const VOUCHER_ACTION: ResponseBody = { schema: 'responses.voucher_action' };
 const VOUCHER_ACTIONS: ResponseBody = { schema: 'responses.voucher_actions' };
 
 export const RESPONSE_BODIES: Partial<Record<OperationId, ResponseBody>> = {
+  'check': { schema: 'responses.check' },
+  'messages.print': { schema: 'responses.messages_print' },
+  'company.get': { schema: 'responses.company' },
+  'company.update': { schema: 'responses.company' },
   'customers.create': SUCCESS,
   'customers.update': SUCCESS,
   'customers.delete': SUCCESS,
@@ -87,6 +91,7 @@ export const RESPONSE_BODIES: Partial<Record<OperationId, ResponseBody>> = {
   'custom_events.get': { schema: 'responses.custom_event' },
   'custom_events.list': { schema: 'responses.custom_event', wrap: 'page' },
   'custom_event_definitions.create': SUCCESS,
+  'custom_event_definitions.list': { schema: 'responses.custom_event_definition', wrap: 'page' },
   'triggers.trigger': { schema: 'responses.trigger' },
   'discounts.create': SUCCESS,
   'discounts.update': SUCCESS,
@@ -111,7 +116,10 @@ export const RESPONSE_BODIES: Partial<Record<OperationId, ResponseBody>> = {
   'games.list': { schema: 'responses.game_campaign', wrap: 'page' },
   'games.play': { schema: 'responses.game_play' },
   'games.create': SUCCESS,
+  'games.update': SUCCESS,
+  'games.assign': SUCCESS,
   'instant_wins.create': SUCCESS,
+  'instant_wins.update': SUCCESS,
   'instant_wins.get': { schema: 'responses.instant_win_campaign' },
   'instant_wins.list': { schema: 'responses.instant_win_campaign', wrap: 'page' },
   'rewards.get': { schema: 'responses.reward' },
@@ -120,12 +128,16 @@ export const RESPONSE_BODIES: Partial<Record<OperationId, ResponseBody>> = {
   'rewards.transactions': { schema: 'responses.redemption', wrap: 'page' },
   'rewards.rollback': { schema: 'responses.redemption_rollback' },
   'rewards.create': SUCCESS,
+  'rewards.update': SUCCESS,
   'challenges.create': SUCCESS,
+  'challenges.update': SUCCESS,
   'challenges.enroll': SUCCESS,
   'challenges.get': { schema: 'responses.challenge' },
   'challenges.list': { schema: 'responses.challenge', wrap: 'page' },
   'challenges.customer_list': { schema: 'responses.challenge', wrap: 'page' },
+  'challenges.customer_get': { schema: 'responses.challenge' },
   'tier_programs.create': SUCCESS,
+  'tier_programs.update': SUCCESS,
   'products.create': SUCCESS,
   'products.get': { schema: 'responses.product' },
   'products.update': SUCCESS,

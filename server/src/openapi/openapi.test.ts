@@ -76,6 +76,12 @@ describe('the OpenAPI document', () => {
     expect(document.paths['/customers/{value}'].get.responses.default.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/responses.error' });
   });
 
+  it('describes the answer of every operation but its own with a response schema', () => {
+    const answer = (spec: OperationSpec) => document.paths[spec.path][spec.method.toLowerCase()].responses['200'].content['application/json'].schema;
+    const generic = operations.filter(([, spec]) => !answer(spec).$ref && !answer(spec).properties).map(([id]) => id);
+    expect(generic).toEqual(['openapi']);
+  });
+
   it('resolves every $ref inside the document and keeps no ajv-only keyword', () => {
     const text = JSON.stringify(document);
     const refs = new Set([...text.matchAll(/"\$ref":"([^"]+)"/g)].map(([, ref]) => ref));

@@ -1036,7 +1036,10 @@ export interface ResponseBodies {
   'responses.cashback': CashbackResponse;
   'responses.cashback_threshold': CashbackThresholdEntry;
   'responses.challenge': ChallengeResponse;
+  'responses.check': CheckResponse;
+  'responses.company': CompanyResponse;
   'responses.custom_event': CustomEventResponse;
+  'responses.custom_event_definition': CustomEventDefinitionResponse;
   'responses.customer': CustomerResponse;
   'responses.customer_attribute': CustomerAttributeEntry;
   'responses.discount_transaction': DiscountTransaction;
@@ -1048,6 +1051,7 @@ export interface ResponseBodies {
   'responses.game_play': GamePlayResponse;
   'responses.instant_win_campaign': InstantWinCampaignResponse;
   'responses.location': LocationResponse;
+  'responses.messages_print': MessagesPrintResponse;
   'responses.points_balance': PointsBalanceResponse;
   'responses.points_expiring': PointsExpiringEntry;
   'responses.points_redemption': PointsRedemptionResponse;
@@ -1552,6 +1556,39 @@ export interface ChallengeResponse {
   expires_at?: string | null;
   enrolled?: boolean;
 }
+export interface CheckResponse {
+  status: 'ok';
+  environment?: 'sandbox' | 'production';
+}
+export interface CompanyResponse {
+  id: string;
+  name?: string | null;
+  environment: 'sandbox' | 'production';
+  version?: number;
+  currency: string;
+  country: string;
+  timezone?: string;
+  default_language?: string;
+  languages?: string[];
+  /**
+   * Money value of one point, a decimal string.
+   */
+  point_value?: string;
+  cashback_cap?: number | null;
+  cashback_threshold?: number;
+  trigger_engine_version?: 1 | 2;
+  customer_attribute_schema?: {};
+  audiences?: {
+    /**
+     * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+     */
+    id: number | string;
+    name: string;
+    rule: {};
+  }[];
+  rate_limits?: CommonRateLimits;
+  cart_cancellation_wait_seconds?: number;
+}
 export interface CustomEventResponse {
   /**
    * Unique; a string.
@@ -1603,6 +1640,20 @@ export interface CommonCustomerPoints {
    * Whole points.
    */
   score_available: number;
+}
+export interface CustomEventDefinitionResponse {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  slug: string;
+  name?: string | null;
+  description?: string | null;
+  schema: {};
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   */
+  created_at?: string;
 }
 export interface CustomerResponse {
   /**
@@ -1957,6 +2008,11 @@ export interface LocationResponse {
    * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
    */
   updated_at?: string;
+}
+export interface MessagesPrintResponse {
+  status: 'success';
+  width: number;
+  lines: string[];
 }
 export interface PointsBalanceResponse {
   /**
