@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS, type OperationSpec } from '../http/operations.js';
 import { startServer, type TestServer } from '../testing/server.js';
@@ -94,6 +95,19 @@ describe('the OpenAPI document', () => {
     expect(text).not.toContain('"wire"');
     expect(text).not.toContain('"$id"');
     expect(document.components.schemas['common.int64']).toMatchObject({ type: ['integer', 'string'], format: 'int64', minimum: 1 });
+  });
+
+  it('has schemas that are valid JSON Schema 2020-12 (the dialect of OpenAPI 3.1) and compile', () => {
+    // ajv checks each against the 2020-12 meta-schema and refuses unknown keywords.
+    const ajv = new Ajv2020({ strictTypes: false, formats: { int64: true, date: true } });
+    const text = JSON.stringify(document.components.schemas).replaceAll('"#/components/schemas/', '"#/$defs/');
+    ajv.addSchema({ $id: 'openapi', $defs: JSON.parse(text) });
+    for (const name of Object.keys(document.components.schemas)) {
+      expect(typeof ajv.getSchema(`openapi#/$defs/${name}`), name).toBe('function');
+    }
+    const customer = ajv.getSchema('openapi#/$defs/responses.customer')!;
+    expect(customer({ id: 1, status: 'active' })).toBe(true);
+    expect(customer({ id: 0, status: 'active' })).toBe(false);
   });
 });
 
