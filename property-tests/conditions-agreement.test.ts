@@ -28,7 +28,7 @@ describe('compiled rules agree with json-rules-engine', () => {
         const expected = rules.filter(({ rule }) => rule.test(facts)).map(({ id }) => id);
         expect(await referenceEngine(rules).matching(facts)).toEqual(expected);
       }),
-      { numRuns: 150, seed: 7 },
+      { numRuns: 400, seed: 7 },
     );
   });
 

@@ -127,6 +127,22 @@ const lineCases: Case[] = [
     holds: true,
   },
   {
+    // Regression: json-rules-engine evaluates sibling conditions concurrently; the reference once
+    // shared one nested Engine between them and dropped lines from the group sums.
+    title: 'several grouped line conditions in one rule each see every line',
+    rule: and(
+      lines([], { field: 'quantity', operator: 'in', values: [1], grouped: true }),
+      {
+        or: [
+          lines([], { field: 'count', operator: 'gte', value: 0, grouped: true }),
+          { and: [lines([], { field: 'total', operator: 'in', values: [0], grouped: true }), lines([product(1)])] },
+        ],
+      },
+    ),
+    cart: { lines: [{ product_id: '1', quantity: 1 }, { product_id: '1', quantity: 1 }] },
+    holds: false,
+  },
+  {
     title: 'grouped quantity sums exactly (0.1 + 0.2 eq 0.3)',
     rule: and(lines([product(1)], { field: 'quantity', operator: 'eq', value: 0.3, grouped: true })),
     cart: { lines: [{ product_id: '1', quantity: 0.1 }, { product_id: '1', quantity: 0.2 }] },

@@ -24,24 +24,20 @@ function copy(json: Record<string, unknown>): TopLevelCondition {
   return JSON.parse(JSON.stringify(json)) as TopLevelCondition;
 }
 
-/** Does one line satisfy the leaves? One nested Engine per distinct set of leaves. */
-function lineMatcher(): (conditions: TopLevelCondition, line: LineFacts) => Promise<boolean> {
-  const engines = new Map<string, Engine>();
-  return async (conditions, line) => {
-    const key = JSON.stringify(conditions);
-    let engine = engines.get(key);
-    if (!engine) {
-      engine = newEngine();
-      engine.addRule({ conditions, event: { type: 'match' } });
-      engine.addFact('lineAttribute', async (params, almanac) => attributeOf((await almanac.factValue<LineFacts>('line')).attributes, params.name));
-      engines.set(key, engine);
-    }
-    const { events } = await engine.run({ line });
-    return events.length > 0;
-  };
+/**
+ * Does one line satisfy the leaves? A fresh nested Engine per call: json-rules-engine
+ * marks an Engine finished when any of its runs ends, so one Engine shared by the
+ * concurrent fact evaluations of a run would skip rules and drop lines from group sums.
+ */
+async function lineMatches(conditions: TopLevelCondition, line: LineFacts): Promise<boolean> {
+  const engine = newEngine();
+  engine.addRule({ conditions: copy(conditions as unknown as Record<string, unknown>), event: { type: 'match' } });
+  engine.addFact('lineAttribute', async (params, almanac) => attributeOf((await almanac.factValue<LineFacts>('line')).attributes, params.name));
+  const { events } = await engine.run({ line });
+  return events.length > 0;
 }
 
-function addCartFacts(engine: Engine, matches: (conditions: TopLevelCondition, line: LineFacts) => Promise<boolean>): void {
+function addCartFacts(engine: Engine): void {
   const cart = (almanac: Almanac) => almanac.factValue<CartFacts>('cart');
   engine.addFact('cartAttribute', async (params, almanac) => attributeOf((await cart(almanac)).attributes, params.name));
   engine.addFact('customerAttribute', async (params, almanac) => attributeOf((await cart(almanac)).customer.attributes, params.name));
@@ -50,7 +46,7 @@ function addCartFacts(engine: Engine, matches: (conditions: TopLevelCondition, l
     const { lines } = await cart(almanac);
     let total = new Decimal(0);
     for (const line of lines) {
-      if (!(await matches(params.conditions, line))) continue;
+      if (!(await lineMatches(params.conditions, line))) continue;
       total = total.plus(params.sum ? String(line[params.sum as 'quantity' | 'total' | 'original_total']) : 1);
     }
     return total.toNumber();
@@ -58,7 +54,7 @@ function addCartFacts(engine: Engine, matches: (conditions: TopLevelCondition, l
   // Whether the line being selected matches `conditions` (always true when the rule is used as a condition).
   engine.addFact('lineSelected', async (params, almanac) => {
     const focus = await almanac.factValue<number>('focus');
-    return focus === NO_FOCUS || matches(params.conditions, (await cart(almanac)).lines[focus]);
+    return focus === NO_FOCUS || lineMatches(params.conditions, (await cart(almanac)).lines[focus]);
   });
 }
 
@@ -66,11 +62,10 @@ export function referenceEngine(rules: { id: string; rule: CompiledRule }[]): {
   matching(facts: CartFacts): Promise<string[]>;
   selectedLines(id: string, facts: CartFacts): Promise<boolean[]>;
 } {
-  const matches = lineMatcher();
   const engineOf = (selected: { id: string; rule: CompiledRule }[]) => {
     const engine = newEngine();
     for (const { id, rule } of selected) engine.addRule({ name: id, conditions: copy(rule.json), event: { type: id } });
-    addCartFacts(engine, matches);
+    addCartFacts(engine);
     return engine;
   };
   const all = engineOf(rules);
