@@ -24,6 +24,17 @@ function requestSchema(id: OperationId): string | undefined {
   return SCHEMA_DOCUMENTS.has(id) ? id : undefined;
 }
 
+/** Whether a request schema requires some field, so a body must be sent. */
+function requiresFields(schema: Json | undefined): boolean {
+  if (!schema) return false;
+  const branches = (key: string) => (schema[key] as Json[] | undefined) ?? [];
+  return (
+    ((schema.required as unknown[] | undefined)?.length ?? 0) > 0 ||
+    branches('allOf').some(requiresFields) ||
+    ['anyOf', 'oneOf'].some((key) => branches(key).length > 0 && branches(key).every(requiresFields))
+  );
+}
+
 function parameters(id: OperationId, spec: OperationSpec, path: string, method: string): Json[] {
   const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
   const query = [...(QUERY_PARAMETERS[id] ?? []), ...(RESPONSE_BODIES[id]?.wrap === 'page' ? PAGE_PARAMETERS : [])].map(
@@ -52,7 +63,6 @@ function responses(id: OperationId, spec: OperationSpec): Json {
 
 function operation(id: OperationId, spec: OperationSpec, path: string, method: string, extra: Json): Json {
   const request = requestSchema(id);
-  const requestRequired = request !== undefined && ((SCHEMA_DOCUMENTS.get(request)?.required as unknown[] | undefined)?.length ?? 0) > 0;
   return {
     operationId: id,
     tags: [id.split('.')[0]],
@@ -63,7 +73,7 @@ function operation(id: OperationId, spec: OperationSpec, path: string, method: s
     // The document's security (the three headers) applies unless the operation is public.
     ...(spec.public ? { security: [{}, CREDENTIALS] } : {}),
     parameters: parameters(id, spec, path, method),
-    ...(request ? { requestBody: { required: requestRequired, content: json(ref('schemas', request)) } } : {}),
+    ...(request ? { requestBody: { required: requiresFields(SCHEMA_DOCUMENTS.get(request)), content: json(ref('schemas', request)) } } : {}),
     responses: responses(id, spec),
   };
 }

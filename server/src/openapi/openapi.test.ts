@@ -71,6 +71,10 @@ describe('the OpenAPI document', () => {
     const simulate = document.paths['/carts/simulate'].post;
     expect(simulate.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/carts.cart' } } } });
     expect(simulate.parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+    // A body is required when the schema requires a field, also through allOf or in every branch of oneOf.
+    expect(document.paths['/challenges'].post.requestBody.required).toBe(true);
+    expect(document.paths['/games/{id}/play'].post.requestBody.required).toBe(true);
+    expect(document.paths['/customers/{value}'].patch.requestBody.required).toBe(false);
     const page = document.paths['/points/transactions'].get;
     expect(page.parameters.map((p: Json) => p.name)).toEqual(expect.arrayContaining(['starting_after', 'per_page']));
     expect(page.responses['200'].content['application/json'].schema.properties.data.items).toEqual({ $ref: '#/components/schemas/responses.points_transaction' });
