@@ -1359,7 +1359,7 @@ export interface Effect {
    * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
    */
   rule_id: number | string;
-  rule_name?: string | null;
+  rule_name: string | null;
   type: 'discount' | 'points' | 'instant_win' | 'gaming';
   /**
    * Empty for instant_win.
@@ -1377,7 +1377,7 @@ export interface Effect {
   /**
    * Cents for discounts, points for points effects (negative for rollbacks), 0 for instant wins.
    */
-  value?: number;
+  value: number;
   value_as_money?: number | null;
   available_from?: string | null;
   available_to?: string | null;
@@ -1484,7 +1484,7 @@ export interface CartCustomerSummary {
   /**
    * Whole points.
    */
-  score?: number;
+  score: number;
   /**
    * An amount in the currency's units (a decimal number, e.g. 26.91).
    */
@@ -1492,7 +1492,7 @@ export interface CartCustomerSummary {
   /**
    * Whole points.
    */
-  score_available?: number;
+  score_available: number;
   /**
    * An amount in the currency's units (a decimal number, e.g. 26.91).
    */
