@@ -76,24 +76,30 @@ async function post(port, path, body) {
 }
 
 /**
- * HOOK (customers, issue 3): seeds CUSTOMERS customers with POST /customers,
- * 64 requests in flight (durable writes group-commit). Returns false while
- * the operation answers 501 (not built yet).
+ * HOOK (customers, issue 3): seeds CUSTOMERS customers with POST /customers
+ * (ids 1..CUSTOMERS), driven by autocannon with 64 requests in flight so that
+ * durable writes group-commit. Returns false while the operation answers 501
+ * (not built yet).
  */
 async function seedCustomers(port) {
-  const probe = await post(port, '/customers', { id: 1, name: 'Customer 1', registration_location_id: 1 });
+  const probe = await post(port, '/customers', customerBody(1));
   if (probe.status === 501) return false;
   if (probe.status !== 200) throw new Error(`seeding customers failed: ${probe.status} ${probe.body}`);
+  const autocannon = require('autocannon');
   let next = 2;
-  const worker = async () => {
-    while (next <= CUSTOMERS) {
-      const id = next++;
-      const res = await post(port, '/customers', { id, name: `Customer ${id}`, email: `c${id}@example.com`, registration_location_id: 1 });
-      if (res.status !== 200) throw new Error(`seeding customer ${id} failed: ${res.status} ${res.body}`);
-    }
-  };
-  await Promise.all(Array.from({ length: 64 }, worker));
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: 64,
+    amount: CUSTOMERS - 1,
+    headers: { ...AUTH, 'Content-Type': 'application/json' },
+    requests: [{ method: 'POST', path: '/customers', setupRequest: (req) => ({ ...req, body: JSON.stringify(customerBody(next++)) }) }],
+  });
+  if (result.non2xx + result.errors > 0) throw new Error(`seeding customers: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return true;
+}
+
+function customerBody(id) {
+  return { id, name: `Customer ${id}`, email: `c${id}@example.com`, registration_location_id: 1 };
 }
 
 function runWrk(port, path, randomCustomer) {
