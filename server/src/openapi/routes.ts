@@ -1,14 +1,19 @@
 /**
  * GET /openapi.json: the API description, public like GET /check (credentials
- * are validated only when sent). Built once, on the first request.
+ * are validated only when sent). Built once, on the first request, and sent
+ * as the bytes of docs/openapi.json.
  */
 import type { ServerContext } from '../context.js';
-import { ok, type Routes } from '../http/types.js';
-import { buildOpenApi } from './document.js';
+import type { Reply, Routes } from '../http/types.js';
+import { buildOpenApi, openApiText } from './document.js';
 
 export function openapiRoutes(_ctx: ServerContext): Routes {
-  let document: Record<string, unknown> | undefined;
+  let reply: Reply | undefined;
+  const build = (): Reply => {
+    const document = buildOpenApi();
+    return { body: document, raw: openApiText(document) };
+  };
   return {
-    openapi: async () => ok((document ??= buildOpenApi())),
+    openapi: async () => (reply ??= build()),
   };
 }
