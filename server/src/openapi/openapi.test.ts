@@ -101,6 +101,13 @@ describe('the OpenAPI document', () => {
     expect(document.components.schemas['common.int64']).toMatchObject({ type: ['integer', 'string'], format: 'int64', minimum: 1 });
   });
 
+  it('uses every schema of schemas/: an unused one is a request or answer not named in bodies.ts', () => {
+    const used = (text: string) => new Set([...text.matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map(([, name]) => name));
+    const fromPaths = used(JSON.stringify(document.paths));
+    const fromSchemas = used(JSON.stringify(document.components.schemas));
+    expect(Object.keys(document.components.schemas).filter((name) => !fromPaths.has(name) && !fromSchemas.has(name))).toEqual([]);
+  });
+
   it('has schemas that are valid JSON Schema 2020-12 (the dialect of OpenAPI 3.1) and compile', () => {
     // ajv checks each against the 2020-12 meta-schema and refuses unknown keywords.
     const ajv = new Ajv2020({ strictTypes: false, formats: { int64: true, date: true } });
