@@ -13,6 +13,7 @@
  *   `validate`), `ResponseBodies` each response schema `$id`.
  */
 import { compile } from 'json-schema-to-typescript';
+import { hasBody, parseSchemaRef } from '../server/dist/openapi/schema-refs.js';
 
 const BANNER = `/* Generated from schemas/ by \`npm run schemas\` (scripts/wire-types.mjs). Do not edit: edit the schemas. */`;
 
@@ -21,8 +22,6 @@ const isResponse = (id) => id.startsWith('responses.');
 const typeName = (document) => document.title ?? pascal(document.$id);
 const defName = (id, def) => pascal(id.replace(/^responses\./, '')) + pascal(def);
 const hasProperties = (schema) => JSON.stringify(schema).includes('"properties"');
-const bodyOf = ({ $id, $defs, $comment, title, description, ...body }) => body;
-const hasBody = (document) => Object.keys(bodyOf(document)).length > 0;
 const key = (id) => id.replace(/\./g, '_');
 const COMBINATORS = ['allOf', 'anyOf', 'oneOf'];
 const SHAPE_KEYWORDS = ['type', 'properties', '$ref', 'items', 'enum', 'const', 'wire', ...COMBINATORS];
@@ -33,12 +32,11 @@ const SHAPE_KEYWORDS = ['type', 'properties', '$ref', 'items', 'enum', 'const', 
  */
 const isShape = (branch) => SHAPE_KEYWORDS.some((keyword) => keyword in branch);
 
-/** Resolves `$ref` (relative to the document `owner`) to [document id, def name or undefined]. */
+/** The document id and `$defs` entry a `$ref` names (only whole documents and `$defs` entries are used in schemas/). */
 function target(ref, owner) {
-  const [id, pointer = ''] = ref.split('#');
-  const def = /^\/\$defs\/([^/]+)$/.exec(pointer);
-  if (pointer !== '' && !def) throw new Error(`$ref ${ref}: only whole schemas and $defs entries are supported`);
-  return [id || owner, def?.[1]];
+  const { id, def, pointer } = parseSchemaRef(ref, owner);
+  if (pointer !== '' && def === undefined) throw new Error(`$ref ${ref}: only whole schemas and $defs entries are supported`);
+  return [id, def];
 }
 
 function rewrite(schema, owner, documents) {

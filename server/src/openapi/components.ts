@@ -8,6 +8,7 @@
  */
 import { WIRE_DESCRIPTIONS, type WireType } from '../http/wire.js';
 import type { SchemaDocument } from '../http/validation.js';
+import { hasBody, parseSchemaRef } from './schema-refs.js';
 
 type Json = Record<string, unknown>;
 
@@ -22,14 +23,9 @@ const WIRE_SCHEMAS: Record<WireType, Json> = {
 const COMPONENTS = '#/components/schemas/';
 
 /** `X#/$defs/y` (or `#/$defs/y` inside X) → the component `X.y`; `X` → `X`. */
-export function componentRef(ref: string, owner?: string): string {
-  const hash = ref.indexOf('#');
-  const id = hash === -1 ? ref : ref.slice(0, hash) || owner;
-  if (id === undefined) throw new Error(`$ref ${ref} has no schema to resolve against`);
-  const pointer = hash === -1 ? '' : ref.slice(hash + 1);
-  const def = /^\/\$defs\/([^/]+)$/.exec(pointer);
-  if (def) return `${COMPONENTS}${id}.${def[1]}`;
-  return `${COMPONENTS}${id}${pointer}`;
+function componentRef(ref: string, owner?: string): string {
+  const { id, def, pointer } = parseSchemaRef(ref, owner);
+  return def === undefined ? `${COMPONENTS}${id}${pointer}` : `${COMPONENTS}${id}.${def}`;
 }
 
 /** A copy of `schema` with component references and without ajv-only keywords. */
@@ -55,8 +51,7 @@ export function schemaComponents(documents: Iterable<SchemaDocument>): Json {
   };
   for (const document of [...documents].sort((a, b) => (a.$id < b.$id ? -1 : 1))) {
     const { $defs, ...body } = document as Json & { $defs?: Json };
-    const hasBody = Object.keys(body).some((key) => !['$id', '$comment', 'title', 'description'].includes(key));
-    if (hasBody) add(document.$id, body, document.$id);
+    if (hasBody(document)) add(document.$id, body, document.$id);
     for (const [name, def] of Object.entries($defs ?? {})) add(`${document.$id}.${name}`, def, document.$id);
   }
   return components;
