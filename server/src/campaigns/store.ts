@@ -11,6 +11,7 @@
 import type { Campaign } from '@tally/engine';
 import type { StoreEnv } from '../store/env.js';
 import { InstantWinStore } from '../instant-wins/store.js';
+import { isCartCampaign } from '../triggers/binding.js';
 import { allocateId } from '../store/ids.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import { idKey, tenantPrefix } from '../store/keys.js';
@@ -88,7 +89,11 @@ export class LmdbCampaignStore implements CampaignStore {
     // Synchronous reads share lmdb's read snapshot of this event turn, so the version matches the campaigns.
     return {
       version: this.version(tenant),
-      campaigns: [...this.all(tenant).map(toEngineCampaign), ...new InstantWinStore(this.env).cartCampaigns(tenant)],
+      // Campaigns bound to a trigger or a custom event run on that event, never on carts.
+      campaigns: [
+        ...this.all(tenant).filter((record) => isCartCampaign(record.rule_params)).map(toEngineCampaign),
+        ...new InstantWinStore(this.env).cartCampaigns(tenant),
+      ],
     };
   }
 

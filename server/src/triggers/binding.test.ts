@@ -1,0 +1,25 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../testing/server.js';
+import { balance, createCustomer, triggerCampaign } from '../points/testing.js';
+
+describe('each points campaign runs on its own event', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '1' } });
+    await createCustomer(server.client, 70);
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('a cart never grants the points of trigger or custom-event campaigns', async () => {
+    await server.client.post('/points', { rule_params: { name: 'Cart', when: 'after_create_activity', rule_effects: [{ type: 'direct_value', value: 7, distribution: 'total' }] } });
+    await triggerCampaign(server.client, 'birthday', 500);
+    const def = await server.client.post('/custom_event_definitions', { slug: 'review', schema: { type: 'object' } });
+    await server.client.post('/points', { rule_params: { name: 'Review', custom_entity_definition_id: def.body.id, rule_effects: [{ type: 'direct_value', value: 300, distribution: 'total' }] } });
+    const res = await server.client.post('/carts/realtime', { id: 1, creation_date: '2026-11-20T10:00:00Z', total: 5, customer_id: 70, lines: [{ order: 1, total: 5, quantity: 1 }] });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.score).toBe(7);
+    expect((await balance(server.client, 70)).score).toBe(7);
+  });
+});
