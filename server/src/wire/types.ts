@@ -60,6 +60,14 @@ export type CartReadResponse = CartEvaluation & {
   shipping_cost?: number | null;
   channel?: string | null;
   cashback_score_desired?: number | null;
+  /**
+   * The mirror cart of POST /carts/cancellation that cancelled this one.
+   */
+  cancelled_by_cart_id?: (number | string) | null;
+  /**
+   * On a mirror cart: the cart it cancels.
+   */
+  cancels_cart_id?: (number | string) | null;
 };
 
 /**
@@ -1549,12 +1557,30 @@ export interface ChallengeResponse {
     level: number;
     name: string;
     threshold: number;
+    /**
+     * Points granted on reaching the level (Tally).
+     */
+    points?: number;
   }[];
   attribute_value?: number | null;
   attribute_id?: (number | string) | null;
   last_execution_time?: string | null;
   expires_at?: string | null;
   enrolled?: boolean;
+  /**
+   * What is measured (Tally): total_spent, carts, points_earned or a numeric custom attribute.
+   */
+  attribute?: string;
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   */
+  created_at?: string;
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   */
+  updated_at?: string;
+  current_level?: number;
+  current_level_name?: string | null;
 }
 export interface CheckResponse {
   status: 'ok';
@@ -1718,6 +1744,10 @@ export interface CustomerResponse {
   updated_at?: string | null;
 }
 export interface CustomerAttributeEntry {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id?: number | string;
   name: string;
   /**
    * The value written as text.
@@ -1883,6 +1913,18 @@ export interface GameCampaignResponse {
        */
       stock?: number;
       stock_management_strategy?: string | null;
+      /**
+       * Stock left; -1 is unlimited.
+       */
+      available_stock?: number;
+      /**
+       * Outcome points: the points credited when won.
+       */
+      points?: number | null;
+      /**
+       * Outcome discount: the discount campaign whose voucher is issued when won.
+       */
+      promotion_id?: (number | string) | null;
     }[];
   };
 }
@@ -1974,8 +2016,16 @@ export interface InstantWinCampaignResponse {
       weight: number;
       stock: number;
       stock_management_strategy?: string | null;
+      /**
+       * Stock left; -1 is unlimited.
+       */
+      available_stock?: number;
     }[];
   };
+  /**
+   * Targeted campaigns: the coupon whose voucher lets the customer take part.
+   */
+  coupon_info?: {} | null;
 }
 export interface LocationResponse {
   /**
@@ -2272,6 +2322,30 @@ export interface RewardResponse {
   validity_duration_type?: 'relative' | 'fixed' | null;
   redemptions_quantity?: number | null;
   redemption_type?: 'manual' | 'loyalty_rule';
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   */
+  created_at?: string;
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   */
+  updated_at?: string;
+  /**
+   * Tier levels the customer must hold (one of them, or higher).
+   */
+  tiers?: {
+    /**
+     * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+     */
+    program_id: number | string;
+    level: number;
+  }[];
+  /**
+   * The stores offering the reward; empty: every store of its countries.
+   *
+   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  location_ids?: (number | string)[];
 }
 export interface RewardRedemptionResponse {
   customer: CommonCustomerPoints;
@@ -2299,6 +2373,16 @@ export interface SuccessBody {
    * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
    */
   id?: number | string;
+  slug?: string;
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  voucher_id?: number | string;
+  voucher_code?: string;
+  /**
+   * DELETE /customers/{value}: hard (removed) or soft (emptied; a customer with critical relations).
+   */
+  deleted?: 'hard' | 'soft';
 }
 export interface TriggerResponse {
   customer_code?: string | null;
