@@ -4,8 +4,8 @@
  * `node bench/carts.bench.mjs` after `npm run build`).
  *
  * In one run, over loopback, rate limits off, with 50 active campaigns
- * (25 discounts, 25 points, conditions on product ids) and 10-line carts of
- * about 1.5 KB:
+ * (25 discounts, 25 points, conditions on product ids; BENCH_APPLYING of them
+ * act on the cart, default 10) and 10-line carts of about 1.5 KB:
  * - a bare uWebSockets.js endpoint that parses the same body (the ceiling),
  * - POST /carts/simulate on the Piscina pool (WORKERS=2) and inline (WORKERS=0),
  * - POST /carts/realtime on the pool and inline (every cart a new id, each one
@@ -39,11 +39,18 @@ function cartBody(id, customer) {
   return { id, customer_id: customer, creation_date: '2026-11-20T10:00:00Z', total, currency: 'EUR', location_id: 3, channel: 'store', lines };
 }
 
-/** 25 discounts and 25 points campaigns, each on a few product ids. */
+/**
+ * 25 discounts and 25 points campaigns, each on a few product ids. Every
+ * campaign's conditions are evaluated for every cart; with BENCH_APPLYING=n,
+ * n of them (default 10) name a product of the bench cart and act on it, the
+ * others name products the cart does not hold. The response grows with the
+ * campaigns that act (one effect per campaign and line: ~16 KB when all 50 do).
+ */
 function campaigns() {
+  const applying = Number(process.env.BENCH_APPLYING ?? 10);
   const list = [];
   for (let i = 0; i < 50; i++) {
-    const products = [100 + (i % 10) * 7, 500 + i, 900 + i];
+    const products = i < applying ? [100 + (i % 10) * 7, 500 + i, 900 + i] : [500 + i, 900 + i, 1300 + i];
     const rule_application = { conditions: { and: [{ array_field: 'lines', conditions: [{ field: 'product_id', operator: 'in', values: products }] }] } };
     const rule_conditions = { conditions: { and: [{ field: 'total', operator: 'gte', value: 5 + (i % 5) }] } };
     if (i % 2 === 0) {
@@ -137,7 +144,7 @@ function peakRss(pid) {
 async function tally(workers) {
   const dataDir = mkdtempSync(join(tmpdir(), 'tally-carts-bench-'));
   const server = await startProcess([join(ROOT, 'server/dist/main.js')], {
-    PORT: '0', DATA_DIR: dataDir, TALLY_RATE_LIMITS: 'off', TALLY_BOOTSTRAP_KEY: KEY, TALLY_BOOTSTRAP_SECRET: SECRET, LOG_LEVEL: 'warn', WORKERS: String(workers),
+    PORT: '0', DATA_DIR: dataDir, TALLY_RATE_LIMITS: 'off', TALLY_BOOTSTRAP_KEY: KEY, TALLY_BOOTSTRAP_SECRET: SECRET, LOG_LEVEL: 'info', WORKERS: String(workers),
   });
   await seed(server.port);
   return {
@@ -174,7 +181,7 @@ export async function runCartsBench() {
 
 export function printCartsTable(rows) {
   const bareRps = rows[0][1].rps;
-  console.log(`\nCarts: 50 active campaigns, 10-line carts, wrk -t1 -c${CONNECTIONS} -d${DURATION}s, loopback, Node ${process.version}, CART_TASKS_PER_WORKER=${process.env.CART_TASKS_PER_WORKER ?? 'default'}.`);
+  console.log(`\nCarts: 50 active campaigns (${process.env.BENCH_APPLYING ?? 10} acting on the cart), 10-line carts, wrk -t1 -c${CONNECTIONS} -d${DURATION}s, loopback, Node ${process.version}, CART_TASKS_PER_WORKER=${process.env.CART_TASKS_PER_WORKER ?? 'default'}.`);
   console.log('\n| target | requests/s | p50 ms | p99 ms | non-2xx | % of bare | server peak RSS MiB |');
   console.log('|---|---|---|---|---|---|---|');
   for (const [name, r, rss] of rows) {

@@ -1,5 +1,6 @@
 /**
- * The cart request as the worker reads it: parsed from the JSON text,
+ * The cart request as the worker reads it: parsed from the JSON text (the
+ * main thread does not parse it: `workerParsesBody` in the routing table),
  * validated (schemas/carts/cart.json, which canonicalises ids to decimal
  * strings), the exclusivity rules checked naming the field. The canonical
  * identifiers are kept for the stores; the ids the evaluation echoes are
@@ -7,7 +8,7 @@
  */
 import type { Cart } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
-import { parseJson } from '../http/json.js';
+import { parseJsonObject } from '../http/json.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 
@@ -32,7 +33,7 @@ function numericRows(rows: unknown, fields: readonly string[]): void {
 }
 
 export function readCartRequest(text: string): CartRequest {
-  const body = validate<Record<string, unknown> & Cart>('carts.cart', parseJson(text));
+  const body = validate<Record<string, unknown> & Cart>('carts.cart', parseJsonObject(text));
   if (body.customer_id !== undefined && body.customer_code !== undefined) {
     throw invalidRequest('customer_code', 'is mutually exclusive with customer_id');
   }

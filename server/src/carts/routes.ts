@@ -31,7 +31,7 @@ export function cartsRoutes(ctx: ServerContext): Routes {
       environment: req.tenant.environment,
       settingsVersion: req.settings.version,
       now: req.now.toISOString(),
-      body: req.rawBody.trim() === '' ? '{}' : req.rawBody,
+      body: req.rawBody,
     });
     return { body: undefined, raw };
   };

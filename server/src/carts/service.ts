@@ -35,7 +35,7 @@ export interface CartTask {
   settingsVersion: number;
   /** ISO instant of the request. */
   now: string;
-  /** The request body as received (a JSON object: the main thread checked it parses). */
+  /** The request body as received, unparsed. */
   body: string;
 }
 

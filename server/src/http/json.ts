@@ -4,6 +4,7 @@
  * bare JSON numbers, so an id like 9223372036854775807 survives a round trip.
  */
 import { parse, isInteger } from 'lossless-json';
+import { invalidRequest } from './errors.js';
 
 /** A run of 16+ digits is the only way a number can lose precision in JSON.parse. */
 const LONG_DIGIT_RUN = /\d{16}/;
@@ -19,6 +20,25 @@ function parseNumber(text: string): number | bigint {
 /** Parses JSON text; throws SyntaxError when it is not JSON. */
 export function parseJson(text: string): unknown {
   return LONG_DIGIT_RUN.test(text) ? parse(text, null, parseNumber) : JSON.parse(text);
+}
+
+/**
+ * A request body: an absent body is an empty object; anything else must be a
+ * JSON object, else invalid_request naming `body`. The pipeline calls it, or
+ * for `workerParsesBody` operations the worker does.
+ */
+export function parseJsonObject(text: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = parseJson(text);
+  } catch (err) {
+    throw invalidRequest('body', `is not valid JSON (${(err as Error).message})`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw invalidRequest('body', 'must be a JSON object');
+  }
+  return value as Record<string, unknown>;
 }
 
 /**

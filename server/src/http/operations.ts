@@ -21,6 +21,8 @@ export interface OperationSpec {
   public?: boolean;
   /** An extra per-key limit on top of the tier (POST /discounts/trigger: 50 rps). */
   extraLimit?: 'discounts_trigger';
+  /** The handler sends the body text to a worker that parses it (the cart hot path): the main thread does not parse it. */
+  workerParsesBody?: boolean;
 }
 
 export const OPERATIONS = {
@@ -63,9 +65,9 @@ export const OPERATIONS = {
   'merges.unmerge': { method: 'POST', path: '/customers/{associate_id}/unmerge', tier: 'tier_3', jsonContentType: true },
 
   // Carts
-  'carts.simulate': { method: 'POST', path: '/carts/simulate', tier: 'tier_1', aliases: ['/activities/simulate'] },
-  'carts.realtime': { method: 'POST', path: '/carts/realtime', tier: 'tier_1', aliases: ['/activities/realtime'] },
-  'carts.create': { method: 'POST', path: '/carts', tier: 'tier_3', aliases: ['/activities'] },
+  'carts.simulate': { method: 'POST', path: '/carts/simulate', tier: 'tier_1', aliases: ['/activities/simulate'], workerParsesBody: true },
+  'carts.realtime': { method: 'POST', path: '/carts/realtime', tier: 'tier_1', aliases: ['/activities/realtime'], workerParsesBody: true },
+  'carts.create': { method: 'POST', path: '/carts', tier: 'tier_3', aliases: ['/activities'], workerParsesBody: true },
   'carts.list': { method: 'GET', path: '/carts', tier: 'tier_3', aliases: ['/activities'] },
   'carts.get': { method: 'GET', path: '/carts/{id}', tier: 'tier_3', aliases: ['/activities/{id}'] },
   'carts.cancellation': { method: 'POST', path: '/carts/cancellation', tier: 'tier_3' },

@@ -9,7 +9,7 @@ import type { ServerContext } from '../context.js';
 import { authenticate, hasCredentials, principalOf } from './auth.js';
 import { FORBIDDEN, errorBody, errorReply, invalidRequest } from './errors.js';
 import { Idempotency } from './idempotency.js';
-import { parseJson } from './json.js';
+import { parseJsonObject } from './json.js';
 import { selectLanguage } from './language.js';
 import type { RateLimiter } from './rate-limit.js';
 import { IncomingRequest, type RawRequest } from './request.js';
@@ -78,7 +78,7 @@ async function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): 
   }
   const handler = protocol.routes[match.operation];
   if (!handler) throw new TallyError('not_implemented', `${match.operation} is not implemented yet`);
-  const req = new IncomingRequest(match.operation, raw, match.params, parseBody(raw.body));
+  const req = new IncomingRequest(match.operation, raw, match.params, match.spec.workerParsesBody ? {} : parseJsonObject(raw.body));
   if (!apiKey || !settings) return (handler as PublicHandler)(req);
 
   const principal = principalOf(apiKey);
@@ -100,17 +100,3 @@ function isJson(contentType: string | undefined): boolean {
   return contentType !== undefined && contentType.split(';')[0].trim().toLowerCase() === 'application/json';
 }
 
-/** An absent body is an empty object; anything else must be a JSON object. */
-function parseBody(text: string): Record<string, unknown> {
-  if (text.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = parseJson(text);
-  } catch (err) {
-    throw invalidRequest('body', `is not valid JSON (${(err as Error).message})`);
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw invalidRequest('body', 'must be a JSON object');
-  }
-  return value as Record<string, unknown>;
-}
