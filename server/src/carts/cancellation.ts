@@ -18,6 +18,7 @@ import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import { customerCounterKey } from './context.js';
 import { mirrorRequest, mirrorResponse } from './mirror.js';
+import { cartJson, cartResponse } from './present.js';
 import type { CartStore } from './store.js';
 import type { CartRecord } from './types.js';
 
@@ -102,7 +103,7 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
     vouchers.putInTransaction(tenant, { ...voucher, redemptions: voucher.redemptions - 1, status: voucher.status === 'redeemed' ? 'active' : voucher.status });
   }
   const at = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const response = { ...mirrorResponse(original.response, id, code), creation_date: at };
+  const response = { ...mirrorResponse(cartResponse(original), id, code), creation_date: at };
   const clock = { now, timezone: settings.timezone };
   let pointsTransactionId: string | null = null;
   if (original.points_transaction_id !== null) {
@@ -130,7 +131,8 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
     stored_at: at,
     creation_date: at,
     request: { ...mirrorRequest(original.request, id, code), creation_date: at },
-    response,
+    response_json: cartJson(response),
+    total: response.total,
     writes: { points: [], points_used: null, budgets: [], limits: [], stock: [], vouchers_used: [], draws: [] },
     points_transaction_id: pointsTransactionId,
     cancelled_by: null,

@@ -4,12 +4,18 @@
  * bigint above 2^53), so a response is plain JSON; the cart read object adds
  * the stored cart's own fields, whose ids are kept as decimal strings.
  */
-import { stringifyJson } from '../http/json.js';
+import type { CartResponse } from '@tally/engine';
+import { parseJson, stringifyJson } from '../http/json.js';
 import { wireInt } from '../http/wire.js';
 import type { CartRecord } from './types.js';
 
 /** JSON text of a cart response or read object (bigint ids written as exact JSON numbers). */
 export const cartJson = stringifyJson;
+
+/** The stored evaluation response of a cart. */
+export function cartResponse(cart: CartRecord): CartResponse {
+  return parseJson(cart.response_json) as CartResponse;
+}
 
 const orNull = (id: string | null) => (id === null ? null : wireInt(id));
 
@@ -18,7 +24,7 @@ const orNull = (id: string | null) => (id === null ? null : wireInt(id));
  * fields, `customer` as an object, and the stored cart's own fields.
  */
 export function cartReadBody(cart: CartRecord): Record<string, unknown> {
-  const { customer, ...response } = cart.response;
+  const { customer, ...response } = cartResponse(cart);
   return {
     ...cart.request,
     ...response,
@@ -32,7 +38,7 @@ export function cartReadBody(cart: CartRecord): Record<string, unknown> {
     barcode: null,
     staff_code: null,
     score_simulation: false,
-    cashback_score_desired_unused: unusedCashbackScore(cart),
+    cashback_score_desired_unused: unusedCashbackScore(cart, response.score_used),
     rewards: [],
     cancelled_by_cart_id: orNull(cart.cancelled_by),
     cancels_cart_id: orNull(cart.cancels),
@@ -41,8 +47,8 @@ export function cartReadBody(cart: CartRecord): Record<string, unknown> {
 }
 
 /** Points asked for with cashback_score_desired and not spent (-1 asks for the maximum: nothing is left unused). */
-function unusedCashbackScore(cart: CartRecord): number {
+function unusedCashbackScore(cart: CartRecord, used: number): number {
   const desired = cart.request.cashback_score_desired;
   if (typeof desired !== 'number' || desired < 0) return 0;
-  return Math.max(0, desired - cart.response.score_used);
+  return Math.max(0, desired - used);
 }

@@ -22,6 +22,7 @@ import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import { customerCounterKey, type CartCustomer } from './context.js';
 import type { CachedProgram } from './programs.js';
+import { cartJson } from './present.js';
 import type { CartRequest } from './request.js';
 import type { CartStore } from './store.js';
 import type { CartKind, CartRecord } from './types.js';
@@ -167,7 +168,8 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     creation_date: String(body.creation_date),
     stored_at: at,
     request: body,
-    response,
+    response_json: cartJson(response),
+    total: response.total,
     writes,
     points_transaction_id: pointsTransactionId,
     cancelled_by: null,

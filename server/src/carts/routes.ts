@@ -65,7 +65,7 @@ export function cartsRoutes(ctx: ServerContext): Routes {
     'carts.cancellation': async (req) => {
       const request = validate<CancellationRequest>('carts.cancellation', req.body);
       const mirror = await cancelCart(stores, req.tenant, req.settings, request, req.now);
-      return { body: undefined, raw: cartJson(mirror.response) };
+      return { body: undefined, raw: mirror.response_json };
     },
   };
 }

@@ -84,7 +84,7 @@ export class CartService {
     const result = await commitCart(this.stores, {
       tenant, settings, cached, kind: task.operation, request, customer, now, outcome, reevaluate: evaluateNow,
     });
-    return cartJson(result.kind === 'stored' ? result.cart.response : outcome.response);
+    return result.kind === 'stored' ? result.cart.response_json : cartJson(outcome.response);
   }
 
   private settingsOf(tenant: Tenant, version?: number): CompanySettings {

@@ -1,9 +1,10 @@
 /**
  * A stored cart: the request as received (canonical values), the response
- * of its evaluation, and what the realtime transaction wrote, so that a
+ * of its evaluation (kept as the JSON text that was answered: storing a
+ * string costs a copy where packing the object costs a walk), and what the realtime transaction wrote, so that a
  * cancellation can roll back exactly that. ids are int64 decimal strings.
  */
-import type { CartResponse, Writes } from '@tally/engine';
+import type { Writes } from '@tally/engine';
 
 /** How the cart arrived. */
 export type CartKind = 'realtime' | 'create' | 'cancellation';
@@ -32,7 +33,10 @@ export interface CartRecord {
   stored_at: string;
   /** The request body, after validation (int64 as strings, datetimes in UTC). */
   request: Record<string, unknown>;
-  response: CartResponse;
+  /** The evaluation's response as answered (JSON); read it with `cartResponse`. */
+  response_json: string;
+  /** The cart total after discounts, as answered. */
+  total: number;
   writes: Writes;
   /** The points transaction of the cart (points ledger), when it earned or spent points. */
   points_transaction_id: string | null;

@@ -90,7 +90,7 @@ export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts:
       location_id: locationId ?? cart.location_id,
       created_at: utcSeconds(req.now),
       origin_info: {
-        activity: { id: wireInt(cart.id), code: cart.code, total: cart.response.total, creation_date: cart.creation_date, location_id: cart.location_id === null ? null : wireInt(cart.location_id) },
+        activity: { id: wireInt(cart.id), code: cart.code, total: cart.total, creation_date: cart.creation_date, location_id: cart.location_id === null ? null : wireInt(cart.location_id) },
         ...(body.comments === undefined ? {} : { comments: body.comments }),
       },
       spend: body.amount,
