@@ -195,3 +195,12 @@ async function main() {
 }
 
 await main();
+
+// ---- Carts section (owner: carts, issue 4) -------------------------------
+// POST /carts/simulate and POST /carts/realtime with 50 active campaigns and
+// 10-line carts, the Piscina pool against evaluating inline, beside a bare
+// endpoint parsing the same body: bench/carts.bench.mjs (BENCH_CARTS=off skips it).
+if (process.env.BENCH_CARTS !== 'off') {
+  const { runCartsBench, printCartsTable } = await import('./carts.bench.mjs');
+  printCartsTable(await runCartsBench());
+}
