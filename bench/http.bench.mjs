@@ -164,7 +164,8 @@ async function main() {
     }
     const seeded = await seedCustomers(tally.port);
     const targets = [
-      ['bare uWS, constant reply', () => load(bare.port, '/check')],
+      // The bare endpoint gets the same requests as the customers target (same headers and random paths).
+      ['bare uWS, constant reply', () => load(bare.port, '/check', seeded)],
       ...(seeded ? [[`Tally GET /customers/{id} (${CUSTOMERS.toLocaleString('en')} customers)`, () => load(tally.port, '/', true)]] : []),
       ['Tally GET /company (auth + settings read)', () => load(tally.port, '/company')],
     ];
