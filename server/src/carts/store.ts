@@ -45,11 +45,24 @@ export class CartStore {
     if (record.customer_id !== null) this.byCustomer.putSync([prefix, idKey(record.customer_id), idKey(record.id)], null);
   }
 
-  /** Inside `env.transact`: moves a cart to another customer (a merge), keeping the old one as associate. */
+  /**
+   * Inside `env.transact`: gives a cart to another customer. A merge records
+   * the old customer as the cart's associate; moving it back (an unmerge)
+   * clears it.
+   */
   moveInTransaction(tenant: Tenant, record: CartRecord, toCustomerId: string, toCustomerCode: string | null): void {
     const prefix = tenantPrefix(tenant);
     if (record.customer_id !== null) this.byCustomer.removeSync([prefix, idKey(record.customer_id), idKey(record.id)]);
-    this.putInTransaction(tenant, { ...record, associate_id: record.customer_id, customer_id: toCustomerId, customer_code: toCustomerCode });
+    const associate = record.associate_id === toCustomerId ? null : record.customer_id;
+    this.putInTransaction(tenant, { ...record, associate_id: associate, customer_id: toCustomerId, customer_code: toCustomerCode });
+  }
+
+  /** Inside `env.transact`: removes a cart and its indexes. */
+  removeInTransaction(tenant: Tenant, record: CartRecord): void {
+    const prefix = tenantPrefix(tenant);
+    this.carts.removeSync([prefix, idKey(record.id)]);
+    if (record.code !== null) this.codes.removeSync([prefix, record.code]);
+    if (record.customer_id !== null) this.byCustomer.removeSync([prefix, idKey(record.customer_id), idKey(record.id)]);
   }
 
   /** Ids of a customer's carts, in id order. */

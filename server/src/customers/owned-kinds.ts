@@ -5,6 +5,7 @@
  * them back, deletes check and remove them.
  */
 import { relativesKind } from '../associations/relatives.js';
+import { cartsKind } from '../carts/owned-kind.js';
 import { cardsKind } from './cards.js';
 import { discountRedemptionsKind, vouchersKind } from '../vouchers/owned.js';
 import { pointsKind } from '../points/owned-kind.js';
@@ -13,4 +14,4 @@ import { gameDeliveriesKind } from '../games/owned-kind.js';
 import { rewardRedemptionsKind } from '../rewards/owned-kind.js';
 import type { CustomerOwnedKind } from './owned-records.js';
 
-export const OWNED_KINDS: readonly CustomerOwnedKind[] = [cardsKind, relativesKind, vouchersKind, discountRedemptionsKind, pointsKind, customEventsKind, gameDeliveriesKind, rewardRedemptionsKind];
+export const OWNED_KINDS: readonly CustomerOwnedKind[] = [cardsKind, relativesKind, vouchersKind, discountRedemptionsKind, pointsKind, customEventsKind, gameDeliveriesKind, rewardRedemptionsKind, cartsKind];
