@@ -10,7 +10,7 @@ export type Db = Database<unknown, Key>;
 export type { Key };
 
 export interface StoreEnv {
-  /** A named database (created on first use). */
+  /** A named database (created on first use; open it when routes are built, see docs/storage.md). */
   db(name: string): Db;
   /**
    * Runs `work` in one write transaction (reads inside see a consistent
