@@ -48,6 +48,17 @@ describe('carts over HTTP', () => {
     expect((await points(7)).score).toBe(before);
   });
 
+  it('simulate leaves every counter as it was: a once-limited campaign applies to every simulation', async () => {
+    const once = await server.client.post('/points', { rule_params: { name: 'Five once', once: 'always', once_limit: 1, rule_effects: [{ type: 'direct_value', value: 5, distribution: 'total_cart' }] } });
+    expect(once.status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await server.client.post('/carts/simulate', cart())).body.score).toBe(34);
+    expect((await server.client.post('/carts/realtime', cart())).body.score).toBe(34);
+    const after = await server.client.post('/carts/simulate', cart());
+    expect(after.body.score).toBe(29);
+    expect(after.body.rejected_campaigns).toEqual([expect.objectContaining({ rule_id: once.body.id, error: expect.stringMatching(/^once_limit/) })]);
+    expect((await server.client.patch(`/points/${once.body.id}`, { rule_params: { active: false } })).status).toBe(200);
+  });
+
   it('the legacy aliases reach the same operations', async () => {
     expect((await server.client.post('/activities/simulate', cart())).body.score).toBe(29);
     const body = cart();
