@@ -31,6 +31,8 @@ export function openStore(dataDir: string): StoreEnv {
     useWritemap: false,
   });
   const dbs = new Map<string, Db>();
+  // allocateId (ids.ts) is only ever called inside transactions: open its database now.
+  dbs.set('sequences', root.openDB({ name: 'sequences' }) as Db);
   return {
     db(name) {
       let db = dbs.get(name);

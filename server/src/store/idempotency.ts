@@ -1,6 +1,6 @@
 /** Stored answers of requests sent with an Idempotency-Key (docs/storage.md). */
 import type { Tenant } from '../tenancy/types.js';
-import type { StoreEnv } from './env.js';
+import type { Db, StoreEnv } from './env.js';
 import { tenantPrefix } from './keys.js';
 
 export interface StoredAnswer {
@@ -22,10 +22,10 @@ export interface IdempotencyStore {
 }
 
 export class LmdbIdempotencyStore implements IdempotencyStore {
-  constructor(private readonly env: StoreEnv) {}
+  private readonly db: Db;
 
-  private get db() {
-    return this.env.db('idempotency');
+  constructor(private readonly env: StoreEnv) {
+    this.db = env.db('idempotency');
   }
 
   get(tenant: Tenant, key: string): StoredAnswer | undefined {

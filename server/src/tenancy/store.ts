@@ -3,7 +3,7 @@
  * Routes, the CLI and start-up use this interface only; LmdbTenancyStore is
  * the embedded implementation (keys in docs/storage.md).
  */
-import type { StoreEnv } from '../store/env.js';
+import type { Db, StoreEnv } from '../store/env.js';
 import { DEFAULT_SETTINGS } from './settings.js';
 import type { ApiKeyRecord, Company, CompanySettings, Tenant } from './types.js';
 
@@ -25,19 +25,17 @@ export interface TenancyStore {
 }
 
 export class LmdbTenancyStore implements TenancyStore {
-  constructor(private readonly env: StoreEnv) {}
+  // Opened here, outside any transaction (docs/storage.md).
+  private readonly companies: Db;
+  private readonly settings: Db;
+  private readonly apiKeys: Db;
+  private readonly meta: Db;
 
-  private get companies() {
-    return this.env.db('companies');
-  }
-  private get settings() {
-    return this.env.db('settings');
-  }
-  private get apiKeys() {
-    return this.env.db('api_keys');
-  }
-  private get meta() {
-    return this.env.db('tenancy_meta');
+  constructor(private readonly env: StoreEnv) {
+    this.companies = env.db('companies');
+    this.settings = env.db('settings');
+    this.apiKeys = env.db('api_keys');
+    this.meta = env.db('tenancy_meta');
   }
 
   generation(): number {
