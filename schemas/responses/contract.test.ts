@@ -123,6 +123,10 @@ describe('answers match their response schemas', () => {
     expect(Array.isArray(read.customer)).toBe(false);
     expectMatches(await c.get('/carts', { query: { customer_id: '500' } }), 'carts.list');
     expectMatches(await c.post('/carts', cart(78)), 'carts.create');
+    // Cart rule 6: another currency than the registration country's marks the cart international.
+    expect(expectMatches(await c.post('/carts/simulate', { ...cart(79), currency: 'USD' }), 'carts.simulate').international).toBe(true);
+    const spending = expectMatches(await c.post('/carts/simulate', { ...cart(80), cashback_score_desired: -1 }), 'carts.simulate');
+    expect(spending.cashbacks.length).toBeGreaterThan(0);
   });
 
   it('points: balance, transactions, redeem', async () => {
