@@ -113,7 +113,7 @@ describe('carts over HTTP', () => {
     expect(again.body).toEqual({ code: 'duplicate_id', error: expect.stringMatching(/^id: /) });
     const sameCode = await server.client.post('/carts/realtime', cart({ code: 'TICKET-1' }));
     expect(sameCode.status).toBe(409);
-    expect(sameCode.body.error).toMatch(/^code: /);
+    expect(sameCode.body.error).toBe('code: a cart with code TICKET-1 already exists');
     expect((await points(7)).score).toBe(balance);
     expect((await server.client.get(`/carts/${body.id}`)).body.total).toBe(2.99);
   });
@@ -149,6 +149,13 @@ describe('carts over HTTP', () => {
     expect(big.status).toBe(200);
     expect(big.body.id).toBe(9223372036854775807n);
     expect((await server.client.get('/carts/9223372036854775807')).body.id).toBe(9223372036854775807n);
+  });
+
+  it('international follows the currency of the customer registration location when it is stored', async () => {
+    expect((await server.client.post('/locations', { id: 31, code: 'NYC', name: 'New York', country: 'US' })).status).toBe(200);
+    expect((await server.client.post('/customers', { id: 9, name: 'Cy', registration_location_id: 31, country: 'ES' })).status).toBe(200);
+    expect((await server.client.post('/carts/simulate', cart({ customer_id: 9 }))).body.international).toBe(true);
+    expect((await server.client.post('/carts/simulate', cart({ customer_id: 9, currency: 'USD' }))).body.international).toBeUndefined();
   });
 
   it('international is true only when the cart currency differs from the customer registration country currency', async () => {

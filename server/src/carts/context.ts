@@ -11,7 +11,8 @@ import { wireInt } from '../http/wire.js';
 import type { CounterStore } from '../counters/store.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
-import { currencyOf } from './country-currency.js';
+import { currencyOf } from '../locations/currency.js';
+import type { LocationStore } from '../locations/store.js';
 import type { CachedProgram } from './programs.js';
 
 export interface PointsBalance {
@@ -23,6 +24,7 @@ export interface ContextSources {
   customers: CustomerStore;
   vouchers: VoucherStore;
   counters: CounterStore;
+  locations: LocationStore;
   /** The customer's points at an instant (the points ledger). */
   balance(tenant: Tenant, customerId: string, now: Date): PointsBalance;
   /** The customer's tier (the `customer.tier` fact), when tier programs are read. */
@@ -85,6 +87,7 @@ function customerState(sources: ContextSources, tenant: Tenant, settings: Compan
   const profile = customer.record?.profile ?? {};
   const balance = sources.balance(tenant, id, now);
   const country = typeof profile.country === 'string' ? profile.country : settings.country;
+  const registration = registrationOf(sources, tenant, profile, country, settings);
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   return {
     id: wireInt(id),
@@ -92,9 +95,8 @@ function customerState(sources: ContextSources, tenant: Tenant, settings: Compan
     points: balance.score,
     points_available: balance.score_available,
     country,
-    // Locations arrive with issue 5: until then the registration country is the customer's country.
-    registration_country: country,
-    registration_currency: currencyOf(country) ?? settings.currency,
+    registration_country: registration.country,
+    registration_currency: registration.currency,
     gender: text(profile.gender),
     kind: text(profile.kind),
     tier: customer.record && sources.tier?.(tenant, customer.record, now),
@@ -106,6 +108,20 @@ function customerState(sources: ContextSources, tenant: Tenant, settings: Compan
       ...(voucher.voucher_id === undefined ? {} : { voucher_id: wireInt(String(voucher.voucher_id)) }),
     })),
   };
+}
+
+/**
+ * The customer's registration country and its currency (customer_registration_countries,
+ * `international`): the registration location's, else the customer's country, else the Company's.
+ */
+function registrationOf(sources: ContextSources, tenant: Tenant, profile: Record<string, unknown>, country: string, settings: CompanySettings) {
+  const { registration_location_id: id, registration_location_code: code } = profile;
+  const location =
+    typeof id === 'string' ? sources.locations.locationById(tenant, id)
+    : typeof code === 'string' ? sources.locations.locationByCode(tenant, code)
+    : undefined;
+  if (location) return { country: location.country, currency: location.currency };
+  return { country, currency: currencyOf(country) ?? settings.currency };
 }
 
 function readCounters(

@@ -58,7 +58,7 @@ export async function commitCart(stores: RealtimeStores, pending: PendingCart): 
     if (existing) {
       if (pending.kind === 'realtime') {
         const field = id !== undefined && existing.id === id ? 'id' : 'code';
-        return new TallyError('duplicate_id', `${field}: a cart with ${field} ${id ?? code} already exists`, field);
+        return new TallyError('duplicate_id', `${field}: a cart with ${field} ${field === 'id' ? id : code} already exists`, field);
       }
       // POST /carts does not check the id in real time: the duplicate is recorded on the stored cart.
       const message = `a cart with ${id !== undefined && existing.id === id ? `id ${id}` : `code ${code}`} was received again and ignored`;

@@ -13,6 +13,7 @@ import type { StoreEnv } from '../store/env.js';
 import { LmdbTenancyStore } from '../tenancy/store.js';
 import type { CompanySettings, Environment, Tenant } from '../tenancy/types.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
+import { LocationStore } from '../locations/store.js';
 import { buildContext, resolveCustomer, type ContextSources } from './context.js';
 import { cartJson } from './present.js';
 import { ProgramCache, type CachedProgram } from './programs.js';
@@ -57,6 +58,7 @@ export class CartService {
       customers: new CustomerStore(env),
       vouchers,
       counters,
+      locations: new LocationStore(env),
       balance: (tenant, customerId, now) => readBalance(env, tenant, customerId, { now, timezone: this.settingsOf(tenant).timezone }),
       tier: (tenant, customer, now) => customerTier(tiers, tenant, customer, localDate(now, this.settingsOf(tenant).timezone)),
     };

@@ -26,6 +26,7 @@ export function boundDeps(ctx: ServerContext): BoundDeps {
       customers,
       counters,
       vouchers: new LmdbVoucherStore(env),
+      locations: new LocationStore(env),
       balance: (tenant, customerId, now) => {
         const settings = ctx.tenancy.getSettings(tenant);
         return readBalance(env, tenant, customerId, { now, timezone: settings.timezone });
