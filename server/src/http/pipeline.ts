@@ -28,16 +28,18 @@ export interface Protocol {
 }
 
 export function createPipeline(ctx: ServerContext, protocol: Protocol): Pipeline {
-  return async (raw) => {
+  const fail = (err: unknown) => errorReply(err, ctx.log);
+  return (raw) => {
     try {
-      return await handle(ctx, protocol, raw);
+      return handle(ctx, protocol, raw).catch(fail);
     } catch (err) {
-      return errorReply(err, ctx.log);
+      return Promise.resolve(fail(err));
     }
   };
 }
 
-async function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Promise<Reply> {
+/** Synchronous up to the handler (a throw there is caught by createPipeline). */
+function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Promise<Reply> {
   const match = matchRoute(raw.method, raw.url);
   const credentials = {
     key: raw.headers['x-api-key'],
@@ -47,17 +49,17 @@ async function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): 
   // Credentials are checked before the route is reported, so paths cannot be probed anonymously.
   const isPublic = match.kind === 'found' && match.spec.public === true;
   const apiKey = isPublic && !hasCredentials(credentials) ? undefined : authenticate(credentials, ctx.tenancy);
-  if (!isPublic && !apiKey) return FORBIDDEN;
-  if (isPublic && hasCredentials(credentials) && !apiKey) return FORBIDDEN;
+  if (!isPublic && !apiKey) return Promise.resolve(FORBIDDEN);
+  if (isPublic && hasCredentials(credentials) && !apiKey) return Promise.resolve(FORBIDDEN);
 
   if (match.kind === 'not_found') throw new TallyError('route_not_found', `No operation at ${raw.method} ${raw.url}`);
   if (match.kind === 'method_not_allowed') {
     // 405 and 429 carry a header besides the `{error, code}` body.
-    return {
+    return Promise.resolve({
       status: 405,
       headers: { Allow: match.allowed.join(', ') },
       body: errorBody('method_not_allowed', `${raw.method} is not accepted on ${raw.url}`),
-    };
+    });
   }
   if (match.kind === 'bad_path') throw invalidRequest('path', 'is not valid URL encoding');
 
@@ -65,11 +67,11 @@ async function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): 
   if (apiKey && settings && protocol.rateLimiter) {
     const retryAfter = protocol.rateLimiter.take(apiKey, settings, match.spec);
     if (retryAfter !== undefined) {
-      return {
+      return Promise.resolve({
         status: 429,
         headers: { 'Retry-After': String(retryAfter) },
         body: errorBody('too_many_requests', `Rate limit of ${match.spec.tier} exceeded; retry after ${retryAfter} s`),
-      };
+      });
     }
   }
 
@@ -87,7 +89,14 @@ async function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): 
   req.settings = settings;
   req.language = selectLanguage(raw.headers['accept-language'], settings);
   req.now = new Date();
-  const run = () => (handler as Handler)(req).catch((err: unknown) => errorReply(err, ctx.log));
+  // Errors become answers before idempotency stores them; a handler may also throw synchronously.
+  const run = async () => {
+    try {
+      return await (handler as Handler)(req);
+    } catch (err) {
+      return errorReply(err, ctx.log);
+    }
+  };
   const idempotencyKey = raw.headers['idempotency-key'];
   if (idempotencyKey === undefined || !Idempotency.applies(raw.method)) return run();
   return protocol.idempotency.run(
