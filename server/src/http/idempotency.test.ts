@@ -31,6 +31,16 @@ describe('Idempotency-Key', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
 
+  it('stores the error of a handler that refuses the request before it starts work', async () => {
+    // POST /customers/transfer checks its body synchronously (exactly one old and one new customer).
+    const first = await server.client.post('/customers/transfer', {}, withKey('k-sync-error'));
+    expect(first.status).toBe(400);
+    expect(first.body.code).toBe('invalid_request');
+    const again = await server.client.post('/customers/transfer', {}, withKey('k-sync-error'));
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+  });
+
   it('refuses a key reused with a different body (409 idempotency_key_reused)', async () => {
     await server.client.patch('/company', { currency: 'JPY' }, withKey('k-reuse'));
     const res = await server.client.patch('/company', { currency: 'CHF' }, withKey('k-reuse'));
