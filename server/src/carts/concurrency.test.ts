@@ -80,3 +80,31 @@ async function readPrizeIds(env: ReturnType<typeof openStore>, campaign: string)
   }
   return ids;
 }
+
+describe('concurrent realtime carts using one single-use voucher', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '2', CART_TASKS_PER_WORKER: '16' } });
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('exactly one cart redeems it; the others are evaluated again without it', async () => {
+    await server.client.post('/customers', { id: 1, name: 'C1', registration_location_id: 1 });
+    const campaign = await server.client.post('/discounts', {
+      rule_params: { name: 'Two off', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 2, distribution: 'total' }] },
+      coupon_params: { name: 'Gift', max_redemptions: 1 },
+    });
+    expect(campaign.status, campaign.text).toBe(200);
+    const issued = await server.client.post('/discounts/trigger', { customer_id: 1, loyalty_rule_id: campaign.body.id, external_voucher_code: 'ONE-USE' });
+    expect(issued.status, issued.text).toBe(200);
+    const carts = Array.from({ length: 20 }, (_, i) => ({ ...cart(500 + i, 1), total: 5, lines: [{ order: 1, product_id: 1, total: 5, quantity: 1 }], coupons_desired: ['ONE-USE'] }));
+    const responses = await Promise.all(carts.map((c) => server.client.post('/carts/realtime', c)));
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const used = responses.filter((r) => r.body.effects.some((e: any) => e.coupon_info?.voucher_code === 'ONE-USE'));
+    expect(used.length).toBe(1);
+    expect(used[0].body.effects).toEqual([expect.objectContaining({ value: 200, coupon_info: expect.objectContaining({ voucher_code: 'ONE-USE', coupon_id: expect.any(Number) }) })]);
+    expect(responses.reduce((sum, r) => sum + Math.round(r.body.total_discount_applied * 100), 0)).toBe(200);
+  });
+});

@@ -41,8 +41,12 @@ export class ProgramCache {
     const version = this.campaigns.version(tenant);
     if (cached && cached.campaignVersion === version && cached.settingsVersion === settings.version) return cached;
     const input = this.campaigns.activeProgramInput(tenant);
-    // Campaign ids as numbers, so effects carry rule_id as the contract writes it.
-    const campaigns = input.campaigns.map((campaign) => ({ ...campaign, id: wireInt(String(campaign.id)) }));
+    // Campaign and coupon ids as numbers, so effects carry rule_id and coupon_info as the contract writes them.
+    const campaigns = input.campaigns.map((campaign) => ({
+      ...campaign,
+      id: wireInt(String(campaign.id)),
+      ...(typeof campaign.coupon_params?.id === 'string' ? { coupon_params: { ...campaign.coupon_params, id: wireInt(campaign.coupon_params.id) } } : {}),
+    }));
     const program = compileCampaigns(campaigns, engineSettings(settings));
     this.onCompile(key, input.version);
     const fresh: CachedProgram = {
