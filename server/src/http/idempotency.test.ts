@@ -56,6 +56,13 @@ describe('Idempotency-Key', () => {
     expect(put.text).toBe(first.text);
   });
 
+  it('treats a legacy alias and its current path as the same request', async () => {
+    const first = await server.client.post('/scores/transfer', {}, withKey('k-alias'));
+    const current = await server.client.post('/points/transfer', {}, withKey('k-alias'));
+    expect(current.status).not.toBe(409);
+    expect(current.text).toBe(first.text);
+  });
+
   it('keeps answers across a restart', async () => {
     const first = await server.client.patch('/company', { currency: 'NOK' }, withKey('k-restart'));
     await server.restart();

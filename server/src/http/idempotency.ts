@@ -2,7 +2,7 @@
  * Idempotency-Key (common rule 6) on POST, PATCH and PUT. The first request
  * with a key runs and its answer (errors included, except 5xx, which a retry
  * should be able to fix) is stored durably; a later request with the same key
- * and the same operation, path, query and body gets the stored answer byte for
+ * and the same operation, path parameters, query and body gets the stored answer byte for
  * byte; with anything different it is refused (409 idempotency_key_reused).
  * Concurrent requests with one key wait for the first: the work runs once.
  * Keys expire after 24 hours.
@@ -23,7 +23,8 @@ export interface IdempotentRequest {
   tenant: Tenant;
   key: string;
   operation: string;
-  path: string;
+  /** The path parameters, serialized: a legacy alias and its current path are the same request. */
+  params: string;
   query: string;
   body: string;
 }
@@ -46,7 +47,7 @@ export class Idempotency {
     }
     const scope = `${tenantPrefix(req.tenant)}\u0000${req.key}`;
     const fingerprint = createHash('sha256')
-      .update([req.operation, req.path, req.query, req.body].join('\u0000'))
+      .update([req.operation, req.params, req.query, req.body].join('\u0000'))
       .digest('hex');
     for (;;) {
       const running = this.inFlight.get(scope);

@@ -100,7 +100,14 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Promis
   const idempotencyKey = raw.headers['idempotency-key'];
   if (idempotencyKey === undefined || !Idempotency.applies(raw.method)) return run();
   return protocol.idempotency.run(
-    { tenant: req.tenant, key: idempotencyKey, operation: match.operation, path: raw.url, query: raw.query, body: raw.body },
+    {
+      tenant: req.tenant,
+      key: idempotencyKey,
+      operation: match.operation,
+      params: JSON.stringify(match.params),
+      query: raw.query,
+      body: raw.body,
+    },
     run,
   );
 }

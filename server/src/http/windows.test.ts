@@ -39,7 +39,7 @@ describe('idempotency keys expire after 24 hours', () => {
     const idempotency = new Idempotency(store, () => now);
     let runs = 0;
     const work = async (): Promise<Reply> => ({ body: { run: ++runs } });
-    const request = { tenant, key: 'k', operation: 'customers.create', path: '/customers', query: '', body: '{}' };
+    const request = { tenant, key: 'k', operation: 'customers.create', params: '{}', query: '', body: '{}' };
 
     expect((await idempotency.run(request, work)).raw).toBe('{"run":1}');
     now += IDEMPOTENCY_TTL_MS - 1;
@@ -52,9 +52,9 @@ describe('idempotency keys expire after 24 hours', () => {
     let now = 0;
     const store = new MemoryIdempotencyStore();
     const idempotency = new Idempotency(store, () => now);
-    await idempotency.run({ tenant, key: 'old', operation: 'o', path: '/', query: '', body: '' }, async () => ({ body: {} }));
+    await idempotency.run({ tenant, key: 'old', operation: 'o', params: '{}', query: '', body: '' }, async () => ({ body: {} }));
     now = IDEMPOTENCY_TTL_MS + 1;
-    await idempotency.run({ tenant, key: 'new', operation: 'o', path: '/', query: '', body: '' }, async () => ({ body: {} }));
+    await idempotency.run({ tenant, key: 'new', operation: 'o', params: '{}', query: '', body: '' }, async () => ({ body: {} }));
     expect(await idempotency.sweep()).toBe(1);
     expect([...store.answers.keys()]).toEqual(['new']);
   });
@@ -62,7 +62,7 @@ describe('idempotency keys expire after 24 hours', () => {
   it('does not store server errors, so a retry can succeed', async () => {
     const store = new MemoryIdempotencyStore();
     const idempotency = new Idempotency(store, () => 0);
-    const request = { tenant, key: 'k', operation: 'o', path: '/', query: '', body: '' };
+    const request = { tenant, key: 'k', operation: 'o', params: '{}', query: '', body: '' };
     await idempotency.run(request, async () => ({ status: 500, body: { code: 'server_error' } }));
     const retried = await idempotency.run(request, async () => ({ body: { ok: true } }));
     expect(retried.raw).toBe('{"ok":true}');
