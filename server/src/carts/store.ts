@@ -11,8 +11,13 @@ import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { CartRecord } from './types.js';
 
+const DATABASES = ['carts', 'cart_codes', 'customer_carts', 'cart_secrets'];
+
 export class CartStore {
-  constructor(private readonly env: StoreEnv) {}
+  /** Opens the cart databases (docs/storage.md: open a database before its first write transaction). */
+  constructor(private readonly env: StoreEnv) {
+    for (const name of DATABASES) env.db(name);
+  }
 
   private get carts() {
     return this.env.db('carts');

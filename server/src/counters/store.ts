@@ -25,7 +25,10 @@ export interface CounterStore {
 }
 
 export class LmdbCounterStore implements CounterStore {
-  constructor(private readonly env: StoreEnv) {}
+  /** Opens the counters database (docs/storage.md: open a database before its first write transaction). */
+  constructor(private readonly env: StoreEnv) {
+    env.db('counters');
+  }
 
   private get db() {
     return this.env.db('counters');
