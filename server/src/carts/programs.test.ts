@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../testing/server.js';
+
+const cart = (id: number) => ({ id, creation_date: '2026-11-20T10:00:00Z', total: 2.99, lines: [{ order: 1, product_id: 100, total: 2.99, quantity: 1 }] });
+
+describe('each worker compiles a Company program once per campaign version', () => {
+  let server: TestServer;
+  const compilations = () => server.lines.filter((line) => line.includes('"program compiled"')).map((line) => JSON.parse(line) as { version: number });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '2' } });
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('never compiles per request, and recompiles after a campaign change', async () => {
+    const created = await server.client.post('/points', { rule_params: { name: 'Ten', rule_effects: [{ type: 'ratio', value: 10 }] } });
+    for (let i = 0; i < 40; i++) expect((await server.client.post('/carts/simulate', cart(i + 1))).body.score).toBe(29);
+    await settle();
+    const first = compilations();
+    expect(first.length).toBeGreaterThanOrEqual(1);
+    expect(first.length).toBeLessThanOrEqual(2);
+    expect((await server.client.patch(`/points/${created.body.id}`, { rule_params: { rule_effects: [{ type: 'ratio', value: 20 }] } })).status).toBe(200);
+    for (let i = 0; i < 40; i++) expect((await server.client.post('/carts/simulate', cart(i + 1))).body.score).toBe(59);
+    await settle();
+    const after = compilations().slice(first.length);
+    expect(after.length).toBeGreaterThanOrEqual(1);
+    expect(after.length).toBeLessThanOrEqual(2);
+    expect(new Set(after.map((c) => c.version)).size).toBe(1);
+    expect(after[0].version).toBeGreaterThan(first[0].version);
+  });
+});
