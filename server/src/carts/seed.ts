@@ -6,6 +6,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { StoreEnv } from '../store/env.js';
+import { tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { CartStore } from './store.js';
 
@@ -18,7 +19,7 @@ export class DrawSeeds {
   ) {}
 
   async seed(tenant: Tenant, cartBody: string): Promise<string> {
-    const secret = this.secrets.get(`${tenant.companyId}/${tenant.environment}`) ?? (await this.secretOf(tenant));
+    const secret = this.secrets.get(tenantPrefix(tenant)) ?? (await this.secretOf(tenant));
     return createHmac('sha256', secret).update(cartBody).digest('base64url');
   }
 
@@ -29,7 +30,7 @@ export class DrawSeeds {
       // Two threads may race to create it: the transaction keeps the first.
       secret = await this.env.transact(() => this.carts.ensureSecretInTransaction(tenant, candidate));
     }
-    this.secrets.set(`${tenant.companyId}/${tenant.environment}`, secret);
+    this.secrets.set(tenantPrefix(tenant), secret);
     return secret;
   }
 }

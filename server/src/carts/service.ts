@@ -10,6 +10,7 @@ import { LmdbCounterStore } from '../counters/store.js';
 import { CustomerStore } from '../customers/store.js';
 import { readBalance } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
+import { tenantPrefix } from '../store/keys.js';
 import { LmdbTenancyStore } from '../tenancy/store.js';
 import type { CompanySettings, Environment, Tenant } from '../tenancy/types.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
@@ -90,7 +91,7 @@ export class CartService {
   }
 
   private settingsOf(tenant: Tenant, version?: number): CompanySettings {
-    const key = `${tenant.companyId}/${tenant.environment}`;
+    const key = tenantPrefix(tenant);
     const cached = this.settings.get(key);
     if (cached && (version === undefined || cached.version === version)) return cached;
     const fresh = this.tenancy.getSettings(tenant);
