@@ -88,6 +88,23 @@ describe('tier programs back office', () => {
     expect(gold.body.effects.filter((e: { rule_name: string }) => e.rule_name === 'Gold only')).toHaveLength(1);
   });
 
+  it('gives trigger conditions the customer tier too', async () => {
+    const onlyFor = (tier: string, points: number) =>
+      server.client.post('/points', {
+        rule_params: {
+          name: `${tier} welcome`, when: 'welcome',
+          rule_conditions: { conditions: { and: [{ field: 'customer.tier', operator: 'eq', value: tier }] } },
+          rule_effects: [{ type: 'direct_value', value: points, distribution: 'total' }],
+        },
+      });
+    await onlyFor('Gold', 30);
+    await onlyFor('Bronze', 5);
+    await server.client.patch('/customers/1', { attributes: { spend: 1000 } });
+    const res = await server.client.post('/trigger', { trigger: 'welcome', customer_id: 1 });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.score).toBe(30);
+  });
+
   it('measures a cart metric (points earned in the last 12 months) from realtime carts, recording since when the level is held', async () => {
     await server.client.post('/customers', { id: 2, name: 'Bea', registration_location_id: 1, country: 'FR' });
     await server.client.post('/points', { rule_params: { name: 'Ten per unit', rule_effects: [{ type: 'ratio', value: 10, distribution: 'individual_items' }] } });

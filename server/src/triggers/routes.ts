@@ -10,6 +10,10 @@ import { CustomerStore } from '../customers/store.js';
 import type { Routes } from '../http/types.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import { readBalance } from '../points/ledger.js';
+import { localDate } from '../points/local-date.js';
+import type { Tenant } from '../tenancy/types.js';
+import { customerTier } from '../tiers/customer-tier.js';
+import { TierStore } from '../tiers/store.js';
 import type { BoundDeps } from './bound-points.js';
 import { startReferralConsumer } from './referrals.js';
 import { trigger } from './trigger.js';
@@ -18,6 +22,8 @@ export function boundDeps(ctx: ServerContext): BoundDeps {
   const { env } = ctx;
   const counters = new LmdbCounterStore(env);
   const customers = new CustomerStore(env);
+  const tiers = new TierStore(env);
+  const timezoneOf = (tenant: Tenant) => ctx.tenancy.getSettings(tenant).timezone;
   return {
     env,
     counters,
@@ -27,10 +33,9 @@ export function boundDeps(ctx: ServerContext): BoundDeps {
       counters,
       vouchers: new LmdbVoucherStore(env),
       locations: new LocationStore(env),
-      balance: (tenant, customerId, now) => {
-        const settings = ctx.tenancy.getSettings(tenant);
-        return readBalance(env, tenant, customerId, { now, timezone: settings.timezone });
-      },
+      balance: (tenant, customerId, now) => readBalance(env, tenant, customerId, { now, timezone: timezoneOf(tenant) }),
+      // The customer's tier is a condition field for triggers and custom events as for carts.
+      tier: (tenant, customer, now) => customerTier(tiers, tenant, customer, localDate(now, timezoneOf(tenant))),
     },
   };
 }
