@@ -108,7 +108,7 @@ describe('discount and points campaigns over HTTP', () => {
     expect((await server.client.get('/discounts/WELCOME20', { query: { search_by: 'static_code' } })).body.id).toBe(created.body.id);
     const taken = await server.client.post('/discounts', { ...discount(), coupon_params: { static_code: 'WELCOME20' } });
     expect(taken.status).toBe(400);
-    expect(taken.body.error).toMatch(/^coupon_params\.static_code: is already the code of campaign/);
+    expect(taken.body.error).toMatch(/^coupon_params\.static_code: is already used by campaign/);
   });
 
   it('updates with PATCH and PUT: fields sent replace, others are kept; a new campaign_history_id each time', async () => {

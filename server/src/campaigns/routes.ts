@@ -14,11 +14,14 @@ import { wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
 import { optionalCustomer } from '../vouchers/customer.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
+import { GameStore } from '../games/store.js';
+import { InstantWinStore } from '../instant-wins/store.js';
 import { checkCompiles } from './compile-check.js';
 import { customerScope, listMatch, type ListFilters } from './list.js';
 import { findCampaign } from './lookup.js';
 import { buildRecord, type CampaignBody } from './params.js';
 import { readListQuery } from './query.js';
+import { checkStaticCodeFree } from './static-codes.js';
 import { LmdbCampaignStore } from './store.js';
 import type { CampaignKind, CampaignRecord } from './types.js';
 import { campaignView } from './view.js';
@@ -37,6 +40,7 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
   const campaigns = new LmdbCampaignStore(env);
   const vouchers = new LmdbVoucherStore(env);
   const customers = new CustomerStore(env);
+  const staticCodeHolders = [campaigns, new InstantWinStore(env), new GameStore(env)];
 
   /**
    * Builds, checks and stores the campaign in one transaction; returns its id.
@@ -51,21 +55,13 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
       }
       const input = { kind, body, previous, settings: req.settings, now: req.now.toISOString() };
       const draft = buildRecord({ ...input, id: existingId ?? PROVISIONAL_ID, couponId: PROVISIONAL_ID });
-      checkStaticCode(req, draft, existingId);
+      checkStaticCodeFree(staticCodeHolders, req.tenant, draft.coupon_params?.static_code, existingId);
       checkCompiles(draft, req.settings);
       const id = existingId ?? allocateId(env, req.tenant, 'campaigns');
       const needsCoupon = draft.coupon_params !== undefined && previous?.coupon_id === undefined;
       const couponId = needsCoupon ? allocateId(env, req.tenant, 'coupons') : PROVISIONAL_ID;
       return campaigns.putInTransaction(req.tenant, buildRecord({ ...input, id, couponId }), previous).id;
     });
-
-  const checkStaticCode = (req: TallyRequest, record: CampaignRecord, existingId: string | undefined) => {
-    const code = record.coupon_params?.static_code;
-    const holder = code === undefined ? undefined : campaigns.byStaticCode(req.tenant, code);
-    if (holder && holder.id !== existingId) {
-      throw invalidRequest('coupon_params.static_code', `is already the code of campaign ${holder.id}`);
-    }
-  };
 
   return {
     create: (req) =>

@@ -5,10 +5,12 @@
  */
 import { compileGame, TallyError, type Game } from '@tally/engine';
 import { engineSettings } from '../campaigns/engine-settings.js';
+import { checkStaticCodeFree } from '../campaigns/static-codes.js';
 import type { CampaignStore } from '../campaigns/store.js';
 import { invalidRequest } from '../http/errors.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { mergeCampaignFields, type FieldsBody } from './campaign-fields.js';
+import type { InstantWinStore } from '../instant-wins/store.js';
 import type { GameStore } from './store.js';
 import type { GamePrizeRecord, GameRecord } from './types.js';
 
@@ -38,6 +40,7 @@ export interface GameWrite {
   settings: CompanySettings;
   games: GameStore;
   campaigns: CampaignStore;
+  instantWins: InstantWinStore;
   now: string;
   /** A new id of a sequence (call inside the transaction). */
   newId: (sequence: string) => string;
@@ -45,10 +48,7 @@ export interface GameWrite {
 
 export function buildGame(write: GameWrite, id: string, body: GameBody, previous?: GameRecord): Omit<GameRecord, 'history_id'> {
   const fields = mergeCampaignFields(previous, body, write.settings);
-  if (fields.static_code !== null) {
-    const holder = write.games.byStaticCode(write.tenant, fields.static_code) ?? write.campaigns.byStaticCode(write.tenant, fields.static_code);
-    if (holder && holder.id !== id) throw invalidRequest('coupon_params.static_code', `is already used by campaign ${holder.id}`);
-  }
+  checkStaticCodeFree([write.campaigns, write.instantWins, write.games], write.tenant, fields.static_code, id);
   const given = body.game ?? {};
   const game: GameRecord['game'] = {
     id: previous?.game.id ?? write.newId('game'),

@@ -10,6 +10,7 @@ import { LmdbCounterStore } from '../counters/store.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
+import { InstantWinStore } from '../instant-wins/store.js';
 import { optionalEnum, readPerPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
@@ -31,6 +32,7 @@ const SEARCH_BY = ['loyalty_rule_id', 'loyalty_rule_history_id', 'campaign_histo
 export function gameRoutes({ env, duplicates }: ServerContext): Routes {
   const games = new GameStore(env);
   const campaigns = new LmdbCampaignStore(env);
+  const instantWins = new InstantWinStore(env);
   const customers = new CustomerStore(env);
   const counters = new LmdbCounterStore(env);
   const vouchers = new LmdbVoucherStore(env);
@@ -41,7 +43,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
     delivery: { env, campaigns, vouchers },
   };
   const writer = (req: TallyRequest): GameWrite => ({
-    tenant: req.tenant, settings: req.settings, games, campaigns, now: req.now.toISOString(),
+    tenant: req.tenant, settings: req.settings, games, campaigns, instantWins, now: req.now.toISOString(),
     newId: (sequence) => allocateId(env, req.tenant, sequence),
   });
   const viewOf = (req: TallyRequest, record: GameRecord, single: boolean, loyaltyRuleHistoryId?: string) =>

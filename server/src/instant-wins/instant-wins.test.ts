@@ -57,6 +57,13 @@ describe('instant wins over HTTP', () => {
       },
     });
     expect((await server.client.get('/instant_wins/SCRATCH', { query: { search_by: 'static_code' } })).body.id).toBe(id);
+    // A static code names one campaign whatever its kind: a discount cannot take the instant win's code.
+    const clash = await server.client.post('/discounts', {
+      rule_params: { name: 'Clash', rule_effects: [{ type: 'direct_value', value: 100, distribution: 'total' }] },
+      coupon_params: { static_code: 'SCRATCH' },
+    });
+    expect(clash.status, clash.text).toBe(400);
+    expect(clash.body).toEqual({ code: 'invalid_request', error: expect.stringMatching(/^coupon_params\.static_code: is already used by campaign/) });
     expect((await server.client.get('/instant_wins', { query: { per_page: '100' } })).body.data.map((w: { id: number }) => w.id)).toContain(id);
 
     expect((await server.client.patch(`/instant_wins/${id}`, { rule_params: { name: 'Scratch it' } })).body).toEqual({ status: 'success', id });

@@ -7,6 +7,7 @@
  */
 import { compileCampaigns, TallyError } from '@tally/engine';
 import { engineSettings } from '../campaigns/engine-settings.js';
+import { checkStaticCodeFree } from '../campaigns/static-codes.js';
 import type { CampaignStore } from '../campaigns/store.js';
 import { mergeCampaignFields, type FieldsBody } from '../games/campaign-fields.js';
 import type { GameStore } from '../games/store.js';
@@ -44,11 +45,7 @@ export interface InstantWinWrite {
 
 export function buildInstantWin(write: InstantWinWrite, id: string, body: InstantWinBody, previous?: InstantWinRecord): Omit<InstantWinRecord, 'history_id'> {
   const fields = mergeCampaignFields(previous, body, write.settings);
-  if (fields.static_code !== null) {
-    // Instant wins and discount or points campaigns compile into one program, where a static code names one campaign.
-    const holder = write.instantWins.byStaticCode(write.tenant, fields.static_code) ?? write.campaigns.byStaticCode(write.tenant, fields.static_code);
-    if (holder && holder.id !== id) throw invalidRequest('coupon_params.static_code', `is already used by campaign ${holder.id}`);
-  }
+  checkStaticCodeFree([write.campaigns, write.instantWins, write.games], write.tenant, fields.static_code, id);
   const given = body.instant_win?.instant_win_prizes;
   const prizes = given === undefined ? (previous?.prizes ?? []) : given.map((prize, i) => buildPrize(write, prize, i, previous));
   const record = { id, ...fields, prizes, created_at: previous?.created_at ?? write.now, updated_at: write.now };
