@@ -53,40 +53,46 @@ export function startHttpServer(host: string, port: number, pipeline: Pipeline):
       headers,
       body: '',
     };
+    // A request stays in flight until it is answered or aborted, and, once its
+    // pipeline started, until that settles: shutdown never closes the store under it.
     let aborted = false;
-    let finished = false;
-    const send = (reply: Reply, closeConnection = false) => {
-      if (finished) return;
-      finished = true;
-      if (!aborted) res.cork(() => writeReply(res, reply, closeConnection));
+    let started = false;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
       done();
+    };
+    const answer = (reply: Reply, closeConnection = false) => {
+      if (!aborted) res.cork(() => writeReply(res, reply, closeConnection));
+      release();
+    };
+    const run = () => {
+      started = true;
+      pipeline(raw).then(answer, () => answer({ status: 500, body: errorBody('server_error', 'Internal server error') }));
     };
     res.onAborted(() => {
       aborted = true;
-      if (!finished) {
-        finished = true;
-        done();
-      }
+      if (!started) release();
     });
 
-    const tooLarge = () =>
-      send({ status: 400, body: errorBody('invalid_request', `body: is larger than ${MAX_BODY_BYTES} bytes`) }, true);
+    const tooLarge = () => {
+      started = true; // answered: later chunks are ignored
+      answer({ status: 400, body: errorBody('invalid_request', `body: is larger than ${MAX_BODY_BYTES} bytes`) }, true);
+    };
     const declared = Number(headers['content-length'] ?? '0');
     if (declared > MAX_BODY_BYTES) return tooLarge();
-    if (declared === 0 && headers['transfer-encoding'] === undefined) {
-      pipeline(raw).then(send, () => send({ status: 500, body: errorBody('server_error', 'Internal server error') }));
-      return;
-    }
+    if (declared === 0 && headers['transfer-encoding'] === undefined) return run();
     const chunks: Buffer[] = [];
     let size = 0;
     res.onData((chunk, isLast) => {
-      if (finished) return;
+      if (started) return;
       size += chunk.byteLength;
       if (size > MAX_BODY_BYTES) return tooLarge();
       chunks.push(Buffer.from(new Uint8Array(chunk))); // copy: uWS reuses the chunk's memory
       if (!isLast) return;
       raw.body = Buffer.concat(chunks).toString('utf8');
-      pipeline(raw).then(send, () => send({ status: 500, body: errorBody('server_error', 'Internal server error') }));
+      run();
     });
   });
 
