@@ -59,6 +59,26 @@ describe('carts over HTTP', () => {
     expect((await server.client.patch(`/points/${once.body.id}`, { rule_params: { active: false } })).status).toBe(200);
   });
 
+  it('rules on product features read the catalogue: only the lines of featured products are discounted', async () => {
+    expect((await server.client.post('/taxonomies', { slug: 'family', name: 'Family' })).status).toBe(200);
+    expect((await server.client.post('/taxonomies/family/features', { id: 2, name: 'Bakery' })).status).toBe(200);
+    expect((await server.client.post('/products', { id: 300, name: 'Bread', features: [{ taxonomy_slug: 'family', id: 2 }] })).status).toBe(200);
+    const bakery = await server.client.post('/discounts', {
+      rule_params: {
+        name: 'Bakery 10%',
+        rule_application: { conditions: { and: [{ array_field: 'lines', conditions: [{ field: 'feature', operator: 'in', values: ['family:2'] }] }] } },
+        rule_effects: [{ type: 'percentage', value: 10, distribution: 'individual_items' }],
+      },
+    });
+    expect(bakery.status).toBe(200);
+    const res = await server.client.post('/carts/simulate', cart({
+      total: 20, apply_points: false,
+      lines: [{ order: 1, product_id: 300, total: 10, quantity: 1 }, { order: 2, product_id: 301, total: 10, quantity: 1 }],
+    }));
+    expect(res.body.effects.map((e: { rule_id: number; line: number; value: number }) => [e.rule_id, e.line, e.value])).toEqual([[bakery.body.id, 1, 100]]);
+    expect((await server.client.patch(`/discounts/${bakery.body.id}`, { rule_params: { active: false } })).status).toBe(200);
+  });
+
   it('the legacy aliases reach the same operations', async () => {
     expect((await server.client.post('/activities/simulate', cart())).body.score).toBe(29);
     const body = cart();

@@ -13,6 +13,7 @@ import type { VoucherStore } from '../vouchers/store.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { currencyOf } from '../locations/currency.js';
 import type { LocationStore } from '../locations/store.js';
+import type { ProductStore } from '../products/store.js';
 import type { CachedProgram } from './programs.js';
 
 export interface PointsBalance {
@@ -25,6 +26,8 @@ export interface ContextSources {
   vouchers: VoucherStore;
   counters: CounterStore;
   locations: LocationStore;
+  /** The catalogue (product features for line conditions); carts only. */
+  products?: ProductStore;
   /** The customer's points at an instant (the points ledger). */
   balance(tenant: Tenant, customerId: string, now: Date): PointsBalance;
   /** The customer's tier (the `customer.tier` fact), when tier programs are read. */
@@ -71,6 +74,7 @@ export function buildContext(
   now: Date,
   mode: Context['mode'],
   seed: string,
+  productIds: readonly string[] = [],
 ): Context {
   const at = now.toISOString();
   return {
@@ -79,6 +83,7 @@ export function buildContext(
     seed,
     ...(customer.id === null ? {} : { customer: customerState(sources, tenant, settings, customer, now) }),
     counters: readCounters(sources, tenant, settings, cached, customerCounterKey(customer), at),
+    ...(cached.usesFeatures && sources.products && productIds.length > 0 ? { product_features: sources.products.productFeatures(tenant, productIds) } : {}),
   };
 }
 

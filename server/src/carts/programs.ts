@@ -26,6 +26,8 @@ export interface CachedProgram {
   program: Program;
   /** The campaigns whose counters the evaluation context must carry. */
   counted: CountedCampaign[];
+  /** Whether a rule may name product features (only then does the context read the catalogue); absent = no. */
+  usesFeatures?: boolean;
 }
 
 export class ProgramCache {
@@ -56,6 +58,8 @@ export class ProgramCache {
       counted: [...program.discounts, ...program.points, ...program.instantWins]
         .filter((c) => c.once !== null || c.budget !== null || c.prizes.some((p) => p.stock >= 0))
         .map((c) => ({ id: c.id, once: c.once, budget: c.budget, prizes: c.prizes.filter((p) => p.stock >= 0).map((p) => ({ id: p.id, stock: p.stock })) })),
+      // Conservative: any mention of the word in a rule makes the context read the lines' features.
+      usesFeatures: input.campaigns.some((c) => JSON.stringify([c.rule_params.rule_conditions, c.rule_params.rule_application]).includes('feature')),
     };
     this.programs.set(key, fresh);
     return fresh;

@@ -20,6 +20,8 @@ export interface CartRequest {
   customer_id: string | undefined;
   customer_code: string | undefined;
   location_id: string | undefined;
+  /** The lines' product ids (canonical), for the catalogue's features. */
+  product_ids: string[];
 }
 
 type Row = Record<string, unknown>;
@@ -47,6 +49,7 @@ export function readCartRequest(text: string): CartRequest {
     customer_id: body.customer_id as string | undefined,
     customer_code: body.customer_code,
     location_id: body.location_id as string | undefined,
+    product_ids: body.lines.flatMap((line) => (typeof line.product_id === 'string' ? [line.product_id] : [])),
   };
   numeric(body, ['id', 'location_id', 'customer_id']);
   numericRows(body.lines, ['product_id', 'supplier_id']);

@@ -15,6 +15,7 @@ import { LmdbTenancyStore } from '../tenancy/store.js';
 import type { CompanySettings, Environment, Tenant } from '../tenancy/types.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import { LocationStore } from '../locations/store.js';
+import { ProductStore } from '../products/store.js';
 import { buildContext, resolveCustomer, type ContextSources } from './context.js';
 import { cartJson } from './present.js';
 import { ProgramCache, type CachedProgram } from './programs.js';
@@ -60,6 +61,7 @@ export class CartService {
       vouchers,
       counters,
       locations: new LocationStore(env),
+      products: new ProductStore(env),
       balance: (tenant, customerId, now) => readBalance(env, tenant, customerId, { now, timezone: this.settingsOf(tenant).timezone }),
       tier: (tenant, customer, now) => customerTier(tiers, tenant, customer, localDate(now, this.settingsOf(tenant).timezone)),
     };
@@ -78,11 +80,11 @@ export class CartService {
     const customer = resolveCustomer(this.sources, tenant, request);
     const now = new Date(task.now);
     if (task.operation === 'simulate') {
-      const context = buildContext(this.sources, tenant, settings, cached, customer, now, 'simulate', '');
+      const context = buildContext(this.sources, tenant, settings, cached, customer, now, 'simulate', '', request.product_ids);
       return cartJson(evaluate(cached, body, context).response);
     }
     const seed = await this.seeds.seed(tenant, task.body);
-    const evaluateNow = () => evaluate(cached, body, buildContext(this.sources, tenant, settings, cached, customer, now, 'realtime', seed));
+    const evaluateNow = () => evaluate(cached, body, buildContext(this.sources, tenant, settings, cached, customer, now, 'realtime', seed, request.product_ids));
     const outcome = evaluateNow();
     const result = await commitCart(this.stores, {
       tenant, settings, cached, kind: task.operation, request, customer, now, outcome, reevaluate: evaluateNow,
