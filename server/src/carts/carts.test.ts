@@ -178,6 +178,19 @@ describe('carts over HTTP', () => {
     expect((await server.client.post('/carts/simulate', cart({ customer_id: 9, currency: 'USD' }))).body.international).toBeUndefined();
   });
 
+  it('a cart with location_code only is evaluated and stored with the location id', async () => {
+    const local = await server.client.post('/discounts', {
+      rule_params: { name: 'New York 1 off', rule_conditions: { conditions: { and: [{ field: 'location_id', operator: 'in', values: [31] }] } }, rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] },
+    });
+    expect(local.status).toBe(200);
+    const body = cart({ location_code: 'NYC', apply_points: false });
+    const res = await server.client.post('/carts/realtime', body);
+    expect(res.body).toMatchObject({ location_id: 31, total_discount_applied: 1 });
+    expect((await server.client.get('/carts', { query: { location_id: '31' } })).body.data.map((c: { id: number }) => c.id)).toContain(body.id);
+    expect((await server.client.post('/carts/simulate', cart({ location_code: 'ELSEWHERE', apply_points: false }))).body.total_discount_applied).toBe(0);
+    expect((await server.client.patch(`/discounts/${local.body.id}`, { rule_params: { active: false } })).status).toBe(200);
+  });
+
   it('international is true only when the cart currency differs from the customer registration country currency', async () => {
     expect((await server.client.post('/carts/simulate', cart())).body.international).toBeUndefined();
     expect((await server.client.post('/carts/simulate', cart({ currency: 'USD' }))).body.international).toBe(true);

@@ -9,6 +9,7 @@ import { LmdbCampaignStore } from '../campaigns/store.js';
 import { LmdbCounterStore } from '../counters/store.js';
 import { CustomerStore } from '../customers/store.js';
 import { readBalance } from '../points/ledger.js';
+import { wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { tenantPrefix } from '../store/keys.js';
 import { LmdbTenancyStore } from '../tenancy/store.js';
@@ -20,7 +21,7 @@ import { buildContext, resolveCustomer, type ContextSources } from './context.js
 import { cartJson } from './present.js';
 import { ProgramCache, type CachedProgram } from './programs.js';
 import { commitCart, type RealtimeStores } from './realtime.js';
-import { readCartRequest } from './request.js';
+import { readCartRequest, type CartRequest } from './request.js';
 import { DrawSeeds } from './seed.js';
 import { CartStore } from './store.js';
 import { localDate } from '../points/local-date.js';
@@ -76,6 +77,7 @@ export class CartService {
     const settings = this.settingsOf(tenant, task.settingsVersion);
     const request = readCartRequest(task.body);
     const { body } = request;
+    this.resolveLocation(tenant, request);
     const cached = this.programs.get(tenant, settings);
     const customer = resolveCustomer(this.sources, tenant, request);
     const now = new Date(task.now);
@@ -90,6 +92,15 @@ export class CartService {
       tenant, settings, cached, kind: task.operation, request, customer, now, outcome, reevaluate: evaluateNow,
     });
     return result.kind === 'stored' ? result.cart.response_json : cartJson(outcome.response);
+  }
+
+  /** A cart sent with location_code only is evaluated and stored with that location's id, when the location is known. */
+  private resolveLocation(tenant: Tenant, request: CartRequest): void {
+    if (request.location_id !== undefined || typeof request.body.location_code !== 'string') return;
+    const location = this.sources.locations.locationByCode(tenant, request.body.location_code);
+    if (!location) return;
+    request.location_id = location.id;
+    request.body.location_id = wireInt(location.id);
   }
 
   private settingsOf(tenant: Tenant, version?: number): CompanySettings {
