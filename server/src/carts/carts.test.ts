@@ -79,6 +79,23 @@ describe('carts over HTTP', () => {
     expect((await server.client.patch(`/discounts/${bakery.body.id}`, { rule_params: { active: false } })).status).toBe(200);
   });
 
+  it('a return may not take back more than the original ticket line held; the same line may be returned in several carts', async () => {
+    const ticket = cart({ code: 'TICKET-R', total: 9, lines: [{ order: 1, product_id: 100, total: 9, quantity: 3 }] });
+    expect((await server.client.post('/carts/realtime', ticket)).status).toBe(200);
+    const returning = (quantity: number, extra: Record<string, unknown> = {}) => cart({
+      total: 6, lines: [{ order: 1, product_id: 100, total: 6, quantity: 3 }],
+      returns: [{ ticket_id: ticket.id, line_order: 1, from_line_order: 1, quantity, ...extra }],
+    });
+    expect((await server.client.post('/carts/realtime', returning(2))).status).toBe(200);
+    expect((await server.client.post('/carts/realtime', returning(2))).status).toBe(200);
+    const tooMany = await server.client.post('/carts/realtime', { ...returning(2), lines: [{ order: 1, product_id: 100, total: 8, quantity: 4 }], total: 8, returns: [{ ticket_code: 'TICKET-R', line_order: 1, quantity: 4 }] });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error).toMatch(/^returns\[0\]\.quantity: is larger than the quantity of line 1 of cart/);
+    const noLine = await server.client.post('/carts/simulate', returning(1, { from_line_order: 9 }));
+    expect(noLine.status).toBe(400);
+    expect(noLine.body.error).toMatch(/^returns\[0\]\.from_line_order/);
+  });
+
   it('the legacy aliases reach the same operations', async () => {
     expect((await server.client.post('/activities/simulate', cart())).body.score).toBe(29);
     const body = cart();

@@ -22,6 +22,7 @@ import { cartJson } from './present.js';
 import { ProgramCache, type CachedProgram } from './programs.js';
 import { commitCart, type RealtimeStores } from './realtime.js';
 import { readCartRequest, type CartRequest } from './request.js';
+import { checkReturnsAgainstTickets } from './returns.js';
 import { DrawSeeds } from './seed.js';
 import { CartStore } from './store.js';
 import { localDate } from '../points/local-date.js';
@@ -78,6 +79,7 @@ export class CartService {
     const request = readCartRequest(task.body);
     const { body } = request;
     this.resolveLocation(tenant, request);
+    checkReturnsAgainstTickets(this.stores.carts, tenant, body.returns);
     const cached = this.programs.get(tenant, settings);
     const customer = resolveCustomer(this.sources, tenant, request);
     const now = new Date(task.now);
