@@ -76,6 +76,11 @@ describe('carts over HTTP', () => {
       lines: [{ order: 1, product_id: 300, total: 10, quantity: 1 }, { order: 2, product_id: 301, total: 10, quantity: 1 }],
     }));
     expect(res.body.effects.map((e: { rule_id: number; line: number; value: number }) => [e.rule_id, e.line, e.value])).toEqual([[bakery.body.id, 1, 100]]);
+    // A line with product_code only is read as the catalogue's product.
+    expect((await server.client.patch('/products/300', { code: 'BREAD' })).status).toBe(200);
+    const byCode = await server.client.post('/carts/simulate', cart({ total: 10, apply_points: false, lines: [{ order: 1, product_code: 'BREAD', total: 10, quantity: 1 }] }));
+    expect(byCode.body.effects).toEqual([expect.objectContaining({ rule_id: bakery.body.id, line: 1, value: 100 })]);
+    expect(byCode.body.lines[0].product_id).toBe(300);
     expect((await server.client.patch(`/discounts/${bakery.body.id}`, { rule_params: { active: false } })).status).toBe(200);
   });
 

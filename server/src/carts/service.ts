@@ -50,6 +50,7 @@ export class CartService {
   private readonly programs: ProgramCache;
   private readonly tenancy: LmdbTenancyStore;
   private readonly seeds: DrawSeeds;
+  private readonly products: ProductStore;
   private readonly settings = new Map<string, CompanySettings>();
 
   /** `onCompile` is told each time a program is compiled (logged: a test counts them). */
@@ -58,12 +59,13 @@ export class CartService {
     const counters = new LmdbCounterStore(env);
     const vouchers = new LmdbVoucherStore(env);
     const tiers = new TierStore(env);
+    this.products = new ProductStore(env);
     this.sources = {
       customers: new CustomerStore(env),
       vouchers,
       counters,
       locations: new LocationStore(env),
-      products: new ProductStore(env),
+      products: this.products,
       balance: (tenant, customerId, now) => readBalance(env, tenant, customerId, { now, timezone: this.settingsOf(tenant).timezone }),
       tier: (tenant, customer, now) => customerTier(tiers, tenant, customer, localDate(now, this.settingsOf(tenant).timezone)),
     };
@@ -79,6 +81,7 @@ export class CartService {
     const request = readCartRequest(task.body);
     const { body } = request;
     this.resolveLocation(tenant, request);
+    this.resolveProducts(tenant, request);
     checkReturnsAgainstTickets(this.stores.carts, tenant, body.returns);
     const cached = this.programs.get(tenant, settings);
     const customer = resolveCustomer(this.sources, tenant, request);
@@ -103,6 +106,17 @@ export class CartService {
     if (!location) return;
     request.location_id = location.id;
     request.body.location_id = wireInt(location.id);
+  }
+
+  /** Lines sent with product_code only are evaluated and stored with the product's id, when the product is known. */
+  private resolveProducts(tenant: Tenant, request: CartRequest): void {
+    for (const line of request.body.lines) {
+      if (line.product_id !== undefined || typeof line.product_code !== 'string') continue;
+      const id = this.products.productIdByCode(tenant, line.product_code);
+      if (id === undefined) continue;
+      line.product_id = wireInt(id);
+      request.product_ids.push(id);
+    }
   }
 
   private settingsOf(tenant: Tenant, version?: number): CompanySettings {
