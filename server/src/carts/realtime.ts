@@ -150,7 +150,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
   // The contract's order: challenge progress after the cart's points, before instant wins; then tier levels over cart metrics.
   if (customer.record) {
     const points = writes.points.reduce((sum, p) => sum + p.amount, 0);
-    const location = typeof body.location_id === 'string' ? body.location_id : null;
+    const location = request.location_id ?? null;
     advanceChallenges(env, tenant, { now, timezone: pending.settings.timezone, settings: pending.settings }, { customer: customer.record, total: String(body.total), points, location_id: location });
     recalculateTiers(env, tenant, customer.record, at);
   }
