@@ -31,7 +31,6 @@ export function readPoolOptions(env: NodeJS.ProcessEnv = process.env): PoolOptio
 export interface CartPool {
   /** The response's JSON text; throws the task's TallyError. */
   run(task: CartTask): Promise<string>;
-  close(): Promise<void>;
 }
 
 export function createCartPool(options: PoolOptions, dataDir: string, env: StoreEnv, log: Logger): CartPool {
@@ -39,7 +38,6 @@ export function createCartPool(options: PoolOptions, dataDir: string, env: Store
     const service = new CartService(env, (tenant, version) => log.info({ tenant, version }, 'program compiled'));
     return {
       run: (task) => envelop(() => service.run(task), (err) => log.error({ err }, 'unexpected error in a cart task')).then(unwrap),
-      close: async () => {},
     };
   }
   const piscina = new Piscina<CartTask, Envelope>({
@@ -53,8 +51,6 @@ export function createCartPool(options: PoolOptions, dataDir: string, env: Store
     idleTimeout: Infinity,
     workerData: { dataDir },
   });
-  return {
-    run: (task) => piscina.run(task).then(unwrap),
-    close: () => piscina.destroy(),
-  };
+  // The threads live as long as the process: the server's stop answers in-flight requests, then exits.
+  return { run: (task) => piscina.run(task).then(unwrap) };
 }
