@@ -12,6 +12,7 @@
  */
 import { TallyError, type Outcome, type Writes } from '@tally/engine';
 import { advanceChallenges } from '../challenges/progress.js';
+import { deliverPrizes } from '../instant-wins/deliver.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
 import type { CounterStore } from '../counters/store.js';
 import { grantsFromCart, readBalance, recordPoints } from '../points/ledger.js';
@@ -153,6 +154,16 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     const location = request.location_id ?? null;
     advanceChallenges(env, tenant, { now, timezone: pending.settings.timezone, settings: pending.settings }, { customer: customer.record, total: String(body.total), points, location_id: location });
     recalculateTiers(env, tenant, customer.record, at);
+  }
+  // Then instant wins: a won prize (points, a reward, a game play) is delivered in the cart's transaction.
+  if (customer.id !== null) {
+    deliverPrizes(env, {
+      tenant,
+      timezone: pending.settings.timezone,
+      now,
+      customer: { id: customer.id, code: customer.code },
+      origin: { type: 'activity', origin_info: { activity: { id: response.id, ...(code === null ? {} : { code }) } }, location_id: request.location_id ?? null },
+    }, writes.draws);
   }
   const cart: CartRecord = {
     id,

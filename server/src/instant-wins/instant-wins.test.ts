@@ -179,6 +179,18 @@ describe('instant wins over HTTP', () => {
     await retire(id);
   });
 
+  it('delivers a points prize won by a realtime cart, in the cart\'s transaction', async () => {
+    const who = await customer();
+    // Bound to a trigger slug, so carts do not run the points campaign itself: only the prize grants it.
+    const points = await server.client.post('/points', { rule_params: { name: 'Prize points', when: 'prize-points', rule_effects: [{ type: 'direct_value', value: 250, distribution: 'total' }] } });
+    expect(points.status, points.text).toBe(200);
+    const id = await create(instantWin({ name: 'Points scratch' }, [prize({ name: '250 points', outcome: { promotion_type: 'points', promotion_id: points.body.id } })]));
+    const won = await cart(who);
+    expect(instantEffects(won.body)[0]).toMatchObject({ rule_id: id, prize_name: '250 points' });
+    expect((await server.client.get(`/customers/${who}/points`)).body.score).toBe(250);
+    await retire(id);
+  });
+
   it('list filters: audience, countries, the customer\'s country', async () => {
     const fr = await create(instantWin({ customer_registration_countries: ['FR'] }));
     const targeted = await create(instantWin({ select_customers: 'targeted' }));
