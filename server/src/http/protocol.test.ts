@@ -44,7 +44,8 @@ describe('the common request rules over HTTP', () => {
       })),
     );
 
-    it('reaches every operation of the table; one without a handler answers 501 not_implemented', async () => {
+    it('reaches every operation of the table, and every one is implemented (none answers 501 not_implemented)', async () => {
+      const unimplemented: string[] = [];
       for (const { id, method, path } of routes) {
         const res = await server.client.request(method, path, {
           body: method === 'GET' || method === 'DELETE' ? undefined : {},
@@ -54,8 +55,9 @@ describe('the common request rules over HTTP', () => {
         expect(res.body?.code, where).not.toBe('route_not_found');
         expect(res.status, where).not.toBe(405);
         expect(res.status < 500 || res.status === 501, `${where}: ${res.text}`).toBe(true);
-        if (res.status === 501) expect(res.body, where).toEqual({ error: expect.stringContaining(id), code: 'not_implemented' });
+        if (res.status === 501) unimplemented.push(where);
       }
+      expect(unimplemented).toEqual([]);
     });
 
     it('answers a legacy alias exactly as its current path', async () => {
