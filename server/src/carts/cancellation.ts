@@ -21,6 +21,7 @@ import { mirrorRequest, mirrorResponse } from './mirror.js';
 import { cartJson, cartResponse } from './present.js';
 import type { CartStore } from './store.js';
 import type { CartRecord } from './types.js';
+import { afterReturn } from '../vouchers/use.js';
 
 export interface CancellationRequest {
   cart_to_cancel_id?: string;
@@ -100,7 +101,7 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
   for (const used of writes.vouchers_used) {
     const voucher = used.static_code ? undefined : vouchers.byCode(tenant, used.voucher_code);
     if (!voucher || voucher.redemptions === 0) continue;
-    vouchers.putInTransaction(tenant, { ...voucher, redemptions: voucher.redemptions - 1, status: voucher.status === 'redeemed' ? 'active' : voucher.status });
+    vouchers.putInTransaction(tenant, afterReturn(voucher));
   }
   const at = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
   const response = { ...mirrorResponse(cartResponse(original), id, code), creation_date: at };

@@ -13,6 +13,7 @@
 import { TallyError, type Outcome, type Writes } from '@tally/engine';
 import { advanceChallenges } from '../challenges/progress.js';
 import { deliverPrizes } from '../instant-wins/deliver.js';
+import { afterUse } from '../vouchers/use.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
 import type { CounterStore } from '../counters/store.js';
 import { grantsFromCart, readBalance, recordPoints } from '../points/ledger.js';
@@ -127,9 +128,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
   for (const used of writes.vouchers_used) {
     const voucher = used.static_code ? undefined : vouchers.byCode(tenant, used.voucher_code);
     if (!voucher) continue;
-    const redemptions = voucher.redemptions + 1;
-    const exhausted = voucher.max_redemptions !== null && redemptions >= voucher.max_redemptions;
-    vouchers.putInTransaction(tenant, { ...voucher, redemptions, status: exhausted ? 'redeemed' : voucher.status });
+    vouchers.putInTransaction(tenant, afterUse(voucher));
   }
   const response = { ...outcome.response, id: wireInt(id), ...(code === null ? {} : { code }) };
   const at = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
