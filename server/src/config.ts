@@ -8,6 +8,8 @@ export interface Config {
   bootstrapSecret?: string;
   /** TALLY_RATE_LIMITS=off disables rate limiting (load tests). */
   rateLimits: boolean;
+  /** TALLY_MERGE_DELAY_MS: delay before the asynchronous part of transfer-new runs (default 0). */
+  mergeDelayMs: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -20,5 +22,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapKey: env.TALLY_BOOTSTRAP_KEY || undefined,
     bootstrapSecret: env.TALLY_BOOTSTRAP_SECRET || undefined,
     rateLimits: env.TALLY_RATE_LIMITS !== 'off',
+    mergeDelayMs: nonNegative(env.TALLY_MERGE_DELAY_MS, 'TALLY_MERGE_DELAY_MS'),
   };
+}
+
+function nonNegative(value: string | undefined, name: string): number {
+  const number = Number(value ?? '0');
+  if (!Number.isFinite(number) || number < 0) throw new Error(`${name} must be a number >= 0, got ${value}`);
+  return number;
 }

@@ -18,16 +18,10 @@ import { MergeStore } from './store.js';
 import { unmerge } from './unmerge.js';
 import { MergeWorker } from './worker.js';
 
-/** Delay before an asynchronous merge runs (TALLY_MERGE_DELAY_MS, default 0; docs/customers.md). */
-function mergeDelayMs(): number {
-  const delay = Number(process.env.TALLY_MERGE_DELAY_MS ?? '0');
-  return Number.isFinite(delay) && delay >= 0 ? delay : 0;
-}
-
-export function mergesRoutes({ env, log, duplicates }: ServerContext): Routes {
+export function mergesRoutes({ env, log, duplicates, config }: ServerContext): Routes {
   const customers = new CustomerStore(env);
   const merges = new MergeStore(env);
-  const worker = new MergeWorker(env, merges, log, mergeDelayMs());
+  const worker = new MergeWorker(env, merges, log, config.mergeDelayMs);
   worker.resumeQueued();
 
   const readBody = (req: TallyRequest) => {
