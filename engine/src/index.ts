@@ -2,7 +2,7 @@
 export { compileCampaigns } from './compile/compileCampaigns.js';
 export { evaluateCart } from './evaluate/evaluateCart.js';
 export type { Program, ProgramJSON } from './compile/program.js';
-export { TallyError, ERROR_STATUS, statusOf, type ErrorCode, type KnownErrorCode } from './errors.js';
+export { TallyError, ERROR_STATUS, statusOf, invalidRequest, type ErrorCode, type KnownErrorCode } from './errors.js';
 export { periodKey } from './time/periodKey.js';
 export { compileGame, type CompiledGame } from './games/compileGame.js';
 export { playGame } from './games/playGame.js';

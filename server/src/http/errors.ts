@@ -7,16 +7,11 @@ import { TallyError } from '@tally/engine';
 import type { Logger } from 'pino';
 import type { Reply } from './types.js';
 
+/** invalid_request naming the field: the engine's helper, so both raise the same error. */
+export { invalidRequest } from '@tally/engine';
+
 /** Authentication failures have their own body (Authentication rule 1). */
 export const FORBIDDEN: Reply = { status: 403, body: { message: 'Forbidden' } };
-
-/**
- * invalid_request naming the field. The engine has the same helper but does not
- * export it; when it does, this becomes a re-export (one line).
- */
-export function invalidRequest(field: string, message: string): TallyError {
-  return new TallyError('invalid_request', `${field}: ${message}`, field);
-}
 
 export function errorBody(code: string, message: string): { error: string; code: string } {
   return { error: message, code };
