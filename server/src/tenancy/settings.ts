@@ -1,4 +1,5 @@
 /** Default settings of a new Company environment, and the rules of a change. */
+import { compileRule } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
 import { createAjv } from '../http/validation.js';
 import type { CompanySettings } from './types.js';
@@ -50,5 +51,7 @@ export function applySettingsPatch(current: CompanySettings, patch: SettingsPatc
   }
   const audienceIds = new Set(next.audiences.map((a) => a.id));
   if (audienceIds.size !== next.audiences.length) throw invalidRequest('audiences', 'ids must be unique');
+  // A rule that does not compile is refused when it is saved, not when an audience is first evaluated.
+  next.audiences.forEach((audience, i) => compileRule(audience.rule, `audiences.${i}.rule`));
   return next;
 }
