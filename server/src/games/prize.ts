@@ -8,7 +8,7 @@ import { recordPoints } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import type { Tenant } from '../tenancy/types.js';
-import { generateVoucherCode, newVoucher } from '../vouchers/issue.js';
+import { couponTarget, generateVoucherCode, newVoucher } from '../vouchers/issue.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import type { GamePlayRecord, GamePrizeRecord, GameRecord } from './types.js';
 
@@ -36,8 +36,9 @@ export function deliverGamePrize(d: PrizeDelivery, game: GameRecord, prize: Game
   if (prize.outcome === 'discount') {
     const campaign = d.campaigns.get(d.tenant, prize.promotion_id!);
     // The campaign was a discount when the game was written; if it has gone since, the prize is not deliverable.
-    if (!campaign?.coupon_id) return null;
-    const voucher = newVoucher({ id: allocateId(d.env, d.tenant, 'vouchers'), code: generateVoucherCode(), campaign, customerId, now: d.now, priority: 0 });
+    const target = campaign && couponTarget(campaign);
+    if (!target) return null;
+    const voucher = newVoucher({ id: allocateId(d.env, d.tenant, 'vouchers'), code: generateVoucherCode(), target, customerId, now: d.now, priority: 0 });
     d.vouchers.putInTransaction(d.tenant, voucher);
     return { voucher_id: voucher.id, voucher_code: voucher.code };
   }

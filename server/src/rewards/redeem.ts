@@ -4,7 +4,8 @@
  * overspend stock, redeem_times or points), then the points are debited
  * through the ledger (a `reward` transaction), the stock unit and the
  * customer's use are counted, the redemption is stored and, with
- * process_actions, a voucher of the reward's coupon is issued. Checks come
+ * process_actions, a voucher of the reward's coupon is issued (valid for the
+ * reward's validity_duration_*, rewards/validity.ts). Checks come
  * before any write (a throw after a write would leave it in a group commit).
  */
 import { TallyError } from '@tally/engine';
@@ -18,11 +19,12 @@ import { readBalance, recordPoints } from '../points/ledger.js';
 import { clockOf } from '../points/request.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
-import { generateVoucherCode } from '../vouchers/issue.js';
+import { couponTarget, generateVoucherCode } from '../vouchers/issue.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import { issueInTransaction } from '../vouchers/trigger.js';
 import { missingConditions, redemptionPeriod, type EligibilityStores, type Missing } from './eligibility.js';
 import type { RedemptionRecord, RewardRecord } from './types.js';
+import { voucherValidUntil } from './validity.js';
 
 export interface RedeemBody {
   location_id?: string;
@@ -96,7 +98,8 @@ export async function redeemReward(stores: RedeemStores, req: TallyRequest, rewa
       origin_info: { reward: { id: wireInt(reward.id), name: localize(reward.name, undefined, req.settings), type: reward.type } },
       spend: cost,
     });
-    const voucher = campaign?.coupon_id === undefined ? undefined : issueInTransaction(env, vouchers, req.tenant, campaign, { customer_id: customer.id }, req.now);
+    const target = campaign && couponTarget(campaign);
+    const voucher = target && issueInTransaction(env, vouchers, req.tenant, target, { customer_id: customer.id }, req.now, voucherValidUntil(reward, req.now));
     const record: RedemptionRecord = {
       id: allocateId(env, req.tenant, 'redemptions'),
       created_at: at.slice(0, 19).replace('T', ' '),

@@ -18,7 +18,7 @@ export interface FindStores {
 
 export interface FoundVoucher {
   voucher: VoucherRecord;
-  /** Absent only for a voucher whose coupon left no trace (none are written so). */
+  /** Absent for the delivery of a targeted instant win (no coupon), or a voucher whose coupon left no trace. */
   coupon: CouponData | undefined;
 }
 
@@ -32,13 +32,14 @@ export function findVoucher(stores: FindStores, tenant: Tenant, code: string, ho
 }
 
 export function withCoupon(stores: FindStores, tenant: Tenant, voucher: VoucherRecord): FoundVoucher {
-  return { voucher, coupon: stores.coupons.find(tenant, voucher.coupon_id, voucher.campaign_id) };
+  return { voucher, coupon: voucher.coupon_id === null ? undefined : stores.coupons.find(tenant, voucher.coupon_id, voucher.campaign_id) };
 }
 
 /** Why the voucher cannot be used now (at `location`, when given); null when it can. */
 export function usageRefusal({ voucher, coupon }: FoundVoucher, now: string, location?: LocationRef): TallyError | null {
   const campaign = coupon?.campaign;
-  const active = campaign !== undefined && campaign.rule_params.active !== false && coupon!.params.active !== false;
+  // A voucher without a coupon (an instant win's delivery) is usable by its own state and dates.
+  const active = voucher.coupon_id === null || (campaign !== undefined && campaign.rule_params.active !== false && coupon!.params.active !== false);
   const refusal = voucherRefusal(voucher, now, active);
   if (refusal || location === undefined || campaign === undefined) return refusal;
   return locationRefusal(campaign, location, voucher.code);

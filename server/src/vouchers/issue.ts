@@ -1,12 +1,16 @@
 /**
- * A new voucher of a campaign's coupon for a customer (POST /discounts/trigger).
- * Its dates come from the coupon: fixed available_from/available_to, or
- * relative to the issue (available_delay_days, then available_days).
- * Redemptions default to one per voucher; an `auto_select` coupon issues
- * them selected.
+ * A new voucher for a customer: of a campaign's coupon (POST /discounts/trigger,
+ * a reward's process_actions, a game's discount prize), or the delivery of a
+ * targeted instant win. A coupon's voucher takes its dates from the coupon:
+ * fixed available_from/available_to, or relative to the issue
+ * (available_delay_days, then available_days); `validUntil` (a reward's
+ * validity) replaces the end. Redemptions default to one per voucher; an
+ * `auto_select` coupon issues them selected.
  */
 import { randomInt } from 'node:crypto';
+import type { CouponParams } from '@tally/engine';
 import type { CampaignRecord } from '../campaigns/types.js';
+import type { InstantWinRecord } from '../instant-wins/types.js';
 import type { VoucherRecord } from './types.js';
 
 const DAY_MS = 86_400_000;
@@ -21,17 +25,40 @@ export function generateVoucherCode(): string {
   return code;
 }
 
+/** What a voucher is issued for. */
+export interface VoucherTarget {
+  campaignId: string;
+  /** null for a targeted instant win: its delivery is a voucher of the campaign, without a coupon. */
+  couponId: string | null;
+  coupon: CouponParams;
+  /** The campaign's version at issue (a targeted instant win's effect echoes it as campaign_history_id). */
+  historyId: string | undefined;
+}
+
+/** A discount or points campaign's coupon; undefined when the campaign has none (it issues no vouchers). */
+export function couponTarget(campaign: CampaignRecord): VoucherTarget | undefined {
+  if (campaign.coupon_id === undefined) return undefined;
+  return { campaignId: campaign.id, couponId: campaign.coupon_id, coupon: campaign.coupon_params ?? {}, historyId: campaign.history_id };
+}
+
+/** One participation in a targeted instant win (its once/once_limit and dates still apply). */
+export function instantWinTarget(record: InstantWinRecord): VoucherTarget {
+  return { campaignId: record.id, couponId: null, coupon: { max_redemptions: 1 }, historyId: record.history_id };
+}
+
 export interface IssueInput {
   id: string;
   code: string;
-  campaign: CampaignRecord;
+  target: VoucherTarget;
   customerId: string;
   now: Date;
   priority: number;
+  /** Replaces the coupon's end date (ISO instant). */
+  validUntil?: string;
 }
 
-export function newVoucher({ id, code, campaign, customerId, now, priority }: IssueInput): VoucherRecord {
-  const coupon = campaign.coupon_params ?? {};
+export function newVoucher({ id, code, target, customerId, now, priority, validUntil }: IssueInput): VoucherRecord {
+  const coupon = target.coupon;
   const delayDays = typeof coupon.available_delay_days === 'number' ? coupon.available_delay_days : 0;
   const from = typeof coupon.available_from === 'string' ? instant(coupon.available_from) : new Date(now.getTime() + delayDays * DAY_MS);
   let to: string | null = typeof coupon.available_to === 'string' ? instant(coupon.available_to, true).toISOString() : null;
@@ -39,8 +66,9 @@ export function newVoucher({ id, code, campaign, customerId, now, priority }: Is
   return {
     id,
     code,
-    campaign_id: campaign.id,
-    coupon_id: campaign.coupon_id!,
+    campaign_id: target.campaignId,
+    coupon_id: target.couponId,
+    ...(target.historyId === undefined ? {} : { campaign_history_id: target.historyId }),
     customer_id: customerId,
     status: 'active',
     // An auto_select coupon's vouchers start selected (coupons_desired 'selected' uses them at once).
@@ -49,13 +77,13 @@ export function newVoucher({ id, code, campaign, customerId, now, priority }: Is
     max_redemptions: coupon.max_redemptions ?? 1,
     redemptions: 0,
     available_from: delayDays === 0 && typeof coupon.available_from !== 'string' ? null : from.toISOString(),
-    available_to: to,
+    available_to: validUntil ?? to,
     created_at: now.toISOString(),
   };
 }
 
 /** A date-only bound covers its whole day (UTC). */
-function instant(value: string, endOfDay = false): Date {
+export function instant(value: string, endOfDay = false): Date {
   if (value.length === 10) return new Date(`${value}T${endOfDay ? '23:59:59' : '00:00:00'}Z`);
   return new Date(value);
 }

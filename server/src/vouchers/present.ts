@@ -43,7 +43,7 @@ export function voucherView({ voucher, coupon }: FoundVoucher, ctx: PresentConte
     campaign_type: campaign?.type ?? null,
     campaign_name: campaign ? text(campaign.texts.name, campaign.rule_params.name) : null,
     coupon: {
-      id: wireInt(voucher.coupon_id),
+      id: voucher.coupon_id === null ? null : wireInt(voucher.coupon_id),
       key: coupon?.params.key ?? null,
       name: text(coupon?.texts.name, coupon?.params.name),
       description: text(coupon?.texts.description, coupon?.params.description),

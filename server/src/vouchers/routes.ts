@@ -10,11 +10,12 @@ import { optionalInt64, readPerPage } from '../http/params.js';
 import { ok, success, type Routes } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
+import { InstantWinStore } from '../instant-wins/store.js';
 import { optionalCustomer, requireCustomer } from './customer.js';
 import { redeemInTransaction, type RedeemBody, type Redemption } from './redeem.js';
 import { LmdbVoucherStore } from './store.js';
 import { DiscountTransactionStore } from './transactions.js';
-import { issueInTransaction, triggerCampaign, type TriggerBody } from './trigger.js';
+import { issueInTransaction, triggerTarget, type TriggerBody } from './trigger.js';
 
 /** Exactly one of two alternative fields (both listed as required by the contract). */
 function exactlyOne<T extends object>(body: T, first: keyof T & string, second: keyof T & string): void {
@@ -50,6 +51,7 @@ function redemptionEffect({ campaign, voucher, transaction }: Redemption) {
 
 export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
   const campaigns = new LmdbCampaignStore(env);
+  const instantWins = new InstantWinStore(env);
   const vouchers = new LmdbVoucherStore(env);
   const customers = new CustomerStore(env);
   const transactions = new DiscountTransactionStore(env);
@@ -89,13 +91,13 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
 
     'discounts.trigger': async (req) => {
       const body = validate<TriggerBody>('discounts.trigger', req.body);
-      const campaign = triggerCampaign(campaigns, req.tenant, body);
+      const target = triggerTarget({ campaigns, instantWins }, req.tenant, body);
       const customer = requireCustomer(customers, req.tenant, { customer_id: body.customer_id });
       if (customer.status !== 'active') {
         throw new TallyError('customer_inactive', `customer_id: customer ${customer.id} is ${customer.status}`, 'customer_id');
       }
-      return duplicates.suppress(req, `voucher_issue:${body.customer_id}:${campaign.id}`, async () => {
-        const voucher = await env.transact(() => issueInTransaction(env, vouchers, req.tenant, campaign, body, req.now));
+      return duplicates.suppress(req, `voucher_issue:${body.customer_id}:${target.campaignId}`, async () => {
+        const voucher = await env.transact(() => issueInTransaction(env, vouchers, req.tenant, target, body, req.now));
         return success({ voucher_id: wireInt(voucher.id), voucher_code: voucher.code });
       });
     },

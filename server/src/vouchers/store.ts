@@ -4,6 +4,7 @@
  * [tenant, idKey(customer_id), idKey(id)] -> null (a customer's vouchers in id order).
  */
 import type { HeldVoucher } from '@tally/engine';
+import { wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
@@ -89,6 +90,7 @@ export class LmdbVoucherStore implements VoucherStore {
         campaign_id: voucher.campaign_id,
         voucher_id: voucher.id,
         selected: voucher.selected,
+        ...(voucher.campaign_history_id === undefined ? {} : { campaign_history_id: wireInt(voucher.campaign_history_id) }),
       }));
   }
 

@@ -1,17 +1,21 @@
 /**
- * POST /discounts/trigger: issue a voucher of a discount campaign's coupon to
- * a customer. Only campaigns with a coupon (targeted ones always have one)
- * issue vouchers. `priority_allocation` puts the voucher above every other
- * voucher the customer holds, so carts use it first.
+ * POST /discounts/trigger: issue a voucher to a customer. The contract names
+ * discount campaigns with a coupon; Tally also issues, through the same call
+ * (docs/decisions.md), vouchers of targeted points campaigns (GET /points
+ * `selected`, carts grant their points only with the voucher) and deliveries
+ * of targeted instant wins (by loyalty_rule_id: a voucher of the campaign is
+ * the loyalty_rule_history_id the contract describes). `priority_allocation`
+ * puts the voucher above every other voucher the customer holds, so carts
+ * use it first.
  */
 import { TallyError } from '@tally/engine';
 import type { CampaignStore } from '../campaigns/store.js';
-import type { CampaignRecord } from '../campaigns/types.js';
 import { invalidRequest } from '../http/errors.js';
+import type { InstantWinStore } from '../instant-wins/store.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import type { Tenant } from '../tenancy/types.js';
-import { generateVoucherCode, newVoucher } from './issue.js';
+import { couponTarget, generateVoucherCode, instantWinTarget, newVoucher, type VoucherTarget } from './issue.js';
 import type { VoucherStore } from './store.js';
 import type { VoucherRecord } from './types.js';
 
@@ -23,7 +27,12 @@ export interface TriggerBody {
   priority_allocation?: boolean;
 }
 
-export function triggerCampaign(campaigns: CampaignStore, tenant: Tenant, body: TriggerBody): CampaignRecord {
+export interface TriggerStores {
+  campaigns: CampaignStore;
+  instantWins: InstantWinStore;
+}
+
+export function triggerTarget({ campaigns, instantWins }: TriggerStores, tenant: Tenant, body: TriggerBody): VoucherTarget {
   if (body.coupon_id !== undefined && body.loyalty_rule_id !== undefined) {
     throw invalidRequest('loyalty_rule_id', 'cannot be sent with coupon_id');
   }
@@ -31,37 +40,44 @@ export function triggerCampaign(campaigns: CampaignStore, tenant: Tenant, body: 
   const value = body.coupon_id ?? body.loyalty_rule_id;
   if (value === undefined) throw invalidRequest('coupon_id', 'is required (or loyalty_rule_id)');
   const campaign = body.coupon_id !== undefined ? campaigns.byCouponId(tenant, value) : campaigns.get(tenant, value);
+  const instantWin = campaign === undefined && body.loyalty_rule_id !== undefined ? instantWins.get(tenant, value) : undefined;
+  if (instantWin) {
+    if (instantWin.rule_params.select_customers !== 'targeted') {
+      throw invalidRequest(field, `instant win ${instantWin.id} is not targeted: every customer of its audience takes part without a voucher`);
+    }
+    return instantWinTarget(instantWin);
+  }
   // A deleted coupon (DELETE /coupons/{id}) is no longer its campaign's coupon_id.
   const deletedCoupon = body.coupon_id !== undefined && campaign?.coupon_id !== body.coupon_id;
-  if (!campaign || campaign.type !== 'discount' || deletedCoupon) {
-    throw new TallyError(field === 'coupon_id' ? 'coupon_not_found' : 'campaign_not_found', `${field}: no discount campaign with ${field} ${value}`, field);
+  if (!campaign || deletedCoupon) {
+    throw new TallyError(field === 'coupon_id' ? 'coupon_not_found' : 'campaign_not_found', `${field}: no campaign with ${field} ${value}`, field);
   }
-  if (campaign.coupon_id === undefined) {
-    throw invalidRequest(field, `campaign ${campaign.id} has no coupon: only coupon or targeted campaigns issue vouchers`);
-  }
-  return campaign;
+  const target = couponTarget(campaign);
+  if (!target) throw invalidRequest(field, `campaign ${campaign.id} has no coupon: only coupon or targeted campaigns issue vouchers`);
+  return target;
 }
 
-/** Inside `env.transact`: allocates, checks the code is free, stores. */
+/** Inside `env.transact`: allocates, checks the code is free, stores. `validUntil` replaces the coupon's end date. */
 export function issueInTransaction(
   env: StoreEnv,
   vouchers: VoucherStore,
   tenant: Tenant,
-  campaign: CampaignRecord,
+  target: VoucherTarget,
   body: TriggerBody,
   now: Date,
+  validUntil?: string,
 ): VoucherRecord {
   const code = body.external_voucher_code ?? freeCode(vouchers, tenant);
   if (vouchers.byCode(tenant, code) !== undefined) {
     throw new TallyError('conflict', `external_voucher_code: ${code} is already a voucher code`, 'external_voucher_code');
   }
-  const configured = campaign.coupon_params?.priority;
+  const configured = target.coupon.priority;
   const base = typeof configured === 'number' ? configured : 0;
   const priority = body.priority_allocation
     ? Math.max(base, ...vouchers.ofCustomer(tenant, body.customer_id).map((v) => v.priority)) + 1
     : base;
   const id = allocateId(env, tenant, 'vouchers');
-  const voucher = newVoucher({ id, code, campaign, customerId: body.customer_id, now, priority });
+  const voucher = newVoucher({ id, code, target, customerId: body.customer_id, now, priority, ...(validUntil === undefined ? {} : { validUntil }) });
   vouchers.putInTransaction(tenant, voucher);
   return voucher;
 }

@@ -11,7 +11,10 @@ export interface VoucherRecord {
   id: string;
   code: string;
   campaign_id: string;
-  coupon_id: string;
+  /** null for the delivery of a targeted instant win (a voucher of the campaign, no coupon). */
+  coupon_id: string | null;
+  /** The campaign's version when the voucher was issued (absent on vouchers issued before it was kept). */
+  campaign_history_id?: string;
   /** The holder (int64 decimal string); null for a voucher not issued to anyone. */
   customer_id: string | null;
   status: VoucherStatus;

@@ -1,0 +1,43 @@
+/**
+ * How long the voucher a reward issues (process_actions) stays usable: its
+ * `available_to`. Relative: number + unit from the redemption (calendar
+ * months and years, clamped to the month's last day: Jan 31 + 1 month =
+ * Feb 28/29). Fixed: the end (23:59:59 UTC) of validity_duration_date, like a
+ * coupon's date-only bound. undefined when the reward sets no validity: the
+ * coupon's own dates apply.
+ */
+import { instant } from '../vouchers/issue.js';
+import type { RewardRecord } from './types.js';
+
+const DAY_MS = 86_400_000;
+
+type Validity = Pick<RewardRecord, 'validity_duration_type' | 'validity_duration_number' | 'validity_duration_unit_option' | 'validity_duration_date'>;
+
+export function voucherValidUntil(reward: Validity, redeemedAt: Date): string | undefined {
+  if (reward.validity_duration_type === 'fixed' && reward.validity_duration_date !== null) {
+    return instant(reward.validity_duration_date, true).toISOString();
+  }
+  const n = reward.validity_duration_number;
+  if (reward.validity_duration_type !== 'relative' || n === null) return undefined;
+  switch (reward.validity_duration_unit_option) {
+    case 'days':
+      return new Date(redeemedAt.getTime() + n * DAY_MS).toISOString();
+    case 'weeks':
+      return new Date(redeemedAt.getTime() + 7 * n * DAY_MS).toISOString();
+    case 'months':
+      return addMonths(redeemedAt, n).toISOString();
+    case 'years':
+      return addMonths(redeemedAt, 12 * n).toISOString();
+    default:
+      return undefined;
+  }
+}
+
+function addMonths(from: Date, months: number): Date {
+  const to = new Date(from.getTime());
+  to.setUTCDate(1);
+  to.setUTCMonth(to.getUTCMonth() + months);
+  const lastDay = new Date(Date.UTC(to.getUTCFullYear(), to.getUTCMonth() + 1, 0)).getUTCDate();
+  to.setUTCDate(Math.min(from.getUTCDate(), lastDay));
+  return to;
+}
