@@ -66,7 +66,19 @@ export function buildReward(write: RewardWrite, id: string, body: RewardBody, pr
     throw invalidRequest('available_to', 'is before available_from');
   }
   if (body.tiers !== undefined) body.tiers.forEach((tier, i) => checkTier(write, tier, `tiers.${i}`));
+  checkValidity(reward);
   return reward;
+}
+
+/** A validity the voucher of process_actions can take (rewards/validity.ts): a relative one needs its number and unit, a fixed one its date. */
+function checkValidity(reward: RewardRecord): void {
+  if (reward.validity_duration_type === 'relative') {
+    if (reward.validity_duration_number === null) throw invalidRequest('validity_duration_number', 'is required for a relative validity');
+    if (reward.validity_duration_unit_option === null) throw invalidRequest('validity_duration_unit_option', 'is required for a relative validity');
+  }
+  if (reward.validity_duration_type === 'fixed' && reward.validity_duration_date === null) {
+    throw invalidRequest('validity_duration_date', 'is required for a fixed validity');
+  }
 }
 
 function couponCampaign(write: RewardWrite, couponId: string): string {

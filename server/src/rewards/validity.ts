@@ -4,7 +4,7 @@
  * months and years, clamped to the month's last day: Jan 31 + 1 month =
  * Feb 28/29). Fixed: the end (23:59:59 UTC) of validity_duration_date, like a
  * coupon's date-only bound. undefined when the reward sets no validity: the
- * coupon's own dates apply.
+ * coupon's own dates apply (rewards/record.ts refuses an incomplete one).
  */
 import { instant } from '../vouchers/issue.js';
 import type { RewardRecord } from './types.js';

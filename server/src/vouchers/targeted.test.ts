@@ -214,6 +214,19 @@ describe('vouchers of targeted instant wins and points campaigns', () => {
       }
     });
 
+    it('refuses an incomplete validity with 400 naming the missing field', async () => {
+      const cases: [Record<string, unknown>, RegExp][] = [
+        [{ validity_duration_type: 'relative', validity_duration_unit_option: 'days' }, /^validity_duration_number: is required/],
+        [{ validity_duration_type: 'relative', validity_duration_number: 3 }, /^validity_duration_unit_option: is required/],
+        [{ validity_duration_type: 'fixed' }, /^validity_duration_date: is required/],
+      ];
+      for (const [validity, error] of cases) {
+        const res = await server.client.post('/rewards', { name: 'Incomplete', points: 10, type: 'physical', ...validity });
+        expect(res.status, JSON.stringify(validity)).toBe(400);
+        expect(res.body).toEqual({ code: 'invalid_request', error: expect.stringMatching(error) });
+      }
+    });
+
     it('fixed: the end of validity_duration_date; none: the coupon\'s own dates', async () => {
       const reward = await createReward(server.client, { points: 10, type: 'coupon', coupon_id: couponId });
       const fixed = await voucherOf(reward, { validity_duration_type: 'fixed', validity_duration_date: '2030-06-30' });
