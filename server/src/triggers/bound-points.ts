@@ -4,9 +4,11 @@
  * decided by the engine. Each points campaign is compiled as it is, except
  * that its effect becomes a fixed number of points (score_overwrite, else its
  * direct_value points: a ratio has nothing to apply to), and the event stands
- * in for a cart (one line of 1.00, the event's flat data as cart attributes).
- * So targeting, dates, recurrence, customer conditions, once limits, budgets
- * and prize stock work exactly as on carts.
+ * in for a cart (one line of 1.00, the event's flat data as cart attributes,
+ * every usable voucher of the customer desired). So targeting (a targeted
+ * campaign or instant win takes part with the customer's voucher, which it
+ * spends), dates, recurrence, customer conditions, once limits, budgets and
+ * prize stock work exactly as on carts.
  *
  * The evaluation runs on a snapshot; inside the write transaction every
  * budget, limit and stock it relied on is checked again and, if one moved,
@@ -32,6 +34,8 @@ import { clockOf } from '../points/request.js';
 import type { PointsTransaction } from '../points/types.js';
 import type { StoreEnv } from '../store/env.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
+import { isUsable } from '../vouchers/status.js';
+import { afterUse } from '../vouchers/use.js';
 
 /** Who and when: a request, or a background consumer of raised events. */
 export interface EventScope {
@@ -109,6 +113,8 @@ export function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEv
     customer_id: event.customer.id,
     lines: [{ order: 1, total: 1, quantity: 1 }],
     attributes: flatAttributes(event.data),
+    // An event names no coupon: the customer's vouchers of the bound targeted campaigns take part.
+    coupons_desired: 'all' as const,
   };
   return { outcome: evaluateCart(program, cart, context), counted };
 }
@@ -127,7 +133,10 @@ function stillAllowed(deps: BoundDeps, scope: EventScope, evaluation: Evaluation
     const prize = evaluation.counted.find((c) => c.id === String(stock.campaign_id))?.prizes.find((p) => p.id === String(stock.prize_id));
     if (!prize || counters.stockConsumed(scope.tenant, String(stock.campaign_id), prize.id) + stock.amount > prize.stock) return false;
   }
-  return true;
+  return evaluation.outcome.writes.vouchers_used.every((used) => {
+    const voucher = deps.sources.vouchers.byCode(scope.tenant, used.voucher_code);
+    return voucher !== undefined && isUsable(voucher, scope.now.toISOString());
+  });
 }
 
 export interface Granted {
@@ -162,6 +171,10 @@ export function grantInTransaction(
   for (const limit of writes.limits) counters.addUsesInTransaction(scope.tenant, String(limit.campaign_id), limit.period_key, key, limit.increment);
   for (const budget of writes.budgets) counters.addBudgetInTransaction(scope.tenant, String(budget.campaign_id), budget.period_key, budget.amount_cents);
   for (const stock of writes.stock) counters.addStockConsumedInTransaction(scope.tenant, String(stock.campaign_id), String(stock.prize_id), stock.amount);
+  for (const used of writes.vouchers_used) {
+    const voucher = deps.sources.vouchers.byCode(scope.tenant, used.voucher_code);
+    if (voucher) deps.sources.vouchers.putInTransaction(scope.tenant, afterUse(voucher));
+  }
   const grants = grantsFromCart(writes.points, response.effects);
   const { scoreInOrigin, ...rest } = entry;
   const who = { customer_id: customer.id, customer_code: customer.code ?? null };

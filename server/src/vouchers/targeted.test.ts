@@ -106,6 +106,25 @@ describe('vouchers of targeted instant wins and points campaigns', () => {
       expect(played(await cart(holder, 'all'))).toHaveLength(1);
     });
 
+    it('bound to a trigger, is drawn by POST /trigger only for the holder of its voucher, which the trigger spends', async () => {
+      const bound = await server.client.post('/instant_wins', {
+        rule_params: { name: 'Visit scratch', select_customers: 'targeted', when: 'visit_iw' },
+        instant_win: { instant_win_prizes: [{ name: 'Cap', weight: 1, stock: -1 }] },
+      });
+      expect(bound.status, bound.text).toBe(200);
+      const visit = async (customerId: number) => {
+        const res = await server.client.post('/trigger', { trigger: 'visit_iw', customer_id: customerId, country: 'ES' });
+        expect(res.status, res.text).toBe(200);
+        return (res.body.effects as Effect[]).filter((e) => e.type === 'instant_win' && e.rule_id === bound.body.id);
+      };
+      const customer = await newCustomer();
+      expect(await visit(customer)).toEqual([]);
+      const { voucher_id: voucherId, voucher_code: code } = (await trigger({ customer_id: customer, loyalty_rule_id: bound.body.id })).body;
+      expect(await visit(customer)).toEqual([expect.objectContaining({ prize_name: 'Cap', coupon_info: { voucher_id: voucherId, voucher_code: code } })]);
+      expect((await server.client.get(`/vouchers/${code}`)).body.status).toBe('redeemed');
+      expect(await visit(customer)).toEqual([]);
+    });
+
     it('refuses to deliver a non-targeted instant win, or one by coupon_id', async () => {
       const open = await server.client.post('/instant_wins', {
         rule_params: { name: 'Open scratch', select_customers: 'loyalty' },
