@@ -42,8 +42,9 @@ export function voucherView({ voucher, coupon }: FoundVoucher, ctx: PresentConte
     loyalty_rule_id: wireInt(voucher.campaign_id),
     campaign_type: campaign?.type ?? null,
     campaign_name: campaign ? text(campaign.texts.name, campaign.rule_params.name) : null,
-    coupon: {
-      id: voucher.coupon_id === null ? null : wireInt(voucher.coupon_id),
+    // A targeted instant win's delivery has no coupon.
+    coupon: voucher.coupon_id === null ? null : {
+      id: wireInt(voucher.coupon_id),
       key: coupon?.params.key ?? null,
       name: text(coupon?.texts.name, coupon?.params.name),
       description: text(coupon?.texts.description, coupon?.params.description),

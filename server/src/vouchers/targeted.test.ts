@@ -6,11 +6,22 @@
  * reward's validity_duration_* sets the end of the voucher process_actions issues.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedResponseAjv } from '../../../schemas/responses/closed.js';
+import type { OperationId } from '../http/operations.js';
+import { SCHEMA_DOCUMENTS } from '../http/validation.js';
+import { RESPONSE_BODIES, responseBodySchema } from '../openapi/bodies.js';
 import { balance } from '../points/testing.js';
 import { createReward, customersWithPoints, LOCATION, redeem } from '../rewards/testing.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
 const DAY = 86_400_000;
+const ajv = closedResponseAjv(SCHEMA_DOCUMENTS.values());
+
+/** The answer (as any client parses it) matches its operation's closed response schema. */
+function expectSchema(text: string, operation: OperationId): void {
+  const check = ajv.compile(responseBodySchema(RESPONSE_BODIES[operation]!));
+  expect(check(JSON.parse(text)) ? [] : check.errors, `${operation} answered ${text}`).toEqual([]);
+}
 
 interface Effect {
   type: string;
@@ -40,6 +51,7 @@ describe('vouchers of targeted instant wins and points campaigns', () => {
       ...(coupons === undefined ? {} : { coupons_desired: coupons }),
     });
     expect(res.status, res.text).toBe(200);
+    expectSchema(res.text, 'carts.realtime');
     return res.body.effects as Effect[];
   };
   const listed = async (customerId: number) =>
@@ -78,6 +90,7 @@ describe('vouchers of targeted instant wins and points campaigns', () => {
       expect(issued.body).toEqual({ status: 'success', voucher_id: expect.any(Number), voucher_code: expect.stringMatching(/^[A-Z2-9]{12}$/) });
       const { voucher_id: voucherId, voucher_code: code } = issued.body;
       expect(await listed(customer)).toContainEqual(expect.objectContaining({ id: instantWin, loyalty_rule_history_id: voucherId }));
+      expectSchema((await server.client.get('/instant_wins', { query: { customer_id: String(customer) } })).text, 'instant_wins.list');
       const byDelivery = await server.client.get(`/instant_wins/${voucherId}`, { query: { search_by: 'loyalty_rule_history_id' } });
       expect(byDelivery.body).toMatchObject({ id: instantWin, loyalty_rule_history_id: voucherId });
 
@@ -94,7 +107,8 @@ describe('vouchers of targeted instant wins and points campaigns', () => {
       expect(played(await cart(customer, 'all'))).toEqual([]);
       expect(await listed(customer)).not.toContainEqual(expect.objectContaining({ id: instantWin }));
       const voucher = await server.client.get(`/vouchers/${code}`);
-      expect(voucher.body).toMatchObject({ status: 'redeemed', loyalty_rule_id: instantWin, coupon: { id: null } });
+      expectSchema(voucher.text, 'vouchers.get');
+      expect(voucher.body).toMatchObject({ status: 'redeemed', loyalty_rule_id: instantWin, coupon: null, campaign_type: null });
     });
 
     it('plays with coupons_desired all and not for another customer', async () => {
