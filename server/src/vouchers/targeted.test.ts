@@ -34,7 +34,8 @@ interface Effect {
 describe('vouchers of targeted instant wins and points campaigns', () => {
   let server: TestServer;
   let nextCustomer = 7000;
-  let nextCart = 1;
+  // Far from the ids the server allocates (a cancellation's mirror cart takes the next free one).
+  let nextCart = 1_000_000;
 
   const newCustomer = async () => {
     const id = nextCustomer++;
@@ -137,6 +138,23 @@ describe('vouchers of targeted instant wins and points campaigns', () => {
       expect(await visit(customer)).toEqual([expect.objectContaining({ prize_name: 'Cap', coupon_info: { voucher_id: voucherId, voucher_code: code } })]);
       expect((await server.client.get(`/vouchers/${code}`)).body.status).toBe('redeemed');
       expect(await visit(customer)).toEqual([]);
+    });
+
+    it('a cancelled cart gives the participation back: the voucher is active and the delivery listed again', async () => {
+      expect((await server.client.patch('/company', { cart_cancellation_wait_seconds: 0 })).status).toBe(200);
+      const customer = await newCustomer();
+      const { voucher_id: voucherId, voucher_code: code } = (await trigger({ customer_id: customer, loyalty_rule_id: instantWin })).body;
+      const id = 90_000 + customer;
+      const played = await server.client.post('/carts/realtime', {
+        id, customer_id: customer, creation_date: new Date().toISOString().slice(0, 19) + 'Z', total: 10, coupons_desired: [code],
+        lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }],
+      });
+      expect(played.body.effects).toContainEqual(expect.objectContaining({ type: 'instant_win', rule_id: instantWin }));
+      expect((await server.client.get(`/vouchers/${code}`)).body.status).toBe('redeemed');
+      const cancelled = await server.client.post('/carts/cancellation', { cart_to_cancel_id: id });
+      expect(cancelled.status, cancelled.text).toBe(200);
+      expect((await server.client.get(`/vouchers/${code}`)).body).toMatchObject({ status: 'active', redemptions: 0 });
+      expect(await listed(customer)).toContainEqual(expect.objectContaining({ id: instantWin, loyalty_rule_history_id: voucherId }));
     });
 
     it('refuses to deliver a non-targeted instant win, or one by coupon_id', async () => {
