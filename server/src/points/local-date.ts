@@ -7,11 +7,22 @@ export function utcSeconds(instant: Date): string {
   return instant.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+/** The last date computed per time zone and the minute it holds for (carts ask several times a request). */
+const lastDates = new Map<string, { minute: number; date: string }>();
+/** Since 1973 every zone's offset is a whole number of minutes (Monrovia's -0:44:30 ended in 1972), so a date holds for the whole minute. */
+const WHOLE_MINUTE_OFFSETS_FROM = Date.UTC(1973, 0, 1);
+
 /** YYYY-MM-DD of `instant` in `timezone`. */
 export function localDate(instant: Date, timezone: string): string {
+  const ms = instant.getTime();
+  const minute = Math.floor(ms / 60_000);
+  const last = lastDates.get(timezone);
+  if (last !== undefined && last.minute === minute && ms >= WHOLE_MINUTE_OFFSETS_FROM) return last.date;
   let f = formatters.get(timezone);
   if (!f) formatters.set(timezone, (f = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' })));
-  return f.format(instant);
+  const date = f.format(instant);
+  lastDates.set(timezone, { minute, date });
+  return date;
 }
 
 /** `days` after a YYYY-MM-DD date. */
