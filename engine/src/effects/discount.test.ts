@@ -67,6 +67,18 @@ describe('discount effect types and distributions', () => {
     expect(lineTotals(outcome)).toEqual([9, 18]);
   });
 
+  it('total_cart acts on the whole cart even when rule_application selects none of its lines; other distributions then do nothing', () => {
+    const outcome = evaluate(
+      [
+        discount(1, { rule_application: productIn(99), rule_effects: [{ type: 'percentage', value: 10, distribution: 'total_cart' }] }),
+        discount(2, { rule_application: productIn(99), rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] }),
+      ],
+      cart([line(1, 10, 10), line(2, 11, 20)]),
+    );
+    expect(effectsOf(outcome)).toEqual([{ line: -1, value: 300, rule_id: 1 }]);
+    expect(lineTotals(outcome)).toEqual([9, 18]);
+  });
+
   it('no line below zero: a direct value larger than the line', () => {
     const outcome = evaluate([discount(1, { rule_effects: [{ type: 'direct_value', value: 50 }] })], cart([line(1, 10, 20)]));
     expect(lineTotals(outcome)).toEqual([0]);

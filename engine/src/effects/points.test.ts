@@ -36,6 +36,17 @@ describe('points: exact rounding down', () => {
     expect(once.response.scores.map((s) => [s.line_order, s.score])).toEqual([[-1, 5]]);
   });
 
+  it('ratio on total_cart earns on the whole cart even when rule_application selects none of its lines', () => {
+    const outcome = evaluate(
+      [
+        points(1, { rule_application: productIn(99), rule_effects: [{ type: 'ratio', value: 1, distribution: 'total_cart' }] }),
+        points(2, { rule_application: productIn(99), rule_effects: [{ type: 'ratio', value: 1, distribution: 'total' }] }),
+      ],
+      cart([line(1, 10, 2.5), line(2, 11, 3)]),
+    );
+    expect(outcome.response.scores.map((s) => [s.line_order, s.score, s.loyalty_score_id])).toEqual([[-1, 5, 1]]);
+  });
+
   it('ratio on total: the applied lines together, floored once', () => {
     const outcome = evaluate(
       [points(1, { rule_application: productIn(10, 11), rule_effects: [{ type: 'ratio', value: 1, distribution: 'total' }] })],
