@@ -12,6 +12,8 @@
  *   durable before its 200: group commit).
  * Reports requests/s, p50, p99, non-2xx and the server's peak RSS (VmHWM).
  * Env: BENCH_DURATION seconds per target (default 10), BENCH_CONNECTIONS (50),
+ * BENCH_WARMUP seconds of unrecorded load before each target (default 2: the
+ * workers' JIT and first program compile are not the steady state),
  * CART_TASKS_PER_WORKER (passed to the server).
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -23,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const KEY = 'bench-key';
 const SECRET = 'bench-secret';
 const AUTH = { 'X-Api-Key': KEY, 'X-Api-Secret': SECRET, 'X-Api-Version': '1' };
@@ -111,8 +114,13 @@ async function seed(port) {
   if (probe.status !== 200) throw new Error(`simulate probe: ${probe.status} ${probe.text}`);
 }
 
-/** wrk with a Lua script that posts a cart with a fresh id per request (ids start after `firstId`). */
+/** wrk with a Lua script that posts a cart with a fresh id per request (ids start after `firstId`), after WARMUP seconds unrecorded. */
 function wrk(port, path, firstId) {
+  if (WARMUP > 0) load(port, path, firstId + 5_000_000, WARMUP);
+  return load(port, path, firstId, DURATION);
+}
+
+function load(port, path, firstId, seconds) {
   // The body as Lua long strings around the id and the customer (JSON never contains "]]").
   const [head, rest] = JSON.stringify(cartBody(999999999, 424242)).split('999999999');
   const [middle, tail] = rest.split('424242');
@@ -126,7 +134,7 @@ function wrk(port, path, firstId) {
     `  return wrk.format(nil, "${path}", nil, [[${head}]] .. id .. [[${middle}]] .. ((id % ${CUSTOMERS}) + 1) .. [[${tail}]])`,
     `end`,
   ].join('\n'));
-  const out = execFileSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${DURATION}s`, '--latency', '-s', script, `http://127.0.0.1:${port}${path}`], { encoding: 'utf8' });
+  const out = execFileSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-s', script, `http://127.0.0.1:${port}${path}`], { encoding: 'utf8' });
   rmSync(script);
   const ms = (label) => {
     const m = new RegExp(`${label}\\s+([\\d.]+)(us|ms|s)`).exec(out);
@@ -181,7 +189,7 @@ export async function runCartsBench() {
 
 export function printCartsTable(rows) {
   const bareRps = rows[0][1].rps;
-  console.log(`\nCarts: 50 active campaigns (${process.env.BENCH_APPLYING ?? 10} acting on the cart), 10-line carts, wrk -t1 -c${CONNECTIONS} -d${DURATION}s, loopback, Node ${process.version}, CART_TASKS_PER_WORKER=${process.env.CART_TASKS_PER_WORKER ?? 'default'}.`);
+  console.log(`\nCarts: 50 active campaigns (${process.env.BENCH_APPLYING ?? 10} acting on the cart), 10-line carts, wrk -t1 -c${CONNECTIONS} -d${DURATION}s after ${WARMUP} s of warm-up, loopback, Node ${process.version}, CART_TASKS_PER_WORKER=${process.env.CART_TASKS_PER_WORKER ?? 'default'}.`);
   console.log('\n| target | requests/s | p50 ms | p99 ms | non-2xx | % of bare | server peak RSS MiB |');
   console.log('|---|---|---|---|---|---|---|');
   for (const [name, r, rss] of rows) {
