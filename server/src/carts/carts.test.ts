@@ -37,6 +37,16 @@ describe('carts over HTTP', () => {
     expect(stored.body).toMatchObject({ id: body.id, score: 29, customer_id: 7, customer_code: 'ANN', customer: { id: 7 }, score_simulation: false });
   });
 
+  it("the cart's points transaction records the answered cart, with customer_id, as its activity origin_info", async () => {
+    const body = cart({ customer_id: 8 });
+    const res = await server.client.post('/carts/realtime', body);
+    expect(res.status).toBe(200);
+    const transactions = (await server.client.get('/points/transactions', { query: { customer_id: '8' } })).body.data;
+    const activity = transactions.find((tx: { origin_info: { activity?: { id?: number } } }) => tx.origin_info.activity?.id === body.id);
+    expect(activity).toMatchObject({ type: 'activity', amount: 29 });
+    expect(activity.origin_info).toEqual({ activity: { ...res.body, customer_id: 8 } });
+  });
+
   it('simulate persists nothing: same response, no cart, no points', async () => {
     const before = (await points(7)).score;
     const body = cart();

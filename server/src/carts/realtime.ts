@@ -131,6 +131,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     vouchers.putInTransaction(tenant, afterUse(voucher));
   }
   const response = { ...outcome.response, id: wireInt(id), ...(code === null ? {} : { code }) };
+  const responseJson = cartJson(response);
   const at = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
   let pointsTransactionId: string | null = null;
   const spend = writes.points_used?.amount ?? 0;
@@ -141,7 +142,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
       customer_code: customer.code,
       location_id: request.location_id ?? null,
       created_at: at,
-      origin_info: { activity: { ...response, customer_id: wireInt(customer.id) } },
+      origin_info: activityOrigin(responseJson, customer.id),
       grants: grantsFromCart(writes.points, outcome.response.effects),
       ...(spend > 0 ? { spend } : {}),
     });
@@ -178,7 +179,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     creation_date: String(body.creation_date),
     stored_at: at,
     request: body,
-    response_json: cartJson(response),
+    response_json: responseJson,
     total: response.total,
     writes,
     points_transaction_id: pointsTransactionId,
@@ -188,6 +189,15 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
   };
   carts.putInTransaction(tenant, cart);
   return cart;
+}
+
+/**
+ * The cart's points transaction origin_info, `{ activity: { ...response, customer_id } }`, as JSON text built
+ * from the response already serialized (the response has no customer_id, so it comes last): the transaction
+ * does not serialize the cart a second time inside the write lock.
+ */
+function activityOrigin(responseJson: string, customerId: string): string {
+  return `{"activity":${responseJson.slice(0, -1)},"customer_id":${customerId}}}`;
 }
 
 function countryOf(customer: CartCustomer, settings: CompanySettings): string {

@@ -43,8 +43,11 @@ export interface PointsEntry {
   location_id?: Id | null;
   /** ISO datetime. */
   created_at: string;
-  /** The contract's origin_info for the type (spec part 2, Points transaction), ids as wire values (wireInt). */
-  origin_info?: Record<string, unknown>;
+  /**
+   * The contract's origin_info for the type (spec part 2, Points transaction), ids as wire values (wireInt);
+   * or its JSON text, when the caller has it already serialized (a realtime cart's response).
+   */
+  origin_info?: Record<string, unknown> | string;
   grants?: readonly PointsGrant[];
   /** Points spent (positive), taken from the points that expire first; beyond the available points the balance goes negative. */
   spend?: number;
@@ -109,11 +112,11 @@ interface Who {
   location_id: string | null;
 }
 
-function write(env: StoreEnv, tenant: Tenant, id: string, type: PointsTransactionType, who: Who, createdAt: string, origin: Record<string, unknown>, m: Movement, extra: Partial<PointsTransaction> = {}): PointsTransaction {
+function write(env: StoreEnv, tenant: Tenant, id: string, type: PointsTransactionType, who: Who, createdAt: string, origin: Record<string, unknown> | string, m: Movement, extra: Partial<PointsTransaction> = {}): PointsTransaction {
   const tx: PointsTransaction = {
     id, type, created_at: createdAt, amount: m.amount, pending_amount: m.pending_amount,
     location_id: who.location_id, customer_id: who.customer_id, customer_code: who.customer_code,
-    origin_info: stringifyJson(origin), scores: m.scores, taken: [], reverses: null, ...extra,
+    origin_info: typeof origin === 'string' ? origin : stringifyJson(origin), scores: m.scores, taken: [], reverses: null, ...extra,
   };
   store(env, tenant, tx);
   return tx;
