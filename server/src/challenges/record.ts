@@ -7,8 +7,8 @@
  */
 import { invalidRequest } from '../http/errors.js';
 import type { CompanySettings } from '../tenancy/types.js';
-import { isCartMetric } from './measure.js';
 import type { ChallengeLevel, ChallengeRecord } from './types.js';
+import { checkLevels, checkMeasuredAttribute } from './measure-checks.js';
 
 export type ChallengeBody = Partial<Omit<ChallengeRecord, 'id' | 'created_at' | 'updated_at' | 'structure'>> & {
   structure?: Array<Omit<ChallengeLevel, 'points'> & { points?: number }>;
@@ -25,7 +25,7 @@ export function buildChallenge(id: string, body: ChallengeBody, settings: Compan
   const base = previous ?? { ...DEFAULTS, created_at: now };
   const challenge = { ...base, ...plain, id, updated_at: now } as ChallengeRecord;
   if (structure !== undefined) challenge.structure = structure.map((l) => ({ ...l, points: l.points ?? 0 }));
-  if (body.attribute !== undefined) checkAttribute(body.attribute, settings);
+  if (body.attribute !== undefined) checkMeasuredAttribute(body.attribute, settings);
   if (structure !== undefined) checkLevels(challenge.structure);
   checkDates(challenge, 'available');
   checkDates(challenge, 'display');
@@ -37,25 +37,6 @@ export function buildChallenge(id: string, body: ChallengeBody, settings: Compan
     throw invalidRequest('attribute_period_from', 'is required for a fixed period');
   }
   return challenge;
-}
-
-function checkAttribute(attribute: string, settings: CompanySettings): void {
-  if (isCartMetric(attribute)) return;
-  const properties = (settings.customer_attribute_schema.properties ?? {}) as Record<string, { type?: unknown }>;
-  const type = properties[attribute]?.type;
-  if (type !== 'number' && type !== 'integer') {
-    throw invalidRequest('attribute', `${attribute} is neither total_spent, carts, points_earned nor a numeric customer attribute of the Company's schema`);
-  }
-}
-
-function checkLevels(levels: readonly ChallengeLevel[]): void {
-  const sorted = [...levels].sort((a, b) => a.level - b.level);
-  for (let i = 1; i < sorted.length; i++) {
-    if (sorted[i].level === sorted[i - 1].level) throw invalidRequest('structure', `level ${sorted[i].level} is given twice`);
-    if (sorted[i].threshold <= sorted[i - 1].threshold) {
-      throw invalidRequest('structure', `the threshold of level ${sorted[i].level} must be above that of level ${sorted[i - 1].level}`);
-    }
-  }
 }
 
 function checkDates(challenge: ChallengeRecord, prefix: 'available' | 'display' | 'attribute_period'): void {
