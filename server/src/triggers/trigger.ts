@@ -37,18 +37,6 @@ export interface TriggerStores {
   locations: LocationStore;
 }
 
-interface TriggerBody {
-  trigger: string;
-  customer_id: string;
-  loyalty_rule_id?: string;
-  loyalty_score_id?: string;
-  location_id?: string;
-  location_code?: string;
-  score_overwrite?: number;
-  comments?: string;
-  country?: string;
-}
-
 /** Keeps one points campaign's effects and writes, and every instant win's (engine version 1: one rule runs). */
 function onlyCampaign(outcome: Outcome, campaignId: string): Outcome {
   const { writes, response } = outcome;
@@ -62,7 +50,7 @@ function onlyCampaign(outcome: Outcome, campaignId: string): Outcome {
 
 export async function trigger(deps: BoundDeps, stores: TriggerStores, req: TallyRequest): Promise<Reply> {
   const { customers, campaigns, instantWins, locations } = stores;
-  const body = validate<TriggerBody>('triggers.trigger', req.body);
+  const body = validate('triggers.trigger', req.body);
   const version = req.settings.trigger_engine_version;
   if (version === 1 && body.country === undefined) throw invalidRequest('country', 'is required (trigger engine version 1)');
   const locationId = locationOf(locations, req, body);
