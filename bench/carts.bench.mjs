@@ -76,7 +76,14 @@ function startProcess(args, env) {
       for (const line of lines) {
         if (!line.startsWith('{')) continue;
         const entry = JSON.parse(line);
-        if (entry.msg === 'listening') resolve({ child, port: entry.port, backend: entry.backend });
+        if (entry.msg !== 'listening') continue;
+        // Figures from uWebSockets.js's slow pure-JS fallback would mislead: refuse them.
+        if (entry.backend !== 'native') {
+          console.error(`uWebSockets.js fallback in use (${args[0] === '-e' ? 'bare endpoint' : 'Tally server'}): no figures reported.`);
+          child.kill();
+          process.exit(2);
+        }
+        resolve({ child, port: entry.port, backend: entry.backend });
       }
     });
     child.on('exit', (code) => reject(new Error(`exited ${code} before listening`)));
