@@ -1,16 +1,3 @@
-import type { Operator } from './operator.js';
+import { orderingOperator } from './ordering.js';
 
-export const gte: Operator = {
-  name: 'gte',
-  takes: 'value',
-  ordering: true,
-  test(read, value) {
-    const bound = value as number;
-    // A fact that is not a number (an absent or text attribute) never satisfies an ordering.
-    return (facts) => {
-      const fact = read(facts);
-      return typeof fact === 'number' && fact >= bound;
-    };
-  },
-  jre: 'greaterThanInclusive',
-};
+export const gte = orderingOperator('gte', 'greaterThanInclusive', (fact, bound) => fact >= bound);

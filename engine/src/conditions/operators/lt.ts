@@ -1,16 +1,3 @@
-import type { Operator } from './operator.js';
+import { orderingOperator } from './ordering.js';
 
-export const lt: Operator = {
-  name: 'lt',
-  takes: 'value',
-  ordering: true,
-  test(read, value) {
-    const bound = value as number;
-    // A fact that is not a number (an absent or text attribute) never satisfies an ordering.
-    return (facts) => {
-      const fact = read(facts);
-      return typeof fact === 'number' && fact < bound;
-    };
-  },
-  jre: 'lessThan',
-};
+export const lt = orderingOperator('lt', 'lessThan', (fact, bound) => fact < bound);
