@@ -25,6 +25,9 @@ function checkerOf(operation: OperationId): ValidateFunction {
   return byOperation.get(operation)!;
 }
 
+/** Common rule 3: datetimes are written YYYY-MM-DDThh:mm:ssZ. */
+const WHOLE_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
 /** The answer's JSON (plain JSON.parse: what any client sees) must match the operation's schema. */
 function expectMatches(res: TestResponse, operation: OperationId | 'responses.error' | 'responses.forbidden', status = 200): any {
   expect(res.status, `${operation}: ${res.text}`).toBe(status);
@@ -109,8 +112,11 @@ describe('answers match their response schemas', () => {
   it('vouchers: issue, read, list', async () => {
     const c = server.client;
     expectMatches(await c.post('/discounts/trigger', { customer_id: 500, loyalty_rule_id: discount, external_voucher_code: 'MYCODE1' }), 'discounts.trigger');
-    expectMatches(await c.get('/vouchers/MYCODE1'), 'vouchers.get');
+    const voucher = expectMatches(await c.get('/vouchers/MYCODE1'), 'vouchers.get');
+    expect(voucher.created_at).toMatch(WHOLE_SECONDS);
     expectMatches(await c.get('/vouchers', { query: { customer_id: '500' } }), 'vouchers.list');
+    const held = expectMatches(await c.get('/discounts/MYCODE1', { query: { search_by: 'voucher_code' } }), 'discounts.get');
+    expect(held.coupon_info.voucher_info.voucher_code).toBe('MYCODE1');
   });
 
   it('carts: simulate, realtime, read, list; the cart response carries discount and points effects', async () => {
@@ -156,6 +162,7 @@ describe('answers match their response schemas', () => {
     const c = server.client;
     const reward = expectMatches(await c.post('/rewards', { name: 'Tote bag', points: 5, type: 'physical', total_stock: 3 }), 'rewards.create').id;
     const read = expectMatches(await c.get(`/rewards/${reward}`, { query: { customer_id: '500' } }), 'rewards.get');
+    for (const field of ['created_at', 'updated_at']) expect(read[field]).toMatch(WHOLE_SECONDS);
     expect(read.can_redeem).toBe(true);
     expectMatches(await c.get('/rewards'), 'rewards.list');
     expectMatches(await c.patch(`/rewards/${reward}`, { description: 'A cotton tote bag' }), 'rewards.update');
@@ -189,7 +196,8 @@ describe('answers match their response schemas', () => {
     const c = server.client;
     const structure = [{ level: 1, name: 'Starter', threshold: 10, points: 5 }];
     const id = expectMatches(await c.post('/challenges', { name: 'Spend', attribute: 'total_spent', structure }), 'challenges.create').id;
-    expectMatches(await c.get(`/challenges/${id}`), 'challenges.get');
+    const read = expectMatches(await c.get(`/challenges/${id}`), 'challenges.get');
+    for (const field of ['created_at', 'updated_at']) expect(read[field]).toMatch(WHOLE_SECONDS);
     expectMatches(await c.get('/challenges'), 'challenges.list');
     expectMatches(await c.post(`/challenges/${id}/enroll`, { customer_id: 500 }), 'challenges.enroll');
     const [mine] = expectMatches(await c.get('/customers/500/challenges'), 'challenges.customer_list').data;
@@ -247,12 +255,15 @@ describe('answers match their response schemas', () => {
     const campaign = expectMatches(await c.post('/discounts', {
       rule_params: { name: 'Five off', coupon_required: true, rule_effects: [{ type: 'direct_value', value: 500, distribution: 'total' }] },
     }), 'discounts.create').id;
-    const coupon = expectMatches(await c.post('/coupons', { loyalty_rule_id: campaign, coupon_params: { name: 'Printable', static_code: 'PRINT5', printable: true } }), 'coupons.create').id;
+    const coupon = expectMatches(await c.post('/coupons', { loyalty_rule_id: campaign, coupon_params: { name: 'Printable', static_code: 'PRINT5', printable: true, available_days: 30, print_days: 10 } }), 'coupons.create').id;
     expectMatches(await c.patch(`/coupons/${coupon}`, { coupon_params: { name: 'Printable five' } }), 'coupons.update');
     for (const code of ['W1', 'W2', 'W3']) {
       expectMatches(await c.post('/discounts/trigger', { customer_id: 502, coupon_id: coupon, external_voucher_code: code }), 'discounts.trigger');
     }
-    expect(expectMatches(await c.post('/vouchers/W1/select', {}), 'vouchers.select').voucher.selected).toBe(true);
+    const selected = expectMatches(await c.post('/vouchers/W1/select', {}), 'vouchers.select').voucher;
+    expect(selected.selected).toBe(true);
+    // Relative windows are instants counted from the issue, written in whole seconds like every datetime.
+    for (const field of ['created_at', 'available_to', 'print_to']) expect(selected[field]).toMatch(WHOLE_SECONDS);
     expect(expectMatches(await c.get('/customers/502/vouchers/selected'), 'vouchers.selected').data).toHaveLength(1);
     expectMatches(await c.post('/vouchers/W1/deselect', {}), 'vouchers.deselect');
     expectMatches(await c.put('/vouchers/select', { codes: ['W1', 'W2'] }), 'vouchers.select_many');

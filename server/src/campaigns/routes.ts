@@ -5,6 +5,7 @@
  */
 import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
+import { serverTime } from '../customers/fields.js';
 import { CustomerStore } from '../customers/store.js';
 import { invalidRequest } from '../http/errors.js';
 import { readPerPage, requireInt64 } from '../http/params.js';
@@ -53,7 +54,7 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
       if (existingId !== undefined && previous?.type !== kind) {
         throw new TallyError('campaign_not_found', `value: no ${kind} campaign ${existingId}`, 'value');
       }
-      const input = { kind, body, previous, settings: req.settings, now: req.now.toISOString() };
+      const input = { kind, body, previous, settings: req.settings, now: serverTime(req.now) };
       const draft = buildRecord({ ...input, id: existingId ?? PROVISIONAL_ID, couponId: PROVISIONAL_ID });
       checkStaticCodeFree(staticCodeHolders, req.tenant, draft.coupon_params?.static_code, existingId);
       checkCompiles(draft, req.settings);

@@ -9,6 +9,7 @@
  * it runs after the cart's writes.
  */
 import { Decimal } from 'decimal.js';
+import { serverTime } from '../customers/fields.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { localize } from '../http/language.js';
 import { wireInt } from '../http/wire.js';
@@ -95,7 +96,7 @@ function cents(total: number | string): number {
 export function rewardLevels(env: StoreEnv, tenant: Tenant, clock: ProgressClock, challenge: ChallengeRecord, customer: CustomerRecord, locationId: string | null): void {
   const store = new ChallengeStore(env);
   const progress = store.progress(tenant, customer.id, challenge.id);
-  const at = clock.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const at = serverTime(clock.now);
   const value = attributeValue(store, tenant, challenge, customer, localDate(clock.now, clock.timezone));
   const reached = reachedLevel(challenge, value)?.level ?? 0;
   const name = localize(challenge.name, undefined, clock.settings);

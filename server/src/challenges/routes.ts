@@ -5,6 +5,7 @@
  */
 import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
+import { serverTime } from '../customers/fields.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
@@ -39,7 +40,7 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
     'challenges.create': (req) =>
       duplicates.suppress(req, 'challenges:create', async () => {
         const body = validate<ChallengeBody>('challenges.create', req.body);
-        const draft = buildChallenge('0', body, req.settings, req.now.toISOString());
+        const draft = buildChallenge('0', body, req.settings, serverTime(req.now));
         const id = await env.transact(() => {
           const challenge = { ...draft, id: allocateId(env, req.tenant, 'challenges') };
           challenges.putInTransaction(req.tenant, challenge);
@@ -52,7 +53,7 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
       duplicates.suppress(req, `challenge:${req.params.id}`, async () => {
         const body = validate<ChallengeBody>('challenges.update', req.body);
         const previous = existing(req);
-        const challenge = buildChallenge(previous.id, body, req.settings, req.now.toISOString(), previous);
+        const challenge = buildChallenge(previous.id, body, req.settings, serverTime(req.now), previous);
         await env.transact(() => challenges.putInTransaction(req.tenant, challenge));
         return success({ id: wireInt(challenge.id) });
       }),
@@ -123,7 +124,7 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
     if (challenge.max_enrollments !== null && challenges.enrollments(req.tenant, id) >= challenge.max_enrollments) {
       throw new TallyError('conflict', `id: challenge ${id} has reached its ${challenge.max_enrollments} enrolments`, 'id');
     }
-    challenges.enrollInTransaction(req.tenant, customer.id, id, req.now.toISOString().replace(/\.\d{3}Z$/, 'Z'));
+    challenges.enrollInTransaction(req.tenant, customer.id, id, serverTime(req.now));
     rewardLevels(env, req.tenant, { ...clockOf(req), settings: req.settings }, challenges.get(req.tenant, id)!, customer, null);
   }
 }

@@ -1,6 +1,7 @@
 /** POST /coupons, PATCH (PUT) /coupons/{id}, DELETE /coupons/{id} (docs/coupons-vouchers.md). */
 import type { ServerContext } from '../context.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
+import { serverTime } from '../customers/fields.js';
 import { requireInt64 } from '../http/params.js';
 import { success, type Routes } from '../http/types.js';
 import { validate } from '../http/validation.js';
@@ -36,7 +37,7 @@ export function couponRoutes({ env, duplicates }: ServerContext): Routes {
     'coupons.delete': (req) => {
       const id = requireInt64(req.params.id, 'id');
       return duplicates.suppress(req, `coupon:${id}`, async () => {
-        await env.transact(() => deleteInTransaction(stores, req.tenant, req.settings, id, req.now.toISOString()));
+        await env.transact(() => deleteInTransaction(stores, req.tenant, req.settings, id, serverTime(req.now)));
         return success();
       });
     },

@@ -4,6 +4,7 @@
  * `game`), a discount is issued as a voucher of the prize's discount campaign.
  */
 import type { CampaignStore } from '../campaigns/store.js';
+import { serverTime } from '../customers/fields.js';
 import { recordPoints } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
@@ -27,7 +28,7 @@ export function deliverGamePrize(d: PrizeDelivery, game: GameRecord, prize: Game
       type: 'trigger',
       customer_id: customerId,
       customer_code: customerCode,
-      created_at: d.now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      created_at: serverTime(d.now),
       origin_info: { slug: 'game', comments: `${game.rule_params.name}: ${prize.name}` },
       grants: [{ campaign_id: game.id, campaign_name: String(game.rule_params.name), amount: prize.points! }],
     });

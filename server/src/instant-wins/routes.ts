@@ -7,6 +7,7 @@ import { TallyError } from '@tally/engine';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import type { ServerContext } from '../context.js';
 import { LmdbCounterStore } from '../counters/store.js';
+import { serverTime } from '../customers/fields.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
@@ -41,7 +42,7 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
   const vouchers = new LmdbVoucherStore(env);
   const rewards = new RewardStore(env);
   const writer = (req: TallyRequest): InstantWinWrite => ({
-    tenant: req.tenant, settings: req.settings, instantWins, campaigns, games, rewards, now: req.now.toISOString(),
+    tenant: req.tenant, settings: req.settings, instantWins, campaigns, games, rewards, now: serverTime(req.now),
     newId: (sequence) => allocateId(env, req.tenant, sequence),
   });
   /** Writes a version and bumps the campaigns' version in the same transaction: the cart workers recompile. */

@@ -10,6 +10,7 @@
  */
 import { TallyError } from '@tally/engine';
 import type { CampaignStore } from '../campaigns/store.js';
+import { serverTime } from '../customers/fields.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
 import { localize } from '../http/language.js';
@@ -76,7 +77,7 @@ export async function redeemReward(stores: RedeemStores, req: TallyRequest, rewa
   const { env, rewards, campaigns, vouchers } = stores;
   const { customer, location, body } = redemption;
   const clock = clockOf(req);
-  const at = req.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const at = serverTime(req.now);
   return env.transact(() => {
     const reward = rewards.get(req.tenant, rewardId);
     if (!reward) throw new TallyError('reward_not_found', `id: no reward ${rewardId}`, 'id');

@@ -7,6 +7,7 @@
  * reverted once (409 conflict after that).
  */
 import { TallyError } from '@tally/engine';
+import { serverTime } from '../customers/fields.js';
 import type { TallyRequest } from '../http/types.js';
 import { wireInt } from '../http/wire.js';
 import { reversePoints } from '../points/ledger.js';
@@ -30,7 +31,7 @@ export async function rollbackRedemption(stores: RollbackStores, req: TallyReque
     if (redemption.status === 'reverted') throw new TallyError('conflict', `id: reward transaction ${id} is already reverted`, 'id');
     reversePoints(env, req.tenant, clockOf(req), redemption.points_transaction_id, {
       type: 'reward',
-      created_at: req.now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      created_at: serverTime(req.now),
       origin_info: { reward: { id: wireInt(redemption.reward_id) }, redemption_id: wireInt(redemption.id), status_detail: statusDetail },
     });
     const voucher = redemption.voucher_id === null ? undefined : vouchers.get(req.tenant, redemption.voucher_id);

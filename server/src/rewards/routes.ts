@@ -7,6 +7,7 @@
 import { TallyError } from '@tally/engine';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import type { ServerContext } from '../context.js';
+import { serverTime } from '../customers/fields.js';
 import { findCustomer } from '../customers/lookup.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
@@ -41,7 +42,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
   const vouchers = new LmdbVoucherStore(env);
   const stores = { env, rewards, campaigns, tiers, vouchers };
 
-  const writer = (req: TallyRequest): RewardWrite => ({ tenant: req.tenant, campaigns, tiers, now: req.now.toISOString() });
+  const writer = (req: TallyRequest): RewardWrite => ({ tenant: req.tenant, campaigns, tiers, now: serverTime(req.now) });
   const viewContext = (req: TallyRequest): ViewContext => ({ tenant: req.tenant, language: req.language, settings: req.settings, rewards, campaigns });
   const existing = (req: TallyRequest): RewardRecord => {
     const id = requireInt64(req.params.id, 'id');

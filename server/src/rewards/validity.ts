@@ -6,6 +6,7 @@
  * coupon's date-only bound. undefined when the reward sets no validity: the
  * coupon's own dates apply (rewards/record.ts refuses an incomplete one).
  */
+import { serverTime } from '../customers/fields.js';
 import { instant } from '../vouchers/issue.js';
 import type { RewardRecord } from './types.js';
 
@@ -14,20 +15,25 @@ const DAY_MS = 86_400_000;
 type Validity = Pick<RewardRecord, 'validity_duration_type' | 'validity_duration_number' | 'validity_duration_unit_option' | 'validity_duration_date'>;
 
 export function voucherValidUntil(reward: Validity, redeemedAt: Date): string | undefined {
+  const end = validityEnd(reward, redeemedAt);
+  return end === undefined ? undefined : serverTime(end);
+}
+
+function validityEnd(reward: Validity, redeemedAt: Date): Date | undefined {
   if (reward.validity_duration_type === 'fixed' && reward.validity_duration_date !== null) {
-    return instant(reward.validity_duration_date, true).toISOString();
+    return instant(reward.validity_duration_date, true);
   }
   const n = reward.validity_duration_number;
   if (reward.validity_duration_type !== 'relative' || n === null) return undefined;
   switch (reward.validity_duration_unit_option) {
     case 'days':
-      return new Date(redeemedAt.getTime() + n * DAY_MS).toISOString();
+      return new Date(redeemedAt.getTime() + n * DAY_MS);
     case 'weeks':
-      return new Date(redeemedAt.getTime() + 7 * n * DAY_MS).toISOString();
+      return new Date(redeemedAt.getTime() + 7 * n * DAY_MS);
     case 'months':
-      return addMonths(redeemedAt, n).toISOString();
+      return addMonths(redeemedAt, n);
     case 'years':
-      return addMonths(redeemedAt, 12 * n).toISOString();
+      return addMonths(redeemedAt, 12 * n);
     default:
       return undefined;
   }

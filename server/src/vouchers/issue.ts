@@ -10,6 +10,7 @@
 import { randomInt } from 'node:crypto';
 import type { CouponParams } from '@tally/engine';
 import type { CampaignRecord } from '../campaigns/types.js';
+import { serverTime } from '../customers/fields.js';
 import type { InstantWinRecord } from '../instant-wins/types.js';
 import type { VoucherRecord } from './types.js';
 
@@ -61,8 +62,8 @@ export function newVoucher({ id, code, target, customerId, now, priority, validU
   const coupon = target.coupon;
   const delayDays = typeof coupon.available_delay_days === 'number' ? coupon.available_delay_days : 0;
   const from = typeof coupon.available_from === 'string' ? instant(coupon.available_from) : new Date(now.getTime() + delayDays * DAY_MS);
-  let to: string | null = typeof coupon.available_to === 'string' ? instant(coupon.available_to, true).toISOString() : null;
-  if (to === null && typeof coupon.available_days === 'number') to = new Date(from.getTime() + coupon.available_days * DAY_MS).toISOString();
+  let to: string | null = typeof coupon.available_to === 'string' ? serverTime(instant(coupon.available_to, true)) : null;
+  if (to === null && typeof coupon.available_days === 'number') to = serverTime(new Date(from.getTime() + coupon.available_days * DAY_MS));
   return {
     id,
     code,
@@ -76,9 +77,9 @@ export function newVoucher({ id, code, target, customerId, now, priority, validU
     priority,
     max_redemptions: coupon.max_redemptions ?? 1,
     redemptions: 0,
-    available_from: delayDays === 0 && typeof coupon.available_from !== 'string' ? null : from.toISOString(),
+    available_from: delayDays === 0 && typeof coupon.available_from !== 'string' ? null : serverTime(from),
     available_to: validUntil ?? to,
-    created_at: now.toISOString(),
+    created_at: serverTime(now),
   };
 }
 

@@ -9,6 +9,7 @@ import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { CouponStore } from '../coupons/store.js';
+import { serverTime } from '../customers/fields.js';
 import { CustomerStore } from '../customers/store.js';
 import { invalidRequest } from '../http/errors.js';
 import { optionalBoolean, optionalEnum, optionalInt64, readPerPage, requireInt64 } from '../http/params.js';
@@ -48,7 +49,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
   };
 
   const view = (req: TallyRequest) => (found: FoundVoucher) =>
-    voucherView(found, { language: req.language, settings: req.settings, now: req.now.toISOString() });
+    voucherView(found, { language: req.language, settings: req.settings, now: serverTime(req.now) });
 
   const queryCustomer = (req: TallyRequest): CustomerRef => ({
     customer_id: optionalInt64(req.query.get('customer_id'), 'customer_id'),
@@ -60,7 +61,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
     const body = validate<CustomerRef>('vouchers.one', req.body);
     const holder = optionalHolder(customers, req.tenant, body);
     const target = { tenant: req.tenant, holder, codes: [{ code: req.params.code, field: 'code' }] };
-    const [found] = await applyAction(stores, target, action, { now: req.now.toISOString() });
+    const [found] = await applyAction(stores, target, action, { now: serverTime(req.now) });
     return success({ voucher: view(req)(found) });
   };
 
@@ -70,7 +71,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
     const holder = optionalHolder(customers, req.tenant, body);
     const location = requestLocation(locations, req.tenant, { id: body.location_id, code: body.location_code });
     const codes = body.codes.map((code, i) => ({ code, field: `codes[${i}]` }));
-    const found = await applyAction(stores, { tenant: req.tenant, holder, codes }, action, { now: req.now.toISOString(), location });
+    const found = await applyAction(stores, { tenant: req.tenant, holder, codes }, action, { now: serverTime(req.now), location });
     return success({ vouchers: found.map(view(req)) });
   };
 
@@ -78,7 +79,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
     'vouchers.list': async (req) => {
       const holder = requireHolder(customers, req.tenant, queryCustomer(req));
       const filters = readListFilters(req.query);
-      const now = req.now.toISOString();
+      const now = serverTime(req.now);
       const page = { startingAfter: req.query.get('starting_after') || undefined, perPage: readPerPage(req.query.get('per_page')) };
       return ok(
         vouchers.pageOfCustomer(req.tenant, holder.id, page, (voucher) => {
@@ -103,7 +104,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
           id: optionalInt64(req.query.get('location_id'), 'location_id'),
           code: req.query.get('location_code') || undefined,
         });
-        const refusal = usageRefusal(found, req.now.toISOString(), location);
+        const refusal = usageRefusal(found, serverTime(req.now), location);
         if (refusal) throw refusal;
       }
       return ok(view(req)(found));

@@ -3,6 +3,7 @@
  * relative to the voucher's issue (print_delay_days, then print_days).
  */
 import type { CouponParams } from '@tally/engine';
+import { serverTime } from '../customers/fields.js';
 import type { VoucherRecord } from './types.js';
 
 const DAY_MS = 86_400_000;
@@ -29,5 +30,5 @@ function bound(value: string, endOfDay: boolean): number {
 }
 
 function iso(at: number | null): string | null {
-  return at === null ? null : new Date(at).toISOString();
+  return at === null ? null : serverTime(new Date(at));
 }

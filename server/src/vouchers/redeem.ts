@@ -9,6 +9,7 @@ import { periodKey, TallyError } from '@tally/engine';
 import type { CampaignStore } from '../campaigns/store.js';
 import type { CampaignRecord } from '../campaigns/types.js';
 import type { CounterStore } from '../counters/store.js';
+import { serverTime } from '../customers/fields.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
@@ -55,7 +56,7 @@ export function redeemInTransaction(
   body: RedeemBody,
   now: Date,
 ): Redemption {
-  const at = now.toISOString();
+  const at = serverTime(now);
   const { campaign, voucher } = body.voucher_code !== undefined
     ? byVoucherCode(stores, tenant, customer, body.voucher_code, at)
     : byStaticCode(stores, tenant, customer, body.static_code!, at);

@@ -1,6 +1,7 @@
-/** A voucher as the contract shows it inside a campaign's coupon_info (voucher_info). */
+/** A voucher as the contract shows it inside a campaign's coupon_info (voucher_info): dates as the voucher read writes them. */
 import type { CouponParams } from '@tally/engine';
 import { wireInt } from '../http/wire.js';
+import { printWindow } from './print-window.js';
 import type { VoucherRecord } from './types.js';
 
 export function voucherInfo(voucher: VoucherRecord, coupon: CouponParams): Record<string, unknown> {
@@ -13,8 +14,7 @@ export function voucherInfo(voucher: VoucherRecord, coupon: CouponParams): Recor
     status: voucher.status,
     available_from: voucher.available_from,
     available_to: voucher.available_to,
-    print_from: coupon.print_from ?? null,
-    print_to: coupon.print_to ?? null,
+    ...printWindow(voucher, coupon),
     priority: voucher.priority,
     printable: coupon.printable ?? false,
   };

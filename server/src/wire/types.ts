@@ -445,7 +445,9 @@ export interface CompanyUpdate {
   cashback_cap?: number | null;
   cashback_threshold?: number;
   trigger_engine_version?: 1 | 2;
-  customer_attribute_schema?: {};
+  customer_attribute_schema?: {
+    [k: string]: unknown | undefined;
+  };
   audiences?: {
     id: string;
     name: string;
@@ -471,14 +473,18 @@ export interface CustomEventDefinitionsCreate {
   slug: string;
   name?: string;
   description?: string;
-  schema: {};
+  schema: {
+    [k: string]: unknown | undefined;
+  };
 }
 export interface CustomEventsCreate {
   id?: string;
   customer_id?: string;
   customer_code?: string;
   slug: string;
-  data: {};
+  data: {
+    [k: string]: unknown | undefined;
+  };
   created_at?: string;
 }
 export interface CustomersCards {
@@ -527,7 +533,9 @@ export interface CustomersCreate {
   kind?: string;
   preferred_language?: string;
   fraudulent?: boolean;
-  attributes?: {};
+  attributes?: {
+    [k: string]: unknown | undefined;
+  };
   custom1?: string;
   custom2?: string;
   custom3?: string;
@@ -601,7 +609,9 @@ export interface CustomersUpdate {
   kind?: null | string;
   preferred_language?: null | string;
   fraudulent?: null | boolean;
-  attributes?: {};
+  attributes?: {
+    [k: string]: unknown | undefined;
+  };
   custom1?: null | string;
   custom2?: null | string;
   custom3?: null | string;
@@ -724,6 +734,9 @@ export interface LocationCreate {
   city?: string | null;
   state?: string | null;
   postal_code?: string | null;
+  /**
+   * true when not sent
+   */
   active?: boolean;
   features?: CompanyDataFeatureRefs;
 }
@@ -749,6 +762,9 @@ export interface MergesTransfer {
 export interface MessagesPrint {
   customer_id?: string;
   location_id?: string;
+  /**
+   * 40 when not sent
+   */
   width?: number;
   /**
    * @minItems 1
@@ -756,6 +772,9 @@ export interface MessagesPrint {
    */
   messages: {
     text: string;
+    /**
+     * 1 when not sent
+     */
     copies?: number;
   }[];
 }
@@ -789,6 +808,9 @@ export interface ProductCreate {
   ean?: string;
   name: string;
   description?: string | null;
+  /**
+   * true when not sent
+   */
   active?: boolean;
   features?: CompanyDataFeatureRefs;
 }
@@ -805,6 +827,9 @@ export interface PromotionCreate {
   code?: string;
   name: string;
   description?: string | null;
+  /**
+   * true when not sent
+   */
   active?: boolean;
   available_from?: string | null;
   available_to?: string | null;
@@ -1095,11 +1120,11 @@ export interface AssociationResponse {
   main: boolean;
   merge_id?: (number | string) | null;
   /**
-   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
   created_at?: string;
   /**
-   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
   updated_at?: string;
 }
@@ -1233,7 +1258,7 @@ export interface CartEvaluation {
   id?: (number | string) | null;
   code?: string | null;
   /**
-   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
   creation_date: string;
   location_id?: (number | string) | null;
@@ -1572,11 +1597,11 @@ export interface ChallengeResponse {
    */
   attribute?: string;
   /**
-   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
   created_at?: string;
   /**
-   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
   updated_at?: string;
   current_level?: number;
@@ -1626,7 +1651,7 @@ export interface CustomEventResponse {
   data: {};
   created_at?: string | null;
   /**
-   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
   ingested_at: string;
   /**
@@ -1677,7 +1702,7 @@ export interface CustomEventDefinitionResponse {
   description?: string | null;
   schema: {};
   /**
-   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
   created_at?: string;
 }
@@ -1765,7 +1790,7 @@ export interface DiscountTransaction {
    */
   id: number | string;
   /**
-   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
   created_at: string;
   /**
@@ -2051,11 +2076,11 @@ export interface LocationResponse {
     name?: string | null;
   }[];
   /**
-   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
   created_at?: string;
   /**
-   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
   updated_at?: string;
 }
@@ -2100,7 +2125,7 @@ export interface PointsExpiringEntry {
   score_available_as_money?: number;
   currency?: string | null;
   /**
-   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
   expiration_date: string;
 }
@@ -2135,7 +2160,7 @@ export interface PointsTransaction {
     | 'custom_entity'
     | 'challenge';
   /**
-   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
   created_at: string;
   /**
@@ -2200,11 +2225,11 @@ export interface ProductResponse {
     name?: string | null;
   }[];
   /**
-   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
   created_at?: string;
   /**
-   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
   updated_at?: string;
 }
@@ -2323,11 +2348,11 @@ export interface RewardResponse {
   redemptions_quantity?: number | null;
   redemption_type?: 'manual' | 'loyalty_rule';
   /**
-   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
   created_at?: string;
   /**
-   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
   updated_at?: string;
   /**
@@ -2428,7 +2453,7 @@ export interface VoucherResponse {
   printed_at?: string | null;
   customer_id?: (number | string) | null;
   /**
-   * UTC, YYYY-MM-DDThh:mm:ssZ (fractions of a second when not zero).
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
   created_at?: string;
   loyalty_rule_id?: (number | string) | null;
