@@ -17,7 +17,6 @@ import {
   updateApiKey,
   updateCompany,
 } from './tenancy/admin.js';
-import type { SettingsPatch } from './tenancy/settings.js';
 import { LmdbTenancyStore, type TenancyStore } from './tenancy/store.js';
 import type { RateLimits } from './tenancy/types.js';
 import { validate } from './http/validation.js';
@@ -33,7 +32,9 @@ function parseJsonOption(text: string, option: string): Record<string, unknown> 
 }
 
 function rateLimitsOption(text: string): RateLimits {
-  return validate<{ rate_limits: RateLimits }>('company.update', { rate_limits: parseJsonOption(text, 'rate-limits') }).rate_limits;
+  // A key's budgets are checked by the schema of the settings' rate_limits (one definition for both).
+  const { rate_limits = {} } = validate('company.update', { rate_limits: parseJsonOption(text, 'rate-limits') });
+  return rate_limits;
 }
 
 const program = new Command('tally')
@@ -78,7 +79,7 @@ company
       updateCompany(tenancy, id, {
         name: opts.name,
         environment: parseEnvironment(opts.environment),
-        settings: opts.settings === undefined ? undefined : validate<SettingsPatch>('company.update', parseJsonOption(opts.settings, 'settings')),
+        settings: opts.settings === undefined ? undefined : validate('company.update', parseJsonOption(opts.settings, 'settings')),
       }),
     ),
   );

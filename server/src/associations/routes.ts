@@ -16,14 +16,6 @@ import { AssociationStore } from './store.js';
 import type { Association } from './types.js';
 import { associationView } from './view.js';
 
-interface PairBody {
-  customer_id: string;
-  associate_customer_id: string;
-  relationship_type?: string | null;
-  active?: boolean;
-  main?: boolean;
-}
-
 function associationNotFound(customerId: string, associateId: string): TallyError {
   return new TallyError('association_not_found', `associate_customer_id: no active association between ${customerId} and ${associateId}`, 'associate_customer_id');
 }
@@ -43,7 +35,7 @@ export function associationsRoutes({ env, duplicates }: ServerContext): Routes {
 
   return {
     'associations.create': (req) => {
-      const body = validate<PairBody>('associations.create', req.body);
+      const body = validate('associations.create', req.body);
       if (body.customer_id === body.associate_customer_id) throw invalidRequest('associate_customer_id', 'must differ from customer_id');
       return duplicates.suppress(req, `association:${body.customer_id}:${body.associate_customer_id}`, async () => {
         const now = serverTime(req.now);
@@ -69,13 +61,13 @@ export function associationsRoutes({ env, duplicates }: ServerContext): Routes {
     },
 
     'associations.update': (req) => {
-      const body = validate<PairBody>('associations.update', req.body);
+      const body = validate('associations.update', req.body);
       return duplicates.suppress(req, `association:${body.customer_id}:${body.associate_customer_id}`, async () => {
         await env.transact(() => {
           const association = activePair(req, body.customer_id, body.associate_customer_id);
           const next: Association = {
             ...association,
-            relationship_type: body.relationship_type ?? null,
+            relationship_type: body.relationship_type,
             main: body.main ?? association.main,
             updated_at: serverTime(req.now),
           };

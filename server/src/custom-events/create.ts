@@ -31,18 +31,9 @@ export interface EventStores {
   instantWins: InstantWinStore;
 }
 
-interface EventBody {
-  id?: string;
-  customer_id?: string;
-  customer_code?: string;
-  slug: string;
-  data: Record<string, unknown>;
-  created_at?: string;
-}
-
 export async function createCustomEvent(deps: BoundDeps, stores: EventStores, req: TallyRequest): Promise<Reply> {
   const { events, customers, campaigns, instantWins } = stores;
-  const body = validate<EventBody>('custom_events.create', req.body);
+  const body = validate('custom_events.create', req.body);
   const customer = customerFromBody(customers, req, req.body);
   const definition = definitionBySlug(deps.env, req.tenant, body.slug);
   checkData(req.tenant, definition, body.data);

@@ -68,15 +68,8 @@ function view(d: CustomEventDefinition) {
   return { id: wireInt(d.id), slug: d.slug, name: d.name, description: d.description, schema: d.schema, created_at: d.created_at };
 }
 
-interface DefinitionBody {
-  slug: string;
-  name?: string;
-  description?: string;
-  schema: Record<string, unknown>;
-}
-
 export async function createDefinition(env: StoreEnv, req: TallyRequest): Promise<Reply> {
-  const body = validate<DefinitionBody>('custom_event_definitions.create', req.body);
+  const body = validate('custom_event_definitions.create', req.body);
   compile(body.schema);
   const prefix = tenantPrefix(req.tenant);
   const id = await env.transact(() => {

@@ -15,7 +15,7 @@ import { allocateId } from '../store/ids.js';
 import { createAttributes } from './attributes.js';
 import { defineAttributes } from './attribute-definitions.js';
 import { attachCard } from './cards.js';
-import { newCustomerFields, serverTime, type CreateBody } from './fields.js';
+import { newCustomerFields, serverTime } from './fields.js';
 import { claimIdentifiers } from './identifiers.js';
 import { hashPassword } from './password.js';
 import { raiseReferral } from './referrals.js';
@@ -24,14 +24,14 @@ import type { CustomerRecord } from './types.js';
 
 export function createCustomer({ env, duplicates }: ServerContext, store: CustomerStore) {
   return (req: TallyRequest): Promise<Reply> => {
-    const body = validate<CreateBody>('customers.create', req.body);
+    const body = validate('customers.create', req.body);
     const allowed = {
       email: optionalBoolean(req.query.get('allow_duplicate_email'), 'allow_duplicate_email') ?? false,
       dni: optionalBoolean(req.query.get('allow_duplicate_dni'), 'allow_duplicate_dni') ?? false,
     };
     const now = serverTime(req.now);
     const fields = newCustomerFields(body, now);
-    const attributes = createAttributes(req.tenant, req.settings, body.attributes as Record<string, unknown> | undefined);
+    const attributes = createAttributes(req.tenant, req.settings, body.attributes);
     // Duplicate suppression keys on the id (or code) and, for customers, the email too (common rule 8).
     const target = `customer:${body.id ?? `code:${body.code}`}:${fields.email ?? ''}`;
     return duplicates.suppress(req, target, async () => {
@@ -45,7 +45,7 @@ export function createCustomer({ env, duplicates }: ServerContext, store: Custom
         }
         const record = claimIdentifiers(store, req.tenant, { ...fields, id, attributes, password_hash: passwordHash } as CustomerRecord, allowed);
         if (body.card_id !== undefined) {
-          attachCard(env, req.tenant, { id: body.card_id as string, customer_id: id, main: true, created_at: now });
+          attachCard(env, req.tenant, { id: body.card_id, customer_id: id, main: true, created_at: now });
         }
         store.put(req.tenant, record);
         defineAttributes(env, req.tenant, Object.keys(attributes), now);

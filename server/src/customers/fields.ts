@@ -5,6 +5,7 @@
  * 1900..9999 stored as null, phone_prefix with phone, push_token with app.
  */
 import { invalidRequest } from '../http/errors.js';
+import type { CustomersCreate, CustomersUpdate } from '../wire/types.js';
 import type { CustomerProfile, CustomerRecord } from './types.js';
 
 /** Fields kept outside `profile`: identifiers, secrets, state. */
@@ -23,24 +24,26 @@ function birth(value: unknown): unknown {
   return Number(value.slice(0, 4)) < 1900 ? null : value;
 }
 
-function profileOf(body: Record<string, unknown>): CustomerProfile {
+function profileOf(body: CustomersCreate | CustomersUpdate): CustomerProfile {
   const profile: CustomerProfile = {};
   for (const [field, value] of Object.entries(body)) if (!NOT_PROFILE.has(field)) profile[field] = value;
   if ('birth' in profile) profile.birth = birth(profile.birth);
   return profile;
 }
 
-function checkCollective(fields: Record<string, unknown>): void {
+/** A sent identifier in canonical form; undefined when absent or null (null clears it on update). */
+function identifier(value: string | null | undefined, normalize: (v: string) => string): string | undefined {
+  return typeof value === 'string' ? normalize(value) : undefined;
+}
+
+function checkCollective(fields: { collective_id?: unknown; collective_slug?: unknown }): void {
   if (fields.collective_id != null && fields.collective_slug != null) {
     throw invalidRequest('collective_slug', 'must not be sent with collective_id');
   }
 }
 
-/** The validated body of POST /customers (schema customers.create). */
-export type CreateBody = Record<string, unknown> & { id?: string; code?: string; password?: string };
-
 /** The new record's fields (everything but id, password hash and attributes, which the route settles). */
-export function newCustomerFields(body: CreateBody, now: string): Omit<CustomerRecord, 'id' | 'password_hash' | 'attributes'> {
+export function newCustomerFields(body: CustomersCreate, now: string): Omit<CustomerRecord, 'id' | 'password_hash' | 'attributes'> {
   if (body.id === undefined && body.code === undefined) throw invalidRequest('id', 'is required (or code)');
   if (body.registration_location_id === undefined && body.registration_location_code === undefined) {
     throw invalidRequest('registration_location_id', 'is required (or registration_location_code)');
@@ -55,29 +58,22 @@ export function newCustomerFields(body: CreateBody, now: string): Omit<CustomerR
   if (body.app !== true) delete profile.push_token;
   return {
     code: body.code,
-    email: typeof body.email === 'string' ? normalizeEmail(body.email) : undefined,
-    dni: typeof body.dni === 'string' ? normalizeDni(body.dni) : undefined,
-    phone: typeof body.phone === 'string' ? normalizePhone(body.phone) : undefined,
-    status: (body.status as 'active' | 'inactive' | undefined) ?? 'active',
+    email: identifier(body.email, normalizeEmail),
+    dni: identifier(body.dni, normalizeDni),
+    phone: identifier(body.phone, normalizePhone),
+    status: body.status ?? 'active',
     profile,
-    referred_by: body.referred_by as string | undefined,
-    creation_date: (body.creation_date as string | undefined) ?? now,
+    referred_by: body.referred_by,
+    creation_date: body.creation_date ?? now,
     updated_at: now,
   };
-}
-
-/** The validated body of PATCH /customers/{value} (schema customers.update). */
-export type UpdateBody = Record<string, unknown>;
-
-function identifier(value: unknown, normalize: (v: string) => string): string | undefined {
-  return typeof value === 'string' ? normalize(value) : undefined;
 }
 
 /**
  * The record after an update (attributes aside): fields sent replace the
  * stored ones, null clears them; updated_at is the server's time.
  */
-export function updatedCustomer(record: CustomerRecord, body: UpdateBody, now: string): CustomerRecord {
+export function updatedCustomer(record: CustomerRecord, body: CustomersUpdate, now: string): CustomerRecord {
   if (body.status !== undefined && (record.status === 'merging' || record.status === 'merged')) {
     throw invalidRequest('status', `cannot be changed while the customer is ${record.status}`);
   }
@@ -98,7 +94,7 @@ export function updatedCustomer(record: CustomerRecord, body: UpdateBody, now: s
     delete next.duplicated_dni;
   }
   if ('phone' in body) next.phone = identifier(body.phone, normalizePhone);
-  if (body.status !== undefined) next.status = body.status as 'active' | 'inactive';
+  if (body.status !== undefined) next.status = body.status;
   if (next.phone !== undefined && profile.phone_prefix === undefined) throw invalidRequest('phone_prefix', 'is required when phone is filled');
   return next;
 }

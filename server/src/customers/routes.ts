@@ -15,13 +15,6 @@ import { getCustomer, listCustomers, searchCustomer } from './read.js';
 import { CustomerStore } from './store.js';
 import { updateCustomer } from './update.js';
 
-interface CardBody {
-  id: string;
-  main?: boolean;
-  motive?: string;
-  relationship_type?: string;
-}
-
 export function customersRoutes(ctx: ServerContext): Routes {
   const { env, duplicates } = ctx;
   openCustomerDatabases(env);
@@ -47,7 +40,7 @@ export function customersRoutes(ctx: ServerContext): Routes {
     },
 
     'customers.cards': (req) => {
-      const body = validate<CardBody>('customers.cards', req.body);
+      const body = validate('customers.cards', req.body);
       return duplicates.suppress(req, `card:${body.id}`, async () => {
         await env.transact(() => {
           const customer = findCustomer(store, req.tenant, 'id', req.params.id, 'id');

@@ -6,7 +6,7 @@ import { validate } from '../http/validation.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
 import { defineAttributes } from './attribute-definitions.js';
 import { patchAttributes } from './attributes.js';
-import { serverTime, updatedCustomer, type UpdateBody } from './fields.js';
+import { serverTime, updatedCustomer } from './fields.js';
 import { claimIdentifiers } from './identifiers.js';
 import { findCustomer } from './lookup.js';
 import type { CustomerStore } from './store.js';
@@ -18,7 +18,7 @@ export function updateCustomer({ env, duplicates }: ServerContext, store: Custom
       email: optionalBoolean(req.query.get('allow_duplicate_email'), 'allow_duplicate_email') ?? false,
       dni: optionalBoolean(req.query.get('allow_duplicate_dni'), 'allow_duplicate_dni') ?? false,
     };
-    const body = validate<UpdateBody>('customers.update', req.body);
+    const body = validate('customers.update', req.body);
     // Deprecated and ignored: the server sets updated_at.
     delete body.updated_at;
     return duplicates.suppress(req, `customer:${by}:${req.params.value}`, async () => {
@@ -27,7 +27,7 @@ export function updateCustomer({ env, duplicates }: ServerContext, store: Custom
         const record = findCustomer(store, req.tenant, by, req.params.value, 'value');
         const next = updatedCustomer(record, body, now);
         if (body.attributes !== undefined) {
-          next.attributes = patchAttributes(req.tenant, req.settings, record.attributes, body.attributes as Record<string, unknown>);
+          next.attributes = patchAttributes(req.tenant, req.settings, record.attributes, body.attributes);
           defineAttributes(env, req.tenant, Object.keys(next.attributes), now);
         }
         const updated = claimIdentifiers(store, req.tenant, next, allowed, record);

@@ -11,22 +11,9 @@ import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { taxonomyHandlers } from '../taxonomies/routes.js';
 import { timestamp } from '../taxonomies/timestamp.js';
-import { distinctFeatures, type FeatureRef } from '../taxonomies/types.js';
+import { distinctFeatures } from '../taxonomies/types.js';
 import { LocationStore, currencyFor } from './store.js';
-import type { LocationPatch, LocationSearchParam } from './types.js';
-
-interface LocationBody {
-  id: string;
-  code?: string;
-  name: string;
-  country: string;
-  address?: string | null;
-  city?: string | null;
-  state?: string | null;
-  postal_code?: string | null;
-  active: boolean;
-  features?: FeatureRef[];
-}
+import type { LocationSearchParam } from './types.js';
 
 const SEARCH_PARAMS: readonly LocationSearchParam[] = ['id', 'code'];
 
@@ -48,7 +35,7 @@ export function locationRoutes(ctx: ServerContext): Routes {
   return {
     'locations.create': (req) =>
       duplicates.suppress(req, `location:${String(req.body.id)}`, async () => {
-        const body = validate<LocationBody>('location.create', req.body);
+        const body = validate('location.create', req.body);
         const now = timestamp(req);
         await store.create(req.tenant, {
           id: body.id,
@@ -60,7 +47,7 @@ export function locationRoutes(ctx: ServerContext): Routes {
           city: body.city ?? null,
           state: body.state ?? null,
           postal_code: body.postal_code ?? null,
-          active: body.active,
+          active: body.active ?? true,
           features: distinctFeatures(body.features ?? []),
           created_at: now,
           updated_at: now,
@@ -77,7 +64,7 @@ export function locationRoutes(ctx: ServerContext): Routes {
     'locations.update': (req) => {
       const { by, value } = target(req);
       return duplicates.suppress(req, suppressionTarget(req, by, value), async () => {
-        const patch = validate<LocationPatch>('location.update', req.body);
+        const patch = validate('location.update', req.body);
         if (patch.features) patch.features = distinctFeatures(patch.features);
         await store.update(req.tenant, by, value, patch, timestamp(req));
         return success();

@@ -10,18 +10,10 @@ import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
 import type { Tenant } from '../tenancy/types.js';
-
-export interface TransferBody {
-  old_customer_id?: string;
-  old_customer_code?: string;
-  new_customer_id?: string;
-  new_customer_code?: string;
-  relationship_type?: string;
-  motive?: string;
-}
+import type { MergesTransfer } from '../wire/types.js';
 
 /** Checks the "exactly one of" rules before any read. */
-export function checkNaming(body: TransferBody): void {
+export function checkNaming(body: MergesTransfer): void {
   for (const side of ['old', 'new'] as const) {
     const byId = body[`${side}_customer_id`] !== undefined;
     const byCode = body[`${side}_customer_code`] !== undefined;
@@ -29,7 +21,7 @@ export function checkNaming(body: TransferBody): void {
   }
 }
 
-function party(store: CustomerStore, tenant: Tenant, body: TransferBody, side: 'old' | 'new'): CustomerRecord {
+function party(store: CustomerStore, tenant: Tenant, body: MergesTransfer, side: 'old' | 'new'): CustomerRecord {
   const id = body[`${side}_customer_id`];
   return id !== undefined
     ? findCustomer(store, tenant, 'id', id, `${side}_customer_id`)
@@ -37,7 +29,7 @@ function party(store: CustomerStore, tenant: Tenant, body: TransferBody, side: '
 }
 
 /** Inside a transaction: the old and new customers, or the error that stops the transfer. */
-export function transferParties(store: CustomerStore, tenant: Tenant, body: TransferBody): { old: CustomerRecord; target: CustomerRecord } {
+export function transferParties(store: CustomerStore, tenant: Tenant, body: MergesTransfer): { old: CustomerRecord; target: CustomerRecord } {
   const old = party(store, tenant, body, 'old');
   const target = party(store, tenant, body, 'new');
   if (old.id === target.id) throw invalidRequest('new_customer_id', 'must be another customer than the old one');

@@ -12,8 +12,9 @@ import { CustomerStore } from '../customers/store.js';
 import { requireBoolean } from '../http/params.js';
 import { success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
+import type { MergesTransfer } from '../wire/types.js';
 import { completeMerge } from './merge.js';
-import { checkNaming, transferParties, type TransferBody } from './parties.js';
+import { checkNaming, transferParties } from './parties.js';
 import { MergeStore } from './store.js';
 import { unmerge } from './unmerge.js';
 import { MergeWorker } from './worker.js';
@@ -25,11 +26,11 @@ export function mergesRoutes({ env, log, duplicates, config }: ServerContext): R
   worker.resumeQueued();
 
   const readBody = (req: TallyRequest) => {
-    const body = validate<TransferBody>('merges.transfer', req.body);
+    const body = validate('merges.transfer', req.body);
     checkNaming(body);
     return body;
   };
-  const target = (body: TransferBody) =>
+  const target = (body: MergesTransfer) =>
     `merge:${body.old_customer_id ?? body.old_customer_code}:${body.new_customer_id ?? body.new_customer_code}`;
 
   return {

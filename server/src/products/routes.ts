@@ -9,26 +9,15 @@ import { ok, success, type Routes } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { timestamp } from '../taxonomies/timestamp.js';
-import { distinctFeatures, type FeatureRef } from '../taxonomies/types.js';
+import { distinctFeatures } from '../taxonomies/types.js';
 import { ProductStore } from './store.js';
-import type { ProductPatch } from './types.js';
-
-interface ProductBody {
-  id: string;
-  code?: string;
-  ean?: string;
-  name: string;
-  description?: string | null;
-  active: boolean;
-  features?: FeatureRef[];
-}
 
 export function productRoutes({ env, duplicates }: ServerContext): Routes {
   const store = new ProductStore(env);
   return {
     'products.create': (req) =>
       duplicates.suppress(req, `product:${String(req.body.id)}`, async () => {
-        const body = validate<ProductBody>('product.create', req.body);
+        const body = validate('product.create', req.body);
         const now = timestamp(req);
         await store.create(req.tenant, {
           id: body.id,
@@ -36,7 +25,7 @@ export function productRoutes({ env, duplicates }: ServerContext): Routes {
           ean: body.ean ?? null,
           name: body.name,
           description: body.description ?? null,
-          active: body.active,
+          active: body.active ?? true,
           features: distinctFeatures(body.features ?? []),
           created_at: now,
           updated_at: now,
@@ -53,7 +42,7 @@ export function productRoutes({ env, duplicates }: ServerContext): Routes {
     'products.update': (req) => {
       const id = requireInt64(req.params.id, 'id');
       return duplicates.suppress(req, `product:${id}`, async () => {
-        const patch = validate<ProductPatch>('product.update', req.body);
+        const patch = validate('product.update', req.body);
         if (patch.features) patch.features = distinctFeatures(patch.features);
         await store.update(req.tenant, id, patch, timestamp(req));
         return success();

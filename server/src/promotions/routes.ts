@@ -9,31 +9,20 @@ import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { timestamp } from '../taxonomies/timestamp.js';
 import { PromotionStore } from './store.js';
-import type { PromotionPatch } from './types.js';
-
-interface PromotionBody {
-  id: string;
-  code?: string;
-  name: string;
-  description?: string | null;
-  active: boolean;
-  available_from?: string | null;
-  available_to?: string | null;
-}
 
 export function promotionRoutes({ env, duplicates }: ServerContext): Routes {
   const store = new PromotionStore(env);
   return {
     'promotions.create': (req) =>
       duplicates.suppress(req, `promotion:${String(req.body.id)}`, async () => {
-        const body = validate<PromotionBody>('promotion.create', req.body);
+        const body = validate('promotion.create', req.body);
         const now = timestamp(req);
         await store.create(req.tenant, {
           id: body.id,
           code: body.code ?? null,
           name: body.name,
           description: body.description ?? null,
-          active: body.active,
+          active: body.active ?? true,
           available_from: body.available_from ?? null,
           available_to: body.available_to ?? null,
           created_at: now,
@@ -45,7 +34,7 @@ export function promotionRoutes({ env, duplicates }: ServerContext): Routes {
     'promotions.update': (req) => {
       const id = requireInt64(req.params.id, 'id');
       return duplicates.suppress(req, `promotion:${id}`, async () => {
-        const patch = validate<PromotionPatch>('promotion.update', req.body);
+        const patch = validate('promotion.update', req.body);
         await store.update(req.tenant, id, patch, timestamp(req));
         return success();
       });

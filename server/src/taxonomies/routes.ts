@@ -12,19 +12,7 @@ import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { TaxonomyStore } from './store.js';
 import { timestamp } from './timestamp.js';
-import type { FeaturePatch, TaxonomyKind, TaxonomyPatch } from './types.js';
-
-interface TaxonomyBody {
-  slug: string;
-  name: string;
-  description?: string | null;
-}
-
-interface FeatureBody {
-  id: string;
-  name: string;
-  description?: string | null;
-}
+import type { TaxonomyKind } from './types.js';
 
 export function taxonomyHandlers({ env, duplicates }: ServerContext, kind: TaxonomyKind): Routes {
   const store = new TaxonomyStore(env, kind);
@@ -33,7 +21,7 @@ export function taxonomyHandlers({ env, duplicates }: ServerContext, kind: Taxon
   const handlers: Record<string, Handler> = {
     [op('taxonomies.create')]: (req) =>
       duplicates.suppress(req, `${kind}_taxonomy:${String(req.body.slug)}`, async () => {
-        const body = validate<TaxonomyBody>('taxonomy.create', req.body);
+        const body = validate('taxonomy.create', req.body);
         const now = timestamp(req);
         await store.createTaxonomy(req.tenant, {
           slug: body.slug,
@@ -48,7 +36,7 @@ export function taxonomyHandlers({ env, duplicates }: ServerContext, kind: Taxon
     [op('taxonomies.update')]: (req) => {
       const slug = slugOf(req);
       return duplicates.suppress(req, `${kind}_taxonomy:${slug}`, async () => {
-        const patch = validate<TaxonomyPatch>('taxonomy.update', req.body);
+        const patch = validate('taxonomy.update', req.body);
         await store.updateTaxonomy(req.tenant, slug, patch, timestamp(req));
         return success();
       });
@@ -65,7 +53,7 @@ export function taxonomyHandlers({ env, duplicates }: ServerContext, kind: Taxon
     [op('features.create')]: (req) => {
       const slug = slugOf(req, 'taxonomy_slug');
       return duplicates.suppress(req, `${kind}_feature:${slug}:${String(req.body.id)}`, async () => {
-        const body = validate<FeatureBody>('feature.create', req.body);
+        const body = validate('feature.create', req.body);
         const now = timestamp(req);
         await store.createFeature(req.tenant, {
           id: body.id,
@@ -83,7 +71,7 @@ export function taxonomyHandlers({ env, duplicates }: ServerContext, kind: Taxon
       const slug = slugOf(req, 'taxonomy_slug');
       const id = requireInt64(req.params.id, 'id');
       return duplicates.suppress(req, `${kind}_feature:${slug}:${id}`, async () => {
-        const patch = validate<FeaturePatch>('feature.update', req.body);
+        const patch = validate('feature.update', req.body);
         await store.updateFeature(req.tenant, slug, id, patch, timestamp(req));
         return success();
       });

@@ -6,7 +6,8 @@ import { TallyError } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
 import { toSlug } from '../http/wire.js';
 import { hashSecret, newApiKey, newSecret } from './secrets.js';
-import { applySettingsPatch, type SettingsPatch } from './settings.js';
+import type { CompanyUpdate } from '../wire/types.js';
+import { applySettingsPatch } from './settings.js';
 import type { TenancyStore } from './store.js';
 import { ENVIRONMENTS, type ApiKeyRecord, type ApiKeyView, type Company, type Environment, type RateLimits } from './types.js';
 
@@ -37,7 +38,7 @@ export function requireCompany(tenancy: TenancyStore, id: string): Company {
 export async function updateCompany(
   tenancy: TenancyStore,
   id: string,
-  change: { name?: string; environment: Environment; settings?: SettingsPatch },
+  change: { name?: string; environment: Environment; settings?: CompanyUpdate },
 ) {
   const company = requireCompany(tenancy, id);
   if (change.name !== undefined) await tenancy.putCompany({ ...company, name: change.name });

@@ -4,7 +4,7 @@ import type { ServerContext } from '../context.js';
 import { ok, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
-import { applySettingsPatch, type SettingsPatch } from './settings.js';
+import { applySettingsPatch } from './settings.js';
 import type { TenancyStore } from './store.js';
 
 function companyView(tenancy: TenancyStore, req: TallyRequest, settings = req.settings) {
@@ -24,7 +24,7 @@ export function companyRoutes({ tenancy, duplicates }: ServerContext): Routes {
 
     'company.update': (req) =>
       duplicates.suppress(req, 'company', async () => {
-        const patch = validate<SettingsPatch>('company.update', req.body);
+        const patch = validate('company.update', req.body);
         const current = tenancy.getSettings(req.tenant);
         const next = applySettingsPatch(current, patch);
         if (!(await tenancy.putSettings(req.tenant, next, current.version))) {

@@ -2,6 +2,7 @@
 import { compileRule } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
 import { createAjv } from '../http/validation.js';
+import type { CompanyUpdate } from '../wire/types.js';
 import type { CompanySettings } from './types.js';
 
 export const DEFAULT_SETTINGS: CompanySettings = {
@@ -21,8 +22,6 @@ export const DEFAULT_SETTINGS: CompanySettings = {
   cart_cancellation_wait_seconds: 300,
 };
 
-export type SettingsPatch = Partial<Omit<CompanySettings, 'version'>>;
-
 function isTimezone(name: string): boolean {
   try {
     new Intl.DateTimeFormat('en', { timeZone: name });
@@ -36,7 +35,7 @@ function isTimezone(name: string): boolean {
  * Applies a (schema-validated) patch: top-level fields are replaced whole.
  * Checks the rules a schema cannot express; throws invalid_request.
  */
-export function applySettingsPatch(current: CompanySettings, patch: SettingsPatch): CompanySettings {
+export function applySettingsPatch(current: CompanySettings, patch: CompanyUpdate): CompanySettings {
   const next: CompanySettings = { ...current, ...patch, version: current.version + 1 };
   if (!isTimezone(next.timezone)) throw invalidRequest('timezone', 'is not an IANA time zone');
   if (!next.languages.includes(next.default_language)) {

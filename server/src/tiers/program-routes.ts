@@ -6,7 +6,7 @@ import { success, type Routes } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
-import { buildProgram, type TierProgramBody } from './program.js';
+import { buildProgram } from './program.js';
 import { TierStore } from './store.js';
 
 export function tierProgramRoutes({ env, duplicates }: ServerContext): Routes {
@@ -14,7 +14,7 @@ export function tierProgramRoutes({ env, duplicates }: ServerContext): Routes {
   return {
     'tier_programs.create': (req) =>
       duplicates.suppress(req, 'tier_programs:create', async () => {
-        const body = validate<TierProgramBody>('tier_programs.create', req.body);
+        const body = validate('tier_programs.create', req.body);
         const program = buildProgram('0', body, req.settings);
         const id = await env.transact(() => {
           const stored = { ...program, id: allocateId(env, req.tenant, 'tier_programs') };
@@ -26,7 +26,7 @@ export function tierProgramRoutes({ env, duplicates }: ServerContext): Routes {
 
     'tier_programs.update': (req) =>
       duplicates.suppress(req, `tier_program:${req.params.id}`, async () => {
-        const body = validate<TierProgramBody>('tier_programs.update', req.body);
+        const body = validate('tier_programs.update', req.body);
         const id = requireInt64(req.params.id, 'id');
         await env.transact(() => {
           const previous = tiers.program(req.tenant, id);

@@ -6,20 +6,11 @@
  * Company's customer attribute schema.
  */
 import type { CompanySettings } from '../tenancy/types.js';
-import type { TierLevel, TierProgram } from './types.js';
+import type { TierProgramsCreate, TierProgramsUpdate } from '../wire/types.js';
+import type { TierProgram } from './types.js';
 import { checkLevels, checkMeasuredAttribute } from '../challenges/measure-checks.js';
 
-export interface TierProgramBody {
-  name?: string;
-  countries?: string[];
-  active?: boolean;
-  attribute?: string;
-  structure?: TierLevel[];
-  validity_days?: number | null;
-  period_months?: number | null;
-}
-
-export function buildProgram(id: string, body: TierProgramBody, settings: CompanySettings, previous?: TierProgram): TierProgram {
+export function buildProgram(id: string, body: TierProgramsCreate | TierProgramsUpdate, settings: CompanySettings, previous?: TierProgram): TierProgram {
   const program: TierProgram = {
     id,
     name: body.name ?? previous!.name,

@@ -12,22 +12,16 @@ import { success, type Routes } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wrap } from './wrap.js';
 
-interface PrintBody {
-  customer_id?: string;
-  location_id?: string;
-  width: number;
-  messages: { text: string; copies: number }[];
-}
-
 export function utilitiesRoutes({ env }: ServerContext): Routes {
   const customers = new CustomerStore(env);
   return {
     'messages.print': async (req) => {
-      const body = validate<PrintBody>('messages.print', req.body);
+      const body = validate('messages.print', req.body);
       if (body.customer_id !== undefined) findCustomer(customers, req.tenant, 'id', body.customer_id, 'customer_id');
-      const blocks = body.messages.flatMap((message) => Array.from({ length: message.copies }, () => wrap(message.text, body.width)));
+      const width = body.width ?? 40;
+      const blocks = body.messages.flatMap((message) => Array.from({ length: message.copies ?? 1 }, () => wrap(message.text, width)));
       const lines = blocks.flatMap((block, i) => (i === 0 ? block : ['', ...block]));
-      return success({ width: body.width, lines });
+      return success({ width, lines });
     },
   };
 }
