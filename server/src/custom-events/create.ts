@@ -12,12 +12,12 @@ import type { CustomerStore } from '../customers/store.js';
 import type { InstantWinStore } from '../instant-wins/store.js';
 import { stringifyJson } from '../http/json.js';
 import { ok, type Reply, type TallyRequest } from '../http/types.js';
-import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { customerPoints } from '../points/balance.js';
 import { utcSeconds } from '../points/local-date.js';
 import { readBalance } from '../points/ledger.js';
 import { clockOf, customerFromBody } from '../points/request.js';
+import type { CustomEventsCreate } from '../wire/types.js';
 import { isBoundToCustomEvent, isBoundToTrigger } from '../triggers/binding.js';
 import { evaluateBound, grantInTransaction, type BoundDeps, type BoundEvent } from '../triggers/bound-points.js';
 import { checkData, definitionBySlug } from './definitions.js';
@@ -31,9 +31,9 @@ export interface EventStores {
   instantWins: InstantWinStore;
 }
 
-export async function createCustomEvent(deps: BoundDeps, stores: EventStores, req: TallyRequest): Promise<Reply> {
+/** `body`: the request body validated by custom_events.create. */
+export async function createCustomEvent(deps: BoundDeps, stores: EventStores, req: TallyRequest, body: CustomEventsCreate): Promise<Reply> {
   const { events, customers, campaigns, instantWins } = stores;
-  const body = validate('custom_events.create', req.body);
   const customer = customerFromBody(customers, req, req.body);
   const definition = definitionBySlug(deps.env, req.tenant, body.slug);
   checkData(req.tenant, definition, body.data);

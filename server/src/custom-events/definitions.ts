@@ -12,7 +12,7 @@ import type { ValidateFunction } from 'ajv';
 import { invalidRequest } from '../http/errors.js';
 import { readPerPage } from '../http/params.js';
 import { success, ok, type Reply, type TallyRequest } from '../http/types.js';
-import { createAjv, schemaError, validate } from '../http/validation.js';
+import { createAjv, schemaError } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { utcSeconds } from '../points/local-date.js';
 import type { StoreEnv } from '../store/env.js';
@@ -20,6 +20,7 @@ import { allocateId } from '../store/ids.js';
 import { idKey, tenantPrefix } from '../store/keys.js';
 import { paginate } from '../store/paginate.js';
 import type { Tenant } from '../tenancy/types.js';
+import type { CustomEventDefinitionsCreate } from '../wire/types.js';
 
 export interface CustomEventDefinition {
   id: string;
@@ -68,8 +69,8 @@ function view(d: CustomEventDefinition) {
   return { id: wireInt(d.id), slug: d.slug, name: d.name, description: d.description, schema: d.schema, created_at: d.created_at };
 }
 
-export async function createDefinition(env: StoreEnv, req: TallyRequest): Promise<Reply> {
-  const body = validate('custom_event_definitions.create', req.body);
+/** `body`: the request body validated by custom_event_definitions.create. */
+export async function createDefinition(env: StoreEnv, req: TallyRequest, body: CustomEventDefinitionsCreate): Promise<Reply> {
   compile(body.schema);
   const prefix = tenantPrefix(req.tenant);
   const id = await env.transact(() => {

@@ -3,6 +3,7 @@ import { LmdbCampaignStore } from '../campaigns/store.js';
 import type { ServerContext } from '../context.js';
 import { CustomerStore } from '../customers/store.js';
 import { ok, type Routes } from '../http/types.js';
+import { validate } from '../http/validation.js';
 import { InstantWinStore } from '../instant-wins/store.js';
 import { boundDeps } from '../triggers/routes.js';
 import { createCustomEvent } from './create.js';
@@ -19,12 +20,16 @@ export function customEventRoutes(ctx: ServerContext): Routes {
   return {
     // Common rule 8: an identical create within 5 minutes answers as the first (the target: the event id, else the customer's events).
     'custom_events.create': (req) => {
-      const target = typeof req.body.id === 'string' ? `custom_event:${req.body.id}` : `custom_events:${String(req.body.customer_id ?? req.body.customer_code)}`;
-      return ctx.duplicates.suppress(req, target, () => createCustomEvent(deps, stores, req));
+      const body = validate('custom_events.create', req.body);
+      const target = body.id !== undefined ? `custom_event:${body.id}` : `custom_events:${body.customer_id ?? body.customer_code}`;
+      return ctx.duplicates.suppress(req, target, () => createCustomEvent(deps, stores, req, body));
     },
     'custom_events.list': async (req) => ok(listCustomEvents(events, customers, req)),
     'custom_events.get': async (req) => ok(getCustomEvent(events, req)),
-    'custom_event_definitions.create': (req) => ctx.duplicates.suppress(req, `custom_event_definition:${String(req.body.slug)}`, () => createDefinition(ctx.env, req)),
+    'custom_event_definitions.create': (req) => {
+      const body = validate('custom_event_definitions.create', req.body);
+      return ctx.duplicates.suppress(req, `custom_event_definition:${body.slug}`, () => createDefinition(ctx.env, req, body));
+    },
     'custom_event_definitions.list': async (req) => listDefinitions(ctx.env, req),
   };
 }

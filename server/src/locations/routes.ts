@@ -33,9 +33,9 @@ export function locationRoutes(ctx: ServerContext): Routes {
     return id === undefined ? `location:code:${value}` : `location:${id}`;
   };
   return {
-    'locations.create': (req) =>
-      duplicates.suppress(req, `location:${String(req.body.id)}`, async () => {
-        const body = validate('location.create', req.body);
+    'locations.create': (req) => {
+      const body = validate('location.create', req.body);
+      return duplicates.suppress(req, `location:${body.id}`, async () => {
         const now = timestamp(req);
         await store.create(req.tenant, {
           id: body.id,
@@ -53,7 +53,8 @@ export function locationRoutes(ctx: ServerContext): Routes {
           updated_at: now,
         });
         return success({ id: wireInt(body.id) });
-      }),
+      });
+    },
 
     'locations.get': async (req) => {
       const { by, value } = target(req);

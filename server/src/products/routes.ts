@@ -15,9 +15,9 @@ import { ProductStore } from './store.js';
 export function productRoutes({ env, duplicates }: ServerContext): Routes {
   const store = new ProductStore(env);
   return {
-    'products.create': (req) =>
-      duplicates.suppress(req, `product:${String(req.body.id)}`, async () => {
-        const body = validate('product.create', req.body);
+    'products.create': (req) => {
+      const body = validate('product.create', req.body);
+      return duplicates.suppress(req, `product:${body.id}`, async () => {
         const now = timestamp(req);
         await store.create(req.tenant, {
           id: body.id,
@@ -31,7 +31,8 @@ export function productRoutes({ env, duplicates }: ServerContext): Routes {
           updated_at: now,
         });
         return success({ id: wireInt(body.id) });
-      }),
+      });
+    },
 
     'products.get': async (req) => {
       const id = requireInt64(req.params.id, 'id');

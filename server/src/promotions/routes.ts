@@ -13,9 +13,9 @@ import { PromotionStore } from './store.js';
 export function promotionRoutes({ env, duplicates }: ServerContext): Routes {
   const store = new PromotionStore(env);
   return {
-    'promotions.create': (req) =>
-      duplicates.suppress(req, `promotion:${String(req.body.id)}`, async () => {
-        const body = validate('promotion.create', req.body);
+    'promotions.create': (req) => {
+      const body = validate('promotion.create', req.body);
+      return duplicates.suppress(req, `promotion:${body.id}`, async () => {
         const now = timestamp(req);
         await store.create(req.tenant, {
           id: body.id,
@@ -29,7 +29,8 @@ export function promotionRoutes({ env, duplicates }: ServerContext): Routes {
           updated_at: now,
         });
         return success({ id: wireInt(body.id) });
-      }),
+      });
+    },
 
     'promotions.update': (req) => {
       const id = requireInt64(req.params.id, 'id');

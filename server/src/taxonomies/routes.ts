@@ -19,9 +19,9 @@ export function taxonomyHandlers({ env, duplicates }: ServerContext, kind: Taxon
   const op = (name: string) => `${kind === 'product' ? '' : 'location_'}${name}` as OperationId;
   const slugOf = (req: TallyRequest, param = 'slug') => requireWire('slug', req.params[param], param);
   const handlers: Record<string, Handler> = {
-    [op('taxonomies.create')]: (req) =>
-      duplicates.suppress(req, `${kind}_taxonomy:${String(req.body.slug)}`, async () => {
-        const body = validate('taxonomy.create', req.body);
+    [op('taxonomies.create')]: (req) => {
+      const body = validate('taxonomy.create', req.body);
+      return duplicates.suppress(req, `${kind}_taxonomy:${body.slug}`, async () => {
         const now = timestamp(req);
         await store.createTaxonomy(req.tenant, {
           slug: body.slug,
@@ -31,7 +31,8 @@ export function taxonomyHandlers({ env, duplicates }: ServerContext, kind: Taxon
           updated_at: now,
         });
         return success({ slug: body.slug });
-      }),
+      });
+    },
 
     [op('taxonomies.update')]: (req) => {
       const slug = slugOf(req);
@@ -52,8 +53,8 @@ export function taxonomyHandlers({ env, duplicates }: ServerContext, kind: Taxon
 
     [op('features.create')]: (req) => {
       const slug = slugOf(req, 'taxonomy_slug');
-      return duplicates.suppress(req, `${kind}_feature:${slug}:${String(req.body.id)}`, async () => {
-        const body = validate('feature.create', req.body);
+      const body = validate('feature.create', req.body);
+      return duplicates.suppress(req, `${kind}_feature:${slug}:${body.id}`, async () => {
         const now = timestamp(req);
         await store.createFeature(req.tenant, {
           id: body.id,
