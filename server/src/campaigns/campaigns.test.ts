@@ -125,7 +125,7 @@ describe('discount and points campaigns over HTTP', () => {
     expect(put.status).toBe(200);
     expect((await server.client.get(`/discounts/${body.id}`)).body.active).toBe(false);
     const old = await server.client.get(`/discounts/${first.campaign_history_id}`, { query: { search_by: 'campaign_history_id' } });
-    expect(old.body).toMatchObject({ id: body.id, name: 'Ten off', active: null });
+    expect(old.body).toMatchObject({ id: body.id, name: 'Ten off', active: true });
   });
 
   it('refuses an update that does not compile and keeps the stored campaign', async () => {
@@ -225,5 +225,20 @@ describe('discount and points campaigns over HTTP', () => {
     } while (token);
     expect(pages).toEqual(discounts);
     expect(new Set(pages).size).toBe(pages.length);
+  });
+
+  it('reads a campaign created without the optional fields with the values carts apply', async () => {
+    const defaults = { active: true, select_customers: 'all_customers', coupon_required: false, priority: 0, stackability_properties: 'stackable' };
+    const created = await server.client.post('/discounts', discount());
+    expect((await server.client.get(`/discounts/${created.body.id}`)).body).toMatchObject(defaults);
+    const listed = (await server.client.get('/discounts', { query: { per_page: '100' } })).body.data;
+    expect(listed.find((c: { id: number }) => c.id === created.body.id)).toMatchObject(defaults);
+    const points = await server.client.post('/points', { rule_params: { name: 'One per unit', rule_effects: [{ type: 'ratio', value: 1, distribution: 'individual_items' }] } });
+    expect((await server.client.get(`/points/${points.body.id}`)).body).toMatchObject({ ...defaults, transferable: true, availability_duration_natural: false });
+    // A cart without a customer applies it: active, and to all customers, as the read says.
+    const cart = await server.client.post('/carts/simulate', {
+      creation_date: '2026-01-01T10:00:00Z', total: 20, lines: [{ order: 1, product_id: 1, total: 20, quantity: 1 }],
+    });
+    expect(cart.body.effects).toContainEqual(expect.objectContaining({ rule_id: created.body.id, select_customers: 'all_customers' }));
   });
 });

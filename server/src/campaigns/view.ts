@@ -20,7 +20,22 @@ export interface ViewOptions {
   single: boolean;
 }
 
-/** Fields copied as stored (absent ones answered as null). */
+/**
+ * What an absent field means, as the engine applies it (engine/src/compile/
+ * campaign.ts, targeting.ts; transfer.ts for transferable): a read shows the
+ * value carts apply. Other absent fields read null (no restriction).
+ */
+const DEFAULTS: Partial<Record<string, unknown>> = {
+  active: true,
+  select_customers: 'all_customers',
+  coupon_required: false,
+  priority: 0,
+  stackability_properties: 'stackable',
+  transferable: true,
+  availability_duration_natural: false,
+};
+
+/** Fields copied as stored (absent ones answered as their default, else null). */
 const COPIED = [
   'active', 'available_from', 'available_to', 'recurrence_type', 'recurrence_days', 'currency', 'coupon_required',
   'when', 'select_customers', 'customer_registration_countries', 'once', 'once_limit', 'budget_period',
@@ -45,7 +60,7 @@ export function campaignView(record: CampaignRecord, options: ViewOptions): Reco
     description: params.description === undefined && !record.texts.description ? null : text('description', params.description),
     category: params.loyalty_rule_category_id === undefined ? null : { id: wireInt(String(params.loyalty_rule_category_id)), name: null, priority: null },
   };
-  for (const field of COPIED) view[field] = params[field] ?? null;
+  for (const field of COPIED) view[field] = params[field] ?? DEFAULTS[field] ?? null;
   view.customer_registration_countries = params.customer_registration_countries ?? [];
   view.tiers = (ruleValues(params.rule_conditions, 'customer.tier') ?? []).map((id) => ({ id, name: null, threshold: null }));
   view.achievement_definitions = [];
@@ -61,7 +76,7 @@ export function campaignView(record: CampaignRecord, options: ViewOptions): Reco
   view.partner_id = params.partner_id === undefined ? null : wireInt(String(params.partner_id));
   view.custom_entity_definition_id =
     params.custom_entity_definition_id === undefined ? null : wireInt(String(params.custom_entity_definition_id));
-  if (record.type === 'points') for (const field of POINTS_FIELDS) view[field] = params[field] ?? null;
+  if (record.type === 'points') for (const field of POINTS_FIELDS) view[field] = params[field] ?? DEFAULTS[field] ?? null;
   view.coupon_info = couponInfo(record, options);
   if (options.single) {
     view.product_ids_rule_conditions = ruleValues(params.rule_conditions, 'product_id') ?? [];

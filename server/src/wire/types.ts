@@ -1145,18 +1145,24 @@ export interface CampaignResponse {
   campaign_history_id?: (number | string) | null;
   name: string | null;
   description?: string | null;
-  active?: boolean | null;
+  /**
+   * true when created without it (the value carts apply).
+   */
+  active?: boolean;
   available_from?: string | null;
   available_to?: string | null;
   recurrence_type?: string | null;
   recurrence_days?: number[] | null;
-  select_customers?: 'loyalty' | 'all_customers' | 'targeted' | null;
+  /**
+   * all_customers when created without it (the value carts apply).
+   */
+  select_customers?: 'loyalty' | 'all_customers' | 'targeted';
   customer_registration_countries?: string[] | null;
   once?: string | null;
   once_limit?: number | null;
   when?: string | null;
-  priority?: number | null;
-  stackability_properties?: string | null;
+  priority?: number;
+  stackability_properties?: 'stackable' | 'exclusive';
   /**
    * A JSON document written as a string (contract: rule objects are returned as JSON strings).
    */
@@ -1177,7 +1183,7 @@ export interface CampaignResponse {
     priority?: number | null;
   } | null;
   currency?: string | null;
-  coupon_required?: boolean | null;
+  coupon_required?: boolean;
   tiers?: {
     id?: (number | string) | null;
     name?: string | null;
@@ -1203,7 +1209,10 @@ export interface CampaignResponse {
     image_url?: string | null;
     image_file_name?: string | null;
   } | null;
-  transferable?: boolean | null;
+  /**
+   * Points campaigns; true when created without it.
+   */
+  transferable?: boolean;
   custom_entity_definition_id?: (number | string) | null;
   activation_period_type?: 'relative' | 'fixed' | null;
   activation_fixed_option_selected?: string | null;
@@ -1215,7 +1224,10 @@ export interface CampaignResponse {
   expiration_date?: string | null;
   availability_duration?: number | null;
   availability_duration_unit?: string | null;
-  availability_duration_natural?: boolean | null;
+  /**
+   * Points campaigns.
+   */
+  availability_duration_natural?: boolean;
   coupon_info?: {
     coupon_id?: (number | string) | null;
     static_code?: string | null;
