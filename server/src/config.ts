@@ -10,6 +10,8 @@ export interface Config {
   rateLimits: boolean;
   /** TALLY_MERGE_DELAY_MS: delay before the asynchronous part of transfer-new runs (default 0). */
   mergeDelayMs: number;
+  /** CUSTOMER_CACHE_ENTRIES: rendered GET /customers/{value} answers kept in memory (default 250000; 0 = none). */
+  customerCacheEntries: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -23,6 +25,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapSecret: env.TALLY_BOOTSTRAP_SECRET || undefined,
     rateLimits: env.TALLY_RATE_LIMITS !== 'off',
     mergeDelayMs: nonNegative(env.TALLY_MERGE_DELAY_MS, 'TALLY_MERGE_DELAY_MS'),
+    customerCacheEntries: Math.floor(nonNegative(env.CUSTOMER_CACHE_ENTRIES ?? '250000', 'CUSTOMER_CACHE_ENTRIES')),
   };
 }
 

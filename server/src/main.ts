@@ -5,6 +5,7 @@
  * accepting, answer in-flight requests, close the store, exit 0.
  */
 import { readConfig } from './config.js';
+import { CustomerStore } from './customers/store.js';
 import { createLogger } from './log.js';
 import { DuplicateSuppressor } from './http/duplicates.js';
 import { Idempotency } from './http/idempotency.js';
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   const log = createLogger();
   const config = readConfig();
   const env = openStore(config.dataDir);
+  CustomerStore.cacheAnswers(env, config.customerCacheEntries);
   const tenancy = new CachedTenancyStore(new LmdbTenancyStore(env));
   await bootstrap(tenancy, config, log, new Date());
   const duplicates = new DuplicateSuppressor();

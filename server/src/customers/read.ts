@@ -16,7 +16,8 @@ const SEARCH_PARAMS: readonly SearchParam[] = ['id', 'code', 'dni', 'email'];
 export const MAX_LISTED = 100;
 
 export function getCustomer(store: CustomerStore) {
-  return async (req: TallyRequest): Promise<Reply> => {
+  // Synchronous (Tier 1): the answer is written in the same event turn.
+  return (req: TallyRequest): Reply => {
     const by = requireEnum(req.query.get('search_param'), 'search_param', SEARCH_PARAMS);
     const id = resolveId(store, req.tenant, by, req.params.value, 'value');
     const view = id === undefined ? undefined : store.getView(req.tenant, id);

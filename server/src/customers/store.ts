@@ -7,19 +7,37 @@
  * GET /customers/{value} is Tier 1: its answer is kept rendered (the JSON of
  * customerView) beside the record, rewritten by every put, so the read is one
  * get and no decoding or serializing. Whatever changes that answer must write
- * through put.
+ * through put. The process's main thread also keeps answers in memory
+ * (CustomerViewCache, registered by `cacheAnswers`).
  */
 import { stringifyJson } from '../http/json.js';
 import type { StoreEnv } from '../store/env.js';
 import { idKey, idFromKey, tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { CustomerRecord, UniqueKey } from './types.js';
+import { CustomerViewCache } from './view-cache.js';
 import { customerView } from './view.js';
 
 const UNIQUE_KEYS: readonly UniqueKey[] = ['code', 'email', 'dni'];
 
+/** One cache per store environment, shared by every CustomerStore over it. */
+const caches = new WeakMap<StoreEnv, CustomerViewCache>();
+
 export class CustomerStore {
-  constructor(private readonly env: StoreEnv) {}
+  private readonly cache: CustomerViewCache | undefined;
+
+  constructor(private readonly env: StoreEnv) {
+    this.cache = caches.get(env);
+  }
+
+  /**
+   * Keeps up to `entries` rendered answers of this environment in memory
+   * (0: none). Call it before building the stores, in the one process
+   * that writes customers.
+   */
+  static cacheAnswers(env: StoreEnv, entries: number): void {
+    if (entries > 0) caches.set(env, new CustomerViewCache(entries));
+  }
 
   private get records() {
     return this.env.db('customers');
@@ -38,7 +56,16 @@ export class CustomerStore {
 
   /** The rendered answer of GET /customers/{value} for a live (not deleted) customer. */
   getView(tenant: Tenant, id: string): string | undefined {
-    return this.views.get([tenantPrefix(tenant), idKey(id)]) as string | undefined;
+    const prefix = tenantPrefix(tenant);
+    const key = idKey(id);
+    if (!this.cache) return this.views.get([prefix, key]) as string | undefined;
+    const cacheKey = `${prefix}/${key}`;
+    let view = this.cache.get(cacheKey);
+    if (view === undefined) {
+      view = this.views.get([prefix, key]) as string | undefined;
+      if (view !== undefined) this.cache.remember(cacheKey, view);
+    }
+    return view;
   }
 
   /** The id of the customer holding this code, email or dni (the first holder for duplicated values). */
@@ -68,6 +95,7 @@ export class CustomerStore {
     }
     if (record.phone !== undefined) this.index.putSync([prefix, 'phone', record.phone, idKey(record.id)], '');
     this.records.putSync([prefix, idKey(record.id)], record);
+    this.viewChanging(prefix, record.id);
     if (record.deleted_at === undefined) this.views.putSync([prefix, idKey(record.id)], stringifyJson(customerView(record, true)));
     else this.views.removeSync([prefix, idKey(record.id)]);
   }
@@ -76,7 +104,17 @@ export class CustomerStore {
   remove(tenant: Tenant, record: CustomerRecord): void {
     this.unindex(tenant, record);
     this.records.removeSync([tenantPrefix(tenant), idKey(record.id)]);
+    this.viewChanging(tenantPrefix(tenant), record.id);
     this.views.removeSync([tenantPrefix(tenant), idKey(record.id)]);
+  }
+
+  /** Inside a transaction: the cached answer goes now and stays out until the transaction settles. */
+  private viewChanging(prefix: string, id: string): void {
+    const cache = this.cache;
+    if (!cache) return;
+    const cacheKey = `${prefix}/${idKey(id)}`;
+    cache.writeStarted(cacheKey);
+    this.env.afterCommit(() => cache.writeSettled(cacheKey));
   }
 
   /** Drops the index entries of `old` that `next` no longer holds (all of them without `next`). */

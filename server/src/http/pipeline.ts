@@ -18,7 +18,8 @@ import type { Handler, PublicHandler, Reply, Routes } from './types.js';
 
 export type { RawRequest };
 
-export type Pipeline = (raw: RawRequest) => Promise<Reply>;
+/** Answers synchronously when the handler does (no I/O wait), else with a promise. */
+export type Pipeline = (raw: RawRequest) => Reply | Promise<Reply>;
 
 export interface Protocol {
   routes: Routes;
@@ -28,18 +29,21 @@ export interface Protocol {
 }
 
 export function createPipeline(ctx: ServerContext, protocol: Protocol): Pipeline {
-  const fail = (err: unknown) => errorReply(err, ctx.log);
-  return (raw) => {
-    try {
-      return handle(ctx, protocol, raw).catch(fail);
-    } catch (err) {
-      return Promise.resolve(fail(err));
-    }
-  };
+  return (raw) => settle(() => handle(ctx, protocol, raw), ctx);
 }
 
-/** Synchronous up to the handler (a throw there is caught by createPipeline). */
-function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Promise<Reply> {
+/** Runs `work`, turning its throw or rejection into an `{error, code}` answer. */
+function settle(work: () => Reply | Promise<Reply>, ctx: ServerContext): Reply | Promise<Reply> {
+  try {
+    const reply = work();
+    return reply instanceof Promise ? reply.catch((err: unknown) => errorReply(err, ctx.log)) : reply;
+  } catch (err) {
+    return errorReply(err, ctx.log);
+  }
+}
+
+/** Synchronous up to the handler (a throw there is caught by settle). */
+function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Reply | Promise<Reply> {
   const match = matchRoute(raw.method, raw.url);
   const credentials = {
     key: raw.headers['x-api-key'],
@@ -49,17 +53,17 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Promis
   // Credentials are checked before the route is reported, so paths cannot be probed anonymously.
   const isPublic = match.kind === 'found' && match.spec.public === true;
   const apiKey = isPublic && !hasCredentials(credentials) ? undefined : authenticate(credentials, ctx.tenancy);
-  if (!isPublic && !apiKey) return Promise.resolve(FORBIDDEN);
-  if (isPublic && hasCredentials(credentials) && !apiKey) return Promise.resolve(FORBIDDEN);
+  if (!isPublic && !apiKey) return FORBIDDEN;
+  if (isPublic && hasCredentials(credentials) && !apiKey) return FORBIDDEN;
 
   if (match.kind === 'not_found') throw new TallyError('route_not_found', `No operation at ${raw.method} ${raw.url}`);
   if (match.kind === 'method_not_allowed') {
     // 405 and 429 carry a header besides the `{error, code}` body.
-    return Promise.resolve({
+    return {
       status: 405,
       headers: { Allow: match.allowed.join(', ') },
       body: errorBody('method_not_allowed', `${raw.method} is not accepted on ${raw.url}`),
-    });
+    };
   }
   if (match.kind === 'bad_path') throw invalidRequest('path', 'is not valid URL encoding');
 
@@ -67,11 +71,11 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Promis
   if (apiKey && settings && protocol.rateLimiter) {
     const retryAfter = protocol.rateLimiter.take(apiKey, settings, match.spec);
     if (retryAfter !== undefined) {
-      return Promise.resolve({
+      return {
         status: 429,
         headers: { 'Retry-After': String(retryAfter) },
         body: errorBody('too_many_requests', `Rate limit of ${match.spec.tier} exceeded; retry after ${retryAfter} s`),
-      });
+      };
     }
   }
 
@@ -90,13 +94,7 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Promis
   req.language = selectLanguage(raw.headers['accept-language'], settings);
   req.now = new Date();
   // Errors become answers before idempotency stores them; a handler may also throw synchronously.
-  const run = async () => {
-    try {
-      return await (handler as Handler)(req);
-    } catch (err) {
-      return errorReply(err, ctx.log);
-    }
-  };
+  const run = () => settle(() => (handler as Handler)(req), ctx);
   const idempotencyKey = raw.headers['idempotency-key'];
   if (idempotencyKey === undefined || !Idempotency.applies(raw.method)) return run();
   return protocol.idempotency.run(
@@ -108,7 +106,7 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Promis
       query: raw.query,
       body: raw.body,
     },
-    run,
+    async () => run(),
   );
 }
 

@@ -69,26 +69,47 @@ export function startHttpServer(host: string, port: number, pipeline: Pipeline):
     };
     const run = () => {
       started = true;
-      pipeline(raw).then(answer, () => answer({ status: 500, body: errorBody('server_error', 'Internal server error') }));
+      awaitReply(pipeline(raw));
     };
-    res.onAborted(() => {
+    const awaitReply = (reply: Reply | Promise<Reply>) => {
+      if (reply instanceof Promise) reply.then(answer, () => answer({ status: 500, body: errorBody('server_error', 'Internal server error') }));
+      else answer(reply);
+    };
+    const onAborted = () => {
       aborted = true;
       if (!started) release();
-    });
+    };
 
-    const tooLarge = () => {
+    const tooLarge = (): void => {
       started = true; // answered: later chunks are ignored
       answer({ status: 400, body: errorBody('invalid_request', `body: is larger than ${MAX_BODY_BYTES} bytes`) }, true);
     };
     const declared = Number(headers['content-length'] ?? '0');
+    if (declared === 0 && headers['transfer-encoding'] === undefined) {
+      // No body: the pipeline runs now, and a synchronous answer is written
+      // inside this handler, where uWebSockets.js corks it already.
+      started = true;
+      const reply = pipeline(raw);
+      if (!(reply instanceof Promise)) {
+        writeReply(res, reply, false);
+        return release();
+      }
+      res.onAborted(onAborted);
+      return awaitReply(reply);
+    }
+    res.onAborted(onAborted);
     if (declared > MAX_BODY_BYTES) return tooLarge();
-    if (declared === 0 && headers['transfer-encoding'] === undefined) return run();
     const chunks: Buffer[] = [];
     let size = 0;
     res.onData((chunk, isLast) => {
       if (started) return;
       size += chunk.byteLength;
       if (size > MAX_BODY_BYTES) return tooLarge();
+      if (isLast && chunks.length === 0) {
+        // One chunk (the usual case): decode it in place, before uWS reuses its memory.
+        raw.body = Buffer.from(chunk).toString('utf8');
+        return run();
+      }
       chunks.push(Buffer.from(new Uint8Array(chunk))); // copy: uWS reuses the chunk's memory
       if (!isLast) return;
       raw.body = Buffer.concat(chunks).toString('utf8');

@@ -63,4 +63,32 @@ describe('StoreEnv.transact', () => {
     await env.transact(() => env.db('fresh').putSync('b', 2));
     expect(env.db('fresh').get('b')).toBe(2);
   });
+
+  it('runs afterCommit callbacks once the commit is readable, before transact resolves', async () => {
+    const db = env.db('things');
+    const seen: unknown[] = [];
+    await env.transact(() => {
+      db.putSync('a', 1);
+      env.afterCommit(() => seen.push(db.get('a')));
+      expect(seen).toEqual([]);
+    });
+    expect(seen).toEqual([1]);
+  });
+
+  it('runs afterCommit callbacks of a transaction that throws, after its rollback', async () => {
+    const db = env.db('things');
+    const seen: unknown[] = [];
+    await expect(
+      env.transact(() => {
+        db.putSync('a', 1);
+        env.afterCommit(() => seen.push(db.get('a') ?? 'rolled back'));
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
+    expect(seen).toEqual(['rolled back']);
+  });
+
+  it('refuses afterCommit outside a transaction', () => {
+    expect(() => env.afterCommit(() => undefined)).toThrow(/inside transact/);
+  });
 });

@@ -18,6 +18,12 @@ export interface StoreEnv {
    * durable on disk. Keep `work` synchronous and short.
    */
   transact<T>(work: () => T): Promise<T>;
+  /**
+   * Inside `transact`'s work: runs `settled` once that transaction's outcome
+   * is known (durable, or rolled back), before `transact` resolves. Caches
+   * use it to stop serving a record only once the store holds its new value.
+   */
+  afterCommit(settled: () => void): void;
   close(): Promise<void>;
 }
 
@@ -31,6 +37,8 @@ export function openStore(dataDir: string): StoreEnv {
     useWritemap: false,
   });
   const dbs = new Map<string, Db>();
+  // The callbacks of the transaction whose work is running (works run one at a time, synchronously).
+  let settling: (() => void)[] | undefined;
   // allocateId (ids.ts) is only ever called inside transactions: open its database now.
   dbs.set('sequences', root.openDB({ name: 'sequences' }) as Db);
   return {
@@ -40,26 +48,46 @@ export function openStore(dataDir: string): StoreEnv {
       return db;
     },
     async transact<T>(work: () => T): Promise<T> {
-      // lmdb-js keeps the writes made before a throw in `transaction` (seen here);
-      // a child transaction is rolled back by the throw, so no partial write lands.
-      // Inside a transaction callback childTransaction returns synchronously (its type says Promise).
-      const result = await root.transaction(() => {
-        const known = new Set(dbs.keys());
-        try {
-          return root.childTransaction(work) as unknown as T;
-        } catch (error) {
-          // A database first opened by the failed work is rolled back with it: open it again on next use.
-          for (const name of dbs.keys()) if (!known.has(name)) dbs.delete(name);
-          throw error;
-        }
-      });
-      // overlappingSync (the default) resolves on commit; durability comes with `flushed`.
-      await root.flushed;
-      return result;
+      const settled: (() => void)[] = [];
+      try {
+        return await commit(() => {
+          settling = settled;
+          try {
+            return work();
+          } finally {
+            settling = undefined;
+          }
+        });
+      } finally {
+        for (const callback of settled) callback();
+      }
+    },
+    afterCommit(settled) {
+      if (!settling) throw new Error('afterCommit is only called inside transact');
+      settling.push(settled);
     },
     async close() {
       await root.flushed;
       await root.close();
     },
   };
+
+  async function commit<T>(work: () => T): Promise<T> {
+    // lmdb-js keeps the writes made before a throw in `transaction` (seen here);
+    // a child transaction is rolled back by the throw, so no partial write lands.
+    // Inside a transaction callback childTransaction returns synchronously (its type says Promise).
+    const result = await root.transaction(() => {
+      const known = new Set(dbs.keys());
+      try {
+        return root.childTransaction(work) as unknown as T;
+      } catch (error) {
+        // A database first opened by the failed work is rolled back with it: open it again on next use.
+        for (const name of dbs.keys()) if (!known.has(name)) dbs.delete(name);
+        throw error;
+      }
+    });
+    // overlappingSync (the default) resolves on commit; durability comes with `flushed`.
+    await root.flushed;
+    return result;
+  }
 }

@@ -9,7 +9,13 @@ import type { ApiKeyRecord, Company, CompanySettings, Tenant } from './types.js'
 
 export class CachedTenancyStore implements TenancyStore {
   private seen = -1;
-  /** The generation is read at most once per synchronous stretch: no other commit can land inside one. */
+  /**
+   * The generation is read at most once per turn of the event loop (one LMDB
+   * read per batch of requests, not per request). A write committed by
+   * another process is seen from the next turn: a request sent after the
+   * CLI returned is read in a turn that began after the commit, except when
+   * it lands in a batch already being answered (microseconds under load).
+   */
   private checked = false;
   private readonly uncheck = () => {
     this.checked = false;
@@ -28,7 +34,7 @@ export class CachedTenancyStore implements TenancyStore {
   private fresh(): void {
     if (this.checked) return;
     this.checked = true;
-    queueMicrotask(this.uncheck);
+    setImmediate(this.uncheck);
     const now = this.inner.generation();
     if (now === this.seen) return;
     this.seen = now;
