@@ -9,7 +9,16 @@ import { hashSecret, newApiKey, newSecret } from './secrets.js';
 import type { CompanyUpdate } from '../wire/types.js';
 import { applySettingsPatch } from './settings.js';
 import type { TenancyStore } from './store.js';
-import { ENVIRONMENTS, type ApiKeyRecord, type ApiKeyView, type Company, type Environment, type RateLimits } from './types.js';
+import {
+  ENVIRONMENTS,
+  type ApiKeyRecord,
+  type ApiKeyView,
+  type Company,
+  type CompanySettings,
+  type Environment,
+  type RateLimits,
+  type Tenant,
+} from './types.js';
 
 export function toView({ secret_hash: _hidden, ...view }: ApiKeyRecord): ApiKeyView {
   return view;
@@ -43,14 +52,18 @@ export async function updateCompany(
   const company = requireCompany(tenancy, id);
   if (change.name !== undefined) await tenancy.putCompany({ ...company, name: change.name });
   const tenant = { companyId: id, environment: change.environment };
-  if (change.settings) {
-    const current = tenancy.getSettings(tenant);
-    const next = applySettingsPatch(current, change.settings);
-    if (!(await tenancy.putSettings(tenant, next, current.version))) {
-      throw new TallyError('conflict', 'settings were changed concurrently; retry');
-    }
-  }
+  if (change.settings) await changeSettings(tenancy, tenant, change.settings);
   return { ...requireCompany(tenancy, id), environment: change.environment, ...tenancy.getSettings(tenant) };
+}
+
+/** Applies a settings patch (PATCH /company, the CLI): 409 conflict when another write changed the settings meanwhile. */
+export async function changeSettings(tenancy: TenancyStore, tenant: Tenant, patch: CompanyUpdate): Promise<CompanySettings> {
+  const current = tenancy.getSettings(tenant);
+  const next = applySettingsPatch(current, patch);
+  if (!(await tenancy.putSettings(tenant, next, current.version))) {
+    throw new TallyError('conflict', 'settings were changed concurrently; read them again and retry');
+  }
+  return next;
 }
 
 export interface NewKey {

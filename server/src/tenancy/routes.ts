@@ -1,10 +1,9 @@
 /** GET and PATCH /company: the calling key's Company environment settings. */
-import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
 import { ok, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
-import { applySettingsPatch } from './settings.js';
+import { changeSettings } from './admin.js';
 import type { TenancyStore } from './store.js';
 
 function companyView(tenancy: TenancyStore, req: TallyRequest, settings = req.settings) {
@@ -24,12 +23,7 @@ export function companyRoutes({ tenancy, duplicates }: ServerContext): Routes {
 
     'company.update': (req) =>
       duplicates.suppress(req, 'company', async () => {
-        const patch = validate('company.update', req.body);
-        const current = tenancy.getSettings(req.tenant);
-        const next = applySettingsPatch(current, patch);
-        if (!(await tenancy.putSettings(req.tenant, next, current.version))) {
-          throw new TallyError('conflict', 'settings were changed concurrently; read them again and retry');
-        }
+        const next = await changeSettings(tenancy, req.tenant, validate('company.update', req.body));
         return ok(companyView(tenancy, req, next));
       }),
   };
