@@ -30,8 +30,8 @@ function validators(tenant: Tenant, settings: CompanySettings): Validators {
   const key = tenantPrefix(tenant);
   const cached = cache.get(key);
   if (cached?.version === settings.version) return cached;
-  const schema = { ...settings.customer_attribute_schema, type: 'object', additionalProperties: false };
-  const { required: _required, ...withoutRequired } = schema as Record<string, unknown>;
+  const schema: Record<string, unknown> = { ...settings.customer_attribute_schema, type: 'object', additionalProperties: false };
+  const { required: _required, ...withoutRequired } = schema;
   const compiled: Validators = {
     version: settings.version,
     full: ajv.compile(schema),

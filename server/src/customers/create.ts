@@ -20,7 +20,6 @@ import { claimIdentifiers } from './identifiers.js';
 import { hashPassword } from './password.js';
 import { raiseReferral } from './referrals.js';
 import type { CustomerStore } from './store.js';
-import type { CustomerRecord } from './types.js';
 
 export function createCustomer({ env, duplicates }: ServerContext, store: CustomerStore) {
   return (req: TallyRequest): Promise<Reply> => {
@@ -43,7 +42,7 @@ export function createCustomer({ env, duplicates }: ServerContext, store: Custom
           const referrer = store.get(req.tenant, fields.referred_by);
           if (!referrer || referrer.deleted_at !== undefined) throw invalidRequest('referred_by', `no customer ${fields.referred_by}`);
         }
-        const record = claimIdentifiers(store, req.tenant, { ...fields, id, attributes, password_hash: passwordHash } as CustomerRecord, allowed);
+        const record = claimIdentifiers(store, req.tenant, { ...fields, id, attributes, password_hash: passwordHash }, allowed);
         if (body.card_id !== undefined) {
           attachCard(env, req.tenant, { id: body.card_id, customer_id: id, main: true, created_at: now });
         }
