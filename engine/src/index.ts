@@ -1,5 +1,6 @@
 /** @tally/engine: compile a Company's campaigns once, evaluate carts many times. */
 export { compileCampaigns } from './compile/compileCampaigns.js';
+export { DEFAULT_MAX_REDEMPTIONS, voucherCoupon } from './compile/coupon.js';
 export { evaluateCart } from './evaluate/evaluateCart.js';
 export type { Program, ProgramJSON } from './compile/program.js';
 export { TallyError, ERROR_STATUS, statusOf, invalidRequest, type ErrorCode, type KnownErrorCode } from './errors.js';

@@ -249,7 +249,29 @@ export interface VoucherApplied {
   line_order: number;
   product_id: Id | null;
   rule_id: Id;
-  coupon: Record<string, unknown>;
+  coupon: VoucherCoupon;
+}
+
+/**
+ * A coupon as the contract's Cart response shows it (vouchers[].coupon).
+ * `discount`/`discount_type`/`affectation` are the value, type and
+ * distribution of its campaign's first effect (a percentage, a points ratio
+ * or points, or an amount in currency units).
+ */
+export interface VoucherCoupon {
+  id: Id | null;
+  key: string | null;
+  name: string | null;
+  description: string | null;
+  static_code: string | null;
+  max_redemptions: number | null;
+  min_money: number | null;
+  max_money: number | null;
+  min_units: number | null;
+  max_units: number | null;
+  discount: number | null;
+  discount_type: string | null;
+  affectation: string | null;
 }
 
 export interface CustomerSummary {

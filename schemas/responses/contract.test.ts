@@ -123,6 +123,11 @@ describe('answers match their response schemas', () => {
     const c = server.client;
     const simulated = expectMatches(await c.post('/carts/simulate', cart(77)), 'carts.simulate');
     expect(simulated.effects.map((e: { type: string }) => e.type).sort()).toEqual(['discount', 'points']);
+    // The voucher MYCODE1 of the targeted campaign: its coupon with every field of the contract's Cart response.
+    expect(simulated.vouchers[0].coupon).toEqual({
+      id: expect.any(Number), key: null, name: 'Gift', description: null, static_code: 'GIFT', max_redemptions: 1,
+      min_money: null, max_money: null, min_units: null, max_units: null, discount: 10, discount_type: 'percentage', affectation: 'individual_items',
+    });
     expect(Array.isArray(simulated.customer)).toBe(true);
     expectMatches(await c.post('/carts/realtime', cart(77)), 'carts.realtime');
     const read = expectMatches(await c.get('/carts/77'), 'carts.get');

@@ -6,6 +6,7 @@ import { toCents } from '../money.js';
 import { checkPeriod } from '../time/periodKey.js';
 import { compilePointsAvailability } from '../time/pointsAvailability.js';
 import type { Campaign, CampaignType } from '../types.js';
+import { compileCoupon } from './coupon.js';
 import { compileEffects } from './effects.js';
 import { compilePrizes } from './prizes.js';
 import { STACKABILITY, type CompiledCampaign } from './program.js';
@@ -25,6 +26,7 @@ export function compileCampaign(campaign: Campaign): CompiledCampaign {
   const onceLimit = optionalInteger(params.once_limit, 'rule_params.once_limit', 1);
   const budget = optionalMoney(params.budget_value, 'rule_params.budget_value');
   const prizes = compilePrizes(campaign.prizes);
+  const effects = compileEffects(params.rule_effects, type);
   if (type !== 'instant_win' && prizes.length > 0) throw invalidRequest('prizes', 'only instant_win campaigns have prizes');
   return {
     id: idString(campaign.id, 'id'),
@@ -34,11 +36,11 @@ export function compileCampaign(campaign: Campaign): CompiledCampaign {
     priority: optionalInteger(params.priority, 'rule_params.priority', Number.MIN_SAFE_INTEGER) ?? 0,
     conditions: compileRule(params.rule_conditions, 'rule_params.rule_conditions'),
     application: compileRule(params.rule_application, 'rule_params.rule_application'),
-    effects: compileEffects(params.rule_effects, type),
+    effects,
     targeting: compileTargeting(params),
     couponRequired: optionalBoolean(params.coupon_required, 'rule_params.coupon_required', false),
     staticCode: coupon ? optionalString(coupon.static_code, 'coupon_params.static_code') : null,
-    coupon: coupon ? Object.freeze({ ...coupon }) : null,
+    coupon: coupon ? compileCoupon(coupon, type, effects[0]) : null,
     once: onceLimit === null ? null : { period: checkPeriod(params.once, 'rule_params.once'), limit: onceLimit },
     budget: budget === null ? null : { period: checkPeriod(params.budget_period, 'rule_params.budget_period'), cents: budget },
     maxTransactionCents: optionalMoney(params.maximum_budget_transaction, 'rule_params.maximum_budget_transaction'),

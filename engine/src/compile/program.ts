@@ -3,7 +3,7 @@ import type { Decimal } from 'decimal.js';
 import type { CompiledRule } from '../conditions/index.js';
 import type { PointsAvailability } from '../time/pointsAvailability.js';
 import type { Period } from '../time/periodKey.js';
-import type { CampaignType, Id } from '../types.js';
+import type { CampaignType, Id, VoucherCoupon } from '../types.js';
 
 export const DISTRIBUTIONS = ['individual_items', 'individual_items_pro_rata', 'total', 'total_cart'] as const;
 export type Distribution = (typeof DISTRIBUTIONS)[number];
@@ -63,7 +63,8 @@ export interface CompiledCampaign {
   targeting: CompiledTargeting;
   couponRequired: boolean;
   staticCode: string | null;
-  coupon: Readonly<Record<string, unknown>> | null;
+  /** The coupon as carts report it (vouchers[].coupon, coupon_info). */
+  coupon: VoucherCoupon | null;
   once: { period: Period; limit: number } | null;
   budget: { period: Period; cents: number } | null;
   maxTransactionCents: number | null;

@@ -3,6 +3,7 @@
  * per line, capped by the cart cap (maximum_budget_transaction) and the budget
  * left, then the lines are adjusted. No line goes below zero.
  */
+import { NO_COUPON } from '../compile/coupon.js';
 import type { CompiledCampaign, CompiledEffect } from '../compile/program.js';
 import { admit, commit, type Admission } from '../evaluate/admission.js';
 import type { Run } from '../evaluate/run.js';
@@ -90,6 +91,6 @@ function record(
     line_order: line,
     product_id: index === null ? null : (run.input.lines[index].raw.product_id ?? null),
     rule_id: campaign.rawId,
-    coupon: campaign.coupon ?? {},
+    coupon: campaign.coupon ?? NO_COUPON,
   });
 }

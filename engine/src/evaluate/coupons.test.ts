@@ -53,7 +53,10 @@ describe('coupons_desired', () => {
     const effect = outcome.response.effects.find((e) => e.rule_id === 2);
     expect(effect?.coupon_info).toEqual({ voucher_id: 502, voucher_code: 'V-2', coupon_id: 77, coupon_name: 'Voucher coupon' });
     expect(outcome.response.vouchers).toEqual([
-      { voucher_id: 502, voucher_code: 'V-2', discount: 9, line_order: 1, product_id: 10, rule_id: 2, coupon: { name: 'Voucher coupon', id: 77 } },
+      { voucher_id: 502, voucher_code: 'V-2', discount: 9, line_order: 1, product_id: 10, rule_id: 2, coupon: {
+        id: 77, key: null, name: 'Voucher coupon', description: null, static_code: null, max_redemptions: 1,
+        min_money: null, max_money: null, min_units: null, max_units: null, discount: 10, discount_type: 'percentage', affectation: 'individual_items',
+      } },
     ]);
     expect(outcome.response.total_discount_voucher_applied).toBe(9);
     expect(outcome.response.total_discount_promotion_applied).toBe(10);

@@ -65,8 +65,8 @@ export function couponInfo(campaign: CompiledCampaign, voucher: HeldVoucher | nu
     info.voucher_code = voucher.code;
   }
   const coupon = campaign.coupon;
-  if (coupon?.id !== undefined) info.coupon_id = coupon.id as CouponInfo['coupon_id'];
-  if (typeof coupon?.name === 'string') info.coupon_name = coupon.name;
+  if (coupon?.id != null) info.coupon_id = coupon.id;
+  if (coupon?.name != null) info.coupon_name = coupon.name;
   const code = staticCode ?? campaign.staticCode;
   if (code !== null) info.static_code = code;
   return info;

@@ -1,4 +1,5 @@
 /** The contract's Reward and Redemption shapes, texts in the request's language. */
+import { voucherCoupon } from '@tally/engine';
 import type { CampaignStore } from '../campaigns/store.js';
 import { localize } from '../http/language.js';
 import { wireInt } from '../http/wire.js';
@@ -43,23 +44,14 @@ function couponView(reward: RewardRecord, ctx: ViewContext) {
   const campaign = ctx.campaigns.get(ctx.tenant, reward.coupon_campaign_id);
   if (!campaign?.coupon_id) return null;
   const coupon = campaign.coupon_params ?? {};
-  const pick = (field: string) => coupon[field] ?? null;
   const texts = campaign.texts;
   return {
+    ...voucherCoupon({ ...coupon, id: campaign.coupon_id }, campaign),
     id: wireInt(campaign.coupon_id),
-    key: pick('key'),
-    name: texts.coupon_name ? localize(texts.coupon_name, ctx.language, ctx.settings) : pick('name'),
-    description: texts.coupon_description ? localize(texts.coupon_description, ctx.language, ctx.settings) : pick('description'),
-    max_redemptions: pick('max_redemptions'),
-    min_money: pick('min_money'),
-    max_money: pick('max_money'),
-    min_units: pick('min_units'),
-    max_units: pick('max_units'),
-    discount: pick('discount'),
-    discount_type: pick('discount_type'),
-    affectation: pick('affectation'),
-    features: pick('features') ?? [],
-    product_ids: pick('product_ids') ?? [],
+    name: texts.coupon_name ? localize(texts.coupon_name, ctx.language, ctx.settings) : (coupon.name ?? null),
+    description: texts.coupon_description ? localize(texts.coupon_description, ctx.language, ctx.settings) : (coupon.description ?? null),
+    features: coupon.features ?? [],
+    product_ids: coupon.product_ids ?? [],
   };
 }
 

@@ -8,7 +8,7 @@
  * `auto_select` coupon issues them selected.
  */
 import { randomInt } from 'node:crypto';
-import type { CouponParams } from '@tally/engine';
+import { DEFAULT_MAX_REDEMPTIONS, type CouponParams } from '@tally/engine';
 import type { CampaignRecord } from '../campaigns/types.js';
 import { serverTime } from '../customers/fields.js';
 import type { InstantWinRecord } from '../instant-wins/types.js';
@@ -75,7 +75,7 @@ export function newVoucher({ id, code, target, customerId, now, priority, validU
     // An auto_select coupon's vouchers start selected (coupons_desired 'selected' uses them at once).
     selected: coupon.auto_select === true,
     priority,
-    max_redemptions: coupon.max_redemptions ?? 1,
+    max_redemptions: coupon.max_redemptions ?? DEFAULT_MAX_REDEMPTIONS,
     redemptions: 0,
     available_from: delayDays === 0 && typeof coupon.available_from !== 'string' ? null : serverTime(from),
     available_to: validUntil ?? to,

@@ -3,6 +3,7 @@
  * its state, dates and redemptions, its campaign, and its coupon with the
  * name and description in the request's language (common rule 7).
  */
+import { voucherCoupon } from '@tally/engine';
 import { localize } from '../http/language.js';
 import { wireInt } from '../http/wire.js';
 import type { CompanySettings } from '../tenancy/types.js';
@@ -20,8 +21,6 @@ export function voucherView({ voucher, coupon }: FoundVoucher, ctx: PresentConte
   const campaign = coupon?.campaign;
   const text = (translations: Record<string, string> | undefined, stored: unknown) =>
     translations || typeof stored === 'string' ? localize(translations ?? (stored as string), ctx.language, ctx.settings) : null;
-  const effects = campaign?.rule_params.rule_effects;
-  const effect = (Array.isArray(effects) ? effects[0] : undefined) as { type?: unknown; value?: unknown } | undefined;
   return {
     id: wireInt(voucher.id),
     code: voucher.code,
@@ -44,15 +43,11 @@ export function voucherView({ voucher, coupon }: FoundVoucher, ctx: PresentConte
     campaign_name: campaign ? text(campaign.texts.name, campaign.rule_params.name) : null,
     // A targeted instant win's delivery has no coupon.
     coupon: voucher.coupon_id === null ? null : {
+      ...voucherCoupon({ ...coupon?.params, id: voucher.coupon_id }, campaign),
       id: wireInt(voucher.coupon_id),
-      key: coupon?.params.key ?? null,
       name: text(coupon?.texts.name, coupon?.params.name),
       description: text(coupon?.texts.description, coupon?.params.description),
-      static_code: coupon?.params.static_code ?? null,
       external_id: coupon?.params.external_id ?? null,
-      max_redemptions: coupon?.params.max_redemptions ?? null,
-      discount: typeof effect?.value === 'number' ? effect.value : null,
-      discount_type: typeof effect?.type === 'string' ? effect.type : null,
       deleted: coupon?.deleted ?? false,
     },
   };

@@ -1463,19 +1463,22 @@ export interface CartVoucher {
   line_order?: number | null;
   product_id?: (number | string) | null;
   rule_id?: (number | string) | null;
+  /**
+   * The contract's coupon; discount, discount_type and affectation are the value (a percentage, a points ratio or points, or currency units), type and distribution of its campaign's first effect. Tally's coupons have no money or unit limits of their own: min_money, max_money, min_units, max_units are null.
+   */
   coupon?: {
-    id?: (number | string) | null;
-    key?: string | null;
-    name?: string | null;
-    description?: string | null;
-    max_redemptions?: number | null;
-    min_money?: number | null;
-    max_money?: number | null;
-    min_units?: number | null;
-    max_units?: number | null;
-    discount?: number | null;
-    discount_type?: string | null;
-    affectation?: string | null;
+    id: (number | string) | null;
+    key: string | null;
+    name: string | null;
+    description: string | null;
+    max_redemptions: number | null;
+    min_money: number | null;
+    max_money: number | null;
+    min_units: number | null;
+    max_units: number | null;
+    discount: number | null;
+    discount_type: string | null;
+    affectation: string | null;
     static_code?: string | null;
   };
 }
@@ -2346,6 +2349,7 @@ export interface RewardResponse {
       taxonomy_slug?: string | null;
     }[];
     product_ids?: unknown[] | null;
+    static_code?: string | null;
   } | null;
   total_stock?: number | null;
   available_stock?: number | null;
@@ -2471,6 +2475,9 @@ export interface VoucherResponse {
   loyalty_rule_id?: (number | string) | null;
   campaign_type?: 'discount' | 'points' | null;
   campaign_name?: string | null;
+  /**
+   * The coupon as carts show it (the contract's vouchers[].coupon, engine voucherCoupon), with name and description in the request's language, external_id and deleted.
+   */
   coupon?: {
     /**
      * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
@@ -2482,8 +2489,13 @@ export interface VoucherResponse {
     static_code?: string | null;
     external_id?: string | null;
     max_redemptions?: number | null;
+    min_money?: number | null;
+    max_money?: number | null;
+    min_units?: number | null;
+    max_units?: number | null;
     discount?: number | null;
     discount_type?: string | null;
+    affectation?: string | null;
     deleted?: boolean;
   } | null;
 }
