@@ -56,14 +56,12 @@ export class CustomerStore {
 
   /** The rendered answer of GET /customers/{value} for a live (not deleted) customer. */
   getView(tenant: Tenant, id: string): string | undefined {
-    const prefix = tenantPrefix(tenant);
-    const key = idKey(id);
-    if (!this.cache) return this.views.get([prefix, key]) as string | undefined;
-    const cacheKey = `${prefix}/${key}`;
-    let view = this.cache.get(cacheKey);
+    if (!this.cache) return this.views.get([tenantPrefix(tenant), idKey(id)]) as string | undefined;
+    const answers = this.cache.of(tenant);
+    let view = answers.get(id);
     if (view === undefined) {
-      view = this.views.get([prefix, key]) as string | undefined;
-      if (view !== undefined) this.cache.remember(cacheKey, view);
+      view = this.views.get([tenantPrefix(tenant), idKey(id)]) as string | undefined;
+      if (view !== undefined) answers.remember(id, view);
     }
     return view;
   }
@@ -95,7 +93,7 @@ export class CustomerStore {
     }
     if (record.phone !== undefined) this.index.putSync([prefix, 'phone', record.phone, idKey(record.id)], '');
     this.records.putSync([prefix, idKey(record.id)], record);
-    this.viewChanging(prefix, record.id);
+    this.viewChanging(tenant, record.id);
     if (record.deleted_at === undefined) this.views.putSync([prefix, idKey(record.id)], stringifyJson(customerView(record, true)));
     else this.views.removeSync([prefix, idKey(record.id)]);
   }
@@ -104,17 +102,16 @@ export class CustomerStore {
   remove(tenant: Tenant, record: CustomerRecord): void {
     this.unindex(tenant, record);
     this.records.removeSync([tenantPrefix(tenant), idKey(record.id)]);
-    this.viewChanging(tenantPrefix(tenant), record.id);
+    this.viewChanging(tenant, record.id);
     this.views.removeSync([tenantPrefix(tenant), idKey(record.id)]);
   }
 
   /** Inside a transaction: the cached answer goes now and stays out until the transaction settles. */
-  private viewChanging(prefix: string, id: string): void {
-    const cache = this.cache;
-    if (!cache) return;
-    const cacheKey = `${prefix}/${idKey(id)}`;
-    cache.writeStarted(cacheKey);
-    this.env.afterCommit(() => cache.writeSettled(cacheKey));
+  private viewChanging(tenant: Tenant, id: string): void {
+    if (!this.cache) return;
+    const answers = this.cache.of(tenant);
+    answers.writeStarted(id);
+    this.env.afterCommit(() => answers.writeSettled(id));
   }
 
   /** Drops the index entries of `old` that `next` no longer holds (all of them without `next`). */

@@ -1,7 +1,10 @@
+import type { Tenant } from '../tenancy/types.js';
+
 /**
  * GET /customers/{value} (Tier 1) answers from memory: the rendered answers
- * read most recently, by tenant and id, up to a capacity (oldest dropped
- * first). An LMDB read costs more than the rest of the request together.
+ * read most recently, by Company, environment and id, up to a capacity per
+ * Company environment (oldest dropped first). An LMDB read costs more than
+ * the rest of the request together.
  *
  * A write drops the answer when its transaction starts and keeps it out of the
  * cache until that transaction has settled (StoreEnv.afterCommit): a read in
@@ -11,32 +14,48 @@
  * cache sees all of them.
  */
 export class CustomerViewCache {
+  /** By Company id, then environment: strings the requests share, so their hashes are computed once. */
+  private readonly tenants = new Map<string, Map<string, TenantAnswers>>();
+
+  constructor(private readonly capacity: number) {}
+
+  of(tenant: Tenant): TenantAnswers {
+    let environments = this.tenants.get(tenant.companyId);
+    if (!environments) this.tenants.set(tenant.companyId, (environments = new Map()));
+    let answers = environments.get(tenant.environment);
+    if (!answers) environments.set(tenant.environment, (answers = new TenantAnswers(this.capacity)));
+    return answers;
+  }
+}
+
+/** One Company environment's answers, by customer id (canonical decimal text). */
+export class TenantAnswers {
   private readonly answers = new Map<string, string>();
-  /** Keys with a write in flight, and how many. */
+  /** Ids with a write in flight, and how many. */
   private readonly writing = new Map<string, number>();
 
   constructor(private readonly capacity: number) {}
 
-  get(key: string): string | undefined {
-    return this.answers.get(key);
+  get(id: string): string | undefined {
+    return this.answers.get(id);
   }
 
   /** Keeps an answer just read from the store, unless a write of it is in flight. */
-  remember(key: string, answer: string): void {
-    if (this.writing.has(key)) return;
+  remember(id: string, answer: string): void {
+    if (this.writing.has(id)) return;
     if (this.answers.size >= this.capacity) this.answers.delete(this.answers.keys().next().value!);
-    this.answers.set(key, answer);
+    this.answers.set(id, answer);
   }
 
-  writeStarted(key: string): void {
-    this.answers.delete(key);
-    this.writing.set(key, (this.writing.get(key) ?? 0) + 1);
+  writeStarted(id: string): void {
+    this.answers.delete(id);
+    this.writing.set(id, (this.writing.get(id) ?? 0) + 1);
   }
 
-  writeSettled(key: string): void {
-    const left = this.writing.get(key)! - 1;
-    if (left === 0) this.writing.delete(key);
-    else this.writing.set(key, left);
-    this.answers.delete(key);
+  writeSettled(id: string): void {
+    const left = this.writing.get(id)! - 1;
+    if (left === 0) this.writing.delete(id);
+    else this.writing.set(id, left);
+    this.answers.delete(id);
   }
 }

@@ -29,13 +29,14 @@ export interface Protocol {
 }
 
 export function createPipeline(ctx: ServerContext, protocol: Protocol): Pipeline {
-  return (raw) => settle(() => handle(ctx, protocol, raw), ctx);
+  const route = (raw: RawRequest) => handle(ctx, protocol, raw);
+  return (raw) => settle(route, raw, ctx);
 }
 
-/** Runs `work`, turning its throw or rejection into an `{error, code}` answer. */
-function settle(work: () => Reply | Promise<Reply>, ctx: ServerContext): Reply | Promise<Reply> {
+/** Runs `work(input)`, turning its throw or rejection into an `{error, code}` answer (no closure per request). */
+function settle<T>(work: (input: T) => Reply | Promise<Reply>, input: T, ctx: ServerContext): Reply | Promise<Reply> {
   try {
-    const reply = work();
+    const reply = work(input);
     return reply instanceof Promise ? reply.catch((err: unknown) => errorReply(err, ctx.log)) : reply;
   } catch (err) {
     return errorReply(err, ctx.log);
@@ -94,9 +95,8 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Reply 
   req.language = selectLanguage(raw.headers['accept-language'], settings);
   req.now = new Date();
   // Errors become answers before idempotency stores them; a handler may also throw synchronously.
-  const run = () => settle(() => (handler as Handler)(req), ctx);
   const idempotencyKey = raw.headers['idempotency-key'];
-  if (idempotencyKey === undefined || !Idempotency.applies(raw.method)) return run();
+  if (idempotencyKey === undefined || !Idempotency.applies(raw.method)) return settle(handler as Handler, req, ctx);
   return protocol.idempotency.run(
     {
       tenant: req.tenant,
@@ -106,7 +106,7 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Reply 
       query: raw.query,
       body: raw.body,
     },
-    async () => run(),
+    async () => settle(handler as Handler, req, ctx),
   );
 }
 

@@ -67,18 +67,18 @@ function build(): Node {
 
 const ROOT = build();
 
-/** Finds the node of a path, preferring static segments, backtracking to parameters. */
-function resolve(node: Node, segments: string[], index: number, values: string[]): Node | undefined {
-  if (index === segments.length) return node.methods.size > 0 ? node : undefined;
+/** Finds the node of segments[index..end), preferring static segments, backtracking to parameters. */
+function resolve(node: Node, segments: string[], index: number, end: number, values: string[]): Node | undefined {
+  if (index === end) return node.methods.size > 0 ? node : undefined;
   const segment = segments[index];
   const exact = node.statics.get(segment);
   if (exact) {
-    const found = resolve(exact, segments, index + 1, values);
+    const found = resolve(exact, segments, index + 1, end, values);
     if (found) return found;
   }
   if (node.param && segment !== '') {
     values.push(segment);
-    const found = resolve(node.param, segments, index + 1, values);
+    const found = resolve(node.param, segments, index + 1, end, values);
     if (found) return found;
     values.pop();
   }
@@ -87,17 +87,25 @@ function resolve(node: Node, segments: string[], index: number, values: string[]
 
 export function matchRoute(method: string, path: string): RouteMatch {
   const values: string[] = [];
-  const node = resolve(ROOT, splitPath(path), 0, values);
+  // Per request, so without splitPath's copies: segments[0] is the empty text before the first `/`.
+  const segments = path.split('/');
+  const end = path.length > 1 && path.endsWith('/') ? segments.length - 1 : segments.length;
+  const node = resolve(ROOT, segments, 1, end, values);
   if (!node) return { kind: 'not_found' };
   const leaf = node.methods.get(method as Method);
   if (!leaf) return { kind: 'method_not_allowed', allowed: [...node.methods.keys()] };
   const params: Record<string, string> = {};
-  try {
-    leaf.paramNames.forEach((name, i) => {
-      params[name] = decodeURIComponent(values[i]);
-    });
-  } catch {
-    return { kind: 'bad_path' };
+  for (let i = 0; i < leaf.paramNames.length; i++) {
+    const value = values[i];
+    if (!value.includes('%')) {
+      params[leaf.paramNames[i]] = value;
+      continue;
+    }
+    try {
+      params[leaf.paramNames[i]] = decodeURIComponent(value);
+    } catch {
+      return { kind: 'bad_path' };
+    }
   }
   return { kind: 'found', operation: leaf.operation, spec: leaf.spec, params };
 }

@@ -33,6 +33,10 @@ export interface HttpServer {
 }
 
 export function startHttpServer(host: string, port: number, pipeline: Pipeline): Promise<HttpServer> {
+  // Requests answered asynchronously, counted until answered or aborted and,
+  // once their pipeline started, until it settles: shutdown never closes the
+  // store under one. A synchronous answer needs no count: nothing can run
+  // between its start and its end.
   let inFlight = 0;
   let drained: (() => void) | undefined;
   const done = () => {
@@ -41,79 +45,34 @@ export function startHttpServer(host: string, port: number, pipeline: Pipeline):
   };
 
   const app = uws.App().any('/*', (res, req) => {
-    inFlight += 1;
-    const headers: Record<string, string> = {};
-    req.forEach((name, value) => {
-      headers[name] = value;
-    });
-    const raw: RawRequest = {
-      method: req.getCaseSensitiveMethod().toUpperCase(),
-      url: req.getUrl(),
-      query: req.getQuery() ?? '',
-      headers,
-      body: '',
-    };
-    // A request stays in flight until it is answered or aborted, and, once its
-    // pipeline started, until that settles: shutdown never closes the store under it.
-    let aborted = false;
-    let started = false;
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      done();
-    };
-    const answer = (reply: Reply, closeConnection = false) => {
-      if (!aborted) res.cork(() => writeReply(res, reply, closeConnection));
-      release();
-    };
-    const run = () => {
-      started = true;
-      awaitReply(pipeline(raw));
-    };
-    const awaitReply = (reply: Reply | Promise<Reply>) => {
-      if (reply instanceof Promise) reply.then(answer, () => answer({ status: 500, body: errorBody('server_error', 'Internal server error') }));
-      else answer(reply);
-    };
-    const onAborted = () => {
-      aborted = true;
-      if (!started) release();
-    };
-
-    const tooLarge = (): void => {
-      started = true; // answered: later chunks are ignored
-      answer({ status: 400, body: errorBody('invalid_request', `body: is larger than ${MAX_BODY_BYTES} bytes`) }, true);
-    };
-    const declared = Number(headers['content-length'] ?? '0');
-    if (declared === 0 && headers['transfer-encoding'] === undefined) {
+    const raw = readRequest(req);
+    const declared = Number(raw.headers['content-length'] ?? '0');
+    if (declared === 0 && raw.headers['transfer-encoding'] === undefined) {
       // No body: the pipeline runs now, and a synchronous answer is written
-      // inside this handler, where uWebSockets.js corks it already.
-      started = true;
+      // inside this callback, where uWebSockets.js corks it already.
       const reply = pipeline(raw);
-      if (!(reply instanceof Promise)) {
-        writeReply(res, reply, false);
-        return release();
-      }
-      res.onAborted(onAborted);
-      return awaitReply(reply);
+      if (!(reply instanceof Promise)) return writeReply(res, reply, false);
+      inFlight += 1;
+      return new PendingAnswer(res, done).started().await(reply);
     }
-    res.onAborted(onAborted);
-    if (declared > MAX_BODY_BYTES) return tooLarge();
+    inFlight += 1;
+    const pending = new PendingAnswer(res, done);
+    if (declared > MAX_BODY_BYTES) return pending.tooLarge();
     const chunks: Buffer[] = [];
     let size = 0;
     res.onData((chunk, isLast) => {
-      if (started) return;
+      if (pending.isStarted) return;
       size += chunk.byteLength;
-      if (size > MAX_BODY_BYTES) return tooLarge();
+      if (size > MAX_BODY_BYTES) return pending.tooLarge();
       if (isLast && chunks.length === 0) {
         // One chunk (the usual case): decode it in place, before uWS reuses its memory.
         raw.body = Buffer.from(chunk).toString('utf8');
-        return run();
+      } else {
+        chunks.push(Buffer.from(new Uint8Array(chunk))); // copy: uWS reuses the chunk's memory
+        if (!isLast) return;
+        raw.body = Buffer.concat(chunks).toString('utf8');
       }
-      chunks.push(Buffer.from(new Uint8Array(chunk))); // copy: uWS reuses the chunk's memory
-      if (!isLast) return;
-      raw.body = Buffer.concat(chunks).toString('utf8');
-      run();
+      pending.started().await(pipeline(raw));
     });
   });
 
@@ -133,9 +92,77 @@ export function startHttpServer(host: string, port: number, pipeline: Pipeline):
   });
 }
 
+/** The header names are copied by one shared callback (no closure per request). */
+let headersRead: Record<string, string> = {};
+const readHeader = (name: string, value: string) => {
+  headersRead[name] = value;
+};
+
+/** Copies the request out of uWS: its object is only valid during the callback. */
+function readRequest(req: Uws.HttpRequest): RawRequest {
+  headersRead = {};
+  req.forEach(readHeader);
+  return {
+    // Methods are case-sensitive (RFC 9110): `get` is not GET.
+    method: req.getCaseSensitiveMethod(),
+    url: req.getUrl(),
+    query: req.getQuery() ?? '',
+    headers: headersRead,
+    body: '',
+  };
+}
+
+/** A request answered after the callback returned: it must watch for the client going away. */
+class PendingAnswer {
+  private aborted = false;
+  isStarted = false;
+  private released = false;
+
+  constructor(
+    private readonly res: Uws.HttpResponse,
+    private readonly done: () => void,
+  ) {
+    res.onAborted(() => {
+      this.aborted = true;
+      if (!this.isStarted) this.release();
+    });
+  }
+
+  /** The pipeline runs from now on: the request stays in flight until it answers. */
+  started(): this {
+    this.isStarted = true;
+    return this;
+  }
+
+  await(reply: Reply | Promise<Reply>): void {
+    if (!(reply instanceof Promise)) return this.answer(reply);
+    reply.then(
+      (settled) => this.answer(settled),
+      () => this.answer({ status: 500, body: errorBody('server_error', 'Internal server error') }),
+    );
+  }
+
+  tooLarge(): void {
+    this.isStarted = true; // answered: later chunks are ignored
+    this.answer({ status: 400, body: errorBody('invalid_request', `body: is larger than ${MAX_BODY_BYTES} bytes`) }, true);
+  }
+
+  private answer(reply: Reply, closeConnection = false): void {
+    if (!this.aborted) this.res.cork(() => writeReply(this.res, reply, closeConnection));
+    this.release();
+  }
+
+  private release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.done();
+  }
+}
+
 function writeReply(res: Uws.HttpResponse, reply: Reply, closeConnection: boolean): void {
   const status = reply.status ?? 200;
-  res.writeStatus(STATUS_LINES[status] ?? String(status));
+  // uWS answers 200 OK unless told otherwise.
+  if (status !== 200) res.writeStatus(STATUS_LINES[status] ?? String(status));
   res.writeHeader('Content-Type', 'application/json');
   const headers = reply.headers;
   if (headers) for (const name in headers) res.writeHeader(name, headers[name]);
