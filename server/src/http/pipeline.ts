@@ -111,6 +111,7 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Reply 
 }
 
 function isJson(contentType: string | undefined): boolean {
+  if (contentType === 'application/json') return true; // what nearly every client sends: no copies
   return contentType !== undefined && contentType.split(';')[0].trim().toLowerCase() === 'application/json';
 }
 
