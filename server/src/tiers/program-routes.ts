@@ -6,7 +6,7 @@ import { success, type Routes } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
-import { buildProgram } from './program.js';
+import { changedProgram, newProgram } from './program.js';
 import { TierStore } from './store.js';
 
 export function tierProgramRoutes({ env, duplicates }: ServerContext): Routes {
@@ -15,7 +15,7 @@ export function tierProgramRoutes({ env, duplicates }: ServerContext): Routes {
     'tier_programs.create': (req) =>
       duplicates.suppress(req, 'tier_programs:create', async () => {
         const body = validate('tier_programs.create', req.body);
-        const program = buildProgram('0', body, req.settings);
+        const program = newProgram('0', body, req.settings);
         const id = await env.transact(() => {
           const stored = { ...program, id: allocateId(env, req.tenant, 'tier_programs') };
           tiers.putProgram(req.tenant, stored);
@@ -31,7 +31,7 @@ export function tierProgramRoutes({ env, duplicates }: ServerContext): Routes {
         await env.transact(() => {
           const previous = tiers.program(req.tenant, id);
           if (!previous) throw new TallyError('tier_program_not_found', `id: no tier program ${id}`, 'id');
-          tiers.putProgram(req.tenant, buildProgram(id, body, req.settings, previous));
+          tiers.putProgram(req.tenant, changedProgram(previous, body, req.settings));
         });
         return success({ id: wireInt(id) });
       }),
