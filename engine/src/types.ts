@@ -70,6 +70,11 @@ export interface Prize {
   id: Id;
   name: string;
   description?: string;
+  /**
+   * What the prize delivers (the caller delivers it). An outcome with an empty
+   * promotion_type is the contract's "no prize": drawing it is not a win.
+   * Without an outcome the prize is won and its delivery is the caller's concern.
+   */
   outcome?: { promotion_type?: string; promotion_id?: Id };
   /** Fraction of 1; the weights of all prizes sum to at most 1 (the rest is "no prize"). */
   weight: Money;

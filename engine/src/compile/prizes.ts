@@ -22,13 +22,15 @@ export function compilePrizes(raw: unknown): CompiledPrize[] {
     if (!Number.isSafeInteger(prize.stock) || prize.stock < -1) {
       throw invalidRequest(`${field}.stock`, 'must be an integer >= -1 (-1 = unlimited)');
     }
-    const promotionId = prize.outcome?.promotion_id;
+    const outcome = prize.outcome;
+    const promotionId = outcome?.promotion_id;
     return {
       id: idString(prize.id, `${field}.id`),
       rawId: prize.id,
       name: prize.name,
       description: typeof prize.description === 'string' ? prize.description : null,
       ruleId: promotionId === undefined || promotionId === null ? null : promotionId,
+      wins: outcome === undefined || outcome === null || (typeof outcome.promotion_type === 'string' && outcome.promotion_type !== ''),
       upTo: cumulative.times(DRAW_SCALE).floor().toNumber(),
       stock: prize.stock,
     };

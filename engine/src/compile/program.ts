@@ -46,6 +46,8 @@ export interface CompiledPrize {
   name: string;
   description: string | null;
   ruleId: Id | null;
+  /** false for the contract's "no prize" (an outcome with an empty promotion_type): drawing it is taking part without winning. */
+  wins: boolean;
   /** Upper end (exclusive) of the prize's slice of [0, DRAW_SCALE). */
   upTo: number;
   stock: number;

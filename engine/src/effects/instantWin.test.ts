@@ -41,6 +41,14 @@ describe('instant wins', () => {
     expect(outcome.writes.draws[0].prize_id).toBeNull();
   });
 
+  it("the contract's no prize (empty promotion_type): taking part without prize data, no stock write, no prize in the draw", () => {
+    const outcome = play(game([{ id: 72, name: 'Better luck next time', outcome: { promotion_type: '' }, weight: 1, stock: 5 }]));
+    expect(outcome.response.effects).toHaveLength(1);
+    for (const field of ['prize_name', 'prize_description', 'prize_rule_id', 'winned_prize_index']) expect(outcome.response.effects[0]).not.toHaveProperty(field);
+    expect(outcome.writes.stock).toEqual([]);
+    expect(outcome.writes.draws).toMatchObject([{ campaign_id: 5, prize_id: null }]);
+  });
+
   it('unlimited stock (-1) awards without a stock write', () => {
     const outcome = play(game([{ ...sure[0], stock: -1 }]));
     expect(outcome.response.effects[0].prize_name).toBe('Mug');

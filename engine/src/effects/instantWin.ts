@@ -1,7 +1,9 @@
 /**
  * Instant wins: one effect per campaign the customer takes part in. In
  * realtime mode a seeded draw picks a prize by weight; a prize without stock
- * yields no prize (remove_prize: its probability goes to "no prize"). In
+ * yields no prize (remove_prize: its probability goes to "no prize"), and so
+ * does a prize whose outcome is the contract's "no prize" (empty
+ * promotion_type): prize data only for a prize won. In
  * simulate mode nothing is drawn and no prize data is returned, so simulating
  * cannot be used to search for winning carts.
  */
@@ -36,7 +38,8 @@ export function playInstantWin(run: Run, campaign: CompiledCampaign): void {
   const drawn = drawFromSeed(seed);
   const index = campaign.prizes.findIndex((prize) => drawn < prize.upTo);
   const prize: CompiledPrize | undefined = campaign.prizes[index];
-  const stock = prize ? stockLeft(run, campaign, prize) : 0;
+  // Nothing drawn, the contract's "no prize" drawn, or a prize without stock: taking part without winning.
+  const stock = prize !== undefined && prize.wins ? stockLeft(run, campaign, prize) : 0;
   const won = prize !== undefined && stock !== 0;
   if (won) {
     effect.prize_name = prize.name;

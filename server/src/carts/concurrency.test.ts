@@ -25,9 +25,11 @@ describe('concurrent realtime carts against a small budget, a once limit and a s
     });
     budgetCampaign = String(budget.body.id);
     await server.client.post('/points', { rule_params: { name: 'Once ever', once: 'always', once_limit: 1, rule_effects: [{ type: 'direct_value', value: 7, distribution: 'total_cart' }] } });
+    // A prize is won only with an outcome (without one it is the contract's "no prize").
+    const mug = await server.client.post('/rewards', { name: 'Mug', points: 0, type: 'physical' });
     const win = await server.client.post('/instant_wins', {
       rule_params: { name: 'Scratch', select_customers: 'loyalty' },
-      instant_win: { instant_win_prizes: [{ name: 'Mug', weight: 1, stock: 3 }] },
+      instant_win: { instant_win_prizes: [{ name: 'Mug', outcome: { promotion_type: 'reward', promotion_id: mug.body.id }, weight: 1, stock: 3 }] },
     });
     expect(win.status, win.text).toBe(200);
     instantWin = String(win.body.id);

@@ -120,9 +120,11 @@ describe('custom events over HTTP', () => {
 
   it('draws the instant wins whose `when` is the event\'s slug', async () => {
     expect((await server.client.post('/custom_event_definitions', { slug: 'checkin', schema: { type: 'object' } })).status).toBe(200);
+    // A prize is won only with an outcome (without one it is the contract's "no prize").
+    const coffee = await server.client.post('/rewards', { name: 'Coffee', points: 0, type: 'physical' });
     const win = await server.client.post('/instant_wins', {
       rule_params: { name: 'Check-in draw', select_customers: 'loyalty', when: 'checkin' },
-      instant_win: { instant_win_prizes: [{ name: 'Coffee', weight: 1, stock: 1 }] },
+      instant_win: { instant_win_prizes: [{ name: 'Coffee', outcome: { promotion_type: 'reward', promotion_id: coffee.body.id }, weight: 1, stock: 1 }] },
     });
     expect(win.status, win.text).toBe(200);
     const draws = [];

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../testing/server.js';
 
-const prize = (extra: Record<string, unknown> = {}) => ({ name: 'Mug', description: 'A mug', weight: 1, stock: -1, ...extra });
+/** The points campaign the default prize grants (set before the tests: a prize is won only with an outcome). */
+let prizePoints: number;
+const prize = (extra: Record<string, unknown> = {}) => ({
+  name: 'Mug', description: 'A mug', outcome: { promotion_type: 'points', promotion_id: prizePoints }, weight: 1, stock: -1, ...extra,
+});
 const instantWin = (params: Record<string, unknown> = {}, prizes: unknown[] = [prize()], extra: Record<string, unknown> = {}) => ({
   rule_params: { name: 'Scratch card', select_customers: 'loyalty', ...params },
   instant_win: { instant_win_prizes: prizes },
@@ -34,6 +38,10 @@ describe('instant wins over HTTP', () => {
 
   beforeAll(async () => {
     server = await startServer();
+    // Bound to a slug no event sends, so only the prize grants it.
+    const points = await server.client.post('/points', { rule_params: { name: 'Prize point', when: 'prize-only', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] } });
+    expect(points.status, points.text).toBe(200);
+    prizePoints = points.body.id;
   });
   afterAll(async () => {
     await server.dispose();
@@ -67,7 +75,7 @@ describe('instant wins over HTTP', () => {
     expect((await server.client.get('/instant_wins', { query: { per_page: '100' } })).body.data.map((w: { id: number }) => w.id)).toContain(id);
 
     expect((await server.client.patch(`/instant_wins/${id}`, { rule_params: { name: 'Scratch it' } })).body).toEqual({ status: 'success', id });
-    expect((await server.client.put(`/instant_wins/${id}`, { instant_win: { instant_win_prizes: [prize({ id: read.body.instant_win.instant_win_prizes[0].id, weight: '0.5', stock: 10 })] } })).status).toBe(200);
+    expect((await server.client.put(`/instant_wins/${id}`, { instant_win: { instant_win_prizes: [prize({ id: read.body.instant_win.instant_win_prizes[0].id, outcome: undefined, weight: '0.5', stock: 10 })] } })).status).toBe(200);
     const after = (await server.client.get(`/instant_wins/${id}`)).body;
     expect(after).toMatchObject({ name: 'Scratch it', instant_win: { instant_win_prizes: [{ id: read.body.instant_win.instant_win_prizes[0].id, weight: 0.5, outcome: { promotion_type: '', promotion_id: null } }] } });
     const old = await server.client.get(`/instant_wins/${read.body.campaign_history_id}`, { query: { search_by: 'campaign_history_id' } });
@@ -120,7 +128,7 @@ describe('instant wins over HTTP', () => {
     const first = await cart(who);
     expect(instantEffects(first.body)).toEqual([{
       rule_id: id, rule_name: 'Scratch card', type: 'instant_win', effect_type: '', distribution_type: '', select_customers: 'loyalty',
-      line: -1, value: 0, prize_name: 'Mug', prize_description: 'A mug', winned_prize_index: 0,
+      line: -1, value: 0, prize_name: 'Mug', prize_description: 'A mug', prize_rule_id: prizePoints, winned_prize_index: 0,
     }]);
     expect((await server.client.get(`/instant_wins/${id}`, { query: { customer_id: String(who) } })).body).toMatchObject({
       remaining_participations: 1, instant_win: { instant_win_prizes: [{ available_stock: 0 }] },
@@ -137,6 +145,25 @@ describe('instant wins over HTTP', () => {
     // An update bumps the program's version: the carts see it at once.
     await retire(id);
     expect(instantEffects((await cart(await customer())).body)).toEqual([]);
+  });
+
+  it("a prize without outcome is the contract's no prize: carts and triggers take part without prize data, and consume no stock", async () => {
+    const who = await customer();
+    const nothing = { name: 'Better luck next time', weight: 1, stock: 2 };
+    const id = await create(instantWin({}, [nothing]));
+    const bound = await create(instantWin({ name: 'Trigger draw', when: 'no-luck' }, [nothing]));
+    try {
+      const read = (await server.client.get(`/instant_wins/${id}`)).body.instant_win.instant_win_prizes[0];
+      expect(read.outcome).toEqual({ promotion_type: '', promotion_id: null });
+      const drawn = [...instantEffects((await cart(who)).body), ...instantEffects((await server.client.post('/trigger', { trigger: 'no-luck', customer_id: who })).body)];
+      expect(drawn.map((e) => (e as { rule_id: number }).rule_id)).toEqual([id, bound]);
+      for (const effect of drawn) {
+        for (const field of ['prize_name', 'prize_description', 'prize_rule_id', 'winned_prize_index']) expect(effect).not.toHaveProperty(field);
+      }
+      expect((await server.client.get(`/instant_wins/${id}`)).body.instant_win.instant_win_prizes[0].available_stock).toBe(2);
+    } finally {
+      await retire(id, bound);
+    }
   });
 
   it('an instant win bound to a trigger (when = its slug) is not played by carts', async () => {

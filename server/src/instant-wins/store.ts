@@ -7,6 +7,7 @@
  */
 import type { Campaign } from '@tally/engine';
 import { VersionedStore } from '../games/versioned-store.js';
+import { wireInt } from '../http/wire.js';
 import { isCartCampaign } from '../triggers/binding.js';
 import type { StoreEnv } from '../store/env.js';
 import { idKey, tenantPrefix } from '../store/keys.js';
@@ -24,7 +25,9 @@ export function toEngineInstantWin(record: Omit<InstantWinRecord, 'history_id'>)
       id: prize.id,
       name: prize.name,
       ...(prize.description === null ? {} : { description: prize.description }),
-      ...(prize.outcome === null ? {} : { outcome: prize.outcome }),
+      // No outcome is the contract's "no prize" (read as promotion_type ''): drawing it is not a win.
+      // The promotion id as a number: the effect's prize_rule_id, written like rule_id.
+      outcome: prize.outcome === null ? { promotion_type: '' } : { ...prize.outcome, promotion_id: wireInt(prize.outcome.promotion_id) },
       weight: prize.weight,
       stock: prize.stock,
       stock_management_strategy: prize.stock_management_strategy,

@@ -69,12 +69,16 @@ describe('vouchers of targeted instant wins and points campaigns', () => {
   describe('a targeted instant win delivered by POST /discounts/trigger', () => {
     let instantWin: number;
     let historyId: number;
+    /** What the prizes deliver: a prize is won only with an outcome (without one it is the contract's "no prize"). */
+    let outcome: { promotion_type: 'points'; promotion_id: number };
     const played = (effects: Effect[]) => effects.filter((e) => e.type === 'instant_win' && e.rule_id === instantWin);
 
     beforeAll(async () => {
+      const points = await server.client.post('/points', { rule_params: { name: 'Prize point', when: 'prize-only', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] } });
+      outcome = { promotion_type: 'points', promotion_id: points.body.id };
       const res = await server.client.post('/instant_wins', {
         rule_params: { name: 'Targeted scratch', select_customers: 'targeted' },
-        instant_win: { instant_win_prizes: [{ name: 'Mug', weight: 1, stock: -1 }] },
+        instant_win: { instant_win_prizes: [{ name: 'Mug', outcome, weight: 1, stock: -1 }] },
       });
       expect(res.status, res.text).toBe(200);
       instantWin = res.body.id;
@@ -124,7 +128,7 @@ describe('vouchers of targeted instant wins and points campaigns', () => {
     it('bound to a trigger, is drawn by POST /trigger only for the holder of its voucher, which the trigger spends', async () => {
       const bound = await server.client.post('/instant_wins', {
         rule_params: { name: 'Visit scratch', select_customers: 'targeted', when: 'visit_iw' },
-        instant_win: { instant_win_prizes: [{ name: 'Cap', weight: 1, stock: -1 }] },
+        instant_win: { instant_win_prizes: [{ name: 'Cap', outcome, weight: 1, stock: -1 }] },
       });
       expect(bound.status, bound.text).toBe(200);
       const visit = async (customerId: number) => {
