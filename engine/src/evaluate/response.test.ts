@@ -44,7 +44,7 @@ describe('the cart response', () => {
         score_threshold_cashback_as_money: 0,
         money_threshold_cashback: 0,
         score_to_reach_cashback: 0,
-        money_to_spend_to_reach_cashback: null,
+        money_to_spend_to_reach_cashback: 0,
         fraudulent: false,
         attributes: { vip: true },
       },

@@ -1,4 +1,5 @@
 /** The contract's Cart response, from the finished evaluation. */
+import { cashbackDistance } from '../cashbackThreshold.js';
 import { pointsToCents, toMoney } from '../money.js';
 import type { CartLine, CartResponse, CustomerSummary } from '../types.js';
 import { isIdentified } from './contextInput.js';
@@ -62,7 +63,6 @@ function customerSummary(run: Run, money: (points: number) => number): CustomerS
   const threshold = run.program.settings.scoreThresholdCashback;
   const available = run.context.pointsAvailable + run.scoreEarnedAvailable - run.scoreUsed;
   const score = (customer?.points ?? run.context.pointsAvailable) + run.scoreEarned - run.scoreUsed;
-  const toReach = Math.max(0, threshold - available);
   return {
     id: customer?.id ?? null,
     code: customer?.code ?? null,
@@ -73,9 +73,7 @@ function customerSummary(run: Run, money: (points: number) => number): CustomerS
     score_threshold_cashback: threshold,
     score_threshold_cashback_as_money: money(threshold),
     money_threshold_cashback: money(threshold),
-    score_to_reach_cashback: toReach,
-    // The spend needed depends on which points campaigns a future cart meets: unknown here.
-    money_to_spend_to_reach_cashback: null,
+    ...cashbackDistance(threshold, available),
     fraudulent: customer?.fraudulent ?? false,
     attributes: customer?.attributes ?? {},
   };

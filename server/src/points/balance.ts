@@ -3,6 +3,7 @@
  * and money, with the cashback threshold (the Company's cashback_threshold
  * setting) it must reach before points turn into cashback.
  */
+import { cashbackDistance } from '@tally/engine';
 import { wireInt } from '../http/wire.js';
 import type { TallyRequest } from '../http/types.js';
 import type { CustomerRecord } from '../customers/types.js';
@@ -30,9 +31,7 @@ export function pointsView(balance: Balance, customer: CustomerRecord, settings:
     score_as_money: money(balance.score),
     score_available: balance.score_available,
     score_available_as_money: money(balance.score_available),
-    score_to_reach_cashback: Math.max(0, threshold - balance.score_available),
-    // The spend that earns the missing points depends on the campaigns a future cart meets: unknown.
-    money_to_spend_to_reach_cashback: null,
+    ...cashbackDistance(threshold, balance.score_available),
     score_threshold_cashback: threshold,
     money_threshold_cashback: money(threshold),
     score_threshold_cashback_as_money: money(threshold),

@@ -28,7 +28,7 @@ describe('points ledger over HTTP', () => {
     const res = await server.client.get('/customers/1/points');
     expect(res.body).toEqual({
       score: 150, score_as_money: 1.5, score_available: 150, score_available_as_money: 1.5,
-      score_to_reach_cashback: 0, money_to_spend_to_reach_cashback: null, score_threshold_cashback: 0,
+      score_to_reach_cashback: 0, money_to_spend_to_reach_cashback: 0, score_threshold_cashback: 0,
       money_threshold_cashback: 0, score_threshold_cashback_as_money: 0, currency: 'EUR', fraudulent: false,
     });
     const [tx] = await transactions(server.client, 1);
@@ -190,5 +190,26 @@ describe('points ledger over HTTP', () => {
     const b = (await server.client.get('/customers/1/points')).body;
     expect(b).toMatchObject({ score_available: 150, score_available_as_money: 7.5, score_to_reach_cashback: 50, score_threshold_cashback: 200, money_threshold_cashback: 10 });
     await server.client.patch('/company', { point_value: '0.01', cashback_threshold: 0 });
+  });
+
+  it('cashback threshold: points and money still to reach it, 0 and 0 once reached; carts answer the same', async () => {
+    expect((await server.client.patch('/company', { cashback_threshold: 100 })).status).toBe(200);
+    await createCustomer(server.client, 8);
+    const campaign = await triggerCampaign(server.client, 'towards-cashback', 40);
+    await grant(server.client, 'towards-cashback', 8, campaign);
+    const cartSummary = async () => (await server.client.post('/carts/simulate', {
+      customer_id: 8, creation_date: '2026-01-01T10:00:00Z', total: 1, lines: [{ order: 1, product_id: 1, total: 1, quantity: 1 }],
+    })).body.customer[0];
+    const fields = ['score_to_reach_cashback', 'money_to_spend_to_reach_cashback', 'score_threshold_cashback'];
+    const pick = (body: Record<string, unknown>) => Object.fromEntries(fields.map((f) => [f, body[f]]));
+    // Short of it: the points are known, the spend is not (it depends on the campaigns a future cart meets).
+    const short = { score_to_reach_cashback: 60, money_to_spend_to_reach_cashback: null, score_threshold_cashback: 100 };
+    expect(pick((await server.client.get('/customers/8/points')).body)).toEqual(short);
+    expect(pick(await cartSummary())).toEqual(short);
+    await grant(server.client, 'towards-cashback', 8, campaign);
+    await grant(server.client, 'towards-cashback', 8, campaign);
+    const reached = { score_to_reach_cashback: 0, money_to_spend_to_reach_cashback: 0, score_threshold_cashback: 100 };
+    expect(pick((await server.client.get('/customers/8/points')).body)).toEqual(reached);
+    expect(pick(await cartSummary())).toEqual(reached);
   });
 });
