@@ -6,12 +6,8 @@
  */
 import { invalidRequest } from '../http/errors.js';
 import type { CompanySettings } from '../tenancy/types.js';
+import type { CampaignsUpdate } from '../wire/types.js';
 import type { CampaignKind, CampaignRecord, TextField, Translations } from './types.js';
-
-export interface CampaignBody {
-  rule_params?: Record<string, unknown>;
-  coupon_params?: Record<string, unknown>;
-}
 
 const RULE_OBJECTS = ['rule_conditions', 'rule_application', 'rule_effects'] as const;
 
@@ -26,7 +22,8 @@ const POINTS_ONLY = [
 export interface RecordInput {
   kind: CampaignKind;
   id: string;
-  body: CampaignBody;
+  /** A create body too (the same fields, rule_params required). */
+  body: CampaignsUpdate;
   previous: CampaignRecord | undefined;
   settings: CompanySettings;
   now: string;

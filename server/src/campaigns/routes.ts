@@ -17,10 +17,11 @@ import { optionalCustomer } from '../vouchers/customer.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import { GameStore } from '../games/store.js';
 import { InstantWinStore } from '../instant-wins/store.js';
+import type { CampaignsUpdate } from '../wire/types.js';
 import { checkCompiles } from './compile-check.js';
 import { customerScope, listMatch, type ListFilters } from './list.js';
 import { findCampaign } from './lookup.js';
-import { buildRecord, type CampaignBody } from './params.js';
+import { buildRecord } from './params.js';
 import { readListQuery } from './query.js';
 import { checkStaticCodeFree } from './static-codes.js';
 import { LmdbCampaignStore } from './store.js';
@@ -48,7 +49,7 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
    * Every check runs on a draft before the first write (lmdb keeps writes made
    * before a throw), then the ids are allocated.
    */
-  const write = (req: TallyRequest, body: CampaignBody, existingId?: string) =>
+  const write = (req: TallyRequest, body: CampaignsUpdate, existingId?: string) =>
     env.transact(() => {
       const previous = existingId === undefined ? undefined : campaigns.get(req.tenant, existingId);
       if (existingId !== undefined && previous?.type !== kind) {
@@ -67,7 +68,7 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
   return {
     create: (req) =>
       duplicates.suppress(req, `${kind}_campaign:create`, async () => {
-        const body = validate<CampaignBody>('campaigns.create', req.body);
+        const body = validate('campaigns.create', req.body);
         const id = await write(req, body);
         return success({ id: wireInt(id) });
       }),
@@ -75,7 +76,7 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
     update: (req) => {
       const id = requireInt64(req.params.value, 'value');
       return duplicates.suppress(req, `campaign:${id}`, async () => {
-        await write(req, validate<CampaignBody>('campaigns.update', req.body), id);
+        await write(req, validate('campaigns.update', req.body), id);
         return success();
       });
     },

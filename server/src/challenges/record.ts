@@ -7,12 +7,9 @@
  */
 import { invalidRequest } from '../http/errors.js';
 import type { CompanySettings } from '../tenancy/types.js';
-import type { ChallengeLevel, ChallengeRecord } from './types.js';
+import type { ChallengesCreate, ChallengesUpdate } from '../wire/types.js';
+import type { ChallengeRecord } from './types.js';
 import { checkLevels, checkMeasuredAttribute } from './measure-checks.js';
-
-export type ChallengeBody = Partial<Omit<ChallengeRecord, 'id' | 'created_at' | 'updated_at' | 'structure'>> & {
-  structure?: Array<Omit<ChallengeLevel, 'points'> & { points?: number }>;
-};
 
 const DEFAULTS = {
   description: null, status: 'active', countries: [], available_from: null, available_to: null, display_from: null, display_to: null,
@@ -20,7 +17,7 @@ const DEFAULTS = {
   attribute_data_period_type: 'challenge_dates', attribute_period_from: null, attribute_period_to: null, attribute_relative_value: null,
 } as const;
 
-export function buildChallenge(id: string, body: ChallengeBody, settings: CompanySettings, now: string, previous?: ChallengeRecord): ChallengeRecord {
+export function buildChallenge(id: string, body: ChallengesCreate | ChallengesUpdate, settings: CompanySettings, now: string, previous?: ChallengeRecord): ChallengeRecord {
   const { structure, ...plain } = body;
   const base = previous ?? { ...DEFAULTS, created_at: now };
   const challenge = { ...base, ...plain, id, updated_at: now } as ChallengeRecord;

@@ -20,7 +20,7 @@ import { allocateId } from '../store/ids.js';
 import { idKey } from '../store/keys.js';
 import { optionalCustomer, type CustomerRef } from '../vouchers/customer.js';
 import { isRunning, rewardLevels } from './progress.js';
-import { buildChallenge, type ChallengeBody } from './record.js';
+import { buildChallenge } from './record.js';
 import { ChallengeStore } from './store.js';
 import type { ChallengeRecord } from './types.js';
 import { challengeView, customerChallengeView, type ViewContext } from './view.js';
@@ -39,7 +39,7 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
   return {
     'challenges.create': (req) =>
       duplicates.suppress(req, 'challenges:create', async () => {
-        const body = validate<ChallengeBody>('challenges.create', req.body);
+        const body = validate('challenges.create', req.body);
         const draft = buildChallenge('0', body, req.settings, serverTime(req.now));
         const id = await env.transact(() => {
           const challenge = { ...draft, id: allocateId(env, req.tenant, 'challenges') };
@@ -51,7 +51,7 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
 
     'challenges.update': (req) =>
       duplicates.suppress(req, `challenge:${req.params.id}`, async () => {
-        const body = validate<ChallengeBody>('challenges.update', req.body);
+        const body = validate('challenges.update', req.body);
         const previous = existing(req);
         const challenge = buildChallenge(previous.id, body, req.settings, serverTime(req.now), previous);
         await env.transact(() => challenges.putInTransaction(req.tenant, challenge));
@@ -102,7 +102,7 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
 
     // Enrolling is idempotent by itself (a repeat changes nothing): no duplicate suppression needed.
     'challenges.enroll': async (req) => {
-      const body = validate<CustomerRef>('challenges.enroll', req.body);
+      const body = validate('challenges.enroll', req.body);
       const customer = optionalCustomer(customers, req.tenant, body);
       if (!customer) throw invalidRequest('customer_id', 'customer_id or customer_code is required');
       requireActive(customer, body.customer_code !== undefined ? 'customer_code' : 'customer_id');

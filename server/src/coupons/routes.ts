@@ -10,7 +10,7 @@ import { allocateId } from '../store/ids.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import { deleteInTransaction } from './delete.js';
 import { CouponStore } from './store.js';
-import { createInTransaction, updateInTransaction, type CouponBody } from './write.js';
+import { createInTransaction, updateInTransaction } from './write.js';
 
 export function couponRoutes({ env, duplicates }: ServerContext): Routes {
   const campaigns = new LmdbCampaignStore(env);
@@ -18,7 +18,7 @@ export function couponRoutes({ env, duplicates }: ServerContext): Routes {
 
   return {
     'coupons.create': (req) => {
-      const body = validate<CouponBody>('coupons.create', req.body);
+      const body = validate('coupons.create', req.body);
       return duplicates.suppress(req, `coupon:create:${body.loyalty_rule_id}`, async () => {
         const id = await env.transact(() => createInTransaction(stores, req, body, () => allocateId(env, req.tenant, 'coupons')));
         return success({ id: wireInt(id) });
@@ -27,7 +27,7 @@ export function couponRoutes({ env, duplicates }: ServerContext): Routes {
 
     'coupons.update': (req) => {
       const id = requireInt64(req.params.id, 'id');
-      const body = validate<CouponBody>('coupons.update', req.body);
+      const body = validate('coupons.update', req.body);
       return duplicates.suppress(req, `coupon:${id}`, async () => {
         await env.transact(() => updateInTransaction(stores, req, id, body));
         return success();

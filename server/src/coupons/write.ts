@@ -13,12 +13,8 @@ import type { CampaignRecord } from '../campaigns/types.js';
 import { serverTime } from '../customers/fields.js';
 import { invalidRequest } from '../http/errors.js';
 import type { TallyRequest } from '../http/types.js';
+import type { CampaignsParamsCouponParams, CouponsCreate, CouponsUpdate } from '../wire/types.js';
 import type { CouponStore } from './store.js';
-
-export interface CouponBody {
-  loyalty_rule_id?: string;
-  coupon_params: Record<string, unknown>;
-}
 
 export interface CouponStores {
   campaigns: CampaignStore;
@@ -30,8 +26,8 @@ export function couponNotFound(id: string): TallyError {
 }
 
 /** Inside `env.transact`: gives the campaign `loyalty_rule_id` its coupon, numbered `couponId`. */
-export function createInTransaction(stores: CouponStores, req: TallyRequest, body: CouponBody, allocate: () => string): string {
-  const campaign = stores.campaigns.get(req.tenant, body.loyalty_rule_id!);
+export function createInTransaction(stores: CouponStores, req: TallyRequest, body: CouponsCreate, allocate: () => string): string {
+  const campaign = stores.campaigns.get(req.tenant, body.loyalty_rule_id);
   if (!campaign) throw new TallyError('campaign_not_found', `loyalty_rule_id: no campaign ${body.loyalty_rule_id}`, 'loyalty_rule_id');
   if (campaign.coupon_id !== undefined) {
     throw new TallyError('conflict', `loyalty_rule_id: campaign ${campaign.id} already has coupon ${campaign.coupon_id}`, 'loyalty_rule_id');
@@ -40,7 +36,7 @@ export function createInTransaction(stores: CouponStores, req: TallyRequest, bod
 }
 
 /** Inside `env.transact`: changes the fields sent, keeps the others. */
-export function updateInTransaction(stores: CouponStores, req: TallyRequest, couponId: string, body: CouponBody): void {
+export function updateInTransaction(stores: CouponStores, req: TallyRequest, couponId: string, body: CouponsUpdate): void {
   const campaign = stores.coupons.campaignOf(req.tenant, couponId);
   if (!campaign) throw couponNotFound(couponId);
   write(stores, req, campaign, body.coupon_params, () => couponId);
@@ -50,7 +46,7 @@ function write(
   { campaigns }: CouponStores,
   req: TallyRequest,
   campaign: CampaignRecord,
-  couponParams: Record<string, unknown>,
+  couponParams: CampaignsParamsCouponParams,
   allocate: () => string,
 ): CampaignRecord {
   const input = { kind: campaign.type, id: campaign.id, body: { coupon_params: couponParams }, previous: campaign, settings: req.settings, now: serverTime(req.now) };

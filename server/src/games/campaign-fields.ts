@@ -8,6 +8,7 @@
 import type { RuleParams } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
 import type { CompanySettings } from '../tenancy/types.js';
+import type { CampaignsUpdate } from '../wire/types.js';
 import type { Translations } from './types.js';
 
 /** The rule parameters that mean something without a cart's money (no budgets, points dates or coupons). */
@@ -25,12 +26,7 @@ export interface CampaignFields {
   static_code: string | null;
 }
 
-export interface FieldsBody {
-  rule_params?: Record<string, unknown>;
-  coupon_params?: Record<string, unknown>;
-}
-
-export function mergeCampaignFields(previous: CampaignFields | undefined, body: FieldsBody, settings: CompanySettings): CampaignFields {
+export function mergeCampaignFields(previous: CampaignFields | undefined, body: CampaignsUpdate, settings: CompanySettings): CampaignFields {
   const texts = { ...(previous?.texts ?? {}) };
   const params: RuleParams = { ...(previous?.rule_params ?? {}) };
   for (const [field, value] of Object.entries(body.rule_params ?? {})) {

@@ -19,6 +19,7 @@ import { allocateId } from '../store/ids.js';
 import { customerTier } from '../tiers/customer-tier.js';
 import type { TierStore } from '../tiers/store.js';
 import { optionalCustomer } from '../vouchers/customer.js';
+import type { GamesPlay } from '../wire/types.js';
 import { deliverGamePrize, type PrizeDelivery } from './prize.js';
 import { playerState } from './player.js';
 import { engineGame } from './record.js';
@@ -35,19 +36,13 @@ export interface PlaySources {
   delivery: Omit<PrizeDelivery, 'tenant' | 'timezone' | 'now'>;
 }
 
-export interface PlayBody {
-  customer_id?: string;
-  customer_code?: string;
-  loyalty_rule_history_id?: string;
-}
-
 export interface PlayResult {
   game: GameRecord;
   play: GamePlayRecord;
 }
 
 /** The play, or null when the customer may not play (the reply is then 200 with no effects). */
-export async function play(sources: PlaySources, req: TallyRequest, game: GameRecord, body: PlayBody): Promise<PlayResult | null> {
+export async function play(sources: PlaySources, req: TallyRequest, game: GameRecord, body: GamesPlay): Promise<PlayResult | null> {
   const { tenant, settings } = req;
   const customer = optionalCustomer(sources.customers, tenant, body)!;
   if (customer.status !== 'active') return null;
@@ -102,7 +97,7 @@ function playRecord(
 }
 
 /** The customer's unplayed assignment the request names, or null. */
-function openAssignment(sources: PlaySources, req: TallyRequest, game: GameRecord, customer: CustomerRecord, body: PlayBody): GameAssignment | null {
+function openAssignment(sources: PlaySources, req: TallyRequest, game: GameRecord, customer: CustomerRecord, body: GamesPlay): GameAssignment | null {
   if (body.loyalty_rule_history_id === undefined) return null;
   const assignment = sources.games.assignment(req.tenant, body.loyalty_rule_history_id);
   const matches = assignment && assignment.game_id === game.id && assignment.customer_id === customer.id && assignment.played_at === null;

@@ -9,31 +9,11 @@ import { checkStaticCodeFree } from '../campaigns/static-codes.js';
 import type { CampaignStore } from '../campaigns/store.js';
 import { invalidRequest } from '../http/errors.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
-import { mergeCampaignFields, type FieldsBody } from './campaign-fields.js';
+import type { GamesParamsPrize, GamesUpdate } from '../wire/types.js';
+import { mergeCampaignFields } from './campaign-fields.js';
 import type { InstantWinStore } from '../instant-wins/store.js';
 import type { GameStore } from './store.js';
 import type { GamePrizeRecord, GameRecord } from './types.js';
-
-export interface GameBody extends FieldsBody {
-  game?: {
-    type?: string;
-    config?: string | Record<string, unknown>;
-    template?: string;
-    game_prizes?: PrizeBody[];
-  };
-}
-
-interface PrizeBody {
-  id?: string;
-  name: string;
-  outcome: GamePrizeRecord['outcome'];
-  display_options?: string | Record<string, unknown>;
-  weight: number | string;
-  stock: number;
-  stock_management_strategy?: GamePrizeRecord['stock_management_strategy'];
-  points?: number;
-  promotion_id?: string;
-}
 
 export interface GameWrite {
   tenant: Tenant;
@@ -46,7 +26,7 @@ export interface GameWrite {
   newId: (sequence: string) => string;
 }
 
-export function buildGame(write: GameWrite, id: string, body: GameBody, previous?: GameRecord): Omit<GameRecord, 'history_id'> {
+export function buildGame(write: GameWrite, id: string, body: GamesUpdate, previous?: GameRecord): Omit<GameRecord, 'history_id'> {
   const fields = mergeCampaignFields(previous, body, write.settings);
   checkStaticCodeFree([write.campaigns, write.instantWins, write.games], write.tenant, fields.static_code, id);
   const given = body.game ?? {};
@@ -62,7 +42,7 @@ export function buildGame(write: GameWrite, id: string, body: GameBody, previous
   return record;
 }
 
-function buildPrize(write: GameWrite, prize: PrizeBody, i: number, previous?: GameRecord): GamePrizeRecord {
+function buildPrize(write: GameWrite, prize: GamesParamsPrize, i: number, previous?: GameRecord): GamePrizeRecord {
   const field = `game.game_prizes[${i}]`;
   if (prize.id !== undefined && !previous?.game.prizes.some((p) => p.id === prize.id)) {
     throw invalidRequest(`${field}.id`, `is not a prize of this game`);

@@ -22,8 +22,8 @@ import { optionalCustomer, type CustomerRef } from '../vouchers/customer.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import { passesFilters, readCampaignFilters } from './list.js';
 import { playerState } from './player.js';
-import { gameNotFound, play, type PlayBody, type PlaySources } from './play.js';
-import { buildGame, type GameBody, type GameWrite } from './record.js';
+import { gameNotFound, play, type PlaySources } from './play.js';
+import { buildGame, type GameWrite } from './record.js';
 import { GameStore } from './store.js';
 import type { GameRecord } from './types.js';
 import { gameView, playEffect } from './view.js';
@@ -59,7 +59,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
   return {
     'games.create': (req) =>
       duplicates.suppress(req, 'games:create', async () => {
-        const body = validate<GameBody>('games.create', req.body);
+        const body = validate('games.create', req.body);
         const stored = await env.transact(() => {
           const id = allocateId(env, req.tenant, 'campaigns');
           return games.putInTransaction(req.tenant, buildGame(writer(req), id, body));
@@ -69,7 +69,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
 
     'games.update': (req) =>
       duplicates.suppress(req, `game:${req.params.id}`, async () => {
-        const body = validate<GameBody>('games.update', req.body);
+        const body = validate('games.update', req.body);
         const previous = existing(req);
         await env.transact(() => {
           const current = games.get(req.tenant, previous.id)!;
@@ -80,7 +80,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
 
     'games.assign': (req) =>
       duplicates.suppress(req, `game_assignment:${req.params.id}`, async () => {
-        const body = validate<CustomerRef>('games.assign', req.body);
+        const body = validate('games.assign', req.body);
         const game = existing(req);
         if (game.rule_params.select_customers !== 'targeted') throw invalidRequest('id', 'only targeted games are delivered to customers');
         const customer = optionalCustomer(customers, req.tenant, body)!;
@@ -120,7 +120,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
     },
 
     'games.play': async (req) => {
-      const body = validate<PlayBody>('games.play', req.body);
+      const body = validate('games.play', req.body);
       const result = await play(sources, req, existing(req), body);
       const effects = result ? [playEffect(result.game, result.play, req)] : [];
       return ok({ code: 'success', effects });

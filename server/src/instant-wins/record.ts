@@ -9,28 +9,15 @@ import { compileCampaigns, TallyError } from '@tally/engine';
 import { engineSettings } from '../campaigns/engine-settings.js';
 import { checkStaticCodeFree } from '../campaigns/static-codes.js';
 import type { CampaignStore } from '../campaigns/store.js';
-import { mergeCampaignFields, type FieldsBody } from '../games/campaign-fields.js';
+import { mergeCampaignFields } from '../games/campaign-fields.js';
 import type { GameStore } from '../games/store.js';
 import { invalidRequest } from '../http/errors.js';
 import type { RewardStore } from '../rewards/store.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
+import type { InstantWinsParamsPrize, InstantWinsUpdate } from '../wire/types.js';
 import { fixedPoints } from './points-prize.js';
 import { toEngineInstantWin, type InstantWinStore } from './store.js';
 import type { InstantWinPrizeRecord, InstantWinRecord, PrizeType } from './types.js';
-
-export interface InstantWinBody extends FieldsBody {
-  instant_win?: { instant_win_prizes?: PrizeBody[] };
-}
-
-interface PrizeBody {
-  id?: string;
-  name: string;
-  description?: string;
-  outcome?: { promotion_type?: PrizeType | ''; promotion_id?: string };
-  weight: number | string;
-  stock: number;
-  stock_management_strategy?: 'remove_prize';
-}
 
 export interface InstantWinWrite {
   tenant: Tenant;
@@ -43,7 +30,7 @@ export interface InstantWinWrite {
   newId: (sequence: string) => string;
 }
 
-export function buildInstantWin(write: InstantWinWrite, id: string, body: InstantWinBody, previous?: InstantWinRecord): Omit<InstantWinRecord, 'history_id'> {
+export function buildInstantWin(write: InstantWinWrite, id: string, body: InstantWinsUpdate, previous?: InstantWinRecord): Omit<InstantWinRecord, 'history_id'> {
   const fields = mergeCampaignFields(previous, body, write.settings);
   checkStaticCodeFree([write.campaigns, write.instantWins, write.games], write.tenant, fields.static_code, id);
   const given = body.instant_win?.instant_win_prizes;
@@ -53,7 +40,7 @@ export function buildInstantWin(write: InstantWinWrite, id: string, body: Instan
   return record;
 }
 
-function buildPrize(write: InstantWinWrite, prize: PrizeBody, i: number, previous?: InstantWinRecord): InstantWinPrizeRecord {
+function buildPrize(write: InstantWinWrite, prize: InstantWinsParamsPrize, i: number, previous?: InstantWinRecord): InstantWinPrizeRecord {
   const field = `instant_win.instant_win_prizes[${i}]`;
   if (prize.id !== undefined && !previous?.prizes.some((p) => p.id === prize.id)) throw invalidRequest(`${field}.id`, 'is not a prize of this instant win');
   const type = prize.outcome?.promotion_type || undefined;

@@ -22,7 +22,8 @@ import { RewardStore } from '../rewards/store.js';
 import { allocateId } from '../store/ids.js';
 import { optionalCustomer, type CustomerRef } from '../vouchers/customer.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
-import { buildInstantWin, type InstantWinBody, type InstantWinWrite } from './record.js';
+import type { InstantWinsUpdate } from '../wire/types.js';
+import { buildInstantWin, type InstantWinWrite } from './record.js';
 import { InstantWinStore } from './store.js';
 import type { InstantWinRecord } from './types.js';
 import { instantWinView } from './view.js';
@@ -46,7 +47,7 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
     newId: (sequence) => allocateId(env, req.tenant, sequence),
   });
   /** Writes a version and bumps the campaigns' version in the same transaction: the cart workers recompile. */
-  const save = (req: TallyRequest, id: string, body: InstantWinBody, previous?: InstantWinRecord) => {
+  const save = (req: TallyRequest, id: string, body: InstantWinsUpdate, previous?: InstantWinRecord) => {
     const stored = instantWins.putInTransaction(req.tenant, buildInstantWin(writer(req), id, body, previous), previous);
     campaigns.bumpVersionInTransaction(req.tenant);
     return stored;
@@ -85,14 +86,14 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
   return {
     'instant_wins.create': (req) =>
       duplicates.suppress(req, 'instant_wins:create', async () => {
-        const body = validate<InstantWinBody>('instant_wins.create', req.body);
+        const body = validate('instant_wins.create', req.body);
         const stored = await env.transact(() => save(req, allocateId(env, req.tenant, 'campaigns'), body));
         return success({ id: wireInt(stored.id) });
       }),
 
     'instant_wins.update': (req) =>
       duplicates.suppress(req, `instant_win:${req.params.id}`, async () => {
-        const body = validate<InstantWinBody>('instant_wins.update', req.body);
+        const body = validate('instant_wins.update', req.body);
         const id = requireInt64(req.params.id, 'id');
         if (!instantWins.get(req.tenant, id)) throw notFound('id', id);
         await env.transact(() => save(req, id, body, instantWins.get(req.tenant, id)));

@@ -16,28 +16,11 @@ import { ok, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
+import type { PointsRedeemCart } from '../wire/types.js';
 import { customerPoints } from './balance.js';
 import { utcSeconds } from './local-date.js';
 import { readBalance, recordPoints } from './ledger.js';
 import { clockOf, customerFromBody, locationOf } from './request.js';
-
-interface RedeemBody {
-  customer_id?: string;
-  customer_code?: string;
-  amount: number;
-  comments: string;
-}
-
-interface RedeemCartBody {
-  activity_id?: string;
-  activity_code?: string;
-  customer_id?: string;
-  customer_code?: string;
-  location_id?: string;
-  location_code?: string;
-  amount: number;
-  comments?: string;
-}
 
 function answer(env: StoreEnv, req: TallyRequest, customer: CustomerRecord, used: number): Reply {
   const balance = readBalance(env, req.tenant, customer.id, clockOf(req));
@@ -45,7 +28,7 @@ function answer(env: StoreEnv, req: TallyRequest, customer: CustomerRecord, used
 }
 
 export async function redeem(env: StoreEnv, customers: CustomerStore, req: TallyRequest): Promise<Reply> {
-  const body = validate<RedeemBody>('points.redeem', req.body);
+  const body = validate('points.redeem', req.body);
   const customer = customerFromBody(customers, req, req.body);
   await env.transact(() =>
     recordPoints(env, req.tenant, clockOf(req), {
@@ -60,7 +43,7 @@ export async function redeem(env: StoreEnv, customers: CustomerStore, req: Tally
   return answer(env, req, customer, body.amount);
 }
 
-function findCart(carts: CartStore, req: TallyRequest, body: RedeemCartBody): CartRecord {
+function findCart(carts: CartStore, req: TallyRequest, body: PointsRedeemCart): CartRecord {
   if (body.activity_id !== undefined && body.activity_code !== undefined) throw invalidRequest('activity_id', 'is exclusive with activity_code');
   if (body.activity_id === undefined && body.activity_code === undefined) throw invalidRequest('activity_id', 'activity_id or activity_code is required');
   const cart = body.activity_id !== undefined ? carts.get(req.tenant, body.activity_id) : carts.byCode(req.tenant, body.activity_code!);
@@ -70,7 +53,7 @@ function findCart(carts: CartStore, req: TallyRequest, body: RedeemCartBody): Ca
 }
 
 export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts: CartStore, locations: LocationStore, req: TallyRequest): Promise<Reply> {
-  const body = validate<RedeemCartBody>('points.redeem_cart', req.body);
+  const body = validate('points.redeem_cart', req.body);
   const locationId = locationOf(locations, req, body);
   const customer = customerFromBody(customers, req, req.body);
   const cart = findCart(carts, req, body);

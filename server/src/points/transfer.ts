@@ -22,14 +22,6 @@ import { readAvailableIn, recordPoints } from './ledger.js';
 import { clockOf, requireActive } from './request.js';
 import type { Bucket } from './wallet.js';
 
-interface TransferBody {
-  score: number;
-  from_customer_id: string;
-  to_customer_id: string;
-  comments?: string;
-  allow_partial?: boolean;
-}
-
 /** Points of a campaign marked `transferable: false` stay with their customer; transferred points move again. */
 export function transferableIn(campaigns: CampaignStore, tenant: Tenant): (b: Bucket) => boolean {
   const memo = new Map<string, boolean>();
@@ -42,7 +34,7 @@ export function transferableIn(campaigns: CampaignStore, tenant: Tenant): (b: Bu
 }
 
 export async function transfer(env: StoreEnv, customers: CustomerStore, campaigns: CampaignStore, req: TallyRequest): Promise<Reply> {
-  const body = validate<TransferBody>('points.transfer', req.body);
+  const body = validate('points.transfer', req.body);
   if (body.from_customer_id === body.to_customer_id) throw invalidRequest('to_customer_id', 'must differ from from_customer_id');
   const author = authorOf(req);
   const from = findCustomer(customers, req.tenant, 'id', body.from_customer_id, 'from_customer_id');

@@ -10,36 +10,8 @@ import type { CampaignStore } from '../campaigns/store.js';
 import { invalidRequest } from '../http/errors.js';
 import type { TierStore } from '../tiers/store.js';
 import type { Tenant } from '../tenancy/types.js';
+import type { RewardsCreate, RewardsUpdate } from '../wire/types.js';
 import type { RewardRecord, RewardTier, Text } from './types.js';
-
-export interface RewardBody {
-  name?: Text;
-  description?: Text | null;
-  points?: number;
-  flexible_score_allowed?: boolean;
-  status?: RewardRecord['status'];
-  available_from?: string | null;
-  available_to?: string | null;
-  type?: RewardRecord['type'];
-  image_file_name?: string | null;
-  image_url?: string | null;
-  extra_money?: number | null;
-  currency?: string | null;
-  countries?: string[];
-  categories?: Array<{ id: string; name: string; taxonomy_slug?: string | null; image_url?: string | null }>;
-  partner?: Record<string, unknown> | null;
-  coupon_id?: string | null;
-  total_stock?: number | null;
-  redeem_chances?: string;
-  redeem_times?: number | null;
-  validity_duration_number?: number | null;
-  validity_duration_unit_option?: string | null;
-  validity_duration_date?: string | null;
-  validity_duration_type?: RewardRecord['validity_duration_type'];
-  redemption_type?: RewardRecord['redemption_type'];
-  tiers?: RewardTier[];
-  location_ids?: string[];
-}
 
 export interface RewardWrite {
   tenant: Tenant;
@@ -55,7 +27,7 @@ const DEFAULTS = {
   validity_duration_date: null, validity_duration_type: null, redemption_type: 'manual', tiers: [], location_ids: [],
 } as const;
 
-export function buildReward(write: RewardWrite, id: string, body: RewardBody, previous?: RewardRecord): RewardRecord {
+export function buildReward(write: RewardWrite, id: string, body: RewardsCreate | RewardsUpdate, previous?: RewardRecord): RewardRecord {
   const { extra_money, coupon_id, categories, ...plain } = body;
   const base = previous ?? { ...DEFAULTS, extra_money: null, categories: [], coupon_campaign_id: null, created_at: write.now };
   const reward = { ...base, ...plain, id, updated_at: write.now } as RewardRecord;

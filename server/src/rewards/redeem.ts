@@ -23,20 +23,10 @@ import { allocateId } from '../store/ids.js';
 import { couponTarget, generateVoucherCode } from '../vouchers/issue.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import { issueInTransaction } from '../vouchers/trigger.js';
+import type { RewardsRedeem } from '../wire/types.js';
 import { missingConditions, redemptionPeriod, type EligibilityStores, type Missing } from './eligibility.js';
 import type { RedemptionRecord, RewardRecord } from './types.js';
 import { voucherValidUntil } from './validity.js';
-
-export interface RedeemBody {
-  location_id?: string;
-  location_code?: string;
-  customer_id?: string;
-  customer_code?: string;
-  associate_id?: string;
-  score_overwrite?: string;
-  process_actions?: boolean;
-  source?: string;
-}
 
 export interface RedeemStores extends EligibilityStores {
   env: StoreEnv;
@@ -47,13 +37,13 @@ export interface RedeemStores extends EligibilityStores {
 export interface Redemption {
   customer: CustomerRecord;
   location: { id: string | null; code: string | null };
-  body: RedeemBody;
+  body: RewardsRedeem;
 }
 
 const MAX_POINTS = 2147483647n;
 
 /** The points a redemption costs: score_overwrite when sent, else the reward's. */
-export function redemptionCost(reward: RewardRecord, body: RedeemBody): number {
+export function redemptionCost(reward: RewardRecord, body: RewardsRedeem): number {
   if (body.score_overwrite === undefined) return reward.points;
   if (BigInt(body.score_overwrite) > MAX_POINTS) throw invalidRequest('score_overwrite', `must be at most ${MAX_POINTS}`);
   return Number(body.score_overwrite);

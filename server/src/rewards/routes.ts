@@ -24,10 +24,11 @@ import { clockOf, requireActive } from '../points/request.js';
 import { allocateId } from '../store/ids.js';
 import { TierStore } from '../tiers/store.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
+import type { RewardsRedeem } from '../wire/types.js';
 import { customerCountry, missingConditions } from './eligibility.js';
 import { passes, readFilters, type Scope } from './list.js';
-import { buildReward, type RewardBody, type RewardWrite } from './record.js';
-import { redeemReward, type RedeemBody } from './redeem.js';
+import { buildReward, type RewardWrite } from './record.js';
+import { redeemReward } from './redeem.js';
 import { rollbackRedemption } from './rollback.js';
 import { RewardStore } from './store.js';
 import type { RewardRecord } from './types.js';
@@ -59,7 +60,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
   return {
     'rewards.create': (req) =>
       duplicates.suppress(req, 'rewards:create', async () => {
-        const body = validate<RewardBody>('rewards.create', req.body);
+        const body = validate('rewards.create', req.body);
         const draft = buildReward(writer(req), '0', body);
         const id = await env.transact(() => {
           const reward = { ...draft, id: allocateId(env, req.tenant, 'rewards') };
@@ -71,7 +72,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
 
     'rewards.update': (req) =>
       duplicates.suppress(req, `reward:${req.params.id}`, async () => {
-        const body = validate<RewardBody>('rewards.update', req.body);
+        const body = validate('rewards.update', req.body);
         const previous = existing(req);
         const reward = buildReward(writer(req), previous.id, body, previous);
         await env.transact(() => rewards.putInTransaction(req.tenant, reward));
@@ -98,7 +99,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
     },
 
     'rewards.redeem': async (req) => {
-      const body = validate<RedeemBody>('rewards.redeem', req.body);
+      const body = validate('rewards.redeem', req.body);
       const rewardId = requireInt64(req.params.id, 'id');
       const customer = redeemer(req, body);
       requireActive(customer, body.customer_code !== undefined ? 'customer_code' : 'customer_id');
@@ -127,7 +128,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
     },
 
     'rewards.rollback': async (req) => {
-      const { status_detail } = validate<{ status_detail: string }>('rewards.rollback', req.body);
+      const { status_detail } = validate('rewards.rollback', req.body);
       const reverted = await rollbackRedemption(stores, req, requireInt64(req.params.id, 'id'), status_detail);
       return ok({ redemption_id: wireInt(reverted.id), status: reverted.status, status_detail: reverted.status_detail });
     },
@@ -161,7 +162,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
     return location ? { location } : {};
   }
 
-  function redeemer(req: TallyRequest, body: RedeemBody): CustomerRecord {
+  function redeemer(req: TallyRequest, body: RewardsRedeem): CustomerRecord {
     const sent = (['customer_id', 'customer_code', 'associate_id'] as const).filter((name) => body[name] !== undefined);
     if (sent.length > 1) throw invalidRequest(sent[1], `cannot be sent with ${sent[0]}`);
     if (body.customer_code !== undefined) return findCustomer(customers, req.tenant, 'code', body.customer_code, 'customer_code');
@@ -172,7 +173,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
     return associate.merged_to === undefined ? associate : findCustomer(customers, req.tenant, 'id', associate.merged_to, 'associate_id');
   }
 
-  function redeemLocation(req: TallyRequest, body: RedeemBody): LocationRecord {
+  function redeemLocation(req: TallyRequest, body: RewardsRedeem): LocationRecord {
     if (body.location_id !== undefined) {
       const location = foundLocation(locations.locationById(req.tenant, body.location_id), 'location_id', body.location_id);
       if (body.location_code !== undefined && location.code !== body.location_code) throw invalidRequest('location_code', `is not the code of location ${location.id}`);

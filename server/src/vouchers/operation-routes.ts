@@ -16,6 +16,7 @@ import { optionalBoolean, optionalEnum, optionalInt64, readPerPage, requireInt64
 import { ok, success, type Handler, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { LocationStore } from '../locations/store.js';
+import type { VouchersRedeem } from '../wire/types.js';
 import * as actions from './actions.js';
 import { applyAction } from './apply.js';
 import type { CustomerRef } from './customer.js';
@@ -26,12 +27,6 @@ import { listMatches, readListFilters } from './list.js';
 import { requestLocation } from './location.js';
 import { voucherView } from './present.js';
 import { LmdbVoucherStore } from './store.js';
-
-interface ManyBody extends CustomerRef {
-  codes: string[];
-  location_id?: string;
-  location_code?: string;
-}
 
 export function voucherOperationRoutes({ env }: ServerContext): Routes {
   const campaigns = new LmdbCampaignStore(env);
@@ -58,7 +53,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
 
   /** One voucher by the path's code: select, deselect, freeze, unfreeze. */
   const one = (action: actions.VoucherAction): Handler => async (req) => {
-    const body = validate<CustomerRef>('vouchers.one', req.body);
+    const body = validate('vouchers.one', req.body);
     const holder = optionalHolder(customers, req.tenant, body);
     const target = { tenant: req.tenant, holder, codes: [{ code: req.params.code, field: 'code' }] };
     const [found] = await applyAction(stores, target, action, { now: serverTime(req.now) });
@@ -66,8 +61,9 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
   };
 
   /** A list of vouchers by `codes`, all or nothing. */
-  const many = (schema: string, action: actions.VoucherAction): Handler => async (req) => {
-    const body = validate<ManyBody>(schema, req.body);
+  const many = (schema: 'vouchers.many' | 'vouchers.redeem', action: actions.VoucherAction): Handler => async (req) => {
+    // vouchers.many is vouchers.redeem without a location.
+    const body: VouchersRedeem = validate(schema, req.body);
     const holder = optionalHolder(customers, req.tenant, body);
     const location = requestLocation(locations, req.tenant, { id: body.location_id, code: body.location_code });
     const codes = body.codes.map((code, i) => ({ code, field: `codes[${i}]` }));

@@ -14,19 +14,12 @@ import type { CustomerRecord } from '../customers/types.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
+import type { DiscountsRedeem } from '../wire/types.js';
 import { voucherRefusal } from './status.js';
 import type { VoucherStore } from './store.js';
 import type { DiscountTransaction, DiscountTransactionStore } from './transactions.js';
 import type { VoucherRecord } from './types.js';
 import { afterUse } from './use.js';
-
-export interface RedeemBody {
-  voucher_code?: string;
-  static_code?: string;
-  cart_id?: string;
-  cart_code?: string;
-  discount: number;
-}
 
 export interface RedeemStores {
   env: StoreEnv;
@@ -53,7 +46,7 @@ export function redeemInTransaction(
   tenant: Tenant,
   settings: CompanySettings,
   customer: CustomerRecord,
-  body: RedeemBody,
+  body: DiscountsRedeem,
   now: Date,
 ): Redemption {
   const at = serverTime(now);

@@ -12,10 +12,10 @@ import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { InstantWinStore } from '../instant-wins/store.js';
 import { optionalCustomer, requireCustomer } from './customer.js';
-import { redeemInTransaction, type RedeemBody, type Redemption } from './redeem.js';
+import { redeemInTransaction, type Redemption } from './redeem.js';
 import { LmdbVoucherStore } from './store.js';
 import { DiscountTransactionStore } from './transactions.js';
-import { issueInTransaction, triggerTarget, type TriggerBody } from './trigger.js';
+import { issueInTransaction, triggerTarget } from './trigger.js';
 
 /** Exactly one of two alternative fields (both listed as required by the contract). */
 function exactlyOne<T extends object>(body: T, first: keyof T & string, second: keyof T & string): void {
@@ -59,7 +59,7 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
 
   return {
     'discounts.redeem': (req) => {
-      const body = validate<RedeemBody & { customer_id?: string; customer_code?: string }>('discounts.redeem', req.body);
+      const body = validate('discounts.redeem', req.body);
       exactlyOne(body, 'voucher_code', 'static_code');
       exactlyOne(body, 'customer_id', 'customer_code');
       exactlyOne(body, 'cart_id', 'cart_code');
@@ -90,7 +90,7 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
     },
 
     'discounts.trigger': async (req) => {
-      const body = validate<TriggerBody>('discounts.trigger', req.body);
+      const body = validate('discounts.trigger', req.body);
       const target = triggerTarget({ campaigns, instantWins }, req.tenant, body);
       const customer = requireCustomer(customers, req.tenant, { customer_id: body.customer_id });
       if (customer.status !== 'active') {

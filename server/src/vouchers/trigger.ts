@@ -15,24 +15,17 @@ import type { InstantWinStore } from '../instant-wins/store.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import type { Tenant } from '../tenancy/types.js';
+import type { DiscountsTrigger } from '../wire/types.js';
 import { couponTarget, generateVoucherCode, instantWinTarget, newVoucher, type VoucherTarget } from './issue.js';
 import type { VoucherStore } from './store.js';
 import type { VoucherRecord } from './types.js';
-
-export interface TriggerBody {
-  customer_id: string;
-  coupon_id?: string;
-  loyalty_rule_id?: string;
-  external_voucher_code?: string;
-  priority_allocation?: boolean;
-}
 
 export interface TriggerStores {
   campaigns: CampaignStore;
   instantWins: InstantWinStore;
 }
 
-export function triggerTarget({ campaigns, instantWins }: TriggerStores, tenant: Tenant, body: TriggerBody): VoucherTarget {
+export function triggerTarget({ campaigns, instantWins }: TriggerStores, tenant: Tenant, body: DiscountsTrigger): VoucherTarget {
   if (body.coupon_id !== undefined && body.loyalty_rule_id !== undefined) {
     throw invalidRequest('loyalty_rule_id', 'cannot be sent with coupon_id');
   }
@@ -63,7 +56,7 @@ export function issueInTransaction(
   vouchers: VoucherStore,
   tenant: Tenant,
   target: VoucherTarget,
-  body: TriggerBody,
+  body: DiscountsTrigger,
   now: Date,
   validUntil?: string,
 ): VoucherRecord {
