@@ -68,6 +68,17 @@ export type CartReadResponse = CartEvaluation & {
    * On a mirror cart: the cart it cancels.
    */
   cancels_cart_id?: (number | string) | null;
+  /**
+   * Tally's: later POST /carts with this cart's id, answered 200 and recorded here (docs/carts.md). Present only when there is one.
+   */
+  deferred_errors?: {
+    code: string;
+    message: string;
+    /**
+     * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
+     */
+    received_at: string;
+  }[];
 };
 
 /**
