@@ -3,16 +3,29 @@
  * [tenant, 'enrollments', idKey(id)] -> enrolments count.
  * `challenge_customers`: [tenant, 'progress', idKey(customer), idKey(challenge)]
  * -> ChallengeProgress, [tenant, 'daily', idKey(customer), date] ->
- * DailyMetrics. Writes run inside the caller's `env.transact`.
+ * DailyMetrics. A record a merge gave the customer keeps its origin: its key
+ * ends with idKey(the customer it came from), so reads by range (metrics)
+ * count it and exact reads (progress) do not (challenges/owned-kind.ts).
+ * Writes run inside the caller's `env.transact`.
  */
 import type { StoreEnv } from '../store/env.js';
-import { idKey, tenantPrefix } from '../store/keys.js';
+import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { ChallengeProgress, ChallengeRecord, DailyMetrics } from './types.js';
 
 export const NO_PROGRESS: ChallengeProgress = { enrolled_at: null, level_rewarded: 0, last_execution_time: null };
 const NO_METRICS: DailyMetrics = { total_spent_cents: 0, carts: 0, points_earned: 0 };
+
+/** A section of `challenge_customers` a customer holds records in. */
+export type CustomerSection = 'progress' | 'daily';
+
+/** A record a customer holds: `part` is idKey(challenge) or the date; `origin` the customer it was made for. */
+export interface HeldRecord {
+  part: string;
+  origin: string;
+  value: unknown;
+}
 
 export class ChallengeStore {
   constructor(private readonly env: StoreEnv) {}
@@ -76,14 +89,42 @@ export class ChallengeStore {
     return sum;
   }
 
-  /** Inside `env.transact`: adds one cart to the customer's metrics of a day. */
-  addCartInTransaction(tenant: Tenant, customerId: string, date: string, cart: DailyMetrics): void {
-    const key = [tenantPrefix(tenant), 'daily', idKey(customerId), date];
+  /** Inside `env.transact`: adds one cart (or the metrics of a day of `origin`, moved by a merge) to the customer's metrics of a day. */
+  addCartInTransaction(tenant: Tenant, customerId: string, date: string, cart: DailyMetrics, origin = customerId): void {
+    const key = this.heldKey(tenant, 'daily', customerId, date, origin);
     const day = (this.customers.get(key) as DailyMetrics | undefined) ?? NO_METRICS;
     this.customers.putSync(key, {
       total_spent_cents: day.total_spent_cents + cart.total_spent_cents,
       carts: day.carts + cart.carts,
       points_earned: day.points_earned + cart.points_earned,
     });
+  }
+
+  /** Every record the customer holds in a section: its own and those merges gave it. */
+  held(tenant: Tenant, section: CustomerSection, customerId: string): HeldRecord[] {
+    const prefix = [tenantPrefix(tenant), section, idKey(customerId)];
+    return [...this.customers.getRange({ start: prefix, end: [...prefix, '~'] })].map(({ key, value }) => {
+      const [part, origin] = (key as string[]).slice(3);
+      return { part, origin: origin === undefined ? customerId : idFromKey(origin), value };
+    });
+  }
+
+  heldValue(tenant: Tenant, section: CustomerSection, customerId: string, part: string, origin: string): unknown {
+    return this.customers.get(this.heldKey(tenant, section, customerId, part, origin));
+  }
+
+  /** Inside `env.transact`. */
+  putHeldInTransaction(tenant: Tenant, section: CustomerSection, customerId: string, record: HeldRecord): void {
+    this.customers.putSync(this.heldKey(tenant, section, customerId, record.part, record.origin), record.value);
+  }
+
+  /** Inside `env.transact`. */
+  removeHeldInTransaction(tenant: Tenant, section: CustomerSection, customerId: string, part: string, origin: string): void {
+    this.customers.removeSync(this.heldKey(tenant, section, customerId, part, origin));
+  }
+
+  private heldKey(tenant: Tenant, section: CustomerSection, customerId: string, part: string, origin: string): string[] {
+    const key = [tenantPrefix(tenant), section, idKey(customerId), part];
+    return origin === customerId ? key : [...key, idKey(origin)];
   }
 }

@@ -12,6 +12,7 @@ import { pointsKind } from '../points/owned-kind.js';
 import { customEventsKind } from '../custom-events/owned-kind.js';
 import { gameDeliveriesKind } from '../games/owned-kind.js';
 import { rewardRedemptionsKind } from '../rewards/owned-kind.js';
+import { challengeMetricsKind, challengeProgressKind } from '../challenges/owned-kind.js';
 import type { CustomerOwnedKind } from './owned-records.js';
 
-export const OWNED_KINDS: readonly CustomerOwnedKind[] = [cardsKind, relativesKind, vouchersKind, discountRedemptionsKind, pointsKind, customEventsKind, gameDeliveriesKind, rewardRedemptionsKind, cartsKind];
+export const OWNED_KINDS: readonly CustomerOwnedKind[] = [cardsKind, relativesKind, vouchersKind, discountRedemptionsKind, pointsKind, customEventsKind, gameDeliveriesKind, rewardRedemptionsKind, cartsKind, challengeProgressKind, challengeMetricsKind];
