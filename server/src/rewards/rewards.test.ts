@@ -136,4 +136,20 @@ describe('reward catalogue', () => {
     expect(find(await list({}, { 'Accept-Language': 'fr' }))).toMatchObject({ name: 'Camiseta', description: 'Algodón' });
     expect(find(await list())).toMatchObject({ name: 'Camiseta' });
   });
+
+  it('reads a coupon reward with its coupon as carts show it: the fields of the contract and the discount of the campaign', async () => {
+    const campaign = await server.client.post('/discounts', {
+      rule_params: { name: 'Five euros', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 5, distribution: 'total' }] },
+      coupon_params: { name: { es: 'Cinco euros', en: 'Five euros' }, key: 'FIVE', max_redemptions: 2 },
+    });
+    expect(campaign.status, campaign.text).toBe(200);
+    const couponId = (await server.client.get(`/discounts/${campaign.body.id}`)).body.coupon_info.coupon_id;
+    const id = await createReward(server.client, { name: 'Vale', type: 'coupon', coupon_id: couponId });
+    const read = await server.client.get(`/rewards/${id}`, { headers: { 'Accept-Language': 'en' } });
+    expect(read.body).toMatchObject({ is_coupon: true, coupon: {
+      id: couponId, key: 'FIVE', name: 'Five euros', description: null, static_code: null, max_redemptions: 2,
+      min_money: null, max_money: null, min_units: null, max_units: null, discount: 5, discount_type: 'direct_value', affectation: 'total',
+      features: [], product_ids: [],
+    } });
+  });
 });
