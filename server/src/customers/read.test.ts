@@ -97,8 +97,12 @@ describe('reading customers', () => {
       for (const body of [{}, { id: 1, code: 'A1' }]) {
         const res = await server.client.post('/customers/search', body);
         expect(res.status).toBe(400);
-        expect(res.body.code).toBe('invalid_request');
+        expect(res.body).toEqual({ code: 'invalid_request', error: 'body: must hold exactly one of id, code, dni, associate_id, email' });
       }
+      // The one key is then checked by the schema.
+      const notAnId = await server.client.post('/customers/search', { id: 'abc' });
+      expect(notAnId.status).toBe(400);
+      expect(notAnId.body.error).toMatch(/^id: /);
     });
 
     it('answers 404 for an unknown customer', async () => {

@@ -53,16 +53,23 @@ export function listCustomers(store: CustomerStore) {
 
 const SEARCH_KEYS = ['id', 'code', 'dni', 'associate_id', 'email'] as const;
 
+/** The search keys a body holds, with their values. */
+function sentKeys<V>(body: Partial<Record<(typeof SEARCH_KEYS)[number], V>>) {
+  return SEARCH_KEYS.flatMap((key) => {
+    const value = body[key];
+    return value === undefined ? [] : [{ key, value }];
+  });
+}
+
 export function searchCustomer(store: CustomerStore, associations: AssociationStore) {
   return async (req: TallyRequest): Promise<Reply> => {
-    const sent = SEARCH_KEYS.filter((key) => req.body[key] !== undefined);
-    if (sent.length !== 1) throw invalidRequest('body', `must hold exactly one of ${SEARCH_KEYS.join(', ')}`);
-    const body = validate<Record<string, string>>('customers.search', req.body);
-    const key = sent[0];
-    if (key !== 'associate_id') return ok(customerView(findCustomer(store, req.tenant, key, body[key], key)));
+    // Counted before the schema, whose minProperties and maxProperties would say it less plainly.
+    if (sentKeys(req.body).length !== 1) throw invalidRequest('body', `must hold exactly one of ${SEARCH_KEYS.join(', ')}`);
+    const [{ key, value }] = sentKeys(validate('customers.search', req.body));
+    if (key !== 'associate_id') return ok(customerView(findCustomer(store, req.tenant, key, value, key)));
     // The customer an associate belongs to: the owner of its active association.
-    const ownerId = associations.ownerOf(req.tenant, body.associate_id);
-    if (ownerId === undefined) throw customerNotFound('associate_id', body.associate_id);
+    const ownerId = associations.ownerOf(req.tenant, value);
+    if (ownerId === undefined) throw customerNotFound('associate_id', value);
     return ok(customerView(findCustomer(store, req.tenant, 'id', ownerId, 'associate_id')));
   };
 }
