@@ -1,6 +1,7 @@
 /** @tally/engine: compile a Company's campaigns once, evaluate carts many times. */
 export { compileCampaigns } from './compile/compileCampaigns.js';
 export { DEFAULT_MAX_REDEMPTIONS, voucherCoupon } from './compile/coupon.js';
+export { RULE_PARAMS_DEFAULTS } from './compile/defaults.js';
 export { evaluateCart } from './evaluate/evaluateCart.js';
 export type { Program, ProgramJSON } from './compile/program.js';
 export { TallyError, ERROR_STATUS, statusOf, invalidRequest, type ErrorCode, type KnownErrorCode } from './errors.js';

@@ -7,6 +7,7 @@ import { checkPeriod } from '../time/periodKey.js';
 import { compilePointsAvailability } from '../time/pointsAvailability.js';
 import type { Campaign, CampaignType } from '../types.js';
 import { compileCoupon } from './coupon.js';
+import { RULE_PARAMS_DEFAULTS } from './defaults.js';
 import { compileEffects } from './effects.js';
 import { compilePrizes } from './prizes.js';
 import { STACKABILITY, type CompiledCampaign } from './program.js';
@@ -33,18 +34,18 @@ export function compileCampaign(campaign: Campaign): CompiledCampaign {
     rawId: campaign.id,
     type,
     name: optionalString(params.name, 'rule_params.name') ?? '',
-    priority: optionalInteger(params.priority, 'rule_params.priority', Number.MIN_SAFE_INTEGER) ?? 0,
+    priority: optionalInteger(params.priority, 'rule_params.priority', Number.MIN_SAFE_INTEGER) ?? RULE_PARAMS_DEFAULTS.priority,
     conditions: compileRule(params.rule_conditions, 'rule_params.rule_conditions'),
     application: compileRule(params.rule_application, 'rule_params.rule_application'),
     effects,
     targeting: compileTargeting(params),
-    couponRequired: optionalBoolean(params.coupon_required, 'rule_params.coupon_required', false),
+    couponRequired: optionalBoolean(params.coupon_required, 'rule_params.coupon_required', RULE_PARAMS_DEFAULTS.coupon_required),
     staticCode: coupon ? optionalString(coupon.static_code, 'coupon_params.static_code') : null,
     coupon: coupon ? compileCoupon(coupon, type, effects[0]) : null,
     once: onceLimit === null ? null : { period: checkPeriod(params.once, 'rule_params.once'), limit: onceLimit },
     budget: budget === null ? null : { period: checkPeriod(params.budget_period, 'rule_params.budget_period'), cents: budget },
     maxTransactionCents: optionalMoney(params.maximum_budget_transaction, 'rule_params.maximum_budget_transaction'),
-    stackability: oneOf(params.stackability_properties, 'rule_params.stackability_properties', STACKABILITY, 'stackable'),
+    stackability: oneOf(params.stackability_properties, 'rule_params.stackability_properties', STACKABILITY, RULE_PARAMS_DEFAULTS.stackability_properties),
     availability: type === 'points' ? compilePointsAvailability(params) : null,
     prizes,
   };

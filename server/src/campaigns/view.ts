@@ -3,6 +3,7 @@
  * JSON strings, names and descriptions in the request's language, the coupon
  * and (for a customer or a voucher lookup) the voucher in coupon_info.
  */
+import { RULE_PARAMS_DEFAULTS } from '@tally/engine';
 import { localize } from '../http/language.js';
 import { wireInt } from '../http/wire.js';
 import type { CompanySettings } from '../tenancy/types.js';
@@ -21,19 +22,12 @@ export interface ViewOptions {
 }
 
 /**
- * What an absent field means, as the engine applies it (engine/src/compile/
- * campaign.ts, targeting.ts; transfer.ts for transferable): a read shows the
- * value carts apply. Other absent fields read null (no restriction).
+ * What an absent field means: a read shows the value carts apply (the
+ * engine's defaults; points are transferable unless marked false,
+ * points/transfer.ts; a duration is natural only when true). Other absent
+ * fields read null (no restriction).
  */
-const DEFAULTS: Partial<Record<string, unknown>> = {
-  active: true,
-  select_customers: 'all_customers',
-  coupon_required: false,
-  priority: 0,
-  stackability_properties: 'stackable',
-  transferable: true,
-  availability_duration_natural: false,
-};
+const DEFAULTS: Partial<Record<string, unknown>> = { ...RULE_PARAMS_DEFAULTS, transferable: true, availability_duration_natural: false };
 
 /** Fields copied as stored (absent ones answered as their default, else null). */
 const COPIED = [
