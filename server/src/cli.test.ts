@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './testing/cli.js';
 import { startServer, type TestServer } from './testing/server.js';
 
+/** Datetimes Tally writes are in whole seconds (common rule 3). */
+const WHOLE_SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+
 describe('the tally CLI, against the running server', () => {
   let server: TestServer;
   beforeAll(async () => {
@@ -11,7 +14,7 @@ describe('the tally CLI, against the running server', () => {
 
   it('creates and lists Companies', async () => {
     const created = await runCli(server.dataDir, 'company', 'create', 'acme', '--name', 'Acme Retail');
-    expect(created).toMatchObject({ code: 0, output: { id: 'acme', name: 'Acme Retail' } });
+    expect(created).toMatchObject({ code: 0, output: { id: 'acme', name: 'Acme Retail', created_at: expect.stringMatching(WHOLE_SECONDS) } });
     const duplicate = await runCli(server.dataDir, 'company', 'create', 'acme');
     expect(duplicate.code).toBe(1);
     expect(duplicate.error.code).toBe('duplicate_id');
@@ -24,7 +27,7 @@ describe('the tally CLI, against the running server', () => {
   it('creates a key the running server accepts at once, for its Company and environment only', async () => {
     const created = await runCli(server.dataDir, 'key', 'create', '--company', 'acme', '--environment', 'production');
     expect(created.code).toBe(0);
-    expect(created.output).toMatchObject({ company_id: 'acme', environment: 'production', enabled: true });
+    expect(created.output).toMatchObject({ company_id: 'acme', environment: 'production', enabled: true, created_at: expect.stringMatching(WHOLE_SECONDS) });
     const acme = server.clientFor({ key: created.output.key, secret: created.output.secret });
     const read = await acme.get('/company');
     expect(read.body).toMatchObject({ id: 'acme', environment: 'production' });

@@ -19,7 +19,8 @@ function companyView(tenancy: TenancyStore, req: TallyRequest, settings = req.se
 
 export function companyRoutes({ tenancy, duplicates }: ServerContext): Routes {
   return {
-    'company.get': async (req) => ok(companyView(tenancy, req)),
+    // Synchronous: the settings and the Company are in memory (docs/http.md).
+    'company.get': (req) => ok(companyView(tenancy, req)),
 
     'company.update': (req) =>
       duplicates.suppress(req, 'company', async () => {
