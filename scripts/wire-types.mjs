@@ -9,6 +9,9 @@
  *   one (int64, text, ...) is written inline.
  * - The `wire` keyword is a string: after validate() an int64 is a canonical
  *   decimal string and a datetime is in UTC (docs/http.md).
+ * - A request property with a `default` is required in its type: validate()
+ *   fills it in (ajv's useDefaults; strict mode refuses a default where ajv
+ *   would ignore it, under anyOf, oneOf or not).
  * - `RequestBodies` maps each request schema `$id` to its type (the typed
  *   `validate`), `ResponseBodies` each response schema `$id`.
  */
@@ -39,6 +42,10 @@ function target(ref, owner) {
   return [id, def];
 }
 
+/** The properties of an object schema that have a default. */
+const defaulted = (schema) =>
+  Object.entries(schema.properties ?? {}).filter(([, property]) => typeof property === 'object' && 'default' in property).map(([name]) => name);
+
 function rewrite(schema, owner, documents) {
   if (Array.isArray(schema)) return schema.map((item) => rewrite(item, owner, documents));
   if (schema === null || typeof schema !== 'object') return schema;
@@ -57,9 +64,14 @@ function rewrite(schema, owner, documents) {
     return { ...rewrite(siblings, owner, documents), $ref: def === undefined ? `#/$defs/${key(id)}` : `#/$defs/${key(id)}/$defs/${def}` };
   }
   const out = {};
+  const filled = isResponse(owner) ? [] : defaulted(schema);
+  if (filled.length > 0) out.required = [...new Set([...(schema.required ?? []), ...filled])];
   for (const [name, value] of Object.entries(schema)) {
-    if (name === '$id' || name === '$comment') continue;
-    if (COMBINATORS.includes(name)) {
+    if (name === '$id' || name === '$comment' || (name === 'required' && 'required' in out)) continue;
+    if (name === 'properties') {
+      // A map of names to schemas, not a schema itself.
+      out[name] = Object.fromEntries(Object.entries(value).map(([property, schema]) => [property, rewrite(schema, owner, documents)]));
+    } else if (COMBINATORS.includes(name)) {
       const shapes = value.filter(isShape);
       if (shapes.length > 0) out[name] = rewrite(shapes, owner, documents);
     } else {

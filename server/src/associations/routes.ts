@@ -42,7 +42,7 @@ export function associationsRoutes({ env, duplicates }: ServerContext): Routes {
         const association = await env.transact(() => {
           findCustomer(customers, req.tenant, 'id', body.customer_id, 'customer_id');
           findCustomer(customers, req.tenant, 'id', body.associate_customer_id, 'associate_customer_id');
-          const active = body.active ?? true;
+          const active = body.active;
           if (active && store.active(req.tenant, body.customer_id, body.associate_customer_id)) {
             throw new TallyError('conflict', 'associate_customer_id: the two customers already have an active association', 'associate_customer_id');
           }
@@ -51,7 +51,7 @@ export function associationsRoutes({ env, duplicates }: ServerContext): Routes {
             associate_customer_id: body.associate_customer_id,
             relationship_type: body.relationship_type ?? null,
             active,
-            main: body.main ?? false,
+            main: body.main,
             created_at: now,
             updated_at: now,
           });

@@ -47,7 +47,7 @@ export function locationRoutes(ctx: ServerContext): Routes {
           city: body.city ?? null,
           state: body.state ?? null,
           postal_code: body.postal_code ?? null,
-          active: body.active ?? true,
+          active: body.active,
           features: distinctFeatures(body.features ?? []),
           created_at: now,
           updated_at: now,

@@ -25,7 +25,7 @@ export function productRoutes({ env, duplicates }: ServerContext): Routes {
           ean: body.ean ?? null,
           name: body.name,
           description: body.description ?? null,
-          active: body.active ?? true,
+          active: body.active,
           features: distinctFeatures(body.features ?? []),
           created_at: now,
           updated_at: now,

@@ -22,7 +22,7 @@ export function promotionRoutes({ env, duplicates }: ServerContext): Routes {
           code: body.code ?? null,
           name: body.name,
           description: body.description ?? null,
-          active: body.active ?? true,
+          active: body.active,
           available_from: body.available_from ?? null,
           available_to: body.available_to ?? null,
           created_at: now,

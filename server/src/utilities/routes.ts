@@ -18,10 +18,9 @@ export function utilitiesRoutes({ env }: ServerContext): Routes {
     'messages.print': async (req) => {
       const body = validate('messages.print', req.body);
       if (body.customer_id !== undefined) findCustomer(customers, req.tenant, 'id', body.customer_id, 'customer_id');
-      const width = body.width ?? 40;
-      const blocks = body.messages.flatMap((message) => Array.from({ length: message.copies ?? 1 }, () => wrap(message.text, width)));
+      const blocks = body.messages.flatMap((message) => Array.from({ length: message.copies }, () => wrap(message.text, body.width)));
       const lines = blocks.flatMap((block, i) => (i === 0 ? block : ['', ...block]));
-      return success({ width, lines });
+      return success({ width: body.width, lines });
     },
   };
 }

@@ -148,8 +148,8 @@ export interface AssociationsCreate {
   customer_id: string;
   associate_customer_id: string;
   relationship_type?: null | string;
-  active?: boolean;
-  main?: boolean;
+  active: boolean;
+  main: boolean;
 }
 export interface AssociationsUpdate {
   customer_id: string;
@@ -397,7 +397,7 @@ export interface ChallengesParamsLevel {
   level: number;
   name: string;
   threshold: number;
-  points?: number;
+  points: number;
 }
 export interface ChallengesEnroll {
   customer_id?: string;
@@ -745,10 +745,7 @@ export interface LocationCreate {
   city?: string | null;
   state?: string | null;
   postal_code?: string | null;
-  /**
-   * true when not sent
-   */
-  active?: boolean;
+  active: boolean;
   features?: CompanyDataFeatureRefs;
 }
 export interface LocationUpdate {
@@ -773,20 +770,14 @@ export interface MergesTransfer {
 export interface MessagesPrint {
   customer_id?: string;
   location_id?: string;
-  /**
-   * 40 when not sent
-   */
-  width?: number;
+  width: number;
   /**
    * @minItems 1
    * @maxItems 50
    */
   messages: {
     text: string;
-    /**
-     * 1 when not sent
-     */
-    copies?: number;
+    copies: number;
   }[];
 }
 export interface PointsRedeem {
@@ -819,10 +810,7 @@ export interface ProductCreate {
   ean?: string;
   name: string;
   description?: string | null;
-  /**
-   * true when not sent
-   */
-  active?: boolean;
+  active: boolean;
   features?: CompanyDataFeatureRefs;
 }
 export interface ProductUpdate {
@@ -838,10 +826,7 @@ export interface PromotionCreate {
   code?: string;
   name: string;
   description?: string | null;
-  /**
-   * true when not sent
-   */
-  active?: boolean;
+  active: boolean;
   available_from?: string | null;
   available_to?: string | null;
 }
