@@ -44,7 +44,7 @@ describe('challenge records and customer merges', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    for (const id of [1, 2, 3, 4, 5]) await createCustomer(server.client, id, { country: 'ES' });
+    for (const id of [1, 2, 3, 4, 5, 6, 7, 8]) await createCustomer(server.client, id, { country: 'ES' });
   });
   afterAll(() => server.dispose());
 
@@ -80,6 +80,23 @@ describe('challenge records and customer merges', () => {
     await unmerge(3, false);
     expect(await progress(3, id)).toEqual({ enrolled: true, attribute_value: 0, current_level: 0 });
     expect(await progress(4, id)).toEqual({ enrolled: false, attribute_value: 12, current_level: 1 });
+  });
+
+  it('follows a chain of merges and comes back link by link', async () => {
+    const id = await challenge();
+    await enroll(id, 6);
+    await cart(6, 12);
+    await cart(8, 1);
+    await transfer(6, 7);
+    await transfer(7, 8);
+    expect(await progress(8, id)).toEqual({ enrolled: true, attribute_value: 13, current_level: 1 });
+
+    await unmerge(7, true);
+    expect(await progress(7, id)).toEqual({ enrolled: true, attribute_value: 12, current_level: 1 });
+    expect(await progress(8, id)).toEqual({ enrolled: false, attribute_value: 1, current_level: 0 });
+    await unmerge(6, true);
+    expect(await progress(6, id)).toEqual({ enrolled: true, attribute_value: 12, current_level: 1 });
+    expect(await progress(7, id)).toEqual({ enrolled: false, attribute_value: 0, current_level: 0 });
   });
 
   it('an enrolment alone does not stop a hard delete, which removes it', async () => {
