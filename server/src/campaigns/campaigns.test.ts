@@ -36,6 +36,13 @@ describe('discount and points campaigns over HTTP', () => {
     expect(typeof read.body.rule_conditions).toBe('string');
   });
 
+  it('stores request datetimes in whole seconds, offsets converted (common rule 3)', async () => {
+    const created = await server.client.post('/discounts', discount({ available_from: '2026-01-01T10:00:00.750-0500', available_to: '2026-12-31T23:59:59.999Z' }));
+    expect(created.status).toBe(200);
+    const read = await server.client.get(`/discounts/${created.body.id}`);
+    expect(read.body).toMatchObject({ available_from: '2026-01-01T15:00:00Z', available_to: '2026-12-31T23:59:59Z' });
+  });
+
   it('accepts the rule objects as JSON strings too', async () => {
     const created = await server.client.post('/points', {
       rule_params: { name: 'Ten per unit', rule_effects: JSON.stringify([{ type: 'ratio', value: 10, distribution: 'individual_items' }]) },

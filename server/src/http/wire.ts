@@ -51,7 +51,7 @@ const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z
 
 /**
  * An ISO 8601 datetime converted to UTC, written `YYYY-MM-DDThh:mm:ssZ`
- * (milliseconds kept when not zero). Offsets `-0500` and `-05:00` are
+ * (a fraction of a second is dropped). Offsets `-0500` and `-05:00` are
  * accepted; no offset means UTC, which the contract requires anyway.
  */
 export function toDatetime(value: unknown): string | undefined {
@@ -70,9 +70,18 @@ export function toDatetime(value: unknown): string | undefined {
   }
   const ms = fraction ? Math.floor(+`0${fraction}` * 1000) : 0;
   const utc = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s, ms) - offsetMinutes * 60_000;
-  const iso = new Date(utc).toISOString();
-  if (iso.startsWith('-') || iso.startsWith('+')) return undefined;
-  return ms === 0 ? `${iso.slice(0, 19)}Z` : iso;
+  const instant = new Date(utc);
+  // Outside years 0000..9999 toISOString writes a sign and six digits.
+  if (/^[+-]/.test(instant.toISOString())) return undefined;
+  return wireDatetime(instant);
+}
+
+/**
+ * An instant as the contract writes datetimes: UTC, whole seconds
+ * (`YYYY-MM-DDThh:mm:ssZ`). A fraction of a second in a request is dropped.
+ */
+export function wireDatetime(instant: Date): string {
+  return `${instant.toISOString().slice(0, 19)}Z`;
 }
 
 const SLUG = /^[A-Za-z0-9_-]+$/;
