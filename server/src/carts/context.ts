@@ -41,10 +41,14 @@ export interface CartCustomer {
   record: CustomerRecord | undefined;
 }
 
+const ANONYMOUS: CartCustomer = { id: null, code: null, record: undefined };
+
 /**
  * customer_code must name an existing customer; a customer_id is taken as
  * sent even when unknown (cart rule 1: coherence is not validated, the points
- * are recorded for that id).
+ * are recorded for that id), except the id of a soft-deleted customer: its
+ * record stays emptied so that nothing is linked to it again, and the cart is
+ * processed as one without customer (docs/decisions.md).
  */
 export function resolveCustomer(sources: ContextSources, tenant: Tenant, request: { customer_id?: string; customer_code?: string }): CartCustomer {
   if (request.customer_code !== undefined) {
@@ -54,9 +58,10 @@ export function resolveCustomer(sources: ContextSources, tenant: Tenant, request
   }
   if (request.customer_id !== undefined) {
     const record = sources.customers.get(tenant, request.customer_id);
+    if (record?.deleted_at !== undefined) return ANONYMOUS;
     return { id: request.customer_id, code: record?.code ?? null, record };
   }
-  return { id: null, code: null, record: undefined };
+  return ANONYMOUS;
 }
 
 /** The key of a customer's `once` counters: the id, else the code. */
