@@ -89,7 +89,7 @@ export function associationsRoutes({ env, duplicates }: ServerContext): Routes {
       });
     },
 
-    'associations.list': async (req) => {
+    'associations.list': (req) => {
       const customer = findCustomer(customers, req.tenant, 'id', req.params.id, 'id');
       const active = optionalBoolean(req.query.get('active'), 'active') ?? true;
       const list = store.ofCustomer(req.tenant, customer.id).filter((a) => a.active === active);

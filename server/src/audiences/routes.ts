@@ -21,7 +21,7 @@ export function audiencesRoutes({ env }: ServerContext): Routes {
   const customerOf = (req: TallyRequest) => findCustomer(customers, req.tenant, 'id', req.params.id, 'id');
 
   return {
-    'customers.audience_validation': async (req) => {
+    'customers.audience_validation': (req) => {
       const segmentId = requireInt64(req.query.get('segment_id'), 'segment_id');
       const customer = customerOf(req);
       const rule = audienceRules(req.tenant, req.settings).get(segmentId);
@@ -29,7 +29,7 @@ export function audiencesRoutes({ env }: ServerContext): Routes {
       return ok({ result: targetable(customer) && rule.test(audienceFacts(customer, req.settings, req.now)) });
     },
 
-    'customers.audiences': async (req) => {
+    'customers.audiences': (req) => {
       const customer = customerOf(req);
       if (!targetable(customer)) return ok({ list: [] });
       const facts = audienceFacts(customer, req.settings, req.now);

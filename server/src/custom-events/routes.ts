@@ -24,12 +24,12 @@ export function customEventRoutes(ctx: ServerContext): Routes {
       const target = body.id !== undefined ? `custom_event:${body.id}` : `custom_events:${body.customer_id ?? body.customer_code}`;
       return ctx.duplicates.suppress(req, target, () => createCustomEvent(deps, stores, req, body));
     },
-    'custom_events.list': async (req) => ok(listCustomEvents(events, customers, req)),
-    'custom_events.get': async (req) => ok(getCustomEvent(events, req)),
+    'custom_events.list': (req) => ok(listCustomEvents(events, customers, req)),
+    'custom_events.get': (req) => ok(getCustomEvent(events, req)),
     'custom_event_definitions.create': (req) => {
       const body = validate('custom_event_definitions.create', req.body);
       return ctx.duplicates.suppress(req, `custom_event_definition:${body.slug}`, () => createDefinition(ctx.env, req, body));
     },
-    'custom_event_definitions.list': async (req) => listDefinitions(ctx.env, req),
+    'custom_event_definitions.list': (req) => listDefinitions(ctx.env, req),
   };
 }

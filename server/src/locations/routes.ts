@@ -56,7 +56,7 @@ export function locationRoutes(ctx: ServerContext): Routes {
       });
     },
 
-    'locations.get': async (req) => {
+    'locations.get': (req) => {
       const { by, value } = target(req);
       const location = store.getOrThrow(req.tenant, by, value);
       return ok({ ...location, id: wireInt(location.id), features: store.taxonomies.describe(req.tenant, location.features) });

@@ -34,7 +34,7 @@ export function productRoutes({ env, duplicates }: ServerContext): Routes {
       });
     },
 
-    'products.get': async (req) => {
+    'products.get': (req) => {
       const id = requireInt64(req.params.id, 'id');
       const product = store.getOrThrow(req.tenant, id);
       return ok({ ...product, id: wireInt(product.id), features: store.taxonomies.describe(req.tenant, product.features) });

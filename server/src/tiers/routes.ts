@@ -14,7 +14,7 @@ export function tiersRoutes({ env }: ServerContext): Routes {
   const customers = new CustomerStore(env);
   const tiers = new TierStore(env);
   return {
-    'customers.tiers': async (req) => {
+    'customers.tiers': (req) => {
       const by = optionalEnum(req.query.get('search_param'), 'search_param', ['id', 'code'] as const) ?? 'id';
       const customer = findCustomer(customers, req.tenant, by, req.params.id, 'id');
       const data = tiers

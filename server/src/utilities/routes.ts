@@ -15,7 +15,7 @@ import { wrap } from './wrap.js';
 export function utilitiesRoutes({ env }: ServerContext): Routes {
   const customers = new CustomerStore(env);
   return {
-    'messages.print': async (req) => {
+    'messages.print': (req) => {
       const body = validate('messages.print', req.body);
       if (body.customer_id !== undefined) findCustomer(customers, req.tenant, 'id', body.customer_id, 'customer_id');
       const blocks = body.messages.flatMap((message) => Array.from({ length: message.copies }, () => wrap(message.text, body.width)));
