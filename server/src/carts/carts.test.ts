@@ -134,24 +134,24 @@ describe('carts over HTTP', () => {
   });
 
   it('a soft-deleted customer named by customer_id is processed as a cart without customer: no points, nothing linked to it', async () => {
-    expect((await server.client.post('/customers', { id: 9, code: 'GONE', name: 'Gone', registration_location_id: 1 })).status).toBe(200);
-    const earned = await server.client.post('/carts/realtime', cart({ customer_id: 9 }));
+    expect((await server.client.post('/customers', { id: 19, code: 'GONE', name: 'Gone', registration_location_id: 1 })).status).toBe(200);
+    const earned = await server.client.post('/carts/realtime', cart({ customer_id: 19 }));
     expect(earned.body.score).toBe(29);
-    const [activity] = (await server.client.get('/points/transactions', { query: { customer_id: '9' } })).body.data;
+    const [activity] = (await server.client.get('/points/transactions', { query: { customer_id: '19' } })).body.data;
     expect(activity).toMatchObject({ type: 'activity', amount: 29 });
-    const deleted = await server.client.delete('/customers/9', { query: { hard: 'false' }, headers: { 'Content-Type': 'application/json' } });
+    const deleted = await server.client.delete('/customers/19', { query: { hard: 'false' }, headers: { 'Content-Type': 'application/json' } });
     expect(deleted.status).toBe(200);
 
     const anonymous = (await server.client.post('/carts/simulate', cart({ customer_id: undefined }))).body;
-    const simulated = await server.client.post('/carts/simulate', cart({ customer_id: 9 }));
+    const simulated = await server.client.post('/carts/simulate', cart({ customer_id: 19 }));
     expect(simulated.status).toBe(200);
     expect(simulated.body).toMatchObject({ score: anonymous.score, customer: [] });
-    const body = cart({ customer_id: 9 });
+    const body = cart({ customer_id: 19 });
     const res = await server.client.post('/carts/realtime', body);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: body.id, score: anonymous.score, customer: [] });
     expect((await server.client.get(`/carts/${body.id}`)).body).toMatchObject({ id: body.id, customer_id: null, customer: null });
-    const listed = (await server.client.get('/carts', { query: { customer_id: '9' } })).body.data.map((c: { id: number }) => c.id);
+    const listed = (await server.client.get('/carts', { query: { customer_id: '19' } })).body.data.map((c: { id: number }) => c.id);
     expect(listed).toEqual([earned.body.id]);
     // Every points transaction of the tenant: the deleted customer's is still the one it earned before.
     const all: { id: number; customer_id: number }[] = [];
@@ -160,7 +160,7 @@ describe('carts over HTTP', () => {
       all.push(...page.data);
       if (!(token = page.next_token_starts_after)) break;
     }
-    expect(all.filter((tx) => tx.customer_id === 9).map((tx) => tx.id)).toEqual([activity.id]);
+    expect(all.filter((tx) => tx.customer_id === 19).map((tx) => tx.id)).toEqual([activity.id]);
   });
 
   it('refuses malformed carts with 400 invalid_request naming the field, storing nothing', async () => {
