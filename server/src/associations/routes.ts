@@ -7,7 +7,6 @@ import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
 import { findCustomer } from '../customers/lookup.js';
 import { CustomerStore } from '../customers/store.js';
-import { serverTime } from '../customers/fields.js';
 import { invalidRequest } from '../http/errors.js';
 import { optionalBoolean, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
@@ -15,6 +14,7 @@ import { validate } from '../http/validation.js';
 import { AssociationStore } from './store.js';
 import type { Association } from './types.js';
 import { associationView } from './view.js';
+import { wireDatetime } from '../http/wire.js';
 
 function associationNotFound(customerId: string, associateId: string): TallyError {
   return new TallyError('association_not_found', `associate_customer_id: no active association between ${customerId} and ${associateId}`, 'associate_customer_id');
@@ -38,7 +38,7 @@ export function associationsRoutes({ env, duplicates }: ServerContext): Routes {
       const body = validate('associations.create', req.body);
       if (body.customer_id === body.associate_customer_id) throw invalidRequest('associate_customer_id', 'must differ from customer_id');
       return duplicates.suppress(req, `association:${body.customer_id}:${body.associate_customer_id}`, async () => {
-        const now = serverTime(req.now);
+        const now = wireDatetime(req.now);
         const association = await env.transact(() => {
           findCustomer(customers, req.tenant, 'id', body.customer_id, 'customer_id');
           findCustomer(customers, req.tenant, 'id', body.associate_customer_id, 'associate_customer_id');
@@ -69,7 +69,7 @@ export function associationsRoutes({ env, duplicates }: ServerContext): Routes {
             ...association,
             relationship_type: body.relationship_type,
             main: body.main ?? association.main,
-            updated_at: serverTime(req.now),
+            updated_at: wireDatetime(req.now),
           };
           store.put(req.tenant, next, association);
         });
@@ -83,7 +83,7 @@ export function associationsRoutes({ env, duplicates }: ServerContext): Routes {
       return duplicates.suppress(req, `association:${customerId}:${associateId}`, async () => {
         await env.transact(() => {
           const association = activePair(req, customerId, associateId);
-          store.put(req.tenant, { ...association, active: false, updated_at: serverTime(req.now) }, association);
+          store.put(req.tenant, { ...association, active: false, updated_at: wireDatetime(req.now) }, association);
         });
         return success();
       });

@@ -5,13 +5,12 @@
  */
 import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
-import { serverTime } from '../customers/fields.js';
 import { CustomerStore } from '../customers/store.js';
 import { invalidRequest } from '../http/errors.js';
 import { readPerPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Handler, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
-import { wireInt } from '../http/wire.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
 import { optionalCustomer } from '../vouchers/customer.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
@@ -55,7 +54,7 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
       if (existingId !== undefined && previous?.type !== kind) {
         throw new TallyError('campaign_not_found', `value: no ${kind} campaign ${existingId}`, 'value');
       }
-      const input = { kind, body, previous, settings: req.settings, now: serverTime(req.now) };
+      const input = { kind, body, previous, settings: req.settings, now: wireDatetime(req.now) };
       const draft = buildRecord({ ...input, id: existingId ?? PROVISIONAL_ID, couponId: PROVISIONAL_ID });
       checkStaticCodeFree(staticCodeHolders, req.tenant, draft.coupon_params?.static_code, existingId);
       checkCompiles(draft, req.settings);

@@ -9,10 +9,9 @@
  * it runs after the cart's writes.
  */
 import { Decimal } from 'decimal.js';
-import { serverTime } from '../customers/fields.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { localize } from '../http/language.js';
-import { wireInt } from '../http/wire.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import { recordPoints } from '../points/ledger.js';
 import { customerCountry } from '../rewards/eligibility.js';
 import { localDate } from '../points/local-date.js';
@@ -96,7 +95,7 @@ function cents(total: number | string): number {
 export function rewardLevels(env: StoreEnv, tenant: Tenant, clock: ProgressClock, challenge: ChallengeRecord, customer: CustomerRecord, locationId: string | null): void {
   const store = new ChallengeStore(env);
   const progress = store.progress(tenant, customer.id, challenge.id);
-  const at = serverTime(clock.now);
+  const at = wireDatetime(clock.now);
   const value = attributeValue(store, tenant, challenge, customer, localDate(clock.now, clock.timezone));
   const reached = reachedLevel(challenge, value)?.level ?? 0;
   const name = localize(challenge.name, undefined, clock.settings);

@@ -5,14 +5,13 @@
  */
 import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
-import { serverTime } from '../customers/fields.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
 import { optionalBoolean, readPerPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
-import { wireInt } from '../http/wire.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import { localDate } from '../points/local-date.js';
 import { clockOf, customerFromPath, requireActive } from '../points/request.js';
 import { customerCountry } from '../rewards/eligibility.js';
@@ -40,7 +39,7 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
     'challenges.create': (req) =>
       duplicates.suppress(req, 'challenges:create', async () => {
         const body = validate('challenges.create', req.body);
-        const draft = buildChallenge('0', body, req.settings, serverTime(req.now));
+        const draft = buildChallenge('0', body, req.settings, wireDatetime(req.now));
         const id = await env.transact(() => {
           const challenge = { ...draft, id: allocateId(env, req.tenant, 'challenges') };
           challenges.putInTransaction(req.tenant, challenge);
@@ -53,7 +52,7 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
       duplicates.suppress(req, `challenge:${req.params.id}`, async () => {
         const body = validate('challenges.update', req.body);
         const previous = existing(req);
-        const challenge = buildChallenge(previous.id, body, req.settings, serverTime(req.now), previous);
+        const challenge = buildChallenge(previous.id, body, req.settings, wireDatetime(req.now), previous);
         await env.transact(() => challenges.putInTransaction(req.tenant, challenge));
         return success({ id: wireInt(challenge.id) });
       }),
@@ -124,7 +123,7 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
     if (challenge.max_enrollments !== null && challenges.enrollments(req.tenant, id) >= challenge.max_enrollments) {
       throw new TallyError('conflict', `id: challenge ${id} has reached its ${challenge.max_enrollments} enrolments`, 'id');
     }
-    challenges.enrollInTransaction(req.tenant, customer.id, id, serverTime(req.now));
+    challenges.enrollInTransaction(req.tenant, customer.id, id, wireDatetime(req.now));
     rewardLevels(env, req.tenant, { ...clockOf(req), settings: req.settings }, challenges.get(req.tenant, id)!, customer, null);
   }
 }

@@ -1,11 +1,10 @@
 /** POST /coupons, PATCH (PUT) /coupons/{id}, DELETE /coupons/{id} (docs/coupons-vouchers.md). */
 import type { ServerContext } from '../context.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
-import { serverTime } from '../customers/fields.js';
 import { requireInt64 } from '../http/params.js';
 import { success, type Routes } from '../http/types.js';
 import { validate } from '../http/validation.js';
-import { wireInt } from '../http/wire.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import { deleteInTransaction } from './delete.js';
@@ -37,7 +36,7 @@ export function couponRoutes({ env, duplicates }: ServerContext): Routes {
     'coupons.delete': (req) => {
       const id = requireInt64(req.params.id, 'id');
       return duplicates.suppress(req, `coupon:${id}`, async () => {
-        await env.transact(() => deleteInTransaction(stores, req.tenant, req.settings, id, serverTime(req.now)));
+        await env.transact(() => deleteInTransaction(stores, req.tenant, req.settings, id, wireDatetime(req.now)));
         return success();
       });
     },

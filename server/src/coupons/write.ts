@@ -10,11 +10,11 @@ import { checkCompiles } from '../campaigns/compile-check.js';
 import { buildRecord } from '../campaigns/params.js';
 import type { CampaignStore } from '../campaigns/store.js';
 import type { CampaignRecord } from '../campaigns/types.js';
-import { serverTime } from '../customers/fields.js';
 import { invalidRequest } from '../http/errors.js';
 import type { TallyRequest } from '../http/types.js';
 import type { CampaignsParamsCouponParams, CouponsCreate, CouponsUpdate } from '../wire/types.js';
 import type { CouponStore } from './store.js';
+import { wireDatetime } from '../http/wire.js';
 
 export interface CouponStores {
   campaigns: CampaignStore;
@@ -49,7 +49,7 @@ function write(
   couponParams: CampaignsParamsCouponParams,
   allocate: () => string,
 ): CampaignRecord {
-  const input = { kind: campaign.type, id: campaign.id, body: { coupon_params: couponParams }, previous: campaign, settings: req.settings, now: serverTime(req.now) };
+  const input = { kind: campaign.type, id: campaign.id, body: { coupon_params: couponParams }, previous: campaign, settings: req.settings, now: wireDatetime(req.now) };
   const draft = buildRecord({ ...input, couponId: campaign.coupon_id ?? '1' });
   const code = draft.coupon_params?.static_code;
   const holder = code === undefined ? undefined : campaigns.byStaticCode(req.tenant, code);

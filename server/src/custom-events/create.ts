@@ -12,9 +12,8 @@ import type { CustomerStore } from '../customers/store.js';
 import type { InstantWinStore } from '../instant-wins/store.js';
 import { stringifyJson } from '../http/json.js';
 import { ok, type Reply, type TallyRequest } from '../http/types.js';
-import { wireInt } from '../http/wire.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import { customerPoints } from '../points/balance.js';
-import { utcSeconds } from '../points/local-date.js';
 import { readBalance } from '../points/ledger.js';
 import { clockOf, customerFromBody } from '../points/request.js';
 import type { CustomEventsCreate } from '../wire/types.js';
@@ -37,7 +36,7 @@ export async function createCustomEvent(deps: BoundDeps, stores: EventStores, re
   const customer = customerFromBody(customers, req, req.body);
   const definition = definitionBySlug(deps.env, req.tenant, body.slug);
   checkData(req.tenant, definition, body.data);
-  const now = utcSeconds(req.now);
+  const now = wireDatetime(req.now);
   const at = body.created_at ?? now;
   const event: BoundEvent = {
     customer,

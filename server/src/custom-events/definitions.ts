@@ -13,8 +13,7 @@ import { invalidRequest } from '../http/errors.js';
 import { readPerPage } from '../http/params.js';
 import { success, ok, type Reply, type TallyRequest } from '../http/types.js';
 import { createAjv, schemaError } from '../http/validation.js';
-import { wireInt } from '../http/wire.js';
-import { utcSeconds } from '../points/local-date.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { idKey, tenantPrefix } from '../store/keys.js';
@@ -80,7 +79,7 @@ export async function createDefinition(env: StoreEnv, req: TallyRequest, body: C
     const id = allocateId(env, req.tenant, 'custom_event_definition');
     const definition: CustomEventDefinition = {
       id, slug: body.slug, name: body.name ?? null, description: body.description ?? null, schema: body.schema,
-      created_at: utcSeconds(req.now),
+      created_at: wireDatetime(req.now),
     };
     env.db(DEFINITIONS).putSync([prefix, idKey(id)], definition);
     env.db(SLUGS).putSync([prefix, body.slug], id);

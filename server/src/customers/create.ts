@@ -10,12 +10,12 @@ import { optionalBoolean } from '../http/params.js';
 import { success, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
-import { wireInt } from '../http/wire.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
 import { createAttributes } from './attributes.js';
 import { defineAttributes } from './attribute-definitions.js';
 import { attachCard } from './cards.js';
-import { newCustomerFields, serverTime } from './fields.js';
+import { newCustomerFields } from './fields.js';
 import { claimIdentifiers } from './identifiers.js';
 import { hashPassword } from './password.js';
 import { raiseReferral } from './referrals.js';
@@ -28,7 +28,7 @@ export function createCustomer({ env, duplicates }: ServerContext, store: Custom
       email: optionalBoolean(req.query.get('allow_duplicate_email'), 'allow_duplicate_email') ?? false,
       dni: optionalBoolean(req.query.get('allow_duplicate_dni'), 'allow_duplicate_dni') ?? false,
     };
-    const now = serverTime(req.now);
+    const now = wireDatetime(req.now);
     const fields = newCustomerFields(body, now);
     const attributes = createAttributes(req.tenant, req.settings, body.attributes);
     // Duplicate suppression keys on the id (or code) and, for customers, the email too (common rule 8).

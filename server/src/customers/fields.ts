@@ -99,7 +99,3 @@ export function updatedCustomer(record: CustomerRecord, body: CustomersUpdate, n
   return next;
 }
 
-/** A server time as the contract writes datetimes: `YYYY-MM-DDThh:mm:ssZ`. */
-export function serverTime(date: Date): string {
-  return `${date.toISOString().slice(0, 19)}Z`;
-}

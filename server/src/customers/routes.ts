@@ -9,11 +9,11 @@ import { attachCard } from './cards.js';
 import { createCustomer } from './create.js';
 import { openCustomerDatabases } from './databases.js';
 import { deleteCustomer } from './delete.js';
-import { serverTime } from './fields.js';
 import { findCustomer } from './lookup.js';
 import { getCustomer, listCustomers, searchCustomer } from './read.js';
 import { CustomerStore } from './store.js';
 import { updateCustomer } from './update.js';
+import { wireDatetime } from '../http/wire.js';
 
 export function customersRoutes(ctx: ServerContext): Routes {
   const { env, duplicates } = ctx;
@@ -33,7 +33,7 @@ export function customersRoutes(ctx: ServerContext): Routes {
       return duplicates.suppress(req, `customer:${by}:${req.params.value}`, async () => {
         const mode = await env.transact(() => {
           const record = findCustomer(store, req.tenant, by, req.params.value, 'value');
-          return deleteCustomer(env, store, req.tenant, record, hard, serverTime(req.now));
+          return deleteCustomer(env, store, req.tenant, record, hard, wireDatetime(req.now));
         });
         return success({ deleted: mode });
       });
@@ -44,7 +44,7 @@ export function customersRoutes(ctx: ServerContext): Routes {
       return duplicates.suppress(req, `card:${body.id}`, async () => {
         await env.transact(() => {
           const customer = findCustomer(store, req.tenant, 'id', req.params.id, 'id');
-          attachCard(env, req.tenant, { ...body, main: body.main ?? false, customer_id: customer.id, created_at: serverTime(req.now) });
+          attachCard(env, req.tenant, { ...body, main: body.main ?? false, customer_id: customer.id, created_at: wireDatetime(req.now) });
         });
         return success();
       });

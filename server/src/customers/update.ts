@@ -6,10 +6,11 @@ import { validate } from '../http/validation.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
 import { defineAttributes } from './attribute-definitions.js';
 import { patchAttributes } from './attributes.js';
-import { serverTime, updatedCustomer } from './fields.js';
+import { updatedCustomer } from './fields.js';
 import { claimIdentifiers } from './identifiers.js';
 import { findCustomer } from './lookup.js';
 import type { CustomerStore } from './store.js';
+import { wireDatetime } from '../http/wire.js';
 
 export function updateCustomer({ env, duplicates }: ServerContext, store: CustomerStore) {
   return (req: TallyRequest): Promise<Reply> => {
@@ -22,7 +23,7 @@ export function updateCustomer({ env, duplicates }: ServerContext, store: Custom
     // Deprecated and ignored: the server sets updated_at.
     delete body.updated_at;
     return duplicates.suppress(req, `customer:${by}:${req.params.value}`, async () => {
-      const now = serverTime(req.now);
+      const now = wireDatetime(req.now);
       await env.transact(() => {
         const record = findCustomer(store, req.tenant, by, req.params.value, 'value');
         const next = updatedCustomer(record, body, now);

@@ -10,7 +10,6 @@ import { compileGame, periodKey, playGame, TallyError, type GamePlay } from '@ta
 import { engineSettings } from '../campaigns/engine-settings.js';
 import type { DrawSeeds } from '../carts/seed.js';
 import type { CounterStore } from '../counters/store.js';
-import { serverTime } from '../customers/fields.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { TallyRequest } from '../http/types.js';
@@ -25,6 +24,7 @@ import { playerState } from './player.js';
 import { engineGame } from './record.js';
 import type { GameStore } from './store.js';
 import type { GameAssignment, GamePlayRecord, GameRecord } from './types.js';
+import { wireDatetime } from '../http/wire.js';
 
 export interface PlaySources {
   env: StoreEnv;
@@ -50,7 +50,7 @@ export async function play(sources: PlaySources, req: TallyRequest, game: GameRe
   if (targeted && openAssignment(sources, req, game, customer, body) === null) return null;
   const compiled = compileGame(engineGame(game), engineSettings(settings));
   const seed = await sources.seeds.seed(tenant, `game:${game.id}:${customer.id}:${randomUUID()}`);
-  const now = serverTime(req.now);
+  const now = wireDatetime(req.now);
   const once = compiled.campaign.once;
   const usesKey = once ? periodKey(once.period, now, settings.timezone) : null;
   return sources.env.transact(() => {

@@ -4,7 +4,6 @@
  * `game`), a discount is issued as a voucher of the prize's discount campaign.
  */
 import type { CampaignStore } from '../campaigns/store.js';
-import { serverTime } from '../customers/fields.js';
 import { recordPoints } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
@@ -12,6 +11,7 @@ import type { Tenant } from '../tenancy/types.js';
 import { couponTarget, generateVoucherCode, newVoucher } from '../vouchers/issue.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import type { GamePlayRecord, GamePrizeRecord, GameRecord } from './types.js';
+import { wireDatetime } from '../http/wire.js';
 
 export interface PrizeDelivery {
   env: StoreEnv;
@@ -28,7 +28,7 @@ export function deliverGamePrize(d: PrizeDelivery, game: GameRecord, prize: Game
       type: 'trigger',
       customer_id: customerId,
       customer_code: customerCode,
-      created_at: serverTime(d.now),
+      created_at: wireDatetime(d.now),
       origin_info: { slug: 'game', comments: `${game.rule_params.name}: ${prize.name}` },
       grants: [{ campaign_id: game.id, campaign_name: String(game.rule_params.name), amount: prize.points! }],
     });

@@ -7,7 +7,6 @@ import { CartStore } from '../carts/store.js';
 import { DrawSeeds } from '../carts/seed.js';
 import type { ServerContext } from '../context.js';
 import { LmdbCounterStore } from '../counters/store.js';
-import { serverTime } from '../customers/fields.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
@@ -15,7 +14,7 @@ import { InstantWinStore } from '../instant-wins/store.js';
 import { optionalEnum, readPerPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
-import { wireInt } from '../http/wire.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
 import { TierStore } from '../tiers/store.js';
 import { optionalCustomer, type CustomerRef } from '../vouchers/customer.js';
@@ -44,7 +43,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
     delivery: { env, campaigns, vouchers },
   };
   const writer = (req: TallyRequest): GameWrite => ({
-    tenant: req.tenant, settings: req.settings, games, campaigns, instantWins, now: serverTime(req.now),
+    tenant: req.tenant, settings: req.settings, games, campaigns, instantWins, now: wireDatetime(req.now),
     newId: (sequence) => allocateId(env, req.tenant, sequence),
   });
   const viewOf = (req: TallyRequest, record: GameRecord, single: boolean, loyaltyRuleHistoryId?: string) =>
@@ -85,7 +84,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
         if (game.rule_params.select_customers !== 'targeted') throw invalidRequest('id', 'only targeted games are delivered to customers');
         const customer = optionalCustomer(customers, req.tenant, body)!;
         const id = await env.transact(() => {
-          const assignment = { id: allocateId(env, req.tenant, 'game_assignments'), game_id: game.id, customer_id: customer.id, created_at: serverTime(req.now), played_at: null };
+          const assignment = { id: allocateId(env, req.tenant, 'game_assignments'), game_id: game.id, customer_id: customer.id, created_at: wireDatetime(req.now), played_at: null };
           games.putAssignmentInTransaction(req.tenant, assignment);
           return assignment.id;
         });

@@ -14,9 +14,8 @@
  */
 import { periodKey, type DrawWrite } from '@tally/engine';
 import { LmdbCampaignStore } from '../campaigns/store.js';
-import { serverTime } from '../customers/fields.js';
 import { GameStore } from '../games/store.js';
-import { wireInt } from '../http/wire.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import { recordPoints } from '../points/ledger.js';
 import type { PointsTransactionType } from '../points/types.js';
 import type { StoreEnv } from '../store/env.js';
@@ -56,7 +55,7 @@ export function deliverPrizes(env: StoreEnv, win: PrizeWin, draws: readonly Draw
       customer_id: win.customer.id,
       type: prize.outcome.promotion_type,
       promotion_id: prize.outcome.promotion_id,
-      created_at: serverTime(win.now),
+      created_at: wireDatetime(win.now),
       ...delivery,
     };
     instantWins.putDeliveryInTransaction(win.tenant, record);
@@ -81,7 +80,7 @@ function deliver(env: StoreEnv, win: PrizeWin, campaignId: string, outcome: NonN
       customer_id: win.customer.id,
       customer_code: win.customer.code,
       location_id: win.origin.location_id ?? null,
-      created_at: serverTime(win.now),
+      created_at: wireDatetime(win.now),
       origin_info: win.origin.origin_info,
       grants: [{ campaign_id: promotionId, campaign_name: String(campaign!.rule_params.name ?? ''), amount: points }],
     });
@@ -90,7 +89,7 @@ function deliver(env: StoreEnv, win: PrizeWin, campaignId: string, outcome: NonN
   if (type === 'game') {
     const id = allocateId(env, win.tenant, 'game_assignments');
     new GameStore(env).putAssignmentInTransaction(win.tenant, {
-      id, game_id: promotionId, customer_id: win.customer.id, created_at: serverTime(win.now), played_at: null,
+      id, game_id: promotionId, customer_id: win.customer.id, created_at: wireDatetime(win.now), played_at: null,
     });
     return { ...PENDING, loyalty_rule_history_id: id, status: 'delivered' };
   }
@@ -101,7 +100,7 @@ function redeemReward(env: StoreEnv, win: PrizeWin, campaignId: string, rewardId
   const rewards = new RewardStore(env);
   const reward = rewards.get(win.tenant, rewardId);
   if (!reward || (reward.total_stock !== null && rewards.stockUsed(win.tenant, reward.id) >= reward.total_stock)) return PENDING;
-  const at = serverTime(win.now);
+  const at = wireDatetime(win.now);
   // A zero-point `reward` transaction: the customer's points history shows the reward, and a rollback has one to reverse.
   const tx = recordPoints(env, win.tenant, { now: win.now, timezone: win.timezone }, {
     type: 'reward',

@@ -7,7 +7,6 @@ import { TallyError } from '@tally/engine';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import type { ServerContext } from '../context.js';
 import { LmdbCounterStore } from '../counters/store.js';
-import { serverTime } from '../customers/fields.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
@@ -17,7 +16,7 @@ import { GameStore } from '../games/store.js';
 import { optionalEnum, readPerPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
-import { wireInt } from '../http/wire.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import { RewardStore } from '../rewards/store.js';
 import { allocateId } from '../store/ids.js';
 import { optionalCustomer, type CustomerRef } from '../vouchers/customer.js';
@@ -43,7 +42,7 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
   const vouchers = new LmdbVoucherStore(env);
   const rewards = new RewardStore(env);
   const writer = (req: TallyRequest): InstantWinWrite => ({
-    tenant: req.tenant, settings: req.settings, instantWins, campaigns, games, rewards, now: serverTime(req.now),
+    tenant: req.tenant, settings: req.settings, instantWins, campaigns, games, rewards, now: wireDatetime(req.now),
     newId: (sequence) => allocateId(env, req.tenant, sequence),
   });
   /** Writes a version and bumps the campaigns' version in the same transaction: the cart workers recompile. */

@@ -6,7 +6,6 @@
 import { TallyError } from '@tally/engine';
 import { AssociationStore } from '../associations/store.js';
 import type { ServerContext } from '../context.js';
-import { serverTime } from '../customers/fields.js';
 import { findCustomer } from '../customers/lookup.js';
 import { CustomerStore } from '../customers/store.js';
 import { requireBoolean } from '../http/params.js';
@@ -18,6 +17,7 @@ import { checkNaming, transferParties } from './parties.js';
 import { MergeStore } from './store.js';
 import { unmerge } from './unmerge.js';
 import { MergeWorker } from './worker.js';
+import { wireDatetime } from '../http/wire.js';
 
 export function mergesRoutes({ env, log, duplicates, config }: ServerContext): Routes {
   const customers = new CustomerStore(env);
@@ -37,7 +37,7 @@ export function mergesRoutes({ env, log, duplicates, config }: ServerContext): R
     'merges.transfer': (req) => {
       const body = readBody(req);
       return duplicates.suppress(req, target(body), async () => {
-        const now = serverTime(req.now);
+        const now = wireDatetime(req.now);
         await env.transact(() => {
           const { old, target: into } = transferParties(customers, req.tenant, body);
           const merge = merges.create(req.tenant, {
@@ -59,7 +59,7 @@ export function mergesRoutes({ env, log, duplicates, config }: ServerContext): R
     'merges.transfer_new': (req) => {
       const body = readBody(req);
       return duplicates.suppress(req, target(body), async () => {
-        const now = serverTime(req.now);
+        const now = wireDatetime(req.now);
         const merge = await env.transact(() => {
           const { old, target: into } = transferParties(customers, req.tenant, body);
           const associations = new AssociationStore(env);
@@ -92,7 +92,7 @@ export function mergesRoutes({ env, log, duplicates, config }: ServerContext): R
       return duplicates.suppress(req, `unmerge:${by}:${req.params.associate_id}`, async () => {
         await env.transact(() => {
           const associate = findCustomer(customers, req.tenant, by, req.params.associate_id, 'associate_id');
-          unmerge(env, customers, merges, req.tenant, associate, withActivities, serverTime(req.now));
+          unmerge(env, customers, merges, req.tenant, associate, withActivities, wireDatetime(req.now));
         });
         return success();
       });

@@ -6,12 +6,12 @@
  * a merge survives a restart (or a crash) between the two transactions.
  */
 import { CustomerStore } from '../customers/store.js';
-import { serverTime } from '../customers/fields.js';
 import type { Logger } from '../log.js';
 import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
 import { completeMerge } from './merge.js';
 import type { MergeStore } from './store.js';
+import { wireDatetime } from '../http/wire.js';
 
 export class MergeWorker {
   constructor(
@@ -37,7 +37,7 @@ export class MergeWorker {
         this.merges.dequeue(tenant, mergeId);
         if (merge?.status !== 'pending') return;
         const customers = new CustomerStore(this.env);
-        const now = serverTime(new Date());
+        const now = wireDatetime(new Date());
         const target = customers.get(tenant, merge.new_customer_id);
         if (!target || target.deleted_at !== undefined || target.status === 'merged' || target.status === 'merging') {
           // The new customer changed since the request: the old customer is released, the merge recorded as failed.

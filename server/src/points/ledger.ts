@@ -14,12 +14,12 @@
  */
 import type { Effect, Id, PointsWrite } from '@tally/engine';
 import { stringifyJson } from '../http/json.js';
-import { wireInt } from '../http/wire.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
-import { localDate, utcSeconds } from './local-date.js';
+import { localDate } from './local-date.js';
 import type { Balance, LedgerClock, PointsTransaction, PointsTransactionType, ScoreLine } from './types.js';
 import { availableIn, grant, reverse, settle, spend, type Bucket, type Movement } from './wallet.js';
 import { moveBuckets, removeWallet, WALLET_DATABASES, WalletView } from './wallet-store.js';
@@ -129,7 +129,7 @@ function write(env: StoreEnv, tenant: Tenant, id: string, type: PointsTransactio
  */
 function settleInTransaction(env: StoreEnv, tenant: Tenant, who: Who, clock: LedgerClock): WalletView {
   const { view, settled } = settledView(env, tenant, who.customer_id, clock);
-  const at = utcSeconds(clock.now);
+  const at = wireDatetime(clock.now);
   const system = { ...who, location_id: null };
   for (const { type, movement } of settled.movements) write(env, tenant, allocateId(env, tenant, 'points_transaction'), type, system, at, {}, movement);
   const expiredDb = env.db(EXPIRED);
@@ -294,7 +294,7 @@ export function moveTransactions(env: StoreEnv, tenant: Tenant, ids: readonly st
   const moved = moveBuckets(env, tenant, new Set(ids), from, to, customerTransactionIds(env, tenant, from).length === 0);
   const diff = { amount: moved.score_available - amount, pending_amount: moved.pending - pending };
   if (diff.amount === 0 && diff.pending_amount === 0) return;
-  const at = utcSeconds(now);
+  const at = wireDatetime(now);
   const origin = { comments: 'points used or activated by the other customer while merged', from_customer_id: wireInt(from), to_customer_id: wireInt(to) };
   const id = () => allocateId(env, tenant, 'points_transaction');
   write(env, tenant, id(), 'transfer', { customer_id: to, customer_code: toRef.code, location_id: null }, at, origin, { ...diff, scores: [] });

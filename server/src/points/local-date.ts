@@ -1,11 +1,7 @@
 /** Calendar dates of the Company: points activate and expire by local date. */
+import { wireDatetime } from '../http/wire.js';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** An instant as the contract writes datetimes: YYYY-MM-DDThh:mm:ssZ. */
-export function utcSeconds(instant: Date): string {
-  return instant.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
 /** The last date computed per time zone and the minute it holds for (carts ask several times a request). */
 const lastDates = new Map<string, { minute: number; date: string }>();
@@ -45,5 +41,5 @@ export function zonedInstant(date: string, time: string, timezone: string): stri
     const shown = Date.parse(`${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}:${part('second')}Z`);
     guess += asUtc - shown;
   }
-  return utcSeconds(new Date(guess));
+  return wireDatetime(new Date(guess));
 }

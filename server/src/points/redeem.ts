@@ -14,11 +14,10 @@ import type { LocationStore } from '../locations/store.js';
 import { invalidRequest } from '../http/errors.js';
 import { ok, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
-import { wireInt } from '../http/wire.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import type { PointsRedeemCart } from '../wire/types.js';
 import { customerPoints } from './balance.js';
-import { utcSeconds } from './local-date.js';
 import { readBalance, recordPoints } from './ledger.js';
 import { clockOf, customerFromBody, locationOf } from './request.js';
 
@@ -35,7 +34,7 @@ export async function redeem(env: StoreEnv, customers: CustomerStore, req: Tally
       type: 'subtract',
       customer_id: customer.id,
       customer_code: customer.code ?? null,
-      created_at: utcSeconds(req.now),
+      created_at: wireDatetime(req.now),
       origin_info: { comments: body.comments },
       spend: body.amount,
     }),
@@ -71,7 +70,7 @@ export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts:
       customer_id: customer.id,
       customer_code: customer.code ?? null,
       location_id: locationId ?? cart.location_id,
-      created_at: utcSeconds(req.now),
+      created_at: wireDatetime(req.now),
       origin_info: {
         activity: { id: wireInt(cart.id), code: cart.code, total: cart.total, creation_date: cart.creation_date, location_id: cart.location_id === null ? null : wireInt(cart.location_id) },
         ...(body.comments === undefined ? {} : { comments: body.comments }),

@@ -13,11 +13,10 @@ import { findCustomer } from '../customers/lookup.js';
 import { invalidRequest } from '../http/errors.js';
 import { ok, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
-import { wireInt } from '../http/wire.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
 import { authorOf } from './author.js';
-import { utcSeconds } from './local-date.js';
 import { readAvailableIn, recordPoints } from './ledger.js';
 import { clockOf, requireActive } from './request.js';
 import type { Bucket } from './wallet.js';
@@ -42,7 +41,7 @@ export async function transfer(env: StoreEnv, customers: CustomerStore, campaign
   requireActive(from, 'from_customer_id');
   requireActive(to, 'to_customer_id');
   const clock = clockOf(req);
-  const at = utcSeconds(req.now);
+  const at = wireDatetime(req.now);
   const eligible = transferableIn(campaigns, req.tenant);
   const origin = {
     comments: body.comments ?? null,

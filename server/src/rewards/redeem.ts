@@ -10,12 +10,11 @@
  */
 import { TallyError } from '@tally/engine';
 import type { CampaignStore } from '../campaigns/store.js';
-import { serverTime } from '../customers/fields.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
 import { localize } from '../http/language.js';
 import type { TallyRequest } from '../http/types.js';
-import { wireInt } from '../http/wire.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import { readBalance, recordPoints } from '../points/ledger.js';
 import { clockOf } from '../points/request.js';
 import type { StoreEnv } from '../store/env.js';
@@ -67,7 +66,7 @@ export async function redeemReward(stores: RedeemStores, req: TallyRequest, rewa
   const { env, rewards, campaigns, vouchers } = stores;
   const { customer, location, body } = redemption;
   const clock = clockOf(req);
-  const at = serverTime(req.now);
+  const at = wireDatetime(req.now);
   return env.transact(() => {
     const reward = rewards.get(req.tenant, rewardId);
     if (!reward) throw new TallyError('reward_not_found', `id: no reward ${rewardId}`, 'id');

@@ -7,9 +7,8 @@
  * reverted once (409 conflict after that).
  */
 import { TallyError } from '@tally/engine';
-import { serverTime } from '../customers/fields.js';
 import type { TallyRequest } from '../http/types.js';
-import { wireInt } from '../http/wire.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import { reversePoints } from '../points/ledger.js';
 import { clockOf } from '../points/request.js';
 import type { StoreEnv } from '../store/env.js';
@@ -31,7 +30,7 @@ export async function rollbackRedemption(stores: RollbackStores, req: TallyReque
     if (redemption.status === 'reverted') throw new TallyError('conflict', `id: reward transaction ${id} is already reverted`, 'id');
     reversePoints(env, req.tenant, clockOf(req), redemption.points_transaction_id, {
       type: 'reward',
-      created_at: serverTime(req.now),
+      created_at: wireDatetime(req.now),
       origin_info: { reward: { id: wireInt(redemption.reward_id) }, redemption_id: wireInt(redemption.id), status_detail: statusDetail },
     });
     const voucher = redemption.voucher_id === null ? undefined : vouchers.get(req.tenant, redemption.voucher_id);

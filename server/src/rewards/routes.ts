@@ -7,7 +7,6 @@
 import { TallyError } from '@tally/engine';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import type { ServerContext } from '../context.js';
-import { serverTime } from '../customers/fields.js';
 import { findCustomer } from '../customers/lookup.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
@@ -15,7 +14,7 @@ import { invalidRequest } from '../http/errors.js';
 import { optionalInt64, readPerPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
-import { wireInt } from '../http/wire.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import { LocationStore } from '../locations/store.js';
 import type { LocationRecord } from '../locations/types.js';
 import { customerPoints } from '../points/balance.js';
@@ -43,7 +42,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
   const vouchers = new LmdbVoucherStore(env);
   const stores = { env, rewards, campaigns, tiers, vouchers };
 
-  const writer = (req: TallyRequest): RewardWrite => ({ tenant: req.tenant, campaigns, tiers, now: serverTime(req.now) });
+  const writer = (req: TallyRequest): RewardWrite => ({ tenant: req.tenant, campaigns, tiers, now: wireDatetime(req.now) });
   const viewContext = (req: TallyRequest): ViewContext => ({ tenant: req.tenant, language: req.language, settings: req.settings, rewards, campaigns });
   const existing = (req: TallyRequest): RewardRecord => {
     const id = requireInt64(req.params.id, 'id');

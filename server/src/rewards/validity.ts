@@ -6,9 +6,9 @@
  * coupon's date-only bound. undefined when the reward sets no validity: the
  * coupon's own dates apply (rewards/record.ts refuses an incomplete one).
  */
-import { serverTime } from '../customers/fields.js';
 import { instant } from '../vouchers/issue.js';
 import type { RewardRecord } from './types.js';
+import { wireDatetime } from '../http/wire.js';
 
 const DAY_MS = 86_400_000;
 
@@ -16,7 +16,7 @@ type Validity = Pick<RewardRecord, 'validity_duration_type' | 'validity_duration
 
 export function voucherValidUntil(reward: Validity, redeemedAt: Date): string | undefined {
   const end = validityEnd(reward, redeemedAt);
-  return end === undefined ? undefined : serverTime(end);
+  return end === undefined ? undefined : wireDatetime(end);
 }
 
 function validityEnd(reward: Validity, redeemedAt: Date): Date | undefined {

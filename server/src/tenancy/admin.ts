@@ -3,9 +3,8 @@
  * Errors are TallyError so the CLI reports them like the API does.
  */
 import { TallyError } from '@tally/engine';
-import { serverTime } from '../customers/fields.js';
 import { invalidRequest } from '../http/errors.js';
-import { toSlug } from '../http/wire.js';
+import { toSlug, wireDatetime } from '../http/wire.js';
 import { hashSecret, newApiKey, newSecret } from './secrets.js';
 import type { CompanyUpdate } from '../wire/types.js';
 import { applySettingsPatch } from './settings.js';
@@ -34,7 +33,7 @@ export function parseEnvironment(value: string): Environment {
 
 export async function createCompany(tenancy: TenancyStore, id: string, name: string, now: Date): Promise<Company> {
   if (toSlug(id) === undefined) throw invalidRequest('id', 'must be a slug (letters, digits, underscores, hyphens)');
-  const company: Company = { id, name, created_at: serverTime(now) };
+  const company: Company = { id, name, created_at: wireDatetime(now) };
   if (!(await tenancy.createCompany(company))) throw new TallyError('duplicate_id', `company ${id} already exists`, 'id');
   return company;
 }
@@ -93,7 +92,7 @@ export async function createApiKey(tenancy: TenancyStore, spec: NewKey, now: Dat
     enabled: true,
     system: spec.system ?? false,
     rate_limits: spec.rateLimits ?? {},
-    created_at: serverTime(now),
+    created_at: wireDatetime(now),
   };
   await tenancy.putApiKey(record);
   return { ...toView(record), secret };

@@ -18,12 +18,11 @@ import { findCustomer } from '../customers/lookup.js';
 import { invalidRequest } from '../http/errors.js';
 import { ok, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
-import { wireInt } from '../http/wire.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import type { InstantWinStore } from '../instant-wins/store.js';
 import type { LocationStore } from '../locations/store.js';
 import { customerPoints } from '../points/balance.js';
 import { authorOf } from '../points/author.js';
-import { utcSeconds } from '../points/local-date.js';
 import { readBalance } from '../points/ledger.js';
 import { pointsAsMoney } from '../points/money.js';
 import { clockOf, locationOf } from '../points/request.js';
@@ -68,7 +67,7 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
   } else {
     bound = campaigns.all(req.tenant).filter((record) => record.type === 'points' && isBoundToTrigger(record.rule_params, body.trigger));
   }
-  const at = utcSeconds(req.now);
+  const at = wireDatetime(req.now);
   const event: BoundEvent = {
     customer,
     campaigns: bound,

@@ -10,9 +10,9 @@
 import { randomInt } from 'node:crypto';
 import { DEFAULT_MAX_REDEMPTIONS, type CouponParams } from '@tally/engine';
 import type { CampaignRecord } from '../campaigns/types.js';
-import { serverTime } from '../customers/fields.js';
 import type { InstantWinRecord } from '../instant-wins/types.js';
 import type { VoucherRecord } from './types.js';
+import { wireDatetime } from '../http/wire.js';
 
 const DAY_MS = 86_400_000;
 /** No 0/O or 1/I: codes are read aloud and typed at tills. */
@@ -62,8 +62,8 @@ export function newVoucher({ id, code, target, customerId, now, priority, validU
   const coupon = target.coupon;
   const delayDays = typeof coupon.available_delay_days === 'number' ? coupon.available_delay_days : 0;
   const from = typeof coupon.available_from === 'string' ? instant(coupon.available_from) : new Date(now.getTime() + delayDays * DAY_MS);
-  let to: string | null = typeof coupon.available_to === 'string' ? serverTime(instant(coupon.available_to, true)) : null;
-  if (to === null && typeof coupon.available_days === 'number') to = serverTime(new Date(from.getTime() + coupon.available_days * DAY_MS));
+  let to: string | null = typeof coupon.available_to === 'string' ? wireDatetime(instant(coupon.available_to, true)) : null;
+  if (to === null && typeof coupon.available_days === 'number') to = wireDatetime(new Date(from.getTime() + coupon.available_days * DAY_MS));
   return {
     id,
     code,
@@ -77,9 +77,9 @@ export function newVoucher({ id, code, target, customerId, now, priority, validU
     priority,
     max_redemptions: coupon.max_redemptions ?? DEFAULT_MAX_REDEMPTIONS,
     redemptions: 0,
-    available_from: delayDays === 0 && typeof coupon.available_from !== 'string' ? null : serverTime(from),
+    available_from: delayDays === 0 && typeof coupon.available_from !== 'string' ? null : wireDatetime(from),
     available_to: validUntil ?? to,
-    created_at: serverTime(now),
+    created_at: wireDatetime(now),
   };
 }
 

@@ -9,7 +9,6 @@ import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { CouponStore } from '../coupons/store.js';
-import { serverTime } from '../customers/fields.js';
 import { CustomerStore } from '../customers/store.js';
 import { invalidRequest } from '../http/errors.js';
 import { optionalBoolean, optionalEnum, optionalInt64, readPerPage, requireInt64 } from '../http/params.js';
@@ -27,6 +26,7 @@ import { listMatches, readListFilters } from './list.js';
 import { requestLocation } from './location.js';
 import { voucherView } from './present.js';
 import { LmdbVoucherStore } from './store.js';
+import { wireDatetime } from '../http/wire.js';
 
 export function voucherOperationRoutes({ env }: ServerContext): Routes {
   const campaigns = new LmdbCampaignStore(env);
@@ -44,7 +44,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
   };
 
   const view = (req: TallyRequest) => (found: FoundVoucher) =>
-    voucherView(found, { language: req.language, settings: req.settings, now: serverTime(req.now) });
+    voucherView(found, { language: req.language, settings: req.settings, now: wireDatetime(req.now) });
 
   const queryCustomer = (req: TallyRequest): CustomerRef => ({
     customer_id: optionalInt64(req.query.get('customer_id'), 'customer_id'),
@@ -56,7 +56,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
     const body = validate('vouchers.one', req.body);
     const holder = optionalHolder(customers, req.tenant, body);
     const target = { tenant: req.tenant, holder, codes: [{ code: req.params.code, field: 'code' }] };
-    const [found] = await applyAction(stores, target, action, { now: serverTime(req.now) });
+    const [found] = await applyAction(stores, target, action, { now: wireDatetime(req.now) });
     return success({ voucher: view(req)(found) });
   };
 
@@ -67,7 +67,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
     const holder = optionalHolder(customers, req.tenant, body);
     const location = requestLocation(locations, req.tenant, { id: body.location_id, code: body.location_code });
     const codes = body.codes.map((code, i) => ({ code, field: `codes[${i}]` }));
-    const found = await applyAction(stores, { tenant: req.tenant, holder, codes }, action, { now: serverTime(req.now), location });
+    const found = await applyAction(stores, { tenant: req.tenant, holder, codes }, action, { now: wireDatetime(req.now), location });
     return success({ vouchers: found.map(view(req)) });
   };
 
@@ -75,7 +75,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
     'vouchers.list': async (req) => {
       const holder = requireHolder(customers, req.tenant, queryCustomer(req));
       const filters = readListFilters(req.query);
-      const now = serverTime(req.now);
+      const now = wireDatetime(req.now);
       const page = { startingAfter: req.query.get('starting_after') || undefined, perPage: readPerPage(req.query.get('per_page')) };
       return ok(
         vouchers.pageOfCustomer(req.tenant, holder.id, page, (voucher) => {
@@ -100,7 +100,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
           id: optionalInt64(req.query.get('location_id'), 'location_id'),
           code: req.query.get('location_code') || undefined,
         });
-        const refusal = usageRefusal(found, serverTime(req.now), location);
+        const refusal = usageRefusal(found, wireDatetime(req.now), location);
         if (refusal) throw refusal;
       }
       return ok(view(req)(found));

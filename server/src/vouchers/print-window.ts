@@ -3,8 +3,8 @@
  * relative to the voucher's issue (print_delay_days, then print_days).
  */
 import type { CouponParams } from '@tally/engine';
-import { serverTime } from '../customers/fields.js';
 import type { VoucherRecord } from './types.js';
+import { wireDatetime } from '../http/wire.js';
 
 const DAY_MS = 86_400_000;
 
@@ -30,5 +30,5 @@ function bound(value: string, endOfDay: boolean): number {
 }
 
 function iso(at: number | null): string | null {
-  return at === null ? null : serverTime(new Date(at));
+  return at === null ? null : wireDatetime(new Date(at));
 }

@@ -9,7 +9,6 @@ import { periodKey, TallyError } from '@tally/engine';
 import type { CampaignStore } from '../campaigns/store.js';
 import type { CampaignRecord } from '../campaigns/types.js';
 import type { CounterStore } from '../counters/store.js';
-import { serverTime } from '../customers/fields.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
@@ -20,6 +19,7 @@ import type { VoucherStore } from './store.js';
 import type { DiscountTransaction, DiscountTransactionStore } from './transactions.js';
 import type { VoucherRecord } from './types.js';
 import { afterUse } from './use.js';
+import { wireDatetime } from '../http/wire.js';
 
 export interface RedeemStores {
   env: StoreEnv;
@@ -49,7 +49,7 @@ export function redeemInTransaction(
   body: DiscountsRedeem,
   now: Date,
 ): Redemption {
-  const at = serverTime(now);
+  const at = wireDatetime(now);
   const { campaign, voucher } = body.voucher_code !== undefined
     ? byVoucherCode(stores, tenant, customer, body.voucher_code, at)
     : byStaticCode(stores, tenant, customer, body.static_code!, at);
