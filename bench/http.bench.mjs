@@ -11,8 +11,9 @@
  * - Refuses to report when uWebSockets.js runs its slow pure-JS fallback.
  *
  * Targets: GET /customers/{value}?search_param=id over 100,000 stored
- * customers (Tier 1, the issue's target); until the customers operations
- * exist it reports GET /company (authenticated, full pipeline) instead.
+ * customers (Tier 1, the issue's target), the same from a second server on
+ * the same store with the answer cache off (CUSTOMER_CACHE_ENTRIES=0), and
+ * GET /company (authenticated, full pipeline, no store read).
  * Env: BENCH_DURATION seconds per target and round (default 5), BENCH_ROUNDS
  * (3), BENCH_CONNECTIONS (50), BENCH_CUSTOMERS (100000; seeding them takes
  * minutes: POST /customers hashes a generated password for each).
@@ -156,6 +157,7 @@ async function main() {
   });
   const [bareCmd, bareArgs] = pinned(0, process.execPath, ['-e', BARE]);
   const bare = await startProcess(bareCmd, bareArgs, { NODE_PATH: join(ROOT, 'node_modules') });
+  let uncached;
   try {
     if (tally.backend !== 'native' || bare.backend !== 'native') {
       console.error(`uWebSockets.js fallback in use (server: ${tally.backend}, bare: ${bare.backend}): no figures reported.`);
@@ -163,10 +165,19 @@ async function main() {
       return;
     }
     const seeded = await seedCustomers(tally.port);
+    // A second server on the same store with the answer cache off: what the cache is worth, same data, same run.
+    uncached = await startProcess(serverCmd, serverArgs, {
+      PORT: '0', DATA_DIR: dataDir, TALLY_RATE_LIMITS: 'off', TALLY_BOOTSTRAP_KEY: KEY, TALLY_BOOTSTRAP_SECRET: SECRET, LOG_LEVEL: 'info', CUSTOMER_CACHE_ENTRIES: '0',
+    });
     const targets = [
       // The bare endpoint gets the same requests as the customers target (same headers and random paths).
       ['bare uWS, constant reply', () => load(bare.port, '/check', seeded)],
-      ...(seeded ? [[`Tally GET /customers/{id} (${CUSTOMERS.toLocaleString('en')} customers)`, () => load(tally.port, '/', true)]] : []),
+      ...(seeded
+        ? [
+            [`Tally GET /customers/{id} (${CUSTOMERS.toLocaleString('en')} customers)`, () => load(tally.port, '/', true)],
+            ['the same, answers read from LMDB every time (CUSTOMER_CACHE_ENTRIES=0)', () => load(uncached.port, '/', true)],
+          ]
+        : []),
       ['Tally GET /company (auth + settings read)', () => load(tally.port, '/company')],
     ];
     // Rounds interleave the targets, so a burst of load from elsewhere on the
@@ -177,7 +188,7 @@ async function main() {
     }
     const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
     const generator = WRK ? `wrk -t1 -c${CONNECTIONS} -d${DURATION}s${PIN ? ' (taskset: servers on core 0, wrk on core 1)' : ''}` : `autocannon -c ${CONNECTIONS} -d ${DURATION} (in the driver process)`;
-    console.log(`\nLoad generator: ${generator}; loopback; Node ${process.version}; medians of ${ROUNDS} interleaved rounds.`);
+    console.log(`\nLoad generator: ${generator}; loopback; Node ${process.version}; medians of ${ROUNDS} interleaved rounds (the first round fills the answer cache).`);
     if (!seeded) console.log('GET /customers/{value} skipped: the customers operations answer 501 (not built yet).');
     console.log('\n| target | requests/s | p50 ms | p99 ms | non-2xx | % of bare (median of rounds) |');
     console.log('|---|---|---|---|---|---|');
@@ -188,9 +199,9 @@ async function main() {
       console.log(`| ${name} | ${Math.round(median(r.map((x) => x.rps))).toLocaleString('en')} | ${median(r.map((x) => x.p50)).toFixed(2)} | ${median(r.map((x) => x.p99)).toFixed(2)} | ${errors} | ${share.toFixed(0)}% |`);
     }
   } finally {
-    tally.child.kill('SIGTERM');
-    bare.child.kill('SIGTERM');
-    await new Promise((r) => tally.child.once('exit', r));
+    const stopped = [tally, uncached].filter(Boolean).map(({ child }) => new Promise((r) => child.once('exit', r)));
+    for (const server of [tally, uncached, bare]) server?.child.kill('SIGTERM');
+    await Promise.all(stopped);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
