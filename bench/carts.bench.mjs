@@ -14,7 +14,9 @@
  * Env: BENCH_DURATION seconds per target (default 10), BENCH_CONNECTIONS (50),
  * BENCH_WARMUP seconds of unrecorded load before each target (default 2: the
  * workers' JIT and first program compile are not the steady state),
- * CART_TASKS_PER_WORKER (passed to the server).
+ * CART_TASKS_PER_WORKER (passed to the server); to run part of it:
+ * BENCH_BARE=off (no bare endpoint), BENCH_WORKERS (default "2,0": the
+ * servers' WORKERS), BENCH_OPS (default "simulate,realtime").
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -176,17 +178,20 @@ async function tally(workers) {
 export { campaigns, cartBody };
 export async function runCartsBench() {
   const rows = [];
-  const bare = await startProcess(['-e', BARE], { NODE_PATH: join(ROOT, 'node_modules') });
-  console.error('carts bench: bare endpoint');
-  rows.push(['bare uWS, POST parsing the same 1.5 KB cart', wrk(bare.port, '/carts/simulate', 1), peakRss(bare.child.pid)]);
-  bare.child.kill('SIGTERM');
-  for (const workers of [2, 0]) {
+  if (process.env.BENCH_BARE !== 'off') {
+    const bare = await startProcess(['-e', BARE], { NODE_PATH: join(ROOT, 'node_modules') });
+    console.error('carts bench: bare endpoint');
+    rows.push(['bare uWS, POST parsing the same 1.5 KB cart', wrk(bare.port, '/carts/simulate', 1), peakRss(bare.child.pid)]);
+    bare.child.kill('SIGTERM');
+  }
+  for (const workers of (process.env.BENCH_WORKERS ?? '2,0').split(',').map(Number)) {
     console.error(`carts bench: Tally with WORKERS=${workers}`);
     const server = await tally(workers);
     const where = workers === 0 ? 'inline on the main thread' : `pool, ${workers} workers`;
     try {
-      rows.push([`Tally POST /carts/simulate, ${where}`, wrk(server.port, '/carts/simulate', 10_000_000), peakRss(server.child.pid)]);
-      rows.push([`Tally POST /carts/realtime, ${where}`, wrk(server.port, '/carts/realtime', 20_000_000), peakRss(server.child.pid)]);
+      for (const op of (process.env.BENCH_OPS ?? 'simulate,realtime').split(',')) {
+        rows.push([`Tally POST /carts/${op}, ${where}`, wrk(server.port, `/carts/${op}`, op === 'simulate' ? 10_000_000 : 20_000_000), peakRss(server.child.pid)]);
+      }
     } finally {
       await server.stop();
     }
@@ -195,7 +200,7 @@ export async function runCartsBench() {
 }
 
 export function printCartsTable(rows) {
-  const bareRps = rows[0][1].rps;
+  const bareRps = rows[0][0].startsWith('bare') ? rows[0][1].rps : NaN;
   console.log(`\nCarts: 50 active campaigns (${process.env.BENCH_APPLYING ?? 10} acting on the cart), 10-line carts, wrk -t1 -c${CONNECTIONS} -d${DURATION}s after ${WARMUP} s of warm-up, loopback, Node ${process.version}, CART_TASKS_PER_WORKER=${process.env.CART_TASKS_PER_WORKER ?? 'default'}.`);
   console.log('\n| target | requests/s | p50 ms | p99 ms | non-2xx | % of bare | server peak RSS MiB |');
   console.log('|---|---|---|---|---|---|---|');

@@ -9,6 +9,10 @@
  * concurrent requests into one commit (group commit), and a callback that
  * failed half-way would leave its first writes in it.
  * The caller answers only once `env.transact` resolved (flushed to disk).
+ * The transaction takes the evaluation as an `Evaluation`, the response
+ * already serialized: the write lock is the realtime bottleneck (both workers
+ * take turns on it), so whatever does not need the transaction's view is
+ * done before it (bench/README.md, "Carts: the write lock").
  */
 import { TallyError, type Outcome, type Writes } from '@tally/engine';
 import { advanceChallenges } from '../challenges/progress.js';
@@ -16,7 +20,7 @@ import { deliverPrizes } from '../instant-wins/deliver.js';
 import { afterUse } from '../vouchers/use.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
 import type { CounterStore } from '../counters/store.js';
-import { grantsFromCart, readBalance, recordPoints } from '../points/ledger.js';
+import { grantsFromCart, readBalance, recordPoints, type PointsGrant } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
 import { wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
@@ -36,6 +40,25 @@ export interface RealtimeStores {
   vouchers: VoucherStore;
 }
 
+/** What the transaction needs of an evaluation. */
+export interface Evaluation {
+  /** The response as answered; without `id` when the request had none (the transaction adds the one it allocates). */
+  responseJson: string;
+  total: number;
+  writes: Writes;
+  /** The points the cart earns, with their campaigns' names (the points transaction). */
+  grants: PointsGrant[];
+}
+
+export function evaluationOf(outcome: Outcome): Evaluation {
+  return {
+    responseJson: cartJson(outcome.response),
+    total: outcome.response.total,
+    writes: outcome.writes,
+    grants: grantsFromCart(outcome.writes.points, outcome.response.effects),
+  };
+}
+
 export interface PendingCart {
   tenant: Tenant;
   settings: CompanySettings;
@@ -44,9 +67,9 @@ export interface PendingCart {
   request: CartRequest;
   customer: CartCustomer;
   now: Date;
-  outcome: Outcome;
+  evaluation: Evaluation;
   /** Evaluates the cart again, reading the context inside the running transaction. */
-  reevaluate(): Outcome;
+  reevaluate(): Evaluation;
 }
 
 export type CommitResult = { kind: 'stored'; cart: CartRecord } | { kind: 'deferred'; cart: CartRecord };
@@ -68,20 +91,23 @@ export async function commitCart(stores: RealtimeStores, pending: PendingCart): 
       carts.putInTransaction(tenant, cart);
       return { kind: 'deferred', cart };
     }
-    const outcome = stillAllowed(stores, pending, pending.outcome.writes) ? pending.outcome : pending.reevaluate();
-    const cartId = id ?? newCartId(stores, tenant);
-    const cart = write(stores, pending, cartId, code ?? null, outcome);
+    const evaluation = stillAllowed(stores, pending, pending.evaluation.writes) ? pending.evaluation : pending.reevaluate();
+    const cart = id !== undefined ? write(stores, pending, id, code ?? null, evaluation.responseJson, evaluation) : writeWithNewId(stores, pending, code ?? null, evaluation);
     return { kind: 'stored', cart };
   });
   if (result instanceof TallyError) throw result;
   return result;
 }
 
-/** A server id for a cart sent without one: the next of the tenant's sequence not taken by a client's id. */
-function newCartId(stores: RealtimeStores, tenant: Tenant): string {
-  let id = allocateId(stores.env, tenant, 'carts');
-  while (stores.carts.get(tenant, id)) id = allocateId(stores.env, tenant, 'carts');
-  return id;
+/**
+ * A cart sent without id gets the next of the tenant's sequence not taken by a client's id; its response gains
+ * that id last, as the engine's response (which echoes only what the request carried) spread with it would.
+ */
+function writeWithNewId(stores: RealtimeStores, pending: PendingCart, code: string | null, evaluation: Evaluation): CartRecord {
+  const { env, carts } = stores;
+  let id = allocateId(env, pending.tenant, 'carts');
+  while (carts.get(pending.tenant, id)) id = allocateId(env, pending.tenant, 'carts');
+  return write(stores, pending, id, code, `${evaluation.responseJson.slice(0, -1)},"id":${id}}`, evaluation);
 }
 
 /** Whether every counter, voucher and balance the evaluation relied on still allows its writes. */
@@ -114,11 +140,11 @@ export function stillAllowed(stores: RealtimeStores, pending: PendingCart, write
   return true;
 }
 
-function write(stores: RealtimeStores, pending: PendingCart, id: string, code: string | null, outcome: Outcome): CartRecord {
+function write(stores: RealtimeStores, pending: PendingCart, id: string, code: string | null, responseJson: string, evaluation: Evaluation): CartRecord {
   const { env, carts, counters, vouchers } = stores;
   const { tenant, request, customer, now } = pending;
   const { body } = request;
-  const { writes } = outcome;
+  const { writes } = evaluation;
   for (const budget of writes.budgets) counters.addBudgetInTransaction(tenant, String(budget.campaign_id), budget.period_key, budget.amount_cents);
   const customerKey = customerCounterKey(customer);
   if (customerKey !== null) {
@@ -130,8 +156,6 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     if (!voucher) continue;
     vouchers.putInTransaction(tenant, afterUse(voucher));
   }
-  const response = { ...outcome.response, id: wireInt(id), ...(code === null ? {} : { code }) };
-  const responseJson = cartJson(response);
   const at = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
   let pointsTransactionId: string | null = null;
   const spend = writes.points_used?.amount ?? 0;
@@ -143,7 +167,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
       location_id: request.location_id ?? null,
       created_at: at,
       origin_info: activityOrigin(responseJson, customer.id),
-      grants: grantsFromCart(writes.points, outcome.response.effects),
+      grants: evaluation.grants,
       ...(spend > 0 ? { spend } : {}),
     });
     pointsTransactionId = tx.id;
@@ -162,7 +186,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
       timezone: pending.settings.timezone,
       now,
       customer: { id: customer.id, code: customer.code },
-      origin: { type: 'activity', origin_info: { activity: { id: response.id, ...(code === null ? {} : { code }) } }, location_id: request.location_id ?? null },
+      origin: { type: 'activity', origin_info: { activity: { id: wireInt(id), ...(code === null ? {} : { code }) } }, location_id: request.location_id ?? null },
     }, writes.draws);
   }
   const cart: CartRecord = {
@@ -180,7 +204,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     stored_at: at,
     request: body,
     response_json: responseJson,
-    total: response.total,
+    total: evaluation.total,
     writes,
     points_transaction_id: pointsTransactionId,
     cancelled_by: null,

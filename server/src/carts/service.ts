@@ -20,7 +20,7 @@ import { ProductStore } from '../products/store.js';
 import { buildContext, resolveCustomer, type ContextSources } from './context.js';
 import { cartJson } from './present.js';
 import { ProgramCache, type CachedProgram } from './programs.js';
-import { commitCart, type RealtimeStores } from './realtime.js';
+import { commitCart, evaluationOf, type RealtimeStores } from './realtime.js';
 import { readCartRequest, type CartRequest } from './request.js';
 import { checkReturnsAgainstTickets } from './returns.js';
 import { DrawSeeds } from './seed.js';
@@ -91,12 +91,14 @@ export class CartService {
       return cartJson(evaluate(cached, body, context).response);
     }
     const seed = await this.seeds.seed(tenant, task.body);
-    const evaluateNow = () => evaluate(cached, body, buildContext(this.sources, tenant, settings, cached, customer, now, 'realtime', seed, request.product_ids));
-    const outcome = evaluateNow();
+    // Evaluated (and serialized) before the transaction: only the re-check and the writes hold the write lock.
+    const evaluateNow = () =>
+      evaluationOf(evaluate(cached, body, buildContext(this.sources, tenant, settings, cached, customer, now, 'realtime', seed, request.product_ids)));
+    const evaluation = evaluateNow();
     const result = await commitCart(this.stores, {
-      tenant, settings, cached, kind: task.operation, request, customer, now, outcome, reevaluate: evaluateNow,
+      tenant, settings, cached, kind: task.operation, request, customer, now, evaluation, reevaluate: evaluateNow,
     });
-    return result.kind === 'stored' ? result.cart.response_json : cartJson(outcome.response);
+    return result.kind === 'stored' ? result.cart.response_json : evaluation.responseJson;
   }
 
   /** A cart sent with location_code only is evaluated and stored with that location's id, when the location is known. */
