@@ -6,7 +6,14 @@
  */
 import type { RuleParams } from '@tally/engine';
 import { ruleAccepts } from '../campaigns/rule-values.js';
-import { optionalEnum, optionalInt64 } from '../http/params.js';
+import type { CustomerStore } from '../customers/store.js';
+import type { CustomerRecord } from '../customers/types.js';
+import { optionalEnum, optionalInt64, requireInt64 } from '../http/params.js';
+import type { Tenant } from '../tenancy/types.js';
+import { optionalCustomer, type CustomerRef } from '../vouchers/customer.js';
+
+/** The values of `search_by` on GET /games/{id} and GET /instant_wins/{id}. */
+export const SEARCH_BY = ['loyalty_rule_id', 'loyalty_rule_history_id', 'campaign_history_id', 'static_code'] as const;
 
 export interface CampaignFilters {
   audience?: 'loyalty' | 'targeted';
@@ -39,4 +46,14 @@ export function passesFilters(params: RuleParams, filters: CampaignFilters, cust
   if (filters.locationCode !== undefined && !ruleAccepts(conditions, 'location_code', filters.locationCode)) return false;
   if (filters.tierId !== undefined && !ruleAccepts(conditions, 'customer.tier', filters.tierId)) return false;
   return true;
+}
+
+/** The customer named by the query (customer_id or customer_code), if any. */
+export function listCustomer(customers: CustomerStore, tenant: Tenant, query: URLSearchParams): CustomerRecord | undefined {
+  const ref: CustomerRef = {};
+  const id = query.get('customer_id');
+  const code = query.get('customer_code');
+  if (id) ref.customer_id = requireInt64(id, 'customer_id');
+  if (code) ref.customer_code = code;
+  return optionalCustomer(customers, tenant, ref);
 }

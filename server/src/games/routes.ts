@@ -8,7 +8,6 @@ import { DrawSeeds } from '../carts/seed.js';
 import type { ServerContext } from '../context.js';
 import { LmdbCounterStore } from '../counters/store.js';
 import { CustomerStore } from '../customers/store.js';
-import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
 import { InstantWinStore } from '../instant-wins/store.js';
 import { optionalEnum, readPerPage, requireInt64 } from '../http/params.js';
@@ -17,17 +16,15 @@ import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
 import { TierStore } from '../tiers/store.js';
-import { optionalCustomer, type CustomerRef } from '../vouchers/customer.js';
+import { optionalCustomer } from '../vouchers/customer.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
-import { passesFilters, readCampaignFilters } from './list.js';
+import { listCustomer, passesFilters, readCampaignFilters, SEARCH_BY } from './list.js';
 import { playerState } from './player.js';
 import { gameNotFound, play, type PlaySources } from './play.js';
 import { buildGame, type GameWrite } from './record.js';
 import { GameStore } from './store.js';
 import type { GameRecord } from './types.js';
 import { gameView, playEffect } from './view.js';
-
-const SEARCH_BY = ['loyalty_rule_id', 'loyalty_rule_history_id', 'campaign_history_id', 'static_code'] as const;
 
 export function gameRoutes({ env, duplicates }: ServerContext): Routes {
   const games = new GameStore(env);
@@ -93,7 +90,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
 
     'games.list': async (req) => {
       const filters = readCampaignFilters(req.query);
-      const customer = listCustomer(customers, req);
+      const customer = listCustomer(customers, req.tenant, req.query);
       const page = games.page(req.tenant, { startingAfter: req.query.get('starting_after') ?? undefined, perPage: readPerPage(req.query.get('per_page')) }, (game) => {
         if (!passesFilters(game.rule_params, filters, customer ? playerState(customer, req.settings).country : undefined)) return undefined;
         if (game.rule_params.select_customers !== 'targeted' || !customer) return viewOf(req, game, false);
@@ -132,13 +129,4 @@ function found(game: GameRecord | undefined, field: string, value: string): Game
   return game;
 }
 
-/** The customer named by the list's query (customer_id or customer_code), if any. */
-function listCustomer(customers: CustomerStore, req: TallyRequest): CustomerRecord | undefined {
-  const ref: CustomerRef = {};
-  const id = req.query.get('customer_id');
-  const code = req.query.get('customer_code');
-  if (id) ref.customer_id = requireInt64(id, 'customer_id');
-  if (code) ref.customer_code = code;
-  return optionalCustomer(customers, req.tenant, ref);
-}
 

@@ -10,7 +10,7 @@ import { LmdbCounterStore } from '../counters/store.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
-import { passesFilters, readCampaignFilters } from '../games/list.js';
+import { listCustomer, passesFilters, readCampaignFilters, SEARCH_BY } from '../games/list.js';
 import { playerState } from '../games/player.js';
 import { GameStore } from '../games/store.js';
 import { optionalEnum, readPerPage, requireInt64 } from '../http/params.js';
@@ -19,15 +19,12 @@ import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import { RewardStore } from '../rewards/store.js';
 import { allocateId } from '../store/ids.js';
-import { optionalCustomer, type CustomerRef } from '../vouchers/customer.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import type { InstantWinsUpdate } from '../wire/types.js';
 import { buildInstantWin, type InstantWinWrite } from './record.js';
 import { InstantWinStore } from './store.js';
 import type { InstantWinRecord } from './types.js';
 import { instantWinView } from './view.js';
-
-const SEARCH_BY = ['loyalty_rule_id', 'loyalty_rule_history_id', 'campaign_history_id', 'static_code'] as const;
 
 function notFound(field: string, value: string): TallyError {
   return new TallyError('instant_win_not_found', `${field}: no instant win ${value}`, field);
@@ -59,14 +56,6 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
       tenant: req.tenant, language: req.language, settings: req.settings, counters, now: req.now,
       customerId: customer?.id, loyaltyRuleHistoryId,
     });
-  const customerOf = (req: TallyRequest) => {
-    const ref: CustomerRef = {};
-    const id = req.query.get('customer_id');
-    const code = req.query.get('customer_code');
-    if (id) ref.customer_id = requireInt64(id, 'customer_id');
-    if (code) ref.customer_code = code;
-    return optionalCustomer(customers, req.tenant, ref);
-  };
 
   const find = (req: TallyRequest, by: (typeof SEARCH_BY)[number], value: string): InstantWinRecord => {
     if (by === 'static_code') return instantWins.byStaticCode(req.tenant, value) ?? fail(value);
@@ -101,7 +90,7 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
 
     'instant_wins.list': async (req) => {
       const filters = readCampaignFilters(req.query);
-      const customer = customerOf(req);
+      const customer = listCustomer(customers, req.tenant, req.query);
       const country = customer ? playerState(customer, req.settings).country : undefined;
       const page = instantWins.page(req.tenant, { startingAfter: req.query.get('starting_after') ?? undefined, perPage: readPerPage(req.query.get('per_page')) }, (record) => {
         if (!passesFilters(record.rule_params, filters, country)) return undefined;
@@ -114,7 +103,7 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
 
     'instant_wins.get': async (req) => {
       const by = optionalEnum(req.query.get('search_by'), 'search_by', SEARCH_BY) ?? 'loyalty_rule_id';
-      const customer = customerOf(req);
+      const customer = listCustomer(customers, req.tenant, req.query);
       const value = req.params.id;
       const record = find(req, by, value);
       if (by === 'loyalty_rule_history_id') return ok(viewOf(req, record, customer, requireInt64(value, 'id')));
