@@ -4,10 +4,11 @@
  * sent are kept. The rule objects may come as objects or JSON strings and
  * are stored parsed.
  */
+import type { RuleParams } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
 import type { CompanySettings } from '../tenancy/types.js';
 import type { CampaignsUpdate } from '../wire/types.js';
-import type { CampaignKind, CampaignRecord, TextField, Translations } from './types.js';
+import type { CampaignKind, CampaignRecord, Translations } from './types.js';
 
 const RULE_OBJECTS = ['rule_conditions', 'rule_application', 'rule_effects'] as const;
 
@@ -33,17 +34,9 @@ export interface RecordInput {
 
 export function buildRecord({ kind, id, body, previous, settings, now, couponId }: RecordInput): CampaignRecord {
   const texts = { ...(previous?.texts ?? {}) };
-  const ruleParams: Record<string, unknown> = { ...(previous?.rule_params ?? {}) };
-  for (const [field, value] of Object.entries(body.rule_params ?? {})) {
-    const path = `rule_params.${field}`;
-    if (kind === 'discount' && (POINTS_ONLY as readonly string[]).includes(field)) {
-      throw invalidRequest(path, 'is a points campaign field');
-    }
-    if ((RULE_OBJECTS as readonly string[]).includes(field)) ruleParams[field] = parseRuleObject(value, path);
-    else if (field === 'name' || field === 'description') ruleParams[field] = localized(texts, field, value, settings);
-    else ruleParams[field] = value;
-  }
-  if (typeof ruleParams.name !== 'string' || ruleParams.name === '') throw invalidRequest('rule_params.name', 'is required');
+  const ruleParams = mergeRuleParams(previous?.rule_params, body.rule_params, texts, settings, (field) =>
+    kind === 'discount' && (POINTS_ONLY as readonly string[]).includes(field) ? 'is a points campaign field' : undefined,
+  );
 
   let couponParams = previous?.coupon_params ? { ...previous.coupon_params } : undefined;
   if (body.coupon_params !== undefined) {
@@ -68,6 +61,33 @@ export function buildRecord({ kind, id, body, previous, settings, now, couponId 
   };
 }
 
+/**
+ * The rule_params sent merged over the stored ones (campaigns, games and
+ * instant wins): each field sent replaces the stored one, rule objects are
+ * stored parsed, a name or description sent per language is kept in `texts`;
+ * the name is required. `refusal` says why a field is not taken, if it is not.
+ */
+export function mergeRuleParams(
+  stored: RuleParams | undefined,
+  sent: CampaignsUpdate['rule_params'],
+  texts: Partial<Record<'name' | 'description', Translations>>,
+  settings: CompanySettings,
+  refusal: (field: string) => string | undefined,
+): RuleParams {
+  const params: RuleParams = { ...(stored ?? {}) };
+  for (const [field, value] of Object.entries(sent ?? {})) {
+    const path = `rule_params.${field}`;
+    const refused = refusal(field);
+    if (refused !== undefined) throw invalidRequest(path, refused);
+    if ((RULE_OBJECTS as readonly string[]).includes(field)) params[field] = parseRuleObject(value, path);
+    else if (field === 'name' || field === 'description') params[field] = localized(texts, field, value, settings);
+    else params[field] = value;
+  }
+  if (typeof params.name !== 'string' || params.name === '') throw invalidRequest('rule_params.name', 'is required');
+  return params;
+}
+
+/** A rule object sent as an object or a JSON string → the object (stored parsed). */
 function parseRuleObject(value: unknown, field: string): unknown {
   if (typeof value !== 'string') return value;
   try {
@@ -78,9 +98,9 @@ function parseRuleObject(value: unknown, field: string): unknown {
 }
 
 /** A text or a text per language: stores the translations and returns the default-language text. */
-function localized(
-  texts: Partial<Record<TextField, Translations>>,
-  field: TextField,
+function localized<F extends string>(
+  texts: Partial<Record<F, Translations>>,
+  field: F,
   value: unknown,
   settings: CompanySettings,
 ): string {
