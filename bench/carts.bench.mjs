@@ -123,10 +123,21 @@ async function seed(port) {
   if (probe.status !== 200) throw new Error(`simulate probe: ${probe.status} ${probe.text}`);
 }
 
-/** wrk with a Lua script that posts a cart with a fresh id per request (ids start after `firstId`), after WARMUP seconds unrecorded. */
-function wrk(port, path, firstId) {
+/**
+ * wrk with a Lua script that posts a cart with a fresh id per request (ids start after `firstId`), after WARMUP
+ * seconds unrecorded; with the server's pid, also the server's CPU time per request (all its threads, from /proc).
+ */
+function wrk(port, path, firstId, pid) {
   if (WARMUP > 0) load(port, path, firstId + 5_000_000, WARMUP);
-  return load(port, path, firstId, DURATION);
+  const before = pid === undefined ? 0 : cpuSeconds(pid);
+  const result = load(port, path, firstId, DURATION);
+  return { ...result, cpuUs: pid === undefined ? NaN : ((cpuSeconds(pid) - before) * 1e6) / (result.rps * DURATION) };
+}
+
+/** utime + stime of a process (every thread), in seconds (clock ticks of 1/100 s). */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function load(port, path, firstId, seconds) {
@@ -190,7 +201,7 @@ export async function runCartsBench() {
     const where = workers === 0 ? 'inline on the main thread' : `pool, ${workers} workers`;
     try {
       for (const op of (process.env.BENCH_OPS ?? 'simulate,realtime').split(',')) {
-        rows.push([`Tally POST /carts/${op}, ${where}`, wrk(server.port, `/carts/${op}`, op === 'simulate' ? 10_000_000 : 20_000_000), peakRss(server.child.pid)]);
+        rows.push([`Tally POST /carts/${op}, ${where}`, wrk(server.port, `/carts/${op}`, op === 'simulate' ? 10_000_000 : 20_000_000, server.child.pid), peakRss(server.child.pid)]);
       }
     } finally {
       await server.stop();
@@ -202,10 +213,11 @@ export async function runCartsBench() {
 export function printCartsTable(rows) {
   const bareRps = rows[0][0].startsWith('bare') ? rows[0][1].rps : NaN;
   console.log(`\nCarts: 50 active campaigns (${process.env.BENCH_APPLYING ?? 10} acting on the cart), 10-line carts, wrk -t1 -c${CONNECTIONS} -d${DURATION}s after ${WARMUP} s of warm-up, loopback, Node ${process.version}, CART_TASKS_PER_WORKER=${process.env.CART_TASKS_PER_WORKER ?? 'default'}.`);
-  console.log('\n| target | requests/s | p50 ms | p99 ms | non-2xx | % of bare | server peak RSS MiB |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('\n| target | requests/s | p50 ms | p99 ms | non-2xx | % of bare | server CPU µs a request | server peak RSS MiB |');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const [name, r, rss] of rows) {
-    console.log(`| ${name} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${((100 * r.rps) / bareRps).toFixed(0)}% | ${rss} |`);
+    const cpu = Number.isNaN(r.cpuUs ?? NaN) ? '' : Math.round(r.cpuUs);
+    console.log(`| ${name} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${((100 * r.rps) / bareRps).toFixed(0)}% | ${cpu} | ${rss} |`);
   }
 }
 
