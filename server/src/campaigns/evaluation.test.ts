@@ -5,16 +5,12 @@
  * a cart consumes the campaign's budget.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
 describe('campaigns in cart evaluation', () => {
   let server: TestServer;
-  const cart = (extra: Record<string, unknown> = {}) => ({
-    creation_date: new Date().toISOString().slice(0, 19) + 'Z',
-    total: 2.99,
-    lines: [{ order: 1, product_id: 1, total: 2.99, quantity: 1 }],
-    ...extra,
-  });
+  const cart = (extra: Record<string, unknown> = {}) => cartBody(2.99, extra);
   const simulate = async (body: Record<string, unknown>) => {
     const res = await server.client.post('/carts/simulate', body);
     expect(res.status, res.text).toBe(200);

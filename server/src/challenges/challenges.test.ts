@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balance, createCustomer, transactions } from '../points/testing.js';
+import { cartBody, realtimeCart } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
 const structure = [
@@ -20,12 +21,7 @@ describe('challenges', () => {
     return res.body.id as number;
   };
   const enroll = (id: number, customerId: number) => server.client.post(`/challenges/${id}/enroll`, { customer_id: customerId });
-  const cart = async (customerId: number, total: number) => {
-    const res = await server.client.post('/carts/realtime', {
-      customer_id: customerId, creation_date: new Date().toISOString().slice(0, 19) + 'Z', total, lines: [{ order: 1, product_id: 1, total, quantity: 1 }],
-    });
-    expect(res.status, res.text).toBe(200);
-  };
+  const cart = (customerId: number, total: number) => realtimeCart(server.client, customerId, total);
   const progress = async (customerId: number, id: number) => {
     const res = await server.client.get(`/customers/${customerId}/challenges/${id}`);
     expect(res.status, res.text).toBe(200);
@@ -130,7 +126,7 @@ describe('challenges', () => {
     expect((await balance(server.client, 10)).score).toBe(5);
     await cart(10, 1);
     expect((await balance(server.client, 10)).score).toBe(5);
-    const simulated = await server.client.post('/carts/simulate', { customer_id: 10, creation_date: new Date().toISOString().slice(0, 19) + 'Z', total: 100, lines: [{ order: 1, product_id: 1, total: 100, quantity: 1 }] });
+    const simulated = await server.client.post('/carts/simulate', cartBody(100, { customer_id: 10 }));
     expect(simulated.status).toBe(200);
     expect(await progress(10, id)).toMatchObject({ attribute_value: 13.25, current_level: 1 });
     await cart(10, 40);
@@ -187,10 +183,7 @@ describe('challenges', () => {
     await server.client.patch('/company', { cart_cancellation_wait_seconds: 0 });
     await createCustomer(server.client, 13, { country: 'ES' });
     const id = await create({ open_to_all: true, challenge_type: 'cancel' });
-    const res = await server.client.post('/carts/realtime', {
-      id: 1300, customer_id: 13, creation_date: new Date().toISOString().slice(0, 19) + 'Z', total: 30, lines: [{ order: 1, product_id: 1, total: 30, quantity: 1 }],
-    });
-    expect(res.status, res.text).toBe(200);
+    await realtimeCart(server.client, 13, 30, { id: 1300 });
     expect(await progress(13, id)).toMatchObject({ attribute_value: 30, current_level: 1 });
     const cancelled = await server.client.post('/carts/cancellation', { cart_to_cancel_id: 1300, new_cart_id: 1301 });
     expect(cancelled.status, cancelled.text).toBe(200);

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomer, transactions } from '../points/testing.js';
+import { realtimeCart } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
 const json = { 'Content-Type': 'application/json' };
@@ -23,12 +24,7 @@ describe('challenge records and customer merges', () => {
   };
   const enroll = async (id: number, customerId: number) =>
     expect((await server.client.post(`/challenges/${id}/enroll`, { customer_id: customerId })).status).toBe(200);
-  const cart = async (customerId: number, total: number) => {
-    const res = await server.client.post('/carts/realtime', {
-      customer_id: customerId, creation_date: new Date().toISOString().slice(0, 19) + 'Z', total, lines: [{ order: 1, product_id: 1, total, quantity: 1 }],
-    });
-    expect(res.status, res.text).toBe(200);
-  };
+  const cart = (customerId: number, total: number) => realtimeCart(server.client, customerId, total);
   const progress = async (customerId: number, id: number) => {
     const res = await server.client.get(`/customers/${customerId}/challenges/${id}`);
     expect(res.status, res.text).toBe(200);

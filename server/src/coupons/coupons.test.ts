@@ -4,6 +4,7 @@
  * and its deletion turns its vouchers into voucher_deleted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
 const effects = [{ type: 'direct_value', value: 1, distribution: 'total' }];
@@ -24,9 +25,7 @@ describe('coupons', () => {
   const read = async (id: number, language?: string) =>
     (await server.client.get(`/discounts/${id}`, language ? { headers: { 'Accept-Language': language } } : {})).body;
   const simulate = async (body: Record<string, unknown>) => {
-    const res = await server.client.post('/carts/simulate', {
-      creation_date: new Date().toISOString().slice(0, 19) + 'Z', total: 10, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }], ...body,
-    });
+    const res = await server.client.post('/carts/simulate', cartBody(10, body));
     expect(res.status, res.text).toBe(200);
     return res.body as { effects: { rule_id: number }[]; invalid_coupons: string[] };
   };

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balance, transactions } from '../points/testing.js';
+import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 import { createReward, customersWithPoints, LOCATION, redeem } from './testing.js';
 
@@ -156,7 +157,7 @@ describe('reward redemption', () => {
     const couponId = (await server.client.get(`/discounts/${campaign.body.id}`)).body.coupon_info.coupon_id;
     const id = await createReward(server.client, { points: 10, type: 'coupon', coupon_id: couponId });
     expect(await reward(id)).toMatchObject({ is_coupon: true, coupon: { id: couponId, name: 'One euro off' } });
-    const cart = { customer_id: 8, coupons_desired: 'all', creation_date: new Date().toISOString().slice(0, 19) + 'Z', total: 5, lines: [{ order: 1, product_id: 1, total: 5, quantity: 1 }] };
+    const cart = cartBody(5, { customer_id: 8, coupons_desired: 'all' });
     const applies = async () => (await server.client.post('/carts/simulate', cart)).body.effects.some((e: { rule_id: number }) => e.rule_id === campaign.body.id);
     expect((await redeem(server.client, id, 8)).status).toBe(200);
     expect(await applies()).toBe(false);

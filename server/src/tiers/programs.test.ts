@@ -4,6 +4,7 @@
  * the customer's tier as the `customer.tier` fact of cart conditions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cartBody, realtimeCart } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
 const structure = [
@@ -79,7 +80,7 @@ describe('tier programs back office', () => {
         rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }],
       },
     });
-    const cart = { customer_id: 1, creation_date: new Date().toISOString().slice(0, 19) + 'Z', total: 10, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }] };
+    const cart = cartBody(10, { customer_id: 1 });
     const silver = await server.client.post('/carts/simulate', cart);
     expect(silver.status, silver.text).toBe(200);
     expect(silver.body.effects.filter((e: { rule_name: string }) => e.rule_name === 'Gold only')).toEqual([]);
@@ -115,10 +116,9 @@ describe('tier programs back office', () => {
     expect(created.status, created.text).toBe(200);
     const earned = async () => (await tiers(2)).find((t: { id: number }) => t.id === created.body.id);
     expect(await earned()).toMatchObject({ attribute_value: 0, current_level: 1, won_at: null });
-    const cart = (total: number) => ({ customer_id: 2, creation_date: new Date().toISOString().slice(0, 19) + 'Z', total, lines: [{ order: 1, product_id: 1, total, quantity: 1 }] });
-    expect((await server.client.post('/carts/realtime', cart(2.99))).body.score).toBe(29);
+    expect((await realtimeCart(server.client, 2, 2.99)).body.score).toBe(29);
     expect(await earned()).toMatchObject({ attribute_value: 29, current_level: 1, to_reach_next_level_value: 21 });
-    await server.client.post('/carts/realtime', cart(3));
+    await realtimeCart(server.client, 2, 3);
     expect(await earned()).toMatchObject({ attribute_value: 59, current_level: 2, current_level_name: 'Star', won_at: expect.any(String) });
     const bad = await server.client.patch(`/tier_programs/${created.body.id}`, { period_months: 0 });
     expect(bad.status).toBe(400);

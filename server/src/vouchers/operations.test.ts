@@ -6,6 +6,7 @@
  * freeze and unfreeze, excluded products, Accept-Language.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
 const effects = [{ type: 'direct_value', value: 1, distribution: 'total' }];
@@ -40,10 +41,7 @@ describe('voucher operations', () => {
   };
   const voucher = async (code: string) => (await server.client.get(`/vouchers/${code}`)).body;
   const simulate = async (customer: number, coupons: unknown) => {
-    const res = await server.client.post('/carts/simulate', {
-      customer_id: customer, coupons_desired: coupons,
-      creation_date: new Date().toISOString().slice(0, 19) + 'Z', total: 10, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }],
-    });
+    const res = await server.client.post('/carts/simulate', cartBody(10, { customer_id: customer, coupons_desired: coupons }));
     expect(res.status, res.text).toBe(200);
     return (res.body.effects as { coupon_info?: { voucher_code?: string } }[]).map((e) => e.coupon_info?.voucher_code).filter(Boolean);
   };
@@ -341,10 +339,7 @@ describe('voucher operations', () => {
     await server.client.patch('/company', { cart_cancellation_wait_seconds: 0 });
     const customer = await newCustomer();
     const code = await issue(customer, await campaign({}, { max_redemptions: 1 }));
-    const cart = (id: number) => ({
-      id, customer_id: customer, coupons_desired: [code],
-      creation_date: new Date().toISOString().slice(0, 19) + 'Z', total: 10, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }],
-    });
+    const cart = (id: number) => cartBody(10, { id, customer_id: customer, coupons_desired: [code] });
     const used = await server.client.post('/carts/realtime', cart(customer * 10));
     expect(used.status, used.text).toBe(200);
     expect(used.body.effects.map((e: { coupon_info?: { voucher_code?: string } }) => e.coupon_info?.voucher_code)).toContain(code);

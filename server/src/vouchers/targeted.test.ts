@@ -12,6 +12,7 @@ import { SCHEMA_DOCUMENTS } from '../http/validation.js';
 import { RESPONSE_BODIES, responseBodySchema } from '../openapi/bodies.js';
 import { balance } from '../points/testing.js';
 import { createReward, customersWithPoints, LOCATION, redeem } from '../rewards/testing.js';
+import { cartBody, realtimeCart } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
 const DAY = 86_400_000;
@@ -46,12 +47,7 @@ describe('vouchers of targeted instant wins and points campaigns', () => {
   const trigger = (body: Record<string, unknown>) => server.client.post('/discounts/trigger', body);
   /** A realtime cart of 10.00; `coupons` omitted sends no coupons_desired. */
   const cart = async (customerId: number, coupons?: unknown): Promise<Effect[]> => {
-    const res = await server.client.post('/carts/realtime', {
-      id: nextCart++, customer_id: customerId, creation_date: new Date().toISOString().slice(0, 19) + 'Z', total: 10,
-      lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }],
-      ...(coupons === undefined ? {} : { coupons_desired: coupons }),
-    });
-    expect(res.status, res.text).toBe(200);
+    const res = await realtimeCart(server.client, customerId, 10, { id: nextCart++, ...(coupons === undefined ? {} : { coupons_desired: coupons }) });
     expectSchema(res.text, 'carts.realtime');
     return res.body.effects as Effect[];
   };
@@ -149,10 +145,7 @@ describe('vouchers of targeted instant wins and points campaigns', () => {
       const customer = await newCustomer();
       const { voucher_id: voucherId, voucher_code: code } = (await trigger({ customer_id: customer, loyalty_rule_id: instantWin })).body;
       const id = 90_000 + customer;
-      const played = await server.client.post('/carts/realtime', {
-        id, customer_id: customer, creation_date: new Date().toISOString().slice(0, 19) + 'Z', total: 10, coupons_desired: [code],
-        lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }],
-      });
+      const played = await server.client.post('/carts/realtime', cartBody(10, { id, customer_id: customer, coupons_desired: [code] }));
       expect(played.body.effects).toContainEqual(expect.objectContaining({ type: 'instant_win', rule_id: instantWin }));
       expect((await server.client.get(`/vouchers/${code}`)).body.status).toBe('redeemed');
       const cancelled = await server.client.post('/carts/cancellation', { cart_to_cancel_id: id });
