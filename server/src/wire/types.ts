@@ -1462,21 +1462,22 @@ export interface CartVoucher {
   /**
    * The contract's coupon; discount, discount_type and affectation are the value (a percentage, a points ratio or points, or currency units), type and distribution of its campaign's first effect. Tally's coupons have no money or unit limits of their own: min_money, max_money, min_units, max_units are null.
    */
-  coupon?: {
-    id: (number | string) | null;
-    key: string | null;
-    name: string | null;
-    description: string | null;
-    max_redemptions: number | null;
-    min_money: number | null;
-    max_money: number | null;
-    min_units: number | null;
-    max_units: number | null;
-    discount: number | null;
-    discount_type: string | null;
-    affectation: string | null;
-    static_code?: string | null;
-  };
+  coupon?: CartCoupon;
+}
+export interface CartCoupon {
+  id: (number | string) | null;
+  key: string | null;
+  name: string | null;
+  description: string | null;
+  max_redemptions: number | null;
+  min_money: number | null;
+  max_money: number | null;
+  min_units: number | null;
+  max_units: number | null;
+  discount: number | null;
+  discount_type: string | null;
+  affectation: string | null;
+  static_code?: string | null;
 }
 export interface CartCashback {
   line_order: number;
@@ -2327,26 +2328,15 @@ export interface RewardResponse {
     image_url?: string | null;
   }[];
   partner?: {} | null;
-  coupon?: {
-    id?: (number | string) | null;
-    key?: string | null;
-    name?: string | null;
-    description?: string | null;
-    max_redemptions?: number | null;
-    min_money?: number | null;
-    max_money?: number | null;
-    min_units?: number | null;
-    max_units?: number | null;
-    discount?: number | null;
-    discount_type?: string | null;
-    affectation?: string | null;
-    features?: {
-      id?: (number | string) | null;
-      taxonomy_slug?: string | null;
-    }[];
-    product_ids?: unknown[] | null;
-    static_code?: string | null;
-  } | null;
+  coupon?:
+    | (CartCoupon & {
+        features?: {
+          id?: (number | string) | null;
+          taxonomy_slug?: string | null;
+        }[];
+        product_ids?: unknown[] | null;
+      })
+    | null;
   total_stock?: number | null;
   available_stock?: number | null;
   can_redeem?: boolean;
@@ -2474,26 +2464,16 @@ export interface VoucherResponse {
   /**
    * The coupon as carts show it (the contract's vouchers[].coupon, engine voucherCoupon), with name and description in the request's language, external_id and deleted.
    */
-  coupon?: {
-    /**
-     * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
-     */
-    id?: number | string;
-    key?: string | null;
-    name?: string | null;
-    description?: string | null;
-    static_code?: string | null;
-    external_id?: string | null;
-    max_redemptions?: number | null;
-    min_money?: number | null;
-    max_money?: number | null;
-    min_units?: number | null;
-    max_units?: number | null;
-    discount?: number | null;
-    discount_type?: string | null;
-    affectation?: string | null;
-    deleted?: boolean;
-  } | null;
+  coupon?:
+    | (CartCoupon & {
+        /**
+         * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+         */
+        id?: number | string;
+        external_id?: string | null;
+        deleted?: boolean;
+      })
+    | null;
 }
 export interface VoucherActionResponse {
   status: 'success';
