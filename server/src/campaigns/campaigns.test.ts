@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
 const conditions = { conditions: { and: [{ field: 'total', operator: 'gte', value: 10 }] } };
@@ -243,9 +244,7 @@ describe('discount and points campaigns over HTTP', () => {
     const points = await server.client.post('/points', { rule_params: { name: 'One per unit', rule_effects: [{ type: 'ratio', value: 1, distribution: 'individual_items' }] } });
     expect((await server.client.get(`/points/${points.body.id}`)).body).toMatchObject({ ...defaults, transferable: true, availability_duration_natural: false });
     // A cart without a customer applies it: active, and to all customers, as the read says.
-    const cart = await server.client.post('/carts/simulate', {
-      creation_date: '2026-01-01T10:00:00Z', total: 20, lines: [{ order: 1, product_id: 1, total: 20, quantity: 1 }],
-    });
+    const cart = await server.client.post('/carts/simulate', cartBody(20, { creation_date: '2026-01-01T10:00:00Z' }));
     expect(cart.body.effects).toContainEqual(expect.objectContaining({ rule_id: created.body.id, select_customers: 'all_customers' }));
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
 /** The points campaign the default prize grants (set before the tests: a prize is won only with an outcome). */
@@ -33,7 +34,7 @@ describe('instant wins over HTTP', () => {
   let nextCart = 1;
   // Each cart has its own id: the draw's seed is derived from the cart, so the same cart always draws the same.
   const cart = (customerId: number, path = '/carts/realtime') =>
-    server.client.post(path, { id: nextCart++, customer_id: customerId, creation_date: '2026-11-20T10:00:00Z', total: 10, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }] });
+    server.client.post(path, cartBody(10, { id: nextCart++, customer_id: customerId, creation_date: '2026-11-20T10:00:00Z' }));
   const instantEffects = (body: { effects: { type: string }[] }) => body.effects.filter((e) => e.type === 'instant_win');
 
   beforeAll(async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 import { balance, createCustomer, grant, transactions, triggerCampaign, utcDate } from './testing.js';
 
@@ -197,9 +198,8 @@ describe('points ledger over HTTP', () => {
     await createCustomer(server.client, 8);
     const campaign = await triggerCampaign(server.client, 'towards-cashback', 40);
     await grant(server.client, 'towards-cashback', 8, campaign);
-    const cartSummary = async () => (await server.client.post('/carts/simulate', {
-      customer_id: 8, creation_date: '2026-01-01T10:00:00Z', total: 1, lines: [{ order: 1, product_id: 1, total: 1, quantity: 1 }],
-    })).body.customer[0];
+    const cartSummary = async () =>
+      (await server.client.post('/carts/simulate', cartBody(1, { customer_id: 8, creation_date: '2026-01-01T10:00:00Z' }))).body.customer[0];
     const fields = ['score_to_reach_cashback', 'money_to_spend_to_reach_cashback', 'score_threshold_cashback'];
     const pick = (body: Record<string, unknown>) => Object.fromEntries(fields.map((f) => [f, body[f]]));
     // Short of it: the points are known, the spend is not (it depends on the campaigns a future cart meets).

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 import { balance, createCustomer, transactions } from './testing.js';
 
 const tenPerUnit = { rule_params: { name: 'Ten per unit', rule_effects: [{ type: 'ratio', value: 10, distribution: 'individual_items' }] } };
 
 function cart(id: number, customerId: number, code: string) {
-  return { id, code, creation_date: '2026-11-20T10:00:00Z', total: 10, customer_id: customerId, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }] };
+  return cartBody(10, { id, code, customer_id: customerId, creation_date: '2026-11-20T10:00:00Z' });
 }
 
 describe('POST /points/redeem_cart', () => {
