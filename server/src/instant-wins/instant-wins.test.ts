@@ -35,7 +35,7 @@ describe('instant wins over HTTP', () => {
   // Each cart has its own id: the draw's seed is derived from the cart, so the same cart always draws the same.
   const cart = (customerId: number, path = '/carts/realtime') =>
     server.client.post(path, cartBody(10, { id: nextCart++, customer_id: customerId, creation_date: '2026-11-20T10:00:00Z' }));
-  const instantEffects = (body: { effects: { type: string }[] }) => body.effects.filter((e) => e.type === 'instant_win');
+  const instantEffects = (body: { effects: Array<{ type: string } & Record<string, unknown>> }) => body.effects.filter((e) => e.type === 'instant_win');
 
   beforeAll(async () => {
     server = await startServer();
@@ -157,7 +157,7 @@ describe('instant wins over HTTP', () => {
       const read = (await server.client.get(`/instant_wins/${id}`)).body.instant_win.instant_win_prizes[0];
       expect(read.outcome).toEqual({ promotion_type: '', promotion_id: null });
       const drawn = [...instantEffects((await cart(who)).body), ...instantEffects((await server.client.post('/trigger', { trigger: 'no-luck', customer_id: who })).body)];
-      expect(drawn.map((e) => (e as { rule_id: number }).rule_id)).toEqual([id, bound]);
+      expect(drawn.map((e) => e.rule_id)).toEqual([id, bound]);
       for (const effect of drawn) {
         for (const field of ['prize_name', 'prize_description', 'prize_rule_id', 'winned_prize_index']) expect(effect).not.toHaveProperty(field);
       }

@@ -169,7 +169,7 @@ describe('points ledger over HTTP', () => {
     expect(future.body.data).toEqual([]);
     const byCode = await server.client.get('/points/transactions', { query: { customer_code: 'SEVEN' } });
     expect(byCode.body.data.length).toBe(2);
-    for (const query of [{ customer_id: '7', customer_code: 'SEVEN' }, { origin_type: 'gift' }, { include: 'everything' }, { created_at_gt: 'yesterday' }]) {
+    for (const query of [{ customer_id: '7', customer_code: 'SEVEN' }, { origin_type: 'gift' }, { include: 'everything' }, { created_at_gt: 'yesterday' }] as Record<string, string>[]) {
       const bad = await server.client.get('/points/transactions', { query });
       expect(bad.status, JSON.stringify(query)).toBe(400);
       expect(bad.body.code).toBe('invalid_request');

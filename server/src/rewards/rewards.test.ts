@@ -112,10 +112,11 @@ describe('reward catalogue', () => {
     const gold = await createReward(server.client, { ...tag, points: 1, tiers: [{ program_id: program.body.id, level: 2 }] });
     const portugal = await createReward(server.client, { ...tag, points: 1, countries: ['PT'] });
     const otherStore = await createReward(server.client, { ...tag, points: 1, location_ids: [11] });
-    const mine = (body: { data: Array<{ id: number; image_file_name: string }> }) => body.data.filter((r) => r.image_file_name === 'customer');
+    type Listed = { id: number; image_file_name: string; can_redeem: boolean; missing_redeem_conditions: string[][] };
+    const mine = (body: { data: Listed[] }) => body.data.filter((r) => r.image_file_name === 'customer');
     const all = mine(await list({ customer_id: '1' }));
     expect(all.map((r) => r.id)).toEqual([cheap, dear, none, gold, otherStore]);
-    const byId = Object.fromEntries(all.map((r) => [r.id, r])) as Record<number, { can_redeem: boolean; missing_redeem_conditions: string[][] }>;
+    const byId: Record<number, Listed> = Object.fromEntries(all.map((r) => [r.id, r]));
     expect(byId[cheap]).toMatchObject({ can_redeem: true, missing_redeem_conditions: [] });
     expect(byId[dear]).toMatchObject({ can_redeem: false, missing_redeem_conditions: [['points', '50 more points are needed']] });
     expect(byId[none].missing_redeem_conditions).toEqual([['stock', 'the reward is out of stock']]);
