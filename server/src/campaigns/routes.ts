@@ -7,7 +7,7 @@ import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
 import { CustomerStore } from '../customers/store.js';
 import { invalidRequest } from '../http/errors.js';
-import { readPerPage, requireInt64 } from '../http/params.js';
+import { readPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Handler, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
@@ -91,7 +91,7 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
       const filters: ListFilters = customer
         ? { ...query.filters, customer: customerScope(customer, vouchers.ofCustomer(req.tenant, customer.id), query.selected, req.now) }
         : query.filters;
-      const page = { startingAfter: req.query.get('starting_after') || undefined, perPage: readPerPage(req.query.get('per_page')) };
+      const page = readPage(req.query);
       return ok(
         campaigns.page(req.tenant, page, (record) => {
           const match = listMatch(record, filters);

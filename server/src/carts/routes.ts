@@ -7,7 +7,7 @@ import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
 import { LmdbCounterStore } from '../counters/store.js';
 import { CustomerStore } from '../customers/store.js';
-import { optionalEnum, optionalInt64, readPerPage } from '../http/params.js';
+import { optionalEnum, optionalInt64, readPage } from '../http/params.js';
 import type { Reply, Routes, TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { createCartPool, readPoolOptions } from '../pool/pool.js';
@@ -51,7 +51,7 @@ export function cartsRoutes(ctx: ServerContext): Routes {
 
     'carts.list': async (req) => {
       const query = readCartQuery(req.query);
-      const page = { startingAfter: req.query.get('starting_after') || undefined, perPage: readPerPage(req.query.get('per_page')) };
+      const page = readPage(req.query);
       const keep = cartFilter(query);
       let customerId = query.customer_id;
       if (query.customer_code !== undefined) {

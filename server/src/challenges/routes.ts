@@ -8,7 +8,7 @@ import type { ServerContext } from '../context.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
-import { optionalBoolean, readPerPage, requireInt64 } from '../http/params.js';
+import { optionalBoolean, readPage, readPerPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
@@ -61,7 +61,7 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
       const country = req.query.get('country') || undefined;
       if (country !== undefined && !/^[A-Z]{2}$/.test(country)) throw invalidRequest('country', 'is not an ISO 3166-1 alpha-2 code');
       const type = req.query.get('type') || undefined;
-      const page = challenges.page(req.tenant, { startingAfter: req.query.get('starting_after') ?? undefined, perPage: readPerPage(req.query.get('per_page')) }, (c) => {
+      const page = challenges.page(req.tenant, readPage(req.query), (c) => {
         if (type !== undefined && c.challenge_type !== type) return undefined;
         if (country !== undefined && c.countries.length > 0 && !c.countries.includes(country)) return undefined;
         return challengeView(c, viewContext(req));

@@ -10,7 +10,7 @@
 import { TallyError } from '@tally/engine';
 import type { ValidateFunction } from 'ajv';
 import { invalidRequest } from '../http/errors.js';
-import { readPerPage } from '../http/params.js';
+import { readPage } from '../http/params.js';
 import { success, ok, type Reply, type TallyRequest } from '../http/types.js';
 import { createAjv, schemaError } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
@@ -89,6 +89,6 @@ export async function createDefinition(env: StoreEnv, req: TallyRequest, body: C
 }
 
 export function listDefinitions(env: StoreEnv, req: TallyRequest): Reply {
-  const page = { startingAfter: req.query.get('starting_after') || undefined, perPage: readPerPage(req.query.get('per_page')) };
+  const page = readPage(req.query);
   return ok(paginate<CustomEventDefinition, unknown>(env.db(DEFINITIONS), [tenantPrefix(req.tenant)], page, view));
 }

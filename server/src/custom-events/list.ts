@@ -8,7 +8,7 @@ import { TallyError } from '@tally/engine';
 import { findCustomer } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import { invalidRequest } from '../http/errors.js';
-import { optionalInt64, readPerPage } from '../http/params.js';
+import { optionalInt64, readPage } from '../http/params.js';
 import type { TallyRequest } from '../http/types.js';
 import { toDate, toDatetime } from '../http/wire.js';
 import type { CustomEventStore } from './store.js';
@@ -32,7 +32,7 @@ export function listCustomEvents(events: CustomEventStore, customers: CustomerSt
   const id = q.get('id') || undefined;
   const slug = q.get('slug') || undefined;
   const after = createdAfter(q.get('created_at_gt'));
-  const page = { startingAfter: q.get('starting_after') || undefined, perPage: readPerPage(q.get('per_page')) };
+  const page = readPage(q);
   return events.page(req.tenant, customer, page, (record) => {
     if (id !== undefined && record.id !== id) return undefined;
     if (slug !== undefined && record.slug !== slug) return undefined;

@@ -10,7 +10,7 @@ import { LmdbCounterStore } from '../counters/store.js';
 import { CustomerStore } from '../customers/store.js';
 import { invalidRequest } from '../http/errors.js';
 import { InstantWinStore } from '../instant-wins/store.js';
-import { optionalEnum, readPerPage, requireInt64 } from '../http/params.js';
+import { optionalEnum, readPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
@@ -91,7 +91,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
     'games.list': async (req) => {
       const filters = readCampaignFilters(req.query);
       const customer = listCustomer(customers, req.tenant, req.query);
-      const page = games.page(req.tenant, { startingAfter: req.query.get('starting_after') ?? undefined, perPage: readPerPage(req.query.get('per_page')) }, (game) => {
+      const page = games.page(req.tenant, readPage(req.query), (game) => {
         if (!passesFilters(game.rule_params, filters, customer ? playerState(customer, req.settings).country : undefined)) return undefined;
         if (game.rule_params.select_customers !== 'targeted' || !customer) return viewOf(req, game, false);
         const delivery = games.openAssignments(req.tenant, customer.id, game.id)[0];

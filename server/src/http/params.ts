@@ -5,6 +5,7 @@
  */
 import { invalidRequest } from './errors.js';
 import { WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
+import type { PageRequest } from '../store/paginate.js';
 
 type Raw = string | null | undefined;
 
@@ -56,6 +57,11 @@ export function requireEnum<T extends string>(value: Raw, field: string, allowed
 /** Page size limits of cursor pagination (common rule 4; the maximum is Tally's, docs/http.md). */
 export const PER_PAGE_DEFAULT = 10;
 export const PER_PAGE_MAX = 100;
+
+/** The page a list asks for (common rule 4): `starting_after` (absent or empty: the first page) and `per_page`. */
+export function readPage(query: URLSearchParams): PageRequest {
+  return { startingAfter: query.get('starting_after') || undefined, perPage: readPerPage(query.get('per_page')) };
+}
 
 export function readPerPage(value: Raw): number {
   if (!present(value)) return PER_PAGE_DEFAULT;

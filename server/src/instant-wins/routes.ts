@@ -13,7 +13,7 @@ import { invalidRequest } from '../http/errors.js';
 import { listCustomer, passesFilters, readCampaignFilters, SEARCH_BY } from '../games/list.js';
 import { playerState } from '../games/player.js';
 import { GameStore } from '../games/store.js';
-import { optionalEnum, readPerPage, requireInt64 } from '../http/params.js';
+import { optionalEnum, readPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
@@ -92,7 +92,7 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
       const filters = readCampaignFilters(req.query);
       const customer = listCustomer(customers, req.tenant, req.query);
       const country = customer ? playerState(customer, req.settings).country : undefined;
-      const page = instantWins.page(req.tenant, { startingAfter: req.query.get('starting_after') ?? undefined, perPage: readPerPage(req.query.get('per_page')) }, (record) => {
+      const page = instantWins.page(req.tenant, readPage(req.query), (record) => {
         if (!passesFilters(record.rule_params, filters, country)) return undefined;
         if (record.rule_params.select_customers !== 'targeted' || !customer) return viewOf(req, record, customer);
         const delivery = deliveryOf(req, record, customer);

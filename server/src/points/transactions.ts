@@ -8,7 +8,7 @@
 import { invalidRequest } from '../http/errors.js';
 import { parseJson } from '../http/json.js';
 import { localize } from '../http/language.js';
-import { optionalInt64, optionalWire, readPerPage } from '../http/params.js';
+import { optionalInt64, optionalWire, readPage } from '../http/params.js';
 import type { TallyRequest } from '../http/types.js';
 import { wireInt } from '../http/wire.js';
 import type { CampaignStore } from '../campaigns/store.js';
@@ -58,7 +58,7 @@ export async function listTransactions(env: StoreEnv, customers: CustomerStore, 
   if (originType !== undefined && !(POINTS_TRANSACTION_TYPES as readonly string[]).includes(originType)) {
     throw invalidRequest('origin_type', `must be one of ${POINTS_TRANSACTION_TYPES.join(', ')}`);
   }
-  const page = { startingAfter: q.get('starting_after') || undefined, perPage: readPerPage(q.get('per_page')) };
+  const page = readPage(q);
   const names = new Map<string, string | null>();
   const name = (id: string | null, stored: string | null): string | null => {
     if (historical || id === null) return stored;

@@ -11,7 +11,7 @@ import { findCustomer } from '../customers/lookup.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
-import { optionalInt64, readPerPage, requireInt64 } from '../http/params.js';
+import { optionalInt64, readPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
@@ -84,7 +84,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
       if (filters.restricted_by.length > 0 && !scope.customer) throw invalidRequest('restricted_by', 'needs customer_id or customer_code');
       if (filters.store && !scope.customer) throw invalidRequest('store', 'needs customer_id or customer_code');
       const missingOf = scope.customer && missingFor(req, scope.customer);
-      const page = rewards.pageRewards(req.tenant, { startingAfter: req.query.get('starting_after') ?? undefined, perPage: readPerPage(req.query.get('per_page')) }, (reward) => {
+      const page = rewards.pageRewards(req.tenant, readPage(req.query), (reward) => {
         const missing = missingOf?.(reward);
         return passes(reward, filters, scope, missing) ? rewardView(reward, viewContext(req), missing) : undefined;
       });
@@ -120,7 +120,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
       const location = queryLocation(req);
       const status = req.query.get('status') || undefined;
       const scope = customer ? { customer_id: customer.id } : location ? { location_id: location.id } : {};
-      const page = rewards.page(req.tenant, scope, { startingAfter: req.query.get('starting_after') ?? undefined, perPage: readPerPage(req.query.get('per_page')) }, (r) =>
+      const page = rewards.page(req.tenant, scope, readPage(req.query), (r) =>
         (status === undefined || r.status === status) && (location === undefined || r.location_id === location.id) ? redemptionView(r) : undefined,
       );
       return ok(page);

@@ -11,7 +11,7 @@ import { LmdbCampaignStore } from '../campaigns/store.js';
 import { CouponStore } from '../coupons/store.js';
 import { CustomerStore } from '../customers/store.js';
 import { invalidRequest } from '../http/errors.js';
-import { optionalBoolean, optionalEnum, optionalInt64, readPerPage, requireInt64 } from '../http/params.js';
+import { optionalBoolean, optionalEnum, optionalInt64, readPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Handler, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { LocationStore } from '../locations/store.js';
@@ -76,7 +76,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
       const holder = requireHolder(customers, req.tenant, queryCustomer(req));
       const filters = readListFilters(req.query);
       const now = wireDatetime(req.now);
-      const page = { startingAfter: req.query.get('starting_after') || undefined, perPage: readPerPage(req.query.get('per_page')) };
+      const page = readPage(req.query);
       return ok(
         vouchers.pageOfCustomer(req.tenant, holder.id, page, (voucher) => {
           const found = withCoupon(stores, req.tenant, voucher);

@@ -6,7 +6,7 @@ import { LmdbCampaignStore } from '../campaigns/store.js';
 import { LmdbCounterStore } from '../counters/store.js';
 import { CustomerStore } from '../customers/store.js';
 import { invalidRequest } from '../http/errors.js';
-import { optionalInt64, readPerPage } from '../http/params.js';
+import { optionalInt64, readPage } from '../http/params.js';
 import { ok, success, type Routes } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
@@ -77,7 +77,7 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
         customer_id: optionalInt64(req.query.get('customer_id'), 'customer_id'),
         customer_code: req.query.get('customer_code') || undefined,
       });
-      const page = { startingAfter: req.query.get('starting_after') || undefined, perPage: readPerPage(req.query.get('per_page')) };
+      const page = readPage(req.query);
       return ok(
         transactions.page(req.tenant, customer?.id, page, (t) => ({
           id: wireInt(t.id),
