@@ -10,9 +10,9 @@
  * failed half-way would leave its first writes in it.
  * The caller answers only once `env.transact` resolved (flushed to disk).
  * The transaction takes the evaluation as an `Evaluation`, the response
- * already serialized: the write lock is the realtime bottleneck (both workers
- * take turns on it), so whatever does not need the transaction's view is
- * done before it (bench/README.md, "Carts: the write lock").
+ * already serialized: both workers take turns on LMDB's one write lock, so
+ * whatever does not need the transaction's view is done before it, in
+ * parallel (bench/README.md, "Carts: the write lock").
  */
 import { TallyError, type Outcome, type Writes } from '@tally/engine';
 import { advanceChallenges } from '../challenges/progress.js';
