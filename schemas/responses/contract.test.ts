@@ -134,6 +134,9 @@ describe('answers match their response schemas', () => {
     expect(Array.isArray(read.customer)).toBe(false);
     expectMatches(await c.get('/carts', { query: { customer_id: '500' } }), 'carts.list');
     expectMatches(await c.post('/carts', cart(78)), 'carts.create');
+    // A repeated plain POST /carts: the duplicate is a deferred error, read with the cart.
+    expectMatches(await c.post('/carts', cart(78)), 'carts.create');
+    expect(expectMatches(await c.get('/carts/78'), 'carts.get').deferred_errors).toHaveLength(1);
     // Cart rule 6: another currency than the registration country's marks the cart international.
     expect(expectMatches(await c.post('/carts/simulate', { ...cart(79), currency: 'USD' }), 'carts.simulate').international).toBe(true);
     const spending = expectMatches(await c.post('/carts/simulate', { ...cart(80), cashback_score_desired: -1 }), 'carts.simulate');

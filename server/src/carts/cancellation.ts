@@ -12,7 +12,7 @@ import type { CounterStore } from '../counters/store.js';
 import { retractCart } from '../challenges/progress.js';
 import { readBalance, reversePoints } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
-import { wireInt } from '../http/wire.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { VoucherStore } from '../vouchers/store.js';
@@ -103,7 +103,7 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
     if (!voucher || voucher.redemptions === 0) continue;
     vouchers.putInTransaction(tenant, afterReturn(voucher));
   }
-  const at = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const at = wireDatetime(now);
   const response = { ...mirrorResponse(cartResponse(original), id, code), creation_date: at };
   const clock = { now, timezone: settings.timezone };
   let pointsTransactionId: string | null = null;

@@ -208,7 +208,7 @@ describe('carts over HTTP', () => {
     expect(again.status).toBe(200);
     expect((await points(7)).score).toBe(balance);
     const stored = await server.client.get(`/carts/${body.id}`);
-    expect(stored.body.deferred_errors).toEqual([{ code: 'duplicate_id', message: expect.stringContaining(`id ${body.id}`), received_at: expect.any(String) }]);
+    expect(stored.body.deferred_errors).toEqual([{ code: 'duplicate_id', message: expect.stringContaining(`id ${body.id}`), received_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/) }]);
   });
 
   it('a replayed realtime request (Idempotency-Key) gets the same answer and is stored once', async () => {

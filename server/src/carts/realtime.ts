@@ -22,7 +22,7 @@ import { recalculateTiers } from '../tiers/recalculate.js';
 import type { CounterStore } from '../counters/store.js';
 import { grantsFromCart, readBalance, recordPoints, type PointsGrant } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
-import { wireInt } from '../http/wire.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { VoucherStore } from '../vouchers/store.js';
@@ -87,7 +87,7 @@ export async function commitCart(stores: RealtimeStores, pending: PendingCart): 
       }
       // POST /carts does not check the id in real time: the duplicate is recorded on the stored cart.
       const message = `a cart with ${id !== undefined && existing.id === id ? `id ${id}` : `code ${code}`} was received again and ignored`;
-      const cart = { ...existing, deferred_errors: [...existing.deferred_errors, { code: 'duplicate_id', message, received_at: now.toISOString() }] };
+      const cart = { ...existing, deferred_errors: [...existing.deferred_errors, { code: 'duplicate_id', message, received_at: wireDatetime(now) }] };
       carts.putInTransaction(tenant, cart);
       return { kind: 'deferred', cart };
     }
@@ -156,7 +156,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     if (!voucher) continue;
     vouchers.putInTransaction(tenant, afterUse(voucher));
   }
-  const at = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const at = wireDatetime(now);
   let pointsTransactionId: string | null = null;
   const spend = writes.points_used?.amount ?? 0;
   if (customer.id !== null && (writes.points.length > 0 || spend > 0)) {

@@ -9,6 +9,7 @@ import type { Tenant } from '../tenancy/types.js';
 import { programStanding } from './measured.js';
 import { appliesTo } from './standing.js';
 import { TierStore } from './store.js';
+import { wireDatetime } from '../http/wire.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -23,7 +24,7 @@ export function recalculateTiers(env: StoreEnv, tenant: Tenant, customer: Custom
     store.putMembership(tenant, customer.id, program.id, {
       level,
       won_at: now,
-      ...(expires === undefined ? {} : { expires_at: `${expires.toISOString().slice(0, 19)}Z` }),
+      ...(expires === undefined ? {} : { expires_at: wireDatetime(expires) }),
     });
   }
 }
