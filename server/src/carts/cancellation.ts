@@ -118,7 +118,7 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
   }
   if (original.customer_id !== null) {
     const points = writes.points.reduce((sum, p) => sum + p.amount, 0);
-    retractCart(env, tenant, settings.timezone, { customer_id: original.customer_id, stored_at: original.stored_at, total: String(original.request.total), points });
+    retractCart(env, tenant, settings.timezone, { customer_id: original.customer_id, origin: original.origin_customer_id ?? original.customer_id, stored_at: original.stored_at, total: String(original.request.total), points });
   }
   if (original.customer_id !== null && response.customer[0]) {
     const balance = readBalance(env, tenant, original.customer_id, clock);

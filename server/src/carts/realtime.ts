@@ -196,6 +196,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     customer_id: customer.id,
     customer_code: customer.code,
     associate_id: null,
+    origin_customer_id: customer.id,
     location_id: request.location_id ?? null,
     location_code: typeof body.location_code === 'string' ? body.location_code : null,
     order_id: typeof body.order_id === 'string' ? body.order_id : null,

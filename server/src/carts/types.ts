@@ -23,6 +23,13 @@ export interface CartRecord {
   customer_code: string | null;
   /** The customer the cart was moved from by a merge (the contract's associate). */
   associate_id: string | null;
+  /**
+   * The customer the cart was stored for. Merges change customer_id and
+   * associate_id, not this: challenge metrics are kept under the customer a
+   * cart came from (challenges/owned-kind.ts), and a cancellation takes the
+   * cart out of those.
+   */
+  origin_customer_id: string | null;
   location_id: string | null;
   location_code: string | null;
   order_id: string | null;

@@ -104,4 +104,22 @@ describe('challenge records and customer merges', () => {
     await createCustomer(server.client, 5, { country: 'ES', name: 'Again' });
     expect(await progress(5, id)).toEqual({ enrolled: false, attribute_value: 0, current_level: 0 });
   });
+
+  it('a cart cancelled after its customer merged comes out of the metrics it was counted in, so an unmerge gives back the right values', async () => {
+    expect((await server.client.patch('/company', { cart_cancellation_wait_seconds: 0 })).status).toBe(200);
+    for (const customerId of [21, 22]) await createCustomer(server.client, customerId, { country: 'ES' });
+    const id = await challenge();
+    await enroll(id, 21);
+    await enroll(id, 22);
+    const made = await cart(21, 30);
+    await cart(22, 5);
+    await transfer(21, 22);
+    expect(await progress(22, id)).toMatchObject({ attribute_value: 35 });
+    const cancelled = await server.client.post('/carts/cancellation', { cart_to_cancel_id: made.body.id });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(await progress(22, id)).toMatchObject({ attribute_value: 5 });
+    await unmerge(21, true);
+    expect(await progress(21, id)).toMatchObject({ attribute_value: 0 });
+    expect(await progress(22, id)).toMatchObject({ attribute_value: 5 });
+  });
 });

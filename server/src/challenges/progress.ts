@@ -65,6 +65,8 @@ export function advanceChallenges(env: StoreEnv, tenant: Tenant, clock: Progress
 /** What a cancelled cart had added to its customer's metrics. */
 export interface CancelledCart {
   customer_id: string;
+  /** The customer the cart was stored for (a merge may have given it to customer_id since). */
+  origin: string;
   /** When the cart was stored (ISO): the day its metrics were added to. */
   stored_at: string;
   total: number | string;
@@ -78,7 +80,7 @@ export interface CancelledCart {
  */
 export function retractCart(env: StoreEnv, tenant: Tenant, timezone: string, cart: CancelledCart): void {
   const day = localDate(new Date(cart.stored_at), timezone);
-  new ChallengeStore(env).addCartInTransaction(tenant, cart.customer_id, day, { total_spent_cents: -cents(cart.total), carts: -1, points_earned: -cart.points });
+  new ChallengeStore(env).addCartInTransaction(tenant, cart.customer_id, day, { total_spent_cents: -cents(cart.total), carts: -1, points_earned: -cart.points }, cart.origin);
 }
 
 /** A cart total in integer cents (0 when not a finite number). */
