@@ -13,7 +13,7 @@ import { retractCart } from '../challenges/progress.js';
 import { readBalance, reversePoints } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
-import { allocateId } from '../store/ids.js';
+import { allocateIdFromTop } from '../store/ids.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import { customerCounterKey } from './context.js';
@@ -52,7 +52,7 @@ export async function cancelCart(
     if (refusal) return refusal;
     let id = request.new_cart_id;
     if (id === undefined) {
-      do id = allocateId(env, tenant, 'carts');
+      do id = allocateIdFromTop(env, tenant, 'carts');
       while (carts.get(tenant, id));
     }
     return writeCancellation(stores, tenant, settings, original, id, request.new_cart_code ?? null, now);

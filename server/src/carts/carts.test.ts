@@ -222,15 +222,17 @@ describe('carts over HTTP', () => {
     expect((await points(7)).score).toBe(balance + 29);
   });
 
-  it('a cart without id gets a server id; ids up to 9223372036854775807 survive exactly', async () => {
-    const anonymous = await server.client.post('/carts/realtime', cart({ id: undefined, code: 'NO-ID' }));
-    expect(anonymous.status).toBe(200);
-    expect(typeof anonymous.body.id).toBe('number');
-    expect((await server.client.get('/carts/NO-ID')).body.id).toBe(anonymous.body.id);
+  it('a cart without id gets a server id counted down from the int64 maximum, skipping ids clients took; ids survive exactly', async () => {
     const big = await server.client.post('/carts/realtime', cart({ id: '9223372036854775807' }));
     expect(big.status).toBe(200);
     expect(big.body.id).toBe(9223372036854775807n);
     expect((await server.client.get('/carts/9223372036854775807')).body.id).toBe(9223372036854775807n);
+    const anonymous = await server.client.post('/carts/realtime', cart({ id: undefined, code: 'NO-ID' }));
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body.id).toBe(9223372036854775806n);
+    expect((await server.client.get('/carts/NO-ID')).body.id).toBe(9223372036854775806n);
+    // The ids a client numbers from 1 stay free (the server's first ids were 1, 2, ... and refused them later with 409).
+    for (const id of [1, 2]) expect((await server.client.post('/carts/realtime', cart({ id }))).status).toBe(200);
   });
 
   it('international follows the currency of the customer registration location when it is stored', async () => {

@@ -23,7 +23,7 @@ import type { CounterStore } from '../counters/store.js';
 import { grantsFromCart, readBalance, recordPoints, type PointsGrant } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
-import { allocateId } from '../store/ids.js';
+import { allocateIdFromTop } from '../store/ids.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import { customerCounterKey, type CartCustomer } from './context.js';
@@ -100,13 +100,14 @@ export async function commitCart(stores: RealtimeStores, pending: PendingCart): 
 }
 
 /**
- * A cart sent without id gets the next of the tenant's sequence not taken by a client's id; its response gains
+ * A cart sent without id gets the next of the tenant's server ids (counted down from the int64 maximum, apart
+ * from the ids clients choose) not taken; its response gains
  * that id last, as the engine's response (which echoes only what the request carried) spread with it would.
  */
 function writeWithNewId(stores: RealtimeStores, pending: PendingCart, code: string | null, evaluation: Evaluation): CartRecord {
   const { env, carts } = stores;
-  let id = allocateId(env, pending.tenant, 'carts');
-  while (carts.get(pending.tenant, id)) id = allocateId(env, pending.tenant, 'carts');
+  let id = allocateIdFromTop(env, pending.tenant, 'carts');
+  while (carts.get(pending.tenant, id)) id = allocateIdFromTop(env, pending.tenant, 'carts');
   return write(stores, pending, id, code, `${evaluation.responseJson.slice(0, -1)},"id":${id}}`, evaluation);
 }
 

@@ -10,10 +10,11 @@ import { openStore } from '../store/env.js';
 import { envelop, type Envelope } from './envelope.js';
 
 const log = createLogger();
-const service = new CartService(openStore((workerData as { dataDir: string }).dataDir), (tenant, version) =>
-  log.info({ tenant, version }, 'program compiled'),
-);
+const env = openStore((workerData as { dataDir: string }).dataDir);
+const service = new CartService(env, (tenant, version) => log.info({ tenant, version }, 'program compiled'));
 
 export default function run(task: CartTask): Promise<Envelope> {
+  // Tasks arrive in batches: without a fresh snapshot, a cart could miss a write acknowledged before it was sent.
+  env.freshReads();
   return envelop(() => service.run(task), (err) => log.error({ err }, 'unexpected error in a cart task'));
 }

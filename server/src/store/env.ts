@@ -24,6 +24,14 @@ export interface StoreEnv {
    * use it to stop serving a record only once the store holds its new value.
    */
   afterCommit(settled: () => void): void;
+  /**
+   * Ends the current read snapshot: the next read sees every commit so far,
+   * other threads' and processes' included. lmdb-js keeps one snapshot until
+   * a timer of the event loop renews it; a worker that takes several tasks
+   * in one turn calls this per task, so a cart sees the writes acknowledged
+   * before it was sent.
+   */
+  freshReads(): void;
   close(): Promise<void>;
 }
 
@@ -61,6 +69,9 @@ export function openStore(dataDir: string): StoreEnv {
       } finally {
         for (const callback of settled) callback();
       }
+    },
+    freshReads() {
+      root.resetReadTxn();
     },
     afterCommit(settled) {
       if (!settling) throw new Error('afterCommit is only called inside transact');

@@ -7,11 +7,27 @@ import type { Tenant } from '../tenancy/types.js';
 import type { StoreEnv } from './env.js';
 import { tenantPrefix } from './keys.js';
 
-/** Call inside `env.transact`. Returns the next id as a decimal string. */
+const INT64_MAX = 9223372036854775807n;
+
+/** Call inside `env.transact`. Returns the next id (1, 2, ...) as a decimal string. */
 export function allocateId(env: StoreEnv, tenant: Tenant, sequence: string): string {
+  return step(env, tenant, sequence, 0n, 1n);
+}
+
+/**
+ * Call inside `env.transact`. Ids counted down from 9223372036854775807, for
+ * records whose ids clients also choose (carts): a client numbering its own
+ * from 1 never meets one the server gave.
+ */
+export function allocateIdFromTop(env: StoreEnv, tenant: Tenant, sequence: string): string {
+  return step(env, tenant, `${sequence}:from_top`, INT64_MAX + 1n, -1n);
+}
+
+function step(env: StoreEnv, tenant: Tenant, sequence: string, start: bigint, by: bigint): string {
   const db = env.db('sequences');
   const key = [tenantPrefix(tenant), sequence];
-  const next = BigInt((db.get(key) as string | undefined) ?? '0') + 1n;
+  const stored = db.get(key) as string | undefined;
+  const next = (stored === undefined ? start : BigInt(stored)) + by;
   db.putSync(key, next.toString());
   return next.toString();
 }
