@@ -27,7 +27,7 @@ describe('pagination of the lists', () => {
 
   it('refuses per_page outside 1..100 and a starting_after it did not issue', async () => {
     for (const path of LISTS) {
-      for (const query of [{ per_page: '0' }, { per_page: '101' }, { starting_after: 'not-a-token' }]) {
+      for (const query of [{ per_page: '0' }, { per_page: '101' }, { starting_after: 'not-a-token' }] as Record<string, string>[]) {
         const res = await server.client.get(path, { query });
         expect(res.status, `${path} ${JSON.stringify(query)}`).toBe(400);
         expect(res.body.code).toBe('invalid_request');
