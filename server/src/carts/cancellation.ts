@@ -22,13 +22,7 @@ import { cartJson, cartResponse } from './present.js';
 import type { CartStore } from './store.js';
 import type { CartRecord } from './types.js';
 import { afterReturn } from '../vouchers/use.js';
-
-export interface CancellationRequest {
-  cart_to_cancel_id?: string;
-  cart_to_cancel_code?: string;
-  new_cart_id?: string;
-  new_cart_code?: string;
-}
+import type { CartsCancellation } from '../wire/types.js';
 
 export interface CancellationStores {
   env: StoreEnv;
@@ -41,7 +35,7 @@ export async function cancelCart(
   stores: CancellationStores,
   tenant: Tenant,
   settings: CompanySettings,
-  request: CancellationRequest,
+  request: CartsCancellation,
   now: Date,
 ): Promise<CartRecord> {
   const { env, carts } = stores;
@@ -61,7 +55,7 @@ export async function cancelCart(
   return result;
 }
 
-function findOriginal(carts: CartStore, tenant: Tenant, request: CancellationRequest): CartRecord | TallyError {
+function findOriginal(carts: CartStore, tenant: Tenant, request: CartsCancellation): CartRecord | TallyError {
   if (request.cart_to_cancel_id !== undefined) {
     const cart = carts.get(tenant, request.cart_to_cancel_id);
     if (cart && (request.cart_to_cancel_code === undefined || cart.code === request.cart_to_cancel_code)) return cart;
@@ -72,7 +66,7 @@ function findOriginal(carts: CartStore, tenant: Tenant, request: CancellationReq
 }
 
 /** Why the cancellation cannot happen, checked before any write. */
-function refuse(carts: CartStore, tenant: Tenant, settings: CompanySettings, original: CartRecord, request: CancellationRequest, now: Date): TallyError | undefined {
+function refuse(carts: CartStore, tenant: Tenant, settings: CompanySettings, original: CartRecord, request: CartsCancellation, now: Date): TallyError | undefined {
   const field = request.cart_to_cancel_id !== undefined ? 'cart_to_cancel_id' : 'cart_to_cancel_code';
   if (original.kind === 'cancellation') return new TallyError('invalid_request', `${field}: cart ${original.id} is itself a cancellation`, field);
   if (original.cancelled_by !== null) return new TallyError('conflict', `${field}: cart ${original.id} was already cancelled by cart ${original.cancelled_by}`, field);

@@ -12,7 +12,7 @@ import type { Reply, Routes, TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { createCartPool, readPoolOptions } from '../pool/pool.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
-import { cancelCart, type CancellationRequest } from './cancellation.js';
+import { cancelCart } from './cancellation.js';
 import { cartFilter, readCartQuery } from './query.js';
 import { cartJson, cartReadBody } from './present.js';
 import type { CartOperation } from './service.js';
@@ -63,7 +63,7 @@ export function cartsRoutes(ctx: ServerContext): Routes {
     },
 
     'carts.cancellation': async (req) => {
-      const request = validate<CancellationRequest>('carts.cancellation', req.body);
+      const request = validate('carts.cancellation', req.body);
       const mirror = await cancelCart(stores, req.tenant, req.settings, request, req.now);
       return { body: undefined, raw: mirror.response_json };
     },
