@@ -11,6 +11,7 @@ import { invalidRequest } from '../http/errors.js';
 import { parseJsonObject } from '../http/json.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
+import type { CartsCart } from '../wire/types.js';
 
 export interface CartRequest {
   /** The validated body, ids as numbers (bigint above 2^53). */
@@ -35,25 +36,30 @@ function numericRows(rows: unknown, fields: readonly string[]): void {
 }
 
 export function readCartRequest(text: string): CartRequest {
-  const body = validate<Record<string, unknown> & Cart>('carts.cart', parseJsonObject(text));
-  if (body.customer_id !== undefined && body.customer_code !== undefined) {
+  const wire = validate('carts.cart', parseJsonObject(text));
+  if (wire.customer_id !== undefined && wire.customer_code !== undefined) {
     throw invalidRequest('customer_code', 'is mutually exclusive with customer_id');
   }
-  if (body.cashback_score_desired !== undefined && body.cashbacks !== undefined) {
+  if (wire.cashback_score_desired !== undefined && wire.cashbacks !== undefined) {
     throw invalidRequest('cashbacks', 'is mutually exclusive with cashback_score_desired');
   }
-  const request: CartRequest = {
-    body,
-    id: body.id as string | undefined,
-    code: body.code,
-    customer_id: body.customer_id as string | undefined,
-    customer_code: body.customer_code,
-    location_id: body.location_id as string | undefined,
-    product_ids: body.lines.flatMap((line) => (typeof line.product_id === 'string' ? [line.product_id] : [])),
+  return {
+    id: wire.id,
+    code: wire.code,
+    customer_id: wire.customer_id,
+    customer_code: wire.customer_code,
+    location_id: wire.location_id,
+    product_ids: wire.lines.flatMap((line) => (line.product_id === undefined ? [] : [line.product_id])),
+    body: engineCart(wire),
   };
+}
+
+/** The same object, its ids turned back into numbers in place: the engine echoes them into the response. */
+function engineCart(wire: CartsCart): Record<string, unknown> & Cart {
+  const body = wire as unknown as Record<string, unknown> & Cart;
   numeric(body, ['id', 'location_id', 'customer_id']);
   numericRows(body.lines, ['product_id', 'supplier_id']);
   numericRows(body.returns, ['ticket_id']);
   numericRows(body.promotions, ['promotion_id', 'product_id']);
-  return request;
+  return body;
 }

@@ -107,12 +107,11 @@ export function schemaError(errors: readonly Partial<ErrorObject>[] | null | und
  * Validates (and canonicalises, in place) a request body against the schema
  * `id` from `schemas/`; throws invalid_request naming the field. The body is
  * typed by the schema (`RequestBodies`, generated from `schemas/` by
- * `npm run schemas`), or by the type argument a caller gives.
+ * `npm run schemas`).
  */
-export function validate<K extends keyof RequestBodies>(id: K, data: unknown): RequestBodies[K];
-export function validate<T>(id: string, data: unknown): T;
-export function validate(id: string, data: unknown): unknown {
-  const check = compiled.get(id);
+export function validate<K extends keyof RequestBodies>(id: K, data: unknown): RequestBodies[K] {
+  // The schema of `id` is what RequestBodies[K] was generated from: ajv's guard narrows `data` to it.
+  const check = compiled.get(id) as ValidateFunction<RequestBodies[K]> | undefined;
   if (!check) throw new Error(`no schema with $id ${id} under schemas/`);
   if (!check(data)) throw schemaError(check.errors);
   return data;
