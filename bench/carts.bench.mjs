@@ -18,19 +18,17 @@
  * BENCH_BARE=off (no bare endpoint), BENCH_WORKERS (default "2,0": the
  * servers' WORKERS), BENCH_OPS (default "simulate,realtime").
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AUTH, KEY, SECRET, startProcess } from './processes.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
-const KEY = 'bench-key';
-const SECRET = 'bench-secret';
-const AUTH = { 'X-Api-Key': KEY, 'X-Api-Secret': SECRET, 'X-Api-Version': '1' };
 // Few customers: creating one hashes its password (scrypt), on purpose slow.
 const CUSTOMERS = 100;
 
@@ -67,29 +65,15 @@ function campaigns() {
   return list;
 }
 
-function startProcess(args, env) {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout.on('data', (d) => {
-      buffered += d;
-      const lines = buffered.split('\n');
-      buffered = lines.pop();
-      for (const line of lines) {
-        if (!line.startsWith('{')) continue;
-        const entry = JSON.parse(line);
-        if (entry.msg !== 'listening') continue;
-        // Figures from uWebSockets.js's slow pure-JS fallback would mislead: refuse them.
-        if (entry.backend !== 'native') {
-          console.error(`uWebSockets.js fallback in use (${args[0] === '-e' ? 'bare endpoint' : 'Tally server'}): no figures reported.`);
-          child.kill();
-          process.exit(2);
-        }
-        resolve({ child, port: entry.port, backend: entry.backend });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code} before listening`)));
-  });
+/** Starts node with `args`; figures from uWebSockets.js's slow pure-JS fallback would mislead, so it refuses them. */
+async function startNode(args, env) {
+  const started = await startProcess(process.execPath, args, env);
+  if (started.backend !== 'native') {
+    console.error(`uWebSockets.js fallback in use (${args[0] === '-e' ? 'bare endpoint' : 'Tally server'}): no figures reported.`);
+    started.child.kill();
+    process.exit(2);
+  }
+  return started;
 }
 
 const BARE = `
@@ -171,7 +155,7 @@ function peakRss(pid) {
 
 async function tally(workers) {
   const dataDir = mkdtempSync(join(tmpdir(), 'tally-carts-bench-'));
-  const server = await startProcess([join(ROOT, 'server/dist/main.js')], {
+  const server = await startNode([join(ROOT, 'server/dist/main.js')], {
     PORT: '0', DATA_DIR: dataDir, TALLY_RATE_LIMITS: 'off', TALLY_BOOTSTRAP_KEY: KEY, TALLY_BOOTSTRAP_SECRET: SECRET, LOG_LEVEL: 'info', WORKERS: String(workers),
   });
   await seed(server.port);
@@ -190,7 +174,7 @@ export { campaigns, cartBody };
 export async function runCartsBench() {
   const rows = [];
   if (process.env.BENCH_BARE !== 'off') {
-    const bare = await startProcess(['-e', BARE], { NODE_PATH: join(ROOT, 'node_modules') });
+    const bare = await startNode(['-e', BARE], { NODE_PATH: join(ROOT, 'node_modules') });
     console.error('carts bench: bare endpoint');
     rows.push(['bare uWS, POST parsing the same 1.5 KB cart', wrk(bare.port, '/carts/simulate', 1), peakRss(bare.child.pid)]);
     bare.child.kill('SIGTERM');

@@ -18,12 +18,13 @@
  * (3), BENCH_CONNECTIONS (50), BENCH_CUSTOMERS (100000; seeding them takes
  * minutes: POST /customers hashes a generated password for each).
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AUTH, KEY, SECRET, startProcess } from './processes.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -31,9 +32,6 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const KEY = 'bench-key';
-const SECRET = 'bench-secret';
-const AUTH = { 'X-Api-Key': KEY, 'X-Api-Secret': SECRET, 'X-Api-Version': '1' };
 
 const uws = require('uWebSockets.js');
 if (!('SSLApp' in uws)) {
@@ -45,23 +43,6 @@ const hasCommand = (name) => spawnSync('sh', ['-c', `command -v ${name}`]).statu
 const WRK = hasCommand('wrk');
 const PIN = WRK && hasCommand('taskset');
 const pinned = (core, command, args) => (PIN ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]);
-
-/** Spawns a process and resolves with it and its port once it logs a JSON `listening` line. */
-function startProcess(command, args, env) {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout.on('data', (d) => {
-      buffered += d;
-      for (const line of buffered.split('\n')) {
-        if (!line.startsWith('{')) continue;
-        const entry = JSON.parse(line);
-        if (entry.msg === 'listening') resolve({ child, port: entry.port, backend: entry.backend });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${command} exited ${code} before listening`)));
-  });
-}
 
 const BARE = `
 const uws = require('uWebSockets.js');

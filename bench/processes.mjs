@@ -1,0 +1,29 @@
+/**
+ * What the HTTP benches share: the bootstrap credentials they start Tally
+ * with, and starting a server process (Tally or a bare uWebSockets.js
+ * endpoint) that logs a JSON `listening` line with its port and backend.
+ */
+import { spawn } from 'node:child_process';
+
+export const KEY = 'bench-key';
+export const SECRET = 'bench-secret';
+export const AUTH = { 'X-Api-Key': KEY, 'X-Api-Secret': SECRET, 'X-Api-Version': '1' };
+
+/** Spawns `command args` and resolves with `{child, port, backend}` once it logs that it listens. */
+export function startProcess(command, args, env) {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    child.stdout.on('data', (d) => {
+      buffered += d;
+      const lines = buffered.split('\n');
+      buffered = lines.pop();
+      for (const line of lines) {
+        if (!line.startsWith('{')) continue;
+        const entry = JSON.parse(line);
+        if (entry.msg === 'listening') resolve({ child, port: entry.port, backend: entry.backend });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${command} exited ${code} before listening`)));
+  });
+}
