@@ -100,9 +100,9 @@ export async function commitCart(stores: RealtimeStores, pending: PendingCart): 
 }
 
 /**
- * A cart sent without id gets the next of the tenant's server ids (counted down from the int64 maximum, apart
- * from the ids clients choose) not taken; its response gains
- * that id last, as the engine's response (which echoes only what the request carried) spread with it would.
+ * A cart sent without id gets the next free server id (counted down from the int64 maximum, away from the
+ * ids clients choose); its response gains that id last, as the engine's response (which echoes only what
+ * the request carried) spread with it would.
  */
 function writeWithNewId(stores: RealtimeStores, pending: PendingCart, code: string | null, evaluation: Evaluation): CartRecord {
   const { env, carts } = stores;

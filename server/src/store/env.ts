@@ -59,11 +59,12 @@ export function openStore(dataDir: string): StoreEnv {
       const settled: (() => void)[] = [];
       try {
         return await commit(() => {
+          const outer = settling;
           settling = settled;
           try {
             return work();
           } finally {
-            settling = undefined;
+            settling = outer;
           }
         });
       } finally {
