@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from './operations.js';
@@ -206,5 +207,18 @@ describe('the common request rules over HTTP', () => {
         await own.dispose();
       }
     });
+  });
+
+  it('reads the method case-sensitively (RFC 9110): a lower-case get is never answered as GET', async () => {
+    const socket = connect(server.port, '127.0.0.1');
+    // uWebSockets.js's parser refuses the request and closes the connection.
+    const answer = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+      socket.write(`get /check HTTP/1.1\r\nHost: localhost\r\nX-Api-Key: ${TEST_KEY}\r\nX-Api-Secret: ${TEST_SECRET}\r\nX-Api-Version: 1\r\n\r\n`);
+    });
+    expect(answer).not.toMatch(/^HTTP\/1\.1 200 /);
   });
 });

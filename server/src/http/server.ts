@@ -103,7 +103,7 @@ function readRequest(req: Uws.HttpRequest): RawRequest {
   headersRead = {};
   req.forEach(readHeader);
   return {
-    // Methods are case-sensitive (RFC 9110): `get` is not GET.
+    // Methods are case-sensitive (RFC 9110); uWS's parser already refuses a lower-case one, so no folding.
     method: req.getCaseSensitiveMethod(),
     url: req.getUrl(),
     query: req.getQuery() ?? '',
