@@ -21,5 +21,10 @@ export async function envelop(work: () => Promise<string>, onUnexpected: (err: u
 /** The answer's JSON text, or the TallyError it carried. */
 export function unwrap(envelope: Envelope): string {
   if (envelope.ok) return envelope.raw;
-  throw new TallyError(envelope.code, envelope.message, envelope.field);
+  throw rebuildError(envelope);
+}
+
+/** The TallyError a failed envelope carried. */
+export function rebuildError(envelope: Extract<Envelope, { ok: false }>): TallyError {
+  return new TallyError(envelope.code, envelope.message, envelope.field);
 }

@@ -2,32 +2,38 @@
  * The cart pool: cart tasks run on Piscina worker threads, so the main thread
  * keeps to HTTP, authentication, rate limits and idempotency. WORKERS=0 runs
  * the same service inline on the main thread (the bench's comparison).
- * Tuning was measured (bench/README.md): several tasks in flight per worker
- * hide the thread wake-up cost, and the body travels as the JSON text the
- * worker parses itself.
+ * Tuning was measured (bench/README.md): the simulated carts that arrive
+ * during one turn of the event loop travel to the workers together, a batch
+ * per message (the per-message cost and the thread wake-up are paid once per
+ * batch); several batches are in flight per worker; the body travels as the
+ * JSON text the worker parses itself.
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { CartService, type CartTask } from '../carts/service.js';
 import type { Logger } from '../log.js';
 import type { StoreEnv } from '../store/env.js';
-import { envelop, unwrap, type Envelope } from './envelope.js';
+import { envelop, rebuildError, unwrap, type Envelope } from './envelope.js';
 
 const YOUNG_GENERATION_MB = 96;
 
 export interface PoolOptions {
   /** Worker threads; 0 = evaluate inline on the main thread. */
   workers: number;
-  /** Tasks a worker takes at once. */
+  /** Batches a worker takes at once. */
   tasksPerWorker: number;
+  /** Most carts in one batch. */
+  batchSize: number;
 }
 
 export function readPoolOptions(env: NodeJS.ProcessEnv = process.env): PoolOptions {
   const workers = Number(env.WORKERS ?? availableParallelism());
   const tasksPerWorker = Number(env.CART_TASKS_PER_WORKER ?? 32);
+  const batchSize = Number(env.CART_BATCH_SIZE ?? 16);
   if (!Number.isInteger(workers) || workers < 0) throw new Error(`WORKERS must be an integer >= 0, got ${env.WORKERS}`);
   if (!Number.isInteger(tasksPerWorker) || tasksPerWorker < 1) throw new Error(`CART_TASKS_PER_WORKER must be an integer >= 1, got ${env.CART_TASKS_PER_WORKER}`);
-  return { workers, tasksPerWorker };
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`CART_BATCH_SIZE must be an integer >= 1, got ${env.CART_BATCH_SIZE}`);
+  return { workers, tasksPerWorker, batchSize };
 }
 
 export interface CartPool {
@@ -42,7 +48,7 @@ export function createCartPool(options: PoolOptions, dataDir: string, env: Store
       run: (task) => envelop(() => service.run(task), (err) => log.error({ err }, 'unexpected error in a cart task')).then(unwrap),
     };
   }
-  const piscina = new Piscina<CartTask, Envelope>({
+  const piscina = new Piscina<CartTask[], Envelope[]>({
     filename: new URL('./worker.js', import.meta.url).href,
     minThreads: options.workers,
     maxThreads: options.workers,
@@ -57,5 +63,57 @@ export function createCartPool(options: PoolOptions, dataDir: string, env: Store
     workerData: { dataDir },
   });
   // The threads live as long as the process: the server's stop answers in-flight requests, then exits.
-  return { run: (task) => piscina.run(task).then(unwrap) };
+  return new Batches(piscina, options);
+}
+
+interface Waiting {
+  task: CartTask;
+  resolve: (raw: string) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Gathers the simulated carts of one turn of the event loop (the requests
+ * uWebSockets.js read in one poll) and sends them as batches: one per worker,
+ * at most `batchSize` carts each, so both workers get work and a batch stays short.
+ */
+class Batches implements CartPool {
+  private waiting: Waiting[] = [];
+
+  constructor(
+    private readonly piscina: Piscina<CartTask[], Envelope[]>,
+    private readonly options: PoolOptions,
+  ) {}
+
+  run(task: CartTask): Promise<string> {
+    return new Promise((resolve, reject) => {
+      // A batch answers when its last cart is done: realtime and create carts, which wait for their
+      // own commit, travel alone (batched, they measured slower: bench/README.md).
+      if (task.operation !== 'simulate') return this.send([{ task, resolve, reject }]);
+      if (this.waiting.length === 0) setImmediate(this.flush);
+      this.waiting.push({ task, resolve, reject });
+    });
+  }
+
+  private readonly flush = (): void => {
+    const waiting = this.waiting;
+    this.waiting = [];
+    const size = Math.min(this.options.batchSize, Math.ceil(waiting.length / this.options.workers));
+    for (let start = 0; start < waiting.length; start += size) this.send(waiting.slice(start, start + size));
+  };
+
+  private send(batch: Waiting[]): void {
+    this.piscina.run(batch.map((entry) => entry.task)).then(
+      (envelopes) => {
+        for (let i = 0; i < batch.length; i++) {
+          const envelope = envelopes[i];
+          if (envelope.ok) batch[i].resolve(envelope.raw);
+          else batch[i].reject(rebuildError(envelope));
+        }
+      },
+      (err: unknown) => {
+        for (const entry of batch) entry.reject(err);
+      },
+    );
+  }
 }

@@ -1,7 +1,7 @@
 /**
  * The pool's worker entry: opens the same LMDB environment (lmdb-js shares it
  * between threads of a process), keeps one CartService whose program cache
- * lives as long as the thread, and answers each task with an Envelope.
+ * lives as long as the thread, and answers each cart of a batch with an Envelope.
  */
 import { workerData } from 'node:worker_threads';
 import { CartService, type CartTask } from '../carts/service.js';
@@ -13,8 +13,12 @@ const log = createLogger();
 const env = openStore((workerData as { dataDir: string }).dataDir);
 const service = new CartService(env, (tenant, version) => log.info({ tenant, version }, 'program compiled'));
 
-export default function run(task: CartTask): Promise<Envelope> {
-  // Tasks arrive in batches: without a fresh snapshot, a cart could miss a write acknowledged before it was sent.
+/**
+ * A batch of carts (pool.ts). They run together: simulated carts one after
+ * the other, realtime carts each up to its commit, which lmdb-js then groups.
+ */
+export default function run(batch: CartTask[]): Promise<Envelope[]> {
+  // Batches arrive while others run: without a fresh snapshot, a cart could miss a write acknowledged before it was sent.
   env.freshReads();
-  return envelop(() => service.run(task), (err) => log.error({ err }, 'unexpected error in a cart task'));
+  return Promise.all(batch.map((task) => envelop(() => service.run(task), (err) => log.error({ err }, 'unexpected error in a cart task'))));
 }

@@ -1,0 +1,47 @@
+/**
+ * Simulated carts travel to the workers in batches (pool.ts): every cart of
+ * a batch gets its own answer, and a cart that fails fails alone.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cartBody } from '../testing/carts.js';
+import { startServer, type TestServer } from '../testing/server.js';
+import { readPoolOptions } from './pool.js';
+
+describe('simulated carts sent in batches', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '2', CART_BATCH_SIZE: '4' } });
+    const discount = await server.client.post('/discounts', {
+      rule_params: { name: 'Ten off', rule_effects: [{ type: 'percentage', value: 10, distribution: 'individual_items' }] },
+    });
+    expect(discount.status, discount.text).toBe(200);
+  });
+  afterAll(() => server.dispose());
+
+  it('answers each cart of a burst with its own evaluation, and each bad cart with its own error', async () => {
+    const carts = Array.from({ length: 48 }, (_, i) =>
+      i % 6 === 5 ? cartBody(10 + i, { id: 1000 + i, lines: 'none' }) : cartBody(10 + i, { id: 1000 + i }),
+    );
+    const answers = await Promise.all(carts.map((cart) => server.client.post('/carts/simulate', cart)));
+    answers.forEach((res, i) => {
+      if (i % 6 === 5) {
+        expect(res.status, res.text).toBe(400);
+        expect(res.body).toMatchObject({ code: 'invalid_request' });
+        expect(res.body.error).toContain('lines');
+        return;
+      }
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.id).toBe(1000 + i);
+      expect(res.body.original_total).toBe(10 + i);
+      expect(res.body.total).toBe(Math.round((10 + i) * 90) / 100); // 10% off
+    });
+  });
+});
+
+describe('CART_BATCH_SIZE', () => {
+  it('defaults to 16 and refuses anything but a positive integer', () => {
+    expect(readPoolOptions({}).batchSize).toBe(16);
+    expect(readPoolOptions({ CART_BATCH_SIZE: '3' }).batchSize).toBe(3);
+    for (const bad of ['0', '-1', '2.5', 'many']) expect(() => readPoolOptions({ CART_BATCH_SIZE: bad })).toThrow(/CART_BATCH_SIZE/);
+  });
+});
