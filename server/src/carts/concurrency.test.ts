@@ -10,6 +10,7 @@ function cart(id: number, customer: number) {
   return { id, customer_id: customer, creation_date: '2026-11-20T10:00:00Z', total: 2, lines: [{ order: 1, product_id: 1, total: 2, quantity: 1 }] };
 }
 
+// Two writer threads (REALTIME_WORKERS=2) racing for the write lock, and many carts in flight in each.
 describe('concurrent realtime carts against a small budget, a once limit and a small stock', () => {
   let server: TestServer;
   let budgetCampaign: string;
@@ -17,7 +18,7 @@ describe('concurrent realtime carts against a small budget, a once limit and a s
   const responses: { status: number; body: any }[] = [];
 
   beforeAll(async () => {
-    server = await startServer({ env: { WORKERS: '2', CART_TASKS_PER_WORKER: '16' } });
+    server = await startServer({ env: { WORKERS: '2', REALTIME_WORKERS: '2', CART_TASKS_PER_WORKER: '16' } });
     for (let id = 1; id <= 3; id++) await server.client.post('/customers', { id, name: `C${id}`, registration_location_id: 1 });
     // 1.00 of budget, 0.20 off each 2.00 cart: five carts' worth.
     const budget = await server.client.post('/discounts', {

@@ -2,11 +2,16 @@
  * The cart pool: cart tasks run on Piscina worker threads, so the main thread
  * keeps to HTTP, authentication, rate limits and idempotency. WORKERS=0 runs
  * the same service inline on the main thread (the bench's comparison).
- * Tuning was measured (bench/README.md): the simulated carts that arrive
- * during one turn of the event loop travel to the workers together, a batch
- * per message (the per-message cost and the thread wake-up are paid once per
- * batch); several batches are in flight per worker; the body travels as the
- * JSON text the worker parses itself.
+ * Tuning was measured (bench/README.md):
+ * - simulated carts run on WORKERS threads; the ones that arrive during one
+ *   turn of the event loop travel together, a batch per message (the
+ *   per-message cost and the thread wake-up are paid once per batch);
+ * - realtime and create carts, which write, run on their own REALTIME_WORKERS
+ *   threads (default 1): two threads writing to one LMDB environment take
+ *   turns on its write lock and commit smaller groups, which cost 25% more
+ *   CPU a cart and a higher p99 than one thread committing every cart;
+ * - several tasks are in flight per worker, and the body travels as the JSON
+ *   text the worker parses itself.
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
@@ -22,18 +27,22 @@ export interface PoolOptions {
   workers: number;
   /** Batches a worker takes at once. */
   tasksPerWorker: number;
-  /** Most carts in one batch. */
+  /** Most simulated carts in one batch. */
   batchSize: number;
+  /** Worker threads for realtime and create carts (the carts that write). */
+  writers: number;
 }
 
 export function readPoolOptions(env: NodeJS.ProcessEnv = process.env): PoolOptions {
   const workers = Number(env.WORKERS ?? availableParallelism());
   const tasksPerWorker = Number(env.CART_TASKS_PER_WORKER ?? 32);
   const batchSize = Number(env.CART_BATCH_SIZE ?? 16);
+  const writers = Number(env.REALTIME_WORKERS ?? 1);
   if (!Number.isInteger(workers) || workers < 0) throw new Error(`WORKERS must be an integer >= 0, got ${env.WORKERS}`);
   if (!Number.isInteger(tasksPerWorker) || tasksPerWorker < 1) throw new Error(`CART_TASKS_PER_WORKER must be an integer >= 1, got ${env.CART_TASKS_PER_WORKER}`);
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`CART_BATCH_SIZE must be an integer >= 1, got ${env.CART_BATCH_SIZE}`);
-  return { workers, tasksPerWorker, batchSize };
+  if (!Number.isInteger(writers) || writers < 1) throw new Error(`REALTIME_WORKERS must be an integer >= 1, got ${env.REALTIME_WORKERS}`);
+  return { workers, tasksPerWorker, batchSize, writers };
 }
 
 export interface CartPool {
@@ -48,22 +57,23 @@ export function createCartPool(options: PoolOptions, dataDir: string, env: Store
       run: (task) => envelop(() => service.run(task), (err) => log.error({ err }, 'unexpected error in a cart task')).then(unwrap),
     };
   }
-  const piscina = new Piscina<CartTask[], Envelope[]>({
-    filename: new URL('./worker.js', import.meta.url).href,
-    minThreads: options.workers,
-    maxThreads: options.workers,
-    concurrentTasksPerWorker: options.tasksPerWorker,
-    // Tasks await LMDB commits, so a worker must never block in Atomics.wait between tasks;
-    // plain messages measured as fast as 'async' atomics, with a lower p99 (bench/README.md).
-    atomics: 'disabled',
-    idleTimeout: Infinity,
-    // A cart allocates ~100 KB of short-lived objects: a young generation of 96 MB (semi-spaces of 32 MB)
-    // lets nearly all of it die before a scavenge; measured 10 to 20% less CPU per cart than V8's default.
-    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-    workerData: { dataDir },
-  });
+  const threads = (count: number) =>
+    new Piscina<CartTask[], Envelope[]>({
+      filename: new URL('./worker.js', import.meta.url).href,
+      minThreads: count,
+      maxThreads: count,
+      concurrentTasksPerWorker: options.tasksPerWorker,
+      // Tasks await LMDB commits, so a worker must never block in Atomics.wait between tasks;
+      // plain messages measured as fast as 'async' atomics, with a lower p99 (bench/README.md).
+      atomics: 'disabled',
+      idleTimeout: Infinity,
+      // A cart allocates ~100 KB of short-lived objects: a young generation of 96 MB (semi-spaces of 32 MB)
+      // lets nearly all of it die before a scavenge; measured 10 to 20% less CPU per cart than V8's default.
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+      workerData: { dataDir },
+    });
   // The threads live as long as the process: the server's stop answers in-flight requests, then exits.
-  return new Batches(piscina, options);
+  return new Batches(threads(options.workers), threads(options.writers), options);
 }
 
 interface Waiting {
@@ -81,15 +91,16 @@ class Batches implements CartPool {
   private waiting: Waiting[] = [];
 
   constructor(
-    private readonly piscina: Piscina<CartTask[], Envelope[]>,
+    private readonly evaluators: Piscina<CartTask[], Envelope[]>,
+    private readonly writers: Piscina<CartTask[], Envelope[]>,
     private readonly options: PoolOptions,
   ) {}
 
   run(task: CartTask): Promise<string> {
     return new Promise((resolve, reject) => {
-      // A batch answers when its last cart is done: realtime and create carts, which wait for their
-      // own commit, travel alone (batched, they measured slower: bench/README.md).
-      if (task.operation !== 'simulate') return this.send([{ task, resolve, reject }]);
+      // A batch answers when its last cart is done: carts that wait for their own commit travel alone
+      // (batched, they measured slower: bench/README.md).
+      if (task.operation !== 'simulate') return this.send(this.writers, [{ task, resolve, reject }]);
       if (this.waiting.length === 0) setImmediate(this.flush);
       this.waiting.push({ task, resolve, reject });
     });
@@ -99,11 +110,11 @@ class Batches implements CartPool {
     const waiting = this.waiting;
     this.waiting = [];
     const size = Math.min(this.options.batchSize, Math.ceil(waiting.length / this.options.workers));
-    for (let start = 0; start < waiting.length; start += size) this.send(waiting.slice(start, start + size));
+    for (let start = 0; start < waiting.length; start += size) this.send(this.evaluators, waiting.slice(start, start + size));
   };
 
-  private send(batch: Waiting[]): void {
-    this.piscina.run(batch.map((entry) => entry.task)).then(
+  private send(threads: Piscina<CartTask[], Envelope[]>, batch: Waiting[]): void {
+    threads.run(batch.map((entry) => entry.task)).then(
       (envelopes) => {
         for (let i = 0; i < batch.length; i++) {
           const envelope = envelopes[i];

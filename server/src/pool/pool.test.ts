@@ -1,6 +1,7 @@
 /**
- * Simulated carts travel to the workers in batches (pool.ts): every cart of
- * a batch gets its own answer, and a cart that fails fails alone.
+ * The pool's options, and its batches (pool.ts): simulated carts travel to
+ * the workers in batches, every cart of a batch gets its own answer, and a
+ * cart that fails fails alone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cartBody } from '../testing/carts.js';
@@ -38,10 +39,17 @@ describe('simulated carts sent in batches', () => {
   });
 });
 
-describe('CART_BATCH_SIZE', () => {
-  it('defaults to 16 and refuses anything but a positive integer', () => {
-    expect(readPoolOptions({}).batchSize).toBe(16);
-    expect(readPoolOptions({ CART_BATCH_SIZE: '3' }).batchSize).toBe(3);
-    for (const bad of ['0', '-1', '2.5', 'many']) expect(() => readPoolOptions({ CART_BATCH_SIZE: bad })).toThrow(/CART_BATCH_SIZE/);
+describe('the pool options', () => {
+  it('default to 32 tasks a worker, batches of 16 simulated carts and one thread for the carts that write', () => {
+    expect(readPoolOptions({ WORKERS: '2' })).toEqual({ workers: 2, tasksPerWorker: 32, batchSize: 16, writers: 1 });
+    expect(readPoolOptions({ WORKERS: '3', CART_TASKS_PER_WORKER: '8', CART_BATCH_SIZE: '4', REALTIME_WORKERS: '2' })).toEqual({ workers: 3, tasksPerWorker: 8, batchSize: 4, writers: 2 });
+  });
+
+  it('refuse anything but a positive integer (WORKERS may be 0: inline)', () => {
+    for (const name of ['CART_TASKS_PER_WORKER', 'CART_BATCH_SIZE', 'REALTIME_WORKERS']) {
+      for (const bad of ['0', '-1', '2.5', 'many']) expect(() => readPoolOptions({ [name]: bad })).toThrow(name);
+    }
+    expect(() => readPoolOptions({ WORKERS: '-1' })).toThrow('WORKERS');
+    expect(readPoolOptions({ WORKERS: '0' }).workers).toBe(0);
   });
 });
