@@ -7,10 +7,13 @@
  * (25 discounts, 25 points, conditions on product ids; BENCH_APPLYING of them
  * act on the cart, default 10) and 10-line carts of about 1.5 KB:
  * - a bare uWebSockets.js endpoint that parses the same body (the ceiling),
- * - POST /carts/simulate on the Piscina pool (WORKERS=2) and inline (WORKERS=0),
- * - POST /carts/realtime on the pool and inline (every cart a new id, each one
+ * - POST /carts/simulate on the Piscina pool (WORKERS=2; batches) and inline (WORKERS=0),
+ * - POST /carts/realtime on its writer thread (REALTIME_WORKERS=1) and inline (every cart a new id, each one
  *   durable before its 200: group commit).
- * Reports requests/s, p50, p99, non-2xx and the server's peak RSS (VmHWM).
+ * Reports requests/s, p50, p99, non-2xx, the server's CPU per request (all
+ * its threads) and peak RSS (VmHWM), and the host's steal time (CPU the
+ * hypervisor gave other guests during the run: figures of a run with high
+ * steal are a measure of the neighbours).
  * Env: BENCH_DURATION seconds per target (default 10), BENCH_CONNECTIONS (50),
  * BENCH_WARMUP seconds of unrecorded load before each target (default 2: the
  * workers' JIT and first program compile are not the steady state),
@@ -114,8 +117,23 @@ async function seed(port) {
 function wrk(port, path, firstId, pid) {
   if (WARMUP > 0) load(port, path, firstId + 5_000_000, WARMUP);
   const before = pid === undefined ? 0 : cpuSeconds(pid);
+  const host = hostTicks();
   const result = load(port, path, firstId, DURATION);
-  return { ...result, cpuUs: pid === undefined ? NaN : ((cpuSeconds(pid) - before) * 1e6) / (result.rps * DURATION) };
+  const after = hostTicks();
+  return {
+    ...result,
+    cpuUs: pid === undefined ? NaN : ((cpuSeconds(pid) - before) * 1e6) / (result.rps * DURATION),
+    stealPct: (100 * (after.steal - host.steal)) / (after.total - host.total),
+  };
+}
+
+/**
+ * The machine's CPU ticks from /proc/stat, and those stolen by the hypervisor: on a shared virtual
+ * machine, steal is the CPU other guests took during the run, which no figure of this run had.
+ */
+function hostTicks() {
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return { total: cpu.reduce((a, b) => a + b, 0), steal: cpu[7] ?? 0 };
 }
 
 /** utime + stime of a process (every thread), in seconds (clock ticks of 1/100 s). */
@@ -182,10 +200,12 @@ export async function runCartsBench() {
   for (const workers of (process.env.BENCH_WORKERS ?? '2,0').split(',').map(Number)) {
     console.error(`carts bench: Tally with WORKERS=${workers}`);
     const server = await tally(workers);
-    const where = workers === 0 ? 'inline on the main thread' : `pool, ${workers} workers`;
+    // Realtime carts run on the writer pool (REALTIME_WORKERS, the server's default of 1 unless set).
+    const where = (op) =>
+      workers === 0 ? 'inline on the main thread' : op === 'simulate' ? `pool, ${workers} workers` : `writer pool, ${process.env.REALTIME_WORKERS ?? 1} thread(s)`;
     try {
       for (const op of (process.env.BENCH_OPS ?? 'simulate,realtime').split(',')) {
-        rows.push([`Tally POST /carts/${op}, ${where}`, wrk(server.port, `/carts/${op}`, op === 'simulate' ? 10_000_000 : 20_000_000, server.child.pid), peakRss(server.child.pid)]);
+        rows.push([`Tally POST /carts/${op}, ${where(op)}`, wrk(server.port, `/carts/${op}`, op === 'simulate' ? 10_000_000 : 20_000_000, server.child.pid), peakRss(server.child.pid)]);
       }
     } finally {
       await server.stop();
@@ -197,11 +217,11 @@ export async function runCartsBench() {
 export function printCartsTable(rows) {
   const bareRps = rows[0][0].startsWith('bare') ? rows[0][1].rps : NaN;
   console.log(`\nCarts: 50 active campaigns (${process.env.BENCH_APPLYING ?? 10} acting on the cart), 10-line carts, wrk -t1 -c${CONNECTIONS} -d${DURATION}s after ${WARMUP} s of warm-up, loopback, Node ${process.version}, CART_TASKS_PER_WORKER=${process.env.CART_TASKS_PER_WORKER ?? 'default'}.`);
-  console.log('\n| target | requests/s | p50 ms | p99 ms | non-2xx | % of bare | server CPU µs a request | server peak RSS MiB |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('\n| target | requests/s | p50 ms | p99 ms | non-2xx | % of bare | server CPU µs a request | server peak RSS MiB | host steal % |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const [name, r, rss] of rows) {
     const cpu = Number.isNaN(r.cpuUs ?? NaN) ? '' : Math.round(r.cpuUs);
-    console.log(`| ${name} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${((100 * r.rps) / bareRps).toFixed(0)}% | ${cpu} | ${rss} |`);
+    console.log(`| ${name} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${((100 * r.rps) / bareRps).toFixed(0)}% | ${cpu} | ${rss} | ${r.stealPct.toFixed(0)} |`);
   }
 }
 
