@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../store/env.js';
+import { idKey } from '../store/keys.js';
 import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 import { balance, createCustomer, grant, transactions, triggerCampaign, utcDate } from './testing.js';
@@ -211,5 +213,59 @@ describe('points ledger over HTTP', () => {
     const reached = { score_to_reach_cashback: 0, money_to_spend_to_reach_cashback: 0, score_threshold_cashback: 100 };
     expect(pick((await server.client.get('/customers/8/points')).body)).toEqual(reached);
     expect(pick(await cartSummary())).toEqual(reached);
+  });
+});
+
+/**
+ * The wallet summary keeps when the next activation or expiry can be due, so that balance reads skip the
+ * index scans until then (wallet-store.ts). A summary written before it had those dates still settles.
+ */
+describe('points ledger: when a settlement is due', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+    for (const id of [1, 2]) await createCustomer(server.client, id);
+    await server.client.patch('/company', { timezone: 'Etc/GMT+12' });
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('activates points granted after points that never expire, and after a summary without the dates', async () => {
+    const now = await triggerCampaign(server.client, 'at-once', 10);
+    const delayed = await triggerCampaign(server.client, 'next-day', 60, { activation_period_type: 'relative', activation_delay: 1, activation_delay_unit: 'days' });
+    for (const id of [1, 2]) {
+      await grant(server.client, 'at-once', id, now);
+      await grant(server.client, 'next-day', id, delayed);
+      expect(await balance(server.client, id)).toMatchObject({ score: 70, score_available: 10 });
+    }
+    // Customer 2's summary as a build before these dates wrote it.
+    await server.stop();
+    const env = openStore(server.dataDir);
+    const summaries = env.db('points_wallets');
+    for (const { key, value } of summaries.getRange({})) {
+      if ((key as string[])[1] !== idKey('2')) continue;
+      const { first_pending_from: _from, first_available_to: _to, ...older } = value as Record<string, unknown>;
+      await env.transact(() => summaries.putSync(key, older));
+    }
+    await env.close();
+    await server.restart();
+    await server.client.patch('/company', { timezone: 'Etc/GMT-14' });
+    for (const id of [1, 2]) {
+      expect(await balance(server.client, id)).toMatchObject({ score: 70, score_available: 70 });
+      expect((await transactions(server.client, id)).map((t) => t.type)).toEqual(['trigger', 'trigger', 'activation']);
+      await expectLedgerAddsUp(server, id);
+    }
+  });
+
+  it('expires the earliest points first even when later-expiring points were granted before them', async () => {
+    await server.client.patch('/company', { timezone: 'UTC' });
+    const later = await triggerCampaign(server.client, 'ends-later', 5, { expiration_period_type: 'fixed', expiration_date: utcDate(30) });
+    const over = await triggerCampaign(server.client, 'ended', 9, { expiration_period_type: 'fixed', expiration_date: utcDate(-1) });
+    await grant(server.client, 'ends-later', 1, later);
+    await grant(server.client, 'ended', 1, over);
+    expect(await balance(server.client, 1)).toMatchObject({ score: 75, score_available: 75 });
+    expect((await transactions(server.client, 1)).map((t) => [t.type, t.amount])).toContainEqual(['expiration', -9]);
+    await expectLedgerAddsUp(server, 1);
   });
 });

@@ -24,13 +24,21 @@ export interface Summary {
   available: number;
   pending: number;
   debt: number;
+  /**
+   * When the next settlement can be due, so that reads skip the scans of the
+   * indexes until then: the earliest available_from of a pending bucket and
+   * the earliest available_to of an expiring one (null: none; absent in a
+   * summary written before these fields: unknown, scan).
+   */
+  first_pending_from?: string | null;
+  first_available_to?: string | null;
 }
 
 const BUCKETS = 'points_buckets';
 const AVAILABLE = 'points_available';
 const PENDING = 'points_pending';
 const SUMMARIES = 'points_wallets';
-const EMPTY: Summary = { available: 0, pending: 0, debt: 0 };
+const EMPTY: Summary = { available: 0, pending: 0, debt: 0, first_pending_from: null, first_available_to: null };
 /** Opened when the routes are built (docs/storage.md: never first in a transaction that may abort). */
 export const WALLET_DATABASES = [BUCKETS, AVAILABLE, PENDING, SUMMARIES];
 const NEVER = '~'; // sorts after every date: never-expiring points are spent last
@@ -53,6 +61,8 @@ export class WalletView {
   private readonly before = new Map<string, Bucket>();
   /** The loaded part of the wallet, with the customer's debt: what wallet.ts works on. */
   wallet: Wallet;
+  /** Whether `save` removed an index entry (the summary's first dates are then read again). */
+  private unindexed = false;
 
   constructor(
     private readonly env: StoreEnv,
@@ -82,8 +92,9 @@ export class WalletView {
 
   /** Buckets due on `today`: pending ones whose available_from has come, available ones past available_to. */
   loadDue(today: string): this {
-    this.load(this.range(PENDING, [], [`${today}\uffff`]).map((k) => k.slice(1)));
-    this.load(this.range(AVAILABLE, [], [today]).map((k) => k.slice(2)));
+    const { first_pending_from: from, first_available_to: to } = this.summary;
+    if (from !== null && !(from !== undefined && from > today)) this.load(this.range(PENDING, [], [`${today}\uffff`]).map((k) => k.slice(1)));
+    if (to !== null && !(to !== undefined && to >= today)) this.load(this.range(AVAILABLE, [], [today]).map((k) => k.slice(2)));
     return this;
   }
 
@@ -128,8 +139,18 @@ export class WalletView {
     return { score: available + pending, score_available: available, pending };
   }
 
+  /** The first date of an index (PENDING: available_from; AVAILABLE: available_to, '~' for none), or null when empty. */
+  private firstDate(db: string): string | null {
+    for (const key of this.env.db(db).getKeys({ start: [this.prefix, this.cust], end: [this.prefix, this.cust, Buffer.from([0xff])], limit: 1 })) {
+      const date = (key as Part[])[2];
+      return date === NEVER ? null : date;
+    }
+    return null;
+  }
+
   private index(b: Bucket, put: boolean): void {
     if (b.remaining <= 0) return;
+    if (!put) this.unindexed = true;
     const key = b.active ? [this.prefix, this.cust, b.to ?? NEVER, b.from, ...identity(b)] : [this.prefix, this.cust, b.from, ...identity(b)];
     const db = this.env.db(b.active ? AVAILABLE : PENDING);
     if (put) db.putSync(key, null);
@@ -153,8 +174,30 @@ export class WalletView {
       this.index(b, true);
     }
     const balance = this.balance();
-    const summary: Summary = { available: balance.score_available + this.wallet.debt, pending: balance.pending, debt: this.wallet.debt };
+    const summary: Summary = {
+      available: balance.score_available + this.wallet.debt,
+      pending: balance.pending,
+      debt: this.wallet.debt,
+      ...this.firstDates(after.values()),
+    };
     this.env.db(SUMMARIES).putSync([this.prefix, this.cust], summary);
+  }
+
+  /**
+   * The summary's first dates after `save` wrote `buckets`: while index entries were only added, the earliest of
+   * the old date and the new buckets' dates; once one was removed (or the old date is unknown), read from the indexes.
+   */
+  private firstDates(buckets: Iterable<Bucket>): Pick<Summary, 'first_pending_from' | 'first_available_to'> {
+    const { first_pending_from: from, first_available_to: to } = this.summary;
+    if (this.unindexed || from === undefined || to === undefined) return { first_pending_from: this.firstDate(PENDING), first_available_to: this.firstDate(AVAILABLE) };
+    let pendingFrom = from;
+    let availableTo = to;
+    for (const b of buckets) {
+      if (b.remaining <= 0) continue;
+      if (!b.active && (pendingFrom === null || b.from < pendingFrom)) pendingFrom = b.from;
+      if (b.active && b.to !== null && (availableTo === null || b.to < availableTo)) availableTo = b.to;
+    }
+    return { first_pending_from: pendingFrom, first_available_to: availableTo };
   }
 }
 
