@@ -167,7 +167,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
       customer_code: customer.code,
       location_id: request.location_id ?? null,
       created_at: at,
-      origin_info: activityOrigin(responseJson, customer.id),
+      origin_cart: { cart_id: id, customer_id: customer.id },
       grants: evaluation.grants,
       ...(spend > 0 ? { spend } : {}),
     });
@@ -215,15 +215,6 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
   };
   carts.putInTransaction(tenant, cart);
   return cart;
-}
-
-/**
- * The cart's points transaction origin_info, `{ activity: { ...response, customer_id } }`, as JSON text built
- * from the response already serialized (the response has no customer_id, so it comes last): the transaction
- * does not serialize the cart a second time inside the write lock.
- */
-function activityOrigin(responseJson: string, customerId: string): string {
-  return `{"activity":${responseJson.slice(0, -1)},"customer_id":${customerId}}}`;
 }
 
 function countryOf(customer: CartCustomer, settings: CompanySettings): string {

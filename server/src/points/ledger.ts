@@ -20,7 +20,7 @@ import { allocateId } from '../store/ids.js';
 import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import { localDate } from './local-date.js';
-import type { Balance, LedgerClock, PointsTransaction, PointsTransactionType, ScoreLine } from './types.js';
+import type { Balance, LedgerClock, OriginCart, PointsTransaction, PointsTransactionType, ScoreLine } from './types.js';
 import { availableIn, grant, reverse, settle, spend, type Bucket, type Movement } from './wallet.js';
 import { moveBuckets, removeWallet, WALLET_DATABASES, WalletView } from './wallet-store.js';
 
@@ -48,6 +48,8 @@ export interface PointsEntry {
    * or its JSON text, when the caller has it already serialized (a realtime cart's response).
    */
   origin_info?: Record<string, unknown> | string;
+  /** Instead of origin_info: the realtime cart, written in the same transaction, whose answer it is. */
+  origin_cart?: OriginCart;
   grants?: readonly PointsGrant[];
   /** Points spent (positive), taken from the points that expire first; beyond the available points the balance goes negative. */
   spend?: number;
@@ -193,8 +195,8 @@ export function recordPoints(env: StoreEnv, tenant: Tenant, clock: LedgerClock, 
     };
   }
   view.save();
-  const extra = entry.author === undefined ? { taken } : { taken, author: entry.author };
-  return write(env, tenant, id, entry.type, who, entry.created_at, entry.origin_info ?? {}, movement, extra);
+  const extra = { taken, ...(entry.author === undefined ? {} : { author: entry.author }), ...(entry.origin_cart ? { origin_cart: entry.origin_cart } : {}) };
+  return write(env, tenant, id, entry.type, who, entry.created_at, entry.origin_cart ? '' : (entry.origin_info ?? {}), movement, extra);
 }
 
 /**

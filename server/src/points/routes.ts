@@ -28,7 +28,7 @@ export function pointsRoutes(ctx: ServerContext): Routes {
       return ok(pointsView(balanceOfCustomer(env, req, customer), customer, req.settings));
     },
     'points.expiring': async (req) => ok(expiringPoints(env, customers, req)),
-    'points.transactions': async (req) => ok(await listTransactions(env, customers, campaigns, req)),
+    'points.transactions': async (req) => ok(await listTransactions(env, { customers, campaigns, carts }, req)),
     'points.redeem': (req) => redeem(env, customers, req),
     'points.redeem_cart': (req) => redeemCart(env, customers, carts, locations, req),
     'points.transfer': (req) => transfer(env, customers, campaigns, req),

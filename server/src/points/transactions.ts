@@ -12,6 +12,7 @@ import { optionalInt64, optionalWire, readPage } from '../http/params.js';
 import type { TallyRequest } from '../http/types.js';
 import { wireInt } from '../http/wire.js';
 import type { CampaignStore } from '../campaigns/store.js';
+import type { CartStore } from '../carts/store.js';
 import type { CustomerStore } from '../customers/store.js';
 import { findCustomer } from '../customers/lookup.js';
 import { paginate } from '../store/paginate.js';
@@ -19,11 +20,18 @@ import type { StoreEnv } from '../store/env.js';
 import { idFromKey, tenantPrefix } from '../store/keys.js';
 import { getTransaction, settleIfDue, transactionIndex } from './ledger.js';
 import { clockOf } from './request.js';
-import { POINTS_TRANSACTION_TYPES, type PointsTransaction } from './types.js';
+import { activityOrigin, POINTS_TRANSACTION_TYPES, type PointsTransaction } from './types.js';
 
 const INCLUDE = ['historical'];
 
-export function transactionView(tx: PointsTransaction, name: (id: string | null, historical: string | null) => string | null) {
+/** The transaction's origin_info as JSON text: stored, or the answer of the cart it names (`origin_cart`). */
+function originText(carts: CartStore, tenant: TallyRequest['tenant'], tx: PointsTransaction): string {
+  if (!tx.origin_cart) return tx.origin_info;
+  const { cart_id, customer_id } = tx.origin_cart;
+  return activityOrigin(carts.get(tenant, cart_id)?.response_json ?? `{"id":${cart_id}}`, customer_id);
+}
+
+export function transactionView(tx: PointsTransaction, originInfo: string, name: (id: string | null, historical: string | null) => string | null) {
   return {
     id: wireInt(tx.id),
     type: tx.type,
@@ -33,7 +41,7 @@ export function transactionView(tx: PointsTransaction, name: (id: string | null,
     location_id: tx.location_id === null ? null : wireInt(tx.location_id),
     customer_id: wireInt(tx.customer_id),
     customer_code: tx.customer_code,
-    origin_info: parseJson(tx.origin_info),
+    origin_info: parseJson(originInfo),
     scores: tx.scores.map((s) => ({
       loyalty_score_name: name(s.loyalty_score_id, s.loyalty_score_name),
       loyalty_score_id: s.loyalty_score_id === null ? null : wireInt(s.loyalty_score_id),
@@ -46,7 +54,8 @@ export function transactionView(tx: PointsTransaction, name: (id: string | null,
   };
 }
 
-export async function listTransactions(env: StoreEnv, customers: CustomerStore, campaigns: CampaignStore, req: TallyRequest) {
+export async function listTransactions(env: StoreEnv, stores: { customers: CustomerStore; campaigns: CampaignStore; carts: CartStore }, req: TallyRequest) {
+  const { customers, campaigns, carts } = stores;
   const q = req.query;
   const include = q.get('include');
   if (include && !include.split(',').every((v) => INCLUDE.includes(v))) throw invalidRequest('include', `must be ${INCLUDE.join(', ')}`);
@@ -72,7 +81,7 @@ export async function listTransactions(env: StoreEnv, customers: CustomerStore, 
     if (!tx) return undefined;
     if (originType !== undefined && tx.type !== originType) return undefined;
     if (createdAfter !== undefined && !(Date.parse(tx.created_at) > Date.parse(createdAfter))) return undefined;
-    return transactionView(tx, name);
+    return transactionView(tx, originText(carts, req.tenant, tx), name);
   };
   const prefix = tenantPrefix(req.tenant);
   if (given.length === 0) return paginate<PointsTransaction, unknown>(env.db('points_transactions'), [prefix], page, keep);

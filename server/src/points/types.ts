@@ -35,8 +35,13 @@ export interface PointsTransaction {
   location_id: string | null;
   customer_id: string;
   customer_code: string | null;
-  /** The contract's origin_info as JSON text (ids above 2^53 survive storage exactly). */
+  /** The contract's origin_info as JSON text (ids above 2^53 survive storage exactly); empty when `origin_cart` names it. */
   origin_info: string;
+  /**
+   * A realtime cart's transaction: its origin_info is that cart's answer with the customer id
+   * (`activityOrigin`), read from the cart record written in the same transaction rather than copied.
+   */
+  origin_cart?: OriginCart;
   scores: ScoreLine[];
   /** The points this transaction took, bucket by bucket (given back when it is reversed). */
   taken: ScoreLine[];
@@ -59,4 +64,15 @@ export interface Balance {
 export interface LedgerClock {
   now: Date;
   timezone: string;
+}
+
+/** The cart whose answer is a points transaction's origin_info, and the customer it was answered for. */
+export interface OriginCart {
+  cart_id: string;
+  customer_id: string;
+}
+
+/** The origin_info of a cart's points transaction, `{ activity: { ...response, customer_id } }`, as JSON text built from the answered cart (which has no customer_id, so it comes last). */
+export function activityOrigin(responseJson: string, customerId: string): string {
+  return `{"activity":${responseJson.slice(0, -1)},"customer_id":${customerId}}}`;
 }
