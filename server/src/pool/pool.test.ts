@@ -39,6 +39,38 @@ describe('simulated carts sent in batches', () => {
   });
 });
 
+describe('realtime carts committed on the writer thread', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '2' } });
+    const points = await server.client.post('/points', {
+      rule_params: { name: 'Ten a euro', rule_effects: [{ type: 'ratio', value: 10, distribution: 'individual_items' }] },
+    });
+    expect(points.status, points.text).toBe(200);
+    expect((await server.client.post('/customers', { id: 5, name: 'C5', registration_location_id: 1 })).status).toBe(200);
+  });
+  afterAll(() => server.dispose());
+
+  it("are seen by the main thread's next read, every time", async () => {
+    // Other requests keep the main thread reading (each read may start a snapshot lmdb-js keeps for a while).
+    let busy = true;
+    const others = Array.from({ length: 4 }, async () => {
+      while (busy) await server.client.get('/customers/5/points');
+    });
+    try {
+      for (let round = 1; round <= 150; round++) {
+        const res = await server.client.post('/carts/realtime', cartBody(1, { customer_id: 5 }));
+        expect(res.status, res.text).toBe(200);
+        const balance = await server.client.get('/customers/5/points');
+        expect(balance.body.score, `round ${round}`).toBe(10 * round);
+      }
+    } finally {
+      busy = false;
+      await Promise.all(others);
+    }
+  });
+});
+
 describe('the pool options', () => {
   it('default to 32 tasks a worker, batches of 16 simulated carts and one thread for the carts that write', () => {
     expect(readPoolOptions({ WORKERS: '2' })).toEqual({ workers: 2, tasksPerWorker: 32, batchSize: 16, writers: 1 });

@@ -73,7 +73,7 @@ export function createCartPool(options: PoolOptions, dataDir: string, env: Store
       workerData: { dataDir },
     });
   // The threads live as long as the process: the server's stop answers in-flight requests, then exits.
-  return new Batches(threads(options.workers), threads(options.writers), options);
+  return new Batches(threads(options.workers), threads(options.writers), options, env);
 }
 
 interface Waiting {
@@ -94,6 +94,7 @@ class Batches implements CartPool {
     private readonly evaluators: Piscina<CartTask[], Envelope[]>,
     private readonly writers: Piscina<CartTask[], Envelope[]>,
     private readonly options: PoolOptions,
+    private readonly env: StoreEnv,
   ) {}
 
   run(task: CartTask): Promise<string> {
@@ -116,6 +117,9 @@ class Batches implements CartPool {
   private send(threads: Piscina<CartTask[], Envelope[]>, batch: Waiting[]): void {
     threads.run(batch.map((entry) => entry.task)).then(
       (envelopes) => {
+        // A writer committed these carts: the main thread's next reads must see them (its lmdb-js
+        // snapshot is otherwise renewed only by a timer), since their 200s go out now.
+        if (threads === this.writers) this.env.freshReads();
         for (let i = 0; i < batch.length; i++) {
           const envelope = envelopes[i];
           if (envelope.ok) batch[i].resolve(envelope.raw);

@@ -29,7 +29,8 @@ export interface StoreEnv {
    * other threads' and processes' included. lmdb-js keeps one snapshot until
    * a timer of the event loop renews it; a worker that takes several tasks
    * in one turn calls this per task, so a cart sees the writes acknowledged
-   * before it was sent.
+   * before it was sent; the main thread calls it when a worker's commit is
+   * answered, so its next reads see that write.
    */
   freshReads(): void;
   close(): Promise<void>;
