@@ -53,6 +53,11 @@ function identityOf(b: Bucket): string {
   return identity(b).join('/');
 }
 
+/** Whether an index may hold due buckets, from its first date (null: empty; undefined: unknown). */
+function mayHoldDue(first: string | null | undefined, due: (date: string) => boolean): boolean {
+  return first === undefined || (first !== null && due(first));
+}
+
 export class WalletView {
   private readonly prefix: string;
   private readonly cust: string;
@@ -93,8 +98,8 @@ export class WalletView {
   /** Buckets due on `today`: pending ones whose available_from has come, available ones past available_to. */
   loadDue(today: string): this {
     const { first_pending_from: from, first_available_to: to } = this.summary;
-    if (from !== null && !(from !== undefined && from > today)) this.load(this.range(PENDING, [], [`${today}\uffff`]).map((k) => k.slice(1)));
-    if (to !== null && !(to !== undefined && to >= today)) this.load(this.range(AVAILABLE, [], [today]).map((k) => k.slice(2)));
+    if (mayHoldDue(from, (date) => date <= today)) this.load(this.range(PENDING, [], [`${today}\uffff`]).map((k) => k.slice(1)));
+    if (mayHoldDue(to, (date) => date < today)) this.load(this.range(AVAILABLE, [], [today]).map((k) => k.slice(2)));
     return this;
   }
 

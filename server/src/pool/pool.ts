@@ -25,7 +25,7 @@ const YOUNG_GENERATION_MB = 96;
 export interface PoolOptions {
   /** Worker threads; 0 = evaluate inline on the main thread. */
   workers: number;
-  /** Batches a worker takes at once. */
+  /** Piscina tasks a worker takes at once: batches of simulated carts, or realtime and create carts. */
   tasksPerWorker: number;
   /** Most simulated carts in one batch. */
   batchSize: number;
@@ -73,7 +73,7 @@ export function createCartPool(options: PoolOptions, dataDir: string, env: Store
       workerData: { dataDir },
     });
   // The threads live as long as the process: the server's stop answers in-flight requests, then exits.
-  return new Batches(threads(options.workers), threads(options.writers), options, env);
+  return new CartThreads(threads(options.workers), threads(options.writers), options, env);
 }
 
 interface Waiting {
@@ -83,11 +83,12 @@ interface Waiting {
 }
 
 /**
- * Gathers the simulated carts of one turn of the event loop (the requests
- * uWebSockets.js read in one poll) and sends them as batches: one per worker,
- * at most `batchSize` carts each, so both workers get work and a batch stays short.
+ * Sends each cart to its pool. Simulated carts of one turn of the event loop
+ * (the requests uWebSockets.js read in one poll) go as batches: one per
+ * worker, at most `batchSize` carts each, so both workers get work and a batch
+ * stays short. Realtime and create carts go one by one to the writer threads.
  */
-class Batches implements CartPool {
+class CartThreads implements CartPool {
   private waiting: Waiting[] = [];
 
   constructor(
@@ -101,7 +102,7 @@ class Batches implements CartPool {
     return new Promise((resolve, reject) => {
       // A batch answers when its last cart is done: carts that wait for their own commit travel alone
       // (batched, they measured slower: bench/README.md).
-      if (task.operation !== 'simulate') return this.send(this.writers, [{ task, resolve, reject }]);
+      if (task.operation !== 'simulate') return this.send([{ task, resolve, reject }], true);
       if (this.waiting.length === 0) setImmediate(this.flush);
       this.waiting.push({ task, resolve, reject });
     });
@@ -111,15 +112,15 @@ class Batches implements CartPool {
     const waiting = this.waiting;
     this.waiting = [];
     const size = Math.min(this.options.batchSize, Math.ceil(waiting.length / this.options.workers));
-    for (let start = 0; start < waiting.length; start += size) this.send(this.evaluators, waiting.slice(start, start + size));
+    for (let start = 0; start < waiting.length; start += size) this.send(waiting.slice(start, start + size), false);
   };
 
-  private send(threads: Piscina<CartTask[], Envelope[]>, batch: Waiting[]): void {
-    threads.run(batch.map((entry) => entry.task)).then(
+  private send(batch: Waiting[], writes: boolean): void {
+    (writes ? this.writers : this.evaluators).run(batch.map((entry) => entry.task)).then(
       (envelopes) => {
         // A writer committed these carts: the main thread's next reads must see them (its lmdb-js
         // snapshot is otherwise renewed only by a timer), since their 200s go out now.
-        if (threads === this.writers) this.env.freshReads();
+        if (writes) this.env.freshReads();
         for (let i = 0; i < batch.length; i++) {
           const envelope = envelopes[i];
           if (envelope.ok) batch[i].resolve(envelope.raw);

@@ -14,8 +14,9 @@ const env = openStore((workerData as { dataDir: string }).dataDir);
 const service = new CartService(env, (tenant, version) => log.info({ tenant, version }, 'program compiled'));
 
 /**
- * A batch of carts (pool.ts). They run together: simulated carts one after
- * the other, realtime carts each up to its commit, which lmdb-js then groups.
+ * A task of pool.ts: a batch of simulated carts, run one after the other, or
+ * one realtime or create cart (a writer thread takes several at once, and
+ * lmdb-js groups their commits).
  */
 export default function run(batch: CartTask[]): Promise<Envelope[]> {
   // Batches arrive while others run: without a fresh snapshot, a cart could miss a write acknowledged before it was sent.
