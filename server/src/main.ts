@@ -14,6 +14,7 @@ import { buildRoutes } from './http/registry.js';
 import { createPipeline } from './http/pipeline.js';
 import { BACKEND, startHttpServer } from './http/server.js';
 import { openStore } from './store/env.js';
+import { migrateWalletLayout } from './points/wallet-store.js';
 import { startReferrals } from './triggers/routes.js';
 import { LmdbIdempotencyStore } from './store/idempotency.js';
 import { bootstrap } from './tenancy/bootstrap.js';
@@ -25,6 +26,8 @@ async function main(): Promise<void> {
   const log = createLogger();
   const config = readConfig();
   const env = openStore(config.dataDir);
+  const migrated = await migrateWalletLayout(env);
+  if (migrated > 0) log.info({ buckets: migrated }, 'points buckets moved to one record per transaction');
   CustomerStore.cacheAnswers(env, config.customerCacheEntries);
   const tenancy = new CachedTenancyStore(new LmdbTenancyStore(env));
   await bootstrap(tenancy, config, log, new Date());

@@ -269,3 +269,66 @@ describe('points ledger: when a settlement is due', () => {
     await expectLedgerAddsUp(server, 1);
   });
 });
+
+/**
+ * Stores written before buckets were grouped by transaction kept one record and one index entry per bucket
+ * (`points_buckets`, `points_available`, `points_pending`); the server moves them when it opens the store.
+ */
+describe('points ledger: a store with one record per bucket', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+    await createCustomer(server.client, 1);
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  /** Rewrites the wallets as the old layout kept them. */
+  async function writeOldLayout(dataDir: string): Promise<number> {
+    const env = openStore(dataDir);
+    const legacy = ['points_buckets', 'points_available', 'points_pending'].map((name) => env.db(name));
+    const [buckets, available, pending] = legacy;
+    const grouped = env.db('points_tx_buckets');
+    let count = 0;
+    await env.transact(() => {
+      for (const { key, value } of grouped.getRange({})) {
+        const [tenant, customer] = key as string[];
+        for (const b of value as { tx: string; campaign_id: string | null; from: string; to: string | null; remaining: number; active: boolean }[]) {
+          const identity = [idKey(b.tx), b.campaign_id ?? '', b.from, b.to ?? ''];
+          buckets.putSync([tenant, customer, ...identity], b);
+          if (b.remaining > 0) (b.active ? available : pending).putSync(b.active ? [tenant, customer, b.to ?? '~', b.from, ...identity] : [tenant, customer, b.from, ...identity], null);
+          count++;
+        }
+        grouped.removeSync(key);
+      }
+      for (const name of ['points_available_txs', 'points_pending_txs']) for (const key of env.db(name).getKeys({})) env.db(name).removeSync(key);
+    });
+    await env.close();
+    return count;
+  }
+
+  it('moves the buckets at start: the balance, the expiring points and spending order are the same', async () => {
+    const soon = await triggerCampaign(server.client, 'soon', 20, { expiration_period_type: 'fixed', expiration_date: utcDate(10) });
+    const later = await triggerCampaign(server.client, 'later', 30, { expiration_period_type: 'fixed', expiration_date: utcDate(40) });
+    const pending = await triggerCampaign(server.client, 'tomorrow', 7, { activation_period_type: 'relative', activation_delay: 1, activation_delay_unit: 'days' });
+    for (const [slug, campaign] of [['later', later], ['soon', soon], ['tomorrow', pending]] as const) await grant(server.client, slug, 1, campaign);
+    const expiring = (await server.client.get('/customers/1/points_expiring')).body;
+    await server.stop();
+    expect(await writeOldLayout(server.dataDir)).toBe(3);
+    await server.restart();
+    expect(await balance(server.client, 1)).toMatchObject({ score: 57, score_available: 50 });
+    expect((await server.client.get('/customers/1/points_expiring')).body).toEqual(expiring);
+    // The points that expire first are spent first.
+    expect((await server.client.post('/points/redeem', { customer_id: 1, amount: 25, comments: 'after the move' })).status).toBe(200);
+    const [spent] = (await transactions(server.client, 1)).filter((t) => t.type === 'subtract');
+    expect(spent.scores.map((s) => [s.loyalty_score_id, s.score])).toEqual([[soon, -20], [later, -5]]);
+    await expectLedgerAddsUp(server, 1);
+    await server.stop();
+    const env = openStore(server.dataDir);
+    for (const name of ['points_buckets', 'points_available', 'points_pending']) expect([...env.db(name).getKeys({})]).toEqual([]);
+    expect([...env.db('points_tx_buckets').getKeys({})]).toHaveLength(2);
+    await env.close();
+    await server.restart();
+  });
+});

@@ -1,16 +1,18 @@
 /**
- * Where the wallet lives: each bucket is its own record, indexed by spending
- * order (available buckets, by available_to then available_from) and by
- * activation date (pending buckets), beside a summary of the customer's
- * points. An operation loads only the buckets it needs (those due for
- * activation or expiry, the first ones in spending order, one transaction's)
- * into a WalletView, runs the pure bookkeeping of wallet.ts on them and
+ * Where the wallet lives: the buckets a points transaction granted are one
+ * record, indexed by spending order (transactions holding available points,
+ * by available_to then available_from) and by activation date (transactions
+ * holding pending points), beside a summary of the customer's points. An
+ * operation loads only the transactions it needs (those due for activation
+ * or expiry, the first ones in spending order, one named transaction) into a
+ * WalletView, runs the pure bookkeeping of wallet.ts on their buckets and
  * writes back what changed: a customer with years of purchases costs the
- * same per cart as a new one.
+ * same per cart as a new one, and a cart that earns points from five
+ * campaigns writes one record and one index entry, not five of each.
  *
- * Keys: `points_buckets` [tenant, customer, tx, campaign, from, to] -> Bucket;
- * `points_available` [tenant, customer, to|'~', from, tx, campaign, from, to] -> null;
- * `points_pending` [tenant, customer, from, tx, campaign, from, to] -> null;
+ * Keys: `points_tx_buckets` [tenant, customer, tx] -> Bucket[] (sorted by campaign, from, to);
+ * `points_available_txs` [tenant, customer, to|'~', from, tx] -> null;
+ * `points_pending_txs` [tenant, customer, from, tx] -> null;
  * `points_wallets` [tenant, customer] -> Summary.
  */
 import type { Key, StoreEnv } from '../store/env.js';
@@ -34,10 +36,13 @@ export interface Summary {
   first_available_to?: string | null;
 }
 
-const BUCKETS = 'points_buckets';
-const AVAILABLE = 'points_available';
-const PENDING = 'points_pending';
+const BUCKETS = 'points_tx_buckets';
+const AVAILABLE = 'points_available_txs';
+const PENDING = 'points_pending_txs';
 const SUMMARIES = 'points_wallets';
+/** The layout before buckets were grouped by transaction: one record and one index entry per bucket (migrated at start). */
+const BUCKETS_V1 = 'points_buckets';
+const INDEXES_V1 = ['points_available', 'points_pending'];
 const EMPTY: Summary = { available: 0, pending: 0, debt: 0, first_pending_from: null, first_available_to: null };
 /** Opened when the routes are built (docs/storage.md: never first in a transaction that may abort). */
 export const WALLET_DATABASES = [BUCKETS, AVAILABLE, PENDING, SUMMARIES];
@@ -45,12 +50,39 @@ const NEVER = '~'; // sorts after every date: never-expiring points are spent la
 
 type Part = string;
 
-function identity(b: Bucket): Part[] {
-  return [idKey(b.tx), b.campaign_id ?? '', b.from, b.to ?? ''];
+function identityOf(b: Bucket): string {
+  return `${idKey(b.tx)}/${b.campaign_id ?? ''}/${b.from}/${b.to ?? ''}`;
 }
 
-function identityOf(b: Bucket): string {
-  return identity(b).join('/');
+function compareParts(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** A transaction's buckets in a stable order (the order the per-bucket index kept): by campaign, then dates. */
+function byCampaignAndDates(a: Bucket, b: Bucket): number {
+  return compareParts(a.campaign_id ?? '', b.campaign_id ?? '') || compareParts(a.from, b.from) || compareParts(a.to ?? '', b.to ?? '');
+}
+
+/** The index entry of a bucket holding points, without the [tenant, customer] prefix (null: it holds none). */
+function indexEntry(b: Bucket): { db: string; key: Part[] } | null {
+  if (b.remaining <= 0) return null;
+  const tx = idKey(b.tx);
+  return b.active ? { db: AVAILABLE, key: [b.to ?? NEVER, b.from, tx] } : { db: PENDING, key: [b.from, tx] };
+}
+
+/** The index entries of a transaction's buckets, by `db/key` (buckets with the same dates share one). */
+function indexEntries(buckets: readonly Bucket[]): Map<string, { db: string; key: Part[] }> {
+  const entries = new Map<string, { db: string; key: Part[] }>();
+  for (const b of buckets) {
+    const entry = indexEntry(b);
+    if (entry) entries.set(`${entry.db}/${entry.key.join('/')}`, entry);
+  }
+  return entries;
+}
+
+/** Whether a bucket is still held: pending ones are, available ones while they hold points. */
+function held(b: Bucket): boolean {
+  return !b.active || b.remaining > 0;
 }
 
 /** Whether an index may hold due buckets, from its first date (null: empty; undefined: unknown). */
@@ -64,6 +96,8 @@ export class WalletView {
   private readonly summary: Summary;
   /** The loaded buckets as they were, by identity. */
   private readonly before = new Map<string, Bucket>();
+  /** The transactions whose buckets are loaded (idKey). */
+  private readonly loaded = new Set<string>();
   /** The loaded part of the wallet, with the customer's debt: what wallet.ts works on. */
   wallet: Wallet;
   /** Whether `save` removed an index entry (the summary's first dates are then read again). */
@@ -80,12 +114,19 @@ export class WalletView {
     this.wallet = { buckets: [], debt: this.summary.debt };
   }
 
-  private load(keys: Iterable<Part[]>): void {
-    for (const key of keys) {
-      const b = this.env.db(BUCKETS).get([this.prefix, this.cust, ...key]) as Bucket | undefined;
-      if (!b || this.before.has(identityOf(b))) continue;
-      this.before.set(identityOf(b), b);
-      this.wallet.buckets.push({ ...b });
+  private stored(tx: Part): Bucket[] {
+    return (this.env.db(BUCKETS).get([this.prefix, this.cust, tx]) as Bucket[] | undefined) ?? [];
+  }
+
+  /** Loads the buckets of these transactions (idKey), each once. */
+  private load(txs: Iterable<Part>): void {
+    for (const tx of txs) {
+      if (this.loaded.has(tx)) continue;
+      this.loaded.add(tx);
+      for (const b of this.stored(tx)) {
+        this.before.set(identityOf(b), b);
+        this.wallet.buckets.push({ ...b });
+      }
     }
   }
 
@@ -98,8 +139,8 @@ export class WalletView {
   /** Buckets due on `today`: pending ones whose available_from has come, available ones past available_to. */
   loadDue(today: string): this {
     const { first_pending_from: from, first_available_to: to } = this.summary;
-    if (mayHoldDue(from, (date) => date <= today)) this.load(this.range(PENDING, [], [`${today}\uffff`]).map((k) => k.slice(1)));
-    if (mayHoldDue(to, (date) => date < today)) this.load(this.range(AVAILABLE, [], [today]).map((k) => k.slice(2)));
+    if (mayHoldDue(from, (date) => date <= today)) this.load(this.range(PENDING, [], [`${today}\uffff`]).map(([, tx]) => tx));
+    if (mayHoldDue(to, (date) => date < today)) this.load(this.range(AVAILABLE, [], [today]).map(([, , tx]) => tx));
     return this;
   }
 
@@ -108,29 +149,27 @@ export class WalletView {
     let held = 0;
     for (const key of this.env.db(AVAILABLE).getKeys({ start: [this.prefix, this.cust], end: [this.prefix, this.cust, Buffer.from([0xff])] })) {
       if (held >= points) break;
-      const parts = (key as Part[]).slice(4);
-      const b = this.env.db(BUCKETS).get([this.prefix, this.cust, ...parts]) as Bucket | undefined;
-      if (!b) continue;
-      this.load([parts]);
-      // The loaded version counts: a settlement may already have changed or removed it.
-      const loaded = this.wallet.buckets.find((x) => identityOf(x) === identityOf(b));
-      if (loaded && loaded.active && eligible(loaded)) held += loaded.remaining;
+      const [to, from, tx] = (key as Part[]).slice(2);
+      this.load([tx]);
+      // The loaded versions count: a settlement may already have changed or removed them.
+      for (const b of this.wallet.buckets) {
+        if (b.active && b.from === from && (b.to ?? NEVER) === to && idKey(b.tx) === tx && eligible(b)) held += b.remaining;
+      }
     }
     return this;
   }
 
   /** The buckets a transaction granted. */
   loadTransaction(tx: string): this {
-    this.load(this.range(BUCKETS, [idKey(tx)], [idKey(tx), Buffer.from([0xff])]));
+    this.load([idKey(tx)]);
     return this;
   }
 
   /** Available buckets expiring from `first` through `last` (dates): the stored ones, and the loaded ones as they are now. */
   expiring(first: string, last: string): Bucket[] {
-    const stored = this.range(AVAILABLE, [first], [`${last}\uffff`]).flatMap((k) => {
-      const b = this.env.db(BUCKETS).get([this.prefix, this.cust, ...k.slice(2)]) as Bucket | undefined;
-      return b && !this.before.has(identityOf(b)) ? [b] : [];
-    });
+    const stored = this.range(AVAILABLE, [first], [`${last}\uffff`]).flatMap(([to, from, tx]) =>
+      this.loaded.has(tx) ? [] : this.stored(tx).filter((b) => b.active && b.remaining > 0 && b.to === to && b.from === from),
+    );
     const loaded = this.wallet.buckets.filter((b) => b.active && b.remaining > 0 && b.to !== null && b.to >= first && b.to <= last);
     return [...stored, ...loaded];
   }
@@ -153,37 +192,36 @@ export class WalletView {
     return null;
   }
 
-  private index(b: Bucket, put: boolean): void {
-    if (b.remaining <= 0) return;
-    if (!put) this.unindexed = true;
-    const key = b.active ? [this.prefix, this.cust, b.to ?? NEVER, b.from, ...identity(b)] : [this.prefix, this.cust, b.from, ...identity(b)];
-    const db = this.env.db(b.active ? AVAILABLE : PENDING);
-    if (put) db.putSync(key, null);
-    else db.removeSync(key);
-  }
-
-  /** Inside `env.transact`: writes back the buckets that changed, the new ones, and the summary. */
+  /**
+   * Inside `env.transact`: writes back the transactions whose buckets changed (a new one, a loaded one),
+   * their index entries, and the summary. A transaction's record holds all its buckets, so only loaded
+   * transactions and new ones are written.
+   */
   save(): void {
-    const after = new Map(this.wallet.buckets.map((b) => [identityOf(b), b]));
-    for (const [id, old] of this.before) {
-      const now = after.get(id);
-      if (now && now.remaining === old.remaining && now.active === old.active) continue;
-      this.index(old, false);
-      if (!now || (now.active && now.remaining <= 0)) this.env.db(BUCKETS).removeSync([this.prefix, this.cust, ...identity(old)]);
-    }
-    for (const [id, b] of after) {
-      const old = this.before.get(id);
-      if (old && old.remaining === b.remaining && old.active === b.active) continue;
-      if (b.active && b.remaining <= 0) continue;
-      this.env.db(BUCKETS).putSync([this.prefix, this.cust, ...identity(b)], b);
-      this.index(b, true);
+    const now = groupByTransaction(this.wallet.buckets.filter(held));
+    const was = groupByTransaction(this.before.values());
+    for (const tx of new Set([...was.keys(), ...now.keys()])) {
+      const old = was.get(tx) ?? [];
+      const buckets = now.get(tx) ?? [];
+      if (sameBuckets(old, buckets)) continue;
+      const key = [this.prefix, this.cust, tx];
+      if (buckets.length > 0) this.env.db(BUCKETS).putSync(key, buckets.sort(byCampaignAndDates));
+      else this.env.db(BUCKETS).removeSync(key);
+      const oldEntries = indexEntries(old);
+      const newEntries = indexEntries(buckets);
+      for (const [id, entry] of oldEntries) {
+        if (newEntries.has(id)) continue;
+        this.env.db(entry.db).removeSync([this.prefix, this.cust, ...entry.key]);
+        this.unindexed = true;
+      }
+      for (const [id, entry] of newEntries) if (!oldEntries.has(id)) this.env.db(entry.db).putSync([this.prefix, this.cust, ...entry.key], null);
     }
     const balance = this.balance();
     const summary: Summary = {
       available: balance.score_available + this.wallet.debt,
       pending: balance.pending,
       debt: this.wallet.debt,
-      ...this.firstDates(after.values()),
+      ...this.firstDates(this.wallet.buckets),
     };
     this.env.db(SUMMARIES).putSync([this.prefix, this.cust], summary);
   }
@@ -204,6 +242,27 @@ export class WalletView {
     }
     return { first_pending_from: pendingFrom, first_available_to: availableTo };
   }
+}
+
+function groupByTransaction(buckets: Iterable<Bucket>): Map<Part, Bucket[]> {
+  const groups = new Map<Part, Bucket[]>();
+  for (const b of buckets) {
+    const tx = idKey(b.tx);
+    const group = groups.get(tx);
+    if (group) group.push(b);
+    else groups.set(tx, [b]);
+  }
+  return groups;
+}
+
+/** Whether a transaction's buckets are unchanged (the same buckets, each with the same points and state). */
+function sameBuckets(old: readonly Bucket[], now: readonly Bucket[]): boolean {
+  if (old.length !== now.length) return false;
+  const before = new Map(old.map((b) => [identityOf(b), b]));
+  return now.every((b) => {
+    const o = before.get(identityOf(b));
+    return o !== undefined && o.remaining === b.remaining && o.active === b.active;
+  });
 }
 
 /**
@@ -235,4 +294,35 @@ export function removeWallet(env: StoreEnv, tenant: Tenant, customerId: string):
     for (const key of env.db(name).getKeys({ start: [prefix, cust], end: [prefix, cust, Buffer.from([0xff])] })) env.db(name).removeSync(key);
   }
   env.db(SUMMARIES).removeSync([prefix, cust]);
+}
+
+/**
+ * Moves wallets stored one record per bucket (the layout before buckets were grouped by transaction) into
+ * one record per transaction, and empties the old databases, in one transaction. The server runs it when
+ * it opens the store, before any request; once done it finds nothing to move. Returns the buckets moved.
+ */
+export async function migrateWalletLayout(env: StoreEnv): Promise<number> {
+  const old = env.existingDb(BUCKETS_V1);
+  if (!old || old.getKeysCount({ limit: 1 }) === 0) return 0;
+  const oldIndexes = INDEXES_V1.map((name) => env.existingDb(name)).filter((db) => db !== undefined);
+  for (const name of WALLET_DATABASES) env.db(name);
+  return env.transact(() => {
+    const transactions = new Map<string, { key: Part[]; buckets: Bucket[] }>();
+    let moved = 0;
+    for (const { key, value } of old.getRange({})) {
+      const [tenant, customer, tx] = key as Part[];
+      const id = JSON.stringify([tenant, customer, tx]);
+      const group = transactions.get(id) ?? { key: [tenant, customer, tx], buckets: [] };
+      group.buckets.push(value as Bucket);
+      transactions.set(id, group);
+      old.removeSync(key);
+      moved++;
+    }
+    for (const { key: [tenant, customer, tx], buckets } of transactions.values()) {
+      env.db(BUCKETS).putSync([tenant, customer, tx], buckets.sort(byCampaignAndDates));
+      for (const entry of indexEntries(buckets).values()) env.db(entry.db).putSync([tenant, customer, ...entry.key], null);
+    }
+    for (const index of oldIndexes) for (const key of index.getKeys({})) index.removeSync(key);
+    return moved;
+  });
 }

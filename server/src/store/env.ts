@@ -12,6 +12,8 @@ export type { Key };
 export interface StoreEnv {
   /** A named database (created on first use; open it when routes are built, see docs/storage.md). */
   db(name: string): Db;
+  /** A named database if the store holds one, never creating it (migrations look for old layouts). */
+  existingDb(name: string): Db | undefined;
   /**
    * Runs `work` in one write transaction (reads inside see a consistent
    * snapshot; a throw aborts every write) and resolves once the commit is
@@ -55,6 +57,16 @@ export function openStore(dataDir: string): StoreEnv {
       let db = dbs.get(name);
       if (!db) dbs.set(name, (db = root.openDB({ name }) as Db));
       return db;
+    },
+    existingDb(name) {
+      if (dbs.has(name)) return dbs.get(name);
+      try {
+        const db = root.openDB({ name, create: false } as { name: string }) as Db; // create: false is lmdb-js's, not in its types
+        dbs.set(name, db);
+        return db;
+      } catch {
+        return undefined; // lmdb-js throws "Database not found"
+      }
     },
     async transact<T>(work: () => T): Promise<T> {
       const settled: (() => void)[] = [];
