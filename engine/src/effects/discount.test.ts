@@ -79,6 +79,23 @@ describe('discount effect types and distributions', () => {
     expect(lineTotals(outcome)).toEqual([9, 18]);
   });
 
+  it('a campaign selecting no line still applies its total_cart effect beside effects on the selected lines', () => {
+    const outcome = evaluate(
+      [
+        discount(1, {
+          rule_application: productIn(99),
+          rule_effects: [
+            { type: 'direct_value', value: 1, distribution: 'individual_items' },
+            { type: 'percentage', value: 10, distribution: 'total_cart' },
+          ],
+        }),
+      ],
+      cart([line(1, 10, 10), line(2, 11, 20)]),
+    );
+    expect(effectsOf(outcome)).toEqual([{ line: -1, value: 300, rule_id: 1 }]);
+    expect(outcome.response.total).toBe(27);
+  });
+
   it('no line below zero: a direct value larger than the line', () => {
     const outcome = evaluate([discount(1, { rule_effects: [{ type: 'direct_value', value: 50 }] })], cart([line(1, 10, 20)]));
     expect(lineTotals(outcome)).toEqual([0]);

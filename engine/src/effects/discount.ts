@@ -17,10 +17,12 @@ import { fillInOrder, sum } from './split.js';
 export function applyDiscountCampaign(run: Run, campaign: CompiledCampaign): void {
   const admission = admit(run, campaign);
   if (admission === null) return;
+  const selected = campaign.application.selectLines(run.facts);
+  // Most campaigns select no line of a given cart: effects on the selected lines then have nothing to act on.
+  if (!selected.includes(true) && campaign.effects.every(actsOnSelectedLines)) return;
   const { lines } = run.input;
   const exclusive = campaign.stackability === 'exclusive';
   const available = lines.map((line) => !line.locked && !(exclusive && line.touched));
-  const selected = campaign.application.selectLines(run.facts);
   const eligible = available.map((ok, i) => ok && selected[i]);
   let capLeft = Math.min(campaign.maxTransactionCents ?? Infinity, admission.budgetLeft ?? Infinity);
   let spent = 0;
@@ -49,6 +51,11 @@ export function applyDiscountCampaign(run: Run, campaign: CompiledCampaign): voi
   if (admission.coupon) run.discountVoucherCents += spent;
   else run.discountPromotionCents += spent;
   commit(run, campaign, admission, spent);
+}
+
+/** Whether an effect discounts only lines the application selects (total_cart spreads over the cart, combo_price over its bundles). */
+function actsOnSelectedLines(effect: CompiledEffect): boolean {
+  return effect.type !== 'combo_price' && effect.distribution !== 'total_cart';
 }
 
 function allocate(run: Run, campaign: CompiledCampaign, effect: CompiledEffect, available: boolean[], eligible: boolean[]): Allocation {

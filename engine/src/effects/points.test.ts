@@ -47,6 +47,23 @@ describe('points: exact rounding down', () => {
     expect(outcome.response.scores.map((s) => [s.line_order, s.score, s.loyalty_score_id])).toEqual([[-1, 5, 1]]);
   });
 
+  it('a campaign selecting no line still earns its total_cart ratio beside effects on the selected lines', () => {
+    const outcome = evaluate(
+      [
+        points(1, {
+          rule_application: productIn(99),
+          rule_effects: [
+            { type: 'direct_value', value: 7, distribution: 'total_cart' },
+            { type: 'ratio', value: 2, distribution: 'total_cart' },
+          ],
+        }),
+      ],
+      cart([line(1, 10, 2.5), line(2, 11, 3)]),
+    );
+    // direct_value on total_cart needs a selected line; the ratio earns on the whole cart: 2 x 5.50 = 11.
+    expect(outcome.response.scores.map((s) => [s.line_order, s.score])).toEqual([[-1, 11]]);
+  });
+
   it('ratio on total: the applied lines together, floored once', () => {
     const outcome = evaluate(
       [points(1, { rule_application: productIn(10, 11), rule_effects: [{ type: 'ratio', value: 1, distribution: 'total' }] })],

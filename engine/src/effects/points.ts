@@ -19,6 +19,8 @@ export function applyPointsCampaign(run: Run, campaign: CompiledCampaign): void 
   const { lines } = run.input;
   const { pointValue, pointValueCents } = run.program.settings;
   const selected = campaign.application.selectLines(run.facts);
+  // Most campaigns select no line of a given cart: effects on the selected lines then earn nothing.
+  if (!selected.includes(true) && campaign.effects.every(earnsOnSelectedLines)) return;
   const eligible = lines.map((line, i) => selected[i] && line.current > 0);
   // A points campaign's budget and per-cart cap are counted in the money value of its points.
   let budgetLeft = Math.min(admission.budgetLeft ?? Infinity, campaign.maxTransactionCents ?? Infinity);
@@ -41,6 +43,11 @@ export function applyPointsCampaign(run: Run, campaign: CompiledCampaign): void 
     }
   }
   if (spentCents > 0) commit(run, campaign, admission, spentCents);
+}
+
+/** Whether an effect earns only on selected lines: all but a ratio on the whole cart (total_cart). */
+function earnsOnSelectedLines(effect: CompiledEffect): boolean {
+  return effect.distribution !== 'total_cart' || effect.type === 'direct_value';
 }
 
 interface Award {
