@@ -8,7 +8,7 @@
  * act on the cart, default 10) and 10-line carts of about 1.5 KB:
  * - a bare uWebSockets.js endpoint that parses the same body (the ceiling),
  * - POST /carts/simulate on the Piscina pool (WORKERS=2; batches) and inline (WORKERS=0),
- * - POST /carts/realtime on its writer thread (REALTIME_WORKERS=1) and inline (every cart a new id, each one
+ * - POST /carts/realtime on its writer threads (REALTIME_WORKERS, default 2) and inline (every cart a new id, each one
  *   durable before its 200: group commit).
  * Reports requests/s, p50, p99, non-2xx, the server's CPU per request (all
  * its threads) and peak RSS (VmHWM), and the host's steal time (CPU the
@@ -200,9 +200,9 @@ export async function runCartsBench() {
   for (const workers of (process.env.BENCH_WORKERS ?? '2,0').split(',').map(Number)) {
     console.error(`carts bench: Tally with WORKERS=${workers}`);
     const server = await tally(workers);
-    // Realtime carts run on the writer pool (REALTIME_WORKERS, the server's default of 1 unless set).
+    // Realtime carts run on the writer pool (REALTIME_WORKERS, the server's default of 2 unless set).
     const where = (op) =>
-      workers === 0 ? 'inline on the main thread' : op === 'simulate' ? `pool, ${workers} workers` : `writer pool, ${process.env.REALTIME_WORKERS ?? 1} thread(s)`;
+      workers === 0 ? 'inline on the main thread' : op === 'simulate' ? `pool, ${workers} workers` : `writer pool, ${process.env.REALTIME_WORKERS ?? 2} threads`;
     try {
       for (const op of (process.env.BENCH_OPS ?? 'simulate,realtime').split(',')) {
         rows.push([`Tally POST /carts/${op}, ${where(op)}`, wrk(server.port, `/carts/${op}`, op === 'simulate' ? 10_000_000 : 20_000_000, server.child.pid), peakRss(server.child.pid)]);

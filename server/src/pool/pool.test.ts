@@ -72,9 +72,9 @@ describe('realtime carts committed on the writer thread', () => {
 });
 
 describe('the pool options', () => {
-  it('default to 32 tasks a worker, batches of 16 simulated carts and one thread for the carts that write', () => {
-    expect(readPoolOptions({ WORKERS: '2' })).toEqual({ workers: 2, tasksPerWorker: 32, batchSize: 16, writers: 1 });
-    expect(readPoolOptions({ WORKERS: '3', CART_TASKS_PER_WORKER: '8', CART_BATCH_SIZE: '4', REALTIME_WORKERS: '2' })).toEqual({ workers: 3, tasksPerWorker: 8, batchSize: 4, writers: 2 });
+  it('default to 32 tasks a worker, batches of 16 simulated carts and two threads for the carts that write', () => {
+    expect(readPoolOptions({ WORKERS: '2' })).toEqual({ workers: 2, tasksPerWorker: 32, batchSize: 16, writers: 2 });
+    expect(readPoolOptions({ WORKERS: '3', CART_TASKS_PER_WORKER: '8', CART_BATCH_SIZE: '4', REALTIME_WORKERS: '1' })).toEqual({ workers: 3, tasksPerWorker: 8, batchSize: 4, writers: 1 });
   });
 
   it('refuse anything but a positive integer (WORKERS may be 0: inline)', () => {

@@ -7,9 +7,9 @@
  *   turn of the event loop travel together, a batch per message (the
  *   per-message cost and the thread wake-up are paid once per batch);
  * - realtime and create carts, which write, run on their own REALTIME_WORKERS
- *   threads (default 1): two threads writing to one LMDB environment take
- *   turns on its write lock and commit smaller groups, which cost 25% more
- *   CPU a cart and a higher p99 than one thread committing every cart;
+ *   threads (default 2): one thread parses, evaluates and commits each cart;
+ *   a second one evaluates while the first waits for its commit (a third
+ *   only takes more turns on LMDB's one write lock);
  * - several tasks are in flight per worker, and the body travels as the JSON
  *   text the worker parses itself.
  */
@@ -37,7 +37,7 @@ export function readPoolOptions(env: NodeJS.ProcessEnv = process.env): PoolOptio
   const workers = Number(env.WORKERS ?? availableParallelism());
   const tasksPerWorker = Number(env.CART_TASKS_PER_WORKER ?? 32);
   const batchSize = Number(env.CART_BATCH_SIZE ?? 16);
-  const writers = Number(env.REALTIME_WORKERS ?? 1);
+  const writers = Number(env.REALTIME_WORKERS ?? 2);
   if (!Number.isInteger(workers) || workers < 0) throw new Error(`WORKERS must be an integer >= 0, got ${env.WORKERS}`);
   if (!Number.isInteger(tasksPerWorker) || tasksPerWorker < 1) throw new Error(`CART_TASKS_PER_WORKER must be an integer >= 1, got ${env.CART_TASKS_PER_WORKER}`);
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`CART_BATCH_SIZE must be an integer >= 1, got ${env.CART_BATCH_SIZE}`);
