@@ -88,19 +88,29 @@ function readLine(line: CartLine, index: number): LineState {
     throw invalidRequest(`${field}.total`, 'must be divisible by the line quantity with at most two decimals');
   }
   const originalCents = line.original_total === undefined || line.original_total === null ? total : toCents(line.original_total, `${field}.original_total`);
-  return {
-    index,
-    order,
-    raw: line,
-    quantity,
-    units: Number.isInteger(quantity) ? Math.abs(quantity) : null,
-    productId: line.product_id === undefined || line.product_id === null ? null : idString(line.product_id, `${field}.product_id`),
-    originalCents,
-    current: total,
-    cashback: 0,
-    touched: false,
-    locked: false,
-  };
+  const productId = line.product_id === undefined || line.product_id === null ? null : idString(line.product_id, `${field}.product_id`);
+  return new Line(index, order, line, quantity, Number.isInteger(quantity) ? Math.abs(quantity) : null, productId, originalCents, total);
+}
+
+/**
+ * A class rather than an object literal: the evaluation writes `current`, `touched` and `locked` after
+ * reading, and with literal-made objects V8 fell into a slow path for some processes and not others
+ * (8 to 9 µs a 10-line cart to read instead of 1, and evaluateCart 20 to 27 µs instead of 16).
+ */
+class Line implements LineState {
+  cashback = 0;
+  touched = false;
+  locked = false;
+  constructor(
+    readonly index: number,
+    readonly order: number,
+    readonly raw: CartLine,
+    readonly quantity: number,
+    readonly units: number | null,
+    readonly productId: string | null,
+    readonly originalCents: number,
+    public current: number,
+  ) {}
 }
 
 /** The unit price (total / quantity) is a whole number of cents. */
