@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store/env.js';
 import { idKey } from '../store/keys.js';
-import { cartBody } from '../testing/carts.js';
+import { cartBody, realtimeCart } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 import { balance, createCustomer, grant, transactions, triggerCampaign, utcDate } from './testing.js';
 
@@ -313,11 +313,17 @@ describe('points ledger: a store with one record per bucket', () => {
     const later = await triggerCampaign(server.client, 'later', 30, { expiration_period_type: 'fixed', expiration_date: utcDate(40) });
     const pending = await triggerCampaign(server.client, 'tomorrow', 7, { activation_period_type: 'relative', activation_delay: 1, activation_delay_unit: 'days' });
     for (const [slug, campaign] of [['later', later], ['soon', soon], ['tomorrow', pending]] as const) await grant(server.client, slug, 1, campaign);
+    // A cart earning from two campaigns: one transaction, two buckets.
+    for (const value of [1, 2]) {
+      const res = await server.client.post('/points', { rule_params: { name: `cart ${value} per euro`, rule_effects: [{ type: 'ratio', value }] } });
+      expect(res.status, res.text).toBe(200);
+    }
+    await realtimeCart(server.client, 1, 10);
     const expiring = (await server.client.get('/customers/1/points_expiring')).body;
     await server.stop();
-    expect(await writeOldLayout(server.dataDir)).toBe(3);
+    expect(await writeOldLayout(server.dataDir)).toBe(5);
     await server.restart();
-    expect(await balance(server.client, 1)).toMatchObject({ score: 57, score_available: 50 });
+    expect(await balance(server.client, 1)).toMatchObject({ score: 87, score_available: 80 });
     expect((await server.client.get('/customers/1/points_expiring')).body).toEqual(expiring);
     // The points that expire first are spent first.
     expect((await server.client.post('/points/redeem', { customer_id: 1, amount: 25, comments: 'after the move' })).status).toBe(200);
@@ -327,7 +333,8 @@ describe('points ledger: a store with one record per bucket', () => {
     await server.stop();
     const env = openStore(server.dataDir);
     for (const name of ['points_buckets', 'points_available', 'points_pending']) expect([...env.db(name).getKeys({})]).toEqual([]);
-    expect([...env.db('points_tx_buckets').getKeys({})]).toHaveLength(2);
+    // Left: 'later' (25), 'tomorrow' (pending) and the cart's two buckets, in one record.
+    expect([...env.db('points_tx_buckets').getRange({})].map(({ value }) => (value as unknown[]).length).sort()).toEqual([1, 1, 2]);
     await env.close();
     await server.restart();
   });

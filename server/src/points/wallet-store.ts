@@ -81,7 +81,7 @@ function indexEntries(buckets: readonly Bucket[]): Map<string, { db: string; key
 }
 
 /** Whether a bucket is still held: pending ones are, available ones while they hold points. */
-function held(b: Bucket): boolean {
+function isHeld(b: Bucket): boolean {
   return !b.active || b.remaining > 0;
 }
 
@@ -198,7 +198,7 @@ export class WalletView {
    * transactions and new ones are written.
    */
   save(): void {
-    const now = groupByTransaction(this.wallet.buckets.filter(held));
+    const now = groupByTransaction(this.wallet.buckets.filter(isHeld));
     const was = groupByTransaction(this.before.values());
     for (const tx of new Set([...was.keys(), ...now.keys()])) {
       const old = was.get(tx) ?? [];
@@ -307,22 +307,19 @@ export async function migrateWalletLayout(env: StoreEnv): Promise<number> {
   const oldIndexes = INDEXES_V1.map((name) => env.existingDb(name)).filter((db) => db !== undefined);
   for (const name of WALLET_DATABASES) env.db(name);
   return env.transact(() => {
-    const transactions = new Map<string, { key: Part[]; buckets: Bucket[] }>();
-    let moved = 0;
-    for (const { key, value } of old.getRange({})) {
-      const [tenant, customer, tx] = key as Part[];
-      const id = JSON.stringify([tenant, customer, tx]);
-      const group = transactions.get(id) ?? { key: [tenant, customer, tx], buckets: [] };
-      group.buckets.push(value as Bucket);
-      transactions.set(id, group);
-      old.removeSync(key);
-      moved++;
+    // Read everything first: the old records are removed after, not while a cursor walks them.
+    const entries = [...old.getRange({})];
+    const transactions = new Map<string, Bucket[]>();
+    for (const { key, value } of entries) {
+      const id = JSON.stringify((key as Part[]).slice(0, 3)); // [tenant, customer, tx]
+      transactions.set(id, [...(transactions.get(id) ?? []), value as Bucket]);
     }
-    for (const { key: [tenant, customer, tx], buckets } of transactions.values()) {
+    for (const [id, buckets] of transactions) {
+      const [tenant, customer, tx] = JSON.parse(id) as Part[];
       env.db(BUCKETS).putSync([tenant, customer, tx], buckets.sort(byCampaignAndDates));
       for (const entry of indexEntries(buckets).values()) env.db(entry.db).putSync([tenant, customer, ...entry.key], null);
     }
-    for (const index of oldIndexes) for (const key of index.getKeys({})) index.removeSync(key);
-    return moved;
+    for (const db of [old, ...oldIndexes]) for (const key of [...db.getKeys({})]) db.removeSync(key);
+    return entries.length;
   });
 }
