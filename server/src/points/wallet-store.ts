@@ -309,13 +309,16 @@ export async function migrateWalletLayout(env: StoreEnv): Promise<number> {
   return env.transact(() => {
     // Read everything first: the old records are removed after, not while a cursor walks them.
     const entries = [...old.getRange({})];
-    const transactions = new Map<string, Bucket[]>();
+    // Old keys begin [tenant, customer, tx]: the new record's key.
+    const transactions = new Map<string, { key: Part[]; buckets: Bucket[] }>();
     for (const { key, value } of entries) {
-      const id = JSON.stringify((key as Part[]).slice(0, 3)); // [tenant, customer, tx]
-      transactions.set(id, [...(transactions.get(id) ?? []), value as Bucket]);
+      const owner = (key as Part[]).slice(0, 3);
+      const id = owner.join('\u0000');
+      const group = transactions.get(id);
+      if (group) group.buckets.push(value as Bucket);
+      else transactions.set(id, { key: owner, buckets: [value as Bucket] });
     }
-    for (const [id, buckets] of transactions) {
-      const [tenant, customer, tx] = JSON.parse(id) as Part[];
+    for (const { key: [tenant, customer, tx], buckets } of transactions.values()) {
       env.db(BUCKETS).putSync([tenant, customer, tx], buckets.sort(byCampaignAndDates));
       for (const entry of indexEntries(buckets).values()) env.db(entry.db).putSync([tenant, customer, ...entry.key], null);
     }

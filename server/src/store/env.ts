@@ -64,8 +64,9 @@ export function openStore(dataDir: string): StoreEnv {
         const db = root.openDB({ name, create: false } as { name: string }) as Db; // create: false is lmdb-js's, not in its types
         dbs.set(name, db);
         return db;
-      } catch {
-        return undefined; // lmdb-js throws "Database not found"
+      } catch (error) {
+        if ((error as Error).message === 'Database not found') return undefined;
+        throw error;
       }
     },
     async transact<T>(work: () => T): Promise<T> {
