@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
-import { readPoolOptions } from './pool.js';
+import { evenBatchSize, readPoolOptions } from './pool.js';
 
 describe('simulated carts sent in batches', () => {
   let server: TestServer;
@@ -83,5 +83,17 @@ describe('the pool options', () => {
     }
     expect(() => readPoolOptions({ WORKERS: '-1' })).toThrow('WORKERS');
     expect(readPoolOptions({ WORKERS: '0' }).workers).toBe(0);
+  });
+});
+
+describe('the batches of one turn', () => {
+  it('are as few as the cap allows, and evenly sized', () => {
+    expect(evenBatchSize(1, 16)).toBe(1);
+    expect(evenBatchSize(10, 16)).toBe(10);
+    expect(evenBatchSize(16, 16)).toBe(16);
+    expect(evenBatchSize(17, 16)).toBe(9);
+    expect(evenBatchSize(20, 16)).toBe(10);
+    expect(evenBatchSize(40, 16)).toBe(14);
+    expect(evenBatchSize(48, 4)).toBe(4);
   });
 });
