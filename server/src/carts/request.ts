@@ -49,9 +49,15 @@ export function readCartRequest(text: string): CartRequest {
     customer_id: wire.customer_id,
     customer_code: wire.customer_code,
     location_id: wire.location_id,
-    product_ids: wire.lines.flatMap((line) => (line.product_id === undefined ? [] : [line.product_id])),
+    product_ids: productIds(wire),
     body: engineCart(wire),
   };
+}
+
+function productIds(wire: CartsCart): string[] {
+  const ids: string[] = [];
+  for (const line of wire.lines) if (line.product_id !== undefined) ids.push(line.product_id);
+  return ids;
 }
 
 /** The same object, its ids turned back into numbers in place: the engine echoes them into the response. */

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { isInteger, parse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { parseJson, stringifyJson } from './json.js';
 import { optionalBoolean, readPerPage, requireInt64, requireWire } from './params.js';
@@ -44,6 +45,10 @@ describe('wire types (common rule 3) in bodies: the `wire` schema keyword', () =
     // Whole seconds, as the contract writes datetimes: a fraction is dropped.
     expect(run('{"at":"2024-03-10T10:00:00.250Z"}').data.at).toBe('2024-03-10T10:00:00Z');
     expect(run('{"at":"2024-03-10T10:00:59.999-0500"}').data.at).toBe('2024-03-10T15:00:59Z');
+    // Years below 100 are years, not 1900 to 1999.
+    expect(run('{"at":"0050-06-01T10:00:00Z"}').data.at).toBe('0050-06-01T10:00:00Z');
+    expect(run('{"at":"0050-06-01T10:00:00-0100"}').data.at).toBe('0050-06-01T11:00:00Z');
+    expect(run('{"at":"0099-12-31T23:30:00-0100"}').data.at).toBe('0100-01-01T00:30:00Z');
   });
 
   it('rejects malformed dates and datetimes', () => {
@@ -97,6 +102,21 @@ describe('JSON with exact int64 on the wire', () => {
 
 describe('properties of the wire types', () => {
   const int64 = fc.bigInt({ min: 1n, max: BigInt(MAX) });
+
+  it('parseJson reads any JSON text as a lossless parse would: integers beyond 2^53 as bigint, the rest as JSON.parse', () => {
+    const bigInteger = fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }).map((n) => ({ big: n }));
+    const text = fc.oneof(fc.json(), fc.array(fc.oneof(fc.jsonValue(), bigInteger)).map((values) => stringifyJson(values)));
+    const lossless = (json: string) => parse(json, null, (digits) => (isInteger(digits) && !Number.isSafeInteger(Number(digits)) ? BigInt(digits) : Number(digits)));
+    fc.assert(
+      fc.property(text, (json) => {
+        expect(parseJson(json)).toEqual(lossless(json));
+      }),
+      { numRuns: 500 },
+    );
+    expect(parseJson('[9007199254740991,-9007199254740992,{"a":[9007199254740992]}]')).toEqual([9007199254740991, -9007199254740992n, { a: [9007199254740992n] }]);
+    // Nesting deeper than the call stack parses (the values are walked with a stack of their own).
+    expect(parseJson(`${'['.repeat(20000)}1${']'.repeat(20000)}`)).toBeInstanceOf(Array);
+  });
 
   it('every int64 survives JSON text -> canonical id -> reply text exactly', () => {
     fc.assert(

@@ -40,11 +40,12 @@ export function toDate(value: unknown): string | undefined {
   return isCalendarDate(+m[1], +m[2], +m[3]) ? value : undefined;
 }
 
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 function isCalendarDate(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
-  const daysInMonth = new Date(Date.UTC(2000, month, 0)).getUTCDate();
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return day <= (month === 2 && !leap ? 28 : daysInMonth);
+  return day <= (month === 2 && !leap ? 28 : DAYS_IN_MONTH[month - 1]);
 }
 
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -60,6 +61,8 @@ export function toDatetime(value: unknown): string | undefined {
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s, fraction, zone] = m;
   if (!isCalendarDate(+y, +mo, +d) || +h > 23 || +mi > 59 || +s > 59) return undefined;
+  // Already canonical (UTC, whole seconds, as every Tally client sends it): nothing to convert.
+  if (zone === 'Z' && fraction === undefined) return value;
   let offsetMinutes = 0;
   if (zone && zone !== 'Z') {
     const sign = zone.startsWith('-') ? -1 : 1;
@@ -69,8 +72,9 @@ export function toDatetime(value: unknown): string | undefined {
     offsetMinutes = sign * (hh * 60 + mm);
   }
   const ms = fraction ? Math.floor(+`0${fraction}` * 1000) : 0;
-  const utc = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s, ms) - offsetMinutes * 60_000;
-  const instant = new Date(utc);
+  const local = new Date(Date.UTC(2000, +mo - 1, +d, +h, +mi, +s, ms));
+  local.setUTCFullYear(+y); // Date.UTC reads the years 0 to 99 as 1900 to 1999
+  const instant = new Date(local.getTime() - offsetMinutes * 60_000);
   // Outside years 0000..9999 toISOString writes a sign and six digits.
   if (/^[+-]/.test(instant.toISOString())) return undefined;
   return wireDatetime(instant);
