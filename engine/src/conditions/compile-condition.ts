@@ -25,10 +25,11 @@ export function compileGroup(raw: Record<string, unknown>, path: string, context
   const children = items.map((item, i) => compileCondition(item, `${path}.${kind}[${i}]`, context, depth + 1));
   const json = { [kind === 'and' ? 'all' : 'any']: children.map((child) => child.json) };
   // A group of one item means the item: skipping the level saves a call per line on the hot path.
-  if (children.length === 1) return { json, test: children[0].test, selects: children[0].selects };
+  if (children.length === 1) return { json, test: children[0].test, selects: children[0].selects, lineProducts: children[0].lineProducts };
   if (kind === 'and' || children.length === 0) {
     return {
       json,
+      lineProducts: narrowestOf(children),
       test(facts) {
         for (let i = 0; i < children.length; i++) if (!children[i].test(facts)) return false;
         return true;
@@ -41,6 +42,7 @@ export function compileGroup(raw: Record<string, unknown>, path: string, context
   }
   return {
     json,
+    lineProducts: unionOf(children),
     test(facts) {
       for (let i = 0; i < children.length; i++) if (children[i].test(facts)) return true;
       return false;
@@ -63,5 +65,23 @@ function compileCartLeaf(raw: Record<string, unknown>, path: string, context: Co
     if (leaf.field.name === 'location_code') for (const code of leaf.values) context.locationCodes.add(code as string);
   }
   const holds = leaf.holds;
-  return { json: leaf.json, test: holds, selects: holds };
+  // A cart leaf selects every line or none: it does not narrow lines by product.
+  return { json: leaf.json, test: holds, selects: holds, lineProducts: null };
+}
+
+/** An `and` selects only lines every child selects: the smallest product set among the children holds for all. */
+function narrowestOf(children: readonly ConditionNode[]): ReadonlySet<string> | null {
+  let narrowest: ReadonlySet<string> | null = null;
+  for (const { lineProducts } of children) if (lineProducts && (!narrowest || lineProducts.size < narrowest.size)) narrowest = lineProducts;
+  return narrowest;
+}
+
+/** An `or` selects the lines any child selects: narrowed only when every child is, to the union. */
+function unionOf(children: readonly ConditionNode[]): ReadonlySet<string> | null {
+  const union = new Set<string>();
+  for (const { lineProducts } of children) {
+    if (!lineProducts) return null;
+    for (const id of lineProducts) union.add(id);
+  }
+  return union;
 }

@@ -32,7 +32,7 @@ export function compileLineCondition(raw: Record<string, unknown>, path: string,
     if (leaf.field.name === 'product_id' && !leaf.operator.negationOf) for (const id of leaf.values) context.productIds.add(id as string);
   }
 
-  const node = group ? groupedNode(leaves, group) : plainNode(leaves);
+  const node = { ...(group ? groupedNode(leaves, group) : plainNode(leaves)), lineProducts: productsOf(leaves) };
   if (bundle !== undefined) context.bundleParts.push({ bundle, node });
   return bundle === undefined ? node : { ...node, json: { ...node.json, name: `bundle ${bundle}` } };
 }
@@ -89,7 +89,13 @@ function referenceJson(
   };
 }
 
-function plainNode(leaves: readonly CompiledLeaf<LineFacts>[]): ConditionNode {
+/** A matching line meets every leaf: one on product_id with `eq` or `in` names the only products it can have. */
+function productsOf(leaves: readonly CompiledLeaf<LineFacts>[]): ReadonlySet<string> | null {
+  const leaf = leaves.find((l) => l.field.name === 'product_id' && (l.operator.name === 'eq' || l.operator.name === 'in'));
+  return leaf ? new Set(leaf.values as string[]) : null;
+}
+
+function plainNode(leaves: readonly CompiledLeaf<LineFacts>[]): Omit<ConditionNode, 'lineProducts'> {
   const matches = matcher(leaves);
   return {
     json: referenceJson(leaves, { operator: 'greaterThan', value: 0 }, {}),
@@ -102,7 +108,7 @@ function plainNode(leaves: readonly CompiledLeaf<LineFacts>[]): ConditionNode {
   };
 }
 
-function groupedNode(leaves: readonly CompiledLeaf<LineFacts>[], group: GroupComparison): ConditionNode {
+function groupedNode(leaves: readonly CompiledLeaf<LineFacts>[], group: GroupComparison): Omit<ConditionNode, 'lineProducts'> {
   const matches = matcher(leaves);
   const holds = (facts: CartFacts) => group.holds(group.total.total(facts.lines, matches));
   let lastPass = -1;

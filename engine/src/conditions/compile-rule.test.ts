@@ -15,6 +15,20 @@ describe('compileRule', () => {
     expect(rule.json).toEqual({ all: [] });
   });
 
+  it('selects no line of a cart without the products an application names, whatever the other conditions', () => {
+    const product = (ids: number[]) => lines([{ field: 'product_id', operator: 'in', values: ids }]);
+    const cart = cartFacts({ lines: [{ product_id: '1' }, { product_id: '2' }, {}] });
+    const select = (item: Record<string, unknown>) => compileRule('or' in item ? { conditions: item } : and(item), 'rule_application').selectLines(cart);
+    expect(select(product([7, 8]))).toEqual([false, false, false]);
+    expect(select(product([2, 8]))).toEqual([false, true, false]);
+    expect(compileRule(and({ field: 'total', operator: 'gte', value: 0 }, product([7])), 'rule_application').selectLines(cart)).toEqual([false, false, false]);
+    // `or`: narrowed only when every branch names products; a cart leaf may select every line.
+    expect(select({ or: [product([7]), product([1])] })).toEqual([true, false, false]);
+    expect(select({ or: [product([7]), { field: 'total', operator: 'gte', value: 0 }] })).toEqual([true, true, true]);
+    expect(select(lines([{ field: 'product_id', operator: 'eq', value: 2 }]))).toEqual([false, true, false]);
+    expect(select(lines([{ field: 'product_id', operator: 'not_in', values: [7] }]))).toEqual([true, true, true]);
+  });
+
   it('reads a JSON string the same as the object', () => {
     const raw = and({ field: 'channel', operator: 'eq', value: 'web' }, lines([{ field: 'product_id', operator: 'in', values: [1] }]));
     expect(compileRule(JSON.stringify(raw), 'rule_conditions').json).toEqual(compileRule(raw, 'rule_conditions').json);

@@ -14,7 +14,9 @@ export function compileRule(raw: unknown, field: string): CompiledRule {
   const root: ConditionNode = compileGroup(conditions ?? { and: [] }, `${field}.conditions`, context, 0);
   const parts = context.bundleParts;
 
+  const products = root.lineProducts;
   const selectLines = (facts: CartFacts): boolean[] => {
+    if (products !== null && !holdsAnyProduct(facts, products)) return facts.lines.map(() => false);
     const pass = ++passes;
     const selected = new Array<boolean>(facts.lines.length);
     for (let i = 0; i < selected.length; i++) selected[i] = root.selects(facts, i, pass);
@@ -43,4 +45,12 @@ export function compileRule(raw: unknown, field: string): CompiledRule {
     locationIds: [...context.locationIds],
     locationCodes: [...context.locationCodes],
   });
+}
+
+/** Whether a line of the cart has one of `products` (the smaller set is walked). */
+function holdsAnyProduct(facts: CartFacts, products: ReadonlySet<string>): boolean {
+  const held = facts.productIds ?? new Set(facts.lines.flatMap((line) => (line.product_id === undefined ? [] : [line.product_id])));
+  const [few, many] = products.size <= held.size ? [products, held] : [held, products];
+  for (const id of few) if (many.has(id)) return true;
+  return false;
 }

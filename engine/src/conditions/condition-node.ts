@@ -11,6 +11,12 @@ export interface ConditionNode {
    * selectLines call, so that a group total is computed once per call, not once per line.
    */
   selects(facts: CartFacts, index: number, pass: number): boolean;
+  /**
+   * Product ids every line the node selects has (its product_id is one of them), or null when
+   * the node does not narrow lines by product: selectLines skips a campaign whose ids the cart
+   * does not hold without asking each line (most campaigns of a program, on most carts).
+   */
+  readonly lineProducts: ReadonlySet<string> | null;
 }
 
 /** What compiling collects beside the tree. */
