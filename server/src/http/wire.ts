@@ -13,8 +13,8 @@ const INT64_MAX = '9223372036854775807';
 export function toInt64(value: unknown): string | undefined {
   let digits: string;
   if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value)) return undefined;
-    digits = String(value);
+    // A safe positive integer has no sign, no leading zero and fewer digits than the maximum.
+    return Number.isSafeInteger(value) && value > 0 ? String(value) : undefined;
   } else if (typeof value === 'bigint') {
     digits = value.toString();
   } else if (typeof value === 'string' && /^\d+$/.test(value)) {
