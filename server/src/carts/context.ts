@@ -86,13 +86,13 @@ export function buildContext(
     now: at,
     mode,
     seed,
-    ...(customer.id === null ? {} : { customer: customerState(sources, tenant, settings, customer, now) }),
+    ...(customer.id === null ? {} : { customer: customerState(sources, tenant, settings, customer, now, cached.usesTier) }),
     counters: readCounters(sources, tenant, settings, cached, customerCounterKey(customer), at),
     ...(cached.usesFeatures && sources.products && productIds.length > 0 ? { product_features: sources.products.productFeatures(tenant, productIds) } : {}),
   };
 }
 
-function customerState(sources: ContextSources, tenant: Tenant, settings: CompanySettings, customer: CartCustomer, now: Date): CustomerState {
+function customerState(sources: ContextSources, tenant: Tenant, settings: CompanySettings, customer: CartCustomer, now: Date, readsTier: boolean): CustomerState {
   const id = customer.id!;
   const profile = customer.record?.profile ?? {};
   const balance = sources.balance(tenant, id, now);
@@ -109,7 +109,8 @@ function customerState(sources: ContextSources, tenant: Tenant, settings: Compan
     registration_currency: registration.currency,
     gender: text(profile.gender),
     kind: text(profile.kind),
-    tier: customer.record && sources.tier?.(tenant, customer.record, now),
+    // Measured only for a program that reads it: listing the tier programs costs about 2 µs a cart.
+    tier: readsTier && customer.record ? sources.tier?.(tenant, customer.record, now) : undefined,
     fraudulent: profile.fraudulent === true,
     attributes: customer.record?.attributes ?? {},
     vouchers: sources.vouchers.held(tenant, id, now.toISOString()).map((voucher) => ({

@@ -1,5 +1,7 @@
+import { compileCampaigns, type Campaign } from '@tally/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../testing/server.js';
+import { describeProgram } from './programs.js';
 
 const cart = (id: number) => ({ id, creation_date: '2026-11-20T10:00:00Z', total: 2.99, lines: [{ order: 1, product_id: 100, total: 2.99, quantity: 1 }] });
 
@@ -29,5 +31,21 @@ describe('each worker compiles a Company program once per campaign version', () 
     expect(after.length).toBeLessThanOrEqual(2);
     expect(new Set(after.map((c) => c.version)).size).toBe(1);
     expect(after[0].version).toBeGreaterThan(first[0].version);
+  });
+});
+
+describe('what the context reads for a program', () => {
+  const describe_ = (...rules: Record<string, unknown>[]) => {
+    const campaigns: Campaign[] = rules.map((rule, i) => ({ id: i + 1, type: 'discount', rule_params: { name: `C${i}`, ...rule, rule_effects: [{ type: 'percentage', value: 5 }] } }));
+    return describeProgram(compileCampaigns(campaigns, { currency: 'EUR', timezone: 'UTC' }), campaigns, { campaignVersion: 1, settingsVersion: 1 });
+  };
+  const tier = { conditions: { and: [{ field: 'customer.tier', operator: 'eq', value: 'Gold' }] } };
+  const feature = { conditions: { and: [{ array_field: 'lines', conditions: [{ field: 'feature', operator: 'eq', value: 'colour:1' }] }] } };
+
+  it("measures the customer's tier and reads the lines' features only for a program whose rules name them", () => {
+    expect(describe_({})).toMatchObject({ usesTier: false, usesFeatures: false });
+    expect(describe_({}, { rule_conditions: tier })).toMatchObject({ usesTier: true, usesFeatures: false });
+    expect(describe_({ rule_conditions: JSON.stringify(tier) })).toMatchObject({ usesTier: true });
+    expect(describe_({ rule_application: feature })).toMatchObject({ usesTier: false, usesFeatures: true });
   });
 });

@@ -3,7 +3,7 @@
  * version and the settings version: a worker compiles only when a campaign or
  * a setting changed, never per request.
  */
-import { compileCampaigns, type Program } from '@tally/engine';
+import { compileCampaigns, type Campaign, type Program } from '@tally/engine';
 import { engineSettings } from '../campaigns/engine-settings.js';
 import type { CampaignStore } from '../campaigns/store.js';
 import { wireInt } from '../http/wire.js';
@@ -26,8 +26,25 @@ export interface CachedProgram {
   program: Program;
   /** The campaigns whose counters the evaluation context must carry. */
   counted: CountedCampaign[];
-  /** Whether a rule may name product features (only then does the context read the catalogue); absent = no. */
-  usesFeatures?: boolean;
+  /** Whether a rule may name product features (only then does the context read the catalogue). */
+  usesFeatures: boolean;
+  /** Whether a rule may read the `customer.tier` fact (only then does the context measure the customer's tier). */
+  usesTier: boolean;
+}
+
+/** A compiled program with what the evaluation context needs to know of it; `campaigns` are what it was compiled from. */
+export function describeProgram(program: Program, campaigns: readonly Campaign[], versions: { campaignVersion: number; settingsVersion: number }): CachedProgram {
+  // Conservative: a word anywhere in a rule makes the context read what it names.
+  const rules = campaigns.map((c) => JSON.stringify([c.rule_params.rule_conditions, c.rule_params.rule_application]));
+  return {
+    ...versions,
+    program,
+    counted: [...program.discounts, ...program.points, ...program.instantWins]
+      .filter((c) => c.once !== null || c.budget !== null || c.prizes.some((p) => p.stock >= 0))
+      .map((c) => ({ id: c.id, once: c.once, budget: c.budget, prizes: c.prizes.filter((p) => p.stock >= 0).map((p) => ({ id: p.id, stock: p.stock })) })),
+    usesFeatures: rules.some((text) => text.includes('feature')),
+    usesTier: rules.some((text) => text.includes('customer.tier')),
+  };
 }
 
 export class ProgramCache {
@@ -51,16 +68,7 @@ export class ProgramCache {
     }));
     const program = compileCampaigns(campaigns, engineSettings(settings));
     this.onCompile(key, input.version);
-    const fresh: CachedProgram = {
-      campaignVersion: input.version,
-      settingsVersion: settings.version,
-      program,
-      counted: [...program.discounts, ...program.points, ...program.instantWins]
-        .filter((c) => c.once !== null || c.budget !== null || c.prizes.some((p) => p.stock >= 0))
-        .map((c) => ({ id: c.id, once: c.once, budget: c.budget, prizes: c.prizes.filter((p) => p.stock >= 0).map((p) => ({ id: p.id, stock: p.stock })) })),
-      // Conservative: any mention of the word in a rule makes the context read the lines' features.
-      usesFeatures: input.campaigns.some((c) => JSON.stringify([c.rule_params.rule_conditions, c.rule_params.rule_application]).includes('feature')),
-    };
+    const fresh = describeProgram(program, campaigns, { campaignVersion: input.version, settingsVersion: settings.version });
     this.programs.set(key, fresh);
     return fresh;
   }

@@ -20,7 +20,7 @@ import { compileCampaigns, evaluateCart, type Campaign, type Effect, type Outcom
 import { engineSettings } from '../campaigns/engine-settings.js';
 import type { CampaignRecord } from '../campaigns/types.js';
 import { buildContext, customerCounterKey, type ContextSources } from '../carts/context.js';
-import type { CachedProgram, CountedCampaign } from '../carts/programs.js';
+import { describeProgram, type CountedCampaign } from '../carts/programs.js';
 import type { DrawSeeds } from '../carts/seed.js';
 import type { CounterStore } from '../counters/store.js';
 import type { CustomerRecord } from '../customers/types.js';
@@ -99,11 +99,8 @@ export function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEv
   });
   const instantWins = event.instantWins.map((record) => ({ ...toEngineInstantWin(record), id: wireInt(record.id) }));
   if (points.length + instantWins.length === 0) return null;
-  const program = compileCampaigns([...points, ...instantWins], engineSettings(scope.settings));
-  const counted = [...program.points, ...program.instantWins]
-    .filter((c) => c.once !== null || c.budget !== null || c.prizes.some((p) => p.stock >= 0))
-    .map((c) => ({ id: c.id, once: c.once, budget: c.budget, prizes: c.prizes.filter((p) => p.stock >= 0).map((p) => ({ id: p.id, stock: p.stock })) }));
-  const cached: CachedProgram = { campaignVersion: 0, settingsVersion: scope.settings.version, program, counted };
+  const campaigns = [...points, ...instantWins];
+  const cached = describeProgram(compileCampaigns(campaigns, engineSettings(scope.settings)), campaigns, { campaignVersion: 0, settingsVersion: scope.settings.version });
   const customer = { id: event.customer.id, code: event.customer.code ?? null, record: event.customer };
   const built = buildContext(deps.sources, scope.tenant, scope.settings, cached, customer, scope.now, 'realtime', event.seed);
   const context = event.country === undefined || !built.customer ? built : { ...built, customer: { ...built.customer, registration_country: event.country } };
@@ -116,7 +113,7 @@ export function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEv
     // An event names no coupon: the customer's vouchers of the bound targeted campaigns take part.
     coupons_desired: 'all' as const,
   };
-  return { outcome: evaluateCart(program, cart, context), counted };
+  return { outcome: evaluateCart(cached.program, cart, context), counted: cached.counted };
 }
 
 /** Whether every budget, limit and prize stock the evaluation relied on still allows its writes. */
