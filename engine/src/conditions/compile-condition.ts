@@ -29,7 +29,6 @@ export function compileGroup(raw: Record<string, unknown>, path: string, context
   if (kind === 'and' || children.length === 0) {
     return {
       json,
-      lineProducts: narrowestOf(children),
       test(facts) {
         for (let i = 0; i < children.length; i++) if (!children[i].test(facts)) return false;
         return true;
@@ -38,11 +37,11 @@ export function compileGroup(raw: Record<string, unknown>, path: string, context
         for (let i = 0; i < children.length; i++) if (!children[i].selects(facts, index, pass)) return false;
         return true;
       },
+      lineProducts: narrowestOf(children),
     };
   }
   return {
     json,
-    lineProducts: unionOf(children),
     test(facts) {
       for (let i = 0; i < children.length; i++) if (children[i].test(facts)) return true;
       return false;
@@ -51,6 +50,7 @@ export function compileGroup(raw: Record<string, unknown>, path: string, context
       for (let i = 0; i < children.length; i++) if (children[i].selects(facts, index, pass)) return true;
       return false;
     },
+    lineProducts: unionOf(children),
   };
 }
 

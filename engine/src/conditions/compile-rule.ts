@@ -49,8 +49,21 @@ export function compileRule(raw: unknown, field: string): CompiledRule {
 
 /** Whether a line of the cart has one of `products` (the smaller set is walked). */
 function holdsAnyProduct(facts: CartFacts, products: ReadonlySet<string>): boolean {
-  const held = facts.productIds ?? new Set(facts.lines.flatMap((line) => (line.product_id === undefined ? [] : [line.product_id])));
+  const held = productIdsOf(facts);
   const [few, many] = products.size <= held.size ? [products, held] : [held, products];
   for (const id of few) if (many.has(id)) return true;
   return false;
+}
+
+/** The cart's product ids, built by the first rule that asks and kept for the others (facts are never written). */
+let lastFacts: CartFacts | undefined;
+let lastProductIds: ReadonlySet<string> = new Set();
+function productIdsOf(facts: CartFacts): ReadonlySet<string> {
+  if (facts !== lastFacts) {
+    const ids = new Set<string>();
+    for (const line of facts.lines) if (line.product_id !== undefined) ids.add(line.product_id);
+    lastFacts = facts;
+    lastProductIds = ids;
+  }
+  return lastProductIds;
 }

@@ -47,6 +47,4 @@ export interface CartFacts {
   /** In the Company's timezone: weekday 1 = Monday .. 7 = Sunday, hour 0..23. */
   creation_date: { weekday: number; hour: number };
   lines: readonly LineFacts[];
-  /** The lines' product ids (built once per cart; computed from `lines` when absent). */
-  productIds?: ReadonlySet<string>;
 }

@@ -34,7 +34,6 @@ export function buildFacts(input: CartInput, context: ContextInput, created: Zon
     customer: customerFacts(context),
     creation_date: { weekday: created.weekday, hour: created.hour },
     lines,
-    productIds: new Set(input.lines.flatMap((line) => (line.productId === null ? [] : [line.productId]))),
   };
 }
 
