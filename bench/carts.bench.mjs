@@ -188,7 +188,7 @@ async function tally(workers) {
 }
 
 /** Runs the carts section; returns table rows [name, result, rssMiB]. */
-export { campaigns, cartBody };
+export { campaigns, cartBody, seed };
 export async function runCartsBench() {
   const rows = [];
   if (process.env.BENCH_BARE !== 'off') {
