@@ -5,6 +5,7 @@
  * accepting, answer in-flight requests, close the store, exit 0.
  */
 import { readConfig } from './config.js';
+import { compileSchemas } from './http/validation.js';
 import { CustomerStore } from './customers/store.js';
 import { createLogger } from './log.js';
 import { DuplicateSuppressor } from './http/duplicates.js';
@@ -25,6 +26,7 @@ import type { ServerContext } from './context.js';
 async function main(): Promise<void> {
   const log = createLogger();
   const config = readConfig();
+  compileSchemas();
   const env = openStore(config.dataDir);
   const migrated = await migrateWalletLayout(env);
   if (migrated > 0) log.info({ buckets: migrated }, 'points buckets moved to one record per transaction');

@@ -5,11 +5,14 @@
  */
 import { workerData } from 'node:worker_threads';
 import { CartService, type CartTask } from '../carts/service.js';
+import { compileSchemas } from '../http/validation.js';
 import { createLogger } from '../log.js';
 import { openStore } from '../store/env.js';
 import { envelop, type Envelope } from './envelope.js';
 
 const log = createLogger();
+// The cart's schema only: a worker validates nothing else.
+compileSchemas(['carts.cart']);
 const env = openStore((workerData as { dataDir: string }).dataDir);
 const service = new CartService(env, (tenant, version) => log.info({ tenant, version }, 'program compiled'));
 

@@ -1,0 +1,15 @@
+/** The schemas are compiled once per thread: all of them by the main thread as it starts, the ones a worker uses on first use. */
+import { describe, expect, it } from 'vitest';
+import { compileSchemas, SCHEMA_DOCUMENTS, validate } from './validation.js';
+
+describe('schema compilation', () => {
+  it('compiles a schema on its first use, and names an unknown one', () => {
+    expect(() => validate('carts.cart', { creation_date: '2026-11-20T10:00:00Z', total: 1, lines: 'none' })).toThrow(/lines/);
+    expect(() => compileSchemas(['no.such.schema'])).toThrow('no schema with $id no.such.schema under schemas/');
+  });
+
+  it('compiles every schema under schemas/ (what the main thread does before it listens)', () => {
+    expect(SCHEMA_DOCUMENTS.size).toBeGreaterThan(50);
+    expect(() => compileSchemas()).not.toThrow();
+  });
+});
