@@ -28,11 +28,13 @@ export function compileLineCondition(raw: Record<string, unknown>, path: string,
   // `count` only makes sense over the group, so it implies grouped.
   const group = hasField && (grouped || raw.field === 'count') ? compileGroupComparison(raw, path) : undefined;
   if (hasField && !group) leaves.push(compileLeaf({ field: raw.field, operator: raw.operator, value: raw.value, values: raw.values }, path, lineField, 'line'));
-  for (const leaf of leaves) {
-    if (leaf.field.name === 'product_id' && !leaf.operator.negationOf) for (const id of leaf.values) context.productIds.add(id as string);
-  }
+  // A leaf on product_id with eq or in (the only positive operators of an id) names the only products a matching line can have.
+  const productLeaves = leaves.filter((leaf) => leaf.field.name === 'product_id' && !leaf.operator.negationOf);
+  for (const leaf of productLeaves) for (const id of leaf.values) context.productIds.add(id as string);
 
-  const node = { ...(group ? groupedNode(leaves, group) : plainNode(leaves)), lineProducts: productsOf(leaves) };
+  // A matching line meets every leaf, so any one product leaf narrows the lines the node selects.
+  const lineProducts = productLeaves.length > 0 ? new Set(productLeaves[0].values as string[]) : null;
+  const node = { ...(group ? groupedNode(leaves, group) : plainNode(leaves)), lineProducts };
   if (bundle !== undefined) context.bundleParts.push({ bundle, node });
   return bundle === undefined ? node : { ...node, json: { ...node.json, name: `bundle ${bundle}` } };
 }
@@ -87,12 +89,6 @@ function referenceJson(
       { fact: 'lineSelected', params: { conditions }, operator: 'equal', value: true },
     ],
   };
-}
-
-/** A matching line meets every leaf: one on product_id with `eq` or `in` names the only products it can have. */
-function productsOf(leaves: readonly CompiledLeaf<LineFacts>[]): ReadonlySet<string> | null {
-  const leaf = leaves.find((l) => l.field.name === 'product_id' && (l.operator.name === 'eq' || l.operator.name === 'in'));
-  return leaf ? new Set(leaf.values as string[]) : null;
 }
 
 function plainNode(leaves: readonly CompiledLeaf<LineFacts>[]): Omit<ConditionNode, 'lineProducts'> {
