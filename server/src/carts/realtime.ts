@@ -72,13 +72,15 @@ export interface PendingCart {
   reevaluate(): Evaluation;
 }
 
-export type CommitResult = { kind: 'stored'; cart: CartRecord } | { kind: 'deferred'; cart: CartRecord };
-
-export async function commitCart(stores: RealtimeStores, pending: PendingCart): Promise<CommitResult> {
+/**
+ * Commits the cart and resolves with its answer's JSON text once the commit is durable (a duplicate
+ * sent to POST /carts answers its evaluation, and the stored cart records the deferred error).
+ */
+export async function commitCart(stores: RealtimeStores, pending: PendingCart): Promise<string> {
   const { env, carts } = stores;
   const { tenant, now } = pending;
   const { id, code } = pending.request;
-  const result = await env.transact((): CommitResult | TallyError => {
+  const answer = await env.transact((): string | TallyError => {
     const existing = (id !== undefined ? carts.get(tenant, id) : undefined) ?? (code !== undefined ? carts.byCode(tenant, code) : undefined);
     if (existing) {
       if (pending.kind === 'realtime') {
@@ -87,16 +89,15 @@ export async function commitCart(stores: RealtimeStores, pending: PendingCart): 
       }
       // POST /carts does not check the id in real time: the duplicate is recorded on the stored cart.
       const message = `a cart with ${id !== undefined && existing.id === id ? `id ${id}` : `code ${code}`} was received again and ignored`;
-      const cart = { ...existing, deferred_errors: [...existing.deferred_errors, { code: 'duplicate_id', message, received_at: wireDatetime(now) }] };
-      carts.putInTransaction(tenant, cart);
-      return { kind: 'deferred', cart };
+      carts.putInTransaction(tenant, { ...existing, deferred_errors: [...existing.deferred_errors, { code: 'duplicate_id', message, received_at: wireDatetime(now) }] });
+      return pending.evaluation.responseJson;
     }
     const evaluation = stillAllowed(stores, pending, pending.evaluation.writes) ? pending.evaluation : pending.reevaluate();
     const cart = id !== undefined ? write(stores, pending, id, code ?? null, evaluation.responseJson, evaluation) : writeWithNewId(stores, pending, code ?? null, evaluation);
-    return { kind: 'stored', cart };
+    return cart.response_json;
   });
-  if (result instanceof TallyError) throw result;
-  return result;
+  if (answer instanceof TallyError) throw answer;
+  return answer;
 }
 
 /**

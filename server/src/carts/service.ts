@@ -95,11 +95,9 @@ export class CartService {
     // Evaluated (and serialized) before the transaction: only the re-check and the writes hold the write lock.
     const evaluateNow = () =>
       evaluationOf(evaluate(cached, body, buildContext(this.sources, tenant, settings, cached, customer, now, 'realtime', seed, request.product_ids)));
-    const evaluation = evaluateNow();
-    const result = await commitCart(this.stores, {
-      tenant, settings, cached, kind: task.operation, request, customer, now, evaluation, reevaluate: evaluateNow,
+    return commitCart(this.stores, {
+      tenant, settings, cached, kind: task.operation, request, customer, now, evaluation: evaluateNow(), reevaluate: evaluateNow,
     });
-    return result.kind === 'stored' ? result.cart.response_json : evaluation.responseJson;
   }
 
   /** A cart sent with location_code only is evaluated and stored with that location's id, when the location is known. */
