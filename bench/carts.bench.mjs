@@ -171,9 +171,10 @@ function peakRss(pid) {
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
 }
 
-async function tally(workers) {
+/** Starts the Tally build of checkout `root` (this one by default) on a new store, seeded. */
+async function startTally(workers, root = ROOT) {
   const dataDir = mkdtempSync(join(tmpdir(), 'tally-carts-bench-'));
-  const server = await startNode([join(ROOT, 'server/dist/main.js')], {
+  const server = await startNode([join(root, 'server/dist/main.js')], {
     PORT: '0', DATA_DIR: dataDir, TALLY_RATE_LIMITS: 'off', TALLY_BOOTSTRAP_KEY: KEY, TALLY_BOOTSTRAP_SECRET: SECRET, LOG_LEVEL: 'info', WORKERS: String(workers),
   });
   await seed(server.port);
@@ -188,7 +189,7 @@ async function tally(workers) {
 }
 
 /** Runs the carts section; returns table rows [name, result, rssMiB]. */
-export { campaigns, cartBody, seed };
+export { campaigns, cartBody, seed, startTally, wrk };
 export async function runCartsBench() {
   const rows = [];
   if (process.env.BENCH_BARE !== 'off') {
@@ -199,7 +200,7 @@ export async function runCartsBench() {
   }
   for (const workers of (process.env.BENCH_WORKERS ?? '2,0').split(',').map(Number)) {
     console.error(`carts bench: Tally with WORKERS=${workers}`);
-    const server = await tally(workers);
+    const server = await startTally(workers);
     // Realtime carts run on the writer pool (REALTIME_WORKERS, the server's default of 2 unless set).
     const where = (op) =>
       workers === 0 ? 'inline on the main thread' : op === 'simulate' ? `pool, ${workers} workers` : `writer pool, ${process.env.REALTIME_WORKERS ?? 2} threads`;

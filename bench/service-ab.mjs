@@ -15,12 +15,12 @@
  * HTTP path's group commit), BENCH_CARTS carts a round (default 10,000),
  * BENCH_ROUNDS (default 6; the first is warm-up).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cartBody, seed } from './carts.bench.mjs';
+import { prepareBaseline } from './worktree.mjs';
 import { KEY, SECRET, startProcess } from './processes.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -29,7 +29,7 @@ if (!baseline || !existsSync(join(baseline, 'server/src'))) {
   console.error('usage: node bench/service-ab.mjs <baseline checkout (a git worktree of this repository)>');
   process.exit(2);
 }
-prepare(baseline);
+prepareBaseline(baseline);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tally-service-ab-'));
 const server = await startProcess(process.execPath, [join(ROOT, 'server/dist/main.js')], {
@@ -80,16 +80,3 @@ for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 6); round++) {
 }
 rmSync(dataDir, { recursive: true, force: true });
 process.exit(0);
-
-/** Links the baseline's node_modules to this checkout's (its @tally packages are its own) and builds it. */
-function prepare(dir) {
-  const modules = join(dir, 'node_modules');
-  if (!existsSync(modules)) {
-    mkdirSync(join(modules, '@tally'), { recursive: true });
-    for (const entry of readdirSync(join(ROOT, 'node_modules'))) {
-      if (entry !== '@tally') symlinkSync(join(ROOT, 'node_modules', entry), join(modules, entry));
-    }
-    for (const pkg of ['engine', 'server']) symlinkSync(join(dir, pkg), join(modules, '@tally', pkg));
-  }
-  if (!existsSync(join(dir, 'server/dist/carts/service.js'))) execFileSync('npx', ['tsc', '-b'], { cwd: dir, stdio: 'inherit' });
-}
