@@ -18,19 +18,12 @@
  * 10), BENCH_WARMUP and BENCH_CONNECTIONS. Prints each run, the medians and
  * the ratio of this build's median to the baseline's.
  */
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTally, wrk } from './carts.bench.mjs';
-import { prepareBaseline } from './worktree.mjs';
+import { baselineFromArgs } from './worktree.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const baseline = process.argv[2] && resolve(process.argv[2]);
-if (!baseline || !existsSync(join(baseline, 'server/src'))) {
-  console.error('usage: node bench/http-ab.mjs <baseline checkout (a git worktree of this repository)>');
-  process.exit(2);
-}
-prepareBaseline(baseline);
+const baseline = baselineFromArgs('http-ab.mjs');
 
 const OP = process.env.OP ?? 'realtime';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);

@@ -15,21 +15,16 @@
  * HTTP path's group commit), BENCH_CARTS carts a round (default 10,000),
  * BENCH_ROUNDS (default 6; the first is warm-up).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cartBody, seed } from './carts.bench.mjs';
-import { prepareBaseline } from './worktree.mjs';
+import { baselineFromArgs } from './worktree.mjs';
 import { KEY, SECRET, startProcess } from './processes.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const baseline = process.argv[2] && resolve(process.argv[2]);
-if (!baseline || !existsSync(join(baseline, 'server/src'))) {
-  console.error('usage: node bench/service-ab.mjs <baseline checkout (a git worktree of this repository)>');
-  process.exit(2);
-}
-prepareBaseline(baseline);
+const baseline = baselineFromArgs('service-ab.mjs');
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tally-service-ab-'));
 const server = await startProcess(process.execPath, [join(ROOT, 'server/dist/main.js')], {
