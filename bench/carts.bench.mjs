@@ -188,8 +188,9 @@ async function startTally(workers, root = ROOT) {
   };
 }
 
-/** Runs the carts section; returns table rows [name, result, rssMiB]. */
 export { campaigns, cartBody, seed, startTally, wrk };
+
+/** Runs the carts section; returns table rows [name, result, rssMiB]. */
 export async function runCartsBench() {
   const rows = [];
   if (process.env.BENCH_BARE !== 'off') {

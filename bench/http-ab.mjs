@@ -12,8 +12,8 @@
  *
  * Usage: npm run build, then `node bench/http-ab.mjs <baseline checkout>`,
  * where the baseline is a `git worktree add <dir> <rev>` of this repository
- * (made ready as by service-ab.mjs). Env: OP (realtime, default, or
- * simulate), BENCH_ROUNDS (default 4: an even number gives each build the
+ * (worktree.mjs links its node_modules and builds it). Env: OP (realtime,
+ * default, or simulate), BENCH_ROUNDS (default 4: an even number gives each build the
  * first place equally often), and carts.bench.mjs's BENCH_DURATION (default
  * 10), BENCH_WARMUP and BENCH_CONNECTIONS. Prints each run, the medians and
  * the ratio of this build's median to the baseline's.

@@ -1,7 +1,8 @@
 /**
  * Request validation with ajv. Every JSON Schema under `schemas/` is loaded
  * at start-up and compiled once per thread (by its `$id`: all of them on the
- * main thread as it starts, `compileSchemas`); handlers call `validate(id, body)`. The `wire` keyword checks a contract wire type and
+ * main thread as it starts, `compileSchemas`); handlers call
+ * `validate(id, body)`. The `wire` keyword checks a contract wire type and
  * rewrites the value to its canonical form (int64 as a decimal string,
  * datetimes in UTC), so handlers only ever see canonical values.
  */
