@@ -14,10 +14,14 @@
  * its threads) and peak RSS (VmHWM), and the host's steal time (CPU the
  * hypervisor gave other guests during the run: figures of a run with high
  * steal are a measure of the neighbours).
- * Env: BENCH_DURATION seconds per target (default 10), BENCH_CONNECTIONS (50),
- * BENCH_WARMUP seconds of unrecorded load before each target (default 2: the
- * workers' JIT and first program compile are not the steady state),
- * CART_TASKS_PER_WORKER (passed to the server); to run part of it:
+ * Every target runs once per round (BENCH_ROUNDS, default 3), the rounds one
+ * after the other on the same servers; the table gives the medians, and each
+ * target's share of the bare endpoint is the median of its rounds' shares.
+ * Env: BENCH_DURATION seconds per target and round (default 10), BENCH_CONNECTIONS (50),
+ * BENCH_REALTIME_CONNECTIONS (default 32: realtime on the writer pool also
+ * runs at these), BENCH_WARMUP seconds of unrecorded load before each target
+ * (default 2: the workers' JIT and first program compile are not the steady
+ * state), CART_TASKS_PER_WORKER (passed to the server); to run part of it:
  * BENCH_BARE=off (no bare endpoint), BENCH_WORKERS (default "2,0": the
  * servers' WORKERS), BENCH_OPS (default "simulate,realtime").
  */
@@ -26,12 +30,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AUTH, KEY, SECRET, startProcess } from './processes.mjs';
+import { AUTH, KEY, SECRET, median, startProcess } from './processes.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+// wrk's closed loop: at N connections a server doing R carts a second has a mean latency of N / R. Realtime is
+// also measured with fewer connections than the other targets, to show the latency its rate allows.
+const REALTIME_CONNECTIONS = (process.env.BENCH_REALTIME_CONNECTIONS ?? '32').split(',').filter(Boolean).map(Number);
 // Few customers: creating one hashes its password (scrypt), on purpose slow.
 const CUSTOMERS = 100;
 
@@ -112,17 +120,19 @@ async function seed(port) {
 
 /**
  * wrk with a Lua script that posts a cart with a fresh id per request (ids start after `firstId`), after WARMUP
- * seconds unrecorded; with the server's pid, also the server's CPU time per request (all its threads, from /proc).
+ * seconds unrecorded; with the server's pid, also the server's CPU time per request (all its threads, from /proc)
+ * and its peak RSS so far.
  */
-function wrk(port, path, firstId, pid) {
-  if (WARMUP > 0) load(port, path, firstId + 5_000_000, WARMUP);
+function wrk(port, path, firstId, pid, connections = CONNECTIONS) {
+  if (WARMUP > 0) load(port, path, firstId + 5_000_000, WARMUP, connections);
   const before = pid === undefined ? 0 : cpuSeconds(pid);
   const host = hostTicks();
-  const result = load(port, path, firstId, DURATION);
+  const result = load(port, path, firstId, DURATION, connections);
   const after = hostTicks();
   return {
     ...result,
     cpuUs: pid === undefined ? NaN : ((cpuSeconds(pid) - before) * 1e6) / (result.rps * DURATION),
+    rssMiB: pid === undefined ? NaN : peakRss(pid),
     stealPct: (100 * (after.steal - host.steal)) / (after.total - host.total),
   };
 }
@@ -142,7 +152,7 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-function load(port, path, firstId, seconds) {
+function load(port, path, firstId, seconds, connections) {
   // The body as Lua long strings around the id and the customer (JSON never contains "]]").
   const [head, rest] = JSON.stringify(cartBody(999999999, 424242)).split('999999999');
   const [middle, tail] = rest.split('424242');
@@ -156,7 +166,7 @@ function load(port, path, firstId, seconds) {
     `  return wrk.format(nil, "${path}", nil, [[${head}]] .. id .. [[${middle}]] .. ((id % ${CUSTOMERS}) + 1) .. [[${tail}]])`,
     `end`,
   ].join('\n'));
-  const out = execFileSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-s', script, `http://127.0.0.1:${port}${path}`], { encoding: 'utf8' });
+  const out = execFileSync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, `http://127.0.0.1:${port}${path}`], { encoding: 'utf8' });
   rmSync(script);
   const ms = (label) => {
     const m = new RegExp(`${label}\\s+([\\d.]+)(us|ms|s)`).exec(out);
@@ -190,40 +200,62 @@ async function startTally(workers, root = ROOT) {
 
 export { campaigns, cartBody, seed, startTally, wrk };
 
-/** Runs the carts section; returns table rows [name, result, rssMiB]. */
+/**
+ * Runs the carts section; returns its targets, each with one result per round. The servers start once; each
+ * round runs every target one after the other (bare first), so that each share of the bare endpoint compares
+ * runs a minute apart at most: this machine's speed drifts by 20% and more over minutes.
+ */
 export async function runCartsBench() {
-  const rows = [];
-  if (process.env.BENCH_BARE !== 'off') {
-    const bare = await startNode(['-e', BARE], { NODE_PATH: join(ROOT, 'node_modules') });
-    console.error('carts bench: bare endpoint');
-    rows.push(['bare uWS, POST parsing the same 1.5 KB cart', wrk(bare.port, '/carts/simulate', 1), peakRss(bare.child.pid)]);
-    bare.child.kill('SIGTERM');
-  }
-  for (const workers of (process.env.BENCH_WORKERS ?? '2,0').split(',').map(Number)) {
-    console.error(`carts bench: Tally with WORKERS=${workers}`);
-    const server = await startTally(workers);
-    // Realtime carts run on the writer pool (REALTIME_WORKERS, the server's default of 2 unless set).
-    const where = (op) =>
-      workers === 0 ? 'inline on the main thread' : op === 'simulate' ? `pool, ${workers} workers` : `writer pool, ${process.env.REALTIME_WORKERS ?? 2} threads`;
-    try {
-      for (const op of (process.env.BENCH_OPS ?? 'simulate,realtime').split(',')) {
-        rows.push([`Tally POST /carts/${op}, ${where(op)}`, wrk(server.port, `/carts/${op}`, op === 'simulate' ? 10_000_000 : 20_000_000, server.child.pid), peakRss(server.child.pid)]);
-      }
-    } finally {
-      await server.stop();
+  const targets = [];
+  const processes = [];
+  const target = (name, run) => targets.push({ name, run, results: [] });
+  try {
+    if (process.env.BENCH_BARE !== 'off') {
+      const bare = await startNode(['-e', BARE], { NODE_PATH: join(ROOT, 'node_modules') });
+      processes.push({ child: bare.child, stop: async () => bare.child.kill('SIGTERM') });
+      target('bare uWS, POST parsing the same 1.5 KB cart', (firstId) => wrk(bare.port, '/carts/simulate', firstId, bare.child.pid));
     }
+    for (const workers of (process.env.BENCH_WORKERS ?? '2,0').split(',').map(Number)) {
+      console.error(`carts bench: Tally with WORKERS=${workers}`);
+      const server = await startTally(workers);
+      processes.push(server);
+      // Realtime carts run on the writer pool (REALTIME_WORKERS, the server's default of 2 unless set).
+      const where = (op) =>
+        workers === 0 ? 'inline on the main thread' : op === 'simulate' ? `pool, ${workers} workers` : `writer pool, ${process.env.REALTIME_WORKERS ?? 2} threads`;
+      for (const op of (process.env.BENCH_OPS ?? 'simulate,realtime').split(',')) {
+        const connections = [CONNECTIONS, ...(op === 'realtime' && workers > 0 ? REALTIME_CONNECTIONS : [])];
+        for (const c of connections) {
+          const name = `Tally POST /carts/${op}, ${where(op)}${c === CONNECTIONS ? '' : `, ${c} connections`}`;
+          target(name, (firstId) => wrk(server.port, `/carts/${op}`, firstId, server.child.pid, c));
+        }
+      }
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      console.error(`carts bench: round ${round + 1} of ${ROUNDS}`);
+      // Every run gets its own range of cart ids (realtime stores each cart: an id is never sent twice).
+      targets.forEach((t, i) => t.results.push(t.run((i + 1) * 100_000_000 + round * 10_000_000)));
+    }
+  } finally {
+    for (const p of processes) await p.stop();
   }
-  return rows;
+  return targets;
 }
 
-export function printCartsTable(rows) {
-  const bareRps = rows[0][0].startsWith('bare') ? rows[0][1].rps : NaN;
-  console.log(`\nCarts: 50 active campaigns (${process.env.BENCH_APPLYING ?? 10} acting on the cart), 10-line carts, wrk -t1 -c${CONNECTIONS} -d${DURATION}s after ${WARMUP} s of warm-up, loopback, Node ${process.version}, CART_TASKS_PER_WORKER=${process.env.CART_TASKS_PER_WORKER ?? 'default'}.`);
-  console.log('\n| target | requests/s | p50 ms | p99 ms | non-2xx | % of bare | server CPU µs a request | server peak RSS MiB | host steal % |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const [name, r, rss] of rows) {
-    const cpu = Number.isNaN(r.cpuUs ?? NaN) ? '' : Math.round(r.cpuUs);
-    console.log(`| ${name} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${((100 * r.rps) / bareRps).toFixed(0)}% | ${cpu} | ${rss} | ${r.stealPct.toFixed(0)} |`);
+/** The medians of the rounds; a target's share of the bare endpoint is the median of its rounds' shares. */
+export function printCartsTable(targets) {
+  const bare = targets[0]?.name.startsWith('bare') ? targets[0] : undefined;
+  console.log(`\nCarts: 50 active campaigns (${process.env.BENCH_APPLYING ?? 10} acting on the cart), 10-line carts, wrk -t1 -c${CONNECTIONS} (unless said) -d${DURATION}s after ${WARMUP} s of warm-up, loopback, Node ${process.version}, CART_TASKS_PER_WORKER=${process.env.CART_TASKS_PER_WORKER ?? 'default'}; medians of ${ROUNDS} rounds, each round every target one after the other.`);
+  console.log('\n| target | requests/s | each round | p50 ms | p99 ms | non-2xx | % of bare | server CPU µs a request | server peak RSS MiB (after the first round) | host steal % (highest) |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const { name, results } of targets) {
+    const of = (key) => median(results.map((r) => r[key]));
+    const share = bare ? `${median(results.map((r, round) => (100 * r.rps) / bare.results[round].rps)).toFixed(1)}%` : '';
+    const cpu = Number.isNaN(of('cpuUs')) ? '' : Math.round(of('cpuUs'));
+    const rounds = results.map((r) => Math.round(r.rps).toLocaleString('en')).join(' / ');
+    const errors = results.reduce((sum, r) => sum + r.errors, 0);
+    const rss = results[0].rssMiB;
+    const steal = Math.max(...results.map((r) => r.stealPct));
+    console.log(`| ${name} | ${Math.round(of('rps')).toLocaleString('en')} | ${rounds} | ${of('p50').toFixed(2)} | ${of('p99').toFixed(2)} | ${errors} | ${share} | ${cpu} | ${rss} | ${steal.toFixed(0)} |`);
   }
 }
 

@@ -20,6 +20,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { startTally, wrk } from './carts.bench.mjs';
+import { median } from './processes.mjs';
 import { baselineFromArgs } from './worktree.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -46,11 +47,6 @@ for (let round = 1; round <= ROUNDS; round++) {
   }
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 console.log('\n| median | requests/s | p99 ms | server CPU µs a request |\n|---|---|---|---|');
 const medians = {};
 for (const build of ['baseline', 'current']) {

@@ -24,7 +24,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AUTH, KEY, SECRET, startProcess } from './processes.mjs';
+import { AUTH, KEY, SECRET, median, startProcess } from './processes.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -167,7 +167,6 @@ async function main() {
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, [, run]] of targets.entries()) runs[i].push(await run());
     }
-    const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
     const generator = WRK ? `wrk -t1 -c${CONNECTIONS} -d${DURATION}s${PIN ? ' (taskset: servers on core 0, wrk on core 1)' : ''}` : `autocannon -c ${CONNECTIONS} -d ${DURATION} (in the driver process)`;
     console.log(`\nLoad generator: ${generator}; loopback; Node ${process.version}; medians of ${ROUNDS} interleaved rounds (the first round fills the answer cache).`);
     if (!seeded) console.log('GET /customers/{value} skipped: the customers operations answer 501 (not built yet).');

@@ -1,7 +1,8 @@
 /**
  * What the HTTP benches share: the bootstrap credentials they start Tally
  * with, and starting a server process (Tally or a bare uWebSockets.js
- * endpoint) that logs a JSON `listening` line with its port and backend.
+ * endpoint) that logs a JSON `listening` line with its port and backend,
+ * and the median their tables report.
  */
 import { spawn } from 'node:child_process';
 
@@ -27,3 +28,10 @@ export function startProcess(command, args, env) {
     child.on('exit', (code) => reject(new Error(`${command} exited ${code} before listening`)));
   });
 }
+
+/** The median of some numbers (of an even count, the mean of the middle two). */
+export const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
