@@ -212,7 +212,7 @@ export async function runCartsBench() {
   try {
     if (process.env.BENCH_BARE !== 'off') {
       const bare = await startNode(['-e', BARE], { NODE_PATH: join(ROOT, 'node_modules') });
-      processes.push({ child: bare.child, stop: async () => bare.child.kill('SIGTERM') });
+      processes.push({ stop: async () => bare.child.kill('SIGTERM') });
       target('bare uWS, POST parsing the same 1.5 KB cart', (firstId) => wrk(bare.port, '/carts/simulate', firstId, bare.child.pid));
     }
     for (const workers of (process.env.BENCH_WORKERS ?? '2,0').split(',').map(Number)) {
