@@ -15,6 +15,7 @@ import { buildRoutes } from './http/registry.js';
 import { createPipeline } from './http/pipeline.js';
 import { BACKEND, startHttpServer } from './http/server.js';
 import { openStore } from './store/env.js';
+import { threadsLoaded } from './pool/pool.js';
 import { migrateWalletLayout } from './points/wallet-store.js';
 import { startReferrals } from './triggers/routes.js';
 import { LmdbIdempotencyStore } from './store/idempotency.js';
@@ -58,6 +59,8 @@ async function main(): Promise<void> {
     for (const timer of sweeps) clearInterval(timer);
     stopReferrals();
     await server.close();
+    // A worker thread still loading its module when the process exits can abort it (pool.ts); one that never loads is given up.
+    await Promise.race([threadsLoaded(), new Promise((givenUp) => setTimeout(givenUp, 10_000))]);
     await env.close();
     log.info('stopped');
     log.flush();

@@ -5,6 +5,9 @@
  */
 import { TallyError, type ErrorCode } from '@tally/engine';
 
+/** A worker's first message, once its module has loaded (pool.ts: exiting before it can crash the process). */
+export const WORKER_LOADED = 'tally: worker loaded';
+
 export type Envelope = { ok: true; raw: string } | { ok: false; code: ErrorCode; message: string; field?: string };
 
 /** Runs `work` and wraps its answer or its TallyError; any other error is a server_error (logged by `onUnexpected`). */

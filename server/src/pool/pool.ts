@@ -18,7 +18,7 @@ import { Piscina } from 'piscina';
 import { CartService, type CartTask } from '../carts/service.js';
 import type { Logger } from '../log.js';
 import type { StoreEnv } from '../store/env.js';
-import { envelop, rebuildError, unwrap, type Envelope } from './envelope.js';
+import { envelop, rebuildError, unwrap, WORKER_LOADED, type Envelope } from './envelope.js';
 
 const YOUNG_GENERATION_MB = 96;
 
@@ -45,6 +45,18 @@ export function readPoolOptions(env: NodeJS.ProcessEnv = process.env): PoolOptio
   return { workers, tasksPerWorker, batchSize, writers };
 }
 
+/**
+ * The worker threads of the pools created so far, each until it has loaded its module. A process that
+ * exits while a thread is still loading it can abort (SIGABRT: Node 20 loads the module with require(esm),
+ * and V8 fails fatally when the thread is stopped half-way through; seen on SIGTERM right after start).
+ */
+const loading: Promise<void>[] = [];
+
+/** Resolves once every worker thread started so far has loaded its module (the server waits for it before it exits). */
+export async function threadsLoaded(): Promise<void> {
+  await Promise.all(loading);
+}
+
 export interface CartPool {
   /** The response's JSON text; throws the task's TallyError. */
   run(task: CartTask): Promise<string>;
@@ -57,8 +69,8 @@ export function createCartPool(options: PoolOptions, dataDir: string, env: Store
       run: (task) => envelop(() => service.run(task), (err) => log.error({ err }, 'unexpected error in a cart task')).then(unwrap),
     };
   }
-  const threads = (count: number) =>
-    new Piscina<CartTask[], Envelope[]>({
+  const threads = (count: number) => {
+    const pool = new Piscina<CartTask[], Envelope[]>({
       filename: new URL('./worker.js', import.meta.url).href,
       minThreads: count,
       maxThreads: count,
@@ -72,6 +84,10 @@ export function createCartPool(options: PoolOptions, dataDir: string, env: Store
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       workerData: { dataDir },
     });
+    let pending = count;
+    loading.push(new Promise((loaded) => pool.on('message', (message) => message === WORKER_LOADED && --pending === 0 && loaded())));
+    return pool;
+  };
   // The threads live as long as the process: the server's stop answers in-flight requests, then exits.
   return new CartThreads(threads(options.workers), threads(options.writers), options, env);
 }

@@ -3,12 +3,12 @@
  * between threads of a process), keeps one CartService whose program cache
  * lives as long as the thread, and answers each cart of a batch with an Envelope.
  */
-import { workerData } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { CartService, type CartTask } from '../carts/service.js';
 import { compileSchemas } from '../http/validation.js';
 import { createLogger } from '../log.js';
 import { openStore } from '../store/env.js';
-import { envelop, type Envelope } from './envelope.js';
+import { envelop, WORKER_LOADED, type Envelope } from './envelope.js';
 
 const log = createLogger();
 // The cart's schema only: a worker validates nothing else.
@@ -26,3 +26,6 @@ export default function run(batch: CartTask[]): Promise<Envelope[]> {
   env.freshReads();
   return Promise.all(batch.map((task) => envelop(() => service.run(task), (err) => log.error({ err }, 'unexpected error in a cart task'))));
 }
+
+// Piscina passes messages other than its own on to the pool's 'message' event; last, so the module has loaded.
+parentPort?.postMessage(WORKER_LOADED);
