@@ -49,7 +49,6 @@ async function main(): Promise<void> {
   ];
   for (const timer of sweeps) timer.unref();
   const stopReferrals = startReferrals(ctx);
-  log.info({ host: config.host, port: server.port, backend: BACKEND }, 'listening');
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -68,6 +67,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  // Only now: a SIGTERM sent as soon as this line is read must find the handler (else its default ends the process).
+  log.info({ host: config.host, port: server.port, backend: BACKEND }, 'listening');
 }
 
 main().catch((err: unknown) => {

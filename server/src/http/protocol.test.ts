@@ -167,8 +167,9 @@ describe('the common request rules over HTTP', () => {
   });
 
   describe('shutdown', () => {
-    // Its pool's threads are still loading their module then: an exit half-way through their loading could abort
-    // the process (pool.ts), which happened about once in 25 such stops on a loaded machine before the server waited.
+    // On a loaded machine, before the server logged `listening` only once its signal handlers were installed and
+    // waited at exit for its pool's threads to load their module (pool.ts), about one such stop in ten ended by
+    // the signal itself (no handler yet) and one in 25 by SIGABRT (an exit half-way through a thread's loading).
     it('exits 0 on SIGTERM sent as soon as it listens', async () => {
       const own = await startServer();
       try {

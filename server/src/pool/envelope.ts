@@ -5,7 +5,7 @@
  */
 import { TallyError, type ErrorCode } from '@tally/engine';
 
-/** A worker's first message, once its module has loaded (pool.ts: exiting before it can crash the process). */
+/** What a worker posts once its module has loaded (pool.ts: exiting before that can abort the process). */
 export const WORKER_LOADED = 'tally: worker loaded';
 
 export type Envelope = { ok: true; raw: string } | { ok: false; code: ErrorCode; message: string; field?: string };

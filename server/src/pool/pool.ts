@@ -85,7 +85,13 @@ export function createCartPool(options: PoolOptions, dataDir: string, env: Store
       workerData: { dataDir },
     });
     let pending = count;
-    loading.push(new Promise((loaded) => pool.on('message', (message) => message === WORKER_LOADED && --pending === 0 && loaded())));
+    loading.push(
+      new Promise((loaded) =>
+        pool.on('message', (message) => {
+          if (message === WORKER_LOADED && --pending === 0) loaded();
+        }),
+      ),
+    );
     return pool;
   };
   // The threads live as long as the process: the server's stop answers in-flight requests, then exits.
