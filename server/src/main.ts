@@ -2,7 +2,8 @@
  * The Tally server: reads HOST, PORT, DATA_DIR (and bootstrap and rate-limit
  * settings), opens the store, listens with uWebSockets.js and logs one
  * `listening` line naming the backend and port. SIGTERM/SIGINT: stop
- * accepting, answer in-flight requests, close the store, exit 0.
+ * accepting, answer in-flight requests, let the cart pool's threads finish
+ * loading, close the store, exit 0.
  */
 import { readConfig } from './config.js';
 import { compileSchemas } from './http/validation.js';
