@@ -153,6 +153,27 @@ describe('challenges', () => {
     expect(await progress(11, open)).toMatchObject({ attribute_value: 1, current_level: 1, enrolled: false });
   });
 
+  it('counts carts on every writer into a challenge created or changed between two carts (writers keep challenges in memory until one changes)', async () => {
+    await createCustomer(server.client, 30, { country: 'ES' });
+    // Eight at once: both writer threads take some.
+    const carts = async () => {
+      for (const res of await Promise.all(Array.from({ length: 8 }, () => cart(30, 1)))) expect(res.status, res.text).toBe(200);
+    };
+    await carts();
+    // Earlier tests' open challenges have granted their levels by now.
+    const before = (await balance(server.client, 30)).score;
+    const id = await create({ attribute: 'carts', open_to_all: true, structure: [{ level: 1, name: 'Nine', threshold: 9, points: 7 }] });
+    await carts();
+    expect(await progress(30, id)).toMatchObject({ attribute_value: 16, current_level: 1 });
+    expect((await balance(server.client, 30)).score).toBe(before + 7);
+    expect((await server.client.patch(`/challenges/${id}`, { structure: [{ level: 1, name: 'Nine', threshold: 9, points: 7 }, { level: 2, name: 'Twenty', threshold: 20, points: 11 }] })).status).toBe(200);
+    await carts();
+    expect((await balance(server.client, 30)).score).toBe(before + 18);
+    expect((await server.client.patch(`/challenges/${id}`, { status: 'inactive', structure: [{ level: 1, name: 'Nine', threshold: 9, points: 7 }, { level: 2, name: 'Twenty', threshold: 20, points: 11 }, { level: 3, name: 'Thirty', threshold: 30, points: 13 }] })).status).toBe(200);
+    await carts();
+    expect((await balance(server.client, 30)).score).toBe(before + 18);
+  });
+
   it('measures a custom attribute, and lists a customer challenges: enrolled first, only_enrolled, type, display dates, its country only', async () => {
     await createCustomer(server.client, 12, { country: 'ES', attributes: { steps: 70 } });
     const tag = { challenge_type: 'mine' };

@@ -12,6 +12,7 @@ import type { StoreEnv } from '../store/env.js';
 import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import type { Tenant } from '../tenancy/types.js';
+import { VersionedRecords } from '../store/versioned.js';
 import type { ChallengeProgress, ChallengeRecord, DailyMetrics } from './types.js';
 
 export const NO_PROGRESS: ChallengeProgress = { enrolled_at: null, level_rewarded: 0, last_execution_time: null };
@@ -27,6 +28,12 @@ export interface HeldRecord {
   value: unknown;
 }
 
+/** Ids are zero-padded digits: they sort before the 'enrollments' keys. */
+const everyChallenge = new VersionedRecords('challenges', (env, tenant) => {
+  const prefix = tenantPrefix(tenant);
+  return [...env.db('challenges').getRange({ start: [prefix], end: [prefix, 'enrollments'] })].map(({ value }) => value as ChallengeRecord);
+});
+
 export class ChallengeStore {
   constructor(private readonly env: StoreEnv) {}
 
@@ -41,11 +48,9 @@ export class ChallengeStore {
     return this.challenges.get([tenantPrefix(tenant), idKey(id)]) as ChallengeRecord | undefined;
   }
 
-  /** Every challenge of the tenant, in id order. */
-  all(tenant: Tenant): ChallengeRecord[] {
-    const prefix = tenantPrefix(tenant);
-    // Ids are zero-padded digits: they sort before the 'enrollments' keys.
-    return [...this.challenges.getRange({ start: [prefix], end: [prefix, 'enrollments'] })].map(({ value }) => value as ChallengeRecord);
+  /** Every challenge of the tenant, in id order (every realtime cart reads them: kept in memory until one changes). */
+  all(tenant: Tenant): readonly ChallengeRecord[] {
+    return everyChallenge.get(this.env, tenant);
   }
 
   page<T>(tenant: Tenant, request: PageRequest, keep: (challenge: ChallengeRecord) => T | undefined): Page<T> {
@@ -55,6 +60,7 @@ export class ChallengeStore {
   /** Inside `env.transact`. */
   putInTransaction(tenant: Tenant, challenge: ChallengeRecord): void {
     this.challenges.putSync([tenantPrefix(tenant), idKey(challenge.id)], challenge);
+    everyChallenge.changedInTransaction(this.env, tenant);
   }
 
   enrollments(tenant: Tenant, id: string): number {

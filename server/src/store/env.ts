@@ -5,6 +5,7 @@
  * LMDB is multi-process safe, so the CLI can write while the server runs.
  */
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
+import { VERSIONS_DATABASE } from './versioned.js';
 
 export type Db = Database<unknown, Key>;
 export type { Key };
@@ -50,8 +51,8 @@ export function openStore(dataDir: string): StoreEnv {
   const dbs = new Map<string, Db>();
   // The callbacks of the transaction whose work is running (works run one at a time, synchronously).
   let settling: (() => void)[] | undefined;
-  // allocateId (ids.ts) is only ever called inside transactions: open its database now.
-  dbs.set('sequences', root.openDB({ name: 'sequences' }) as Db);
+  // allocateId (ids.ts) and version tokens (versioned.ts) are only ever written inside transactions: open their databases now.
+  for (const name of ['sequences', VERSIONS_DATABASE]) dbs.set(name, root.openDB({ name }) as Db);
   return {
     db(name) {
       let db = dbs.get(name);

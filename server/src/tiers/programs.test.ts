@@ -89,6 +89,21 @@ describe('tier programs back office', () => {
     expect(gold.body.effects.filter((e: { rule_name: string }) => e.rule_name === 'Gold only')).toHaveLength(1);
   });
 
+  it('gives every worker a program changed between two carts (workers keep the programs in memory until one changes)', async () => {
+    await server.client.patch('/customers/1', { attributes: { spend: 1000 } });
+    // Sixteen at once: more than one batch, so both workers answer some.
+    const goldEffects = async () => {
+      const answers = await Promise.all(Array.from({ length: 16 }, () => server.client.post('/carts/simulate', cartBody(11, { customer_id: 1 }))));
+      return answers.map((res) => res.body.effects.filter((e: { rule_name: string }) => e.rule_name === 'Gold only').length);
+    };
+    expect(await goldEffects()).toEqual(Array(16).fill(1));
+    const [first] = await tiers(1);
+    const raised = structure.map((level) => (level.name === 'Gold' ? { ...level, threshold: 5000 } : level));
+    expect((await server.client.patch(`/tier_programs/${first.id}`, { structure: raised })).status).toBe(200);
+    expect(await goldEffects()).toEqual(Array(16).fill(0));
+    expect((await server.client.patch(`/tier_programs/${first.id}`, { structure })).status).toBe(200);
+  });
+
   it('gives trigger conditions the customer tier too', async () => {
     const onlyFor = (tier: string, points: number) =>
       server.client.post('/points', {

@@ -6,7 +6,13 @@
 import type { StoreEnv } from '../store/env.js';
 import { idKey, tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
+import { VersionedRecords } from '../store/versioned.js';
 import type { TierMembership, TierProgram } from './types.js';
+
+const everyProgram = new VersionedRecords('tier_programs', (env, tenant) => {
+  const prefix = [tenantPrefix(tenant)];
+  return [...env.db('tier_programs').getRange({ start: prefix, end: [...prefix, '\uffff'] })].map(({ value }) => value as TierProgram);
+});
 
 export class TierStore {
   /** Public so readers of standings (measured.ts) reach the cart metrics of the same environment. */
@@ -19,10 +25,9 @@ export class TierStore {
     return this.env.db('tier_memberships');
   }
 
-  /** Every program of the Company environment, in id order. */
-  listPrograms(tenant: Tenant): TierProgram[] {
-    const prefix = [tenantPrefix(tenant)];
-    return [...this.programs.getRange({ start: prefix, end: [...prefix, '\uffff'] })].map(({ value }) => value as TierProgram);
+  /** Every program of the Company environment, in id order (every realtime cart reads them: kept in memory until one changes). */
+  listPrograms(tenant: Tenant): readonly TierProgram[] {
+    return everyProgram.get(this.env, tenant);
   }
 
   program(tenant: Tenant, id: string): TierProgram | undefined {
@@ -32,6 +37,7 @@ export class TierStore {
   /** Inside a transaction. */
   putProgram(tenant: Tenant, program: TierProgram): void {
     this.programs.putSync([tenantPrefix(tenant), idKey(program.id)], program);
+    everyProgram.changedInTransaction(this.env, tenant);
   }
 
   membership(tenant: Tenant, customerId: string, programId: string): TierMembership | undefined {
