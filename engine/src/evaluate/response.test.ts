@@ -63,6 +63,11 @@ describe('the cart response', () => {
     expect(outcome.response).toMatchObject({ attributes: { source: 'app' }, coupons_desired: [], additional_costs: { shipping: 4.5, original_shipping: 4.5 } });
   });
 
+  it("answers a line's additional_costs with original_<name> entries too", () => {
+    const outcome = evaluate([], cart([line(1, 10, 10, 1, { additional_costs: { wrapping: 1.25 } })]));
+    expect(outcome.response.lines[0].additional_costs).toEqual({ wrapping: 1.25, original_wrapping: 1.25 });
+  });
+
   it('lines keep their request fields with the adjusted total and the original_total', () => {
     const outcome = evaluate(campaigns.slice(0, 1), cart([line(1, 10, 10, 2, { product_name: 'Tea', attributes: { a: 1 } })]));
     expect(outcome.response.lines).toEqual([{ order: 1, product_id: 10, quantity: 2, product_name: 'Tea', attributes: { a: 1 }, total: 9, original_total: 10 }]);

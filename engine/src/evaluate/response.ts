@@ -11,7 +11,12 @@ export function buildResponse(run: Run): CartResponse {
   const money = (points: number) => toMoney(pointsToCents(points, run.program.settings.pointValue, run.program.settings.pointValueCents));
   const cashbackCents = input.lines.reduce((total, line) => total + line.cashback, 0);
   const totalCents = input.totalCents - run.discountPromotionCents - run.discountVoucherCents - cashbackCents;
-  const lines: CartLine[] = input.lines.map((line) => ({ ...line.raw, total: toMoney(line.current), original_total: toMoney(line.originalCents) }));
+  const lines: CartLine[] = input.lines.map((line) => {
+    const answered: CartLine = { ...line.raw, total: toMoney(line.current), original_total: toMoney(line.originalCents) };
+    // A line's additional_costs are "as cart additional_costs": answered with their original_<name> entries.
+    if (line.raw.additional_costs !== undefined) answered.additional_costs = withOriginals(line.raw.additional_costs as Record<string, number>);
+    return answered;
+  });
   const response: CartResponse = {
     id: cart.id,
     code: cart.code,

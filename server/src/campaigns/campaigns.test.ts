@@ -235,6 +235,25 @@ describe('discount and points campaigns over HTTP', () => {
     expect(new Set(pages).size).toBe(pages.length);
   });
 
+  it('lists for a customer the campaigns of its registration country, as carts apply them', async () => {
+    expect((await server.client.post('/locations', { id: 901, name: 'Paris', country: 'FR' })).status).toBe(200);
+    const france = (await server.client.post('/discounts', { rule_params: { name: 'France only', customer_registration_countries: ['FR'], rule_effects: tenPercent } })).body.id;
+    const spain = (await server.client.post('/discounts', { rule_params: { name: 'Spain only', customer_registration_countries: ['ES'], rule_effects: tenPercent } })).body.id;
+    // Registered at the Paris store, no country of its own; the other at a store Tally does not know, no country: the Company's (ES).
+    for (const [id, profile] of [[901, { registration_location_id: 901 }], [902, { registration_location_id: 1 }]] as const) {
+      expect((await server.client.post('/customers', { id, name: `C${id}`, ...profile })).status).toBe(200);
+    }
+    const listed = async (customer: string) => ((await server.client.get('/discounts', { query: { customer_id: customer, per_page: '100' } })).body.data as { id: number }[]).map((c) => c.id);
+    const inParis = await listed('901');
+    expect([inParis.includes(france), inParis.includes(spain)]).toEqual([true, false]);
+    const nowhere = await listed('902');
+    expect([nowhere.includes(france), nowhere.includes(spain)]).toEqual([false, true]);
+    // A cart of the Paris customer gets the French campaign: the list and the cart agree.
+    const cart = await server.client.post('/carts/simulate', { customer_id: 901, creation_date: '2026-11-20T10:00:00Z', total: 10, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }] });
+    expect(cart.body.effects.map((e: { rule_id: number }) => e.rule_id)).toContain(france);
+    expect(cart.body.effects.map((e: { rule_id: number }) => e.rule_id)).not.toContain(spain);
+  });
+
   it('reads a campaign created without the optional fields with the values carts apply', async () => {
     const defaults = { active: true, select_customers: 'all_customers', coupon_required: false, priority: 0, stackability_properties: 'stackable' };
     const created = await server.client.post('/discounts', discount());

@@ -4,7 +4,6 @@
  * not ended campaigns of their country plus the targeted campaigns whose
  * voucher they hold (reported in coupon_info.voucher_info).
  */
-import type { CustomerRecord } from '../customers/types.js';
 import { isUsable } from '../vouchers/status.js';
 import type { VoucherRecord } from '../vouchers/types.js';
 import { ruleAccepts } from './rule-values.js';
@@ -32,9 +31,12 @@ export interface ListFilters {
   };
 }
 
-/** The customer part of the filters: their country and their usable vouchers (in use order) by campaign. */
+/**
+ * The customer part of the filters: their registration country (as carts see it, `registrationOf`: the
+ * registration location's, else the customer's, else the Company's) and their usable vouchers (in use order) by campaign.
+ */
 export function customerScope(
-  customer: CustomerRecord,
+  country: string,
   vouchers: readonly VoucherRecord[],
   selected: boolean | undefined,
   now: Date,
@@ -43,8 +45,7 @@ export function customerScope(
   for (const voucher of vouchers) {
     if (!held.has(voucher.campaign_id) && isUsable(voucher, now.toISOString())) held.set(voucher.campaign_id, voucher);
   }
-  const country = customer.profile.country;
-  return { country: typeof country === 'string' ? country : undefined, vouchers: held, selected, now };
+  return { country, vouchers: held, selected, now };
 }
 
 /** null when the campaign is filtered out; else the voucher to show with it (if any). */

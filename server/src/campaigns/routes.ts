@@ -5,8 +5,9 @@
  */
 import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
+import { registrationOf } from '../carts/context.js';
 import { CustomerStore } from '../customers/store.js';
-import { invalidRequest } from '../http/errors.js';
+import { LocationStore } from '../locations/store.js';
 import { readPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Handler, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
@@ -24,7 +25,7 @@ import { buildRecord } from './params.js';
 import { readListQuery } from './query.js';
 import { checkStaticCodeFree } from './static-codes.js';
 import { LmdbCampaignStore } from './store.js';
-import type { CampaignKind, CampaignRecord } from './types.js';
+import type { CampaignKind } from './types.js';
 import { campaignView } from './view.js';
 
 /** Stands for an id not yet allocated while a draft is checked (any valid int64 compiles the same). */
@@ -41,6 +42,7 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
   const campaigns = new LmdbCampaignStore(env);
   const vouchers = new LmdbVoucherStore(env);
   const customers = new CustomerStore(env);
+  const locations = new LocationStore(env);
   const staticCodeHolders = [campaigns, new InstantWinStore(env), new GameStore(env)];
 
   /**
@@ -89,7 +91,7 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
       const query = readListQuery(req.query, kind);
       const customer = optionalCustomer(customers, req.tenant, { customer_id: query.customerId, customer_code: query.customerCode });
       const filters: ListFilters = customer
-        ? { ...query.filters, customer: customerScope(customer, vouchers.ofCustomer(req.tenant, customer.id), query.selected, req.now) }
+        ? { ...query.filters, customer: customerScope(registrationOf(locations, req.tenant, customer.profile, req.settings).country, vouchers.ofCustomer(req.tenant, customer.id), query.selected, req.now) }
         : query.filters;
       const page = readPage(req.query);
       return ok(

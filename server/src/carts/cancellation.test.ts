@@ -47,6 +47,19 @@ describe('POST /carts/cancellation', () => {
     expect(mirror.body).toMatchObject({ id: 9001, total: -5.98, cancels_cart_id: body.id });
   });
 
+  it('negates the money and quantities of payments, promotions and returns too', async () => {
+    const original = cart({ payments: [{ amount: 2.99, type: 'card', change: 0.01 }], promotions: [{ promotion_id: 3, discount: 0.5, line_order: 1 }] });
+    expect((await server.client.post('/carts/realtime', original)).status).toBe(200);
+    const returning = cart({ returns: [{ ticket_id: original.id, line_order: 1, from_line_order: 1, quantity: 1 }] });
+    expect((await server.client.post('/carts/realtime', returning)).status).toBe(200);
+    for (const [cancelled, mirror] of [[original.id, 9101], [returning.id, 9102]]) {
+      expect((await server.client.post('/carts/cancellation', { cart_to_cancel_id: cancelled, new_cart_id: mirror })).status).toBe(200);
+    }
+    const [first, second] = [(await server.client.get('/carts/9101')).body, (await server.client.get('/carts/9102')).body];
+    expect([first.payments, first.promotions]).toEqual([[{ amount: -2.99, type: 'card', change: -0.01 }], [{ promotion_id: 3, discount: -0.5, line_order: 1 }]]);
+    expect(second.returns).toEqual([expect.objectContaining({ ticket_id: original.id, quantity: -1 })]);
+  });
+
   it('returns the points spent as cashback (cashback_returns)', async () => {
     await server.client.post('/carts/realtime', cart({ total: 10, lines: [{ order: 1, product_id: 100, total: 10, quantity: 1 }] }));
     const before = await balance();

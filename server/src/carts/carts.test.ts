@@ -251,6 +251,11 @@ describe('carts over HTTP', () => {
     const res = await server.client.post('/carts/realtime', body);
     expect(res.body).toMatchObject({ location_id: 31, total_discount_applied: 1 });
     expect((await server.client.get('/carts', { query: { location_id: '31' } })).body.data.map((c: { id: number }) => c.id)).toContain(body.id);
+    // And a cart sent with location_id only is found by that location's code.
+    const byId = cart({ location_id: 31, apply_points: false });
+    expect((await server.client.post('/carts/realtime', byId)).status).toBe(200);
+    const byCode = (await server.client.get('/carts', { query: { location_code: 'NYC' } })).body.data.map((c: { id: number }) => c.id);
+    expect(byCode).toEqual(expect.arrayContaining([body.id, byId.id]));
     expect((await server.client.post('/carts/simulate', cart({ location_code: 'ELSEWHERE', apply_points: false }))).body.total_discount_applied).toBe(0);
     expect((await server.client.patch(`/discounts/${local.body.id}`, { rule_params: { active: false } })).status).toBe(200);
   });

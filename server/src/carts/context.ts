@@ -97,7 +97,7 @@ function customerState(sources: ContextSources, tenant: Tenant, settings: Compan
   const profile = customer.record?.profile ?? {};
   const balance = sources.balance(tenant, id, now);
   const country = typeof profile.country === 'string' ? profile.country : settings.country;
-  const registration = registrationOf(sources, tenant, profile, country, settings);
+  const registration = registrationOf(sources.locations, tenant, profile, settings);
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   return {
     id: wireInt(id),
@@ -125,13 +125,14 @@ function customerState(sources: ContextSources, tenant: Tenant, settings: Compan
  * The customer's registration country and its currency (customer_registration_countries,
  * `international`): the registration location's, else the customer's country, else the Company's.
  */
-function registrationOf(sources: ContextSources, tenant: Tenant, profile: Record<string, unknown>, country: string, settings: CompanySettings) {
+export function registrationOf(locations: ContextSources['locations'], tenant: Tenant, profile: Record<string, unknown>, settings: CompanySettings) {
   const { registration_location_id: id, registration_location_code: code } = profile;
   const location =
-    typeof id === 'string' ? sources.locations.locationById(tenant, id)
-    : typeof code === 'string' ? sources.locations.locationByCode(tenant, code)
+    typeof id === 'string' ? locations.locationById(tenant, id)
+    : typeof code === 'string' ? locations.locationByCode(tenant, code)
     : undefined;
   if (location) return { country: location.country, currency: location.currency };
+  const country = typeof profile.country === 'string' ? profile.country : settings.country;
   return { country, currency: currencyOf(country) ?? settings.currency };
 }
 

@@ -24,6 +24,18 @@ function negateCosts(costs: unknown): unknown {
   return Object.fromEntries(Object.entries(costs as Record<string, unknown>).map(([name, value]) => [name, negate(value)]));
 }
 
+/** The money and quantity fields of the cart's lists of sub-objects, negated in the mirror like the cart's own. */
+const LIST_FIELDS = { payments: ['amount', 'change'], promotions: ['discount'], cashbacks: ['discount'], returns: ['quantity'] } as const;
+
+function negateLists<T extends object>(cart: T, lists: readonly (keyof typeof LIST_FIELDS)[]): T {
+  const copy = { ...cart } as Record<string, unknown>;
+  for (const list of lists) {
+    if (!Array.isArray(copy[list])) continue;
+    copy[list] = (copy[list] as unknown[]).map((item) => (item !== null && typeof item === 'object' ? negateFields(item as Record<string, unknown>, LIST_FIELDS[list]) : item));
+  }
+  return copy as T;
+}
+
 function negateLine<T extends Record<string, unknown>>(line: T): T {
   const copy = negateFields(line, LINE_FIELDS);
   return 'additional_costs' in copy ? { ...copy, additional_costs: negateCosts(copy.additional_costs) } : copy;
@@ -35,8 +47,7 @@ export function mirrorRequest(request: Record<string, unknown>, id: string, code
   if (code === null) delete mirror.code;
   if (Array.isArray(mirror.lines)) mirror.lines = (mirror.lines as Record<string, unknown>[]).map(negateLine);
   if ('additional_costs' in mirror) mirror.additional_costs = negateCosts(mirror.additional_costs);
-  if (Array.isArray(mirror.payments)) mirror.payments = (mirror.payments as Record<string, unknown>[]).map((p) => negateFields(p, ['amount', 'change']));
-  return mirror;
+  return negateLists(mirror, ['payments', 'promotions', 'cashbacks', 'returns']);
 }
 
 function rollback(effect: Effect): Effect {
@@ -52,7 +63,7 @@ function rollback(effect: Effect): Effect {
 export function mirrorResponse(original: CartResponse, id: string, code: string | null): CartResponse {
   const { code: _originalCode, ...rest } = original;
   return {
-    ...rest,
+    ...negateLists(rest, ['promotions', 'returns']),
     id: wireInt(id),
     ...(code === null ? {} : { code }),
     total: -original.total,

@@ -68,7 +68,11 @@ export function readCartQuery(query: URLSearchParams): CartQuery {
   return parsed;
 }
 
-export function cartFilter(query: CartQuery): (cart: CartRecord) => boolean {
+/**
+ * `locationOfCode`: the id of the location whose code is the query's location_code, when one has it; a cart
+ * sent with that location's id only (no location_code) is that location's cart too.
+ */
+export function cartFilter(query: CartQuery, locationOfCode?: string): (cart: CartRecord) => boolean {
   return (cart) => {
     const day = cart.creation_date.slice(0, 10);
     return (
@@ -77,7 +81,7 @@ export function cartFilter(query: CartQuery): (cart: CartRecord) => boolean {
       (query.customer_id === undefined || cart.customer_id === query.customer_id) &&
       (query.associate_id === undefined || cart.associate_id === query.associate_id) &&
       (query.location_id === undefined || cart.location_id === query.location_id) &&
-      (query.location_code === undefined || cart.location_code === query.location_code) &&
+      (query.location_code === undefined || cart.location_code === query.location_code || (locationOfCode !== undefined && cart.location_id === locationOfCode)) &&
       (query.order_id === undefined || cart.order_id === query.order_id) &&
       (query.from_date === undefined || day >= query.from_date) &&
       (query.to_date === undefined || day <= query.to_date) &&

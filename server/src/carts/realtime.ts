@@ -22,7 +22,7 @@ import { recalculateTiers } from '../tiers/recalculate.js';
 import type { CounterStore } from '../counters/store.js';
 import { grantsFromCart, readBalance, recordPoints, type PointsGrant } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
-import { wireDatetime, wireInt } from '../http/wire.js';
+import { wireDatetime } from '../http/wire.js';
 import { allocateIdFromTop } from '../store/ids.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { VoucherStore } from '../vouchers/store.js';
@@ -185,10 +185,10 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
   if (customer.id !== null) {
     deliverPrizes(env, {
       tenant,
-      timezone: pending.settings.timezone,
+      settings: pending.settings,
       now,
       customer: { id: customer.id, code: customer.code },
-      origin: { type: 'activity', origin_info: { activity: { id: wireInt(id), ...(code === null ? {} : { code }) } }, location_id: request.location_id ?? null },
+      origin: { type: 'activity', origin_cart: { cart_id: id, customer_id: customer.id }, location_id: request.location_id ?? null },
     }, writes.draws);
   }
   const cart: CartRecord = {

@@ -11,6 +11,7 @@ import { optionalEnum, optionalInt64, readPage } from '../http/params.js';
 import type { Reply, Routes, TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { createCartPool, readPoolOptions } from '../pool/pool.js';
+import { LocationStore } from '../locations/store.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import { cancelCart } from './cancellation.js';
 import { cartFilter, readCartQuery } from './query.js';
@@ -22,6 +23,7 @@ export function cartsRoutes(ctx: ServerContext): Routes {
   const pool = createCartPool(readPoolOptions(), ctx.config.dataDir, ctx.env, ctx.log);
   const carts = new CartStore(ctx.env);
   const customers = new CustomerStore(ctx.env);
+  const locations = new LocationStore(ctx.env);
   const stores = { env: ctx.env, carts, counters: new LmdbCounterStore(ctx.env), vouchers: new LmdbVoucherStore(ctx.env) };
 
   const hot = (operation: CartOperation) => async (req: TallyRequest): Promise<Reply> => {
@@ -52,7 +54,7 @@ export function cartsRoutes(ctx: ServerContext): Routes {
     'carts.list': async (req) => {
       const query = readCartQuery(req.query);
       const page = readPage(req.query);
-      const keep = cartFilter(query);
+      const keep = cartFilter(query, query.location_code === undefined ? undefined : locations.locationByCode(req.tenant, query.location_code)?.id);
       let customerId = query.customer_id;
       if (query.customer_code !== undefined) {
         customerId = customers.findId(req.tenant, 'code', query.customer_code);

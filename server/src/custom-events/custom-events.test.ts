@@ -133,4 +133,18 @@ describe('custom events over HTTP', () => {
     const review = await server.client.post('/custom_events', { customer_id: 34, slug: 'review', data: { stars: 1 } });
     expect(review.body.effects).toEqual([]);
   });
+
+  it('records a points prize it wins as a custom_entity transaction with the score and the slug', async () => {
+    expect((await server.client.post('/custom_event_definitions', { slug: 'stamp', schema: { type: 'object' } })).status).toBe(200);
+    // Bound to a slug no event sends, so only the prize grants it.
+    const points = await server.client.post('/points', { rule_params: { name: 'Stamp prize', when: 'prize-only', rule_effects: [{ type: 'direct_value', value: 40, distribution: 'total' }] } });
+    const win = await server.client.post('/instant_wins', {
+      rule_params: { name: 'Stamp draw', select_customers: 'loyalty', when: 'stamp' },
+      instant_win: { instant_win_prizes: [{ name: 'Forty', outcome: { promotion_type: 'points', promotion_id: points.body.id }, weight: 1, stock: -1 }] },
+    });
+    expect(win.status, win.text).toBe(200);
+    expect((await server.client.post('/custom_events', { customer_id: 34, slug: 'stamp', data: {} })).status).toBe(200);
+    const [prize] = (await transactions(server.client, 34, { origin_type: 'custom_entity' })).filter((t) => t.amount === 40);
+    expect(prize.origin_info).toEqual({ score: 40, slug: 'stamp' });
+  });
 });

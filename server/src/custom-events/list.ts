@@ -8,20 +8,10 @@ import { TallyError } from '@tally/engine';
 import { findCustomer } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import { invalidRequest } from '../http/errors.js';
-import { optionalInt64, readPage } from '../http/params.js';
+import { optionalInstant, optionalInt64, readPage } from '../http/params.js';
 import type { TallyRequest } from '../http/types.js';
-import { toDate, toDatetime } from '../http/wire.js';
 import type { CustomEventStore } from './store.js';
 import { customEventView } from './view.js';
-
-function createdAfter(value: string | null): number | undefined {
-  if (value === null || value === '') return undefined;
-  const date = toDate(value);
-  if (date !== undefined) return Date.parse(`${date}T00:00:00Z`);
-  const datetime = toDatetime(value);
-  if (datetime === undefined) throw invalidRequest('created_at_gt', 'must be an ISO 8601 date or datetime');
-  return Date.parse(datetime);
-}
 
 export function listCustomEvents(events: CustomEventStore, customers: CustomerStore, req: TallyRequest) {
   const q = req.query;
@@ -31,7 +21,7 @@ export function listCustomEvents(events: CustomEventStore, customers: CustomerSt
   const customer = code === undefined ? customerId : findCustomer(customers, req.tenant, 'code', code, 'customer_code').id;
   const id = q.get('id') || undefined;
   const slug = q.get('slug') || undefined;
-  const after = createdAfter(q.get('created_at_gt'));
+  const after = optionalInstant(q.get('created_at_gt'), 'created_at_gt');
   const page = readPage(q);
   return events.page(req.tenant, customer, page, (record) => {
     if (id !== undefined && record.id !== id) return undefined;

@@ -4,7 +4,7 @@
  * invalid_request naming the field when it is malformed or required.
  */
 import { invalidRequest } from './errors.js';
-import { WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
+import { toDate, toDatetime, WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
 import type { PageRequest } from '../store/paginate.js';
 
 type Raw = string | null | undefined;
@@ -27,6 +27,16 @@ export function requireWire(type: WireType, value: Raw, field: string): string {
 }
 
 export const optionalInt64 = (value: Raw, field: string) => optionalWire('int64', value, field);
+
+/** An ISO 8601 date (its start, 00:00 UTC) or datetime, as epoch milliseconds (the created_at_gt filters). */
+export function optionalInstant(value: Raw, field: string): number | undefined {
+  if (!present(value)) return undefined;
+  const date = toDate(value);
+  if (date !== undefined) return Date.parse(`${date}T00:00:00Z`);
+  const datetime = toDatetime(value);
+  if (datetime === undefined) throw invalidRequest(field, 'must be an ISO 8601 date or datetime');
+  return Date.parse(datetime);
+}
 export const requireInt64 = (value: Raw, field: string) => requireWire('int64', value, field);
 
 export function optionalBoolean(value: Raw, field: string): boolean | undefined {

@@ -11,6 +11,7 @@ import { LmdbCampaignStore } from '../campaigns/store.js';
 import { GameStore } from '../games/store.js';
 import { readBalance } from '../points/ledger.js';
 import { openStore, type StoreEnv } from '../store/env.js';
+import { DEFAULT_SETTINGS } from '../tenancy/settings.js';
 import type { Tenant } from '../tenancy/types.js';
 import { deliverPrizes, type PrizeWin } from './deliver.js';
 import { InstantWinStore } from './store.js';
@@ -19,7 +20,7 @@ import type { InstantWinPrizeRecord } from './types.js';
 const tenant: Tenant = { companyId: 'acme', environment: 'sandbox' };
 const now = new Date('2026-11-20T10:00:00Z');
 const win: PrizeWin = {
-  tenant, timezone: 'Europe/Madrid', now, customer: { id: '42', code: 'C42' },
+  tenant, settings: { ...DEFAULT_SETTINGS, timezone: 'Europe/Madrid' }, now, customer: { id: '42', code: 'C42' },
   origin: { type: 'activity', origin_info: { activity: { id: 7 } }, location_id: '3' },
 };
 const prize = (id: string, outcome: InstantWinPrizeRecord['outcome']): InstantWinPrizeRecord => ({

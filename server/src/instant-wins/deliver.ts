@@ -15,14 +15,15 @@
 import { periodKey, type DrawWrite } from '@tally/engine';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { GameStore } from '../games/store.js';
-import { wireDatetime, wireInt } from '../http/wire.js';
+import { wireDatetime } from '../http/wire.js';
 import { recordPoints } from '../points/ledger.js';
-import type { PointsTransactionType } from '../points/types.js';
+import type { OriginCart, PointsTransactionType } from '../points/types.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
+import { rewardOrigin } from '../rewards/origin.js';
 import { RewardStore } from '../rewards/store.js';
 import type { RedemptionRecord } from '../rewards/types.js';
-import type { Tenant } from '../tenancy/types.js';
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { generateVoucherCode } from '../vouchers/issue.js';
 import { fixedPoints } from './points-prize.js';
 import { InstantWinStore } from './store.js';
@@ -30,12 +31,16 @@ import type { InstantWinPrizeRecord, PrizeDeliveryRecord } from './types.js';
 
 export interface PrizeWin {
   tenant: Tenant;
-  /** The Company timezone (the ledger's dates). */
-  timezone: string;
+  /** The Company's settings (the ledger's dates are in its timezone; names in its default language). */
+  settings: CompanySettings;
   now: Date;
   customer: { id: string; code: string | null };
-  /** The winning event, as its points transaction records it: type and origin_info of the contract. */
-  origin: { type: PointsTransactionType; origin_info: Record<string, unknown>; location_id?: string | null };
+  /**
+   * The winning event, as its points transaction records it: type and origin_info of the contract (with the
+   * points as `score` when `scoreInOrigin`, as custom events record it), or the realtime cart whose stored answer
+   * is its origin_info.
+   */
+  origin: { type: PointsTransactionType; location_id?: string | null } & ({ origin_info: Record<string, unknown>; scoreInOrigin?: boolean } | { origin_cart: OriginCart });
 }
 
 /** Call inside `env.transact`. Returns the deliveries made (draws without a prize deliver nothing). */
@@ -75,13 +80,15 @@ function deliver(env: StoreEnv, win: PrizeWin, campaignId: string, outcome: NonN
     const points = fixedPoints(campaign);
     // The campaign was checked when the instant win was written; one changed since then delivers nothing.
     if (points === null) return PENDING;
-    const tx = recordPoints(env, win.tenant, { now: win.now, timezone: win.timezone }, {
+    const tx = recordPoints(env, win.tenant, { now: win.now, timezone: win.settings.timezone }, {
       type: win.origin.type,
       customer_id: win.customer.id,
       customer_code: win.customer.code,
       location_id: win.origin.location_id ?? null,
       created_at: wireDatetime(win.now),
-      origin_info: win.origin.origin_info,
+      ...('origin_cart' in win.origin
+        ? { origin_cart: win.origin.origin_cart }
+        : { origin_info: win.origin.scoreInOrigin ? { score: points, ...win.origin.origin_info } : win.origin.origin_info }),
       grants: [{ campaign_id: promotionId, campaign_name: String(campaign!.rule_params.name ?? ''), amount: points }],
     });
     return { ...PENDING, points_transaction_id: tx.id, status: 'delivered' };
@@ -102,13 +109,13 @@ function redeemReward(env: StoreEnv, win: PrizeWin, campaignId: string, rewardId
   if (!reward || (reward.total_stock !== null && rewards.stockUsed(win.tenant, reward.id) >= reward.total_stock)) return PENDING;
   const at = wireDatetime(win.now);
   // A zero-point `reward` transaction: the customer's points history shows the reward, and a rollback has one to reverse.
-  const tx = recordPoints(env, win.tenant, { now: win.now, timezone: win.timezone }, {
+  const tx = recordPoints(env, win.tenant, { now: win.now, timezone: win.settings.timezone }, {
     type: 'reward',
     customer_id: win.customer.id,
     customer_code: win.customer.code,
     location_id: win.origin.location_id ?? null,
     created_at: at,
-    origin_info: { reward: { id: wireInt(reward.id), name: reward.name, type: reward.type } },
+    origin_info: { reward: rewardOrigin(reward, win.settings) },
   });
   const redemption: RedemptionRecord = {
     id: allocateId(env, win.tenant, 'redemptions'),
@@ -128,7 +135,7 @@ function redeemReward(env: StoreEnv, win: PrizeWin, campaignId: string, rewardId
     loyalty_rule_id: campaignId,
     points_transaction_id: tx.id,
     voucher_id: null,
-    period_key: periodKey(reward.redeem_chances, win.now.toISOString(), win.timezone),
+    period_key: periodKey(reward.redeem_chances, win.now.toISOString(), win.settings.timezone),
   };
   rewards.addRedemptionInTransaction(win.tenant, redemption);
   return { ...PENDING, redemption_id: redemption.id, status: 'delivered' };

@@ -175,7 +175,8 @@ describe('instant wins over HTTP', () => {
 
   it('delivers prizes won by a trigger: a reward is redeemed at no cost while its stock lasts, a game is delivered to play', async () => {
     const who = await customer();
-    const reward = await server.client.post('/rewards', { name: 'Tote bag', points: 500, type: 'physical', total_stock: 1 });
+    await server.client.patch('/company', { languages: ['en', 'es'], default_language: 'en' });
+    const reward = await server.client.post('/rewards', { name: { en: 'Tote bag', es: 'Bolsa' }, points: 500, type: 'physical', total_stock: 1 });
     expect(reward.status, reward.text).toBe(200);
     const bag = await create(instantWin({ name: 'Lucky bag', when: 'lucky' }, [prize({ name: 'Bag', outcome: { promotion_type: 'reward', promotion_id: reward.body.id } })]));
     for (let i = 0; i < 2; i++) {
@@ -187,6 +188,9 @@ describe('instant wins over HTTP', () => {
     const redemptions = (await server.client.get('/rewards/transactions', { query: { customer_id: String(who) } })).body.data;
     expect(redemptions).toEqual([expect.objectContaining({ reward_id: reward.body.id, score_expense: 0, source: 'instant_win', origin_type: 'instant_win', loyalty_rule_id: bag })]);
     expect((await server.client.get(`/customers/${who}/points`)).body.score).toBe(0);
+    // Its zero-point reward transaction names the reward as a redemption does: the name in the default language.
+    const rewardTransactions = (await server.client.get('/points/transactions', { query: { customer_id: String(who), origin_type: 'reward' } })).body.data;
+    expect(rewardTransactions.map((t: { origin_info: unknown }) => t.origin_info)).toEqual([{ reward: { id: reward.body.id, name: 'Tote bag', type: 'physical' } }]);
 
     const wheel = await server.client.post('/games', { rule_params: { name: 'Prize wheel', select_customers: 'targeted' }, game: { type: 'wheel', game_prizes: [] } });
     await create(instantWin({ name: 'Lucky spin', when: 'spin-prize' }, [prize({ name: 'A spin', outcome: { promotion_type: 'game', promotion_id: wheel.body.id } })]));
@@ -217,7 +221,9 @@ describe('instant wins over HTTP', () => {
       const won = await cart(who);
       expect(instantEffects(won.body)).toContainEqual(expect.objectContaining({ rule_id: id, prize_name: '250 points' }));
       const transactions = (await server.client.get('/points/transactions', { query: { customer_id: String(who) } })).body.data;
-      expect(transactions).toContainEqual(expect.objectContaining({ type: 'activity', amount: 250 }));
+      // Its origin_info is the cart as answered, as for the points the cart itself earns.
+      const { id: _id, ...answer } = won.body;
+      expect(transactions).toContainEqual(expect.objectContaining({ type: 'activity', amount: 250, origin_info: { activity: expect.objectContaining({ ...answer, customer_id: who }) } }));
     } finally {
       await retire(id);
     }

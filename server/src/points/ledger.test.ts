@@ -169,6 +169,10 @@ describe('points ledger over HTTP', () => {
     expect((await transactions(server.client, 7, { origin_type: 'trigger' })).at(-1)!.scores[0].loyalty_score_name).toBe('New name');
     const future = await server.client.get('/points/transactions', { query: { customer_id: '7', created_at_gt: '2999-01-01T00:00:00Z' } });
     expect(future.body.data).toEqual([]);
+    // A date means its start (00:00 UTC), as GET /custom_events reads it.
+    const count = (await transactions(server.client, 7)).length;
+    const byDate = async (date: string) => (await server.client.get('/points/transactions', { query: { customer_id: '7', per_page: '100', created_at_gt: date } })).body.data.length;
+    expect([await byDate('2999-01-01'), await byDate('2000-01-01')]).toEqual([0, count]);
     const byCode = await server.client.get('/points/transactions', { query: { customer_code: 'SEVEN' } });
     expect(byCode.body.data.length).toBe(2);
     for (const query of [{ customer_id: '7', customer_code: 'SEVEN' }, { origin_type: 'gift' }, { include: 'everything' }, { created_at_gt: 'yesterday' }] as Record<string, string>[]) {

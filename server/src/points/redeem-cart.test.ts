@@ -54,6 +54,7 @@ describe('POST /points/redeem_cart', () => {
       [{ customer_id: 60, amount: 1 }, 400, 'invalid_request', 'activity_id'],
       [{ activity_id: 900, customer_id: 60 }, 400, 'invalid_request', 'amount'],
       [{ activity_id: 900, customer_id: 60, amount: 0 }, 400, 'invalid_request', 'amount'],
+      [{ activity_id: 900, customer_id: 60, amount: 2147483648 }, 400, 'invalid_request', 'amount'],
       [{ activity_id: 900, customer_id: 999, amount: 1 }, 404, 'customer_not_found', 'customer_id'],
     ] as const;
     for (const [body, status, code, field] of cases) {

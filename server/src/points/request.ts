@@ -31,7 +31,7 @@ export function customerFromPath(customers: CustomerStore, req: TallyRequest): C
   return findCustomer(customers, req.tenant, by, req.params.value ?? '', 'value');
 }
 
-/** Transfers and trigger grants need an active customer (customer_inactive otherwise). */
+/** Transfers, reward redemptions and challenge enrolments need an active customer (customer_inactive otherwise). */
 export function requireActive(customer: CustomerRecord, field: string): void {
   if (customer.status !== 'active') {
     throw new TallyError('customer_inactive', `${field}: customer ${customer.id} is ${customer.status}`, field);

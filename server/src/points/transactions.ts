@@ -8,7 +8,7 @@
 import { invalidRequest } from '../http/errors.js';
 import { parseJson } from '../http/json.js';
 import { localize } from '../http/language.js';
-import { optionalInt64, optionalWire, readPage } from '../http/params.js';
+import { optionalInstant, optionalInt64, readPage } from '../http/params.js';
 import type { TallyRequest } from '../http/types.js';
 import { wireInt } from '../http/wire.js';
 import type { CampaignStore } from '../campaigns/store.js';
@@ -64,7 +64,7 @@ export async function listTransactions(env: StoreEnv, stores: { customers: Custo
   const historical = include !== null && include.split(',').includes('historical');
   const given = ['customer_id', 'customer_code', 'associate_id'].filter((f) => q.get(f));
   if (given.length > 1) throw invalidRequest(given[1], `is exclusive with ${given[0]}`);
-  const createdAfter = optionalWire('datetime', q.get('created_at_gt'), 'created_at_gt');
+  const createdAfter = optionalInstant(q.get('created_at_gt'), 'created_at_gt');
   const originType = q.get('origin_type') || undefined;
   if (originType !== undefined && !(POINTS_TRANSACTION_TYPES as readonly string[]).includes(originType)) {
     throw invalidRequest('origin_type', `must be one of ${POINTS_TRANSACTION_TYPES.join(', ')}`);
@@ -82,7 +82,7 @@ export async function listTransactions(env: StoreEnv, stores: { customers: Custo
   const keep = (tx: PointsTransaction | undefined) => {
     if (!tx) return undefined;
     if (originType !== undefined && tx.type !== originType) return undefined;
-    if (createdAfter !== undefined && !(Date.parse(tx.created_at) > Date.parse(createdAfter))) return undefined;
+    if (createdAfter !== undefined && !(Date.parse(tx.created_at) > createdAfter)) return undefined;
     return transactionView(tx, originText(carts, req.tenant, tx), name);
   };
   const prefix = tenantPrefix(req.tenant);

@@ -189,6 +189,9 @@ describe('reward redemption', () => {
     expect(res.body).toEqual({ redemption_id: redeemed.body.redemption_id, status: 'reverted', status_detail: 'till error' });
     expect(await balance(server.client, 9)).toEqual(before);
     expect(await reward(id)).toMatchObject({ available_stock: 2, redemptions_quantity: 0 });
+    // The rollback's points transaction names the reward as the redemption's did: reward {id, name, type}.
+    const [returned] = (await transactions(server.client, 9)).filter((t) => t.type === 'reward' && t.amount > 0);
+    expect(returned.origin_info).toEqual({ reward: { id, name: 'Mug', type: 'physical' }, redemption_id: redeemed.body.redemption_id, status_detail: 'till error' });
     const again = await server.client.post(`/redemptions/${redeemed.body.redemption_id}/rollback`, { status_detail: 'twice' });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('conflict');

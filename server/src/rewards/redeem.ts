@@ -12,9 +12,8 @@ import { TallyError } from '@tally/engine';
 import type { CampaignStore } from '../campaigns/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
-import { localize } from '../http/language.js';
 import type { TallyRequest } from '../http/types.js';
-import { wireDatetime, wireInt } from '../http/wire.js';
+import { wireDatetime } from '../http/wire.js';
 import { readBalance, recordPoints } from '../points/ledger.js';
 import { clockOf } from '../points/request.js';
 import type { StoreEnv } from '../store/env.js';
@@ -25,6 +24,7 @@ import { issueInTransaction } from '../vouchers/trigger.js';
 import type { RewardsRedeem } from '../wire/types.js';
 import { missingConditions, redemptionPeriod, type EligibilityStores, type Missing } from './eligibility.js';
 import type { RedemptionRecord, RewardRecord } from './types.js';
+import { rewardOrigin } from './origin.js';
 import { voucherValidUntil } from './validity.js';
 
 export interface RedeemStores extends EligibilityStores {
@@ -85,7 +85,7 @@ export async function redeemReward(stores: RedeemStores, req: TallyRequest, rewa
       customer_code: customer.code ?? null,
       location_id: location.id,
       created_at: at,
-      origin_info: { reward: { id: wireInt(reward.id), name: localize(reward.name, undefined, req.settings), type: reward.type } },
+      origin_info: { reward: rewardOrigin(reward, req.settings) },
       spend: cost,
     });
     const target = campaign && couponTarget(campaign);

@@ -14,6 +14,7 @@ import { clockOf } from '../points/request.js';
 import type { StoreEnv } from '../store/env.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import type { RewardStore } from './store.js';
+import { rewardOrigin } from './origin.js';
 import type { RedemptionRecord } from './types.js';
 
 export interface RollbackStores {
@@ -28,10 +29,12 @@ export async function rollbackRedemption(stores: RollbackStores, req: TallyReque
     const redemption = rewards.getRedemption(req.tenant, id);
     if (!redemption) throw new TallyError('redemption_not_found', `id: no reward transaction ${id}`, 'id');
     if (redemption.status === 'reverted') throw new TallyError('conflict', `id: reward transaction ${id} is already reverted`, 'id');
+    const reward = rewards.get(req.tenant, redemption.reward_id);
     reversePoints(env, req.tenant, clockOf(req), redemption.points_transaction_id, {
       type: 'reward',
       created_at: wireDatetime(req.now),
-      origin_info: { reward: { id: wireInt(redemption.reward_id) }, redemption_id: wireInt(redemption.id), status_detail: statusDetail },
+      // The reward as it is now (a deleted one by its id only), as the redemption's transaction recorded it.
+      origin_info: { reward: reward ? rewardOrigin(reward, req.settings) : { id: wireInt(redemption.reward_id) }, redemption_id: wireInt(redemption.id), status_detail: statusDetail },
     });
     const voucher = redemption.voucher_id === null ? undefined : vouchers.get(req.tenant, redemption.voucher_id);
     if (voucher && voucher.redemptions === 0) vouchers.putInTransaction(req.tenant, { ...voucher, status: 'deleted' });

@@ -180,10 +180,10 @@ export function grantInTransaction(
   const transaction = grants.length === 0 ? null : recordPoints(deps.env, scope.tenant, clockOf(scope), { ...rest, ...who, origin_info, grants });
   deliverPrizes(deps.env, {
     tenant: scope.tenant,
-    timezone: scope.settings.timezone,
+    settings: scope.settings,
     now: scope.now,
     customer: { id: customer.id, code: customer.code ?? null },
-    origin: { type: entry.type, origin_info: entry.origin_info, location_id: entry.location_id === undefined || entry.location_id === null ? null : String(entry.location_id) },
+    origin: { type: entry.type, origin_info: entry.origin_info, scoreInOrigin, location_id: entry.location_id === undefined || entry.location_id === null ? null : String(entry.location_id) },
   }, writes.draws);
   return { transaction, effects: response.effects };
 }

@@ -52,6 +52,8 @@ describe('POST /trigger', () => {
     const over = await server.client.post('/trigger', { trigger: 'bonus', customer_id: 21, loyalty_rule_id: campaign, score_overwrite: 50000001 });
     expect(over.status).toBe(400);
     expect(over.body.error).toContain('score_overwrite');
+    const fraction = await server.client.post('/trigger', { trigger: 'bonus', customer_id: 21, loyalty_rule_id: campaign, score_overwrite: 2.5 });
+    expect([fraction.status, fraction.body.error.startsWith('score_overwrite')]).toEqual([400, true]);
     const alone = await server.client.post('/trigger', { trigger: 'bonus', customer_id: 21, score_overwrite: 5 });
     expect(alone.status).toBe(400);
     expect(alone.body.error).toContain('score_overwrite');

@@ -12,6 +12,7 @@ import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { InstantWinStore } from '../instant-wins/store.js';
 import { optionalCustomer, requireCustomer } from './customer.js';
+import { requireHolder } from './holder.js';
 import { redeemInTransaction, type Redemption } from './redeem.js';
 import { LmdbVoucherStore } from './store.js';
 import { DiscountTransactionStore } from './transactions.js';
@@ -64,7 +65,8 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
       exactlyOne(body, 'customer_id', 'customer_code');
       exactlyOne(body, 'cart_id', 'cart_code');
       return duplicates.suppress(req, `discount_redemption:${body.voucher_code ?? body.static_code}`, async () => {
-        const customer = requireCustomer(customers, req.tenant, body);
+        // A voucher operation: an unknown customer is voucher_not_found (part 1's table).
+        const customer = requireHolder(customers, req.tenant, body);
         const redemption = await env.transact(() =>
           redeemInTransaction(stores, req.tenant, req.settings, customer, body, req.now),
         );

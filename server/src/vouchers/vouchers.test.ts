@@ -134,7 +134,7 @@ describe('vouchers: trigger, redeem, transactions', () => {
       [{ voucher_code: 'LATER', customer_id: owner }, 402, 'voucher_out_date'],
       [{ voucher_code: 'PAST', customer_id: owner }, 402, 'voucher_expired'],
       [{ voucher_code: 'OFF', customer_id: owner }, 402, 'voucher_inactive'],
-      [{ voucher_code: 'MINE', customer_id: 999999 }, 404, 'customer_not_found'],
+      [{ voucher_code: 'MINE', customer_id: 999999 }, 404, 'voucher_not_found'],
     ];
     for (const [body, status, code] of cases) {
       const res = await redeem(body);
