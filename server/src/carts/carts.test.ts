@@ -271,6 +271,23 @@ describe('carts over HTTP', () => {
     expect((await server.client.post('/carts/simulate', cart({ apply_points: false }))).body.score).toBe(0);
   });
 
+  it('cart reads add the lines\' unit price, the promotions\' discount_int (cents) and the shipment\' status_histories', async () => {
+    const body = cart({
+      lines: [{ order: 1, product_id: 100, total: 5.98, quantity: 2 }],
+      total: 5.98,
+      promotions: [{ promotion_id: 4, discount: 1.25, line_order: 1 }],
+      shipment: { status: 'sent', tracking_code: 'T-1' },
+    });
+    expect((await server.client.post('/carts/realtime', body)).status).toBe(200);
+    const read = (await server.client.get(`/carts/${body.id}`)).body;
+    const [listed] = (await server.client.get('/carts', { query: { id: String(body.id) } })).body.data;
+    for (const stored of [read, listed]) {
+      expect(stored.lines[0]).toMatchObject({ order: 1, quantity: 2, price: 2.99 });
+      expect(stored.promotions).toEqual([{ promotion_id: 4, discount: 1.25, discount_int: 125, line_order: 1 }]);
+      expect(stored.shipment).toEqual({ status: 'sent', tracking_code: 'T-1', status_histories: [{ status: 'sent', created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }] });
+    }
+  });
+
   it('GET /carts/{id}: by id, by code (search_param), 404 cart_not_found', async () => {
     const body = cart({ code: 'READ-ME' });
     await server.client.post('/carts/realtime', body);

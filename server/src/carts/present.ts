@@ -4,7 +4,7 @@
  * bigint above 2^53), so a response is plain JSON; the cart read object adds
  * the stored cart's own fields, whose ids are kept as decimal strings.
  */
-import type { CartResponse } from '@tally/engine';
+import type { CartLine, CartResponse } from '@tally/engine';
 import { parseJson, stringifyJson } from '../http/json.js';
 import { wireInt } from '../http/wire.js';
 import type { CartRecord } from './types.js';
@@ -25,9 +25,14 @@ const orNull = (id: string | null) => (id === null ? null : wireInt(id));
  */
 export function cartReadBody(cart: CartRecord): Record<string, unknown> {
   const { customer, ...response } = cartResponse(cart);
+  const shipment = cart.request.shipment;
   return {
     ...cart.request,
     ...response,
+    // What the contract adds in cart reads: the lines' unit price, the promotions' discount in cents, the shipment's status history.
+    lines: response.lines.map((line) => ({ ...line, price: unitPrice(line) })),
+    promotions: response.promotions.map((promotion) => withDiscountInCents(promotion)),
+    ...(isObject(shipment) ? { shipment: { ...shipment, status_histories: typeof shipment.status === 'string' ? [{ status: shipment.status, created_at: cart.stored_at }] : [] } } : {}),
     id: wireInt(cart.id),
     code: cart.code,
     customer: customer[0] ?? null,
@@ -44,6 +49,25 @@ export function cartReadBody(cart: CartRecord): Record<string, unknown> {
     cancels_cart_id: orNull(cart.cancels),
     ...(cart.deferred_errors.length > 0 ? { deferred_errors: cart.deferred_errors } : {}),
   };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+const cents = (amount: number) => Math.round(amount * 100);
+
+/** The line's unit price before discounts (original_total over quantity, to the cent); null without a quantity. */
+function unitPrice(line: CartLine): number | null {
+  const quantity = line.quantity ?? 1;
+  if (quantity === 0) return null;
+  return Math.round(cents(Number(line.original_total ?? line.total)) / quantity) / 100;
+}
+
+/** A promotion of the request with `discount_int`: its discount in cents. */
+function withDiscountInCents(promotion: unknown): unknown {
+  if (!isObject(promotion) || typeof promotion.discount !== 'number') return promotion;
+  return { ...promotion, discount_int: cents(promotion.discount) };
 }
 
 /** Points asked for with cashback_score_desired and not spent (-1 asks for the maximum: nothing is left unused). */
