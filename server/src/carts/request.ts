@@ -7,6 +7,7 @@
  * turned back into numbers so the response needs no rewriting.
  */
 import type { Cart } from '@tally/engine';
+import { checkLimits } from '../customers/attribute-limits.js';
 import { invalidRequest } from '../http/errors.js';
 import { parseJsonObject } from '../http/json.js';
 import { validate } from '../http/validation.js';
@@ -43,6 +44,9 @@ export function readCartRequest(text: string): CartRequest {
   if (wire.cashback_score_desired !== undefined && wire.cashbacks !== undefined) {
     throw invalidRequest('cashbacks', 'is mutually exclusive with cashback_score_desired');
   }
+  // "Same flat-object rules as customer attributes": flat and at most 50 is the schema's; 10 KB is checked here.
+  if (wire.attributes !== undefined) checkLimits(wire.attributes);
+  wire.lines.forEach((line, i) => line.attributes !== undefined && checkLimits(line.attributes, `lines[${i}].attributes`));
   return {
     id: wire.id,
     code: wire.code,

@@ -10,9 +10,8 @@ import { invalidRequest } from '../http/errors.js';
 import { createAjv, schemaError } from '../http/validation.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { tenantPrefix } from '../store/keys.js';
+import { checkLimits } from './attribute-limits.js';
 
-export const MAX_ATTRIBUTES = 50;
-export const MAX_ATTRIBUTES_BYTES = 10 * 1024;
 
 interface Validators {
   version: number;
@@ -47,13 +46,6 @@ function checkFlat(attributes: Record<string, unknown>): void {
   }
 }
 
-function checkLimits(attributes: Record<string, unknown>): Record<string, unknown> {
-  if (Object.keys(attributes).length > MAX_ATTRIBUTES) throw invalidRequest('attributes', `must hold at most ${MAX_ATTRIBUTES} attributes`);
-  if (Buffer.byteLength(JSON.stringify(attributes)) > MAX_ATTRIBUTES_BYTES) {
-    throw invalidRequest('attributes', `must be at most ${MAX_ATTRIBUTES_BYTES} bytes in total`);
-  }
-  return attributes;
-}
 
 /** The attributes of a new customer: validated, undefined properties dropped. */
 export function createAttributes(tenant: Tenant, settings: CompanySettings, sent: Record<string, unknown> | undefined): Record<string, unknown> {
