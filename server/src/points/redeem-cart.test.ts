@@ -30,9 +30,18 @@ describe('POST /points/redeem_cart', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({ customer: { id: 60, code: null, score: 70, score_available: 70 }, score_used: 30, score: 70, score_available: 70 });
     const [spent] = await transactions(server.client, 60, { origin_type: 'activity' }).then((txs) => txs.filter((t) => t.amount < 0));
-    expect(spent).toMatchObject({ amount: -30, location_id: 4, origin_info: { activity: { id: 900, code: 'T-900' } } });
+    // The contract's activity origin_info: the cart as evaluated (its stored answer, as GET /carts/{id} shows it).
+    const stored = (await server.client.get('/carts/900')).body;
+    expect(spent).toMatchObject({
+      amount: -30, location_id: 4,
+      origin_info: { activity: { id: 900, code: 'T-900', total: stored.total, lines: stored.lines.map(({ price: _price, ...line }: Record<string, unknown>) => line), effects: stored.effects, customer_id: 60 } },
+    });
+    const commented = await server.client.post('/points/redeem_cart', { activity_id: 900, customer_id: 60, amount: 1, comments: 'till 4' });
+    expect(commented.status, commented.text).toBe(200);
+    const [last] = (await transactions(server.client, 60, { origin_type: 'activity' })).filter((t) => t.amount === -1);
+    expect(last.origin_info).toMatchObject({ activity: { id: 900 }, comments: 'till 4' });
     const byCode = await server.client.post('/scores/activity_redeem', { activity_code: 'T-900', customer_id: 60, amount: 5 });
-    expect(byCode.body.score_available).toBe(65);
+    expect(byCode.body.score_available).toBe(64);
   });
 
   it('replays an Idempotency-Key without spending twice', async () => {

@@ -14,7 +14,7 @@ import type { LocationStore } from '../locations/store.js';
 import { invalidRequest } from '../http/errors.js';
 import { ok, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
-import { wireDatetime, wireInt } from '../http/wire.js';
+import { wireDatetime } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import type { PointsRedeemCart } from '../wire/types.js';
 import { customerPoints } from './balance.js';
@@ -71,10 +71,8 @@ export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts:
       customer_code: customer.code ?? null,
       location_id: locationId ?? cart.location_id,
       created_at: wireDatetime(req.now),
-      origin_info: {
-        activity: { id: wireInt(cart.id), code: cart.code, total: cart.total, creation_date: cart.creation_date, location_id: cart.location_id === null ? null : wireInt(cart.location_id) },
-        ...(body.comments === undefined ? {} : { comments: body.comments }),
-      },
+      // The contract's activity origin_info: the cart as evaluated (its stored answer), with the redemption's comments.
+      origin_cart: { cart_id: cart.id, customer_id: customer.id, ...(body.comments === undefined ? {} : { comments: body.comments }) },
       spend: body.amount,
     });
   });

@@ -27,10 +27,10 @@ const INCLUDE = ['historical'];
 /** The transaction's origin_info as JSON text: stored, or the answer of the cart it names (`origin_cart`). */
 function originText(carts: CartStore, tenant: TallyRequest['tenant'], tx: PointsTransaction): string {
   if (!tx.origin_cart) return tx.origin_info;
-  const { cart_id, customer_id } = tx.origin_cart;
+  const { cart_id, customer_id, comments } = tx.origin_cart;
   // The cart is committed with the transaction and never removed while it exists (activities forbid a hard
   // delete); were the store edited by hand, the listing still answers, with the cart's id only.
-  return activityOrigin(carts.get(tenant, cart_id)?.response_json ?? `{"id":${cart_id}}`, customer_id);
+  return activityOrigin(carts.get(tenant, cart_id)?.response_json ?? `{"id":${cart_id}}`, customer_id, comments);
 }
 
 export function transactionView(tx: PointsTransaction, originInfo: string, name: (id: string | null, historical: string | null) => string | null) {

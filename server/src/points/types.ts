@@ -70,9 +70,12 @@ export interface LedgerClock {
 export interface OriginCart {
   cart_id: string;
   customer_id: string;
+  /** The comments of a redemption on the cart (POST /points/redeem_cart), beside the cart. */
+  comments?: string;
 }
 
 /** The origin_info of a cart's points transaction, `{ activity: { ...response, customer_id } }`, as JSON text built from the answered cart (which has no customer_id, so it comes last). */
-export function activityOrigin(responseJson: string, customerId: string): string {
-  return `{"activity":${responseJson.slice(0, -1)},"customer_id":${customerId}}}`;
+export function activityOrigin(responseJson: string, customerId: string, comments?: string): string {
+  const remark = comments === undefined ? '' : `,"comments":${JSON.stringify(comments)}`;
+  return `{"activity":${responseJson.slice(0, -1)},"customer_id":${customerId}}${remark}}`;
 }
