@@ -34,6 +34,9 @@ export interface RuleParams {
   customer_registration_countries?: string[];
   once?: string;
   once_limit?: number;
+  /** The same per-customer limit as once/once_limit, by the contract's other names (compileCampaign). */
+  chance_to_accrue_period?: string;
+  chance_to_accrue_limit?: number;
   budget_period?: string;
   budget_value?: Money;
   maximum_budget_transaction?: Money;

@@ -24,7 +24,6 @@ export function compileCampaign(campaign: Campaign): CompiledCampaign {
   if (params === null || typeof params !== 'object') throw invalidRequest('rule_params', 'must be an object');
   const coupon = campaign.coupon_params ?? null;
   if (coupon !== null && typeof coupon !== 'object') throw invalidRequest('coupon_params', 'must be an object');
-  const onceLimit = optionalInteger(params.once_limit, 'rule_params.once_limit', 1);
   const budget = optionalMoney(params.budget_value, 'rule_params.budget_value');
   const prizes = compilePrizes(campaign.prizes);
   const effects = compileEffects(params.rule_effects, type);
@@ -42,13 +41,32 @@ export function compileCampaign(campaign: Campaign): CompiledCampaign {
     couponRequired: optionalBoolean(params.coupon_required, 'rule_params.coupon_required', RULE_PARAMS_DEFAULTS.coupon_required),
     staticCode: coupon ? optionalString(coupon.static_code, 'coupon_params.static_code') : null,
     coupon: coupon ? compileCoupon(coupon, type, effects[0]) : null,
-    once: onceLimit === null ? null : { period: checkPeriod(params.once, 'rule_params.once'), limit: onceLimit },
+    once: compileOnce(params),
     budget: budget === null ? null : { period: checkPeriod(params.budget_period, 'rule_params.budget_period'), cents: budget },
     maxTransactionCents: optionalMoney(params.maximum_budget_transaction, 'rule_params.maximum_budget_transaction'),
     stackability: oneOf(params.stackability_properties, 'rule_params.stackability_properties', STACKABILITY, RULE_PARAMS_DEFAULTS.stackability_properties),
     availability: type === 'points' ? compilePointsAvailability(params) : null,
     prizes,
   };
+}
+
+/**
+ * The per-customer limit: once_limit uses in each `once` period. The contract's chance_to_accrue_limit
+ * and chance_to_accrue_period name the same thing (how many times a customer may accrue in a period;
+ * docs/decisions.md): either pair sets it, and two pairs that disagree are refused, never one ignored.
+ */
+function compileOnce(params: Campaign['rule_params']): CompiledCampaign['once'] {
+  const once = perCustomerLimit(params.once_limit, params.once, 'once_limit', 'once');
+  const chance = perCustomerLimit(params.chance_to_accrue_limit, params.chance_to_accrue_period, 'chance_to_accrue_limit', 'chance_to_accrue_period');
+  if (once && chance && (once.limit !== chance.limit || once.period !== chance.period)) {
+    throw invalidRequest('rule_params.chance_to_accrue_limit', 'sets the per-customer limit once and once_limit already set differently: send one pair, or both alike');
+  }
+  return once ?? chance;
+}
+
+function perCustomerLimit(limit: unknown, period: unknown, limitField: string, periodField: string): CompiledCampaign['once'] {
+  const uses = optionalInteger(limit, `rule_params.${limitField}`, 1);
+  return uses === null ? null : { period: checkPeriod(period, `rule_params.${periodField}`), limit: uses };
 }
 
 function optionalMoney(value: unknown, field: string): number | null {

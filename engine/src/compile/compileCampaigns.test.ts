@@ -15,6 +15,8 @@ describe('compileCampaigns rejects malformed campaigns, naming the field', () =>
     ['unknown stackability', discount(1, { stackability_properties: 'sometimes', rule_effects: ok }), 'campaigns[0].rule_params.stackability_properties'],
     ['unknown select_customers', discount(1, { select_customers: 'vip', rule_effects: ok }), 'campaigns[0].rule_params.select_customers'],
     ['unknown once period', discount(1, { once: 'weekly', once_limit: 1, rule_effects: ok }), 'campaigns[0].rule_params.once'],
+    ['unknown chance_to_accrue period', discount(1, { chance_to_accrue_period: 'weekly', chance_to_accrue_limit: 1, rule_effects: ok }), 'campaigns[0].rule_params.chance_to_accrue_period'],
+    ['chance_to_accrue disagreeing with once', discount(1, { once: 'num_day', once_limit: 1, chance_to_accrue_period: 'num_day', chance_to_accrue_limit: 2, rule_effects: ok }), 'campaigns[0].rule_params.chance_to_accrue_limit'],
     ['weekly recurrence without days', discount(1, { recurrence_type: 'weekly', rule_effects: ok }), 'campaigns[0].rule_params.recurrence_days'],
     ['bad available_from', discount(1, { available_from: 'soon', rule_effects: ok }), 'campaigns[0].rule_params.available_from'],
     ['points ratio on a discount-only distribution', points(1, { rule_effects: [{ type: 'ratio', value: 1, distribution: 'individual_items_pro_rata' }] }), 'campaigns[0].rule_params.rule_effects[0].distribution'],

@@ -37,6 +37,25 @@ describe('campaigns in cart evaluation', () => {
     expect((await simulate(cart({ customer_id: 1 }))).score).toBe(0);
   });
 
+  it('chance_to_accrue_limit per chance_to_accrue_period limits a customer as once_limit does; a pair that contradicts once is refused', async () => {
+    const { body } = await server.client.post('/points', {
+      rule_params: { name: 'Twice a customer', chance_to_accrue_period: 'always', chance_to_accrue_limit: 2, rule_effects: [{ type: 'direct_value', value: 5, distribution: 'total_cart' }] },
+    });
+    const earned = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await server.client.post('/carts/realtime', cart({ customer_id: 1 }));
+      expect(res.status, res.text).toBe(200);
+      earned.push(res.body.effects.filter((e: { rule_id: number }) => e.rule_id === body.id).length);
+    }
+    expect(earned).toEqual([1, 1, 0]);
+    expect((await server.client.get(`/points/${body.id}`)).body).toMatchObject({ chances_to_accrue_period: 'always', chances_to_accrue_limit: 2 });
+    const contradicting = await server.client.post('/points', {
+      rule_params: { name: 'Both', once: 'num_day', once_limit: 1, chance_to_accrue_period: 'num_day', chance_to_accrue_limit: 3, rule_effects: [{ type: 'direct_value', value: 5, distribution: 'total_cart' }] },
+    });
+    expect([contradicting.status, contradicting.body.error.startsWith('rule_params.chance_to_accrue_limit')]).toEqual([400, true]);
+    await server.client.patch(`/points/${body.id}`, { rule_params: { active: false } });
+  });
+
   it('a targeted discount applies only with the voucher issued to the customer', async () => {
     const { body } = await server.client.post('/discounts', {
       rule_params: { name: 'Gift', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] },
