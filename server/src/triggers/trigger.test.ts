@@ -94,6 +94,13 @@ describe('POST /trigger', () => {
     const french = await server.client.post('/trigger', { trigger: 'french-only', customer_id: 23, loyalty_rule_id: campaign });
     expect(french.body.score).toBe(9);
     expect((await server.client.post('/trigger', { trigger: 'french-only', customer_id: 26, country: 'fr' })).status).toBe(400);
+    // Registered at a French store, Spanish by profile: the registration location's country applies, and is the one recorded.
+    expect((await server.client.post('/locations', { id: 78, name: 'Lyon', country: 'FR' })).status).toBe(200);
+    await createCustomer(server.client, 31, { country: 'ES', registration_location_id: 78 });
+    const registered = await server.client.post('/trigger', { trigger: 'french-only', customer_id: 31, loyalty_rule_id: campaign });
+    expect(registered.body.score).toBe(9);
+    const [recorded] = await transactions(server.client, 31, { origin_type: 'trigger' });
+    expect(recorded.origin_info).toMatchObject({ slug: 'french-only', country: 'FR' });
   });
 
   it('applies once limits: a second trigger within the period grants nothing', async () => {

@@ -21,6 +21,7 @@ import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import type { InstantWinStore } from '../instant-wins/store.js';
 import type { LocationStore } from '../locations/store.js';
+import { registrationOf } from '../carts/context.js';
 import { customerPoints } from '../points/balance.js';
 import { authorOf } from '../points/author.js';
 import { readBalance } from '../points/ledger.js';
@@ -86,7 +87,8 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
     return evaluation && runOne && first ? { ...evaluation, outcome: onlyCampaign(evaluation.outcome, String(first.rule_id)) } : evaluation;
   };
   const evaluation = evaluate();
-  const country = body.country ?? (typeof customer.profile.country === 'string' ? customer.profile.country : req.settings.country);
+  // The country the evaluation applied (version 2: the registration location's by default), recorded as applied.
+  const country = body.country ?? registrationOf(locations, req.tenant, customer.profile, req.settings).country;
   const granted = await deps.env.transact(() =>
     grantInTransaction(deps, req, customer, evaluate, evaluation, {
       type: 'trigger',
