@@ -56,7 +56,7 @@ describe('POST /carts/cancellation', () => {
       expect((await server.client.post('/carts/cancellation', { cart_to_cancel_id: cancelled, new_cart_id: mirror })).status).toBe(200);
     }
     const [first, second] = [(await server.client.get('/carts/9101')).body, (await server.client.get('/carts/9102')).body];
-    expect([first.payments, first.promotions]).toEqual([[{ amount: -2.99, type: 'card', change: -0.01 }], [{ promotion_id: 3, discount: -0.5, line_order: 1 }]]);
+    expect([first.payments, first.promotions]).toEqual([[{ amount: -2.99, type: 'card', change: -0.01 }], [{ promotion_id: 3, discount: -0.5, discount_int: -50, line_order: 1 }]]);
     expect(second.returns).toEqual([expect.objectContaining({ ticket_id: original.id, quantity: -1 })]);
   });
 
