@@ -5,7 +5,7 @@
  */
 import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
-import { registrationOf } from '../carts/context.js';
+import { registrationOf } from '../locations/registration.js';
 import { CustomerStore } from '../customers/store.js';
 import { LocationStore } from '../locations/store.js';
 import { readPage, requireInt64 } from '../http/params.js';

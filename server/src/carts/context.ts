@@ -11,7 +11,7 @@ import { wireInt } from '../http/wire.js';
 import type { CounterStore } from '../counters/store.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
-import { currencyOf } from '../locations/currency.js';
+import { registrationOf } from '../locations/registration.js';
 import type { LocationStore } from '../locations/store.js';
 import type { ProductStore } from '../products/store.js';
 import type { CachedProgram } from './programs.js';
@@ -119,21 +119,6 @@ function customerState(sources: ContextSources, tenant: Tenant, settings: Compan
       ...(voucher.voucher_id === undefined ? {} : { voucher_id: wireInt(String(voucher.voucher_id)) }),
     })),
   };
-}
-
-/**
- * The customer's registration country and its currency (customer_registration_countries,
- * `international`): the registration location's, else the customer's country, else the Company's.
- */
-export function registrationOf(locations: ContextSources['locations'], tenant: Tenant, profile: Record<string, unknown>, settings: CompanySettings) {
-  const { registration_location_id: id, registration_location_code: code } = profile;
-  const location =
-    typeof id === 'string' ? locations.locationById(tenant, id)
-    : typeof code === 'string' ? locations.locationByCode(tenant, code)
-    : undefined;
-  if (location) return { country: location.country, currency: location.currency };
-  const country = typeof profile.country === 'string' ? profile.country : settings.country;
-  return { country, currency: currencyOf(country) ?? settings.currency };
 }
 
 function readCounters(

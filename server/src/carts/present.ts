@@ -31,7 +31,7 @@ export function cartReadBody(cart: CartRecord): Record<string, unknown> {
     ...response,
     // What the contract adds in cart reads: the lines' unit price, the promotions' discount in cents, the shipment's status history.
     lines: response.lines.map((line) => ({ ...line, price: unitPrice(line) })),
-    promotions: response.promotions.map((promotion) => withDiscountInCents(promotion)),
+    promotions: (response.promotions ?? []).map((promotion) => withDiscountInCents(promotion)),
     ...(isObject(shipment) ? { shipment: { ...shipment, status_histories: typeof shipment.status === 'string' ? [{ status: shipment.status, created_at: cart.stored_at }] : [] } } : {}),
     id: wireInt(cart.id),
     code: cart.code,

@@ -21,7 +21,7 @@ import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import type { InstantWinStore } from '../instant-wins/store.js';
 import type { LocationStore } from '../locations/store.js';
-import { registrationOf } from '../carts/context.js';
+import { registrationOf } from '../locations/registration.js';
 import { customerPoints } from '../points/balance.js';
 import { authorOf } from '../points/author.js';
 import { readBalance } from '../points/ledger.js';

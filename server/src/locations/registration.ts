@@ -1,0 +1,22 @@
+/**
+ * A customer's registration country and currency, as carts, triggers and
+ * campaign lists read it (customer_registration_countries, `international`).
+ */
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
+import { currencyOf } from './currency.js';
+import type { LocationStore } from './store.js';
+
+/**
+ * The customer's registration country and its currency (customer_registration_countries,
+ * `international`): the registration location's, else the customer's country, else the Company's.
+ */
+export function registrationOf(locations: Pick<LocationStore, 'locationById' | 'locationByCode'>, tenant: Tenant, profile: Record<string, unknown>, settings: CompanySettings) {
+  const { registration_location_id: id, registration_location_code: code } = profile;
+  const location =
+    typeof id === 'string' ? locations.locationById(tenant, id)
+    : typeof code === 'string' ? locations.locationByCode(tenant, code)
+    : undefined;
+  if (location) return { country: location.country, currency: location.currency };
+  const country = typeof profile.country === 'string' ? profile.country : settings.country;
+  return { country, currency: currencyOf(country) ?? settings.currency };
+}
