@@ -40,19 +40,19 @@ function validators(tenant: Tenant, settings: CompanySettings): Validators {
   return compiled;
 }
 
+/** Called after the schema dropped the properties it does not define: those are discarded without error, whatever their value. */
 function checkFlat(attributes: Record<string, unknown>): void {
   for (const [name, value] of Object.entries(attributes)) {
     if (value !== null && typeof value === 'object') throw invalidRequest(`attributes.${name}`, 'must be a single value (attributes are flat)');
   }
 }
 
-
 /** The attributes of a new customer: validated, undefined properties dropped. */
 export function createAttributes(tenant: Tenant, settings: CompanySettings, sent: Record<string, unknown> | undefined): Record<string, unknown> {
   const attributes = structuredClone(sent ?? {});
-  checkFlat(attributes);
   const { full } = validators(tenant, settings);
   if (!full(attributes)) throw schemaError(full.errors, 'attributes');
+  checkFlat(attributes);
   return checkLimits(attributes);
 }
 
@@ -63,11 +63,11 @@ export function patchAttributes(
   stored: Record<string, unknown>,
   patch: Record<string, unknown>,
 ): Record<string, unknown> {
-  checkFlat(patch);
   const removals = Object.keys(patch).filter((name) => patch[name] === null);
   const values = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== null));
   const { partial } = validators(tenant, settings);
   if (!partial(values)) throw schemaError(partial.errors, 'attributes');
+  checkFlat(values);
   const next: Record<string, unknown> = { ...stored, ...values };
   for (const name of removals) delete next[name];
   return checkLimits(next);

@@ -50,6 +50,18 @@ describe('POST /customers', () => {
     expect((await get('103')).status).toBe(404);
   });
 
+  it('refuses a code that is a path of its own under /customers (search, transfer, transfer-new), on create and on update', async () => {
+    for (const reserved of ['search', 'transfer', 'transfer-new']) {
+      const res = await server.client.post('/customers', { ...base, id: 104, code: reserved });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'invalid_request', error: expect.stringMatching(/^code: /) });
+    }
+    expect((await get('104')).status).toBe(404);
+    expect((await server.client.post('/customers', { ...base, id: 104, code: 'searching' })).status).toBe(200);
+    expect((await server.client.patch('/customers/104', { code: 'transfer' })).status).toBe(400);
+    expect((await server.client.get('/customers/searching', { query: { search_param: 'code' } })).body.id).toBe(104);
+  });
+
   it('stores email in lowercase and refuses a repeated email unless allow_duplicate_email', async () => {
     expect((await server.client.post('/customers', { ...base, id: 110, email: 'Ana.Ruiz@Example.COM' })).status).toBe(200);
     expect((await get('110')).body.email).toBe('ana.ruiz@example.com');

@@ -42,9 +42,17 @@ function checkCollective(fields: { collective_id?: unknown; collective_slug?: un
   }
 }
 
+/** Codes that are paths of their own under /customers (POST /customers/search, /customers/transfer, /customers/transfer-new): a customer with one could never be read, changed or deleted by code. */
+const RESERVED_CODES: readonly string[] = ['search', 'transfer', 'transfer-new'];
+
+function checkCode(code: string | null | undefined): void {
+  if (typeof code === 'string' && RESERVED_CODES.includes(code)) throw invalidRequest('code', `'${code}' is reserved (/customers/${code} is an operation's path)`);
+}
+
 /** The new record's fields (everything but id, password hash and attributes, which the route settles). */
 export function newCustomerFields(body: CustomersCreate, now: string): Omit<CustomerRecord, 'id' | 'password_hash' | 'attributes'> {
   if (body.id === undefined && body.code === undefined) throw invalidRequest('id', 'is required (or code)');
+  checkCode(body.code);
   if (body.registration_location_id === undefined && body.registration_location_code === undefined) {
     throw invalidRequest('registration_location_id', 'is required (or registration_location_code)');
   }
@@ -84,14 +92,18 @@ export function updatedCustomer(record: CustomerRecord, body: CustomersUpdate, n
   const profile: CustomerProfile = { ...record.profile, ...patch };
   for (const [field, value] of Object.entries(patch)) if (value === null && field !== 'birth') delete profile[field];
   const next: CustomerRecord = { ...record, profile, updated_at: now };
-  if ('code' in body) next.code = identifier(body.code, (v) => v);
+  if ('code' in body) {
+    checkCode(body.code);
+    next.code = identifier(body.code, (v) => v);
+  }
+  // A duplicated_email (dni) marker stays while the email (dni) is the one it marks: re-sending it unchanged keeps it.
   if ('email' in body) {
     next.email = identifier(body.email, normalizeEmail);
-    delete next.duplicated_email;
+    if (next.email !== record.email) delete next.duplicated_email;
   }
   if ('dni' in body) {
     next.dni = identifier(body.dni, normalizeDni);
-    delete next.duplicated_dni;
+    if (next.dni !== record.dni) delete next.duplicated_dni;
   }
   if ('phone' in body) next.phone = identifier(body.phone, normalizePhone);
   if (body.status !== undefined) next.status = body.status;

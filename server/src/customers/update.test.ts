@@ -31,14 +31,15 @@ describe('updating customers and their attributes', () => {
     const wrongType = await create({ id: 1, attributes: { level: 'gold', age: 'old' } });
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.error).toMatch(/^attributes\.age: /);
-    expect((await create({ id: 1, attributes: { level: 'gold', age: 40, pets: 2, unknown: 'x' } })).status).toBe(200);
+    // Undefined properties are discarded without error, whatever their value (nested ones too: flatness is the defined attributes' rule).
+    expect((await create({ id: 1, attributes: { level: 'gold', age: 40, pets: 2, unknown: 'x', shape: { deep: 1 } } })).status).toBe(200);
     // Names are case-sensitive: `pets` is not the schema's `Pets`.
     expect((await get(1)).attributes).toEqual({ level: 'gold', age: 40 });
   });
 
   it('merges attributes on update as a JSON Merge Patch, validating only what is sent', async () => {
     await create({ id: 2, attributes: { level: 'silver', age: 30, note: 'hi' } });
-    const res = await server.client.patch('/customers/2', { attributes: { age: 31, note: null, Pets: 1, ghost: 1 } });
+    const res = await server.client.patch('/customers/2', { attributes: { age: 31, note: null, Pets: 1, ghost: 1, shape: [1, 2] } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'success' });
     expect((await get(2)).attributes).toEqual({ level: 'silver', age: 31, Pets: 1 });
@@ -96,6 +97,11 @@ describe('updating customers and their attributes', () => {
     const allowed = await server.client.patch('/customers/6', { email: 'five.b@example.com' }, { query: { allow_duplicate_email: 'true' } });
     expect(allowed.status).toBe(200);
     expect((await get(6)).duplicated_email).toBe('five.b@example.com');
+    // Re-sending the same email (a full-profile PUT, say) keeps the marker; another email clears it.
+    expect((await server.client.put('/customers/6', { email: 'FIVE.B@example.com', name: 'Six' })).status).toBe(200);
+    expect((await get(6)).duplicated_email).toBe('five.b@example.com');
+    expect((await server.client.patch('/customers/6', { email: 'six@example.com' })).status).toBe(200);
+    expect((await get(6)).duplicated_email).toBeUndefined();
   });
 
   it('sets status active or inactive only, and stores an out-of-range birth year as null', async () => {
