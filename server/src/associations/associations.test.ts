@@ -51,6 +51,10 @@ describe('associations', () => {
     const noType = await server.client.patch('/associations', { customer_id: 1, associate_customer_id: 2 });
     expect(noType.status).toBe(400);
     expect(noType.body.error).toMatch(/^relationship_type: /);
+    // null clears it (the association's relationship_type is "string or null").
+    expect((await server.client.patch('/associations', { customer_id: 1, associate_customer_id: 2, relationship_type: null })).status).toBe(200);
+    expect((await associates(1)).body.list).toEqual([expect.objectContaining({ associate_customer_id: 2, relationship_type: null, main: true })]);
+    await server.client.patch('/associations', { customer_id: 1, associate_customer_id: 2, relationship_type: 'child' });
   });
 
   it('lists active associates by default, inactive ones on request', async () => {

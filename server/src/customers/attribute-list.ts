@@ -9,6 +9,7 @@ import { optionalBoolean, optionalInt64, readPerPage } from '../http/params.js';
 import { ok, type Reply, type TallyRequest } from '../http/types.js';
 import { wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
+import { decodeCursor, encodeCursor } from '../store/paginate.js';
 import { attributeDefinition } from './attribute-definitions.js';
 import { findCustomer } from './lookup.js';
 import type { CustomerStore } from './store.js';
@@ -31,8 +32,10 @@ function dataType(value: unknown): string {
 
 const slugOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9_-]+/g, '_');
 
-const encodeCursor = (name: string) => Buffer.from(name).toString('base64url');
-const decodeCursor = (token: string) => Buffer.from(token, 'base64url').toString('utf8');
+/** Page tokens as every list's (store/paginate.ts): a token this list did not issue is 400. */
+const CURSOR_PREFIX = ['attribute'];
+const cursorOf = (name: string) => encodeCursor([...CURSOR_PREFIX, name]);
+const nameOfCursor = (token: string) => String(decodeCursor(token, CURSOR_PREFIX)[1]);
 
 export function listAttributes(env: StoreEnv, store: CustomerStore) {
   return async (req: TallyRequest): Promise<Reply> => {
@@ -46,7 +49,7 @@ export function listAttributes(env: StoreEnv, store: CustomerStore) {
     const system = optionalBoolean(req.query.get('system'), 'system');
     const perPage = readPerPage(req.query.get('per_page'));
     const after = req.query.get('starting_after') || undefined;
-    const startAfter = after === undefined ? undefined : decodeCursor(after);
+    const startAfter = after === undefined ? undefined : nameOfCursor(after);
 
     const entries: AttributeEntry[] = Object.keys(customer.attributes)
       .sort()
@@ -72,6 +75,6 @@ export function listAttributes(env: StoreEnv, store: CustomerStore) {
       .filter((entry) => system === undefined || entry.system === system);
     const page = entries.slice(0, perPage);
     const more = entries.length > perPage;
-    return ok(more ? { data: page, next_token_starts_after: encodeCursor(page[page.length - 1].name) } : { data: page });
+    return ok(more ? { data: page, next_token_starts_after: cursorOf(page[page.length - 1].name) } : { data: page });
   };
 }

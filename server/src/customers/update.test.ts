@@ -147,6 +147,9 @@ describe('updating customers and their attributes', () => {
       const next = await server.client.get('/customers/10/attributes', { query: { per_page: '3', starting_after: all.body.next_token_starts_after } });
       expect(next.body.data.map((e: { name: string }) => e.name)).toEqual(['note']);
       expect(next.body).not.toHaveProperty('next_token_starts_after');
+      // A token this list did not issue is refused, as by every list (docs/http.md).
+      const forged = await server.client.get('/customers/10/attributes', { query: { starting_after: 'bm90LWEtdG9rZW4' } });
+      expect([forged.status, forged.body.error.startsWith('starting_after')]).toEqual([400, true]);
 
       const byName = await server.client.get('/customers/10/attributes', { query: { name: 'PET' } });
       expect(byName.body.data.map((e: { name: string }) => e.name)).toEqual(['Pets']);

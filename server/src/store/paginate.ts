@@ -18,11 +18,13 @@ export interface PageRequest {
   perPage: number;
 }
 
-function encodeCursor(key: Key[]): string {
+/** A page token: the last key returned (lists computed in memory use it too, with their own key shape). */
+export function encodeCursor(key: Key[]): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');
 }
 
-function decodeCursor(token: string, prefix: Key[]): Key[] {
+/** The key of a page token this list issued (starting with `prefix`); any other token is invalid_request. */
+export function decodeCursor(token: string, prefix: Key[]): Key[] {
   try {
     const key = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown;
     if (Array.isArray(key) && prefix.every((part, i) => key[i] === part)) return key as Key[];
