@@ -22,7 +22,7 @@ const duplicates = [q('allow_duplicate_email', flag), q('allow_duplicate_dni', f
 const customer = [q('customer_id', int64), q('customer_code', text)];
 const location = [q('location_id', int64), q('location_code', text)];
 const countries = q('countries', { type: 'array', items: { type: 'string', pattern: '^[A-Z]{2}$' } }, { description: 'Repeatable.' });
-const audience = [q('campaign_audience', text), ...location, ...customer, countries, q('tier_id', int64)];
+const audience = [q('campaign_audience', text), ...location, ...customer, countries, q('tier_id', text, { description: 'A tier level name, as rules name it (customer.tier).' })];
 const campaigns = [...audience, q('category_id', int64), q('selected', flag)];
 const searchBy = q('search_by', oneOf('loyalty_rule_id', 'loyalty_rule_history_id', 'campaign_history_id', 'static_code'));
 

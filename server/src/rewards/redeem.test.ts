@@ -229,6 +229,8 @@ describe('reward redemption', () => {
     const list = async (query: Record<string, string>) => (await server.client.get('/rewards/transactions', { query })).body;
     expect((await list({ customer_code: 'C20' })).data.map((r: { id: number }) => r.id)).toEqual([second, first]);
     expect((await list({ customer_id: '20', customer_code: 'nobody' })).data).toHaveLength(2);
+    // "id wins when both are given", for the location pair too: location 10 is MAD-01.
+    expect((await list({ location_id: '10', location_code: 'nowhere', per_page: '100' })).data.length).toBe((await list({ location_id: '10', per_page: '100' })).data.length);
     expect((await list({ customer_id: '20', status: 'available' })).data.map((r: { id: number }) => r.id)).toEqual([second]);
     const page = await list({ location_code: 'MAD-01', per_page: '1' });
     expect(page.data[0].id).toBeGreaterThanOrEqual(second);

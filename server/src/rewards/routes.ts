@@ -117,7 +117,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
 
     'rewards.transactions': async (req) => {
       const customer = queryCustomer(req, true);
-      const location = queryLocation(req);
+      const location = queryLocation(req, true);
       const status = req.query.get('status') || undefined;
       const scope = customer ? { customer_id: customer.id } : location ? { location_id: location.id } : {};
       const page = rewards.page(req.tenant, scope, readPage(req.query), (r) =>
@@ -142,10 +142,11 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
     return code === undefined ? undefined : findCustomer(customers, req.tenant, 'code', code, 'customer_code');
   }
 
-  function queryLocation(req: TallyRequest): LocationRecord | undefined {
+  /** The location of a query (location_id or location_code); with `idWins`, location_id decides when both are sent. */
+  function queryLocation(req: TallyRequest, idWins = false): LocationRecord | undefined {
     const id = optionalInt64(req.query.get('location_id') || undefined, 'location_id');
     const code = req.query.get('location_code') || undefined;
-    if (id !== undefined && code !== undefined) throw invalidRequest('location_code', 'cannot be sent with location_id');
+    if (id !== undefined && code !== undefined && !idWins) throw invalidRequest('location_code', 'cannot be sent with location_id');
     if (id !== undefined) return foundLocation(locations.locationById(req.tenant, id), 'location_id', id);
     return code === undefined ? undefined : foundLocation(locations.locationByCode(req.tenant, code), 'location_code', code);
   }
