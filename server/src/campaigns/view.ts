@@ -56,7 +56,7 @@ export function campaignView(record: CampaignRecord, options: ViewOptions): Reco
   };
   for (const field of COPIED) view[field] = params[field] ?? DEFAULTS[field] ?? null;
   view.customer_registration_countries = params.customer_registration_countries ?? [];
-  view.tiers = (ruleValues(params.rule_conditions, 'customer.tier') ?? []).map((id) => ({ id, name: null, threshold: null }));
+  view.tiers = tierEntries(params.rule_conditions);
   view.achievement_definitions = [];
   for (const field of ['rule_conditions', 'rule_application', 'rule_effects'] as const) {
     view[field] = params[field] === undefined ? null : JSON.stringify(params[field]);
@@ -72,13 +72,23 @@ export function campaignView(record: CampaignRecord, options: ViewOptions): Reco
     params.custom_entity_definition_id === undefined ? null : wireInt(String(params.custom_entity_definition_id));
   if (record.type === 'points') for (const field of POINTS_FIELDS) view[field] = params[field] ?? DEFAULTS[field] ?? null;
   view.coupon_info = couponInfo(record, options);
-  if (options.single) {
-    view.product_ids_rule_conditions = ruleValues(params.rule_conditions, 'product_id') ?? [];
-    view.product_ids_rule_application = ruleValues(params.rule_application, 'product_id') ?? [];
-    view.locations_ids = (ruleValues(params.rule_conditions, 'location_id') ?? []).map((id) => wireInt(id));
-    view.location_codes = ruleValues(params.rule_conditions, 'location_code') ?? [];
-  }
+  if (options.single) Object.assign(view, ruleLists(params));
   return view;
+}
+
+/** The `tiers` of a campaign read: the tier level names its conditions ask for (docs/decisions.md, tier_id). */
+export function tierEntries(conditions: unknown) {
+  return (ruleValues(conditions, 'customer.tier') ?? []).map((id) => ({ id, name: null, threshold: null }));
+}
+
+/** The products and locations a campaign's rules name (single reads). */
+export function ruleLists(params: { rule_conditions?: unknown; rule_application?: unknown }) {
+  return {
+    product_ids_rule_conditions: ruleValues(params.rule_conditions, 'product_id') ?? [],
+    product_ids_rule_application: ruleValues(params.rule_application, 'product_id') ?? [],
+    locations_ids: (ruleValues(params.rule_conditions, 'location_id') ?? []).map((id) => wireInt(id)),
+    location_codes: ruleValues(params.rule_conditions, 'location_code') ?? [],
+  };
 }
 
 function couponInfo(record: CampaignRecord, options: ViewOptions): Record<string, unknown> | null {

@@ -48,6 +48,8 @@ describe('games over HTTP', () => {
         game_prizes: [{ id: expect.any(Number), name: 'Fifty points', outcome: 'points', weight: 1, stock: -1, available_stock: -1, stock_management_strategy: 'decrement', points: 50 }],
       },
     });
+    // The rest of a campaign read ("fields of a campaign as above"): a game has no cart, so its cart-only settings are empty.
+    expect(read.body).toMatchObject({ currency: null, coupon_required: false, tiers: [], budget_value: null, chances_to_accrue_limit: null, locations_ids: [], product_ids_rule_conditions: [] });
     const list = await server.client.get('/games', { query: { per_page: '100' } });
     expect(list.body.data.map((g: { id: number }) => g.id)).toContain(id);
 

@@ -5,6 +5,7 @@
  */
 import type { CounterStore } from '../counters/store.js';
 import { localize } from '../http/language.js';
+import { ruleLists, tierEntries } from '../campaigns/view.js';
 import { wireInt } from '../http/wire.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { ruleObjectText } from './campaign-fields.js';
@@ -51,6 +52,20 @@ export function commonCampaignFields(record: Pick<GameRecord, 'id' | 'history_id
     once: params.once ?? null,
     once_limit: params.once_limit ?? null,
     coupon_info: record.static_code === null ? null : { static_code: record.static_code },
+    // The rest of a campaign read ("fields of a campaign as above"): a game or an instant win has no cart, so its cart-only settings are empty.
+    currency: null,
+    coupon_required: params.coupon_required ?? false,
+    tiers: tierEntries(params.rule_conditions),
+    achievement_definitions: [],
+    chances_to_accrue: null,
+    chances_to_accrue_period: null,
+    chances_to_accrue_limit: null,
+    budget_value: null,
+    budget_period: null,
+    maximum_discount_transaction: null,
+    partner: null,
+    custom_entity_definition_id: null,
+    ...ruleLists(params),
     ...(options.loyaltyRuleHistoryId === undefined ? {} : { loyalty_rule_history_id: wireInt(options.loyaltyRuleHistoryId) }),
   };
 }

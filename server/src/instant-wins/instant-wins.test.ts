@@ -58,6 +58,10 @@ describe('instant wins over HTTP', () => {
       id, campaign_history_id: expect.any(Number), name: 'Scratch card', description: 'Scratch and win', active: true,
       available_from: null, available_to: null, recurrence_type: null, recurrence_days: [], select_customers: 'loyalty',
       customer_registration_countries: [], once: null, once_limit: null, coupon_info: { static_code: 'SCRATCH' },
+      // The rest of a campaign read: no cart, so the cart-only settings are empty.
+      currency: null, coupon_required: false, tiers: [], achievement_definitions: [], chances_to_accrue: null, chances_to_accrue_period: null,
+      chances_to_accrue_limit: null, budget_value: null, budget_period: null, maximum_discount_transaction: null, partner: null,
+      custom_entity_definition_id: null, product_ids_rule_conditions: [], product_ids_rule_application: [], locations_ids: [], location_codes: [],
       instant_win: {
         instant_win_prizes: [{
           id: expect.any(Number), name: 'Mug', description: 'A mug', outcome: { promotion_type: 'points', promotion_id: points.body.id },

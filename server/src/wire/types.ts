@@ -1964,6 +1964,47 @@ export interface GameCampaignResponse {
       promotion_id?: (number | string) | null;
     }[];
   };
+  currency?: string | null;
+  coupon_required?: boolean;
+  tiers?: {
+    id?: (number | string) | null;
+    name?: string | null;
+    threshold?: number | null;
+  }[];
+  achievement_definitions?: {
+    id?: (number | string) | null;
+    level?: number | null;
+    name?: string | null;
+    tier_id?: (number | string) | null;
+    tier_name?: string | null;
+  }[];
+  chances_to_accrue?: string | null;
+  chances_to_accrue_period?: string | null;
+  chances_to_accrue_limit?: number | null;
+  budget_value?: number | null;
+  budget_period?: string | null;
+  maximum_discount_transaction?: number | null;
+  partner?: {
+    id?: (number | string) | null;
+    name?: string | null;
+    description?: string | null;
+    image_url?: string | null;
+    image_file_name?: string | null;
+  } | null;
+  custom_entity_definition_id?: (number | string) | null;
+  /**
+   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  product_ids_rule_conditions?: (number | string)[];
+  /**
+   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  product_ids_rule_application?: (number | string)[];
+  /**
+   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  locations_ids?: (number | string)[];
+  location_codes?: string[];
 }
 export interface GamePlayResponse {
   code: 'success';
@@ -2063,6 +2104,47 @@ export interface InstantWinCampaignResponse {
    * Targeted campaigns: the coupon whose voucher lets the customer take part.
    */
   coupon_info?: {} | null;
+  currency?: string | null;
+  coupon_required?: boolean;
+  tiers?: {
+    id?: (number | string) | null;
+    name?: string | null;
+    threshold?: number | null;
+  }[];
+  achievement_definitions?: {
+    id?: (number | string) | null;
+    level?: number | null;
+    name?: string | null;
+    tier_id?: (number | string) | null;
+    tier_name?: string | null;
+  }[];
+  chances_to_accrue?: string | null;
+  chances_to_accrue_period?: string | null;
+  chances_to_accrue_limit?: number | null;
+  budget_value?: number | null;
+  budget_period?: string | null;
+  maximum_discount_transaction?: number | null;
+  partner?: {
+    id?: (number | string) | null;
+    name?: string | null;
+    description?: string | null;
+    image_url?: string | null;
+    image_file_name?: string | null;
+  } | null;
+  custom_entity_definition_id?: (number | string) | null;
+  /**
+   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  product_ids_rule_conditions?: (number | string)[];
+  /**
+   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  product_ids_rule_application?: (number | string)[];
+  /**
+   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  locations_ids?: (number | string)[];
+  location_codes?: string[];
 }
 export interface LocationResponse {
   /**
