@@ -9,6 +9,7 @@ export type CompanyDataFeatureRefs = {
   id: string;
 }[];
 export type RewardsCreate = RewardsParamsReward;
+export type CampaignResponse = CommonCampaignReadFields & ResponsesCampaign;
 export type CartResponse = CartEvaluation & {
   customer?: CartCustomerSummary[];
 };
@@ -80,6 +81,8 @@ export type CartReadResponse = CartEvaluation & {
     received_at: string;
   }[];
 };
+export type GameCampaignResponse = CommonCampaignReadFields & ResponsesGameCampaign;
+export type InstantWinCampaignResponse = CommonCampaignReadFields & ResponsesInstantWinCampaign;
 
 /**
  * Every body type by schema $id.
@@ -1133,7 +1136,53 @@ export interface AudienceEntry {
 export interface AudienceValidationResponse {
   result: boolean;
 }
-export interface CampaignResponse {
+/**
+ * Fields every campaign read carries (discounts, points, games, instant wins); for games and instant wins the cart-only ones are empty.
+ */
+export interface CommonCampaignReadFields {
+  currency?: string | null;
+  coupon_required?: boolean;
+  tiers?: {
+    id?: (number | string) | null;
+    name?: string | null;
+    threshold?: number | null;
+  }[];
+  achievement_definitions?: {
+    id?: (number | string) | null;
+    level?: number | null;
+    name?: string | null;
+    tier_id?: (number | string) | null;
+    tier_name?: string | null;
+  }[];
+  chances_to_accrue?: string | null;
+  chances_to_accrue_period?: string | null;
+  chances_to_accrue_limit?: number | null;
+  budget_value?: number | null;
+  budget_period?: string | null;
+  maximum_discount_transaction?: number | null;
+  partner?: {
+    id?: (number | string) | null;
+    name?: string | null;
+    description?: string | null;
+    image_url?: string | null;
+    image_file_name?: string | null;
+  } | null;
+  custom_entity_definition_id?: (number | string) | null;
+  /**
+   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  product_ids_rule_conditions?: (number | string)[];
+  /**
+   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  product_ids_rule_application?: (number | string)[];
+  /**
+   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  locations_ids?: (number | string)[];
+  location_codes?: string[];
+}
+export interface ResponsesCampaign {
   /**
    * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
    */
@@ -1178,38 +1227,10 @@ export interface CampaignResponse {
     name?: string | null;
     priority?: number | null;
   } | null;
-  currency?: string | null;
-  coupon_required?: boolean;
-  tiers?: {
-    id?: (number | string) | null;
-    name?: string | null;
-    threshold?: number | null;
-  }[];
-  achievement_definitions?: {
-    id?: (number | string) | null;
-    level?: number | null;
-    name?: string | null;
-    tier_id?: (number | string) | null;
-    tier_name?: string | null;
-  }[];
-  chances_to_accrue?: string | null;
-  chances_to_accrue_period?: string | null;
-  chances_to_accrue_limit?: number | null;
-  budget_value?: number | null;
-  budget_period?: string | null;
-  maximum_discount_transaction?: number | null;
-  partner?: {
-    id?: (number | string) | null;
-    name?: string | null;
-    description?: string | null;
-    image_url?: string | null;
-    image_file_name?: string | null;
-  } | null;
   /**
    * Points campaigns; true when created without it.
    */
   transferable?: boolean;
-  custom_entity_definition_id?: (number | string) | null;
   activation_period_type?: 'relative' | 'fixed' | null;
   activation_fixed_option_selected?: string | null;
   activation_date?: string | null;
@@ -1245,19 +1266,6 @@ export interface CampaignResponse {
       printable?: boolean | null;
     } | null;
   } | null;
-  /**
-   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
-   */
-  product_ids_rule_conditions?: (number | string)[];
-  /**
-   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
-   */
-  product_ids_rule_application?: (number | string)[];
-  /**
-   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
-   */
-  locations_ids?: (number | string)[];
-  location_codes?: string[];
 }
 /**
  * The fields every cart response has (evaluation and read).
@@ -1844,7 +1852,7 @@ export interface ExcludedProductsResponse {
 export interface ForbiddenBody {
   message: 'Forbidden';
 }
-export interface GameCampaignResponse {
+export interface ResponsesGameCampaign {
   /**
    * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
    */
@@ -1964,47 +1972,6 @@ export interface GameCampaignResponse {
       promotion_id?: (number | string) | null;
     }[];
   };
-  currency?: string | null;
-  coupon_required?: boolean;
-  tiers?: {
-    id?: (number | string) | null;
-    name?: string | null;
-    threshold?: number | null;
-  }[];
-  achievement_definitions?: {
-    id?: (number | string) | null;
-    level?: number | null;
-    name?: string | null;
-    tier_id?: (number | string) | null;
-    tier_name?: string | null;
-  }[];
-  chances_to_accrue?: string | null;
-  chances_to_accrue_period?: string | null;
-  chances_to_accrue_limit?: number | null;
-  budget_value?: number | null;
-  budget_period?: string | null;
-  maximum_discount_transaction?: number | null;
-  partner?: {
-    id?: (number | string) | null;
-    name?: string | null;
-    description?: string | null;
-    image_url?: string | null;
-    image_file_name?: string | null;
-  } | null;
-  custom_entity_definition_id?: (number | string) | null;
-  /**
-   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
-   */
-  product_ids_rule_conditions?: (number | string)[];
-  /**
-   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
-   */
-  product_ids_rule_application?: (number | string)[];
-  /**
-   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
-   */
-  locations_ids?: (number | string)[];
-  location_codes?: string[];
 }
 export interface GamePlayResponse {
   code: 'success';
@@ -2048,7 +2015,7 @@ export interface GamePlayResponse {
     type: 'gaming';
   }[];
 }
-export interface InstantWinCampaignResponse {
+export interface ResponsesInstantWinCampaign {
   /**
    * Equals rule_id of the instant_win effect.
    */
@@ -2104,47 +2071,6 @@ export interface InstantWinCampaignResponse {
    * Targeted campaigns: the coupon whose voucher lets the customer take part.
    */
   coupon_info?: {} | null;
-  currency?: string | null;
-  coupon_required?: boolean;
-  tiers?: {
-    id?: (number | string) | null;
-    name?: string | null;
-    threshold?: number | null;
-  }[];
-  achievement_definitions?: {
-    id?: (number | string) | null;
-    level?: number | null;
-    name?: string | null;
-    tier_id?: (number | string) | null;
-    tier_name?: string | null;
-  }[];
-  chances_to_accrue?: string | null;
-  chances_to_accrue_period?: string | null;
-  chances_to_accrue_limit?: number | null;
-  budget_value?: number | null;
-  budget_period?: string | null;
-  maximum_discount_transaction?: number | null;
-  partner?: {
-    id?: (number | string) | null;
-    name?: string | null;
-    description?: string | null;
-    image_url?: string | null;
-    image_file_name?: string | null;
-  } | null;
-  custom_entity_definition_id?: (number | string) | null;
-  /**
-   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
-   */
-  product_ids_rule_conditions?: (number | string)[];
-  /**
-   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
-   */
-  product_ids_rule_application?: (number | string)[];
-  /**
-   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
-   */
-  locations_ids?: (number | string)[];
-  location_codes?: string[];
 }
 export interface LocationResponse {
   /**
