@@ -64,8 +64,9 @@ function compileOnce(params: Campaign['rule_params']): CompiledCampaign['once'] 
   return once ?? chance;
 }
 
+/** A period without a limit means once in that period (`once: "num_day"` is once a day), never no limit at all. */
 function perCustomerLimit(limit: unknown, period: unknown, limitField: string, periodField: string): CompiledCampaign['once'] {
-  const uses = optionalInteger(limit, `rule_params.${limitField}`, 1);
+  const uses = optionalInteger(limit, `rule_params.${limitField}`, 1) ?? (period === undefined || period === null || period === '' ? null : 1);
   return uses === null ? null : { period: checkPeriod(period, `rule_params.${periodField}`), limit: uses };
 }
 

@@ -27,6 +27,11 @@ describe('compileCampaigns rejects malformed campaigns, naming the field', () =>
     expect(error.message).toContain(field);
   });
 
+  it('a once period without once_limit means once in that period (never an unlimited campaign); so does chance_to_accrue_period alone', () => {
+    const program = compileCampaigns([discount(1, { once: 'num_day', rule_effects: ok }), discount(2, { chance_to_accrue_period: 'num_month', rule_effects: ok }), discount(3, { rule_effects: ok })], SETTINGS);
+    expect(program.discounts.map((c) => c.once)).toEqual([{ period: 'num_day', limit: 1 }, { period: 'num_month', limit: 1 }, null]);
+  });
+
   it('a malformed rule', () => {
     const error = errorOf(() => compileCampaigns([discount(1, { rule_conditions: { conditions: { and: [{ field: 'total', operator: 'about', value: 1 }] } }, rule_effects: ok })], SETTINGS));
     expect(error.code).toBe('invalid_request');

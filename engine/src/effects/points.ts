@@ -7,7 +7,7 @@
 import { Decimal } from 'decimal.js';
 import type { CompiledCampaign, CompiledEffect } from '../compile/program.js';
 import type { LineState } from '../evaluate/cartInput.js';
-import { admit, commit } from '../evaluate/admission.js';
+import { admit, commit, type Admission } from '../evaluate/admission.js';
 import { isIdentified } from '../evaluate/contextInput.js';
 import type { Run } from '../evaluate/run.js';
 import { pointsFor, pointsToCents, toMoney } from '../money.js';
@@ -38,7 +38,7 @@ export function applyPointsCampaign(run: Run, campaign: CompiledCampaign): void 
       if (points <= 0) continue;
       budgetLeft -= cents;
       spentCents += cents;
-      awardPoints(run, campaign, effect, earned, award.line, points, cents);
+      awardPoints(run, campaign, effect, earned, award.line, points, cents, admission.coupon);
       if (admission.coupon) run.scoreCoupon += points;
     }
   }
@@ -100,6 +100,7 @@ function awardPoints(
   line: LineState | null,
   points: number,
   cents: number,
+  coupon: Admission['coupon'],
 ): void {
   const lineOrder = line === null ? -1 : line.order;
   run.effects.push({
@@ -114,6 +115,8 @@ function awardPoints(
     value_as_money: toMoney(cents),
     available_from: earned.from,
     available_to: earned.to,
+    // Points earned through a voucher or a static code name it, as a discount's effect does.
+    ...(coupon ? { coupon_info: coupon.info } : {}),
   });
   run.scores.push({ line_order: lineOrder, score: points, loyalty_score_id: campaign.rawId, available_from: earned.from, available_to: earned.to });
   run.scoreEarned += points;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cart, context, discount, evaluate, line } from '../../test-support/scenario.js';
+import { cart, context, discount, evaluate, line, points } from '../../test-support/scenario.js';
 
 const tenPercent = [{ type: 'percentage', value: 10 }];
 const campaigns = [
@@ -61,6 +61,14 @@ describe('coupons_desired', () => {
     expect(outcome.response.total_discount_voucher_applied).toBe(9);
     expect(outcome.response.total_discount_promotion_applied).toBe(10);
     expect(outcome.writes.vouchers_used).toEqual([{ campaign_id: 2, voucher_code: 'V-2', voucher_id: 502, static_code: false }]);
+  });
+
+  it('points earned through a voucher name it in coupon_info, as a discount does, and count in total_scores_coupon_applied', () => {
+    const pointsByVoucher = points(5, { select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 7, distribution: 'total' }] }, { coupon_params: { name: 'Bonus coupon', id: 78 } });
+    const holder = { ...customer, vouchers: [{ code: 'P-5', campaign_id: 5, voucher_id: 505, selected: true }] };
+    const outcome = evaluate([pointsByVoucher], cart([line(1, 10, 100)], { coupons_desired: ['P-5'] }), context({ customer: holder }));
+    expect(outcome.response.effects).toEqual([expect.objectContaining({ rule_id: 5, type: 'points', value: 7, coupon_info: { voucher_id: 505, voucher_code: 'P-5', coupon_id: 78, coupon_name: 'Bonus coupon' } })]);
+    expect(outcome.response.total_scores_coupon_applied).toBe(7);
   });
 
   it('a listed coupon whose campaign does not apply is reported in rejected_campaigns', () => {
