@@ -6,6 +6,7 @@
  */
 import { Decimal } from 'decimal.js';
 import type { CompiledCampaign, CompiledEffect } from '../compile/program.js';
+import type { Effect } from '../types.js';
 import type { LineState } from '../evaluate/cartInput.js';
 import { admit, commit, type Admission } from '../evaluate/admission.js';
 import { isIdentified } from '../evaluate/contextInput.js';
@@ -103,7 +104,7 @@ function awardPoints(
   coupon: Admission['coupon'],
 ): void {
   const lineOrder = line === null ? -1 : line.order;
-  run.effects.push({
+  const applied: Effect = {
     rule_id: campaign.rawId,
     rule_name: campaign.name,
     type: 'points',
@@ -115,9 +116,10 @@ function awardPoints(
     value_as_money: toMoney(cents),
     available_from: earned.from,
     available_to: earned.to,
-    // Points earned through a voucher or a static code name it, as a discount's effect does.
-    ...(coupon ? { coupon_info: coupon.info } : {}),
-  });
+  };
+  // Points earned through a voucher or a static code name it, as a discount's effect does.
+  if (coupon) applied.coupon_info = coupon.info;
+  run.effects.push(applied);
   run.scores.push({ line_order: lineOrder, score: points, loyalty_score_id: campaign.rawId, available_from: earned.from, available_to: earned.to });
   run.scoreEarned += points;
   if (earned.from <= run.created.date) run.scoreEarnedAvailable += points;
