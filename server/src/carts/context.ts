@@ -11,7 +11,7 @@ import { wireInt } from '../http/wire.js';
 import type { CounterStore } from '../counters/store.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
-import { registrationOf } from '../locations/registration.js';
+import { ownCountry, registrationOf } from '../locations/registration.js';
 import type { LocationStore } from '../locations/store.js';
 import type { ProductStore } from '../products/store.js';
 import type { CachedProgram } from './programs.js';
@@ -96,7 +96,7 @@ function customerState(sources: ContextSources, tenant: Tenant, settings: Compan
   const id = customer.id!;
   const profile = customer.record?.profile ?? {};
   const balance = sources.balance(tenant, id, now);
-  const country = typeof profile.country === 'string' ? profile.country : settings.country;
+  const country = ownCountry(profile, settings);
   const registration = registrationOf(sources.locations, tenant, profile, settings);
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   return {

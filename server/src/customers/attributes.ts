@@ -12,7 +12,6 @@ import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { tenantPrefix } from '../store/keys.js';
 import { checkLimits } from './attribute-limits.js';
 
-
 interface Validators {
   version: number;
   /** Create: the whole schema, `required` included. */

@@ -27,6 +27,7 @@ export function requireWire(type: WireType, value: Raw, field: string): string {
 }
 
 export const optionalInt64 = (value: Raw, field: string) => optionalWire('int64', value, field);
+export const requireInt64 = (value: Raw, field: string) => requireWire('int64', value, field);
 
 /** An ISO 8601 date (its start, 00:00 UTC) or datetime, as epoch milliseconds (the created_at_gt filters). */
 export function optionalInstant(value: Raw, field: string): number | undefined {
@@ -37,7 +38,6 @@ export function optionalInstant(value: Raw, field: string): number | undefined {
   if (datetime === undefined) throw invalidRequest(field, 'must be an ISO 8601 date or datetime');
   return Date.parse(datetime);
 }
-export const requireInt64 = (value: Raw, field: string) => requireWire('int64', value, field);
 
 export function optionalBoolean(value: Raw, field: string): boolean | undefined {
   if (!present(value)) return undefined;

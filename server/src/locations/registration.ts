@@ -6,6 +6,11 @@ import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { currencyOf } from './currency.js';
 import type { LocationStore } from './store.js';
 
+/** The customer's own country (its profile's), else the Company's. */
+export function ownCountry(profile: Record<string, unknown>, settings: CompanySettings): string {
+  return typeof profile.country === 'string' ? profile.country : settings.country;
+}
+
 /**
  * The customer's registration country and its currency (customer_registration_countries,
  * `international`): the registration location's, else the customer's country, else the Company's.
@@ -17,6 +22,6 @@ export function registrationOf(locations: Pick<LocationStore, 'locationById' | '
     : typeof code === 'string' ? locations.locationByCode(tenant, code)
     : undefined;
   if (location) return { country: location.country, currency: location.currency };
-  const country = typeof profile.country === 'string' ? profile.country : settings.country;
+  const country = ownCountry(profile, settings);
   return { country, currency: currencyOf(country) ?? settings.currency };
 }

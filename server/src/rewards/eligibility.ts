@@ -8,6 +8,7 @@
 import { periodKey } from '@tally/engine';
 import type { CustomerRecord } from '../customers/types.js';
 import { localDate } from '../points/local-date.js';
+import { ownCountry } from '../locations/registration.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { StoreEnv } from '../store/env.js';
 import { programStanding } from '../tiers/measured.js';
@@ -42,7 +43,7 @@ export interface EligibilityStores {
 
 /** The customer's country: its own, else the Company's (as carts read it). */
 export function customerCountry(customer: CustomerRecord, settings: CompanySettings): string {
-  return typeof customer.profile.country === 'string' ? customer.profile.country : settings.country;
+  return ownCountry(customer.profile, settings);
 }
 
 /** The redeem_chances period the redemption at `now` counts in. */

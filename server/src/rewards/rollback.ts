@@ -33,7 +33,7 @@ export async function rollbackRedemption(stores: RollbackStores, req: TallyReque
     reversePoints(env, req.tenant, clockOf(req), redemption.points_transaction_id, {
       type: 'reward',
       created_at: wireDatetime(req.now),
-      // The reward as it is now (a deleted one by its id only), as the redemption's transaction recorded it.
+      // reward {id, name, type}, as the redemption's own transaction names it (a reward deleted since: its id only).
       origin_info: { reward: reward ? rewardOrigin(reward, req.settings) : { id: wireInt(redemption.reward_id) }, redemption_id: wireInt(redemption.id), status_detail: statusDetail },
     });
     const voucher = redemption.voucher_id === null ? undefined : vouchers.get(req.tenant, redemption.voucher_id);
