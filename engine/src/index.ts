@@ -3,6 +3,7 @@ export { compileCampaigns } from './compile/compileCampaigns.js';
 export { DEFAULT_MAX_REDEMPTIONS, voucherCoupon } from './compile/coupon.js';
 export { RULE_PARAMS_DEFAULTS } from './compile/defaults.js';
 export { evaluateCart } from './evaluate/evaluateCart.js';
+export { emptyWrites } from './evaluate/run.js';
 export type { Program, ProgramJSON } from './compile/program.js';
 export { TallyError, ERROR_STATUS, statusOf, invalidRequest, type ErrorCode, type KnownErrorCode } from './errors.js';
 export { periodKey } from './time/periodKey.js';

@@ -203,6 +203,24 @@ export interface Context {
   counters?: Record<string, CampaignCounters>;
   /** Product features (`<taxonomy_slug>:<feature_id>`) by product id, from the catalogue, for line conditions. */
   product_features?: Record<string, string[]>;
+  /**
+   * The points each of the cart's returns moves, aligned with `cart.returns`: computed by the caller from the
+   * original ticket (null: a return that moves none, e.g. of a ticket not stored or of another customer).
+   */
+  returns?: (ReturnedPoints | null)[];
+}
+
+/** What one return moves: the original ticket line's points taken back, its points spent (cashback) given back. */
+export interface ReturnedPoints {
+  ticket_id: Id;
+  /** The line of the original ticket. */
+  line_order: number;
+  /** Units of that line this return adds to the units returned before. */
+  quantity: number;
+  /** Points the ticket line earned that this return takes back from the customer. */
+  score_from_customer: number;
+  /** Points the customer spent on the ticket line that this return gives back. */
+  score_to_customer: number;
 }
 
 export interface CouponInfo {
@@ -328,7 +346,8 @@ export interface CartResponse {
   cashbacks: { line_order: number; score: number; discount: number }[];
   cashback_returns: { line_order: number; score: number }[];
   scores: ScoreEntry[];
-  returns: CartReturn[];
+  /** The request's returns, each with the points it took back from the customer (`score`). */
+  returns: (CartReturn & { score: number })[];
   promotions: unknown[];
   vouchers_desired?: unknown;
   coupons_desired?: unknown;
@@ -400,6 +419,8 @@ export interface Writes {
   stock: StockWrite[];
   vouchers_used: VoucherWrite[];
   draws: DrawWrite[];
+  /** Points the cart's returns moved (identified customers only), to count against their ticket lines. */
+  returns: ReturnedPoints[];
 }
 
 export interface Outcome {

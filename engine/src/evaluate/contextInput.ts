@@ -2,7 +2,7 @@
 import { invalidRequest } from '../errors.js';
 import { idString } from '../ids.js';
 import { parseInstant } from '../time/zonedDate.js';
-import type { CampaignCounters, Context, CustomerState, HeldVoucher } from '../types.js';
+import type { CampaignCounters, Context, CustomerState, HeldVoucher, ReturnedPoints } from '../types.js';
 
 export interface ContextInput {
   now: number;
@@ -14,11 +14,14 @@ export interface ContextInput {
   vouchers: readonly (HeldVoucher & { campaignId: string })[];
   counters: Readonly<Record<string, CampaignCounters>>;
   productFeatures: Readonly<Record<string, string[]>>;
+  /** Aligned with the cart's returns. */
+  returns: readonly (ReturnedPoints | null)[];
 }
 
 const EMPTY = Object.freeze({});
 
-export function readContext(context: Context): ContextInput {
+/** `returnCount`: how many returns the cart has (context.returns may not have more). */
+export function readContext(context: Context, returnCount = 0): ContextInput {
   if (context === null || typeof context !== 'object') throw invalidRequest('context', 'must be an object');
   if (context.mode !== 'simulate' && context.mode !== 'realtime') throw invalidRequest('context.mode', "must be 'simulate' or 'realtime'");
   if (typeof context.seed !== 'string') throw invalidRequest('context.seed', 'must be a string');
@@ -38,7 +41,25 @@ export function readContext(context: Context): ContextInput {
     })),
     counters: context.counters ?? EMPTY,
     productFeatures: context.product_features ?? EMPTY,
+    returns: readReturned(context.returns, returnCount),
   };
+}
+
+function readReturned(returns: Context['returns'], returnCount: number): (ReturnedPoints | null)[] {
+  if (returns === undefined) return [];
+  if (!Array.isArray(returns)) throw invalidRequest('context.returns', 'must be an array');
+  if (returns.length > returnCount) throw invalidRequest('context.returns', `has ${returns.length} entries for ${returnCount} returns of the cart`);
+  return returns.map((returned, i) => {
+    if (returned === null) return null;
+    const field = `context.returns[${i}]`;
+    idString(returned.ticket_id, `${field}.ticket_id`);
+    if (!Number.isSafeInteger(returned.line_order)) throw invalidRequest(`${field}.line_order`, 'must be an integer');
+    if (typeof returned.quantity !== 'number' || !(returned.quantity >= 0)) throw invalidRequest(`${field}.quantity`, 'must be a number, 0 or more');
+    for (const points of ['score_from_customer', 'score_to_customer'] as const) {
+      if (!Number.isSafeInteger(returned[points]) || returned[points] < 0) throw invalidRequest(`${field}.${points}`, 'must be an integer, 0 or more');
+    }
+    return returned;
+  });
 }
 
 /** An identified customer: one the caller resolved to an id or a code. */

@@ -9,6 +9,7 @@ import { applyCashback } from '../effects/cashback.js';
 import { applyDiscountCampaign } from '../effects/discount.js';
 import { playInstantWin } from '../effects/instantWin.js';
 import { applyPointsCampaign } from '../effects/points.js';
+import { applyReturns } from '../effects/returns.js';
 import { zonedDate } from '../time/zonedDate.js';
 import type { Cart, Context, Outcome } from '../types.js';
 import { readCart } from './cartInput.js';
@@ -21,7 +22,7 @@ import { emptyWrites, type Run } from './run.js';
 export function evaluateCart(program: Program, cart: Cart, context: Context): Outcome {
   const { formatter } = program.settings;
   const input = readCart(cart, program.settings.currency);
-  const ctx = readContext(context);
+  const ctx = readContext(context, input.cart.returns?.length ?? 0);
   const created = zonedDate(input.createdAt, formatter);
   const run: Run = {
     program,
@@ -42,13 +43,16 @@ export function evaluateCart(program: Program, cart: Cart, context: Context): Ou
     scoreEarnedAvailable: 0,
     scoreUsed: 0,
     scoreCoupon: 0,
+    scoreReturnedFrom: 0,
+    scoreReturnedTo: 0,
     writes: emptyWrites(),
   };
-  // The contract's order: discounts, then cashback and points on the discounted lines, then instant wins.
+  // The contract's order: discounts, then cashback and points on the discounted lines, then instant wins; then what returns move.
   if (input.applyDiscounts) for (const campaign of program.discounts) applyDiscountCampaign(run, campaign);
   applyCashback(run);
   if (input.applyPoints) for (const campaign of program.points) applyPointsCampaign(run, campaign);
   for (const campaign of program.instantWins) playInstantWin(run, campaign);
+  applyReturns(run);
   // A simulation persists nothing.
   return { response: buildResponse(run), writes: ctx.mode === 'simulate' ? emptyWrites() : run.writes };
 }

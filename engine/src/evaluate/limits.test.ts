@@ -66,6 +66,6 @@ describe('simulate persists nothing', () => {
   it('writes are empty in simulate mode', () => {
     const outcome = evaluate([limited, budgeted], cart([line(1, 10, 10)]), context({ mode: 'simulate' }));
     expect(outcome.response.effects).toHaveLength(2);
-    expect(outcome.writes).toEqual({ points: [], points_used: null, budgets: [], limits: [], stock: [], vouchers_used: [], draws: [] });
+    expect(outcome.writes).toEqual({ points: [], points_used: null, budgets: [], limits: [], stock: [], vouchers_used: [], draws: [], returns: [] });
   });
 });

@@ -4,6 +4,7 @@ import { pointsToCents, toMoney } from '../money.js';
 import type { CartLine, CartResponse, CustomerSummary } from '../types.js';
 import { isIdentified } from './contextInput.js';
 import type { Run } from './run.js';
+import { returnedScore } from '../effects/returns.js';
 
 export function buildResponse(run: Run): CartResponse {
   const { input, context } = run;
@@ -29,10 +30,10 @@ export function buildResponse(run: Run): CartResponse {
     score_as_money: money(run.scoreEarned),
     score_used: run.scoreUsed,
     score_used_as_money: money(run.scoreUsed),
-    score_returned_from_customer: 0,
-    score_returned_from_customer_as_money: 0,
-    score_returned_to_customer: 0,
-    score_returned_to_customer_as_money: 0,
+    score_returned_from_customer: run.scoreReturnedFrom,
+    score_returned_from_customer_as_money: money(run.scoreReturnedFrom),
+    score_returned_to_customer: run.scoreReturnedTo,
+    score_returned_to_customer_as_money: money(run.scoreReturnedTo),
     total_scores_coupon_applied: run.scoreCoupon,
     total_scores_coupon_applied_as_money: money(run.scoreCoupon),
     total_discount_voucher_applied: toMoney(run.discountVoucherCents),
@@ -47,7 +48,7 @@ export function buildResponse(run: Run): CartResponse {
     cashbacks: run.cashbacks,
     cashback_returns: [],
     scores: run.scores,
-    returns: cart.returns ? cart.returns.map((ret) => ({ ...ret })) : [],
+    returns: cart.returns ? cart.returns.map((ret, i) => ({ ...ret, score: returnedScore(run, i) })) : [],
     promotions: Array.isArray(cart.promotions) ? cart.promotions : [],
   };
   // Echo only what the request carried.
@@ -66,8 +67,9 @@ export function buildResponse(run: Run): CartResponse {
 function customerSummary(run: Run, money: (points: number) => number): CustomerSummary {
   const customer = run.context.customer;
   const threshold = run.program.settings.scoreThresholdCashback;
-  const available = run.context.pointsAvailable + run.scoreEarnedAvailable - run.scoreUsed;
-  const score = (customer?.points ?? run.context.pointsAvailable) + run.scoreEarned - run.scoreUsed;
+  const returned = run.scoreReturnedTo - run.scoreReturnedFrom;
+  const available = run.context.pointsAvailable + run.scoreEarnedAvailable - run.scoreUsed + returned;
+  const score = (customer?.points ?? run.context.pointsAvailable) + run.scoreEarned - run.scoreUsed + returned;
   return {
     id: customer?.id ?? null,
     code: customer?.code ?? null,

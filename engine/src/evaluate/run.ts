@@ -30,9 +30,12 @@ export interface Run {
   scoreUsed: number;
   /** Points earned through campaigns applied with a coupon (total_scores_coupon_applied). */
   scoreCoupon: number;
+  /** Points the cart's returns take back from the customer and give back (score_returned_from/to_customer). */
+  scoreReturnedFrom: number;
+  scoreReturnedTo: number;
   writes: Writes;
 }
 
 export function emptyWrites(): Writes {
-  return { points: [], points_used: null, budgets: [], limits: [], stock: [], vouchers_used: [], draws: [] };
+  return { points: [], points_used: null, budgets: [], limits: [], stock: [], vouchers_used: [], draws: [], returns: [] };
 }

@@ -34,7 +34,7 @@ describe('invalid carts are rejected with invalid_request naming the field', () 
 
   it('accepts a return of at most the line quantity', () => {
     const c = cart([line(1, 1, -20, -2)], { returns: [{ ticket_id: 7, line_order: 1, quantity: 2 }] });
-    expect(evaluate(campaigns, c).response.returns).toEqual([{ ticket_id: 7, line_order: 1, quantity: 2 }]);
+    expect(evaluate(campaigns, c).response.returns).toEqual([{ ticket_id: 7, line_order: 1, quantity: 2, score: 0 }]);
   });
 
   it('a return naming no line of the cart', () => {

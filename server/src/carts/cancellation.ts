@@ -2,12 +2,14 @@
  * POST /carts/cancellation: a new cart mirrors the original with every
  * quantity and amount negative; in the same transaction the original's points
  * transaction is reversed through the ledger (points earned taken back,
- * points spent returned), its budget, limit and stock consumption returned to
- * the counters and its vouchers given back. The original is only marked.
+ * points spent returned, less what returns of it already moved), its budget,
+ * limit and stock consumption returned to the counters, its vouchers given
+ * back and, when it was itself a return, its returns uncounted. The original
+ * is only marked.
  * A cart can be cancelled once, and only after the Company's wait
  * (cart_cancellation_wait_seconds, default 5 minutes).
  */
-import { TallyError } from '@tally/engine';
+import { TallyError, emptyWrites } from '@tally/engine';
 import type { CounterStore } from '../counters/store.js';
 import { retractCart } from '../challenges/progress.js';
 import { readBalance, reversePoints } from '../points/ledger.js';
@@ -22,6 +24,7 @@ import { cartJson, cartResponse } from './present.js';
 import type { CartStore } from './store.js';
 import type { CartRecord } from './types.js';
 import { afterReturn } from '../vouchers/use.js';
+import { pointsAsMoney } from '../points/money.js';
 import type { CartsCancellation } from '../wire/types.js';
 
 export interface CancellationStores {
@@ -92,13 +95,17 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
     for (const limit of writes.limits) counters.addUsesInTransaction(tenant, String(limit.campaign_id), limit.period_key, customerKey, -limit.increment);
   }
   for (const stock of writes.stock) counters.addStockConsumedInTransaction(tenant, String(stock.campaign_id), String(stock.prize_id), -stock.amount);
+  // Carts stored before returns moved points have no returns in their writes.
+  for (const moved of writes.returns ?? []) counters.addReturnedInTransaction(tenant, String(moved.ticket_id), moved.line_order, moved, -1);
   for (const used of writes.vouchers_used) {
     const voucher = used.static_code ? undefined : vouchers.byCode(tenant, used.voucher_code);
     if (!voucher || voucher.redemptions === 0) continue;
     vouchers.putInTransaction(tenant, afterReturn(voucher));
   }
   const at = wireDatetime(now);
-  const response = { ...mirrorResponse(cartResponse(original), id, code), creation_date: at };
+  // What returns of this cart moved already stays moved: the cancellation takes back and gives back the rest.
+  const returned = counters.returnedOfTicket(tenant, original.id);
+  const response = { ...mirrorResponse(cartResponse(original), id, code, returned, (points) => pointsAsMoney(points, settings)), creation_date: at };
   const clock = { now, timezone: settings.timezone };
   let pointsTransactionId: string | null = null;
   if (original.points_transaction_id !== null) {
@@ -107,7 +114,7 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
       created_at: at,
       origin_info: { activity: { ...response, customer_id: original.customer_id === null ? null : wireInt(original.customer_id) } },
       location_id: original.location_id,
-    });
+    }, { taken_back: returned.score_from_customer, given_back: returned.score_to_customer });
     pointsTransactionId = tx?.id ?? null;
   }
   if (original.customer_id !== null) {
@@ -128,7 +135,7 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
     request: { ...mirrorRequest(original.request, id, code), creation_date: at },
     response_json: cartJson(response),
     total: response.total,
-    writes: { points: [], points_used: null, budgets: [], limits: [], stock: [], vouchers_used: [], draws: [] },
+    writes: emptyWrites(),
     points_transaction_id: pointsTransactionId,
     cancelled_by: null,
     cancels: original.id,

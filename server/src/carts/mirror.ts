@@ -4,6 +4,7 @@
  * earned taken back and the points spent returned (cashback_returns).
  */
 import type { CartResponse, Effect } from '@tally/engine';
+import type { Returned } from '../counters/store.js';
 import { wireInt } from '../http/wire.js';
 
 const MONEY_FIELDS = ['total', 'original_total', 'total_net', 'total_tax', 'payment_cost', 'shipping_cost'] as const;
@@ -25,7 +26,7 @@ function negateCosts(costs: unknown): unknown {
 }
 
 /** The money and quantity fields of the cart's lists of sub-objects, negated in the mirror like the cart's own. */
-const LIST_FIELDS = { payments: ['amount', 'change'], promotions: ['discount'], cashbacks: ['discount'], returns: ['quantity'] } as const;
+const LIST_FIELDS = { payments: ['amount', 'change'], promotions: ['discount'], cashbacks: ['discount'], returns: ['quantity', 'score'] } as const;
 
 function negateLists<T extends object>(cart: T, lists: readonly (keyof typeof LIST_FIELDS)[]): T {
   const copy = { ...cart } as Record<string, unknown>;
@@ -59,8 +60,14 @@ function rollback(effect: Effect): Effect {
   };
 }
 
-/** The response of the mirror cart, from the original's evaluation. */
-export function mirrorResponse(original: CartResponse, id: string, code: string | null): CartResponse {
+/**
+ * The response of the mirror cart, from the original's evaluation: the points it takes back are those
+ * the original earned or was given back by its returns, less what later returns of it took back; the
+ * points it gives back, likewise.
+ */
+export function mirrorResponse(original: CartResponse, id: string, code: string | null, returned: Returned, money: (points: number) => number): CartResponse {
+  const from = original.score + original.score_returned_to_customer - returned.score_from_customer;
+  const to = original.score_used + original.score_returned_from_customer - returned.score_to_customer;
   const { code: _originalCode, ...rest } = original;
   return {
     ...negateLists(rest, ['promotions', 'returns']),
@@ -72,10 +79,10 @@ export function mirrorResponse(original: CartResponse, id: string, code: string 
     score_as_money: -original.score_as_money,
     score_used: 0,
     score_used_as_money: 0,
-    score_returned_from_customer: original.score,
-    score_returned_from_customer_as_money: original.score_as_money,
-    score_returned_to_customer: original.score_used,
-    score_returned_to_customer_as_money: original.score_used_as_money,
+    score_returned_from_customer: from,
+    score_returned_from_customer_as_money: money(from),
+    score_returned_to_customer: to,
+    score_returned_to_customer_as_money: money(to),
     total_scores_coupon_applied: -original.total_scores_coupon_applied,
     total_scores_coupon_applied_as_money: -original.total_scores_coupon_applied_as_money,
     total_discount_voucher_applied: -original.total_discount_voucher_applied,

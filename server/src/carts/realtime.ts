@@ -14,13 +14,13 @@
  * whatever does not need the transaction's view is done before it, in
  * parallel (bench/README.md, "Carts: the write lock").
  */
-import { TallyError, type Outcome, type Writes } from '@tally/engine';
+import { TallyError, type Outcome, type ReturnedPoints, type Writes } from '@tally/engine';
 import { advanceChallenges } from '../challenges/progress.js';
 import { deliverPrizes } from '../instant-wins/deliver.js';
 import { afterUse } from '../vouchers/use.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
 import type { CounterStore } from '../counters/store.js';
-import { grantsFromCart, readBalance, recordPoints, type PointsGrant } from '../points/ledger.js';
+import { grantsFromCart, readBalance, recordPoints, type PointsGrant, type ReturnMove } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
 import { wireDatetime } from '../http/wire.js';
 import { allocateIdFromTop } from '../store/ids.js';
@@ -30,6 +30,7 @@ import { customerCounterKey, type CartCustomer } from './context.js';
 import type { CachedProgram } from './programs.js';
 import { cartJson } from './present.js';
 import type { CartRequest } from './request.js';
+import { readReturns, sameReturns } from './returns.js';
 import type { CartStore } from './store.js';
 import type { CartKind, CartRecord } from './types.js';
 
@@ -139,7 +140,7 @@ export function stillAllowed(stores: RealtimeStores, pending: PendingCart, write
     const balance = readBalance(env, tenant, pending.customer.id, { now: pending.now, timezone: pending.settings.timezone });
     if (balance.score_available < writes.points_used.amount) return false;
   }
-  return true;
+  return pending.request.body.returns === undefined || sameReturns(writes.returns, readReturns(stores, tenant, pending.customer.id, pending.request.body.returns));
 }
 
 function write(stores: RealtimeStores, pending: PendingCart, id: string, code: string | null, responseJson: string, evaluation: Evaluation): CartRecord {
@@ -158,10 +159,11 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     if (!voucher) continue;
     vouchers.putInTransaction(tenant, afterUse(voucher));
   }
+  const returns = countReturns(stores, tenant, writes.returns);
   const at = wireDatetime(now);
   let pointsTransactionId: string | null = null;
   const spend = writes.points_used?.amount ?? 0;
-  if (customer.id !== null && (writes.points.length > 0 || spend > 0)) {
+  if (customer.id !== null && (writes.points.length > 0 || spend > 0 || returns.length > 0)) {
     const tx = recordPoints(env, tenant, { now, timezone: pending.settings.timezone }, {
       type: 'activity',
       customer_id: customer.id,
@@ -171,6 +173,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
       origin_cart: { cart_id: id, customer_id: customer.id },
       grants: evaluation.grants,
       ...(spend > 0 ? { spend } : {}),
+      ...(returns.length > 0 ? { returns } : {}),
     });
     pointsTransactionId = tx.id;
   }
@@ -216,6 +219,25 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
   };
   carts.putInTransaction(tenant, cart);
   return cart;
+}
+
+/** Counts the returns against their ticket lines; returns what the points transaction moves for them. */
+function countReturns(stores: RealtimeStores, tenant: Tenant, returned: readonly ReturnedPoints[]): ReturnMove[] {
+  const moves: ReturnMove[] = [];
+  for (const moved of returned) {
+    const ticketId = String(moved.ticket_id);
+    // What the ticket's earlier returns gave back, every line: this return gives back what comes next.
+    const givenBefore = moved.score_to_customer === 0 ? 0 : stores.counters.returnedOfTicket(tenant, ticketId).score_to_customer;
+    stores.counters.addReturnedInTransaction(tenant, ticketId, moved.line_order, moved, 1);
+    if (moved.score_from_customer === 0 && moved.score_to_customer === 0) continue;
+    moves.push({
+      ticket_transaction: stores.carts.get(tenant, ticketId)?.points_transaction_id ?? null,
+      take_back: moved.score_from_customer,
+      give_back: moved.score_to_customer,
+      given_before: givenBefore,
+    });
+  }
+  return moves;
 }
 
 function countryOf(customer: CartCustomer, settings: CompanySettings): string {

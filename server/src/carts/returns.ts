@@ -1,14 +1,28 @@
 /**
- * Returns against the original ticket (cart rule 3): a return naming a
+ * Returns against the original ticket (cart rule 3). A return naming a
  * stored cart (`ticket_id` or `ticket_code`) may not return more than the
- * quantity of the original line (`from_line_order`, else `line_order`). The
- * same original line may be returned in several carts, so earlier returns do
- * not count. A ticket that is not stored is not checked (cart rule 1:
- * coherence is not validated); the engine checks the cart's own line.
+ * quantity of the original line (`from_line_order`, else `line_order`); the
+ * same line may be returned in several carts. A ticket that is not stored is
+ * not checked (cart rule 1: coherence is not validated; the engine checks the
+ * cart's own line).
+ *
+ * What a return moves (docs/carts.md, "Returns"): of the points the ticket
+ * line earned, the share of the units returned is taken back from the
+ * customer; of the points spent on it (cashback), that share is given back.
+ * Shares are cumulative over every return of the line (the `returned`
+ * counter), so the returns of a whole line move exactly what it earned and
+ * spent, never more. Only the ticket's own customer's returns move points,
+ * and a cancelled ticket's none (the cancellation took everything back).
  */
+import type { CartResponse, ReturnedPoints } from '@tally/engine';
+import { Decimal } from 'decimal.js';
 import { invalidRequest } from '../http/errors.js';
+import { wireInt } from '../http/wire.js';
+import { addQuantities, type CounterStore, type Returned } from '../counters/store.js';
 import type { Tenant } from '../tenancy/types.js';
+import { cartResponse } from './present.js';
 import type { CartStore } from './store.js';
+import type { CartRecord } from './types.js';
 
 interface ReturnLine {
   ticket_id?: unknown;
@@ -18,20 +32,89 @@ interface ReturnLine {
   quantity?: unknown;
 }
 
-export function checkReturnsAgainstTickets(carts: CartStore, tenant: Tenant, returns: unknown): void {
-  if (!Array.isArray(returns)) return;
-  (returns as ReturnLine[]).forEach((ret, i) => {
-    const ticket =
-      ret.ticket_id !== undefined ? carts.get(tenant, String(ret.ticket_id))
-      : typeof ret.ticket_code === 'string' ? carts.byCode(tenant, ret.ticket_code)
-      : undefined;
-    if (!ticket || typeof ret.quantity !== 'number') return;
+export interface ReturnSources {
+  carts: CartStore;
+  counters: CounterStore;
+}
+
+/**
+ * Checks the cart's returns against their tickets and works out the points each moves (aligned with
+ * `returns`; undefined when the cart has none). `customerId`: the returning cart's customer.
+ */
+export function readReturns(sources: ReturnSources, tenant: Tenant, customerId: string | null, returns: unknown): (ReturnedPoints | null)[] | undefined {
+  if (!Array.isArray(returns)) return undefined;
+  // Returns of one line in the same cart count one after the other.
+  const running = new Map<string, Returned>();
+  return (returns as ReturnLine[]).map((ret, i) => {
+    const ticket = findTicket(sources.carts, tenant, ret);
+    if (!ticket || typeof ret.quantity !== 'number') return null;
     const order = ret.from_line_order ?? ret.line_order;
     const lines = (ticket.request.lines ?? []) as { order?: number; quantity?: number }[];
     const original = lines.find((line) => line.order === order);
-    if (!original) throw invalidRequest(`returns[${i}].from_line_order`, `cart ${ticket.id} has no line ${String(order)}`);
-    if (Math.abs(ret.quantity) > Math.abs(original.quantity ?? 1)) {
-      throw invalidRequest(`returns[${i}].quantity`, `is larger than the quantity of line ${String(order)} of cart ${ticket.id} (${original.quantity ?? 1})`);
+    if (!original || typeof order !== 'number') throw invalidRequest(`returns[${i}].from_line_order`, `cart ${ticket.id} has no line ${String(order)}`);
+    const units = Math.abs(original.quantity ?? 1);
+    if (Math.abs(ret.quantity) > units) {
+      throw invalidRequest(`returns[${i}].quantity`, `is larger than the quantity of line ${order} of cart ${ticket.id} (${original.quantity ?? 1})`);
     }
+    if (customerId === null || ticket.customer_id !== customerId || ticket.kind === 'cancellation' || ticket.cancelled_by !== null) return null;
+    const key = `${ticket.id}/${order}`;
+    const before = running.get(key) ?? sources.counters.returned(tenant, ticket.id, order);
+    const after = Math.min(units, addQuantities(before.quantity, Math.abs(ret.quantity)));
+    const response = cartResponse(ticket);
+    const share = (points: number) => new Decimal(points).times(after).div(units).floor().toNumber();
+    const moved: ReturnedPoints = {
+      ticket_id: wireInt(ticket.id),
+      line_order: order,
+      quantity: addQuantities(after, -before.quantity),
+      score_from_customer: Math.max(0, share(earnedOnLine(response, order)) - before.score_from_customer),
+      score_to_customer: Math.max(0, share(spentOnLine(response, order)) - before.score_to_customer),
+    };
+    running.set(key, {
+      quantity: after,
+      score_from_customer: before.score_from_customer + moved.score_from_customer,
+      score_to_customer: before.score_to_customer + moved.score_to_customer,
+    });
+    return moved;
   });
+}
+
+function findTicket(carts: CartStore, tenant: Tenant, ret: ReturnLine): CartRecord | undefined {
+  if (ret.ticket_id !== undefined) return carts.get(tenant, String(ret.ticket_id));
+  return typeof ret.ticket_code === 'string' ? carts.byCode(tenant, ret.ticket_code) : undefined;
+}
+
+/**
+ * Points the ticket earned on a line: its own `scores`, plus its share of the points earned on the whole
+ * cart (line -1), pro rata to the line's total among the lines paid for.
+ */
+function earnedOnLine(ticket: CartResponse, order: number): number {
+  let own = 0;
+  let onCart = 0;
+  for (const entry of ticket.scores) {
+    if (entry.score <= 0) continue;
+    if (entry.line_order === order) own += entry.score;
+    else if (entry.line_order === -1) onCart += entry.score;
+  }
+  if (onCart === 0) return own;
+  const paid = ticket.lines.map((line) => ({ order: line.order, total: new Decimal(line.total) })).filter((line) => line.total.gt(0));
+  const all = paid.reduce((sum, line) => sum.plus(line.total), new Decimal(0));
+  const line = paid.find((l) => l.order === order);
+  if (!line || all.isZero()) return own;
+  return own + new Decimal(onCart).times(line.total).div(all).floor().toNumber();
+}
+
+/** Points spent on a line (its cashbacks). */
+function spentOnLine(ticket: CartResponse, order: number): number {
+  return ticket.cashbacks.filter((cashback) => cashback.line_order === order).reduce((sum, cashback) => sum + cashback.score, 0);
+}
+
+/** Whether what the evaluation counted on is still what the returns move (re-checked in the realtime transaction). */
+export function sameReturns(evaluated: readonly ReturnedPoints[], now: readonly (ReturnedPoints | null)[] | undefined): boolean {
+  const moving = (now ?? []).filter((returned) => returned !== null);
+  return moving.length === evaluated.length && moving.every((returned, i) => sameMove(returned, evaluated[i]));
+}
+
+function sameMove(a: ReturnedPoints, b: ReturnedPoints): boolean {
+  return String(a.ticket_id) === String(b.ticket_id) && a.line_order === b.line_order && a.quantity === b.quantity
+    && a.score_from_customer === b.score_from_customer && a.score_to_customer === b.score_to_customer;
 }

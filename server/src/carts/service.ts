@@ -22,7 +22,7 @@ import { cartJson } from './present.js';
 import { ProgramCache, type CachedProgram } from './programs.js';
 import { commitCart, evaluationOf, type RealtimeStores } from './realtime.js';
 import { readCartRequest, type CartRequest } from './request.js';
-import { checkReturnsAgainstTickets } from './returns.js';
+import { readReturns } from './returns.js';
 import { DrawSeeds } from './seed.js';
 import { CartStore } from './store.js';
 import { localDate } from '../points/local-date.js';
@@ -82,19 +82,18 @@ export class CartService {
     const { body } = request;
     this.resolveLocation(tenant, request);
     this.resolveProducts(tenant, request);
-    checkReturnsAgainstTickets(this.stores.carts, tenant, body.returns);
     const cached = this.programs.get(tenant, settings);
     const customer = resolveCustomer(this.sources, tenant, request);
     const now = new Date(task.now);
-    if (task.operation === 'simulate') {
-      const context = buildContext(this.sources, tenant, settings, cached, customer, now, 'simulate', '', request.product_ids);
-      return cartJson(evaluate(cached, body, context).response);
-    }
+    const contextOf = (mode: Context['mode'], seed: string): Context => {
+      const returns = readReturns(this.stores, tenant, customer.id, body.returns);
+      return { ...buildContext(this.sources, tenant, settings, cached, customer, now, mode, seed, request.product_ids), ...(returns ? { returns } : {}) };
+    };
+    if (task.operation === 'simulate') return cartJson(evaluate(cached, body, contextOf('simulate', '')).response);
     // Only instant-win draws read the seed: an HMAC of the body costs about 5 µs a cart without them.
     const seed = cached.program.instantWins.length > 0 ? await this.seeds.seed(tenant, task.body) : '';
     // Evaluated (and serialized) before the transaction: only the re-check and the writes hold the write lock.
-    const evaluateNow = () =>
-      evaluationOf(evaluate(cached, body, buildContext(this.sources, tenant, settings, cached, customer, now, 'realtime', seed, request.product_ids)));
+    const evaluateNow = () => evaluationOf(evaluate(cached, body, contextOf('realtime', seed)));
     return commitCart(this.stores, {
       tenant, settings, cached, kind: task.operation, request, customer, now, evaluation: evaluateNow(), reevaluate: evaluateNow,
     });

@@ -17,7 +17,7 @@ import { clockOf, customerFromPath, requireActive } from '../points/request.js';
 import { customerCountry } from '../rewards/eligibility.js';
 import { allocateId } from '../store/ids.js';
 import { idKey } from '../store/keys.js';
-import { optionalCustomer, type CustomerRef } from '../vouchers/customer.js';
+import { optionalCustomer } from '../vouchers/customer.js';
 import { isRunning, rewardLevels } from './progress.js';
 import { buildChallenge } from './record.js';
 import { ChallengeStore } from './store.js';

@@ -8,11 +8,22 @@
  * Keys (docs/storage.md), database `counters`:
  * [tenant, 'budget', campaign, period_key] -> cents spent,
  * [tenant, 'uses', campaign, period_key, customer] -> uses,
- * [tenant, 'stock', campaign, prize] -> units consumed.
+ * [tenant, 'stock', campaign, prize] -> units consumed,
+ * [tenant, 'returned', ticket, line_order] -> Returned (what returns of that ticket line moved so far).
  */
+import { Decimal } from 'decimal.js';
 import type { StoreEnv } from '../store/env.js';
 import { tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
+
+/** What the returns of one ticket line moved so far (carts/returns.ts). */
+export interface Returned {
+  quantity: number;
+  score_from_customer: number;
+  score_to_customer: number;
+}
+
+const NOTHING_RETURNED: Returned = { quantity: 0, score_from_customer: 0, score_to_customer: 0 };
 
 export interface CounterStore {
   budgetSpent(tenant: Tenant, campaignId: string, periodKey: string): number;
@@ -22,6 +33,11 @@ export interface CounterStore {
   addBudgetInTransaction(tenant: Tenant, campaignId: string, periodKey: string, cents: number): void;
   addUsesInTransaction(tenant: Tenant, campaignId: string, periodKey: string, customer: string, uses: number): void;
   addStockConsumedInTransaction(tenant: Tenant, campaignId: string, prizeId: string, units: number): void;
+  returned(tenant: Tenant, ticketId: string, lineOrder: number): Returned;
+  /** What every line of the ticket returned, summed (a cancellation of the ticket takes back only the rest). */
+  returnedOfTicket(tenant: Tenant, ticketId: string): Returned;
+  /** Inside `env.transact`: adds a return's movement (negated: takes it off, when the returning cart is cancelled). */
+  addReturnedInTransaction(tenant: Tenant, ticketId: string, lineOrder: number, moved: Returned, sign: 1 | -1): void;
 }
 
 export class LmdbCounterStore implements CounterStore {
@@ -67,4 +83,37 @@ export class LmdbCounterStore implements CounterStore {
   addStockConsumedInTransaction(tenant: Tenant, campaignId: string, prizeId: string, units: number): void {
     this.add([tenantPrefix(tenant), 'stock', campaignId, prizeId], units);
   }
+
+  returned(tenant: Tenant, ticketId: string, lineOrder: number): Returned {
+    return (this.db.get([tenantPrefix(tenant), 'returned', ticketId, lineOrder]) as Returned | undefined) ?? NOTHING_RETURNED;
+  }
+
+  returnedOfTicket(tenant: Tenant, ticketId: string): Returned {
+    const sum = { ...NOTHING_RETURNED };
+    const prefix = [tenantPrefix(tenant), 'returned', ticketId];
+    for (const { value } of this.db.getRange({ start: prefix, end: [...prefix, '\uffff'] })) {
+      const line = value as Returned;
+      sum.quantity = addQuantities(sum.quantity, line.quantity);
+      sum.score_from_customer += line.score_from_customer;
+      sum.score_to_customer += line.score_to_customer;
+    }
+    return sum;
+  }
+
+  addReturnedInTransaction(tenant: Tenant, ticketId: string, lineOrder: number, moved: Returned, sign: 1 | -1): void {
+    const key = [tenantPrefix(tenant), 'returned', ticketId, lineOrder];
+    const before = this.returned(tenant, ticketId, lineOrder);
+    const after: Returned = {
+      quantity: addQuantities(before.quantity, sign * moved.quantity),
+      score_from_customer: before.score_from_customer + sign * moved.score_from_customer,
+      score_to_customer: before.score_to_customer + sign * moved.score_to_customer,
+    };
+    if (after.quantity === 0 && after.score_from_customer === 0 && after.score_to_customer === 0) this.db.removeSync(key);
+    else this.db.putSync(key, after);
+  }
+}
+
+/** Quantities may be fractional (weighed goods): summed in decimal, so 0.1 + 0.2 returned is 0.3. */
+export function addQuantities(a: number, b: number): number {
+  return new Decimal(a).plus(b).toNumber();
 }

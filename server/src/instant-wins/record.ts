@@ -17,7 +17,7 @@ import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { InstantWinsParamsPrize, InstantWinsUpdate } from '../wire/types.js';
 import { fixedPoints } from './points-prize.js';
 import { toEngineInstantWin, type InstantWinStore } from './store.js';
-import type { InstantWinPrizeRecord, InstantWinRecord, PrizeType } from './types.js';
+import type { InstantWinPrizeRecord, InstantWinRecord } from './types.js';
 
 export interface InstantWinWrite {
   tenant: Tenant;

@@ -21,7 +21,7 @@ import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import { localDate } from './local-date.js';
 import type { Balance, LedgerClock, OriginCart, PointsTransaction, PointsTransactionType, ScoreLine } from './types.js';
-import { availableIn, grant, reverse, settle, spend, type Bucket, type Movement } from './wallet.js';
+import { availableIn, combine, giveBack, grant, reverse, settle, slicePoints, spend, takeBack, type Bucket, type Movement, type Returns } from './wallet.js';
 import { moveBuckets, removeWallet, WALLET_DATABASES, WalletView } from './wallet-store.js';
 
 /** Points granted by one campaign with one pair of dates. */
@@ -57,6 +57,20 @@ export interface PointsEntry {
   spendable?: (bucket: Bucket) => boolean;
   /** Email of the request's author (common rule 9). */
   author?: string;
+  /** What the cart's returns move, after its grants and spend. */
+  returns?: readonly ReturnMove[];
+}
+
+/** One return of an earlier ticket (carts/returns.ts). */
+export interface ReturnMove {
+  /** The ticket's points transaction (null: it had none). */
+  ticket_transaction: string | null;
+  /** Points taken back: first from what the ticket's transaction granted. */
+  take_back: number;
+  /** Points given back, from what the ticket's transaction took, with their dates. */
+  give_back: number;
+  /** What earlier returns of the ticket gave back (this one continues after it). */
+  given_before: number;
 }
 
 const TRANSACTIONS = 'points_transactions';
@@ -182,27 +196,40 @@ export function recordPoints(env: StoreEnv, tenant: Tenant, clock: LedgerClock, 
   const today = localDate(clock.now, clock.timezone);
   const view = settleInTransaction(env, tenant, who, clock);
   const id = allocateId(env, tenant, 'points_transaction');
-  const granted = grant(view.wallet, mergeGrants(entry.grants ?? [], id, today), today);
-  let movement = granted;
+  let movement = grant(view.wallet, mergeGrants(entry.grants ?? [], id, today), today);
   let taken: ScoreLine[] = [];
   if (entry.spend !== undefined && entry.spend > 0) {
     const spent = spend(view.loadSpendable(entry.spend, entry.spendable).wallet, entry.spend, entry.spendable);
     taken = spent.taken;
-    movement = {
-      amount: granted.amount + spent.movement.amount,
-      pending_amount: granted.pending_amount,
-      scores: [...granted.scores, ...spent.movement.scores],
-    };
+    movement = combine(movement, spent.movement);
+  }
+  for (const ret of entry.returns ?? []) {
+    const ticket = ret.ticket_transaction === null ? undefined : getTransaction(env, tenant, ret.ticket_transaction);
+    if (ret.take_back > 0) {
+      if (ticket) view.loadTransaction(ticket.id);
+      const back = takeBack(view.loadSpendable(ret.take_back).wallet, ticket?.id ?? null, ret.take_back);
+      taken = [...taken, ...back.taken];
+      movement = combine(movement, back.movement);
+    }
+    if (ret.give_back > 0) movement = combine(movement, giveBack(view.wallet, givenBack(ticket, ret, today), id, today));
   }
   view.save();
   const extra = { taken, ...(entry.author === undefined ? {} : { author: entry.author }), ...(entry.origin_cart ? { origin_cart: entry.origin_cart } : {}) };
   return write(env, tenant, id, entry.type, who, entry.created_at, entry.origin_cart ? '' : (entry.origin_info ?? {}), movement, extra);
 }
 
+/** The points a return gives back: the next of what the ticket took, else (a ticket without them) points available today. */
+function givenBack(ticket: PointsTransaction | undefined, ret: ReturnMove, today: string): ScoreLine[] {
+  const lines = slicePoints(ticket?.taken ?? [], ret.given_before, ret.give_back);
+  const short = ret.give_back - lines.reduce((sum, line) => sum + line.score, 0);
+  return short > 0 ? [...lines, { loyalty_score_name: null, loyalty_score_id: null, score: short, available_from: today, available_to: null }] : lines;
+}
+
 /**
  * Reverses an earlier transaction (cart cancellation): takes back the points
- * it granted that have not expired and gives back the points it took. Call
- * inside `env.transact`. Returns undefined when the transaction does not exist.
+ * it granted that have not expired and gives back the points it took, less
+ * what returns of the cart already moved. Call inside `env.transact`.
+ * Returns undefined when the transaction does not exist.
  */
 export function reversePoints(
   env: StoreEnv,
@@ -210,6 +237,7 @@ export function reversePoints(
   clock: LedgerClock,
   originalId: string,
   entry: Pick<PointsEntry, 'type' | 'created_at' | 'origin_info' | 'location_id'>,
+  returned?: Returns,
 ): PointsTransaction | undefined {
   const original = getTransaction(env, tenant, originalId);
   if (!original) return undefined;
@@ -232,6 +260,7 @@ export function reversePoints(
     id,
     today,
     (key) => (expiredDb.get([tenantPrefix(tenant), key]) as number | undefined) ?? 0,
+    returned,
   );
   view.save();
   return write(env, tenant, id, entry.type, who, entry.created_at, entry.origin_info ?? {}, movement, { reverses: original.id });

@@ -35,6 +35,16 @@ export async function transactions(client: Client, customerId: number, query: Re
   return res.body.data as { id: number; type: string; amount: number; pending_amount: number; scores: { loyalty_score_id: number | null; score: number; loyalty_score_name: string | null }[]; origin_info: Record<string, unknown>; author?: string }[];
 }
 
+/** The balance equals the sum of the transactions: Σ amount = available, Σ pending_amount = pending. */
+export async function expectLedgerAddsUp(client: Client, customerId: number): Promise<void> {
+  const txs = await transactions(client, customerId);
+  const b = await balance(client, customerId);
+  const available = txs.reduce((sum, t) => sum + t.amount, 0);
+  const pending = txs.reduce((sum, t) => sum + t.pending_amount, 0);
+  expect(b.score_available).toBe(available);
+  expect(b.score).toBe(available + pending);
+}
+
 /** The Company's local date `days` from today (tests run the Company in UTC unless they change it). */
 export function utcDate(days: number): string {
   const d = new Date();

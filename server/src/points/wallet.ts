@@ -211,16 +211,22 @@ export function bucketKey(tx: string, line: { loyalty_score_id: string | null; a
  * expire (from their own bucket while it holds them, else from the points
  * that expire first, else as debt) and gives back, with their original
  * dates, the points it took. The wallet must be settled to `today`;
- * `expired` tells how many points of a bucket expired.
+ * `expired` tells how many points of a bucket expired; `returned`, what
+ * returns of the transaction's cart already took back and gave back.
  */
-export function reverse(wallet: Wallet, original: Reversed, newTx: string, today: string, expired: (key: string) => number): Movement {
+export function reverse(wallet: Wallet, original: Reversed, newTx: string, today: string, expired: (key: string) => number, returned: Returns = NOTHING_RETURNED): Movement {
   const movement: Movement = { amount: 0, pending_amount: 0, scores: [] };
   let owed = 0;
+  // Points returns took back are missing from the buckets like spent ones, but are not owed again.
+  let takenBack = returned.taken_back;
   for (const line of original.granted) {
     const key = bucketKey(original.tx, line);
     const b = wallet.buckets.find((x) => bucketKey(x.tx, { loyalty_score_id: x.campaign_id, available_from: x.from, available_to: x.to }) === key);
     const back = b ? b.remaining : 0;
-    const spent = line.score - back - expired(key);
+    const missing = line.score - back - expired(key);
+    const excused = Math.min(takenBack, Math.max(0, missing));
+    takenBack -= excused;
+    const spent = missing - excused;
     if (b && !b.active) movement.pending_amount -= back;
     else movement.amount -= back;
     if (b) {
@@ -235,14 +241,69 @@ export function reverse(wallet: Wallet, original: Reversed, newTx: string, today
     spend(wallet, owed);
     movement.amount -= owed;
   }
-  const returned = grant(
+  return combine(movement, giveBack(wallet, slicePoints(original.taken, returned.given_back, Infinity), newTx, today));
+}
+
+/** What returns of a transaction's cart moved so far (carts/returns.ts). */
+export interface Returns {
+  /** Points of the transaction's grants taken back. */
+  taken_back: number;
+  /** Points of what the transaction took given back. */
+  given_back: number;
+}
+
+const NOTHING_RETURNED: Returns = { taken_back: 0, given_back: 0 };
+
+export function combine(a: Movement, b: Movement): Movement {
+  return { amount: a.amount + b.amount, pending_amount: a.pending_amount + b.pending_amount, scores: [...a.scores, ...b.scores] };
+}
+
+/** Gives back points a transaction took, with their own dates, as buckets of `newTx`. */
+export function giveBack(wallet: Wallet, lines: readonly ScoreLine[], newTx: string, today: string): Movement {
+  return grant(
     wallet,
-    original.taken.map((t) => ({ tx: newTx, campaign_id: t.loyalty_score_id, campaign_name: t.loyalty_score_name, amount: t.score, from: t.available_from, to: t.available_to })),
+    lines.map((t) => ({ tx: newTx, campaign_id: t.loyalty_score_id, campaign_name: t.loyalty_score_name, amount: t.score, from: t.available_from, to: t.available_to })),
     today,
   );
-  return {
-    amount: movement.amount + returned.amount,
-    pending_amount: movement.pending_amount + returned.pending_amount,
-    scores: [...movement.scores, ...returned.scores],
-  };
+}
+
+/** The points from `skip` to `skip + take` of the lines, in their order (what one of several returns gives back). */
+export function slicePoints(lines: readonly ScoreLine[], skip: number, take: number): ScoreLine[] {
+  const slice: ScoreLine[] = [];
+  let toSkip = skip;
+  let toTake = take;
+  for (const line of lines) {
+    const skipped = Math.min(line.score, toSkip);
+    toSkip -= skipped;
+    const part = Math.min(line.score - skipped, toTake);
+    toTake -= part;
+    if (part > 0) slice.push({ ...line, score: part });
+  }
+  return slice;
+}
+
+/**
+ * Takes back `points` that transaction `tx` granted (a return of its cart; null: none): from its own buckets while
+ * they hold them (pending ones too), then from the points that expire first, then as debt. The wallet
+ * must be settled to today.
+ */
+export function takeBack(wallet: Wallet, tx: string | null, points: number): { movement: Movement; taken: ScoreLine[] } {
+  const taken: ScoreLine[] = [];
+  const movement: Movement = { amount: 0, pending_amount: 0, scores: [] };
+  let left = points;
+  for (const b of wallet.buckets.filter((x) => x.tx === tx && x.remaining > 0).sort(spendOrder)) {
+    if (left === 0) break;
+    const part = Math.min(left, b.remaining);
+    b.remaining -= part;
+    left -= part;
+    if (b.active) movement.amount -= part;
+    else movement.pending_amount -= part;
+    if (b.remaining === 0) b.active = true; // emptied: pruned below
+    taken.push(scoreLine(b, part));
+    movement.scores.push(scoreLine(b, -part));
+  }
+  prune(wallet);
+  if (left === 0) return { movement, taken };
+  const rest = spend(wallet, left);
+  return { movement: combine(movement, rest.movement), taken: [...taken, ...rest.taken] };
 }

@@ -11,7 +11,7 @@ import { invalidRequest } from '../http/errors.js';
 import type { TierStore } from '../tiers/store.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { RewardsCreate, RewardsUpdate } from '../wire/types.js';
-import type { RewardRecord, RewardTier, Text } from './types.js';
+import type { RewardRecord, RewardTier } from './types.js';
 
 export interface RewardWrite {
   tenant: Tenant;

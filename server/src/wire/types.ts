@@ -1519,6 +1519,9 @@ export interface CartReturn {
   from_line_order?: number | null;
   quantity?: number | null;
   line_order_change?: number | null;
+  /**
+   * Points this return took back from the customer: the original ticket line's points, pro rata to the units returned (docs/carts.md, Returns).
+   */
   score?: number | null;
 }
 export interface CartPromotion {

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../testing/server.js';
+import { createCustomer, expectLedgerAddsUp } from '../points/testing.js';
+
+const CREATED = '2026-11-20T10:00:00Z';
+let nextId = 7000;
+const line = (order: number, total: number, quantity: number, productId = 100) => ({ order, product_id: productId, total, quantity });
+
+/** A cart of customer 8 (or `customer_id` in extra). */
+function cart(lines: ReturnType<typeof line>[], extra: Record<string, unknown> = {}) {
+  const total = lines.reduce((sum, l) => sum + l.total, 0);
+  return { id: nextId++, creation_date: CREATED, customer_id: 8, total: Math.round(total * 100) / 100, lines, ...extra };
+}
+
+/** A cart returning `quantity` units of line `from` of the ticket (its own line 1, negative). */
+function returning(ticket: { id: number }, from: number, quantity: number, unitPrice: number, extra: Record<string, unknown> = {}) {
+  return cart([line(1, -unitPrice * quantity, -quantity)], { returns: [{ ticket_id: ticket.id, line_order: 1, from_line_order: from, quantity: -quantity }], ...extra });
+}
+
+describe('returns take back the points the returned units earned', () => {
+  let server: TestServer;
+  const balance = async (customer = 8) => (await server.client.get(`/customers/${customer}/points`)).body;
+
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '1' } });
+    await createCustomer(server.client, 8);
+    await createCustomer(server.client, 9);
+    await server.client.patch('/company', { cart_cancellation_wait_seconds: 0 });
+    await server.client.post('/points', { rule_params: { name: 'Ten per unit', rule_effects: [{ type: 'ratio', value: 10, distribution: 'individual_items' }] } });
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('pro rata to the units returned, cumulatively, never more than the line earned; a cancellation of the ticket takes back only the rest', async () => {
+    const start = (await balance()).score;
+    // Line 1: 2 x 2.99 earns 59, a multiple of 2: 58. Line 2: 10.00 earns 100.
+    const ticket = cart([line(1, 5.98, 2), line(2, 10, 1, 101)]);
+    expect((await server.client.post('/carts/realtime', ticket)).body.score).toBe(158);
+
+    const simulated = await server.client.post('/carts/simulate', returning(ticket, 1, 1, 2.99));
+    expect(simulated.status).toBe(200);
+    expect(simulated.body).toMatchObject({ score: 0, score_returned_from_customer: 29, score_returned_from_customer_as_money: 0.29, score_returned_to_customer: 0 });
+    expect((await balance()).score).toBe(start + 158);
+
+    const first = await server.client.post('/carts/realtime', returning(ticket, 1, 1, 2.99));
+    expect(first.status).toBe(200);
+    expect(first.body.score_returned_from_customer).toBe(29);
+    expect(first.body.returns).toEqual([{ ticket_id: ticket.id, line_order: 1, from_line_order: 1, quantity: -1, score: 29 }]);
+    expect(first.body.customer[0].score).toBe(start + 158 - 29);
+    expect((await balance()).score).toBe(start + 158 - 29);
+    expect((await server.client.get(`/carts/${first.body.id}`)).body.score_returned_from_customer).toBe(29);
+    const transactions = (await server.client.get('/points/transactions', { query: { customer_id: '8' } })).body.data;
+    expect(transactions).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'activity', amount: -29 })]));
+
+    // The second unit takes back the rest of the line's 58; a third (more than the line held in all) nothing.
+    expect((await server.client.post('/carts/realtime', returning(ticket, 1, 1, 2.99))).body.score_returned_from_customer).toBe(29);
+    expect((await server.client.post('/carts/realtime', returning(ticket, 1, 1, 2.99))).body.score_returned_from_customer).toBe(0);
+    expect((await balance()).score).toBe(start + 100);
+
+    const cancelled = await server.client.post('/carts/cancellation', { cart_to_cancel_id: ticket.id });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.score_returned_from_customer).toBe(100);
+    expect((await balance()).score).toBe(start);
+    // A cancelled ticket has nothing left to take back.
+    expect((await server.client.post('/carts/realtime', returning(ticket, 2, 1, 10))).body.score_returned_from_customer).toBe(0);
+    expect((await balance()).score).toBe(start);
+    await expectLedgerAddsUp(server.client, 8);
+  });
+
+  it('gives back, pro rata, the points spent on the line; cancelling the return undoes it and uncounts it', async () => {
+    await server.client.post('/carts/realtime', cart([line(1, 10, 1)]));
+    const start = (await balance()).score;
+    // 40 points spent on a line of 2 x 5.00: 9.60 left earns 96.
+    const ticket = cart([line(1, 10, 2)], { cashbacks: [{ line_order: 1, score: 40 }] });
+    const bought = await server.client.post('/carts/realtime', ticket);
+    expect([bought.body.score, bought.body.score_used]).toEqual([96, 40]);
+    expect((await balance()).score).toBe(start + 56);
+
+    const back = await server.client.post('/carts/realtime', returning(ticket, 1, 1, 4.8));
+    expect(back.body).toMatchObject({ score_returned_from_customer: 48, score_returned_to_customer: 20, score_returned_to_customer_as_money: 0.2 });
+    expect((await balance()).score).toBe(start + 56 - 48 + 20);
+
+    const undone = await server.client.post('/carts/cancellation', { cart_to_cancel_id: back.body.id });
+    expect(undone.status).toBe(200);
+    expect(undone.body).toMatchObject({ score_returned_from_customer: 20, score_returned_to_customer: 48 });
+    expect(undone.body.returns).toEqual([expect.objectContaining({ quantity: 1, score: -48 })]);
+    expect((await balance()).score).toBe(start + 56);
+    // Uncounted: the same unit moves the same points again.
+    const again = await server.client.post('/carts/realtime', returning(ticket, 1, 1, 4.8));
+    expect(again.body).toMatchObject({ score_returned_from_customer: 48, score_returned_to_customer: 20 });
+
+    const cancelled = await server.client.post('/carts/cancellation', { cart_to_cancel_id: ticket.id });
+    expect(cancelled.body).toMatchObject({ score_returned_from_customer: 48, score_returned_to_customer: 20 });
+    expect((await balance()).score).toBe(start);
+    await expectLedgerAddsUp(server.client, 8);
+  });
+
+  it('only the ticket customer\'s returns move points; an anonymous or another customer\'s return moves none', async () => {
+    const ticket = cart([line(1, 10, 1)], { code: 'TICKET-ANN' });
+    await server.client.post('/carts/realtime', ticket);
+    const bob = (await balance(9)).score;
+    const byBob = await server.client.post('/carts/realtime', { ...returning(ticket, 1, 1, 10, { customer_id: 9 }), returns: [{ ticket_code: 'TICKET-ANN', line_order: 1, quantity: -1 }] });
+    expect(byBob.body.score_returned_from_customer).toBe(0);
+    expect((await balance(9)).score).toBe(bob);
+    const { customer_id: _, ...anonymous } = returning(ticket, 1, 1, 10);
+    expect((await server.client.post('/carts/realtime', anonymous)).body.score_returned_from_customer).toBe(0);
+    const byAnn = await server.client.post('/carts/realtime', { ...returning(ticket, 1, 1, 10), returns: [{ ticket_code: 'TICKET-ANN', line_order: 1, quantity: -1 }] });
+    expect(byAnn.body.score_returned_from_customer).toBe(100);
+  });
+
+  it('parallel returns of the same line never take back more than it earned', async () => {
+    const ticket = cart([line(1, 10, 10)]);
+    expect((await server.client.post('/carts/realtime', ticket)).body.score).toBe(100);
+    const before = (await balance()).score;
+    const answers = await Promise.all(Array.from({ length: 16 }, () => server.client.post('/carts/realtime', returning(ticket, 1, 1, 1))));
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    const taken = answers.reduce((sum, answer) => sum + answer.body.score_returned_from_customer, 0);
+    expect(taken).toBe(100);
+    expect((await balance()).score).toBe(before - 100);
+    await expectLedgerAddsUp(server.client, 8);
+  });
+
+  it('a refused return leaves no trace', async () => {
+    const ticket = cart([line(1, 3, 1)]);
+    await server.client.post('/carts/realtime', ticket);
+    const before = (await balance()).score;
+    const tooMany = returning(ticket, 1, 2, 1.5);
+    const refused = await server.client.post('/carts/realtime', tooMany);
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('invalid_request');
+    expect((await server.client.get(`/carts/${tooMany.id}`)).status).toBe(404);
+    expect((await balance()).score).toBe(before);
+    expect((await server.client.post('/carts/simulate', returning(ticket, 1, 1, 3))).body.score_returned_from_customer).toBe(30);
+  });
+
+  it('points earned on the whole cart (line -1) are shared among its lines by their totals', async () => {
+    const everyCart = await server.client.post('/points', { rule_params: { name: 'Thirty a cart', rule_effects: [{ type: 'direct_value', value: 30, distribution: 'total_cart' }] } });
+    expect(everyCart.status).toBe(200);
+    // Line 1 holds 10 of 30.00: its share of the 30 cart points is 10, beside its own 100.
+    const ticket = cart([line(1, 10, 1), line(2, 20, 1, 101)]);
+    expect((await server.client.post('/carts/realtime', ticket)).body.score).toBe(330);
+    const returned = await server.client.post('/carts/simulate', { ...returning(ticket, 1, 1, 10), apply_points: false });
+    expect(returned.body.score_returned_from_customer).toBe(110);
+    expect((await server.client.patch(`/points/${everyCart.body.id}`, { rule_params: { active: false } })).status).toBe(200);
+  });
+});
