@@ -249,6 +249,22 @@ describe('instant wins over HTTP', () => {
     await retire(fr, targeted);
   });
 
+  it('GET /instant_wins/{id} with location, country or customer filters finds the campaign only where it runs', async () => {
+    const inStore5 = await create(instantWin({
+      customer_registration_countries: ['FR'],
+      rule_conditions: { conditions: { and: [{ field: 'location_id', operator: 'in', values: [5] }] } },
+    }));
+    const spanish = await customer();
+    const get = (query: Record<string, string>) => server.client.get(`/instant_wins/${inStore5}`, { query });
+    expect((await get({})).status).toBe(200);
+    expect((await get({ countries: 'FR', location_id: '5' })).status).toBe(200);
+    for (const query of [{ countries: 'ES' }, { location_id: '6' }, { customer_id: String(spanish) }] as Record<string, string>[]) {
+      const res = await get(query);
+      expect([res.status, res.body.code]).toEqual([404, 'instant_win_not_found']);
+    }
+    await retire(inStore5);
+  });
+
   it('concurrent realtime carts against a stock of 5: exactly 5 prizes won', async () => {
     const id = await create(instantWin({}, [prize({ name: 'Five', stock: 5 })]));
     const players = await Promise.all(Array.from({ length: 8 }, () => customer()));

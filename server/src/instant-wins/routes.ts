@@ -103,9 +103,14 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
 
     'instant_wins.get': async (req) => {
       const by = optionalEnum(req.query.get('search_by'), 'search_by', SEARCH_BY) ?? 'loyalty_rule_id';
+      const filters = readCampaignFilters(req.query);
       const customer = listCustomer(customers, req.tenant, req.query);
       const value = req.params.id;
       const record = find(req, by, value);
+      // The location, country and tier filters ask whether the campaign runs there: one that does not is not found there.
+      if (!passesFilters(record.rule_params, filters, customer ? playerState(customer, req.settings).country : undefined)) {
+        throw new TallyError('instant_win_not_found', `id: instant win ${value} does not run for the location, countries, tier or customer asked`, 'id');
+      }
       if (by === 'loyalty_rule_history_id') return ok(viewOf(req, record, customer, requireInt64(value, 'id')));
       const delivery = customer && record.rule_params.select_customers === 'targeted' ? deliveryOf(req, record, customer) : undefined;
       return ok(viewOf(req, record, customer, delivery ? String(delivery.voucher_id) : undefined));
