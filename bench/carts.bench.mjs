@@ -166,7 +166,13 @@ function load(port, path, firstId, seconds, connections) {
     `  return wrk.format(nil, "${path}", nil, [[${head}]] .. id .. [[${middle}]] .. ((id % ${CUSTOMERS}) + 1) .. [[${tail}]])`,
     `end`,
   ].join('\n'));
-  const out = execFileSync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, `http://127.0.0.1:${port}${path}`], { encoding: 'utf8' });
+  let out;
+  try {
+    out = execFileSync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, `http://127.0.0.1:${port}${path}`], { encoding: 'utf8' });
+  } catch (error) {
+    if (error.code === 'ENOENT') throw new Error('the carts benches drive their load with wrk, which is not on the PATH (Debian and Ubuntu: apt-get install wrk)');
+    throw error;
+  }
   rmSync(script);
   const ms = (label) => {
     const m = new RegExp(`${label}\\s+([\\d.]+)(us|ms|s)`).exec(out);
