@@ -46,7 +46,7 @@ describe('returned points', () => {
           shareSoFar = Math.max(shareSoFar, ret.share);
           const take = Math.floor((earned * shareSoFar) / 100) - takenBack;
           const give = Math.floor((spentByTicket * shareSoFar) / 100) - givenBack;
-          apply(takeBack(wallet, 't', take).movement);
+          apply(takeBack(wallet, 't', take, TODAY).movement);
           apply(giveBack(wallet, slicePoints(ticketSpend.taken, givenBack, give), `r${i}`, TODAY));
           takenBack += take;
           givenBack += give;

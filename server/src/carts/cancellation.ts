@@ -12,7 +12,7 @@
 import { TallyError, emptyWrites } from '@tally/engine';
 import type { CounterStore } from '../counters/store.js';
 import { retractCart } from '../challenges/progress.js';
-import { readBalance, reversePoints } from '../points/ledger.js';
+import { readBalance, reversalOf, reversePoints } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import { allocateIdFromTop } from '../store/ids.js';
@@ -103,10 +103,13 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
     vouchers.putInTransaction(tenant, afterReturn(voucher));
   }
   const at = wireDatetime(now);
-  // What returns of this cart moved already stays moved: the cancellation takes back and gives back the rest.
-  const returned = counters.returnedOfTicket(tenant, original.id);
-  const response = { ...mirrorResponse(cartResponse(original), id, code, returned, (points) => pointsAsMoney(points, settings)), creation_date: at };
   const clock = { now, timezone: settings.timezone };
+  // What returns of this cart moved already stays moved: the cancellation takes back and gives back the rest.
+  const moved = counters.returnedOfTicket(tenant, original.id);
+  const returned = { taken_back: moved.score_from_customer, given_back: moved.score_to_customer };
+  const reversal = original.points_transaction_id === null ? { take_back: 0, give_back: 0 } : reversalOf(env, tenant, clock, original.points_transaction_id, returned);
+  const money = (points: number) => pointsAsMoney(points, settings);
+  const response = { ...mirrorResponse(cartResponse(original), id, code, { from: reversal.take_back, to: reversal.give_back }, money), creation_date: at };
   let pointsTransactionId: string | null = null;
   if (original.points_transaction_id !== null) {
     const tx = reversePoints(env, tenant, clock, original.points_transaction_id, {
@@ -114,7 +117,7 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
       created_at: at,
       origin_info: { activity: { ...response, customer_id: original.customer_id === null ? null : wireInt(original.customer_id) } },
       location_id: original.location_id,
-    }, { taken_back: returned.score_from_customer, given_back: returned.score_to_customer });
+    }, returned);
     pointsTransactionId = tx?.id ?? null;
   }
   if (original.customer_id !== null) {

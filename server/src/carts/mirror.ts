@@ -4,7 +4,6 @@
  * earned taken back and the points spent returned (cashback_returns).
  */
 import type { CartResponse, Effect } from '@tally/engine';
-import type { Returned } from '../counters/store.js';
 import { wireInt } from '../http/wire.js';
 
 const MONEY_FIELDS = ['total', 'original_total', 'total_net', 'total_tax', 'payment_cost', 'shipping_cost'] as const;
@@ -60,14 +59,18 @@ function rollback(effect: Effect): Effect {
   };
 }
 
+/** What the cancellation moves in the ledger: the points it takes back (from) and gives back (to). */
+export interface Reversal {
+  from: number;
+  to: number;
+}
+
 /**
- * The response of the mirror cart, from the original's evaluation: the points it takes back are those
- * the original earned or was given back by its returns, less what later returns of it took back; the
- * points it gives back, likewise.
+ * The response of the mirror cart, from the original's evaluation and what the ledger's reversal moves
+ * (the points the original earned or was given back by its returns, less what expired and what later
+ * returns of it took back; the points it spent or its returns took back, less what later returns gave back).
  */
-export function mirrorResponse(original: CartResponse, id: string, code: string | null, returned: Returned, money: (points: number) => number): CartResponse {
-  const from = original.score + original.score_returned_to_customer - returned.score_from_customer;
-  const to = original.score_used + original.score_returned_from_customer - returned.score_to_customer;
+export function mirrorResponse(original: CartResponse, id: string, code: string | null, { from, to }: Reversal, money: (points: number) => number): CartResponse {
   const { code: _originalCode, ...rest } = original;
   return {
     ...negateLists(rest, ['promotions', 'returns']),

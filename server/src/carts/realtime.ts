@@ -140,7 +140,9 @@ export function stillAllowed(stores: RealtimeStores, pending: PendingCart, write
     const balance = readBalance(env, tenant, pending.customer.id, { now: pending.now, timezone: pending.settings.timezone });
     if (balance.score_available < writes.points_used.amount) return false;
   }
-  return pending.request.body.returns === undefined || sameReturns(writes.returns, readReturns(stores, tenant, pending.customer.id, pending.request.body.returns));
+  const { body } = pending.request;
+  const clock = { now: pending.now, timezone: pending.settings.timezone };
+  return body.returns === undefined || sameReturns(writes.returns, readReturns(stores, tenant, clock, pending.customer.id, body.returns));
 }
 
 function write(stores: RealtimeStores, pending: PendingCart, id: string, code: string | null, responseJson: string, evaluation: Evaluation): CartRecord {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../testing/server.js';
-import { createCustomer, expectLedgerAddsUp } from '../points/testing.js';
+import { createCustomer, expectLedgerAddsUp, utcDate } from '../points/testing.js';
 
 const CREATED = '2026-11-20T10:00:00Z';
 let nextId = 7000;
@@ -96,6 +96,21 @@ describe('returns take back the points the returned units earned', () => {
     await expectLedgerAddsUp(server.client, 8);
   });
 
+  it('a return may take the balance below zero; cancelling the return restores it exactly', async () => {
+    await createCustomer(server.client, 10);
+    const ticket = cart([line(1, 10, 1)], { customer_id: 10 });
+    expect((await server.client.post('/carts/realtime', ticket)).body.score).toBe(100);
+    expect((await server.client.post('/points/redeem', { customer_id: 10, amount: 90, comments: 'spent elsewhere' })).status).toBe(200);
+    expect((await balance(10)).score).toBe(10);
+    const back = await server.client.post('/carts/realtime', returning(ticket, 1, 1, 10, { customer_id: 10 }));
+    expect(back.body.score_returned_from_customer).toBe(100);
+    expect((await balance(10)).score).toBe(-90);
+    const undone = await server.client.post('/carts/cancellation', { cart_to_cancel_id: back.body.id });
+    expect(undone.body.score_returned_to_customer).toBe(100);
+    expect((await balance(10)).score).toBe(10);
+    await expectLedgerAddsUp(server.client, 10);
+  });
+
   it('only the ticket customer\'s returns move points; an anonymous or another customer\'s return moves none', async () => {
     const ticket = cart([line(1, 10, 1)], { code: 'TICKET-ANN' });
     await server.client.post('/carts/realtime', ticket);
@@ -143,5 +158,25 @@ describe('returns take back the points the returned units earned', () => {
     const returned = await server.client.post('/carts/simulate', { ...returning(ticket, 1, 1, 10), apply_points: false });
     expect(returned.body.score_returned_from_customer).toBe(110);
     expect((await server.client.patch(`/points/${everyCart.body.id}`, { rule_params: { active: false } })).status).toBe(200);
+  });
+
+  it('points of the ticket that expired are not taken back', async () => {
+    const expiring = await server.client.post('/points', {
+      rule_params: { name: 'Five per unit, expired', expiration_period_type: 'fixed', expiration_date: utcDate(-1), rule_effects: [{ type: 'ratio', value: 5, distribution: 'individual_items' }] },
+    });
+    expect(expiring.status).toBe(200);
+    // 10.00 earns 100 that never expire and 50 that expired yesterday.
+    const ticket = cart([line(1, 10, 1)]);
+    expect((await server.client.post('/carts/realtime', ticket)).body.score).toBe(150);
+    expect((await server.client.patch(`/points/${expiring.body.id}`, { rule_params: { active: false } })).status).toBe(200);
+    const before = (await balance()).score;
+    const back = await server.client.post('/carts/realtime', returning(ticket, 1, 1, 10));
+    expect(back.body.score_returned_from_customer).toBe(100);
+    expect((await balance()).score).toBe(before - 100);
+    // Nothing is left to take back: a cancellation of the ticket takes back nothing more, and says so.
+    const cancelled = await server.client.post('/carts/cancellation', { cart_to_cancel_id: ticket.id });
+    expect(cancelled.body.score_returned_from_customer).toBe(0);
+    expect((await balance()).score).toBe(before - 100);
+    await expectLedgerAddsUp(server.client, 8);
   });
 });

@@ -11,14 +11,18 @@
  * customer; of the points spent on it (cashback), that share is given back.
  * Shares are cumulative over every return of the line (the `returned`
  * counter), so the returns of a whole line move exactly what it earned and
- * spent, never more. Only the ticket's own customer's returns move points,
- * and a cancelled ticket's none (the cancellation took everything back).
+ * spent, never more; nor more than the ticket's points that have not
+ * expired. Only the ticket's own customer's returns move points, and a
+ * cancelled ticket's none (the cancellation took everything back).
  */
 import type { CartResponse, ReturnedPoints } from '@tally/engine';
 import { Decimal } from 'decimal.js';
 import { invalidRequest } from '../http/errors.js';
 import { wireInt } from '../http/wire.js';
 import { addQuantities, type CounterStore, type Returned } from '../counters/store.js';
+import { unexpiredGrants } from '../points/ledger.js';
+import type { LedgerClock } from '../points/types.js';
+import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
 import { cartResponse } from './present.js';
 import type { CartStore } from './store.js';
@@ -33,6 +37,7 @@ interface ReturnLine {
 }
 
 export interface ReturnSources {
+  env: StoreEnv;
   carts: CartStore;
   counters: CounterStore;
 }
@@ -41,10 +46,17 @@ export interface ReturnSources {
  * Checks the cart's returns against their tickets and works out the points each moves (aligned with
  * `returns`; undefined when the cart has none). `customerId`: the returning cart's customer.
  */
-export function readReturns(sources: ReturnSources, tenant: Tenant, customerId: string | null, returns: unknown): (ReturnedPoints | null)[] | undefined {
+export function readReturns(
+  sources: ReturnSources,
+  tenant: Tenant,
+  clock: LedgerClock,
+  customerId: string | null,
+  returns: unknown,
+): (ReturnedPoints | null)[] | undefined {
   if (!Array.isArray(returns)) return undefined;
-  // Returns of one line in the same cart count one after the other.
+  // Returns of one line, or of one ticket, in the same cart count one after the other.
   const running = new Map<string, Returned>();
+  const takenFromTicket = new Map<string, number>();
   return (returns as ReturnLine[]).map((ret, i) => {
     const ticket = findTicket(sources.carts, tenant, ret);
     if (!ticket || typeof ret.quantity !== 'number') return null;
@@ -62,13 +74,17 @@ export function readReturns(sources: ReturnSources, tenant: Tenant, customerId: 
     const after = Math.min(units, addQuantities(before.quantity, Math.abs(ret.quantity)));
     const response = cartResponse(ticket);
     const share = (points: number) => new Decimal(points).times(after).div(units).floor().toNumber();
+    // Points that expired before they came back are not taken back: the customer never had them to spend.
+    const taken = takenFromTicket.get(ticket.id) ?? sources.counters.returnedOfTicket(tenant, ticket.id).score_from_customer;
+    const unexpired = ticket.points_transaction_id === null ? 0 : unexpiredGrants(sources.env, tenant, clock, ticket.points_transaction_id);
     const moved: ReturnedPoints = {
       ticket_id: wireInt(ticket.id),
       line_order: order,
       quantity: addQuantities(after, -before.quantity),
-      score_from_customer: Math.max(0, share(earnedOnLine(response, order)) - before.score_from_customer),
+      score_from_customer: Math.max(0, Math.min(share(earnedOnLine(response, order)) - before.score_from_customer, unexpired - taken)),
       score_to_customer: Math.max(0, share(spentOnLine(response, order)) - before.score_to_customer),
     };
+    takenFromTicket.set(ticket.id, taken + moved.score_from_customer);
     running.set(key, {
       quantity: after,
       score_from_customer: before.score_from_customer + moved.score_from_customer,

@@ -86,7 +86,7 @@ export class CartService {
     const customer = resolveCustomer(this.sources, tenant, request);
     const now = new Date(task.now);
     const contextOf = (mode: Context['mode'], seed: string): Context => {
-      const returns = readReturns(this.stores, tenant, customer.id, body.returns);
+      const returns = readReturns(this.stores, tenant, { now, timezone: settings.timezone }, customer.id, body.returns);
       return { ...buildContext(this.sources, tenant, settings, cached, customer, now, mode, seed, request.product_ids), ...(returns ? { returns } : {}) };
     };
     if (task.operation === 'simulate') return cartJson(evaluate(cached, body, contextOf('simulate', '')).response);

@@ -21,7 +21,7 @@ import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import { localDate } from './local-date.js';
 import type { Balance, LedgerClock, OriginCart, PointsTransaction, PointsTransactionType, ScoreLine } from './types.js';
-import { availableIn, combine, giveBack, grant, reverse, settle, slicePoints, spend, takeBack, type Bucket, type Movement, type Returns } from './wallet.js';
+import { availableIn, bucketKey, combine, giveBack, grant, reverse, settle, slicePoints, spend, takeBack, type Bucket, type Movement, type Returns } from './wallet.js';
 import { moveBuckets, removeWallet, WALLET_DATABASES, WalletView } from './wallet-store.js';
 
 /** Points granted by one campaign with one pair of dates. */
@@ -207,7 +207,7 @@ export function recordPoints(env: StoreEnv, tenant: Tenant, clock: LedgerClock, 
     const ticket = ret.ticket_transaction === null ? undefined : getTransaction(env, tenant, ret.ticket_transaction);
     if (ret.take_back > 0) {
       if (ticket) view.loadTransaction(ticket.id);
-      const back = takeBack(view.loadSpendable(ret.take_back).wallet, ticket?.id ?? null, ret.take_back);
+      const back = takeBack(view.loadSpendable(ret.take_back).wallet, ticket?.id ?? null, ret.take_back, today);
       taken = [...taken, ...back.taken];
       movement = combine(movement, back.movement);
     }
@@ -264,6 +264,34 @@ export function reversePoints(
   );
   view.save();
   return write(env, tenant, id, entry.type, who, entry.created_at, entry.origin_info ?? {}, movement, { reverses: original.id });
+}
+
+/**
+ * Points a transaction granted that have not expired at `clock.now` (expirations recorded, or due and not
+ * yet recorded): the most that returns of its cart may take back in all.
+ */
+export function unexpiredGrants(env: StoreEnv, tenant: Tenant, clock: LedgerClock, txId: string): number {
+  const tx = getTransaction(env, tenant, txId);
+  if (!tx) return 0;
+  const { settled } = settledView(env, tenant, tx.customer_id, clock);
+  const expiredDb = env.db(EXPIRED);
+  let unexpired = 0;
+  for (const line of tx.scores) {
+    if (line.score <= 0) continue;
+    const key = bucketKey(tx.id, line);
+    unexpired += line.score - ((expiredDb.get([tenantPrefix(tenant), key]) as number | undefined) ?? 0) - (settled.expired.get(key) ?? 0);
+  }
+  return Math.max(0, unexpired);
+}
+
+/** What `reversePoints` would take back and give back now (a cancellation's score_returned_from/to_customer). */
+export function reversalOf(env: StoreEnv, tenant: Tenant, clock: LedgerClock, txId: string, returned: Returns): { take_back: number; give_back: number } {
+  const tx = getTransaction(env, tenant, txId);
+  if (!tx) return { take_back: 0, give_back: 0 };
+  return {
+    take_back: Math.max(0, unexpiredGrants(env, tenant, clock, txId) - returned.taken_back),
+    give_back: Math.max(0, tx.taken.reduce((sum, line) => sum + line.score, 0) - returned.given_back),
+  };
 }
 
 /** The grants of an evaluated cart: its points writes, named by their effects. */

@@ -285,9 +285,10 @@ export function slicePoints(lines: readonly ScoreLine[], skip: number, take: num
 /**
  * Takes back `points` that transaction `tx` granted (a return of its cart; null: none): from its own buckets while
  * they hold them (pending ones too), then from the points that expire first, then as debt. The wallet
- * must be settled to today.
+ * must be settled to today. What the debt took is listed in `taken` as points of today that never
+ * expire, so that a reversal gives it back (repaying the debt first).
  */
-export function takeBack(wallet: Wallet, tx: string | null, points: number): { movement: Movement; taken: ScoreLine[] } {
+export function takeBack(wallet: Wallet, tx: string | null, points: number, today: string): { movement: Movement; taken: ScoreLine[] } {
   const taken: ScoreLine[] = [];
   const movement: Movement = { amount: 0, pending_amount: 0, scores: [] };
   let left = points;
@@ -305,5 +306,7 @@ export function takeBack(wallet: Wallet, tx: string | null, points: number): { m
   prune(wallet);
   if (left === 0) return { movement, taken };
   const rest = spend(wallet, left);
-  return { movement: combine(movement, rest.movement), taken: [...taken, ...rest.taken] };
+  const owed = left - rest.taken.reduce((sum, line) => sum + line.score, 0);
+  const debt: ScoreLine[] = owed > 0 ? [{ loyalty_score_name: null, loyalty_score_id: null, score: owed, available_from: today, available_to: null }] : [];
+  return { movement: combine(movement, rest.movement), taken: [...taken, ...rest.taken, ...debt] };
 }
