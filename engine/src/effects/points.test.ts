@@ -127,7 +127,9 @@ describe('points availability from the campaign settings', () => {
     expect(datesOf({ expiration_period_type: 'relative', availability_duration: 1, availability_duration_unit: 'months', availability_duration_natural: true })).toEqual(['2026-11-20', '2026-12-31']);
   });
 
-  it('fixed options: beginning of the next calendar month, end of the calendar month and year', () => {
+  it('fixed options: beginning of the next calendar month or year, end of the calendar month and year', () => {
+    expect(datesOf({ activation_period_type: 'fixed', activation_fixed_option_selected: 'at_the_beginning_of_the_calendar_year' })).toEqual(['2027-01-01', null]);
+    expect(datesOf({ activation_period_type: 'fixed', activation_fixed_option_selected: 'at_the_beginning_of_the_calendar_year', expiration_period_type: 'fixed', fixed_option_selected: 'at_the_end_of_the_calendar_year' })).toEqual(['2027-01-01', '2027-12-31']);
     expect(datesOf({ activation_period_type: 'fixed', activation_fixed_option_selected: 'at_the_beginning_of_the_calendar_month', expiration_period_type: 'fixed', fixed_option_selected: 'at_the_end_of_the_calendar_month' })).toEqual(['2026-12-01', '2026-12-31']);
     expect(datesOf({ expiration_period_type: 'fixed', fixed_option_selected: 'at_the_end_of_the_calendar_year' })).toEqual(['2026-11-20', '2026-12-31']);
     expect(datesOf({ activation_period_type: 'fixed', activation_date: '2027-01-10', expiration_period_type: 'fixed', expiration_date: '2027-06-30' })).toEqual(['2027-01-10', '2027-06-30']);

@@ -6,7 +6,7 @@ import { invalidRequest } from '../errors.js';
 import { addToDate, DATE_UNITS, formatDate, isDateOnly, lastDayOfMonth, type LocalDate, type ZonedDate } from './zonedDate.js';
 export type PointsAvailability = (earned: ZonedDate) => { from: string; to: string | null };
 
-const ACTIVATION_FIXED = ['at_the_beginning_of_the_calendar_month'];
+const ACTIVATION_FIXED = ['at_the_beginning_of_the_calendar_month', 'at_the_beginning_of_the_calendar_year'];
 const EXPIRATION_FIXED = ['at_the_end_of_the_calendar_month', 'at_the_end_of_the_calendar_year'];
 
 export function compilePointsAvailability(params: Record<string, unknown>): PointsAvailability {
@@ -37,6 +37,8 @@ function compileActivation(params: Record<string, unknown>): (earned: ZonedDate)
       // Points earned during a month become available on the first day of the next one.
       return (earned) => ({ ...addToDate({ ...earned, day: 1 }, 1, 'months'), day: 1 });
     }
+    // Points earned during a year become available on the first day of the next one.
+    if (option === 'at_the_beginning_of_the_calendar_year') return (earned) => ({ year: earned.year + 1, month: 1, day: 1 });
     throw invalidRequest(
       'rule_params.activation_fixed_option_selected',
       `must be one of ${ACTIVATION_FIXED.join(', ')} (or give activation_date)`,
