@@ -52,7 +52,8 @@ describe('POST /carts/cancellation', () => {
     expect((await server.client.post('/carts/realtime', original)).status).toBe(200);
     const returning = cart({ returns: [{ ticket_id: original.id, line_order: 1, from_line_order: 1, quantity: 1 }] });
     expect((await server.client.post('/carts/realtime', returning)).status).toBe(200);
-    for (const [cancelled, mirror] of [[original.id, 9101], [returning.id, 9102]]) {
+    // The return first: once its ticket is cancelled, a return can no longer be (returns.test.ts).
+    for (const [cancelled, mirror] of [[returning.id, 9102], [original.id, 9101]]) {
       expect((await server.client.post('/carts/cancellation', { cart_to_cancel_id: cancelled, new_cart_id: mirror })).status).toBe(200);
     }
     const [first, second] = [(await server.client.get('/carts/9101')).body, (await server.client.get('/carts/9102')).body];

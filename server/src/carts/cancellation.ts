@@ -73,6 +73,13 @@ function refuse(carts: CartStore, tenant: Tenant, settings: CompanySettings, ori
   const field = request.cart_to_cancel_id !== undefined ? 'cart_to_cancel_id' : 'cart_to_cancel_code';
   if (original.kind === 'cancellation') return new TallyError('invalid_request', `${field}: cart ${original.id} is itself a cancellation`, field);
   if (original.cancelled_by !== null) return new TallyError('conflict', `${field}: cart ${original.id} was already cancelled by cart ${original.cancelled_by}`, field);
+  // Undoing a return of a ticket cancelled since would give back points the ticket's cancellation already settled.
+  for (const moved of original.writes.returns ?? []) {
+    const ticket = carts.get(tenant, String(moved.ticket_id));
+    if (ticket && ticket.cancelled_by !== null) {
+      return new TallyError('conflict', `${field}: cart ${original.id} returns lines of cart ${ticket.id}, which cart ${ticket.cancelled_by} has cancelled since`, field);
+    }
+  }
   const ageSeconds = (now.getTime() - Date.parse(original.stored_at)) / 1000;
   if (ageSeconds < settings.cart_cancellation_wait_seconds) {
     return new TallyError('invalid_request', `${field}: a cart can be cancelled ${settings.cart_cancellation_wait_seconds} s after its creation (cart ${original.id} is ${Math.floor(ageSeconds)} s old)`, field);

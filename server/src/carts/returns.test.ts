@@ -62,6 +62,11 @@ describe('returns take back the points the returned units earned', () => {
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.score_returned_from_customer).toBe(100);
     expect((await balance()).score).toBe(start);
+    // Its returns can no longer be undone: that would give back points the ticket's cancellation settled.
+    const undo = await server.client.post('/carts/cancellation', { cart_to_cancel_id: first.body.id });
+    expect([undo.status, undo.body.code]).toEqual([409, 'conflict']);
+    expect(undo.body.error).toMatch(/which cart \d+ has cancelled since$/);
+    expect((await balance()).score).toBe(start);
     // A cancelled ticket has nothing left to take back.
     expect((await server.client.post('/carts/realtime', returning(ticket, 2, 1, 10))).body.score_returned_from_customer).toBe(0);
     expect((await balance()).score).toBe(start);
