@@ -21,7 +21,7 @@ import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import { localDate } from './local-date.js';
 import type { Balance, LedgerClock, OriginCart, PointsTransaction, PointsTransactionType, ScoreLine } from './types.js';
-import { availableIn, bucketKey, combine, giveBack, grant, reverse, settle, slicePoints, spend, takeBack, type Bucket, type Movement, type Returns } from './wallet.js';
+import { availableIn, bucketKey, combine, giveBack, grant, plainPoints, reverse, settle, slicePoints, spend, takeBack, type Bucket, type Movement, type Returns } from './wallet.js';
 import { moveBuckets, removeWallet, WALLET_DATABASES, WalletView } from './wallet-store.js';
 
 /** Points granted by one campaign with one pair of dates. */
@@ -222,7 +222,7 @@ export function recordPoints(env: StoreEnv, tenant: Tenant, clock: LedgerClock, 
 function givenBack(ticket: PointsTransaction | undefined, ret: ReturnMove, today: string): ScoreLine[] {
   const lines = slicePoints(ticket?.taken ?? [], ret.given_before, ret.give_back);
   const short = ret.give_back - lines.reduce((sum, line) => sum + line.score, 0);
-  return short > 0 ? [...lines, { loyalty_score_name: null, loyalty_score_id: null, score: short, available_from: today, available_to: null }] : lines;
+  return short > 0 ? [...lines, plainPoints(short, today)] : lines;
 }
 
 /**

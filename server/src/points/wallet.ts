@@ -254,6 +254,7 @@ export interface Returns {
 
 const NOTHING_RETURNED: Returns = { taken_back: 0, given_back: 0 };
 
+/** Two movements of one transaction as one. */
 export function combine(a: Movement, b: Movement): Movement {
   return { amount: a.amount + b.amount, pending_amount: a.pending_amount + b.pending_amount, scores: [...a.scores, ...b.scores] };
 }
@@ -307,6 +308,10 @@ export function takeBack(wallet: Wallet, tx: string | null, points: number, toda
   if (left === 0) return { movement, taken };
   const rest = spend(wallet, left);
   const owed = left - rest.taken.reduce((sum, line) => sum + line.score, 0);
-  const debt: ScoreLine[] = owed > 0 ? [{ loyalty_score_name: null, loyalty_score_id: null, score: owed, available_from: today, available_to: null }] : [];
-  return { movement: combine(movement, rest.movement), taken: [...taken, ...rest.taken, ...debt] };
+  return { movement: combine(movement, rest.movement), taken: [...taken, ...rest.taken, ...(owed > 0 ? [plainPoints(owed, today)] : [])] };
+}
+
+/** Points of no campaign, available from today, that never expire (what a debt took, or gives back). */
+export function plainPoints(score: number, today: string): ScoreLine {
+  return { loyalty_score_name: null, loyalty_score_id: null, score, available_from: today, available_to: null };
 }
