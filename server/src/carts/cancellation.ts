@@ -114,9 +114,8 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
   // What returns of this cart moved already stays moved: the cancellation takes back and gives back the rest.
   const moved = counters.returnedOfTicket(tenant, original.id);
   const returned = { taken_back: moved.score_from_customer, given_back: moved.score_to_customer };
-  const reversal = original.points_transaction_id === null ? { take_back: 0, give_back: 0 } : reversalOf(env, tenant, clock, original.points_transaction_id, returned);
-  const money = (points: number) => pointsAsMoney(points, settings);
-  const response = { ...mirrorResponse(cartResponse(original), id, code, { from: reversal.take_back, to: reversal.give_back }, money), creation_date: at };
+  const reversal = reversalOf(env, tenant, clock, original.points_transaction_id, returned);
+  const response = { ...mirrorResponse(cartResponse(original), id, code, reversal, (points) => pointsAsMoney(points, settings)), creation_date: at };
   let pointsTransactionId: string | null = null;
   if (original.points_transaction_id !== null) {
     const tx = reversePoints(env, tenant, clock, original.points_transaction_id, {

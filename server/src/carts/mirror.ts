@@ -5,6 +5,7 @@
  */
 import type { CartResponse, Effect } from '@tally/engine';
 import { wireInt } from '../http/wire.js';
+import type { Reversal } from '../points/ledger.js';
 
 const MONEY_FIELDS = ['total', 'original_total', 'total_net', 'total_tax', 'payment_cost', 'shipping_cost'] as const;
 const LINE_FIELDS = ['total', 'original_total', 'total_cost', 'quantity', 'total_net', 'total_tax'] as const;
@@ -59,18 +60,12 @@ function rollback(effect: Effect): Effect {
   };
 }
 
-/** What the cancellation moves in the ledger: the points it takes back (from) and gives back (to). */
-export interface Reversal {
-  from: number;
-  to: number;
-}
-
 /**
  * The response of the mirror cart, from the original's evaluation and what the ledger's reversal moves
  * (the points the original earned or was given back by its returns, less what expired and what later
  * returns of it took back; the points it spent or its returns took back, less what later returns gave back).
  */
-export function mirrorResponse(original: CartResponse, id: string, code: string | null, { from, to }: Reversal, money: (points: number) => number): CartResponse {
+export function mirrorResponse(original: CartResponse, id: string, code: string | null, reversal: Reversal, money: (points: number) => number): CartResponse {
   const { code: _originalCode, ...rest } = original;
   return {
     ...negateLists(rest, ['promotions', 'returns']),
@@ -82,10 +77,10 @@ export function mirrorResponse(original: CartResponse, id: string, code: string 
     score_as_money: -original.score_as_money,
     score_used: 0,
     score_used_as_money: 0,
-    score_returned_from_customer: from,
-    score_returned_from_customer_as_money: money(from),
-    score_returned_to_customer: to,
-    score_returned_to_customer_as_money: money(to),
+    score_returned_from_customer: reversal.take_back,
+    score_returned_from_customer_as_money: money(reversal.take_back),
+    score_returned_to_customer: reversal.give_back,
+    score_returned_to_customer_as_money: money(reversal.give_back),
     total_scores_coupon_applied: -original.total_scores_coupon_applied,
     total_scores_coupon_applied_as_money: -original.total_scores_coupon_applied_as_money,
     total_discount_voucher_applied: -original.total_discount_voucher_applied,

@@ -56,7 +56,7 @@ export function readReturns(
   if (!Array.isArray(returns)) return undefined;
   // Returns of one line, or of one ticket, in the same cart count one after the other.
   const running = new Map<string, Returned>();
-  const takenFromTicket = new Map<string, number>();
+  const leftOfTicket = new Map<string, number>();
   return (returns as ReturnLine[]).map((ret, i) => {
     const ticket = findTicket(sources.carts, tenant, ret);
     if (!ticket || typeof ret.quantity !== 'number') return null;
@@ -75,16 +75,15 @@ export function readReturns(
     const response = cartResponse(ticket);
     const share = (points: number) => new Decimal(points).times(after).div(units).floor().toNumber();
     // Points that expired before they came back are not taken back: the customer never had them to spend.
-    const taken = takenFromTicket.get(ticket.id) ?? sources.counters.returnedOfTicket(tenant, ticket.id).score_from_customer;
-    const unexpired = ticket.points_transaction_id === null ? 0 : unexpiredGrants(sources.env, tenant, clock, ticket.points_transaction_id);
+    const left = leftOfTicket.get(ticket.id) ?? unexpiredLeft(sources, tenant, clock, ticket);
     const moved: ReturnedPoints = {
       ticket_id: wireInt(ticket.id),
       line_order: order,
       quantity: addQuantities(after, -before.quantity),
-      score_from_customer: Math.max(0, Math.min(share(earnedOnLine(response, order)) - before.score_from_customer, unexpired - taken)),
+      score_from_customer: Math.max(0, Math.min(share(earnedOnLine(response, order)) - before.score_from_customer, left)),
       score_to_customer: Math.max(0, share(spentOnLine(response, order)) - before.score_to_customer),
     };
-    takenFromTicket.set(ticket.id, taken + moved.score_from_customer);
+    leftOfTicket.set(ticket.id, left - moved.score_from_customer);
     running.set(key, {
       quantity: after,
       score_from_customer: before.score_from_customer + moved.score_from_customer,
@@ -92,6 +91,12 @@ export function readReturns(
     });
     return moved;
   });
+}
+
+/** The ticket's points that have not expired, less what its returns took back so far. */
+function unexpiredLeft(sources: ReturnSources, tenant: Tenant, clock: LedgerClock, ticket: CartRecord): number {
+  if (ticket.points_transaction_id === null) return 0;
+  return unexpiredGrants(sources.env, tenant, clock, ticket.points_transaction_id) - sources.counters.returnedOfTicket(tenant, ticket.id).score_from_customer;
 }
 
 function findTicket(carts: CartStore, tenant: Tenant, ret: ReturnLine): CartRecord | undefined {

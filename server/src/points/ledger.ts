@@ -284,12 +284,18 @@ export function unexpiredGrants(env: StoreEnv, tenant: Tenant, clock: LedgerCloc
   return Math.max(0, unexpired);
 }
 
-/** What `reversePoints` would take back and give back now (a cancellation's score_returned_from/to_customer). */
-export function reversalOf(env: StoreEnv, tenant: Tenant, clock: LedgerClock, txId: string, returned: Returns): { take_back: number; give_back: number } {
-  const tx = getTransaction(env, tenant, txId);
+/** What reversing a transaction moves: the points it takes back and gives back. */
+export interface Reversal {
+  take_back: number;
+  give_back: number;
+}
+
+/** What `reversePoints` would take back and give back now (a cancellation's score_returned_from/to_customer; null: no transaction). */
+export function reversalOf(env: StoreEnv, tenant: Tenant, clock: LedgerClock, txId: string | null, returned: Returns): Reversal {
+  const tx = txId === null ? undefined : getTransaction(env, tenant, txId);
   if (!tx) return { take_back: 0, give_back: 0 };
   return {
-    take_back: Math.max(0, unexpiredGrants(env, tenant, clock, txId) - returned.taken_back),
+    take_back: Math.max(0, unexpiredGrants(env, tenant, clock, tx.id) - returned.taken_back),
     give_back: Math.max(0, tx.taken.reduce((sum, line) => sum + line.score, 0) - returned.given_back),
   };
 }
