@@ -22,7 +22,7 @@
  * targets name a latency at a rate ("realtime at least 3,000 per second with
  * p99 under 20 ms"), so the pool's simulate and realtime also run paced: the
  * same connections, each pausing a random time (exponential, mean
- * BENCH_PAUSE_MS_SIMULATE / BENCH_PAUSE_MS_REALTIME, default 1.2 and 9.5 ms:
+ * BENCH_PAUSE_MS_SIMULATE / BENCH_PAUSE_MS_REALTIME, default 1.5 and 9 ms:
  * about 15,000 and 3,000 a second here; 0 = off) after each answer before it
  * sends the next cart, as a till does between customers (wrk's `delay()`).
  * The rate such a run reaches is what it measured, and is reported as such.
@@ -50,7 +50,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 // also measured with fewer connections than the other targets, to show the latency its rate allows.
 const REALTIME_CONNECTIONS = (process.env.BENCH_REALTIME_CONNECTIONS ?? '32').split(',').filter(Boolean).map(Number);
 // The mean pause of a paced run's connections, by operation (0: no paced run).
-const PAUSE_MS = { simulate: Number(process.env.BENCH_PAUSE_MS_SIMULATE ?? 1.2), realtime: Number(process.env.BENCH_PAUSE_MS_REALTIME ?? 9.5) };
+const PAUSE_MS = { simulate: Number(process.env.BENCH_PAUSE_MS_SIMULATE ?? 1.5), realtime: Number(process.env.BENCH_PAUSE_MS_REALTIME ?? 9) };
 // Few customers: creating one hashes its password (scrypt), on purpose slow.
 const CUSTOMERS = 100;
 
