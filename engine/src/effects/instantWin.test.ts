@@ -87,6 +87,15 @@ describe('instant wins', () => {
     expect(play(targeted, holder).response.effects).toEqual([]);
   });
 
+  it('a campaign other than targeted played through a static code: no coupon_info, no campaign_history_id (targeted only)', () => {
+    const coded: Campaign = { ...game(sure, { coupon_required: true }), coupon_params: { static_code: 'PLAY' } };
+    const outcome = evaluate([coded], cart([line(1, 10, 10)], { coupons_desired: ['PLAY'] }), context());
+    expect(outcome.response.effects).toHaveLength(1);
+    expect(outcome.response.effects[0]).not.toHaveProperty('coupon_info');
+    expect(outcome.response.effects[0]).not.toHaveProperty('campaign_history_id');
+    expect(play(coded).response.effects).toEqual([]);
+  });
+
   it('no participation: anonymous cart, conditions not met, once limit reached', () => {
     expect(play(game(sure), ANONYMOUS).response.effects).toEqual([]);
     expect(play(game(sure, { rule_conditions: { conditions: { and: [{ field: 'total', operator: 'gte', value: 50 }] } } })).response.effects).toEqual([]);

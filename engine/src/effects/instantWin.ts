@@ -29,9 +29,13 @@ export function playInstantWin(run: Run, campaign: CompiledCampaign): void {
     line: -1,
     value: 0,
   };
-  const voucher = admission.coupon?.voucher;
-  if (admission.coupon) effect.coupon_info = admission.coupon.info;
-  if (voucher?.campaign_history_id !== undefined) effect.campaign_history_id = voucher.campaign_history_id;
+  // The contract gives an instant win's coupon_info and campaign_history_id for targeted campaigns only,
+  // even when another campaign is played through a coupon (a static code).
+  if (campaign.targeting.selectCustomers === 'targeted' && admission.coupon) {
+    effect.coupon_info = admission.coupon.info;
+    const history = admission.coupon.voucher?.campaign_history_id;
+    if (history !== undefined) effect.campaign_history_id = history;
+  }
   run.effects.push(effect);
   if (run.context.mode === 'simulate') return;
   const seed = `${run.context.seed}:${campaign.id}`;
