@@ -11,7 +11,10 @@
  * - POST /carts/realtime on its writer threads (REALTIME_WORKERS, default 2) and inline (every cart a new id, each one
  *   durable before its 200: group commit).
  * Reports requests/s, p50, p99, non-2xx, the server's CPU per request (all
- * its threads) and peak RSS (VmHWM), and the host's steal time (CPU the
+ * its threads), what LMDB wrote (the pages a cart and a transaction, the
+ * carts a transaction and its flush: the servers run with
+ * STORE_METRICS_INTERVAL_MS, and a run's window is read from their `store
+ * commits` lines) and peak RSS (VmHWM), and the host's steal time (CPU the
  * hypervisor gave other guests during the run: figures of a run with high
  * steal are a measure of the neighbours).
  * Every target runs once per round (BENCH_ROUNDS, default 3), the rounds one
@@ -138,10 +141,14 @@ function wrk(port, path, firstId, pid, connections = CONNECTIONS, pauseMs = 0) {
   if (WARMUP > 0) load(port, path, firstId + 5_000_000, WARMUP, connections, pauseMs);
   const before = pid === undefined ? 0 : cpuSeconds(pid);
   const host = hostTicks();
+  const measuredFrom = Date.now();
   const result = load(port, path, firstId, DURATION, connections, pauseMs);
+  const measuredTo = Date.now();
   const after = hostTicks();
   return {
     ...result,
+    measuredFrom,
+    measuredTo,
     cpuUs: pid === undefined ? NaN : ((cpuSeconds(pid) - before) * 1e6) / (result.rps * DURATION),
     rssMiB: pid === undefined ? NaN : peakRss(pid),
     stealPct: (100 * (after.steal - host.steal)) / (after.total - host.total),
@@ -200,15 +207,39 @@ function peakRss(pid) {
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
 }
 
+// How often the servers log LMDB's commit counters (the pages columns).
+const STORE_METRICS_MS = 500;
+
+/**
+ * What LMDB wrote for a run, from the server's `store commits` lines (cumulative counts): between the last line
+ * before the measured load and the first after it. The load ran over that window but for the part after its end,
+ * so its carts are the rate times the time from the first line to the end. Undefined when nothing was committed.
+ */
+function storeCost(commits, result) {
+  const first = commits.findLast((line) => line.time <= result.measuredFrom);
+  const last = commits.find((line) => line.time >= result.measuredTo);
+  if (!first || !last || last.transactions === first.transactions) return undefined;
+  const transactions = last.transactions - first.transactions;
+  const pages = last.pages_written - first.pages_written;
+  const carts = (result.rps * (result.measuredTo - first.time)) / 1000;
+  return { pagesPerTransaction: pages / transactions, pagesPerCart: pages / carts, cartsPerTransaction: carts / transactions, syncMsPerTransaction: (1000 * (last.sync_seconds - first.sync_seconds)) / transactions };
+}
+
 /** Starts the Tally build of checkout `root` (this one by default) on a new store, seeded. */
 async function startTally(workers, root = ROOT) {
   const dataDir = mkdtempSync(join(tmpdir(), 'tally-carts-bench-'));
   const server = await startNode([join(root, 'server/dist/main.js')], {
     PORT: '0', DATA_DIR: dataDir, TALLY_RATE_LIMITS: 'off', TALLY_BOOTSTRAP_KEY: KEY, TALLY_BOOTSTRAP_SECRET: SECRET, LOG_LEVEL: 'info', WORKERS: String(workers),
+    STORE_METRICS_INTERVAL_MS: String(STORE_METRICS_MS),
   });
   await seed(server.port);
   return {
     ...server,
+    /** The store's cost of a run that just ended (waits for the server's next `store commits` line). */
+    async storeCost(result) {
+      await new Promise((resolve) => setTimeout(resolve, STORE_METRICS_MS + 200));
+      return storeCost(server.commits, result);
+    },
     async stop() {
       server.child.kill('SIGTERM');
       await new Promise((r) => server.child.once('exit', r));
@@ -227,7 +258,7 @@ export { campaigns, cartBody, seed, startTally, wrk };
 export async function runCartsBench() {
   const targets = [];
   const processes = [];
-  const target = (name, run, paced = false) => targets.push({ name, run, paced, results: [] });
+  const target = (name, run, paced = false, server = undefined) => targets.push({ name, run, paced, server, results: [] });
   try {
     if (process.env.BENCH_BARE !== 'off') {
       const bare = await startNode(['-e', BARE], { NODE_PATH: join(ROOT, 'node_modules') });
@@ -245,18 +276,21 @@ export async function runCartsBench() {
         const connections = [CONNECTIONS, ...(op === 'realtime' && workers > 0 ? REALTIME_CONNECTIONS : [])];
         for (const c of connections) {
           const name = `Tally POST /carts/${op}, ${where(op)}${c === CONNECTIONS ? '' : `, ${c} connections`}`;
-          target(name, (firstId) => wrk(server.port, `/carts/${op}`, firstId, server.child.pid, c));
+          target(name, (firstId) => wrk(server.port, `/carts/${op}`, firstId, server.child.pid, c), false, server);
         }
         const pause = PAUSE_MS[op] ?? 0;
         if (workers > 0 && pause > 0) {
-          target(`Tally POST /carts/${op}, ${where(op)}, paced (each connection pauses ${pause} ms on average)`, (firstId) => wrk(server.port, `/carts/${op}`, firstId, server.child.pid, CONNECTIONS, pause), true);
+          target(`Tally POST /carts/${op}, ${where(op)}, paced (each connection pauses ${pause} ms on average)`, (firstId) => wrk(server.port, `/carts/${op}`, firstId, server.child.pid, CONNECTIONS, pause), true, server);
         }
       }
     }
     for (let round = 0; round < ROUNDS; round++) {
       console.error(`carts bench: round ${round + 1} of ${ROUNDS}`);
       // Every run gets its own range of cart ids (realtime stores each cart: an id is never sent twice).
-      targets.forEach((t, i) => t.results.push(t.run((i + 1) * 100_000_000 + round * 10_000_000)));
+      for (const [i, t] of targets.entries()) {
+        const result = t.run((i + 1) * 100_000_000 + round * 10_000_000);
+        t.results.push({ ...result, store: await t.server?.storeCost(result) });
+      }
     }
   } finally {
     for (const p of processes) await p.stop();
@@ -268,8 +302,8 @@ export async function runCartsBench() {
 export function printCartsTable(targets) {
   const bare = targets[0]?.name.startsWith('bare') ? targets[0] : undefined;
   console.log(`\nCarts: 50 active campaigns (${process.env.BENCH_APPLYING ?? 10} acting on the cart), 10-line carts, wrk -t1 -c${CONNECTIONS} (unless said) -d${DURATION}s after ${WARMUP} s of warm-up, loopback, Node ${process.version}, CART_TASKS_PER_WORKER=${process.env.CART_TASKS_PER_WORKER ?? 'default'}; medians of ${ROUNDS} rounds, each round every target one after the other.`);
-  console.log('\n| target | requests/s | each round | p50 ms | p99 ms | non-2xx | % of bare | server CPU µs a request | server peak RSS MiB (after the first round) | host steal % (highest) |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('\n| target | requests/s | each round | p50 ms | p99 ms | non-2xx | % of bare | server CPU µs a request | LMDB pages written a cart (a transaction), carts a transaction, sync ms a transaction | server peak RSS MiB (after the first round) | host steal % (highest) |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const { name, results, paced } of targets) {
     const of = (key) => median(results.map((r) => r[key]));
     // A paced run's rate is the pace, not a ceiling: no share of the bare endpoint.
@@ -279,7 +313,10 @@ export function printCartsTable(targets) {
     const errors = results.reduce((sum, r) => sum + r.errors, 0);
     const rss = results[0].rssMiB;
     const steal = Math.max(...results.map((r) => r.stealPct));
-    console.log(`| ${name} | ${Math.round(of('rps')).toLocaleString('en')} | ${rounds} | ${of('p50').toFixed(2)} | ${of('p99').toFixed(2)} | ${errors} | ${share} | ${cpu} | ${rss} | ${steal.toFixed(0)} |`);
+    const stored = results.map((r) => r.store).filter(Boolean);
+    const store = (key) => median(stored.map((s) => s[key]));
+    const pages = stored.length === 0 ? '' : `${store('pagesPerCart').toFixed(1)} (${Math.round(store('pagesPerTransaction'))}), ${store('cartsPerTransaction').toFixed(1)}, ${store('syncMsPerTransaction').toFixed(2)}`;
+    console.log(`| ${name} | ${Math.round(of('rps')).toLocaleString('en')} | ${rounds} | ${of('p50').toFixed(2)} | ${of('p99').toFixed(2)} | ${errors} | ${share} | ${cpu} | ${pages} | ${rss} | ${steal.toFixed(0)} |`);
   }
 }
 

@@ -10,9 +10,13 @@ export const KEY = 'bench-key';
 export const SECRET = 'bench-secret';
 export const AUTH = { 'X-Api-Key': KEY, 'X-Api-Secret': SECRET, 'X-Api-Version': '1' };
 
-/** Spawns `command args` and resolves with `{child, port, backend}` once it logs that it listens. */
+/**
+ * Spawns `command args` and resolves with `{child, port, backend, commits}` once it logs that it listens;
+ * `commits` collects the `store commits` lines it logs after (Tally with STORE_METRICS_INTERVAL_MS).
+ */
 export function startProcess(command, args, env) {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const commits = [];
   return new Promise((resolve, reject) => {
     let buffered = '';
     child.stdout.on('data', (d) => {
@@ -22,7 +26,8 @@ export function startProcess(command, args, env) {
       for (const line of lines) {
         if (!line.startsWith('{')) continue;
         const entry = JSON.parse(line);
-        if (entry.msg === 'listening') resolve({ child, port: entry.port, backend: entry.backend });
+        if (entry.msg === 'listening') resolve({ child, port: entry.port, backend: entry.backend, commits });
+        if (entry.msg === 'store commits') commits.push(entry);
       }
     });
     child.on('exit', (code) => reject(new Error(`${command} exited ${code} before listening`)));

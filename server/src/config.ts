@@ -12,6 +12,8 @@ export interface Config {
   mergeDelayMs: number;
   /** CUSTOMER_CACHE_ENTRIES: rendered GET /customers/{value} answers kept in memory (default 250000; 0 = none). */
   customerCacheEntries: number;
+  /** STORE_METRICS_INTERVAL_MS: log LMDB's commit counters this often (default 0: not counted; store/metrics.ts). */
+  storeMetricsMs: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -26,6 +28,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: env.TALLY_RATE_LIMITS !== 'off',
     mergeDelayMs: nonNegative(env.TALLY_MERGE_DELAY_MS, 'TALLY_MERGE_DELAY_MS'),
     customerCacheEntries: Math.floor(nonNegative(env.CUSTOMER_CACHE_ENTRIES ?? '250000', 'CUSTOMER_CACHE_ENTRIES')),
+    storeMetricsMs: nonNegative(env.STORE_METRICS_INTERVAL_MS, 'STORE_METRICS_INTERVAL_MS'),
   };
 }
 

@@ -16,6 +16,7 @@ import { buildRoutes } from './http/registry.js';
 import { createPipeline } from './http/pipeline.js';
 import { BACKEND, startHttpServer } from './http/server.js';
 import { openStore } from './store/env.js';
+import { logCommitMetrics } from './store/metrics.js';
 import { threadsLoaded } from './pool/pool.js';
 import { migrateWalletLayout } from './points/wallet-store.js';
 import { startReferrals } from './triggers/routes.js';
@@ -29,7 +30,7 @@ async function main(): Promise<void> {
   const log = createLogger();
   const config = readConfig();
   compileSchemas();
-  const env = openStore(config.dataDir);
+  const env = openStore(config.dataDir, { trackMetrics: config.storeMetricsMs > 0 });
   const migrated = await migrateWalletLayout(env);
   if (migrated > 0) log.info({ buckets: migrated }, 'points buckets moved to one record per transaction');
   CustomerStore.cacheAnswers(env, config.customerCacheEntries);
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
   ];
   for (const timer of sweeps) timer.unref();
   const stopReferrals = startReferrals(ctx);
+  const stopCommitMetrics = config.storeMetricsMs > 0 ? logCommitMetrics(env, log, config.storeMetricsMs) : () => {};
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -58,6 +60,7 @@ async function main(): Promise<void> {
     log.info({ signal }, 'stopping');
     for (const timer of sweeps) clearInterval(timer);
     stopReferrals();
+    stopCommitMetrics();
     await server.close();
     // A worker thread still loading its module when the process exits can abort it (pool.ts); one that never loads is given up.
     await Promise.race([threadsLoaded(), new Promise((givenUp) => setTimeout(givenUp, 10_000))]);

@@ -82,7 +82,7 @@ export function createCartPool(options: PoolOptions, dataDir: string, env: Store
       // A cart allocates ~100 KB of short-lived objects: a young generation of 96 MB (semi-spaces of 32 MB)
       // lets nearly all of it die before a scavenge; measured 10 to 20% less CPU per cart than V8's default.
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-      workerData: { dataDir },
+      workerData: { dataDir, trackMetrics: env.tracksMetrics },
     });
     let pending = count;
     loading.push(

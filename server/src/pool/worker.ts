@@ -13,7 +13,9 @@ import { envelop, WORKER_LOADED, type Envelope } from './envelope.js';
 const log = createLogger();
 // The cart's schema only: a worker validates nothing else.
 compileSchemas(['carts.cart']);
-const env = openStore((workerData as { dataDir: string }).dataDir);
+// The same options as the main thread's: the threads share one LMDB environment.
+const { dataDir, trackMetrics } = workerData as { dataDir: string; trackMetrics: boolean };
+const env = openStore(dataDir, { trackMetrics });
 const service = new CartService(env, (tenant, version) => log.info({ tenant, version }, 'program compiled'));
 
 /**

@@ -4,7 +4,7 @@
  * a write is acknowledged only once it is flushed to disk (`transact`).
  * LMDB is multi-process safe, so the CLI can write while the server runs.
  */
-import { open, type Database, type Key, type RootDatabase } from 'lmdb';
+import { open, type Database, type Key, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { VERSIONS_DATABASE } from './versioned.js';
 
 export type Db = Database<unknown, Key>;
@@ -36,18 +36,44 @@ export interface StoreEnv {
    * answered, so its next reads see that write.
    */
   freshReads(): void;
+  /** Whether LMDB counts its commits (`openStore`'s `trackMetrics`). */
+  readonly tracksMetrics: boolean;
+  /** LMDB's counts since the store opened, of every thread of the process (undefined unless tracked). */
+  commitMetrics(): CommitMetrics | undefined;
   close(): Promise<void>;
 }
 
-export function openStore(dataDir: string): StoreEnv {
-  const root: RootDatabase = open({
+/** Cumulative counts of lmdb-js's `trackMetrics`, for the periodic `store commits` log line (docs/storage.md). */
+export interface CommitMetrics {
+  transactions: number;
+  pages_written: number;
+  /** Waiting for the write lock. */
+  lock_wait_seconds: number;
+  /** From a write transaction's start to the end of its commit (its callbacks and page writes). */
+  transaction_seconds: number;
+  page_write_seconds: number;
+  /** Flushing to disk (fdatasync), after the lock is released. */
+  sync_seconds: number;
+}
+
+export interface StoreOptions {
+  /** Count commits, pages and the time they take (lmdb-js `trackMetrics`): STORE_METRICS_INTERVAL_MS. */
+  trackMetrics?: boolean;
+}
+
+export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv {
+  const trackMetrics = options.trackMetrics ?? false;
+  // trackMetrics is lmdb-js's, not in its types.
+  const rootOptions: RootDatabaseOptionsWithPath & { trackMetrics: boolean } = {
     path: dataDir,
     // One named database per kind of record; room for many more resources.
     maxDbs: 256,
     // Explicit for readers of this file: these are lmdb-js's safe defaults.
     noSync: false,
     useWritemap: false,
-  });
+    trackMetrics,
+  };
+  const root: RootDatabase = open(rootOptions);
   const dbs = new Map<string, Db>();
   // The callbacks of the transaction whose work is running (works run one at a time, synchronously).
   let settling: (() => void)[] | undefined;
@@ -88,6 +114,20 @@ export function openStore(dataDir: string): StoreEnv {
     },
     freshReads() {
       root.resetReadTxn();
+    },
+    tracksMetrics: trackMetrics,
+    commitMetrics() {
+      if (!trackMetrics) return undefined;
+      // getStats() is typed `{}`; with trackMetrics it carries these counters (lmdb-js src/env.cpp).
+      const stats = root.getStats() as Record<string, number>;
+      return {
+        transactions: stats.txns,
+        pages_written: stats.pagesWritten,
+        lock_wait_seconds: stats.timeStartTxns,
+        transaction_seconds: stats.timeDuringTxns,
+        page_write_seconds: stats.timePageFlushes,
+        sync_seconds: stats.timeSync,
+      };
     },
     afterCommit(settled) {
       if (!settling) throw new Error('afterCommit is only called inside transact');
