@@ -30,6 +30,8 @@
  * sends the next cart, as a till does between customers (wrk's `delay()`).
  * The rate such a run reaches is what it measured, and is reported as such.
  * Env: BENCH_DURATION seconds per target and round (default 10), BENCH_CONNECTIONS (50),
+ * BENCH_CART_CUSTOMERS (100: the customers the carts belong to) and BENCH_CUSTOMER_ORDER
+ * (turn, default: each cart the next customer; random),
  * BENCH_REALTIME_CONNECTIONS (default 32: realtime on the writer pool also
  * runs at these), BENCH_WARMUP seconds of unrecorded load before each target
  * (default 2: the workers' JIT and first program compile are not the steady
@@ -54,8 +56,13 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const REALTIME_CONNECTIONS = (process.env.BENCH_REALTIME_CONNECTIONS ?? '32').split(',').filter(Boolean).map(Number);
 // The mean pause of a paced run's connections, by operation (0: no paced run).
 const PAUSE_MS = { simulate: Number(process.env.BENCH_PAUSE_MS_SIMULATE ?? 1.5), realtime: Number(process.env.BENCH_PAUSE_MS_REALTIME ?? 9) };
-// Few customers: creating one hashes its password (scrypt), on purpose slow.
-const CUSTOMERS = 100;
+// Few customers by default: creating one hashes its password (scrypt), on purpose slow. Each cart's customer is
+// the next in turn, or with BENCH_CUSTOMER_ORDER=random drawn at random (real traffic: no two carts of a
+// transaction share their customers' pages by accident of their ids).
+const CUSTOMERS = Number(process.env.BENCH_CART_CUSTOMERS ?? 100);
+const CUSTOMER_ORDER = process.env.BENCH_CUSTOMER_ORDER ?? 'turn';
+if (!Number.isInteger(CUSTOMERS) || CUSTOMERS < 1) throw new Error(`BENCH_CART_CUSTOMERS must be an integer >= 1, got ${process.env.BENCH_CART_CUSTOMERS}`);
+if (!['turn', 'random'].includes(CUSTOMER_ORDER)) throw new Error(`BENCH_CUSTOMER_ORDER must be turn or random, got ${CUSTOMER_ORDER}`);
 
 /** A 10-line cart (~1.5 KB); ids and customer are substituted per request. */
 function cartBody(id, customer) {
@@ -181,7 +188,7 @@ function load(port, path, firstId, seconds, connections, pauseMs) {
     ...Object.entries({ ...AUTH, 'Content-Type': 'application/json' }).map(([k, v]) => `wrk.headers["${k}"] = "${v}"`),
     `request = function()`,
     `  id = id + 1`,
-    `  return wrk.format(nil, "${path}", nil, [[${head}]] .. id .. [[${middle}]] .. ((id % ${CUSTOMERS}) + 1) .. [[${tail}]])`,
+    `  return wrk.format(nil, "${path}", nil, [[${head}]] .. id .. [[${middle}]] .. ${CUSTOMER_ORDER === 'random' ? `math.random(${CUSTOMERS})` : `((id % ${CUSTOMERS}) + 1)`} .. [[${tail}]])`,
     `end`,
     // Paced: wrk waits delay() milliseconds after an answer before the connection's next request.
     ...(pauseMs > 0 ? [`function delay()`, `  return -math.log(1 - math.random()) * ${pauseMs}`, `end`] : []),
@@ -301,7 +308,7 @@ export async function runCartsBench() {
 /** The medians of the rounds; a target's share of the bare endpoint is the median of its rounds' shares. */
 export function printCartsTable(targets) {
   const bare = targets[0]?.name.startsWith('bare') ? targets[0] : undefined;
-  console.log(`\nCarts: 50 active campaigns (${process.env.BENCH_APPLYING ?? 10} acting on the cart), 10-line carts, wrk -t1 -c${CONNECTIONS} (unless said) -d${DURATION}s after ${WARMUP} s of warm-up, loopback, Node ${process.version}, CART_TASKS_PER_WORKER=${process.env.CART_TASKS_PER_WORKER ?? 'default'}; medians of ${ROUNDS} rounds, each round every target one after the other.`);
+  console.log(`\nCarts: 50 active campaigns (${process.env.BENCH_APPLYING ?? 10} acting on the cart), 10-line carts of ${CUSTOMERS.toLocaleString('en')} customers (${CUSTOMER_ORDER === 'random' ? 'drawn at random' : 'each the next in turn'}), wrk -t1 -c${CONNECTIONS} (unless said) -d${DURATION}s after ${WARMUP} s of warm-up, loopback, Node ${process.version}, CART_TASKS_PER_WORKER=${process.env.CART_TASKS_PER_WORKER ?? 'default'}; medians of ${ROUNDS} rounds, each round every target one after the other.`);
   console.log('\n| target | requests/s | each round | p50 ms | p99 ms | non-2xx | % of bare | server CPU µs a request | LMDB pages written a cart (a transaction), carts a transaction, sync ms a transaction | server peak RSS MiB (after the first round) | host steal % (highest) |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const { name, results, paced } of targets) {
