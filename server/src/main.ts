@@ -19,6 +19,7 @@ import { openStore } from './store/env.js';
 import { logCommitMetrics } from './store/metrics.js';
 import { threadsLoaded } from './pool/pool.js';
 import { migrateWalletLayout } from './points/wallet-store.js';
+import { migrateCustomerEntries } from './store/customer-entries.js';
 import { startReferrals } from './triggers/routes.js';
 import { LmdbIdempotencyStore } from './store/idempotency.js';
 import { bootstrap } from './tenancy/bootstrap.js';
@@ -31,6 +32,8 @@ async function main(): Promise<void> {
   const config = readConfig();
   compileSchemas();
   const env = openStore(config.dataDir, { trackMetrics: config.storeMetricsMs > 0 });
+  const clustered = await migrateCustomerEntries(env);
+  if (clustered > 0) log.info({ entries: clustered }, 'customer entries moved into customer_entries');
   const migrated = await migrateWalletLayout(env);
   if (migrated > 0) log.info({ buckets: migrated }, 'points buckets moved to one record per transaction');
   CustomerStore.cacheAnswers(env, config.customerCacheEntries);

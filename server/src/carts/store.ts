@@ -1,17 +1,19 @@
 /**
  * The cart store. Keys (docs/storage.md): `carts` [tenant, idKey(id)] ->
- * CartRecord; `cart_codes` [tenant, code] -> id; `customer_carts`
- * [tenant, idKey(customer_id), idKey(id)] -> null (a customer's carts in id
- * order); `cart_secrets` [tenant] -> the Company's draw secret.
+ * CartRecord; `cart_codes` [tenant, code] -> id; the customer entries
+ * `customer_carts` [tenant, idKey(customer_id), idKey(id)] -> null (a
+ * customer's carts in id order, store/customer-entries.ts); `cart_secrets`
+ * [tenant] -> the Company's draw secret.
  * Writes are synchronous and run inside the caller's `env.transact`.
  */
+import { customerEntries } from '../store/customer-entries.js';
 import type { StoreEnv } from '../store/env.js';
 import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { CartRecord } from './types.js';
 
-const DATABASES = ['carts', 'cart_codes', 'customer_carts', 'cart_secrets'];
+const DATABASES = ['carts', 'cart_codes', 'cart_secrets'];
 
 export class CartStore {
   /** Opens the cart databases (docs/storage.md: open a database before its first write transaction). */
@@ -26,7 +28,7 @@ export class CartStore {
     return this.env.db('cart_codes');
   }
   private get byCustomer() {
-    return this.env.db('customer_carts');
+    return customerEntries(this.env, 'customer_carts');
   }
 
   get(tenant: Tenant, id: string): CartRecord | undefined {

@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store/env.js';
-import { idKey } from '../store/keys.js';
+import { customerEntries } from '../store/customer-entries.js';
+import { idKey, tenantPrefix } from '../store/keys.js';
+import { BOOTSTRAP_COMPANY } from '../tenancy/bootstrap.js';
 import { cartBody, realtimeCart } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 import { balance, createCustomer, expectLedgerAddsUp, grant, transactions, triggerCampaign, utcDate } from './testing.js';
+
+const TENANT = tenantPrefix({ companyId: BOOTSTRAP_COMPANY, environment: 'sandbox' });
 
 
 describe('points ledger over HTTP', () => {
@@ -237,12 +241,10 @@ describe('points ledger: when a settlement is due', () => {
     // Customer 2's summary as a build before these dates wrote it.
     await server.stop();
     const env = openStore(server.dataDir);
-    const summaries = env.db('points_wallets');
-    for (const { key, value } of summaries.getRange({})) {
-      if ((key as string[])[1] !== idKey('2')) continue;
-      const { first_pending_from: _from, first_available_to: _to, ...older } = value as Record<string, unknown>;
-      await env.transact(() => summaries.putSync(key, older));
-    }
+    const summaries = customerEntries(env, 'points_wallets');
+    const key = [TENANT, idKey('2')];
+    const { first_pending_from: _from, first_available_to: _to, ...older } = summaries.get(key) as Record<string, unknown>;
+    await env.transact(() => summaries.putSync(key, older));
     await env.close();
     await server.restart();
     await server.client.patch('/company', { timezone: 'Etc/GMT-14' });
@@ -284,10 +286,12 @@ describe('points ledger: a store with one record per bucket', () => {
     const env = openStore(dataDir);
     const legacy = ['points_buckets', 'points_available', 'points_pending'].map((name) => env.db(name));
     const [buckets, available, pending] = legacy;
-    const grouped = env.db('points_tx_buckets');
+    const grouped = customerEntries(env, 'points_tx_buckets');
+    const customer = [TENANT, idKey('1')];
+    const everyEntry = { start: customer, end: [...customer, Buffer.from([0xff])] };
     let count = 0;
     await env.transact(() => {
-      for (const { key, value } of grouped.getRange({})) {
+      for (const { key, value } of grouped.getRange(everyEntry)) {
         const [tenant, customer] = key as string[];
         for (const b of value as { tx: string; campaign_id: string | null; from: string; to: string | null; remaining: number; active: boolean }[]) {
           const identity = [idKey(b.tx), b.campaign_id ?? '', b.from, b.to ?? ''];
@@ -297,7 +301,7 @@ describe('points ledger: a store with one record per bucket', () => {
         }
         grouped.removeSync(key);
       }
-      for (const name of ['points_available_txs', 'points_pending_txs']) for (const key of env.db(name).getKeys({})) env.db(name).removeSync(key);
+      for (const kind of ['points_available_txs', 'points_pending_txs'] as const) for (const key of customerEntries(env, kind).getKeys(everyEntry)) customerEntries(env, kind).removeSync(key);
     });
     await env.close();
     return count;
@@ -329,7 +333,9 @@ describe('points ledger: a store with one record per bucket', () => {
     const env = openStore(server.dataDir);
     for (const name of ['points_buckets', 'points_available', 'points_pending']) expect([...env.db(name).getKeys({})]).toEqual([]);
     // Left: 'later' (25), 'tomorrow' (pending) and the cart's two buckets, in one record.
-    expect([...env.db('points_tx_buckets').getRange({})].map(({ value }) => (value as unknown[]).length).sort()).toEqual([1, 1, 2]);
+    const customer = [TENANT, idKey('1')];
+    const buckets = customerEntries(env, 'points_tx_buckets').getRange({ start: customer, end: [...customer, Buffer.from([0xff])] });
+    expect([...buckets].map(({ value }) => (value as unknown[]).length).sort()).toEqual([1, 1, 2]);
     await env.close();
     await server.restart();
   });

@@ -15,6 +15,7 @@
 import type { Effect, Id, PointsWrite } from '@tally/engine';
 import { stringifyJson } from '../http/json.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
+import { customerEntries } from '../store/customer-entries.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
@@ -22,7 +23,7 @@ import type { Tenant } from '../tenancy/types.js';
 import { localDate } from './local-date.js';
 import type { Balance, LedgerClock, OriginCart, PointsTransaction, PointsTransactionType, ScoreLine } from './types.js';
 import { availableIn, bucketKey, combine, giveBack, grant, plainPoints, reverse, settle, slicePoints, spend, takeBack, type Bucket, type Movement, type Returns } from './wallet.js';
-import { moveBuckets, removeWallet, WALLET_DATABASES, WalletView } from './wallet-store.js';
+import { moveBuckets, removeWallet, WalletView } from './wallet-store.js';
 
 /** Points granted by one campaign with one pair of dates. */
 export interface PointsGrant {
@@ -74,12 +75,11 @@ export interface ReturnMove {
 }
 
 const TRANSACTIONS = 'points_transactions';
-const BY_CUSTOMER = 'points_by_customer';
 const EXPIRED = 'points_expired';
 const BY_ASSOCIATE = 'points_by_associate';
 
 /** Every database of the ledger, opened when the routes are built (docs/storage.md). */
-export const LEDGER_DATABASES = [TRANSACTIONS, BY_CUSTOMER, EXPIRED, BY_ASSOCIATE, ...WALLET_DATABASES];
+export const LEDGER_DATABASES = [TRANSACTIONS, EXPIRED, BY_ASSOCIATE];
 
 /** The customer's wallet with its due activations and expirations applied (nothing written). */
 function settledView(env: StoreEnv, tenant: Tenant, customerId: Id, clock: LedgerClock) {
@@ -109,17 +109,22 @@ export function readAvailableIn(env: StoreEnv, tenant: Tenant, customerId: Id, c
 
 /** The key range of a customer's transactions, or of those a merge moved from an associate. */
 export function transactionIndex(env: StoreEnv, tenant: Tenant, by: 'customer' | 'associate', customerId: string) {
-  return { db: env.db(by === 'customer' ? BY_CUSTOMER : BY_ASSOCIATE), prefix: [tenantPrefix(tenant), idKey(customerId)] };
+  return { db: by === 'customer' ? byCustomer(env) : env.db(BY_ASSOCIATE), prefix: [tenantPrefix(tenant), idKey(customerId)] };
 }
 
 export function getTransaction(env: StoreEnv, tenant: Tenant, id: string): PointsTransaction | undefined {
   return env.db(TRANSACTIONS).get([tenantPrefix(tenant), idKey(id)]) as PointsTransaction | undefined;
 }
 
+/** A customer's points transactions: [tenant, customer, tx] -> the type (a kind of customer entries). */
+function byCustomer(env: StoreEnv) {
+  return customerEntries(env, 'points_by_customer');
+}
+
 function store(env: StoreEnv, tenant: Tenant, tx: PointsTransaction): void {
   const prefix = tenantPrefix(tenant);
   env.db(TRANSACTIONS).putSync([prefix, idKey(tx.id)], tx);
-  env.db(BY_CUSTOMER).putSync([prefix, idKey(tx.customer_id), idKey(tx.id)], tx.type);
+  byCustomer(env).putSync([prefix, idKey(tx.customer_id), idKey(tx.id)], tx.type);
 }
 
 interface Who {
@@ -322,7 +327,7 @@ export async function settleIfDue(env: StoreEnv, tenant: Tenant, customerId: Id,
 /** Ids of the customer's points transactions, in id order. */
 export function customerTransactionIds(env: StoreEnv, tenant: Tenant, customerId: string): string[] {
   const prefix = [tenantPrefix(tenant), idKey(customerId)];
-  return [...env.db(BY_CUSTOMER).getKeys({ start: prefix, end: [...prefix, Buffer.from([0xff])] })].map((key) => idFromKey(String((key as string[])[2])));
+  return [...byCustomer(env).getKeys({ start: prefix, end: [...prefix, Buffer.from([0xff])] })].map((key) => idFromKey(String((key as string[])[2])));
 }
 
 /**
@@ -349,11 +354,11 @@ export function moveTransactions(env: StoreEnv, tenant: Tenant, ids: readonly st
     if (!tx || tx.customer_id !== from) continue;
     amount += tx.amount;
     pending += tx.pending_amount;
-    env.db(BY_CUSTOMER).removeSync([prefix, idKey(from), idKey(id)]);
+    byCustomer(env).removeSync([prefix, idKey(from), idKey(id)]);
     // The first merge names the associate; an unmerge giving it back leaves it.
     const associate = tx.associate_id ?? from;
     env.db(TRANSACTIONS).putSync([prefix, idKey(id)], { ...tx, customer_id: to, customer_code: toRef.code, associate_id: associate });
-    env.db(BY_CUSTOMER).putSync([prefix, idKey(to), idKey(id)], tx.type);
+    byCustomer(env).putSync([prefix, idKey(to), idKey(id)], tx.type);
     env.db(BY_ASSOCIATE).putSync([prefix, idKey(associate), idKey(id)], tx.type);
   }
   const moved = moveBuckets(env, tenant, new Set(ids), from, to, customerTransactionIds(env, tenant, from).length === 0);
@@ -371,7 +376,7 @@ export function removeCustomerLedger(env: StoreEnv, tenant: Tenant, customerId: 
   const prefix = tenantPrefix(tenant);
   for (const id of customerTransactionIds(env, tenant, customerId)) {
     env.db(TRANSACTIONS).removeSync([prefix, idKey(id)]);
-    env.db(BY_CUSTOMER).removeSync([prefix, idKey(customerId), idKey(id)]);
+    byCustomer(env).removeSync([prefix, idKey(customerId), idKey(id)]);
   }
   removeWallet(env, tenant, customerId);
 }

@@ -10,11 +10,12 @@
  * same per cart as a new one, and a cart that earns points from five
  * campaigns writes one record and one index entry, not five of each.
  *
- * Keys: `points_tx_buckets` [tenant, customer, tx] -> Bucket[] (sorted by campaign, from, to);
+ * Keys (kinds of customer entries, store/customer-entries.ts): `points_tx_buckets` [tenant, customer, tx] -> Bucket[] (sorted by campaign, from, to);
  * `points_available_txs` [tenant, customer, to|'~', from, tx] -> null;
  * `points_pending_txs` [tenant, customer, from, tx] -> null;
  * `points_wallets` [tenant, customer] -> Summary.
  */
+import { customerEntries } from '../store/customer-entries.js';
 import type { Key, StoreEnv } from '../store/env.js';
 import { idKey, tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
@@ -36,16 +37,16 @@ export interface Summary {
   first_available_to?: string | null;
 }
 
+// Kinds of customer entries (store/customer-entries.ts), named as the databases they were.
 const BUCKETS = 'points_tx_buckets';
 const AVAILABLE = 'points_available_txs';
 const PENDING = 'points_pending_txs';
 const SUMMARIES = 'points_wallets';
+type Index = typeof AVAILABLE | typeof PENDING;
 /** The layout before buckets were grouped by transaction: one record and one index entry per bucket (migrated at start). */
 const BUCKETS_V1 = 'points_buckets';
 const INDEXES_V1 = ['points_available', 'points_pending'];
 const EMPTY: Summary = { available: 0, pending: 0, debt: 0, first_pending_from: null, first_available_to: null };
-/** Opened when the routes are built (docs/storage.md: never first in a transaction that may abort). */
-export const WALLET_DATABASES = [BUCKETS, AVAILABLE, PENDING, SUMMARIES];
 const NEVER = '~'; // sorts after every date: never-expiring points are spent last
 
 type Part = string;
@@ -64,15 +65,15 @@ function byCampaignAndDates(a: Bucket, b: Bucket): number {
 }
 
 /** The index entry of a bucket holding points, without the [tenant, customer] prefix (null: it holds none). */
-function indexEntry(b: Bucket): { db: string; key: Part[] } | null {
+function indexEntry(b: Bucket): { db: Index; key: Part[] } | null {
   if (b.remaining <= 0) return null;
   const tx = idKey(b.tx);
   return b.active ? { db: AVAILABLE, key: [b.to ?? NEVER, b.from, tx] } : { db: PENDING, key: [b.from, tx] };
 }
 
 /** The index entries of a transaction's buckets, by `db/key` (buckets with the same dates share one). */
-function indexEntries(buckets: readonly Bucket[]): Map<string, { db: string; key: Part[] }> {
-  const entries = new Map<string, { db: string; key: Part[] }>();
+function indexEntries(buckets: readonly Bucket[]): Map<string, { db: Index; key: Part[] }> {
+  const entries = new Map<string, { db: Index; key: Part[] }>();
   for (const b of buckets) {
     const entry = indexEntry(b);
     if (entry) entries.set(`${entry.db}/${entry.key.join('/')}`, entry);
@@ -110,12 +111,12 @@ export class WalletView {
   ) {
     this.prefix = tenantPrefix(tenant);
     this.cust = idKey(customerId);
-    this.summary = (env.db(SUMMARIES).get([this.prefix, this.cust]) as Summary | undefined) ?? EMPTY;
+    this.summary = (customerEntries(env, SUMMARIES).get([this.prefix, this.cust]) as Summary | undefined) ?? EMPTY;
     this.wallet = { buckets: [], debt: this.summary.debt };
   }
 
   private stored(tx: Part): Bucket[] {
-    return (this.env.db(BUCKETS).get([this.prefix, this.cust, tx]) as Bucket[] | undefined) ?? [];
+    return (customerEntries(this.env, BUCKETS).get([this.prefix, this.cust, tx]) as Bucket[] | undefined) ?? [];
   }
 
   /** Loads the buckets of these transactions (idKey), each once. */
@@ -130,10 +131,10 @@ export class WalletView {
     }
   }
 
-  private range(db: string, from: Key[], to: Key[]): Part[][] {
+  private range(db: Index, from: Key[], to: Key[]): Part[][] {
     const start = [this.prefix, this.cust, ...from];
     const end = [this.prefix, this.cust, ...to];
-    return [...this.env.db(db).getKeys({ start, end })].map((key) => (key as Part[]).slice(2));
+    return [...customerEntries(this.env, db).getKeys({ start, end })].map((key) => (key as Part[]).slice(2));
   }
 
   /** Buckets due on `today`: pending ones whose available_from has come, available ones past available_to. */
@@ -147,7 +148,7 @@ export class WalletView {
   /** Available buckets in spending order until `eligible` ones hold `points` (all of them when points is Infinity). */
   loadSpendable(points: number, eligible: (b: Bucket) => boolean = () => true): this {
     let held = 0;
-    for (const key of this.env.db(AVAILABLE).getKeys({ start: [this.prefix, this.cust], end: [this.prefix, this.cust, Buffer.from([0xff])] })) {
+    for (const key of customerEntries(this.env, AVAILABLE).getKeys({ start: [this.prefix, this.cust], end: [this.prefix, this.cust, Buffer.from([0xff])] })) {
       if (held >= points) break;
       const [to, from, tx] = (key as Part[]).slice(2);
       this.load([tx]);
@@ -184,8 +185,8 @@ export class WalletView {
   }
 
   /** The first date of an index (PENDING: available_from; AVAILABLE: available_to, '~' for none), or null when empty. */
-  private firstDate(db: string): string | null {
-    for (const key of this.env.db(db).getKeys({ start: [this.prefix, this.cust], end: [this.prefix, this.cust, Buffer.from([0xff])], limit: 1 })) {
+  private firstDate(db: Index): string | null {
+    for (const key of customerEntries(this.env, db).getKeys({ start: [this.prefix, this.cust], end: [this.prefix, this.cust, Buffer.from([0xff])], limit: 1 })) {
       const date = (key as Part[])[2];
       return date === NEVER ? null : date;
     }
@@ -205,16 +206,16 @@ export class WalletView {
       const buckets = now.get(tx) ?? [];
       if (sameBuckets(old, buckets)) continue;
       const key = [this.prefix, this.cust, tx];
-      if (buckets.length > 0) this.env.db(BUCKETS).putSync(key, buckets.sort(byCampaignAndDates));
-      else this.env.db(BUCKETS).removeSync(key);
+      if (buckets.length > 0) customerEntries(this.env, BUCKETS).putSync(key, buckets.sort(byCampaignAndDates));
+      else customerEntries(this.env, BUCKETS).removeSync(key);
       const oldEntries = indexEntries(old);
       const newEntries = indexEntries(buckets);
       for (const [id, entry] of oldEntries) {
         if (newEntries.has(id)) continue;
-        this.env.db(entry.db).removeSync([this.prefix, this.cust, ...entry.key]);
+        customerEntries(this.env, entry.db).removeSync([this.prefix, this.cust, ...entry.key]);
         this.unindexed = true;
       }
-      for (const [id, entry] of newEntries) if (!oldEntries.has(id)) this.env.db(entry.db).putSync([this.prefix, this.cust, ...entry.key], null);
+      for (const [id, entry] of newEntries) if (!oldEntries.has(id)) customerEntries(this.env, entry.db).putSync([this.prefix, this.cust, ...entry.key], null);
     }
     const balance = this.balance();
     const summary: Summary = {
@@ -223,7 +224,7 @@ export class WalletView {
       debt: this.wallet.debt,
       ...this.firstDates(this.wallet.buckets),
     };
-    this.env.db(SUMMARIES).putSync([this.prefix, this.cust], summary);
+    customerEntries(this.env, SUMMARIES).putSync([this.prefix, this.cust], summary);
   }
 
   /**
@@ -290,10 +291,10 @@ export function moveBuckets(env: StoreEnv, tenant: Tenant, txs: ReadonlySet<stri
 export function removeWallet(env: StoreEnv, tenant: Tenant, customerId: string): void {
   const prefix = tenantPrefix(tenant);
   const cust = idKey(customerId);
-  for (const name of [BUCKETS, AVAILABLE, PENDING]) {
-    for (const key of env.db(name).getKeys({ start: [prefix, cust], end: [prefix, cust, Buffer.from([0xff])] })) env.db(name).removeSync(key);
+  for (const name of [BUCKETS, AVAILABLE, PENDING] as const) {
+    for (const key of customerEntries(env, name).getKeys({ start: [prefix, cust], end: [prefix, cust, Buffer.from([0xff])] })) customerEntries(env, name).removeSync(key);
   }
-  env.db(SUMMARIES).removeSync([prefix, cust]);
+  customerEntries(env, SUMMARIES).removeSync([prefix, cust]);
 }
 
 /**
@@ -305,7 +306,6 @@ export async function migrateWalletLayout(env: StoreEnv): Promise<number> {
   const old = env.existingDb(BUCKETS_V1);
   if (!old || old.getKeysCount({ limit: 1 }) === 0) return 0;
   const oldIndexes = INDEXES_V1.map((name) => env.existingDb(name)).filter((db) => db !== undefined);
-  for (const name of WALLET_DATABASES) env.db(name);
   return env.transact(() => {
     // Read everything first: the old records are removed after, not while a cursor walks them.
     const entries = [...old.getRange({})];
@@ -319,8 +319,8 @@ export async function migrateWalletLayout(env: StoreEnv): Promise<number> {
       else transactions.set(id, { key: owner, buckets: [value as Bucket] });
     }
     for (const { key: [tenant, customer, tx], buckets } of transactions.values()) {
-      env.db(BUCKETS).putSync([tenant, customer, tx], buckets.sort(byCampaignAndDates));
-      for (const entry of indexEntries(buckets).values()) env.db(entry.db).putSync([tenant, customer, ...entry.key], null);
+      customerEntries(env, BUCKETS).putSync([tenant, customer, tx], buckets.sort(byCampaignAndDates));
+      for (const entry of indexEntries(buckets).values()) customerEntries(env, entry.db).putSync([tenant, customer, ...entry.key], null);
     }
     for (const db of [old, ...oldIndexes]) for (const key of [...db.getKeys({})]) db.removeSync(key);
     return entries.length;

@@ -5,6 +5,7 @@
  * LMDB is multi-process safe, so the CLI can write while the server runs.
  */
 import { open, type Database, type Key, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
+import { CUSTOMER_ENTRIES } from './customer-entries.js';
 import { VERSIONS_DATABASE } from './versioned.js';
 
 export type Db = Database<unknown, Key>;
@@ -77,8 +78,9 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
   const dbs = new Map<string, Db>();
   // The callbacks of the transaction whose work is running (works run one at a time, synchronously).
   let settling: (() => void)[] | undefined;
-  // allocateId (ids.ts) and version tokens (versioned.ts) are only ever written inside transactions: open their databases now.
-  for (const name of ['sequences', VERSIONS_DATABASE]) dbs.set(name, root.openDB({ name }) as Db);
+  // allocateId (ids.ts), version tokens (versioned.ts) and customer entries (customer-entries.ts) are only ever
+  // written inside transactions: open their databases now.
+  for (const name of ['sequences', VERSIONS_DATABASE, CUSTOMER_ENTRIES]) dbs.set(name, root.openDB({ name }) as Db);
   return {
     db(name) {
       let db = dbs.get(name);

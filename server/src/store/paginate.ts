@@ -5,7 +5,12 @@
  * (base64url of the key), and absent on the last page.
  */
 import { invalidRequest } from '../http/errors.js';
-import type { Db, Key } from './env.js';
+import type { Key } from './env.js';
+
+/** What a page is read from: an lmdb-js database, or one kind of customer entries (customer-entries.ts). */
+export interface KeyOrdered {
+  getRange(range: { start: Key[]; end: Key[] }): Iterable<{ key: Key; value: unknown }>;
+}
 
 export interface Page<T> {
   data: T[];
@@ -39,7 +44,7 @@ export function decodeCursor(token: string, prefix: Key[]): Key[] {
  * filters records (filtered-out records do not count towards the page size).
  */
 export function paginate<V, T>(
-  db: Db,
+  db: KeyOrdered,
   prefix: Key[],
   page: PageRequest,
   toItem: (value: V, key: Key[]) => T | undefined,

@@ -1,0 +1,121 @@
+/**
+ * A customer's carts, points transactions, buckets, their spending and activation order and the wallet summary
+ * live in one database (`customer_entries`); stores written before kept one database per kind, and the server
+ * moves them when it opens the store.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { balance, createCustomer, expectLedgerAddsUp, grant, transactions, triggerCampaign, utcDate } from '../points/testing.js';
+import { realtimeCart } from '../testing/carts.js';
+import { startServer, type TestServer } from '../testing/server.js';
+import { customerEntries, migrateCustomerEntries, type CustomerEntryKind } from './customer-entries.js';
+import { openStore, type Key } from './env.js';
+import { idKey, tenantPrefix } from './keys.js';
+import { BOOTSTRAP_COMPANY } from '../tenancy/bootstrap.js';
+
+const KINDS: CustomerEntryKind[] = ['customer_carts', 'points_by_customer', 'points_tx_buckets', 'points_available_txs', 'points_pending_txs', 'points_wallets'];
+const CUSTOMERS = ['1', '2'];
+const TENANT = tenantPrefix({ companyId: BOOTSTRAP_COMPANY, environment: 'sandbox' });
+
+type Entry = { key: Key[]; value: unknown };
+
+/** Every entry of every kind of the test's customers, by kind. */
+async function snapshot(dataDir: string): Promise<Record<string, Entry[]>> {
+  const env = openStore(dataDir);
+  try {
+    const byKind: Record<string, Entry[]> = {};
+    for (const kind of KINDS) {
+      byKind[kind] = CUSTOMERS.flatMap((customer) => {
+        const prefix = [TENANT, idKey(customer)];
+        return [...customerEntries(env, kind).getRange({ start: prefix, end: [...prefix, Buffer.from([0xff])] })];
+      });
+    }
+    return byKind;
+  } finally {
+    await env.close();
+  }
+}
+
+/** Rewrites the entries as stores before the clustering kept them: one database per kind. */
+async function writeSeparateDatabases(dataDir: string, entries: Record<string, Entry[]>): Promise<void> {
+  const env = openStore(dataDir);
+  for (const kind of KINDS) env.db(kind);
+  await env.transact(() => {
+    for (const kind of KINDS) {
+      for (const { key, value } of entries[kind]) {
+        env.db(kind).putSync(key, value);
+        customerEntries(env, kind).removeSync(key);
+      }
+    }
+  });
+  await env.close();
+}
+
+describe('customer entries: a store with one database per kind', () => {
+  let server: TestServer;
+  let before: Record<string, Entry[]>;
+  let answers: unknown[];
+
+  const reads = async () =>
+    Promise.all(
+      CUSTOMERS.flatMap((id) => [
+        server.client.get(`/carts?customer_id=${id}`).then((res) => res.body),
+        transactions(server.client, Number(id)),
+        balance(server.client, Number(id)),
+        server.client.get(`/customers/${id}/points_expiring`).then((res) => res.body),
+      ]),
+    );
+
+  beforeAll(async () => {
+    server = await startServer();
+    for (const id of CUSTOMERS) await createCustomer(server.client, Number(id));
+    const soon = await triggerCampaign(server.client, 'soon', 20, { expiration_period_type: 'fixed', expiration_date: utcDate(10) });
+    const pending = await triggerCampaign(server.client, 'tomorrow', 7, { activation_period_type: 'relative', activation_delay: 1, activation_delay_unit: 'days' });
+    const res = await server.client.post('/points', { rule_params: { name: 'cart 1 per euro', rule_effects: [{ type: 'ratio', value: 1 }] } });
+    expect(res.status, res.text).toBe(200);
+    for (const id of [1, 2]) {
+      await grant(server.client, 'soon', id, soon);
+      await grant(server.client, 'tomorrow', id, pending);
+      for (const total of [10, 25]) expect((await realtimeCart(server.client, id, total)).status).toBe(200);
+    }
+    answers = await reads();
+    await server.stop();
+    before = await snapshot(server.dataDir);
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('holds every kind of a customer’s entries in one database', () => {
+    for (const kind of KINDS) expect(before[kind].length, kind).toBeGreaterThan(0);
+  });
+
+  it('moves them at start: carts, transactions, balances and expiring points read the same, and later carts and spends work', async () => {
+    await writeSeparateDatabases(server.dataDir, before);
+    await server.restart();
+    expect(await reads()).toEqual(answers);
+    expect((await realtimeCart(server.client, 1, 5)).status).toBe(200);
+    expect((await server.client.post('/points/redeem', { customer_id: 1, amount: 25, comments: 'after the move' })).status).toBe(200);
+    const [spent] = (await transactions(server.client, 1)).filter((t) => t.type === 'subtract');
+    // The points that expire first are spent first.
+    expect(spent.scores[0].score).toBe(-20);
+    for (const id of [1, 2]) await expectLedgerAddsUp(server.client, id);
+    await server.stop();
+    const env = openStore(server.dataDir);
+    for (const kind of KINDS) expect([...env.db(kind).getKeys({})], kind).toEqual([]);
+    await env.close();
+    await server.restart();
+  });
+
+  it('moves a store in batches: each batch a transaction, every entry once', async () => {
+    await server.stop();
+    const now = await snapshot(server.dataDir);
+    await writeSeparateDatabases(server.dataDir, now);
+    const env = openStore(server.dataDir);
+    const total = Object.values(now).reduce((sum, entries) => sum + entries.length, 0);
+    expect(await migrateCustomerEntries(env, 3)).toBe(total);
+    expect(await migrateCustomerEntries(env, 3)).toBe(0);
+    await env.close();
+    expect(await snapshot(server.dataDir)).toEqual(now);
+    await server.restart();
+  });
+});
