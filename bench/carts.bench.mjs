@@ -311,14 +311,14 @@ export async function runCartsBench() {
 export function printCartsTable(targets) {
   const bare = targets[0]?.name.startsWith('bare') ? targets[0] : undefined;
   console.log(`\nCarts: 50 active campaigns (${process.env.BENCH_APPLYING ?? 10} acting on the cart), 10-line carts of ${CUSTOMERS.toLocaleString('en')} customers (${CUSTOMER_ORDER === 'random' ? 'drawn at random' : 'each the next in turn'}), wrk -t1 -c${CONNECTIONS} (unless said) -d${DURATION}s after ${WARMUP} s of warm-up, loopback, Node ${process.version}, CART_TASKS_PER_WORKER=${process.env.CART_TASKS_PER_WORKER ?? 'default'}; medians of ${ROUNDS} rounds, each round every target one after the other.`);
-  console.log('\n| target | requests/s | each round | p50 ms | p99 ms | non-2xx | % of bare | server CPU µs a request | LMDB pages written a cart (a transaction), carts a transaction, sync ms a transaction | server peak RSS MiB (after the first round) | host steal % (highest) |');
+  console.log('\n| target | requests/s | each round (p99 ms) | p50 ms | p99 ms | non-2xx | % of bare | server CPU µs a request | LMDB pages written a cart (a transaction), carts a transaction, sync ms a transaction | server peak RSS MiB (after the first round) | host steal % (highest) |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const { name, results, paced } of targets) {
     const of = (key) => median(results.map((r) => r[key]));
     // A paced run's rate is the pace, not a ceiling: no share of the bare endpoint.
     const share = bare && !paced ? `${median(results.map((r, round) => (100 * r.rps) / bare.results[round].rps)).toFixed(1)}%` : '';
     const cpu = Number.isNaN(of('cpuUs')) ? '' : Math.round(of('cpuUs'));
-    const rounds = results.map((r) => Math.round(r.rps).toLocaleString('en')).join(' / ');
+    const rounds = results.map((r) => `${Math.round(r.rps).toLocaleString('en')} (${r.p99.toFixed(1)})`).join(' / ');
     const errors = results.reduce((sum, r) => sum + r.errors, 0);
     const rss = results[0].rssMiB;
     const steal = Math.max(...results.map((r) => r.stealPct));
