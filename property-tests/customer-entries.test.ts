@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CUSTOMER_ENTRIES, customerEntries, type CustomerEntryKind } from '../server/src/store/customer-entries.js';
 import { openStore, type Key, type StoreEnv } from '../server/src/store/env.js';
-import { idKey } from '../server/src/store/keys.js';
+import { idKey, under } from '../server/src/store/keys.js';
 
 const KINDS: CustomerEntryKind[] = ['customer_carts', 'points_by_customer', 'points_tx_buckets', 'points_available_txs', 'points_pending_txs', 'points_wallets'];
 const TENANTS = ['acme/sandbox', 'acme/production', 'zeta/sandbox'];
@@ -35,7 +35,6 @@ const arbWrite: fc.Arbitrary<Write> = fc.record({
 });
 
 const plain = (env: StoreEnv, kind: CustomerEntryKind) => env.db(`plain_${kind}`);
-const rangeOf = (tenant: string, customer: string) => ({ start: [tenant, customer], end: [tenant, customer, Buffer.from([0xff])] });
 
 describe('customer entries', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tally-customer-entries-'));
@@ -67,7 +66,7 @@ describe('customer entries', () => {
         for (const kind of KINDS) {
           for (const tenant of TENANTS) {
             for (const customer of CUSTOMERS) {
-              const range = rangeOf(tenant, customer);
+              const range = under([tenant, customer]);
               expect([...customerEntries(env, kind).getRange(range)]).toEqual([...plain(env, kind).getRange(range)].map(({ key, value }) => ({ key, value })));
               expect([...customerEntries(env, kind).getKeys({ ...range, limit: 1 })]).toEqual([...plain(env, kind).getKeys({ ...range, limit: 1 })]);
             }

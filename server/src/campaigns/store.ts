@@ -14,7 +14,7 @@ import { InstantWinStore } from '../instant-wins/store.js';
 import { isCartCampaign } from '../triggers/binding.js';
 import { allocateId } from '../store/ids.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
-import { idKey, tenantPrefix } from '../store/keys.js';
+import { idKey, tenantPrefix, under } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { CampaignRecord } from './types.js';
 
@@ -120,7 +120,7 @@ export class LmdbCampaignStore implements CampaignStore {
 
   all(tenant: Tenant): CampaignRecord[] {
     const prefix = tenantPrefix(tenant);
-    const range = this.campaigns.getRange({ start: [prefix], end: [prefix, Buffer.from([0xff])] });
+    const range = this.campaigns.getRange(under([prefix]));
     return [...range].map(({ value }) => value as CampaignRecord);
   }
 

@@ -8,7 +8,7 @@
  */
 import { customerEntries } from '../store/customer-entries.js';
 import type { StoreEnv } from '../store/env.js';
-import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
+import { idFromKey, idKey, tenantPrefix, under } from '../store/keys.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { CartRecord } from './types.js';
@@ -76,7 +76,7 @@ export class CartStore {
   idsOfCustomer(tenant: Tenant, customerId: string): string[] {
     const prefix = [tenantPrefix(tenant), idKey(customerId)];
     const ids: string[] = [];
-    for (const key of this.byCustomer.getKeys({ start: prefix, end: [...prefix, Buffer.from([0xff])] })) {
+    for (const key of this.byCustomer.getKeys(under(prefix))) {
       ids.push(idFromKey(String((key as string[])[2])));
     }
     return ids;

@@ -7,7 +7,7 @@
  */
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
-import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
+import { idFromKey, idKey, tenantPrefix, under } from '../store/keys.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import type { Tenant } from '../tenancy/types.js';
 
@@ -79,7 +79,7 @@ export class CustomEventStore {
 
   seqsOf(tenant: Tenant, customerId: string): string[] {
     const prefix = [tenantPrefix(tenant), idKey(customerId)];
-    return [...this.env.db(BY_CUSTOMER).getKeys({ start: prefix, end: [...prefix, Buffer.from([0xff])] })].map((key) => idFromKey(String((key as string[])[2])));
+    return [...this.env.db(BY_CUSTOMER).getKeys(under(prefix))].map((key) => idFromKey(String((key as string[])[2])));
   }
 
   page<T>(tenant: Tenant, customerId: string | undefined, page: PageRequest, toItem: (record: CustomEventRecord) => T | undefined): Page<T> {

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store/env.js';
 import { customerEntries } from '../store/customer-entries.js';
-import { idKey, tenantPrefix } from '../store/keys.js';
+import { idKey, tenantPrefix, under } from '../store/keys.js';
 import { BOOTSTRAP_COMPANY } from '../tenancy/bootstrap.js';
 import { cartBody, realtimeCart } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 import { balance, createCustomer, expectLedgerAddsUp, grant, transactions, triggerCampaign, utcDate } from './testing.js';
 
 const TENANT = tenantPrefix({ companyId: BOOTSTRAP_COMPANY, environment: 'sandbox' });
-
 
 describe('points ledger over HTTP', () => {
   let server: TestServer;
@@ -288,7 +287,7 @@ describe('points ledger: a store with one record per bucket', () => {
     const [buckets, available, pending] = legacy;
     const grouped = customerEntries(env, 'points_tx_buckets');
     const customer = [TENANT, idKey('1')];
-    const everyEntry = { start: customer, end: [...customer, Buffer.from([0xff])] };
+    const everyEntry = under(customer);
     let count = 0;
     await env.transact(() => {
       for (const { key, value } of grouped.getRange(everyEntry)) {
@@ -334,7 +333,7 @@ describe('points ledger: a store with one record per bucket', () => {
     for (const name of ['points_buckets', 'points_available', 'points_pending']) expect([...env.db(name).getKeys({})]).toEqual([]);
     // Left: 'later' (25), 'tomorrow' (pending) and the cart's two buckets, in one record.
     const customer = [TENANT, idKey('1')];
-    const buckets = customerEntries(env, 'points_tx_buckets').getRange({ start: customer, end: [...customer, Buffer.from([0xff])] });
+    const buckets = customerEntries(env, 'points_tx_buckets').getRange(under(customer));
     expect([...buckets].map(({ value }) => (value as unknown[]).length).sort()).toEqual([1, 1, 2]);
     await env.close();
     await server.restart();

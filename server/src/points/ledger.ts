@@ -18,7 +18,7 @@ import { wireDatetime, wireInt } from '../http/wire.js';
 import { customerEntries } from '../store/customer-entries.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
-import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
+import { idFromKey, idKey, tenantPrefix, under } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import { localDate } from './local-date.js';
 import type { Balance, LedgerClock, OriginCart, PointsTransaction, PointsTransactionType, ScoreLine } from './types.js';
@@ -327,7 +327,7 @@ export async function settleIfDue(env: StoreEnv, tenant: Tenant, customerId: Id,
 /** Ids of the customer's points transactions, in id order. */
 export function customerTransactionIds(env: StoreEnv, tenant: Tenant, customerId: string): string[] {
   const prefix = [tenantPrefix(tenant), idKey(customerId)];
-  return [...byCustomer(env).getKeys({ start: prefix, end: [...prefix, Buffer.from([0xff])] })].map((key) => idFromKey(String((key as string[])[2])));
+  return [...byCustomer(env).getKeys(under(prefix))].map((key) => idFromKey(String((key as string[])[2])));
 }
 
 /**

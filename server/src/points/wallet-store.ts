@@ -17,7 +17,7 @@
  */
 import { customerEntries } from '../store/customer-entries.js';
 import type { Key, StoreEnv } from '../store/env.js';
-import { idKey, tenantPrefix } from '../store/keys.js';
+import { idKey, tenantPrefix, under } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { Balance } from './types.js';
 import { balanceOf, type Bucket, type Wallet } from './wallet.js';
@@ -148,7 +148,7 @@ export class WalletView {
   /** Available buckets in spending order until `eligible` ones hold `points` (all of them when points is Infinity). */
   loadSpendable(points: number, eligible: (b: Bucket) => boolean = () => true): this {
     let held = 0;
-    for (const key of customerEntries(this.env, AVAILABLE).getKeys({ start: [this.prefix, this.cust], end: [this.prefix, this.cust, Buffer.from([0xff])] })) {
+    for (const key of customerEntries(this.env, AVAILABLE).getKeys(under([this.prefix, this.cust]))) {
       if (held >= points) break;
       const [to, from, tx] = (key as Part[]).slice(2);
       this.load([tx]);
@@ -186,7 +186,7 @@ export class WalletView {
 
   /** The first date of an index (PENDING: available_from; AVAILABLE: available_to, '~' for none), or null when empty. */
   private firstDate(db: Index): string | null {
-    for (const key of customerEntries(this.env, db).getKeys({ start: [this.prefix, this.cust], end: [this.prefix, this.cust, Buffer.from([0xff])], limit: 1 })) {
+    for (const key of customerEntries(this.env, db).getKeys({ ...under([this.prefix, this.cust]), limit: 1 })) {
       const date = (key as Part[])[2];
       return date === NEVER ? null : date;
     }
@@ -292,7 +292,7 @@ export function removeWallet(env: StoreEnv, tenant: Tenant, customerId: string):
   const prefix = tenantPrefix(tenant);
   const cust = idKey(customerId);
   for (const name of [BUCKETS, AVAILABLE, PENDING] as const) {
-    for (const key of customerEntries(env, name).getKeys({ start: [prefix, cust], end: [prefix, cust, Buffer.from([0xff])] })) customerEntries(env, name).removeSync(key);
+    for (const key of customerEntries(env, name).getKeys(under([prefix, cust]))) customerEntries(env, name).removeSync(key);
   }
   customerEntries(env, SUMMARIES).removeSync([prefix, cust]);
 }

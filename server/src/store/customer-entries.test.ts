@@ -9,7 +9,7 @@ import { realtimeCart } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 import { customerEntries, migrateCustomerEntries, type CustomerEntryKind } from './customer-entries.js';
 import { openStore, type Key } from './env.js';
-import { idKey, tenantPrefix } from './keys.js';
+import { idKey, tenantPrefix, under } from './keys.js';
 import { BOOTSTRAP_COMPANY } from '../tenancy/bootstrap.js';
 
 const KINDS: CustomerEntryKind[] = ['customer_carts', 'points_by_customer', 'points_tx_buckets', 'points_available_txs', 'points_pending_txs', 'points_wallets'];
@@ -26,7 +26,7 @@ async function snapshot(dataDir: string): Promise<Record<string, Entry[]>> {
     for (const kind of KINDS) {
       byKind[kind] = CUSTOMERS.flatMap((customer) => {
         const prefix = [TENANT, idKey(customer)];
-        return [...customerEntries(env, kind).getRange({ start: prefix, end: [...prefix, Buffer.from([0xff])] })];
+        return [...customerEntries(env, kind).getRange(under(prefix))];
       });
     }
     return byKind;

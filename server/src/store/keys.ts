@@ -4,6 +4,7 @@
  * starts with the tenant prefix, so environments never see each other's data.
  */
 import type { Tenant } from '../tenancy/types.js';
+import type { Key } from './env.js';
 
 export function tenantPrefix(tenant: Tenant): string {
   return `${tenant.companyId}/${tenant.environment}`;
@@ -20,4 +21,9 @@ export function idKey(id: string): string {
 /** The inverse of idKey. */
 export function idFromKey(key: string): string {
   return key.replace(/^0+/, '');
+}
+
+/** Every key that starts with `prefix` (lmdb orders array keys part by part). */
+export function under(prefix: Key[]): { start: Key[]; end: Key[] } {
+  return { start: prefix, end: [...prefix, Buffer.from([0xff])] };
 }

@@ -6,6 +6,7 @@
  */
 import { invalidRequest } from '../http/errors.js';
 import type { Key } from './env.js';
+import { under } from './keys.js';
 
 /** What a page is read from: an lmdb-js database, or one kind of customer entries (customer-entries.ts). */
 export interface KeyOrdered {
@@ -53,9 +54,7 @@ export function paginate<V, T>(
   const data: T[] = [];
   let lastKey: Key[] | undefined;
   let more = false;
-  // Keys are arrays: every key with this prefix sorts below [...prefix, <max>].
-  const end = [...prefix, Buffer.from([0xff])];
-  for (const { key, value } of db.getRange({ start, end })) {
+  for (const { key, value } of db.getRange({ start, end: under(prefix).end })) {
     const k = key as Key[];
     if (page.startingAfter !== undefined && lastKey === undefined && sameKey(k, start)) continue;
     const item = toItem(value as V, k);

@@ -7,8 +7,8 @@
  */
 import { TallyError } from '@tally/engine';
 import { wireInt } from '../http/wire.js';
-import type { Key, StoreEnv } from '../store/env.js';
-import { idKey, tenantPrefix } from '../store/keys.js';
+import type { StoreEnv } from '../store/env.js';
+import { idKey, tenantPrefix, under } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import type {
   FeatureLinks,
@@ -20,11 +20,6 @@ import type {
   TaxonomyPatch,
   TaxonomyRecord,
 } from './types.js';
-
-/** Every key that starts with `prefix` (lmdb orders array keys part by part). */
-function under(prefix: Key[]) {
-  return { start: prefix, end: [...prefix, Buffer.from([0xff])] as Key[] };
-}
 
 export class TaxonomyStore implements FeatureLinks {
   /** Error codes of this kind: taxonomy_not_found, location_taxonomy_not_found, ... */

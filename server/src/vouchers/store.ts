@@ -6,7 +6,7 @@
 import type { HeldVoucher } from '@tally/engine';
 import { wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
-import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
+import { idFromKey, idKey, tenantPrefix, under } from '../store/keys.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import type { Tenant } from '../tenancy/types.js';
 import { isUsable } from './status.js';
@@ -60,7 +60,7 @@ export class LmdbVoucherStore implements VoucherStore {
 
   ofCustomer(tenant: Tenant, customerId: string): VoucherRecord[] {
     const prefix = [tenantPrefix(tenant), idKey(customerId)];
-    const keys = this.byCustomer.getKeys({ start: prefix, end: [...prefix, Buffer.from([0xff])] });
+    const keys = this.byCustomer.getKeys(under(prefix));
     const found: VoucherRecord[] = [];
     for (const key of keys) {
       const voucher = this.get(tenant, idFromKey(String((key as string[])[2])));
@@ -78,7 +78,7 @@ export class LmdbVoucherStore implements VoucherStore {
 
   ofCoupon(tenant: Tenant, couponId: string): VoucherRecord[] {
     const prefix = tenantPrefix(tenant);
-    const range = this.vouchers.getRange({ start: [prefix], end: [prefix, Buffer.from([0xff])] });
+    const range = this.vouchers.getRange(under([prefix]));
     return [...range].map(({ value }) => value as VoucherRecord).filter((voucher) => voucher.coupon_id === couponId);
   }
 

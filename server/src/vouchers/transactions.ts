@@ -5,7 +5,7 @@
  * [tenant, 'customer', idKey(customer_id), idKey(id)] -> DiscountTransaction.
  */
 import type { StoreEnv } from '../store/env.js';
-import { idKey, tenantPrefix } from '../store/keys.js';
+import { idKey, tenantPrefix, under } from '../store/keys.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import type { Tenant } from '../tenancy/types.js';
 
@@ -41,7 +41,7 @@ export class DiscountTransactionStore {
   /** A customer's transactions, in id order. */
   ofCustomer(tenant: Tenant, customerId: string): DiscountTransaction[] {
     const prefix = [tenantPrefix(tenant), 'customer', idKey(customerId)];
-    return [...this.db.getRange({ start: prefix, end: [...prefix, Buffer.from([0xff])] })].map(({ value }) => value as DiscountTransaction);
+    return [...this.db.getRange(under(prefix))].map(({ value }) => value as DiscountTransaction);
   }
 
   get(tenant: Tenant, id: string): DiscountTransaction | undefined {
