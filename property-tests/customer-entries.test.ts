@@ -1,6 +1,6 @@
 /**
  * Each kind of customer entries (server/src/store/customer-entries.ts: one database for a customer's
- * carts, points transactions, buckets, spending and activation order and wallet summary) reads as the
+ * carts, points transactions, buckets, spending and activation order, wallet summary, challenge metrics and progress) reads as the
  * database of its own it replaced: after any puts and removes over several tenants, customers and
  * kinds, every customer's range of every kind, and every key's value, are what a plain database given
  * the same writes holds. A tag that let one kind's range reach into another's, or a key that lost or
@@ -15,7 +15,9 @@ import { CUSTOMER_ENTRIES, customerEntries, type CustomerEntryKind } from '../se
 import { openStore, type Key, type StoreEnv } from '../server/src/store/env.js';
 import { idKey, under } from '../server/src/store/keys.js';
 
-const KINDS: CustomerEntryKind[] = ['customer_carts', 'points_by_customer', 'points_tx_buckets', 'points_available_txs', 'points_pending_txs', 'points_wallets'];
+const KINDS: CustomerEntryKind[] = [
+  'customer_carts', 'points_by_customer', 'points_tx_buckets', 'points_available_txs', 'points_pending_txs', 'points_wallets', 'challenge_daily', 'challenge_progress',
+];
 const TENANTS = ['acme/sandbox', 'acme/production', 'zeta/sandbox'];
 const CUSTOMERS = ['1', '2', '10'].map(idKey);
 const PARTS = ['~', '2026-01-01', '2026-12-31', idKey('1'), idKey('42'), 'x'];

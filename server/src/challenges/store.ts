@@ -1,13 +1,16 @@
 /**
  * The challenge store. `challenges`: [tenant, idKey(id)] -> ChallengeRecord,
  * [tenant, 'enrollments', idKey(id)] -> enrolments count.
- * `challenge_customers`: [tenant, 'progress', idKey(customer), idKey(challenge)]
- * -> ChallengeProgress, [tenant, 'daily', idKey(customer), date] ->
- * DailyMetrics. A record a merge gave the customer keeps its origin: its key
- * ends with idKey(the customer it came from), so reads by range (metrics)
- * count it and exact reads (progress) do not (challenges/owned-kind.ts).
- * Writes run inside the caller's `env.transact`.
+ * A customer's records are customer entries (store/customer-entries.ts),
+ * one kind per section: `challenge_progress` [tenant, idKey(customer),
+ * idKey(challenge)] -> ChallengeProgress, `challenge_daily` [tenant,
+ * idKey(customer), date] -> DailyMetrics (every realtime cart adds to it, so
+ * it sits beside the customer's other entries). A record a merge gave the
+ * customer keeps its origin: its key ends with idKey(the customer it came
+ * from), so reads by range (metrics) count it and exact reads (progress) do
+ * not (challenges/owned-kind.ts). Writes run inside the caller's `env.transact`.
  */
+import { customerEntries } from '../store/customer-entries.js';
 import type { StoreEnv } from '../store/env.js';
 import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
@@ -18,8 +21,9 @@ import type { ChallengeProgress, ChallengeRecord, DailyMetrics } from './types.j
 export const NO_PROGRESS: ChallengeProgress = { enrolled_at: null, level_rewarded: 0, last_execution_time: null };
 const NO_METRICS: DailyMetrics = { total_spent_cents: 0, carts: 0, points_earned: 0 };
 
-/** A section of `challenge_customers` a customer holds records in. */
+/** A section of the records a customer holds, and the kind of customer entries it is. */
 export type CustomerSection = 'progress' | 'daily';
+const SECTION_KINDS = { progress: 'challenge_progress', daily: 'challenge_daily' } as const;
 
 /** A record a customer holds: `part` is idKey(challenge) or the date; `origin` the customer it was made for. */
 export interface HeldRecord {
@@ -40,8 +44,8 @@ export class ChallengeStore {
   private get challenges() {
     return this.env.db('challenges');
   }
-  private get customers() {
-    return this.env.db('challenge_customers');
+  private section(section: CustomerSection) {
+    return customerEntries(this.env, SECTION_KINDS[section]);
   }
 
   get(tenant: Tenant, id: string): ChallengeRecord | undefined {
@@ -68,12 +72,12 @@ export class ChallengeStore {
   }
 
   progress(tenant: Tenant, customerId: string, challengeId: string): ChallengeProgress {
-    return (this.customers.get([tenantPrefix(tenant), 'progress', idKey(customerId), idKey(challengeId)]) as ChallengeProgress | undefined) ?? NO_PROGRESS;
+    return (this.section('progress').get([tenantPrefix(tenant), idKey(customerId), idKey(challengeId)]) as ChallengeProgress | undefined) ?? NO_PROGRESS;
   }
 
   /** Inside `env.transact`. */
   putProgressInTransaction(tenant: Tenant, customerId: string, challengeId: string, progress: ChallengeProgress): void {
-    this.customers.putSync([tenantPrefix(tenant), 'progress', idKey(customerId), idKey(challengeId)], progress);
+    this.section('progress').putSync([tenantPrefix(tenant), idKey(customerId), idKey(challengeId)], progress);
   }
 
   /** Inside `env.transact`: the customer enrolled, counted once. */
@@ -84,9 +88,9 @@ export class ChallengeStore {
 
   /** The customer's cart metrics summed over the local dates from..to (inclusive). */
   metrics(tenant: Tenant, customerId: string, from: string, to: string): DailyMetrics {
-    const prefix = [tenantPrefix(tenant), 'daily', idKey(customerId)];
+    const prefix = [tenantPrefix(tenant), idKey(customerId)];
     const sum = { ...NO_METRICS };
-    for (const { value } of this.customers.getRange({ start: [...prefix, from], end: [...prefix, `${to}~`] })) {
+    for (const { value } of this.section('daily').getRange({ start: [...prefix, from], end: [...prefix, `${to}~`] })) {
       const day = value as DailyMetrics;
       sum.total_spent_cents += day.total_spent_cents;
       sum.carts += day.carts;
@@ -97,9 +101,10 @@ export class ChallengeStore {
 
   /** Inside `env.transact`: adds one cart (or the metrics of a day of `origin`, moved by a merge) to the customer's metrics of a day. */
   addCartInTransaction(tenant: Tenant, customerId: string, date: string, cart: DailyMetrics, origin = customerId): void {
-    const key = this.heldKey(tenant, 'daily', customerId, date, origin);
-    const day = (this.customers.get(key) as DailyMetrics | undefined) ?? NO_METRICS;
-    this.customers.putSync(key, {
+    const key = this.heldKey(tenant, customerId, date, origin);
+    const daily = this.section('daily');
+    const day = (daily.get(key) as DailyMetrics | undefined) ?? NO_METRICS;
+    daily.putSync(key, {
       total_spent_cents: day.total_spent_cents + cart.total_spent_cents,
       carts: day.carts + cart.carts,
       points_earned: day.points_earned + cart.points_earned,
@@ -108,29 +113,29 @@ export class ChallengeStore {
 
   /** Every record the customer holds in a section: its own and those merges gave it. */
   held(tenant: Tenant, section: CustomerSection, customerId: string): HeldRecord[] {
-    const prefix = [tenantPrefix(tenant), section, idKey(customerId)];
-    return [...this.customers.getRange({ start: prefix, end: [...prefix, '~'] })].map(({ key, value }) => {
-      const [part, origin] = (key as string[]).slice(3);
+    const prefix = [tenantPrefix(tenant), idKey(customerId)];
+    return [...this.section(section).getRange({ start: prefix, end: [...prefix, '~'] })].map(({ key, value }) => {
+      const [part, origin] = (key as string[]).slice(2);
       return { part, origin: origin === undefined ? customerId : idFromKey(origin), value };
     });
   }
 
   heldValue(tenant: Tenant, section: CustomerSection, customerId: string, part: string, origin: string): unknown {
-    return this.customers.get(this.heldKey(tenant, section, customerId, part, origin));
+    return this.section(section).get(this.heldKey(tenant, customerId, part, origin));
   }
 
   /** Inside `env.transact`. */
   putHeldInTransaction(tenant: Tenant, section: CustomerSection, customerId: string, record: HeldRecord): void {
-    this.customers.putSync(this.heldKey(tenant, section, customerId, record.part, record.origin), record.value);
+    this.section(section).putSync(this.heldKey(tenant, customerId, record.part, record.origin), record.value);
   }
 
   /** Inside `env.transact`. */
   removeHeldInTransaction(tenant: Tenant, section: CustomerSection, customerId: string, part: string, origin: string): void {
-    this.customers.removeSync(this.heldKey(tenant, section, customerId, part, origin));
+    this.section(section).removeSync(this.heldKey(tenant, customerId, part, origin));
   }
 
-  private heldKey(tenant: Tenant, section: CustomerSection, customerId: string, part: string, origin: string): string[] {
-    const key = [tenantPrefix(tenant), section, idKey(customerId), part];
+  private heldKey(tenant: Tenant, customerId: string, part: string, origin: string): string[] {
+    const key = [tenantPrefix(tenant), idKey(customerId), part];
     return origin === customerId ? key : [...key, idKey(origin)];
   }
 }

@@ -1,6 +1,7 @@
 /**
- * A customer's carts, points transactions, buckets, their spending and activation order and the wallet summary
- * live in one database (`customer_entries`); stores written before kept one database per kind, and the server
+ * A customer's carts, points transactions, buckets, their spending and activation order, the wallet summary,
+ * challenge metrics and challenge progress live in one database (`customer_entries`); stores written before kept
+ * one database per kind (the challenge kinds: one database for both, `challenge_customers`), and the server
  * moves them when it opens the store.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,12 @@ import { openStore, type Key } from './env.js';
 import { idKey, tenantPrefix, under } from './keys.js';
 import { BOOTSTRAP_COMPANY } from '../tenancy/bootstrap.js';
 
-const KINDS: CustomerEntryKind[] = ['customer_carts', 'points_by_customer', 'points_tx_buckets', 'points_available_txs', 'points_pending_txs', 'points_wallets'];
+const KINDS: CustomerEntryKind[] = [
+  'customer_carts', 'points_by_customer', 'points_tx_buckets', 'points_available_txs', 'points_pending_txs', 'points_wallets', 'challenge_daily', 'challenge_progress',
+];
+/** The challenge kinds were sections of one database, keyed [tenant, section, customer, ...]. */
+const SECTIONS: Partial<Record<CustomerEntryKind, string>> = { challenge_daily: 'daily', challenge_progress: 'progress' };
+const OLD_DATABASES = [...KINDS.filter((kind) => !(kind in SECTIONS)), 'challenge_customers'];
 const CUSTOMERS = ['1', '2'];
 const TENANT = tenantPrefix({ companyId: BOOTSTRAP_COMPANY, environment: 'sandbox' });
 
@@ -35,14 +41,21 @@ async function snapshot(dataDir: string): Promise<Record<string, Entry[]>> {
   }
 }
 
-/** Rewrites the entries as stores before the clustering kept them: one database per kind. */
+/** Where stores before the clustering kept an entry: its database and key. */
+function oldPlace(kind: CustomerEntryKind, [tenant, ...rest]: Key[]): [string, Key[]] {
+  const section = SECTIONS[kind];
+  return section === undefined ? [kind, [tenant, ...rest]] : ['challenge_customers', [tenant, section, ...rest]];
+}
+
+/** Rewrites the entries as stores before the clustering kept them: one database per kind (or per section set). */
 async function writeSeparateDatabases(dataDir: string, entries: Record<string, Entry[]>): Promise<void> {
   const env = openStore(dataDir);
-  for (const kind of KINDS) env.db(kind);
+  for (const name of OLD_DATABASES) env.db(name);
   await env.transact(() => {
     for (const kind of KINDS) {
       for (const { key, value } of entries[kind]) {
-        env.db(kind).putSync(key, value);
+        const [name, oldKey] = oldPlace(kind, key);
+        env.db(name).putSync(oldKey, value);
         customerEntries(env, kind).removeSync(key);
       }
     }
@@ -54,6 +67,7 @@ describe('customer entries: a store with one database per kind', () => {
   let server: TestServer;
   let before: Record<string, Entry[]>;
   let answers: unknown[];
+  let challenge: number;
 
   const reads = async () =>
     Promise.all(
@@ -62,6 +76,7 @@ describe('customer entries: a store with one database per kind', () => {
         transactions(server.client, Number(id)),
         balance(server.client, Number(id)),
         server.client.get(`/customers/${id}/points_expiring`).then((res) => res.body),
+        server.client.get(`/customers/${id}/challenges/${challenge}`).then((res) => res.body),
       ]),
     );
 
@@ -72,6 +87,10 @@ describe('customer entries: a store with one database per kind', () => {
     const pending = await triggerCampaign(server.client, 'tomorrow', 7, { activation_period_type: 'relative', activation_delay: 1, activation_delay_unit: 'days' });
     const res = await server.client.post('/points', { rule_params: { name: 'cart 1 per euro', rule_effects: [{ type: 'ratio', value: 1 }] } });
     expect(res.status, res.text).toBe(200);
+    const created = await server.client.post('/challenges', { name: 'Spend', attribute: 'total_spent', structure: [{ level: 1, name: 'Starter', threshold: 30, points: 5 }] });
+    expect(created.status, created.text).toBe(200);
+    challenge = created.body.id;
+    expect((await server.client.post(`/challenges/${challenge}/enroll`, { customer_id: 1 })).status).toBe(200);
     for (const id of [1, 2]) {
       await grant(server.client, 'soon', id, soon);
       await grant(server.client, 'tomorrow', id, pending);
@@ -93,7 +112,10 @@ describe('customer entries: a store with one database per kind', () => {
     await writeSeparateDatabases(server.dataDir, before);
     await server.restart();
     expect(await reads()).toEqual(answers);
+    const progress = (await server.client.get(`/customers/1/challenges/${challenge}`)).body;
+    expect(progress).toMatchObject({ attribute_value: 35, current_level: 1, enrolled: true });
     expect((await realtimeCart(server.client, 1, 5)).status).toBe(200);
+    expect((await server.client.get(`/customers/1/challenges/${challenge}`)).body).toMatchObject({ attribute_value: 40, current_level: 1, enrolled: true });
     expect((await server.client.post('/points/redeem', { customer_id: 1, amount: 25, comments: 'after the move' })).status).toBe(200);
     const [spent] = (await transactions(server.client, 1)).filter((t) => t.type === 'subtract');
     // The points that expire first are spent first.
@@ -101,7 +123,7 @@ describe('customer entries: a store with one database per kind', () => {
     for (const id of [1, 2]) await expectLedgerAddsUp(server.client, id);
     await server.stop();
     const env = openStore(server.dataDir);
-    for (const kind of KINDS) expect([...env.db(kind).getKeys({})], kind).toEqual([]);
+    for (const name of OLD_DATABASES) expect([...env.db(name).getKeys({})], name).toEqual([]);
     await env.close();
     await server.restart();
   });

@@ -1,12 +1,13 @@
 /**
- * A customer's entries, clustered: the indexes a realtime cart writes for its
+ * A customer's entries, clustered: the records a realtime cart writes for its
  * customer (the customer's carts and points transactions, the buckets those
- * hold, their spending and activation order, the wallet summary) live in one
+ * hold, their spending and activation order, the wallet summary, the daily
+ * metrics challenges and tiers measure, challenge progress) live in one
  * database keyed [tenant, customer, kind, ...], not one database each. A
  * customer with a short history (most real customers) then has all of them
  * in one or two pages, and a cart rewrites those instead of a leaf and a
- * branch page in each of six databases (docs/storage.md; bench/README.md,
- * twelfth session).
+ * branch page in each of seven databases (docs/storage.md; bench/README.md,
+ * twelfth and thirteenth sessions).
  *
  * Each kind keeps the keys it had as a database of its own, [tenant,
  * customer, ...rest]: `customerEntries(env, kind)` inserts its tag after the
@@ -18,7 +19,10 @@ import type { Db, Key, StoreEnv } from './env.js';
 
 export const CUSTOMER_ENTRIES = 'customer_entries';
 
-/** The kinds of entry, named as the databases that held them before (moved at start), and their tag in the key. */
+/**
+ * The kinds of entry and their tag in the key. The points and carts kinds are named as the databases that
+ * held them before; the challenge kinds were the sections of one database (`SECTIONED`). Both are moved at start.
+ */
 const TAGS = {
   customer_carts: 'c',
   points_by_customer: 't',
@@ -26,7 +30,14 @@ const TAGS = {
   points_available_txs: 'a',
   points_pending_txs: 'p',
   points_wallets: 'w',
+  challenge_daily: 'd',
+  challenge_progress: 'g',
 } as const;
+
+/** Databases that held several kinds, keyed [tenant, section, customer, ...rest]: the kind of each section. */
+const SECTIONED: Record<string, Record<string, CustomerEntryKind>> = {
+  challenge_customers: { daily: 'challenge_daily', progress: 'challenge_progress' },
+};
 
 export type CustomerEntryKind = keyof typeof TAGS;
 
@@ -78,20 +89,29 @@ function entriesOf(env: StoreEnv, tag: string): CustomerEntries {
   };
 }
 
+/** Where an entry of an older store's database goes: its kind and its key as the kind sees it (undefined: not moved). */
+type Destination = (key: Key[]) => [CustomerEntryKind, Key[]] | undefined;
+
 /**
- * Moves the entries of stores written before the clustering (one database per kind) into `customer_entries`,
- * `batch` entries a transaction (each one moves its entries and removes them from the old database, so a
- * restart after a crash goes on where it stopped). The server runs it when it opens the store, before any
- * request; once done it finds nothing to move. Returns the entries moved.
+ * Moves the entries of stores written before the clustering (one database per kind, or per set of kinds:
+ * `SECTIONED`) into `customer_entries`, `batch` entries a transaction (each one moves its entries and removes
+ * them from the old database, so a restart after a crash goes on where it stopped). The server runs it when it
+ * opens the store, before any request; once done it finds nothing to move. Returns the entries moved.
  */
 export async function migrateCustomerEntries(env: StoreEnv, batch = 10_000): Promise<number> {
+  const sources: [string, Destination][] = [
+    ...(Object.keys(TAGS) as CustomerEntryKind[]).map((kind): [string, Destination] => [kind, (key) => [kind, key]]),
+    ...Object.entries(SECTIONED).map(([name, kinds]): [string, Destination] => [
+      name,
+      ([tenant, section, ...rest]) => (typeof section === 'string' && section in kinds ? [kinds[section], [tenant, ...rest]] : undefined),
+    ]),
+  ];
   let moved = 0;
-  for (const kind of Object.keys(TAGS) as CustomerEntryKind[]) {
-    const old = env.existingDb(kind);
+  for (const [name, destination] of sources) {
+    const old = env.existingDb(name);
     if (!old) continue;
-    const entries = customerEntries(env, kind);
     for (;;) {
-      const count = await env.transact(() => moveSome(old, entries, batch));
+      const count = await env.transact(() => moveSome(env, old, destination, batch));
       moved += count;
       if (count < batch) break;
     }
@@ -99,11 +119,13 @@ export async function migrateCustomerEntries(env: StoreEnv, batch = 10_000): Pro
   return moved;
 }
 
-function moveSome(old: Db, entries: CustomerEntries, batch: number): number {
+function moveSome(env: StoreEnv, old: Db, destination: Destination, batch: number): number {
   // Read first: the old entries are removed after, not while a cursor walks them.
   const some = [...old.getRange({ limit: batch })];
   for (const { key, value } of some) {
-    entries.putSync(key as Key[], value);
+    const moveTo = destination(key as Key[]);
+    if (moveTo === undefined) throw new Error(`customer entries: no kind for the key ${JSON.stringify(key)}`);
+    customerEntries(env, moveTo[0]).putSync(moveTo[1], value);
     old.removeSync(key);
   }
   return some.length;
