@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
-import { evenBatchSize, readPoolOptions } from './pool.js';
+import { evenBatchSize, readPoolOptions, writerFor } from './pool.js';
 
 describe('simulated carts sent in batches', () => {
   let server: TestServer;
@@ -72,13 +72,15 @@ describe('realtime carts committed on the writer thread', () => {
 });
 
 describe('the pool options', () => {
-  it('default to 32 tasks a worker, batches of 16 simulated carts and two threads for the carts that write', () => {
-    expect(readPoolOptions({ WORKERS: '2' })).toEqual({ workers: 2, tasksPerWorker: 32, batchSize: 16, writers: 2 });
-    expect(readPoolOptions({ WORKERS: '3', CART_TASKS_PER_WORKER: '8', CART_BATCH_SIZE: '4', REALTIME_WORKERS: '1' })).toEqual({ workers: 3, tasksPerWorker: 8, batchSize: 4, writers: 1 });
+  it('default to 32 tasks a worker, batches of 16 simulated carts and two threads for the carts that write, filled 16 carts each', () => {
+    expect(readPoolOptions({ WORKERS: '2' })).toEqual({ workers: 2, tasksPerWorker: 32, batchSize: 16, writers: 2, writerFill: 16 });
+    expect(readPoolOptions({ WORKERS: '3', CART_TASKS_PER_WORKER: '8', CART_BATCH_SIZE: '4', REALTIME_WORKERS: '1', REALTIME_WRITER_FILL: '4' })).toEqual({
+      workers: 3, tasksPerWorker: 8, batchSize: 4, writers: 1, writerFill: 4,
+    });
   });
 
   it('refuse anything but a positive integer (WORKERS may be 0: inline)', () => {
-    for (const name of ['CART_TASKS_PER_WORKER', 'CART_BATCH_SIZE', 'REALTIME_WORKERS']) {
+    for (const name of ['CART_TASKS_PER_WORKER', 'CART_BATCH_SIZE', 'REALTIME_WORKERS', 'REALTIME_WRITER_FILL']) {
       for (const bad of ['0', '-1', '2.5', 'many']) expect(() => readPoolOptions({ [name]: bad })).toThrow(name);
     }
     expect(() => readPoolOptions({ WORKERS: '-1' })).toThrow('WORKERS');
@@ -95,5 +97,22 @@ describe('the batches of one turn', () => {
     expect(evenBatchSize(20, 16)).toBe(10);
     expect(evenBatchSize(40, 16)).toBe(14);
     expect(evenBatchSize(48, 4)).toBe(4);
+  });
+});
+
+describe('the writer of a realtime cart', () => {
+  it('is the first writer holding fewer carts than the fill: one writer takes every cart at a low rate', () => {
+    expect(writerFor([0, 0], 16)).toBe(0);
+    expect(writerFor([15, 0], 16)).toBe(0);
+    expect(writerFor([16, 0], 16)).toBe(1);
+    expect(writerFor([16, 15], 16)).toBe(1);
+    expect(writerFor([3, 20, 0], 2)).toBe(2);
+  });
+
+  it('is the one holding fewest once every writer holds the fill (the first of equals)', () => {
+    expect(writerFor([16, 16], 16)).toBe(0);
+    expect(writerFor([20, 17], 16)).toBe(1);
+    expect(writerFor([30, 18, 18], 16)).toBe(1);
+    expect(writerFor([5], 1)).toBe(0);
   });
 });
