@@ -100,20 +100,14 @@ export function createCartPool(options: PoolOptions, dataDir: string, env: Store
     return pool;
   };
   // The threads live as long as the process: the server's stop answers in-flight requests, then exits.
-  // One pool per writer, so that the main thread chooses each cart's writer (`CartThreads.writerFor`).
-  return new CartThreads(threads(options.workers), Array.from({ length: options.writers }, () => ({ pool: threads(1), inFlight: 0 })), options, env);
+  // One pool per writer, so that the main thread chooses each cart's writer (`writerFor`).
+  return new CartThreads(threads(options.workers), Array.from({ length: options.writers }, () => threads(1)), options, env);
 }
 
 interface Waiting {
   task: CartTask;
   resolve: (raw: string) => void;
   reject: (err: unknown) => void;
-}
-
-/** A writer thread and the carts sent to it and not yet answered. */
-interface Writer {
-  pool: Piscina<CartTask[], Envelope[]>;
-  inFlight: number;
 }
 
 /**
@@ -143,13 +137,17 @@ export function writerFor(inFlight: readonly number[], fill: number): number {
  */
 class CartThreads implements CartPool {
   private waiting: Waiting[] = [];
+  /** Carts sent to each writer and not yet answered. */
+  private readonly inFlight: number[];
 
   constructor(
     private readonly evaluators: Piscina<CartTask[], Envelope[]>,
-    private readonly writers: Writer[],
+    private readonly writers: Piscina<CartTask[], Envelope[]>[],
     private readonly options: PoolOptions,
     private readonly env: StoreEnv,
-  ) {}
+  ) {
+    this.inFlight = writers.map(() => 0);
+  }
 
   run(task: CartTask): Promise<string> {
     return new Promise((resolve, reject) => {
@@ -169,12 +167,12 @@ class CartThreads implements CartPool {
   };
 
   private send(batch: Waiting[], writes: boolean): void {
-    const writer = writes ? this.writers[writerFor(this.writers.map((w) => w.inFlight), this.options.writerFill)] : undefined;
-    if (writer) writer.inFlight += batch.length;
-    (writer ? writer.pool : this.evaluators).run(batch.map((entry) => entry.task)).then(
+    const writer = writes ? writerFor(this.inFlight, this.options.writerFill) : undefined;
+    if (writer !== undefined) this.inFlight[writer] += batch.length;
+    (writer !== undefined ? this.writers[writer] : this.evaluators).run(batch.map((entry) => entry.task)).then(
       (envelopes) => {
-        if (writer) {
-          writer.inFlight -= batch.length;
+        if (writer !== undefined) {
+          this.inFlight[writer] -= batch.length;
           // A writer committed these carts: the main thread's next reads must see them (its lmdb-js
           // snapshot is otherwise renewed only by a timer), since their 200s go out now.
           this.env.freshReads();
@@ -186,7 +184,7 @@ class CartThreads implements CartPool {
         }
       },
       (err: unknown) => {
-        if (writer) writer.inFlight -= batch.length;
+        if (writer !== undefined) this.inFlight[writer] -= batch.length;
         for (const entry of batch) entry.reject(err);
       },
     );

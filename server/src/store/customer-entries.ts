@@ -89,8 +89,8 @@ function entriesOf(env: StoreEnv, tag: string): CustomerEntries {
   };
 }
 
-/** Where an entry of an older store's database goes: its kind and its key as the kind sees it (undefined: not moved). */
-type Destination = (key: Key[]) => [CustomerEntryKind, Key[]] | undefined;
+/** Where an entry of an older store's database goes: its kind and its key as the kind sees it. */
+type Destination = (key: Key[]) => [CustomerEntryKind, Key[]];
 
 /**
  * Moves the entries of stores written before the clustering (one database per kind, or per set of kinds:
@@ -103,7 +103,12 @@ export async function migrateCustomerEntries(env: StoreEnv, batch = 10_000): Pro
     ...(Object.keys(TAGS) as CustomerEntryKind[]).map((kind): [string, Destination] => [kind, (key) => [kind, key]]),
     ...Object.entries(SECTIONED).map(([name, kinds]): [string, Destination] => [
       name,
-      ([tenant, section, ...rest]) => (typeof section === 'string' && section in kinds ? [kinds[section], [tenant, ...rest]] : undefined),
+      (key) => {
+        const [tenant, section, ...rest] = key;
+        // An unknown section stops the start: left in place, it would be read again by every batch.
+        if (typeof section !== 'string' || !(section in kinds)) throw new Error(`customer entries: no kind for the key ${JSON.stringify(key)} of ${name}`);
+        return [kinds[section], [tenant, ...rest]];
+      },
     ]),
   ];
   let moved = 0;
@@ -123,9 +128,8 @@ function moveSome(env: StoreEnv, old: Db, destination: Destination, batch: numbe
   // Read first: the old entries are removed after, not while a cursor walks them.
   const some = [...old.getRange({ limit: batch })];
   for (const { key, value } of some) {
-    const moveTo = destination(key as Key[]);
-    if (moveTo === undefined) throw new Error(`customer entries: no kind for the key ${JSON.stringify(key)}`);
-    customerEntries(env, moveTo[0]).putSync(moveTo[1], value);
+    const [kind, kindKey] = destination(key as Key[]);
+    customerEntries(env, kind).putSync(kindKey, value);
     old.removeSync(key);
   }
   return some.length;
