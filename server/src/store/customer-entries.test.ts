@@ -140,4 +140,17 @@ describe('customer entries: a store with one database per kind', () => {
     expect(await snapshot(server.dataDir)).toEqual(now);
     await server.restart();
   });
+
+  it('stops at an entry of an unknown section rather than dropping it or reading it again forever', async () => {
+    await server.stop();
+    const env = openStore(server.dataDir);
+    const old = env.db('challenge_customers');
+    const stray: Key[] = [TENANT, 'unknown', idKey('1'), '2026-11-20'];
+    await env.transact(() => old.putSync(stray, { carts: 1 }));
+    await expect(migrateCustomerEntries(env)).rejects.toThrow(/no kind for the key .*unknown.* of challenge_customers/);
+    expect(old.get(stray)).toEqual({ carts: 1 });
+    await env.transact(() => old.removeSync(stray));
+    await env.close();
+    await server.restart();
+  });
 });
