@@ -66,6 +66,9 @@ export interface CouponParams {
   description?: string;
   active?: boolean;
   max_redemptions?: number;
+  /** The coupon's own dates: its static code works only between them (a date is a whole local day). */
+  available_from?: string | null;
+  available_to?: string | null;
   [other: string]: unknown;
 }
 
@@ -161,6 +164,8 @@ export interface HeldVoucher {
   selected?: boolean;
   /** The delivery of a targeted campaign to the customer (echoed in its instant-win effect). */
   campaign_history_id?: Id;
+  /** ISO instant the voucher expires at; absent or null, never. A listed static code uses the one expiring first. */
+  available_to?: string | null;
 }
 
 export interface CustomerState {

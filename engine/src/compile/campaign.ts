@@ -6,7 +6,7 @@ import { toCents } from '../money.js';
 import { checkPeriod } from '../time/periodKey.js';
 import { compilePointsAvailability } from '../time/pointsAvailability.js';
 import type { Campaign, CampaignType } from '../types.js';
-import { compileCoupon } from './coupon.js';
+import { compileCoupon, compileCouponDates } from './coupon.js';
 import { RULE_PARAMS_DEFAULTS } from './defaults.js';
 import { compileEffects } from './effects.js';
 import { compilePrizes } from './prizes.js';
@@ -41,6 +41,7 @@ export function compileCampaign(campaign: Campaign): CompiledCampaign {
     couponRequired: optionalBoolean(params.coupon_required, 'rule_params.coupon_required', RULE_PARAMS_DEFAULTS.coupon_required),
     staticCode: coupon ? optionalString(coupon.static_code, 'coupon_params.static_code') : null,
     coupon: coupon ? compileCoupon(coupon, type, effects[0]) : null,
+    couponDates: coupon ? compileCouponDates(coupon) : null,
     once: compileOnce(params),
     budget: budget === null ? null : { period: checkPeriod(params.budget_period, 'rule_params.budget_period'), cents: budget },
     maxTransactionCents: optionalMoney(params.maximum_budget_transaction, 'rule_params.maximum_budget_transaction'),

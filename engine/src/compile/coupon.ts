@@ -5,6 +5,8 @@
  */
 import { invalidRequest } from '../errors.js';
 import { toMoney } from '../money.js';
+import { dateBound, outsideWindow, type DateWindow } from '../time/dateWindow.js';
+import { parseInstant, zonedDate, zoneFormatter } from '../time/zonedDate.js';
 import type { Campaign, CampaignType, CouponParams, Id, VoucherCoupon } from '../types.js';
 import { compileEffects } from './effects.js';
 import type { CompiledEffect } from './program.js';
@@ -34,6 +36,26 @@ export function compileCoupon(coupon: CouponParams, type: CampaignType, effect: 
     discount_type: effect?.type ?? null,
     affectation: effect?.distribution ?? null,
   });
+}
+
+/** The coupon's own dates (its static code works only between them); null when it has none. */
+export function compileCouponDates(coupon: CouponParams): DateWindow | null {
+  const from = dateBound(coupon.available_from, 'coupon_params.available_from');
+  const to = dateBound(coupon.available_to, 'coupon_params.available_to');
+  return from || to ? { from, to } : null;
+}
+
+/**
+ * Whether a coupon's static code works at `now` (ISO) in the Company
+ * timezone, as carts decide it: null, or the contract's code for a coupon not
+ * yet available (voucher_out_date) or past its available_to (voucher_expired).
+ */
+export function couponDatesRefusal(coupon: CouponParams, now: string, timezone: string): 'voucher_out_date' | 'voucher_expired' | null {
+  const dates = compileCouponDates(coupon);
+  if (dates === null) return null;
+  const at = parseInstant(now, 'now');
+  const outside = outsideWindow(dates, at, zonedDate(at, zoneFormatter(timezone, 'timezone')).date);
+  return outside === 'before' ? 'voucher_out_date' : outside === 'after' ? 'voucher_expired' : null;
 }
 
 /** A voucher entry of a campaign without coupon_params (its vouchers were issued without a coupon). */

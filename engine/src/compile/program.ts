@@ -2,6 +2,7 @@
 import type { Decimal } from 'decimal.js';
 import type { CompiledRule } from '../conditions/index.js';
 import type { PointsAvailability } from '../time/pointsAvailability.js';
+import type { DateWindow } from '../time/dateWindow.js';
 import type { Period } from '../time/periodKey.js';
 import type { CampaignType, Id, VoucherCoupon } from '../types.js';
 
@@ -27,13 +28,10 @@ export interface CompiledEffect {
   limits: number | null;
 }
 
-/** A campaign date bound: an instant, or a local date of the Company (whole day). */
-export type DateBound = { instant: number } | { date: string };
-
 export interface CompiledTargeting {
   active: boolean;
-  from: DateBound | null;
-  to: DateBound | null;
+  /** The campaign's available_from / available_to. */
+  dates: DateWindow;
   recurrence: { type: 'daily' | 'weekly' | 'monthly'; days: ReadonlySet<number> } | null;
   selectCustomers: SelectCustomers;
   countries: ReadonlySet<string> | null;
@@ -67,6 +65,8 @@ export interface CompiledCampaign {
   staticCode: string | null;
   /** The coupon as carts report it (vouchers[].coupon, coupon_info). */
   coupon: VoucherCoupon | null;
+  /** The coupon's own available_from / available_to: its static code works only between them. */
+  couponDates: DateWindow | null;
   once: { period: Period; limit: number } | null;
   budget: { period: Period; cents: number } | null;
   maxTransactionCents: number | null;

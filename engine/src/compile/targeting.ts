@@ -1,10 +1,10 @@
 /** Who and when a campaign applies to: compiled from rule_params once. */
 import { invalidRequest } from '../errors.js';
-import { isDateOnly, parseInstant } from '../time/zonedDate.js';
+import { dateBound } from '../time/dateWindow.js';
 import type { RuleParams } from '../types.js';
 import { RULE_PARAMS_DEFAULTS } from './defaults.js';
 import { oneOf, optionalBoolean, optionalString, optionalStringArray } from './read.js';
-import { SELECT_CUSTOMERS, type CompiledTargeting, type DateBound } from './program.js';
+import { SELECT_CUSTOMERS, type CompiledTargeting } from './program.js';
 
 const RECURRENCE = ['daily', 'weekly', 'monthly'] as const;
 
@@ -12,19 +12,12 @@ export function compileTargeting(params: RuleParams): CompiledTargeting {
   const countries = optionalStringArray(params.customer_registration_countries, 'rule_params.customer_registration_countries');
   return {
     active: optionalBoolean(params.active, 'rule_params.active', RULE_PARAMS_DEFAULTS.active),
-    from: dateBound(params.available_from, 'rule_params.available_from'),
-    to: dateBound(params.available_to, 'rule_params.available_to'),
+    dates: { from: dateBound(params.available_from, 'rule_params.available_from'), to: dateBound(params.available_to, 'rule_params.available_to') },
     recurrence: compileRecurrence(params),
     selectCustomers: oneOf(params.select_customers, 'rule_params.select_customers', SELECT_CUSTOMERS, RULE_PARAMS_DEFAULTS.select_customers),
     countries: countries && countries.length > 0 ? new Set(countries) : null,
     currency: optionalString(params.currency, 'rule_params.currency'),
   };
-}
-
-function dateBound(value: unknown, field: string): DateBound | null {
-  if (value === undefined || value === null || value === '') return null;
-  if (isDateOnly(value)) return { date: value };
-  return { instant: parseInstant(value, field) };
 }
 
 function compileRecurrence(params: RuleParams): CompiledTargeting['recurrence'] {

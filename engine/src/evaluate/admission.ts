@@ -5,6 +5,7 @@
  * when the cart named the campaign's coupon (the customer asked for it).
  */
 import type { CompiledCampaign } from '../compile/program.js';
+import { outsideWindow } from '../time/dateWindow.js';
 import { periodKeyOf } from '../time/periodKey.js';
 import { couponInfo, type CouponUse } from './coupons.js';
 import { isIdentified } from './contextInput.js';
@@ -25,6 +26,12 @@ export function admit(run: Run, campaign: CompiledCampaign): Admission | null {
   const coupon = targeted || campaign.couponRequired ? run.coupons.couponFor(campaign) : null;
   if (targeted && !coupon?.voucher) return refuse(run, campaign, 'the customer does not hold this campaign\'s voucher', false);
   if (campaign.couponRequired && !coupon) return refuse(run, campaign, 'a coupon is required', false);
+  // A voucher carries its own dates (the caller passes only usable ones); a static code has the coupon's.
+  if (coupon && !coupon.voucher && campaign.couponDates) {
+    const outside = outsideWindow(campaign.couponDates, run.input.createdAt, run.created.date);
+    if (outside === 'before') return refuse(run, campaign, 'voucher_out_date: the coupon is not available yet at the cart date', false);
+    if (outside === 'after') return refuse(run, campaign, 'voucher_expired: the coupon has expired at the cart date', false);
+  }
   if (!campaign.conditions.test(run.facts)) return refuse(run, campaign, 'the cart does not meet the rule conditions', false);
   if (campaign.once) {
     if (!isIdentified(run.context)) return refuse(run, campaign, 'once_limit: the campaign is limited per customer and the cart has no customer', true);

@@ -11,7 +11,8 @@ export interface ContextInput {
   customer: CustomerState | null;
   customerId: string | null;
   pointsAvailable: number;
-  vouchers: readonly (HeldVoucher & { campaignId: string })[];
+  /** `expiresAt`: epoch ms, Infinity for a voucher that never expires. */
+  vouchers: readonly (HeldVoucher & { campaignId: string; expiresAt: number })[];
   counters: Readonly<Record<string, CampaignCounters>>;
   productFeatures: Readonly<Record<string, string[]>>;
   /** Aligned with the cart's returns. */
@@ -38,6 +39,7 @@ export function readContext(context: Context, returnCount = 0): ContextInput {
     vouchers: (customer?.vouchers ?? []).map((voucher, i) => ({
       ...voucher,
       campaignId: idString(voucher.campaign_id, `context.customer.vouchers[${i}].campaign_id`),
+      expiresAt: voucher.available_to == null ? Infinity : parseInstant(voucher.available_to, `context.customer.vouchers[${i}].available_to`),
     })),
     counters: context.counters ?? EMPTY,
     productFeatures: context.product_features ?? EMPTY,

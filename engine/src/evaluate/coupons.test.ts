@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { couponDatesRefusal } from '../index.js';
 import { cart, context, discount, evaluate, line, points } from '../../test-support/scenario.js';
 
 const tenPercent = [{ type: 'percentage', value: 10 }];
@@ -87,5 +88,58 @@ describe('coupons_desired', () => {
     expect(outcome.response.effects[0]).not.toHaveProperty('coupon_info');
     expect(outcome.writes.vouchers_used).toEqual([]);
     expect(outcome.response.total_discount_promotion_applied).toBe(10);
+  });
+
+  it("a listed static code uses the customer's voucher of that coupon expiring first", () => {
+    const byCode = [
+      discount(6, { select_customers: 'targeted', rule_effects: tenPercent }, { coupon_params: { static_code: 'TGT5', id: 79 } }),
+      discount(7, { coupon_required: true, rule_effects: tenPercent }, { coupon_params: { static_code: 'REQ' } }),
+    ];
+    const holder = {
+      id: 42,
+      vouchers: [
+        { code: 'T-LATE', campaign_id: 6, voucher_id: 601, available_to: '2026-12-31T00:00:00Z' },
+        { code: 'T-NEVER', campaign_id: 6, voucher_id: 602 },
+        { code: 'T-EARLY', campaign_id: 6, voucher_id: 603, available_to: '2026-11-30T00:00:00Z' },
+        { code: 'R-1', campaign_id: 7, voucher_id: 701, available_to: null },
+      ],
+    };
+    const outcome = evaluate(byCode, cart([line(1, 10, 100)], { coupons_desired: ['TGT5', 'REQ'] }), context({ customer: holder }));
+    expect(outcome.response.rejected_campaigns).toEqual([]);
+    expect(outcome.response.effects.map((e) => [e.rule_id, e.coupon_info])).toEqual([
+      [6, { voucher_id: 603, voucher_code: 'T-EARLY', coupon_id: 79, static_code: 'TGT5' }],
+      [7, { voucher_id: 701, voucher_code: 'R-1', static_code: 'REQ' }],
+    ]);
+    expect(outcome.response.vouchers.map((v) => v.voucher_code)).toEqual(['T-EARLY', 'R-1']);
+    expect(outcome.writes.vouchers_used).toEqual([
+      { campaign_id: 6, voucher_code: 'T-EARLY', voucher_id: 603, static_code: false },
+      { campaign_id: 7, voucher_code: 'R-1', voucher_id: 701, static_code: false },
+    ]);
+  });
+
+  it("a static code works only within its coupon's dates, a date being a whole day of the Company", () => {
+    const dated = (coupon: Record<string, unknown>) => [discount(3, { coupon_required: true, rule_effects: tenPercent }, { coupon_params: { static_code: 'WELCOME', ...coupon } })];
+    const use = (coupon: Record<string, unknown>, creation_date = '2026-11-20T18:30:00Z') =>
+      evaluate(dated(coupon), cart([line(1, 10, 100)], { coupons_desired: ['WELCOME'], creation_date }), context({ customer }));
+    expect(use({ available_from: '2026-11-20', available_to: '2026-11-20' }).response.effects).toHaveLength(1);
+    // 23:30 UTC is already the 21st in Madrid.
+    const late = use({ available_to: '2026-11-20' }, '2026-11-20T23:30:00Z');
+    expect(late.response.effects).toEqual([]);
+    expect(late.response.rejected_campaigns).toEqual([expect.objectContaining({ rule_id: 3, error: 'voucher_expired: the coupon has expired at the cart date', coupon_info: { static_code: 'WELCOME' } })]);
+    expect(late.writes.vouchers_used).toEqual([]);
+    const early = use({ available_from: '2026-11-20T19:00:00Z' });
+    expect(early.response.rejected_campaigns).toEqual([expect.objectContaining({ rule_id: 3, error: 'voucher_out_date: the coupon is not available yet at the cart date' })]);
+    expect(early.response.invalid_coupons).toEqual([]);
+    // A voucher carries its own dates (the caller passes only usable ones): the coupon's do not apply to it.
+    const holder = { id: 42, vouchers: [{ code: 'W-1', campaign_id: 3, voucher_id: 301 }] };
+    const withVoucher = evaluate(dated({ available_to: '2026-11-01' }), cart([line(1, 10, 100)], { coupons_desired: ['W-1'] }), context({ customer: holder }));
+    expect(withVoucher.response.effects).toHaveLength(1);
+  });
+
+  it('couponDatesRefusal answers as carts decide, in the Company timezone', () => {
+    expect(couponDatesRefusal({ available_to: '2026-11-20' }, '2026-11-20T22:59:00Z', 'Europe/Madrid')).toBeNull();
+    expect(couponDatesRefusal({ available_to: '2026-11-20' }, '2026-11-20T23:00:00Z', 'Europe/Madrid')).toBe('voucher_expired');
+    expect(couponDatesRefusal({ available_from: '2026-11-21' }, '2026-11-20T22:59:00Z', 'Europe/Madrid')).toBe('voucher_out_date');
+    expect(couponDatesRefusal({}, '2026-11-20T22:59:00Z', 'Europe/Madrid')).toBeNull();
   });
 });

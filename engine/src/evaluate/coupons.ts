@@ -33,17 +33,17 @@ export function resolveCoupons(program: Program, input: CartInput, context: Cont
     }
   } else {
     for (const code of desired) {
-      const voucher = context.vouchers.find((held) => held.code === code);
-      const campaign = voucher ? program.byId.get(voucher.campaignId) : program.byStaticCode.get(code);
-      if (voucher && campaign) {
-        keepFirst(vouchers, voucher.campaignId, voucher);
-        listed.add(campaign.id);
-      } else if (!voucher && campaign) {
-        staticCodes.set(campaign.id, code);
-        listed.add(campaign.id);
-      } else {
+      const named = context.vouchers.find((held) => held.code === code);
+      const campaign = named ? program.byId.get(named.campaignId) : program.byStaticCode.get(code);
+      if (!campaign) {
         invalid.push(code);
+        continue;
       }
+      listed.add(campaign.id);
+      // A static code uses the customer's voucher of that coupon expiring first, as POST /discounts/redeem does.
+      const voucher = named ?? firstExpiring(context.vouchers, campaign.id);
+      if (voucher) keepFirst(vouchers, campaign.id, voucher);
+      else staticCodes.set(campaign.id, code);
     }
   }
   return {
@@ -70,6 +70,14 @@ export function couponInfo(campaign: CompiledCampaign, voucher: HeldVoucher | nu
   const code = staticCode ?? campaign.staticCode;
   if (code !== null) info.static_code = code;
   return info;
+}
+
+function firstExpiring(held: ContextInput['vouchers'], campaignId: string): ContextInput['vouchers'][number] | undefined {
+  let first: ContextInput['vouchers'][number] | undefined;
+  for (const voucher of held) {
+    if (voucher.campaignId === campaignId && (first === undefined || voucher.expiresAt < first.expiresAt)) first = voucher;
+  }
+  return first;
 }
 
 function keepFirst(map: Map<string, HeldVoucher>, key: string, voucher: HeldVoucher): void {

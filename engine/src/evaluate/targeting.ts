@@ -1,5 +1,6 @@
 /** Targeting at the cart's creation date in the Company timezone: why a campaign is out of reach, or null. */
-import type { CompiledCampaign, DateBound } from '../compile/program.js';
+import type { CompiledCampaign } from '../compile/program.js';
+import { outsideWindow } from '../time/dateWindow.js';
 import { isIdentified } from './contextInput.js';
 import type { Run } from './run.js';
 
@@ -13,10 +14,9 @@ export interface TargetingInput {
 export function targetingRefusal(run: TargetingInput, campaign: CompiledCampaign): string | null {
   const t = campaign.targeting;
   if (!t.active) return 'the campaign is not active';
-  const at = run.input.createdAt;
-  const day = run.created.date;
-  if (t.from && !after(t.from, at, day)) return 'the campaign has not started at the cart date';
-  if (t.to && !before(t.to, at, day)) return 'the campaign has ended at the cart date';
+  const outside = outsideWindow(t.dates, run.input.createdAt, run.created.date);
+  if (outside === 'before') return 'the campaign has not started at the cart date';
+  if (outside === 'after') return 'the campaign has ended at the cart date';
   if (t.recurrence) {
     const { type, days } = t.recurrence;
     if (type === 'weekly' && !days.has(run.created.weekday)) return 'the campaign does not run on this weekday';
@@ -30,12 +30,4 @@ export function targetingRefusal(run: TargetingInput, campaign: CompiledCampaign
     if (country === undefined || !t.countries.has(country)) return 'the customer\'s registration country is not targeted';
   }
   return null;
-}
-
-function after(bound: DateBound, at: number, day: string): boolean {
-  return 'instant' in bound ? at >= bound.instant : day >= bound.date;
-}
-
-function before(bound: DateBound, at: number, day: string): boolean {
-  return 'instant' in bound ? at <= bound.instant : day <= bound.date;
 }

@@ -31,7 +31,8 @@ export function periodKeyOf(period: Period, at: ZonedDate): string {
 /**
  * The period key of an instant for a Company timezone: the caller reads its
  * counters (`once` uses, budget spent) under this key before evaluating.
+ * An absent period is `always`, as campaigns read it.
  */
-export function periodKey(period: string, at: string, timezone: string): string {
+export function periodKey(period: string | undefined | null, at: string, timezone: string): string {
   return periodKeyOf(checkPeriod(period, 'period'), zonedDate(parseInstant(at, 'at'), zoneFormatter(timezone, 'timezone')));
 }
