@@ -5,9 +5,10 @@
  * concurrent redemptions never use one redemption twice. The discount is
  * added to the campaign's budget of the current period.
  */
-import { periodKey, TallyError } from '@tally/engine';
+import { couponDatesRefusal, periodKey, TallyError } from '@tally/engine';
 import type { CampaignStore } from '../campaigns/store.js';
 import type { CampaignRecord } from '../campaigns/types.js';
+import type { CartStore } from '../carts/store.js';
 import type { CounterStore } from '../counters/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { StoreEnv } from '../store/env.js';
@@ -27,6 +28,7 @@ export interface RedeemStores {
   vouchers: VoucherStore;
   counters: CounterStore;
   transactions: DiscountTransactionStore;
+  carts: CartStore;
 }
 
 export interface Redemption {
@@ -52,11 +54,10 @@ export function redeemInTransaction(
   const at = wireDatetime(now);
   const { campaign, voucher } = body.voucher_code !== undefined
     ? byVoucherCode(stores, tenant, customer, body.voucher_code, at)
-    : byStaticCode(stores, tenant, customer, body.static_code!, at);
+    : byStaticCode(stores, tenant, settings, customer, body.static_code!, at);
   if (voucher) stores.vouchers.putInTransaction(tenant, afterUse(voucher));
-  const budgetPeriod = campaign.rule_params.budget_period;
-  if (campaign.rule_params.budget_value !== undefined && typeof budgetPeriod === 'string') {
-    const key = periodKey(budgetPeriod, at, settings.timezone);
+  if (campaign.rule_params.budget_value !== undefined) {
+    const key = periodKey(campaign.rule_params.budget_period, at, settings.timezone);
     stores.counters.addBudgetInTransaction(tenant, campaign.id, key, body.discount);
   }
   const transaction: DiscountTransaction = {
@@ -65,7 +66,8 @@ export function redeemInTransaction(
     amount_cents: body.discount,
     customer_id: customer.id,
     customer_code: customer.code ?? null,
-    activity_id: body.cart_id ?? null,
+    // A cart code names the cart Tally stored under it; an unknown one (an external till's) is kept as a code only.
+    activity_id: body.cart_id ?? (body.cart_code === undefined ? null : (stores.carts.idOfCode(tenant, body.cart_code) ?? null)),
     activity_code: body.cart_code ?? null,
     campaign_id: campaign.id,
     voucher_id: voucher?.id ?? null,
@@ -94,8 +96,12 @@ function byVoucherCode(stores: RedeemStores, tenant: Tenant, customer: CustomerR
   return { campaign, voucher };
 }
 
-/** The customer's voucher of the coupon that expires first; the static code itself when they hold none (not for targeted campaigns). */
-function byStaticCode(stores: RedeemStores, tenant: Tenant, customer: CustomerRecord, code: string, at: string) {
+/**
+ * The customer's voucher of the coupon that expires first; the static code
+ * itself when they hold none usable (not for targeted campaigns), within the
+ * coupon's own dates as carts take them (the Company's days).
+ */
+function byStaticCode(stores: RedeemStores, tenant: Tenant, settings: CompanySettings, customer: CustomerRecord, code: string, at: string) {
   const campaign = stores.campaigns.byStaticCode(tenant, code);
   if (!campaign || campaign.type !== 'discount') throw notFound('static_code', code);
   const held = stores.vouchers
@@ -107,11 +113,16 @@ function byStaticCode(stores: RedeemStores, tenant: Tenant, customer: CustomerRe
     refuseUnusable(usable, campaign, at);
     return { campaign, voucher: usable };
   }
-  if (held.length > 0) refuseUnusable(held[0], campaign, at);
-  if (campaign.rule_params.select_customers === 'targeted') throw notFound('static_code', code);
+  if (campaign.rule_params.select_customers === 'targeted') {
+    if (held.length > 0) refuseUnusable(held[0], campaign, at);
+    throw notFound('static_code', code);
+  }
   if (campaign.rule_params.active === false || campaign.coupon_params?.active === false) {
     throw new TallyError('voucher_inactive', `static_code ${code}: the coupon is not active`);
   }
+  const outside = couponDatesRefusal(campaign.coupon_params ?? {}, at, settings.timezone);
+  if (outside === 'voucher_out_date') throw new TallyError(outside, `static_code ${code}: the coupon is available from ${campaign.coupon_params?.available_from}`);
+  if (outside === 'voucher_expired') throw new TallyError(outside, `static_code ${code}: the coupon expired at ${campaign.coupon_params?.available_to}`);
   return { campaign, voucher: null };
 }
 

@@ -3,6 +3,7 @@ import { TallyError } from '@tally/engine';
 import { Decimal } from 'decimal.js';
 import type { ServerContext } from '../context.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
+import { CartStore } from '../carts/store.js';
 import { LmdbCounterStore } from '../counters/store.js';
 import { CustomerStore } from '../customers/store.js';
 import { invalidRequest } from '../http/errors.js';
@@ -56,7 +57,7 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
   const vouchers = new LmdbVoucherStore(env);
   const customers = new CustomerStore(env);
   const transactions = new DiscountTransactionStore(env);
-  const stores = { env, campaigns, vouchers, counters: new LmdbCounterStore(env), transactions };
+  const stores = { env, campaigns, vouchers, counters: new LmdbCounterStore(env), transactions, carts: new CartStore(env) };
 
   return {
     'discounts.redeem': (req) => {

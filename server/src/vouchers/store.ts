@@ -90,6 +90,7 @@ export class LmdbVoucherStore implements VoucherStore {
         campaign_id: voucher.campaign_id,
         voucher_id: voucher.id,
         selected: voucher.selected,
+        available_to: voucher.available_to,
         ...(voucher.campaign_history_id === undefined ? {} : { campaign_history_id: wireInt(voucher.campaign_history_id) }),
       }));
   }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cartBody, realtimeCart } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
 const effects = [{ type: 'direct_value', value: 5, distribution: 'total' }];
@@ -290,5 +291,92 @@ describe('vouchers: trigger, redeem, transactions', () => {
     const second = await redeem({ static_code: 'GIFT', customer_id: customer, cart_id: 2 });
     expect(second.status).toBe(402);
     expect(second.body.code).toBe('voucher_redeemed');
+  });
+
+  describe('static codes in carts and redemptions', () => {
+    type Entry = { rule_id: number; error?: string; voucher_code?: string; coupon_info?: Record<string, unknown> };
+    /** The entries of a cart's list about these campaigns (the mass campaigns of the other tests apply too). */
+    const about = (list: Entry[], ...ids: number[]) => list.filter((entry) => ids.includes(entry.rule_id));
+    const voucherStatus = async (code: string) =>
+      (await server.client.get(`/discounts/${code}`, { query: { search_by: 'voucher_code' } })).body.coupon_info.voucher_info.status;
+
+    it("a cart listing a targeted campaign's static code uses the customer's voucher expiring first, as redeem does", async () => {
+      const customer = await newCustomer();
+      const tgt = await campaign({ select_customers: 'targeted' }, { static_code: 'TGT5', available_days: 30 });
+      await trigger({ customer_id: customer, loyalty_rule_id: tgt, external_voucher_code: 'TGT5-LATE' });
+      await server.client.patch(`/discounts/${tgt}`, { coupon_params: { available_days: 10 } });
+      await trigger({ customer_id: customer, loyalty_rule_id: tgt, external_voucher_code: 'TGT5-EARLY' });
+      const simulated = await server.client.post('/carts/simulate', cartBody(20, { customer_id: customer, coupons_desired: ['TGT5'] }));
+      expect(simulated.status).toBe(200);
+      expect(about(simulated.body.rejected_campaigns, tgt)).toEqual([]);
+      expect(about(simulated.body.effects, tgt)).toEqual([expect.objectContaining({ value: 500, coupon_info: expect.objectContaining({ voucher_code: 'TGT5-EARLY', static_code: 'TGT5' }) })]);
+      expect(simulated.body.vouchers).toEqual([expect.objectContaining({ voucher_code: 'TGT5-EARLY', rule_id: tgt })]);
+      const first = await realtimeCart(server.client, customer, 20, { coupons_desired: ['TGT5'] });
+      expect(first.body.vouchers.map((v: Entry) => v.voucher_code)).toEqual(['TGT5-EARLY']);
+      expect(await voucherStatus('TGT5-EARLY')).toBe('redeemed');
+      expect(await voucherStatus('TGT5-LATE')).toBe('active');
+      // Concurrent carts share the one voucher left: the transaction's re-check lets only one use it.
+      const carts = await Promise.all(Array.from({ length: 4 }, () => realtimeCart(server.client, customer, 20, { coupons_desired: ['TGT5'] })));
+      expect(carts.filter((c) => c.body.vouchers.length === 1)).toHaveLength(1);
+      expect(await voucherStatus('TGT5-LATE')).toBe('redeemed');
+      const none = await server.client.post('/carts/simulate', cartBody(20, { customer_id: customer, coupons_desired: ['TGT5'] }));
+      expect(none.body.rejected_campaigns).toEqual([expect.objectContaining({ rule_id: tgt, error: "the customer does not hold this campaign's voucher" })]);
+    });
+
+    it("an open static code is used as such once the customer's voucher of it is used up, in carts and redemptions alike", async () => {
+      const customer = await newCustomer();
+      const req = await campaign({ coupon_required: true }, { static_code: 'REQ5' });
+      await trigger({ customer_id: customer, loyalty_rule_id: req, external_voucher_code: 'REQ5-MINE' });
+      const cart = await realtimeCart(server.client, customer, 20, { coupons_desired: ['REQ5'] });
+      expect(about(cart.body.effects, req)[0].coupon_info).toMatchObject({ voucher_code: 'REQ5-MINE', static_code: 'REQ5' });
+      expect(await voucherStatus('REQ5-MINE')).toBe('redeemed');
+      const again = await realtimeCart(server.client, customer, 20, { coupons_desired: ['REQ5'] });
+      expect(about(again.body.effects, req)[0].coupon_info).toEqual({ coupon_id: expect.any(Number), static_code: 'REQ5' });
+      const redeemed = await redeem({ static_code: 'REQ5', customer_id: customer });
+      expect(redeemed.status).toBe(200);
+      expect(redeemed.body.coupon_info).toMatchObject({ voucher_id: null, static_code: 'REQ5' });
+    });
+
+    it("a static code works only within its coupon's dates: carts reject it, redemptions answer voucher_expired or voucher_out_date", async () => {
+      const customer = await newCustomer();
+      const past = await campaign({ coupon_required: true }, { static_code: 'PAST5', available_to: isoDay(-2) });
+      const later = await campaign({ coupon_required: true }, { static_code: 'LATER5', available_from: isoDay(3) });
+      const now = await campaign({ coupon_required: true }, { static_code: 'NOW5', available_from: isoDay(-1), available_to: isoDay(1) });
+      const simulated = await server.client.post('/carts/simulate', cartBody(20, { customer_id: customer, coupons_desired: ['PAST5', 'LATER5', 'NOW5'] }));
+      expect(about(simulated.body.effects, past, later, now).map((e) => e.rule_id)).toEqual([now]);
+      expect(simulated.body.invalid_coupons).toEqual([]);
+      expect(about(simulated.body.rejected_campaigns, past, later).map((r) => [r.coupon_info!.static_code, r.error!.split(':')[0]])).toEqual([
+        ['PAST5', 'voucher_expired'],
+        ['LATER5', 'voucher_out_date'],
+      ]);
+      for (const [code, error] of [['PAST5', 'voucher_expired'], ['LATER5', 'voucher_out_date']]) {
+        const res = await redeem({ static_code: code, customer_id: customer });
+        expect(res.status, code).toBe(402);
+        expect(res.body.code).toBe(error);
+      }
+      expect((await redeem({ static_code: 'NOW5', customer_id: customer })).status).toBe(200);
+    });
+
+    it('a redemption charges the campaign budget when budget_period is absent (always), over what is left too', async () => {
+      const customer = await newCustomer();
+      const budgeted = await campaign({ budget_value: 10 }, { static_code: 'BUDGET5' });
+      const before = await server.client.post('/carts/simulate', cartBody(20, { customer_id: customer }));
+      expect(about(before.body.effects, budgeted)).toHaveLength(1);
+      expect((await redeem({ static_code: 'BUDGET5', customer_id: customer, discount: 1000 })).status).toBe(200);
+      const after = await server.client.post('/carts/simulate', cartBody(20, { customer_id: customer }));
+      expect(about(after.body.effects, budgeted)).toEqual([]);
+      expect(about(after.body.rejected_campaigns, budgeted)).toEqual([expect.objectContaining({ error: 'budget: exhausted for the current period' })]);
+      // The discount was already given outside Tally: it is recorded, not refused.
+      expect((await redeem({ static_code: 'BUDGET5', customer_id: customer, discount: 100 })).status).toBe(200);
+    });
+
+    it("records the cart a cart_code names by its id; an unknown code (an external till's) as no id", async () => {
+      const customer = await newCustomer();
+      const stored = await realtimeCart(server.client, customer, 20, { code: `TILL-${customer}` });
+      await redeem({ static_code: 'OPEN5', customer_id: customer, cart_id: undefined, cart_code: `TILL-${customer}` });
+      await redeem({ static_code: 'OPEN5', customer_id: customer, cart_id: undefined, cart_code: 'ELSEWHERE-1' });
+      const list = await server.client.get('/discounts/transactions', { query: { customer_id: String(customer) } });
+      expect(list.body.data.map((t: { activity_id: number | null }) => t.activity_id)).toEqual([stored.body.id, null]);
+    });
   });
 });
