@@ -38,6 +38,16 @@ describe('coupons_desired', () => {
     expect(applied(undefined)).toEqual([1]);
   });
 
+  it('a coupon the campaign does not require does not gate it: it applies without the code, and the listed code is not invalid', () => {
+    const printable = [discount(6, { name: 'printable', rule_effects: tenPercent }, { coupon_params: { static_code: 'PRINTED' } })];
+    for (const coupons_desired of [undefined, [], ['PRINTED']]) {
+      const outcome = evaluate(printable, cart([line(1, 10, 100)], { coupons_desired: coupons_desired as never }), context({ customer }));
+      expect(outcome.response.effects.map((e) => e.rule_id)).toEqual([6]);
+      expect(outcome.response.invalid_coupons).toEqual([]);
+      expect(outcome.writes.vouchers_used).toEqual([]);
+    }
+  });
+
   it('vouchers_desired (deprecated) is read when coupons_desired is absent', () => {
     const outcome = evaluate(campaigns, cart([line(1, 10, 100)], { vouchers_desired: ['WELCOME'] }), context({ customer }));
     expect(outcome.response.effects.map((e) => e.rule_id)).toEqual([1, 3]);
