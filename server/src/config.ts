@@ -14,6 +14,8 @@ export interface Config {
   customerCacheEntries: number;
   /** STORE_METRICS_INTERVAL_MS: log LMDB's commit counters this often (default 0: not counted; store/metrics.ts). */
   storeMetricsMs: number;
+  /** POINTS_SETTLEMENT_INTERVAL_MS: run the points settlement sweep at start and this often (default 600000; 0 = never; points/settlement.ts). */
+  pointsSettlementMs: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -29,6 +31,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mergeDelayMs: nonNegative(env.TALLY_MERGE_DELAY_MS, 'TALLY_MERGE_DELAY_MS'),
     customerCacheEntries: Math.floor(nonNegative(env.CUSTOMER_CACHE_ENTRIES ?? '250000', 'CUSTOMER_CACHE_ENTRIES')),
     storeMetricsMs: nonNegative(env.STORE_METRICS_INTERVAL_MS, 'STORE_METRICS_INTERVAL_MS'),
+    pointsSettlementMs: nonNegative(env.POINTS_SETTLEMENT_INTERVAL_MS ?? '600000', 'POINTS_SETTLEMENT_INTERVAL_MS'),
   };
 }
 

@@ -3,7 +3,8 @@
  * settings), opens the store, listens with uWebSockets.js and logs one
  * `listening` line naming the backend and port. SIGTERM/SIGINT: stop
  * accepting, answer in-flight requests, let the cart pool's threads finish
- * loading, close the store, exit 0.
+ * loading and a points settlement sweep its current chunk, close the store,
+ * exit 0.
  */
 import { readConfig } from './config.js';
 import { compileSchemas } from './http/validation.js';
@@ -18,6 +19,7 @@ import { BACKEND, startHttpServer } from './http/server.js';
 import { openStore } from './store/env.js';
 import { logCommitMetrics } from './store/metrics.js';
 import { threadsLoaded } from './pool/pool.js';
+import { startSettlementSweep } from './points/settlement.js';
 import { migrateWalletLayout } from './points/wallet-store.js';
 import { migrateCustomerEntries } from './store/customer-entries.js';
 import { startReferrals } from './triggers/routes.js';
@@ -55,6 +57,7 @@ async function main(): Promise<void> {
   for (const timer of sweeps) timer.unref();
   const stopReferrals = startReferrals(ctx);
   const stopCommitMetrics = config.storeMetricsMs > 0 ? logCommitMetrics(env, log, config.storeMetricsMs) : () => {};
+  const stopSettlements = config.pointsSettlementMs > 0 ? startSettlementSweep({ env, tenancy }, log, config.pointsSettlementMs) : async () => {};
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -64,9 +67,12 @@ async function main(): Promise<void> {
     for (const timer of sweeps) clearInterval(timer);
     stopReferrals();
     stopCommitMetrics();
+    // A sweep in progress stops after its current chunk, committed before the store closes.
+    const settlementsStopped = stopSettlements();
     await server.close();
     // A worker thread still loading its module when the process exits can abort it (pool.ts); one that never loads is given up.
     await Promise.race([threadsLoaded(), new Promise((givenUp) => setTimeout(givenUp, 10_000))]);
+    await settlementsStopped;
     await env.close();
     log.info('stopped');
     log.flush();

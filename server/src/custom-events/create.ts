@@ -4,7 +4,9 @@
  * of the campaigns bound to that definition (custom_entity_definition_id)
  * whose conditions hold, as one `custom_entity` points transaction, and
  * draws the instant wins bound to it, in the same commit. Campaign conditions read the event's flat data as
- * `attributes.<name>`; points dates follow the event's created_at.
+ * `attributes.<name>`. As a cart's creation_date, the event's created_at decides targeting and the points'
+ * dates; counters and the points transaction are dated when the event is ingested (ingested_at). A merging or
+ * merged customer is refused (402 customer_inactive).
  */
 import { TallyError } from '@tally/engine';
 import type { CampaignStore } from '../campaigns/store.js';
@@ -15,7 +17,7 @@ import { ok, type Reply, type TallyRequest } from '../http/types.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import { customerPoints } from '../points/balance.js';
 import { readBalance } from '../points/ledger.js';
-import { clockOf, customerFromBody } from '../points/request.js';
+import { clockOf, customerFromBody, requireUnmerged } from '../points/request.js';
 import type { CustomEventsCreate } from '../wire/types.js';
 import { isBoundToCustomEvent, isBoundToTrigger } from '../triggers/binding.js';
 import { evaluateBound, grantInTransaction, type BoundDeps, type BoundEvent } from '../triggers/bound-points.js';
@@ -50,6 +52,7 @@ export async function createCustomEvent(deps: BoundDeps, stores: EventStores, re
   const evaluate = () => evaluateBound(deps, req, event);
   const evaluation = evaluate();
   const { record, granted } = await deps.env.transact(() => {
+    requireUnmerged(customers, req.tenant, customer.id);
     if (body.id !== undefined && events.get(req.tenant, body.id)) {
       throw new TallyError('duplicate_id', `id: a custom event ${body.id} already exists`, 'id');
     }
@@ -58,7 +61,8 @@ export async function createCustomEvent(deps: BoundDeps, stores: EventStores, re
     while (body.id === undefined && events.get(req.tenant, seq)) seq = events.nextSeq(req.tenant);
     const granted = grantInTransaction(deps, req, customer, evaluate, evaluation, {
       type: 'custom_entity',
-      created_at: at,
+      // Dated when ingested, as a cart's transaction is (whatever its creation_date): polls by created_at_gt see every grant.
+      created_at: now,
       origin_info: { slug: body.slug },
       scoreInOrigin: true,
     });

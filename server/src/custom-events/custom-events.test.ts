@@ -13,7 +13,7 @@ describe('custom events over HTTP', () => {
   let review: number;
   beforeAll(async () => {
     server = await startServer();
-    for (const id of [30, 31, 32, 33, 34]) await createCustomer(server.client, id, { code: `E${id}` });
+    for (const id of [30, 31, 32, 33, 34, 35]) await createCustomer(server.client, id, { code: `E${id}` });
     const def = await server.client.post('/custom_event_definitions', { slug: 'review', name: 'Product review', schema: reviewSchema });
     expect(def.status, def.text).toBe(200);
     review = def.body.id;
@@ -50,6 +50,12 @@ describe('custom events over HTTP', () => {
     const unknownCustomer = await server.client.post('/custom_events', { customer_id: 999, slug: 'review', data: { stars: 3 } });
     expect(unknownCustomer.body.code).toBe('customer_not_found');
     expect((await server.client.get('/custom_events', { query: { customer_id: '30' } })).body.data).toEqual([]);
+    // An unknown customer is 404 by id as by code (as GET /points/transactions).
+    for (const [field, value] of [['customer_id', '999'], ['customer_code', 'nobody']]) {
+      const unknown = await server.client.get('/custom_events', { query: { [field]: value } });
+      expect(unknown.status, unknown.text).toBe(404);
+      expect(unknown.body).toMatchObject({ code: 'customer_not_found', error: expect.stringMatching(new RegExp(`^${field}`)) });
+    }
   });
 
   it('grants the points of the campaigns bound to the definition whose conditions hold on the data', async () => {
@@ -84,6 +90,34 @@ describe('custom events over HTTP', () => {
     expect(repeated.body.id).toBe(now.body.id);
     expect((await server.client.post('/custom_entities', { customer_id: 32, slug: 'review', data: { stars: 5, product: 'cake' } })).body.score).toBe(25);
     expect((await balance(server.client, 32)).score).toBe(50);
+  });
+
+  it('dates the points transaction when the event is ingested, whatever its created_at (as a cart\'s)', async () => {
+    // Whole seconds: a second back is before any transaction of this test.
+    const since = new Date(Date.now() - 1000).toISOString();
+    const events = [];
+    for (const created_at of ['2020-01-10T10:00:00Z', '2999-01-10T10:00:00Z']) {
+      const res = await server.client.post('/custom_events', { customer_id: 35, slug: 'review', data: { stars: 5 }, created_at });
+      expect(res.status, res.text).toBe(200);
+      // The points' dates still follow the event, as a cart's follow its creation_date.
+      expect(res.body.scores[0].available_from).toBe(created_at.slice(0, 10));
+      events.push(res.body);
+    }
+    // A poll by created_at_gt sees both grants, back-dated and future-dated, each dated at its event's ingested_at.
+    const polled = await transactions(server.client, 35, { origin_type: 'custom_entity', created_at_gt: since });
+    expect(polled.map((t) => (t as unknown as { created_at: string }).created_at)).toEqual(events.map((e) => e.ingested_at));
+  });
+
+  it('takes customer_id with customer_code when both name the same customer', async () => {
+    const both = await server.client.post('/custom_events', { customer_id: 30, customer_code: 'E30', slug: 'review', data: { stars: 2 } });
+    expect(both.status, both.text).toBe(200);
+    expect(both.body).toMatchObject({ customer_id: 30, customer_code: 'E30' });
+    const other = await server.client.post('/custom_events', { customer_id: 30, customer_code: 'E31', slug: 'review', data: { stars: 2 } });
+    expect(other.status, other.text).toBe(400);
+    expect(other.body).toMatchObject({ code: 'invalid_request', error: expect.stringMatching(/^customer_code/) });
+    // POST /points/redeem reads its customer the same way (its contract line does not make them exclusive either).
+    expect((await server.client.post('/points/redeem', { customer_id: 30, customer_code: 'E30', amount: 1, comments: 'both' })).status).toBe(200);
+    expect((await server.client.post('/points/redeem', { customer_id: 30, customer_code: 'E31', amount: 1, comments: 'both' })).status).toBe(400);
   });
 
   it('refuses a duplicate id, and lists and reads events with their filters and aliases', async () => {

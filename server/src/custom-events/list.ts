@@ -1,6 +1,6 @@
 /**
  * GET /custom_events (+ /custom_entities): in ingestion order, filtered by
- * id, customer (customer_id or customer_code), slug and created_at_gt (a
+ * id, customer (customer_id or customer_code; an unknown one is 404), slug and created_at_gt (a
  * date means its start, 00:00 UTC; a datetime is taken as is).
  * GET /custom_events/{id}: one event.
  */
@@ -16,9 +16,15 @@ import { customEventView } from './view.js';
 export function listCustomEvents(events: CustomEventStore, customers: CustomerStore, req: TallyRequest) {
   const q = req.query;
   if (q.get('customer_id') && q.get('customer_code')) throw invalidRequest('customer_id', 'is exclusive with customer_code');
+  // An unknown customer is 404 customer_not_found, by id as by code (as GET /points/transactions: an event always has a known customer).
   const customerId = optionalInt64(q.get('customer_id'), 'customer_id');
   const code = q.get('customer_code') || undefined;
-  const customer = code === undefined ? customerId : findCustomer(customers, req.tenant, 'code', code, 'customer_code').id;
+  const customer =
+    code !== undefined
+      ? findCustomer(customers, req.tenant, 'code', code, 'customer_code').id
+      : customerId === undefined
+        ? undefined
+        : findCustomer(customers, req.tenant, 'id', customerId, 'customer_id').id;
   const id = q.get('id') || undefined;
   const slug = q.get('slug') || undefined;
   const after = optionalInstant(q.get('created_at_gt'), 'created_at_gt');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store/env.js';
-import { customerEntries } from '../store/customer-entries.js';
+import { customerEntries, customersWithEntries } from '../store/customer-entries.js';
 import { idKey, tenantPrefix, under } from '../store/keys.js';
 import { BOOTSTRAP_COMPANY } from '../tenancy/bootstrap.js';
 import { cartBody, realtimeCart } from '../testing/carts.js';
@@ -263,6 +263,59 @@ describe('points ledger: when a settlement is due', () => {
     expect(await balance(server.client, 1)).toMatchObject({ score: 75, score_available: 75 });
     expect((await transactions(server.client, 1)).map((t) => [t.type, t.amount])).toContainEqual(['expiration', -9]);
     await expectLedgerAddsUp(server.client, 1);
+  });
+});
+
+describe('points ledger: the settlement sweep', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { POINTS_SETTLEMENT_INTERVAL_MS: '200' } });
+    for (const id of [1, 2]) await createCustomer(server.client, id);
+    await server.client.patch('/company', { timezone: 'Etc/GMT+12' });
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  /** The Company-wide ledger (no customer filter, which settles nobody) of one type: [customer, amount, pending_amount]. */
+  async function companyWide(type: string): Promise<number[][]> {
+    const res = await server.client.get('/points/transactions', { query: { origin_type: type, per_page: '100' } });
+    expect(res.status, res.text).toBe(200);
+    return res.body.data.map((t: { customer_id: number; amount: number; pending_amount: number }) => [t.customer_id, t.amount, t.pending_amount]);
+  }
+
+  it('records due activations and expirations in the Company-wide ledger without the customers being touched', async () => {
+    // The Company's today in Etc/GMT+12, 12 hours behind UTC: the last day of the ending points.
+    const today = new Date(Date.now() - 12 * 3_600_000).toISOString().slice(0, 10);
+    const delayed = await triggerCampaign(server.client, 'sweep-next-day', 60, { activation_period_type: 'relative', activation_delay: 1, activation_delay_unit: 'days' });
+    const ending = await triggerCampaign(server.client, 'sweep-ends', 9, { expiration_period_type: 'fixed', expiration_date: today });
+    await grant(server.client, 'sweep-next-day', 1, delayed);
+    await grant(server.client, 'sweep-ends', 2, ending);
+    // A cart records points for an id no customer holds (cart rule 1): they are swept too.
+    const cartPoints = await server.client.post('/points', { rule_params: { name: 'sweep cart', rule_effects: [{ type: 'direct_value', value: 7, distribution: 'total' }], expiration_period_type: 'fixed', expiration_date: today } });
+    expect(cartPoints.status, cartPoints.text).toBe(200);
+    await realtimeCart(server.client, 99, 10);
+    expect(await companyWide('activation')).toEqual([]);
+    expect(await companyWide('expiration')).toEqual([]);
+    // 26 hours ahead (Etc/GMT-14): a day or two pass, and a sweep (every 200 ms) records what fell due.
+    await server.client.patch('/company', { timezone: 'Etc/GMT-14' });
+    await expect.poll(() => companyWide('activation'), { timeout: 5_000, interval: 100 }).toEqual([[1, 60, -60]]);
+    await expect.poll(() => companyWide('expiration'), { timeout: 5_000, interval: 100 }).toEqual([[2, -9, 0], [99, -7, 0]]);
+    // The customers' own reads find nothing left to settle: nothing is recorded twice.
+    for (const id of [1, 2]) await expectLedgerAddsUp(server.client, id);
+    expect(await companyWide('activation')).toHaveLength(1);
+    expect(await companyWide('expiration')).toHaveLength(2);
+    // A later sweep finds nothing due either.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await companyWide('expiration')).toHaveLength(2);
+    // It stops cleanly with the server.
+    expect(await server.stop()).toBe(0);
+    // The sweep's walk, chunk after chunk: customers with entries, a record or not.
+    const env = openStore(server.dataDir);
+    expect(customersWithEntries(env, TENANT, undefined, 2)).toEqual([idKey('1'), idKey('2')]);
+    expect(customersWithEntries(env, TENANT, idKey('2'), 2)).toEqual([idKey('99')]);
+    expect(customersWithEntries(env, TENANT, idKey('99'), 2)).toEqual([]);
+    await env.close();
   });
 });
 

@@ -27,6 +27,16 @@ describe('customer merge moves the points ledger and custom events', () => {
     expect(moved.map((t) => t.amount).sort()).toEqual([25, 40]);
     expect(moved.every((t) => (t as unknown as { customer_id: number }).customer_id === 41)).toBe(true);
     expect(await transactions(server.client, 40)).toEqual([]);
+    // A merged customer holds no points of its own: points movements naming it are refused and write nothing.
+    const refused = [
+      await server.client.post('/trigger', { trigger: 'merge-plain', customer_id: 40, loyalty_rule_id: plain }),
+      await server.client.post('/custom_events', { customer_id: 40, slug: 'visit', data: { after: 'merge' } }),
+      await server.client.post('/points/redeem', { customer_code: 'M40', amount: 5, comments: 'after merge' }),
+    ];
+    for (const res of refused) expect([res.status, res.body.code], res.text).toEqual([402, 'customer_inactive']);
+    expect(await transactions(server.client, 40)).toEqual([]);
+    expect(await balance(server.client, 40)).toMatchObject({ score: 0 });
+    expect((await server.client.get('/custom_events', { query: { customer_id: '40' } })).body.data).toEqual([]);
     // The moved points keep their expiry and are spent first.
     expect((await server.client.get('/customers/41/points_expiring')).body.data).toEqual([expect.objectContaining({ score_available: 40 })]);
     await server.client.post('/points/redeem', { customer_id: 41, amount: 10, comments: 'after merge' });

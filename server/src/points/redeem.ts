@@ -19,7 +19,7 @@ import type { StoreEnv } from '../store/env.js';
 import type { PointsRedeemCart } from '../wire/types.js';
 import { customerPoints } from './balance.js';
 import { readBalance, recordPoints } from './ledger.js';
-import { clockOf, customerFromBody, locationOf } from './request.js';
+import { clockOf, customerFromBody, locationOf, requireUnmerged } from './request.js';
 
 function answer(env: StoreEnv, req: TallyRequest, customer: CustomerRecord, used: number): Reply {
   const balance = readBalance(env, req.tenant, customer.id, clockOf(req));
@@ -29,16 +29,17 @@ function answer(env: StoreEnv, req: TallyRequest, customer: CustomerRecord, used
 export async function redeem(env: StoreEnv, customers: CustomerStore, req: TallyRequest): Promise<Reply> {
   const body = validate('points.redeem', req.body);
   const customer = customerFromBody(customers, req, req.body);
-  await env.transact(() =>
-    recordPoints(env, req.tenant, clockOf(req), {
+  await env.transact(() => {
+    requireUnmerged(customers, req.tenant, customer.id);
+    return recordPoints(env, req.tenant, clockOf(req), {
       type: 'subtract',
       customer_id: customer.id,
       customer_code: customer.code ?? null,
       created_at: wireDatetime(req.now),
       origin_info: { comments: body.comments },
       spend: body.amount,
-    }),
-  );
+    });
+  });
   return answer(env, req, customer, body.amount);
 }
 
@@ -60,6 +61,7 @@ export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts:
   if (cart.kind === 'cancellation' || cart.cancelled_by !== null) throw invalidRequest('activity_id', `cart ${cart.id} is cancelled`);
   const clock = clockOf(req);
   await env.transact(() => {
+    requireUnmerged(customers, req.tenant, customer.id);
     // Checked inside the transaction, so two concurrent redemptions never spend the same points.
     const available = readBalance(env, req.tenant, customer.id, clock).score_available;
     if (body.amount > available) {

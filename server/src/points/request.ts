@@ -7,20 +7,28 @@ import { findCustomer } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { LocationStore } from '../locations/store.js';
+import type { Tenant } from '../tenancy/types.js';
 import type { LedgerClock } from './types.js';
 
 export function clockOf(req: Pick<TallyRequest, 'now' | 'settings'>): LedgerClock {
   return { now: req.now, timezone: req.settings.timezone };
 }
 
-/** The customer named by `<prefix>_id` or `<prefix>_code` of a validated body (exactly one of the two). */
+/**
+ * The customer named by `<prefix>_id` or `<prefix>_code` of a validated body. Its callers' contract lines say
+ * each is required when the other is absent, not that they exclude each other: both may come when they name the
+ * same customer (otherwise 400 naming the code).
+ */
 export function customerFromBody(customers: CustomerStore, req: TallyRequest, body: Record<string, unknown>, prefix = 'customer'): CustomerRecord {
   const idField = `${prefix}_id`;
   const codeField = `${prefix}_code`;
   const id = body[idField];
   const code = body[codeField];
-  if (id !== undefined && code !== undefined) throw invalidRequest(idField, `is exclusive with ${codeField}`);
-  if (typeof id === 'string') return findCustomer(customers, req.tenant, 'id', id, idField);
+  if (typeof id === 'string') {
+    const customer = findCustomer(customers, req.tenant, 'id', id, idField);
+    if (typeof code === 'string' && customer.code !== code) throw invalidRequest(codeField, `is not the code of ${idField} ${id}`);
+    return customer;
+  }
   if (typeof code === 'string') return findCustomer(customers, req.tenant, 'code', code, codeField);
   throw invalidRequest(idField, `${idField} or ${codeField} is required`);
 }
@@ -36,6 +44,17 @@ export function requireActive(customer: CustomerRecord, field: string): void {
   if (customer.status !== 'active') {
     throw new TallyError('customer_inactive', `${field}: customer ${customer.id} is ${customer.status}`, field);
   }
+}
+
+/**
+ * Inside `env.transact`, before the first write (so a merge committing meanwhile is seen): points movements
+ * (triggers, custom events, redemptions) refuse a merging or merged customer, 402 customer_inactive as
+ * POST /discounts/trigger: its points moved (or are moving) to the customer it is merged into, and points
+ * left on it would be out of everyone's reach.
+ */
+export function requireUnmerged(customers: CustomerStore, tenant: Tenant, customerId: string): void {
+  const status = customers.get(tenant, customerId)?.status;
+  if (status === 'merging' || status === 'merged') throw new TallyError('customer_inactive', `customer_id: customer ${customerId} is ${status}`, 'customer_id');
 }
 
 /**

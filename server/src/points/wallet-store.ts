@@ -91,6 +91,13 @@ function mayHoldDue(first: string | null | undefined, due: (date: string) => boo
   return first === undefined || (first !== null && due(first));
 }
 
+/** Whether the customer's summary says an activation or expiration may be due on `today` (no wallet: none). */
+export function settlementMayBeDue(env: StoreEnv, tenant: Tenant, customerId: string, today: string): boolean {
+  const summary = customerEntries(env, SUMMARIES).get([tenantPrefix(tenant), idKey(customerId)]) as Summary | undefined;
+  if (!summary) return false;
+  return mayHoldDue(summary.first_pending_from, (date) => date <= today) || mayHoldDue(summary.first_available_to, (date) => date < today);
+}
+
 export class WalletView {
   private readonly prefix: string;
   private readonly cust: string;

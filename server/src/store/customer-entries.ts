@@ -89,6 +89,27 @@ function entriesOf(env: StoreEnv, tag: string): CustomerEntries {
   };
 }
 
+/**
+ * Up to `limit` customers (their key part) with entries in the environment of `tenant` (a tenant prefix), after
+ * the customer `after`, in key order: a known customer or not (a cart may name an unknown id). A skip scan, one
+ * seek a customer, whatever its number of entries.
+ */
+export function customersWithEntries(env: StoreEnv, tenant: string, after: string | undefined, limit: number): string[] {
+  const db = env.db(CUSTOMER_ENTRIES);
+  const beyond = Buffer.from([0xff]);
+  const end = [tenant, beyond];
+  const found: string[] = [];
+  let start: Key[] = after === undefined ? [tenant] : [tenant, after, beyond];
+  while (found.length < limit) {
+    const [key] = db.getKeys({ start, end, limit: 1 });
+    if (key === undefined) break;
+    const customer = (key as string[])[1];
+    found.push(customer);
+    start = [tenant, customer, beyond];
+  }
+  return found;
+}
+
 /** Where an entry of an older store's database goes: its kind and its key as the kind sees it. */
 type Destination = (key: Key[]) => [CustomerEntryKind, Key[]];
 

@@ -26,7 +26,7 @@ import { customerPoints } from '../points/balance.js';
 import { authorOf } from '../points/author.js';
 import { readBalance } from '../points/ledger.js';
 import { pointsAsMoney } from '../points/money.js';
-import { clockOf, locationOf } from '../points/request.js';
+import { clockOf, locationOf, requireUnmerged } from '../points/request.js';
 import { isBoundToTrigger } from './binding.js';
 import { evaluateBound, grantInTransaction, type BoundDeps, type BoundEvent, type Evaluation } from './bound-points.js';
 
@@ -89,15 +89,16 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
   const evaluation = evaluate();
   // The country the evaluation applied (version 2: the registration location's by default), recorded as applied.
   const country = body.country ?? registrationOf(locations, req.tenant, customer.profile, req.settings).country;
-  const granted = await deps.env.transact(() =>
-    grantInTransaction(deps, req, customer, evaluate, evaluation, {
+  const granted = await deps.env.transact(() => {
+    requireUnmerged(customers, req.tenant, customer.id);
+    return grantInTransaction(deps, req, customer, evaluate, evaluation, {
       type: 'trigger',
       created_at: at,
       location_id: locationId,
       origin_info: { comments: body.comments ?? null, slug: body.trigger, country },
       author,
-    }),
-  );
+    });
+  });
   const scores = granted.transaction?.scores ?? [];
   const score = scores.reduce((sum, s) => sum + s.score, 0);
   const campaignId = scores[0]?.loyalty_score_id ?? ruleId ?? null;
