@@ -78,7 +78,8 @@ function readLine(line: CartLine, index: number): LineState {
   const field = `lines[${index}]`;
   if (line === null || typeof line !== 'object') throw invalidRequest(field, 'must be an object');
   const order = line.order ?? index + 1;
-  if (!Number.isSafeInteger(order)) throw invalidRequest(`${field}.order`, 'must be an integer');
+  // Effects name line -1 for the whole cart (part 2, Effect): a line's own order is an integer of 1 or more (part 1, rule 3).
+  if (!Number.isSafeInteger(order) || order < 1) throw invalidRequest(`${field}.order`, 'must be an integer of 1 or more');
   const quantity = line.quantity ?? 1;
   if (typeof quantity !== 'number' || !Number.isFinite(quantity) || quantity === 0) {
     throw invalidRequest(`${field}.quantity`, 'must be a non-zero number');
