@@ -78,6 +78,10 @@ describe('POST /carts/cancellation', () => {
     expect(res.body.score_returned_to_customer).toBe(50);
     expect(res.body.cashback_returns).toEqual([{ line_order: 1, score: 50 }]);
     expect((await balance()).score).toBe(before.score);
+    // The mirror asks to spend nothing: no desired spend, none left unused.
+    const mirror = (await server.client.get(`/carts/${res.body.id}`)).body;
+    expect(mirror).not.toHaveProperty('cashback_score_desired');
+    expect(mirror.cashback_score_desired_unused).toBe(0);
   });
 
   it('a cart is cancelled once; a cancellation cannot be cancelled; unknown carts are 404', async () => {
