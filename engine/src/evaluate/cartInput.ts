@@ -3,6 +3,7 @@
  * input) and reads it into integer cents once.
  */
 import { Decimal } from 'decimal.js';
+import { isCurrency } from '../currency.js';
 import { invalidRequest } from '../errors.js';
 import { idString } from '../ids.js';
 import { toCents } from '../money.js';
@@ -48,6 +49,8 @@ export function readCart(cart: Cart, companyCurrency: string): CartInput {
   if (!Array.isArray(cart.lines) || cart.lines.length === 0) throw invalidRequest('lines', 'a cart needs at least one line');
   const currency = cart.currency ?? companyCurrency;
   if (typeof currency !== 'string' || !CURRENCY.test(currency)) throw invalidRequest('currency', 'must be an ISO 4217 code in capitals');
+  // A code sent with the cart must be a currency in use (part 2: ISO 4217); the Company's is the settings' own check.
+  if (cart.currency !== undefined && !isCurrency(currency)) throw invalidRequest('currency', `${currency} is not an ISO 4217 currency`);
   const totalCents = toCents(cart.total, 'total');
   const lines = cart.lines.map(readLine);
   const lineByOrder = new Map<number, LineState>();
