@@ -8,6 +8,8 @@ export type { Program, ProgramJSON } from './compile/program.js';
 export { TallyError, ERROR_STATUS, statusOf, invalidRequest, type ErrorCode, type KnownErrorCode } from './errors.js';
 export { periodKey } from './time/periodKey.js';
 export { cashbackDistance } from './cashbackThreshold.js';
+export { currencyOf, isCurrency } from './currency.js';
+export { customerSummary } from './evaluate/response.js';
 export { compileGame, type CompiledGame } from './games/compileGame.js';
 export { playGame } from './games/playGame.js';
 export type * from './types.js';

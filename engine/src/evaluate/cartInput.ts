@@ -3,6 +3,7 @@
  * input) and reads it into integer cents once.
  */
 import { Decimal } from 'decimal.js';
+import { isCurrency } from '../currency.js';
 import { invalidRequest } from '../errors.js';
 import { idString } from '../ids.js';
 import { toCents } from '../money.js';
@@ -48,6 +49,8 @@ export function readCart(cart: Cart, companyCurrency: string): CartInput {
   if (!Array.isArray(cart.lines) || cart.lines.length === 0) throw invalidRequest('lines', 'a cart needs at least one line');
   const currency = cart.currency ?? companyCurrency;
   if (typeof currency !== 'string' || !CURRENCY.test(currency)) throw invalidRequest('currency', 'must be an ISO 4217 code in capitals');
+  // A code sent with the cart must be a currency in use (part 2: ISO 4217); the Company's is the settings' own check.
+  if (cart.currency !== undefined && !isCurrency(currency)) throw invalidRequest('currency', `${currency} is not an ISO 4217 currency`);
   const totalCents = toCents(cart.total, 'total');
   const lines = cart.lines.map(readLine);
   const lineByOrder = new Map<number, LineState>();
@@ -78,7 +81,8 @@ function readLine(line: CartLine, index: number): LineState {
   const field = `lines[${index}]`;
   if (line === null || typeof line !== 'object') throw invalidRequest(field, 'must be an object');
   const order = line.order ?? index + 1;
-  if (!Number.isSafeInteger(order)) throw invalidRequest(`${field}.order`, 'must be an integer');
+  // Effects name line -1 for the whole cart (part 2, Effect): a line's own order is an integer of 1 or more (part 1, rule 3).
+  if (!Number.isSafeInteger(order) || order < 1) throw invalidRequest(`${field}.order`, 'must be an integer of 1 or more');
   const quantity = line.quantity ?? 1;
   if (typeof quantity !== 'number' || !Number.isFinite(quantity) || quantity === 0) {
     throw invalidRequest(`${field}.quantity`, 'must be a non-zero number');

@@ -40,7 +40,7 @@ export function buildResponse(run: Run): CartResponse {
     total_discount_promotion_applied: toMoney(run.discountPromotionCents),
     total_discount_applied: toMoney(input.originalCents - totalCents),
     lines,
-    customer: isIdentified(context) ? [customerSummary(run, money)] : [],
+    customer: isIdentified(context) ? [summaryOfRun(run, money)] : [],
     effects: run.effects,
     rejected_campaigns: run.rejected,
     invalid_coupons: run.coupons.invalid,
@@ -64,25 +64,39 @@ export function buildResponse(run: Run): CartResponse {
   return response;
 }
 
-function customerSummary(run: Run, money: (points: number) => number): CustomerSummary {
+function summaryOfRun(run: Run, money: (points: number) => number): CustomerSummary {
   const customer = run.context.customer;
-  const threshold = run.program.settings.scoreThresholdCashback;
   const returned = run.scoreReturnedTo - run.scoreReturnedFrom;
   const available = run.context.pointsAvailable + run.scoreEarnedAvailable - run.scoreUsed + returned;
   const score = (customer?.points ?? run.context.pointsAvailable) + run.scoreEarned - run.scoreUsed + returned;
+  const identity = { id: customer?.id ?? null, code: customer?.code ?? null, fraudulent: customer?.fraudulent ?? false, attributes: customer?.attributes ?? {} };
+  return customerSummary(identity, { score, score_available: available }, run.program.settings.scoreThresholdCashback, money);
+}
+
+/**
+ * The customer summary of a cart response: the customer's points and their money value, and how far they are
+ * from the cashback threshold. The server answers it too where the balance moved after the evaluation
+ * (prizes and levels a realtime cart won, a cancellation).
+ */
+export function customerSummary(
+  customer: Pick<CustomerSummary, 'id' | 'code' | 'fraudulent' | 'attributes'>,
+  balance: { score: number; score_available: number },
+  threshold: number,
+  money: (points: number) => number,
+): CustomerSummary {
   return {
-    id: customer?.id ?? null,
-    code: customer?.code ?? null,
-    score,
-    score_as_money: money(score),
-    score_available: available,
-    score_available_as_money: money(available),
+    id: customer.id,
+    code: customer.code,
+    score: balance.score,
+    score_as_money: money(balance.score),
+    score_available: balance.score_available,
+    score_available_as_money: money(balance.score_available),
     score_threshold_cashback: threshold,
     score_threshold_cashback_as_money: money(threshold),
     money_threshold_cashback: money(threshold),
-    ...cashbackDistance(threshold, available),
-    fraudulent: customer?.fraudulent ?? false,
-    attributes: customer?.attributes ?? {},
+    ...cashbackDistance(threshold, balance.score_available),
+    fraudulent: customer.fraudulent,
+    attributes: customer.attributes,
   };
 }
 

@@ -50,6 +50,17 @@ describe('invalid carts are rejected with invalid_request naming the field', () 
     expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 10)], { coupons_desired: 'some' as never })))).toMatchObject({ field: 'coupons_desired' });
   });
 
+  it('a line order below 1 (-1 is the whole cart in effects)', () => {
+    for (const order of [0, -1]) {
+      expect(errorOf(() => evaluate(campaigns, cart([line(order, 1, 10)])))).toMatchObject({ code: 'invalid_request', field: 'lines[0].order' });
+    }
+  });
+
+  it('a cart currency that is no ISO 4217 currency (the Company currency applies when the cart sends none)', () => {
+    expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 10)], { currency: 'XYZ' })))).toMatchObject({ code: 'invalid_request', field: 'currency' });
+    expect(evaluate(campaigns, cart([line(1, 1, 10)], { currency: 'JPY' })).response.currency).toBe('JPY');
+  });
+
   it('cashback_score_desired below -1', () => {
     expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 10)], { cashback_score_desired: -2 })))).toMatchObject({ field: 'cashback_score_desired' });
   });

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../testing/server.js';
+import { createCustomer, expectLedgerAddsUp, transactions } from '../points/testing.js';
 
 const CREATED = '2026-11-20T10:00:00Z';
+/** The customer summary's points fields, as GET /customers/{id}/points answers them. */
+const SUMMARY_FIELDS = ['score', 'score_as_money', 'score_available', 'score_available_as_money', 'score_to_reach_cashback', 'money_to_spend_to_reach_cashback'];
+const pick = (body: Record<string, unknown>, fields: string[]) => Object.fromEntries(fields.map((f) => [f, body[f]]));
 let nextId = 5000;
 function cart(extra: Record<string, unknown> = {}) {
   return { id: nextId++, creation_date: CREATED, total: 2.99, customer_id: 7, lines: [{ order: 1, product_id: 100, total: 2.99, quantity: 1 }], ...extra };
@@ -10,6 +14,7 @@ function cart(extra: Record<string, unknown> = {}) {
 describe('POST /carts/cancellation', () => {
   let server: TestServer;
   const balance = async () => (await server.client.get('/customers/7/points')).body;
+  const balance8 = async () => (await server.client.get('/customers/8/points')).body;
 
   beforeAll(async () => {
     server = await startServer({ env: { WORKERS: '1' } });
@@ -73,6 +78,10 @@ describe('POST /carts/cancellation', () => {
     expect(res.body.score_returned_to_customer).toBe(50);
     expect(res.body.cashback_returns).toEqual([{ line_order: 1, score: 50 }]);
     expect((await balance()).score).toBe(before.score);
+    // The mirror asks to spend nothing: no desired spend, none left unused.
+    const mirror = (await server.client.get(`/carts/${res.body.id}`)).body;
+    expect(mirror).not.toHaveProperty('cashback_score_desired');
+    expect(mirror.cashback_score_desired_unused).toBe(0);
   });
 
   it('a cart is cancelled once; a cancellation cannot be cancelled; unknown carts are 404', async () => {
@@ -118,5 +127,61 @@ describe('POST /carts/cancellation', () => {
     const again = await server.client.post('/carts/simulate', cart({ total: 5, lines: [{ order: 1, product_id: 100, total: 5, quantity: 1 }] }));
     expect(again.body.total_discount_applied).toBe(1);
     expect((await server.client.patch(`/discounts/${created.body.id}`, { rule_params: { active: false } })).status).toBe(200);
+  });
+
+  it('answers the customer summary at the balance after the cancellation, money values and cashback distance included', async () => {
+    expect((await server.client.patch('/company', { cashback_threshold: 100000 })).status).toBe(200);
+    try {
+      const body = cart({ total: 5, lines: [{ order: 1, product_id: 100, total: 5, quantity: 1 }] });
+      expect((await server.client.post('/carts/realtime', body)).body.score).toBe(50);
+      const res = await server.client.post('/carts/cancellation', { cart_to_cancel_id: body.id });
+      expect(res.status).toBe(200);
+      const expected = pick(await balance(), SUMMARY_FIELDS);
+      expect(pick(res.body.customer[0], SUMMARY_FIELDS)).toEqual(expected);
+      expect(pick((await server.client.get(`/carts/${res.body.id}`)).body.customer, SUMMARY_FIELDS)).toEqual(expected);
+    } finally {
+      expect((await server.client.patch('/company', { cashback_threshold: 0 })).status).toBe(200);
+    }
+  });
+
+  it('takes back the instant-win prizes the cart won with their stock: points through the ledger, a reward redemption, an unplayed game play', async () => {
+    const who = 8;
+    await createCustomer(server.client, who);
+    const campaign = await server.client.post('/points', { rule_params: { name: 'Prize points', when: 'prize-points', rule_effects: [{ type: 'direct_value', value: 250, distribution: 'total' }] } });
+    const reward = await server.client.post('/rewards', { name: { en: 'Tote bag' }, points: 500, type: 'physical', total_stock: 3 });
+    const wheel = await server.client.post('/games', { rule_params: { name: 'Prize wheel', select_customers: 'targeted' }, game: { type: 'wheel', game_prizes: [] } });
+    const outcomes = [['points', campaign.body.id], ['reward', reward.body.id], ['game', wheel.body.id]] as const;
+    const wins: number[] = [];
+    for (const [type, id] of outcomes) {
+      const win = await server.client.post('/instant_wins', {
+        rule_params: { name: `Scratch ${type}`, select_customers: 'loyalty' },
+        instant_win: { instant_win_prizes: [{ name: type, description: type, outcome: { promotion_type: type, promotion_id: id }, weight: 1, stock: 5 }] },
+      });
+      expect(win.status, win.text).toBe(200);
+      wins.push(win.body.id);
+    }
+    const stock = async () => Promise.all(wins.map(async (id) => (await server.client.get(`/instant_wins/${id}`)).body.instant_win.instant_win_prizes[0].available_stock));
+    const plays = async () => (await server.client.get('/games', { query: { customer_id: String(who), campaign_audience: 'targeted' } })).body.data;
+    const redemptions = async () => (await server.client.get('/rewards/transactions', { query: { customer_id: String(who) } })).body.data;
+    try {
+      const body = cart({ customer_id: who, total: 5, lines: [{ order: 1, product_id: 100, total: 5, quantity: 1 }] });
+      const won = await server.client.post('/carts/realtime', body);
+      expect(won.body.effects.filter((e: { type: string }) => e.type === 'instant_win').map((e: { prize_name: string }) => e.prize_name)).toEqual(['points', 'reward', 'game']);
+      // The cart's 50 points and the prize's 250: the summary is the balance after both.
+      expect(pick(won.body.customer[0], SUMMARY_FIELDS)).toEqual(pick(await balance8(), SUMMARY_FIELDS));
+      expect(won.body.customer[0].score).toBe(300);
+      expect([await stock(), (await plays()).length, (await redemptions()).map((r: { status: string }) => r.status)]).toEqual([[4, 4, 4], 1, ['available']]);
+      const cancelled = await server.client.post('/carts/cancellation', { cart_to_cancel_id: body.id });
+      expect(cancelled.status, cancelled.text).toBe(200);
+      expect(cancelled.body.customer[0].score).toBe(0);
+      expect(await balance8()).toMatchObject({ score: 0, score_available: 0 });
+      expect([await stock(), await plays(), (await redemptions()).map((r: { status: string }) => r.status)]).toEqual([[5, 5, 5], [], ['reverted']]);
+      // Each points transaction reversed by one of its own, and the reward's zero-point transaction too.
+      const moved = (await transactions(server.client, who)).map((t) => [t.type, t.amount]);
+      expect(moved.sort()).toEqual([['activity', -250], ['activity', -50], ['activity', 250], ['activity', 50], ['reward', 0], ['reward', 0]]);
+      await expectLedgerAddsUp(server.client, who);
+    } finally {
+      for (const id of wins) await server.client.patch(`/instant_wins/${id}`, { rule_params: { active: false } });
+    }
   });
 });

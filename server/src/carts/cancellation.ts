@@ -4,8 +4,9 @@
  * transaction is reversed through the ledger (points earned taken back,
  * points spent returned, less what returns of it already moved), its budget,
  * limit and stock consumption returned to the counters, its vouchers given
- * back and, when it was itself a return, its returns uncounted. The original
- * is only marked.
+ * back, the instant-win prizes it won taken back (points reversed, reward
+ * redemptions reverted, unplayed game plays removed) and, when it was itself
+ * a return, its returns uncounted. The original is only marked.
  * A cart can be cancelled once, and only after the Company's wait
  * (cart_cancellation_wait_seconds, default 5 minutes).
  */
@@ -20,10 +21,11 @@ import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import { customerCounterKey } from './context.js';
 import { mirrorRequest, mirrorResponse } from './mirror.js';
-import { cartJson, cartResponse } from './present.js';
+import { cartJson, cartResponse, summaryAtBalance } from './present.js';
 import type { CartStore } from './store.js';
 import type { CartRecord } from './types.js';
 import { afterReturn } from '../vouchers/use.js';
+import { takeBackPrizes } from '../instant-wins/deliver.js';
 import { pointsAsMoney } from '../points/money.js';
 import type { CartsCancellation } from '../wire/types.js';
 
@@ -116,26 +118,27 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
   const returned = { taken_back: moved.score_from_customer, given_back: moved.score_to_customer };
   const reversal = reversalOf(env, tenant, clock, original.points_transaction_id, returned);
   const response = { ...mirrorResponse(cartResponse(original), id, code, reversal, (points) => pointsAsMoney(points, settings)), creation_date: at };
+  const origin = {
+    type: 'activity' as const,
+    origin_info: { activity: { ...response, customer_id: original.customer_id === null ? null : wireInt(original.customer_id) } },
+    location_id: original.location_id,
+  };
   let pointsTransactionId: string | null = null;
   if (original.points_transaction_id !== null) {
-    const tx = reversePoints(env, tenant, clock, original.points_transaction_id, {
-      type: 'activity',
-      created_at: at,
-      origin_info: { activity: { ...response, customer_id: original.customer_id === null ? null : wireInt(original.customer_id) } },
-      location_id: original.location_id,
-    }, returned);
-    pointsTransactionId = tx?.id ?? null;
+    pointsTransactionId = reversePoints(env, tenant, clock, original.points_transaction_id, { ...origin, created_at: at }, returned)?.id ?? null;
   }
+  // The prizes its instant wins delivered are taken back, as their stock was given back above.
+  takeBackPrizes(env, vouchers, { tenant, settings, now, origin, reason: `cart ${original.id} cancelled by cart ${id}` }, original.prize_deliveries ?? []);
   if (original.customer_id !== null) {
     const points = writes.points.reduce((sum, p) => sum + p.amount, 0);
     retractCart(env, tenant, settings.timezone, { customer_id: original.customer_id, origin: original.origin_customer_id ?? original.customer_id, stored_at: original.stored_at, total: String(original.request.total), points });
   }
   if (original.customer_id !== null && response.customer[0]) {
-    const balance = readBalance(env, tenant, original.customer_id, clock);
-    response.customer = [{ ...response.customer[0], score: balance.score, score_available: balance.score_available }];
+    response.customer = [summaryAtBalance(response.customer[0], readBalance(env, tenant, original.customer_id, clock), settings)];
   }
+  const { prize_deliveries: _taken, ...mirrored } = original;
   const mirror: CartRecord = {
-    ...original,
+    ...mirrored,
     id,
     code,
     kind: 'cancellation',

@@ -42,9 +42,14 @@ function negateLine<T extends Record<string, unknown>>(line: T): T {
   return 'additional_costs' in copy ? { ...copy, additional_costs: negateCosts(copy.additional_costs) } : copy;
 }
 
-/** The request of the mirror cart: the original's, with new identifiers and negative amounts. */
+/**
+ * The request of the mirror cart: the original's, with new identifiers and negative amounts, and without
+ * `cashback_score_desired`: the mirror spends nothing (its `cashbacks` are empty, the points spent come back as
+ * `cashback_returns`), and a negated desire would read as -1, "the maximum", or leave a spend unused in reads.
+ */
 export function mirrorRequest(request: Record<string, unknown>, id: string, code: string | null): Record<string, unknown> {
-  const mirror: Record<string, unknown> = negateFields({ ...request, id, ...(code === null ? {} : { code }) }, MONEY_FIELDS);
+  const { cashback_score_desired: _desired, ...kept } = request;
+  const mirror: Record<string, unknown> = negateFields({ ...kept, id, ...(code === null ? {} : { code }) }, MONEY_FIELDS);
   if (code === null) delete mirror.code;
   if (Array.isArray(mirror.lines)) mirror.lines = (mirror.lines as Record<string, unknown>[]).map(negateLine);
   if ('additional_costs' in mirror) mirror.additional_costs = negateCosts(mirror.additional_costs);

@@ -4,9 +4,12 @@
  * bigint above 2^53), so a response is plain JSON; the cart read object adds
  * the stored cart's own fields, whose ids are kept as decimal strings.
  */
-import type { CartLine, CartResponse } from '@tally/engine';
+import { customerSummary, type CartLine, type CartResponse, type CustomerSummary } from '@tally/engine';
 import { parseJson, stringifyJson } from '../http/json.js';
 import { wireInt } from '../http/wire.js';
+import { pointsAsMoney } from '../points/money.js';
+import type { Balance } from '../points/types.js';
+import type { CompanySettings } from '../tenancy/types.js';
 import type { CartRecord } from './types.js';
 
 /** JSON text of a cart response or read object (bigint ids written as exact JSON numbers). */
@@ -15,6 +18,15 @@ export const cartJson = stringifyJson;
 /** The stored evaluation response of a cart. */
 export function cartResponse(cart: CartRecord): CartResponse {
   return parseJson(cart.response_json) as CartResponse;
+}
+
+/**
+ * A cart's customer summary at `balance`, the customer's points after everything the cart's transaction
+ * wrote (the evaluation's summary counts only the cart's own points): the engine's summary, at the Company's
+ * point value and cashback threshold.
+ */
+export function summaryAtBalance(evaluated: CustomerSummary, balance: Balance, settings: CompanySettings): CustomerSummary {
+  return customerSummary(evaluated, balance, settings.cashback_threshold, (points) => pointsAsMoney(points, settings));
 }
 
 const orNull = (id: string | null) => (id === null ? null : wireInt(id));

@@ -14,7 +14,7 @@
  * whatever does not need the transaction's view is done before it, in
  * parallel (bench/README.md, "Carts: the write lock").
  */
-import { TallyError, type Outcome, type ReturnedPoints, type Writes } from '@tally/engine';
+import { TallyError, type CartResponse, type Outcome, type ReturnedPoints, type Writes } from '@tally/engine';
 import { advanceChallenges } from '../challenges/progress.js';
 import { deliverPrizes } from '../instant-wins/deliver.js';
 import { afterUse } from '../vouchers/use.js';
@@ -28,7 +28,9 @@ import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import { customerCounterKey, type CartCustomer } from './context.js';
 import type { CachedProgram } from './programs.js';
-import { cartJson } from './present.js';
+import { cartJson, summaryAtBalance } from './present.js';
+import { parseJson } from '../http/json.js';
+import type { Balance } from '../points/types.js';
 import type { CartRequest } from './request.js';
 import { readReturns, sameReturns } from './returns.js';
 import type { CartStore } from './store.js';
@@ -180,21 +182,25 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     pointsTransactionId = tx.id;
   }
   // The contract's order: challenge progress after the cart's points, before instant wins; then tier levels over cart metrics.
+  let levelPoints = 0;
   if (customer.record) {
     const points = writes.points.reduce((sum, p) => sum + p.amount, 0);
     const location = request.location_id ?? null;
-    advanceChallenges(env, tenant, { now, timezone: pending.settings.timezone, settings: pending.settings }, { customer: customer.record, total: String(body.total), points, location_id: location });
+    levelPoints = advanceChallenges(env, tenant, { now, timezone: pending.settings.timezone, settings: pending.settings }, { customer: customer.record, total: String(body.total), points, location_id: location });
     recalculateTiers(env, tenant, customer.record, at);
   }
   // Then instant wins: a won prize (points, a reward, a game play) is delivered in the cart's transaction.
-  if (customer.id !== null) {
-    deliverPrizes(env, {
-      tenant,
-      settings: pending.settings,
-      now,
-      customer: { id: customer.id, code: customer.code },
-      origin: { type: 'activity', origin_cart: { cart_id: id, customer_id: customer.id }, location_id: request.location_id ?? null },
-    }, writes.draws);
+  const deliveries = customer.id === null ? [] : deliverPrizes(env, {
+    tenant,
+    settings: pending.settings,
+    now,
+    customer: { id: customer.id, code: customer.code },
+    origin: { type: 'activity', origin_cart: { cart_id: id, customer_id: customer.id }, location_id: request.location_id ?? null },
+  }, writes.draws);
+  let answered = responseJson;
+  // Level and prize points are not the evaluation's: the customer summary is answered at the balance after them.
+  if (customer.id !== null && (levelPoints > 0 || deliveries.some((d) => d.type === 'points' && d.points_transaction_id !== null))) {
+    answered = withBalanceSummary(answered, readBalance(env, tenant, customer.id, { now, timezone: pending.settings.timezone }), pending.settings);
   }
   const cart: CartRecord = {
     id,
@@ -211,16 +217,24 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     creation_date: String(body.creation_date),
     stored_at: at,
     request: body,
-    response_json: responseJson,
+    response_json: answered,
     total: evaluation.total,
     writes,
     points_transaction_id: pointsTransactionId,
     cancelled_by: null,
     cancels: null,
     deferred_errors: [],
+    ...(deliveries.length > 0 ? { prize_deliveries: deliveries.map((d) => d.id) } : {}),
   };
   carts.putInTransaction(tenant, cart);
   return cart;
+}
+
+/** The response JSON with its customer summary at `balance`. */
+function withBalanceSummary(responseJson: string, balance: Balance, settings: CompanySettings): string {
+  const response = parseJson(responseJson) as CartResponse;
+  const [evaluated] = response.customer;
+  return evaluated ? cartJson({ ...response, customer: [summaryAtBalance(evaluated, balance, settings)] }) : responseJson;
 }
 
 /** Counts the returns against their ticket lines; returns what the points transaction moves for them. */

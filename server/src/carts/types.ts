@@ -52,4 +52,6 @@ export interface CartRecord {
   cancels: string | null;
   /** Later POST /carts with this id (deferred duplicate errors, docs/carts.md). */
   deferred_errors: DeferredError[];
+  /** The instant-win prizes the cart won (`instant_win_deliveries` ids), which its cancellation takes back; absent: none. */
+  prize_deliveries?: string[];
 }

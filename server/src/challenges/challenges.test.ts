@@ -146,7 +146,8 @@ describe('challenges', () => {
     await createCustomer(server.client, 11, { country: 'ES' });
     const open = await create({ attribute: 'carts', open_to_all: true, structure: [{ level: 1, name: 'One', threshold: 1, points: 7 }] });
     const closed = await create({ attribute: 'carts', structure: [{ level: 1, name: 'One', threshold: 1, points: 3 }] });
-    await cart(11, 2);
+    // The cart answers its customer's points with the level points it granted.
+    expect((await cart(11, 2)).body.customer[0]).toMatchObject({ score: 7, score_as_money: 0.07, score_available: 7 });
     expect((await balance(server.client, 11)).score).toBe(7);
     expect((await enroll(closed, 11)).status).toBe(200);
     expect((await balance(server.client, 11)).score).toBe(10);

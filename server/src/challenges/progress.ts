@@ -45,8 +45,8 @@ export function isRunning(challenge: ChallengeRecord, today: string, country: st
   );
 }
 
-/** Call inside the realtime cart's `env.transact`, after its points. */
-export function advanceChallenges(env: StoreEnv, tenant: Tenant, clock: ProgressClock, cart: CartProgress): void {
+/** Call inside the realtime cart's `env.transact`, after its points. Returns the level points granted. */
+export function advanceChallenges(env: StoreEnv, tenant: Tenant, clock: ProgressClock, cart: CartProgress): number {
   const store = new ChallengeStore(env);
   const today = localDate(clock.now, clock.timezone);
   store.addCartInTransaction(tenant, cart.customer.id, today, {
@@ -55,11 +55,13 @@ export function advanceChallenges(env: StoreEnv, tenant: Tenant, clock: Progress
     points_earned: cart.points,
   });
   const country = customerCountry(cart.customer, clock.settings);
+  let granted = 0;
   for (const challenge of store.all(tenant)) {
     if (!isRunning(challenge, today, country)) continue;
     const progress = store.progress(tenant, cart.customer.id, challenge.id);
-    if (challenge.open_to_all || progress.enrolled_at !== null) rewardLevels(env, tenant, clock, challenge, cart.customer, cart.location_id);
+    if (challenge.open_to_all || progress.enrolled_at !== null) granted += rewardLevels(env, tenant, clock, challenge, cart.customer, cart.location_id);
   }
+  return granted;
 }
 
 /** What a cancelled cart had added to its customer's metrics. */
@@ -93,8 +95,9 @@ function cents(total: number | string): number {
  * Inside `env.transact`: measures the customer's value now and grants the
  * points of every level reached and not yet rewarded (also called on
  * enrolment, so a customer who enrols above a threshold gets its level).
+ * Returns the points granted.
  */
-export function rewardLevels(env: StoreEnv, tenant: Tenant, clock: ProgressClock, challenge: ChallengeRecord, customer: CustomerRecord, locationId: string | null): void {
+export function rewardLevels(env: StoreEnv, tenant: Tenant, clock: ProgressClock, challenge: ChallengeRecord, customer: CustomerRecord, locationId: string | null): number {
   const store = new ChallengeStore(env);
   const progress = store.progress(tenant, customer.id, challenge.id);
   const at = wireDatetime(clock.now);
@@ -118,4 +121,5 @@ export function rewardLevels(env: StoreEnv, tenant: Tenant, clock: ProgressClock
     level_rewarded: Math.max(progress.level_rewarded, reached),
     last_execution_time: at,
   });
+  return newly.reduce((sum, level) => sum + level.points, 0);
 }

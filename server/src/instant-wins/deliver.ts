@@ -10,21 +10,24 @@
  *   - reward: redeemed for the customer at no points cost (a redemption with
  *     source and origin_type `instant_win`, counted in the reward's stock);
  *     a reward gone or out of stock leaves the delivery `pending`.
- * Every delivery is recorded in `instant_win_deliveries`.
+ * Every delivery is recorded in `instant_win_deliveries`. The cancellation
+ * of a cart takes its prizes back with `takeBackPrizes`.
  */
 import { periodKey, type DrawWrite } from '@tally/engine';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { GameStore } from '../games/store.js';
 import { wireDatetime } from '../http/wire.js';
-import { recordPoints } from '../points/ledger.js';
+import { recordPoints, reversePoints } from '../points/ledger.js';
 import type { OriginCart, PointsTransactionType } from '../points/types.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { rewardOrigin } from '../rewards/origin.js';
+import { revertRedemption } from '../rewards/rollback.js';
 import { RewardStore } from '../rewards/store.js';
 import type { RedemptionRecord } from '../rewards/types.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { generateVoucherCode } from '../vouchers/issue.js';
+import type { VoucherStore } from '../vouchers/store.js';
 import { fixedPoints } from './points-prize.js';
 import { InstantWinStore } from './store.js';
 import type { InstantWinPrizeRecord, PrizeDeliveryRecord } from './types.js';
@@ -139,4 +142,38 @@ function redeemReward(env: StoreEnv, win: PrizeWin, campaignId: string, rewardId
   };
   rewards.addRedemptionInTransaction(win.tenant, redemption);
   return { ...PENDING, redemption_id: redemption.id, status: 'delivered' };
+}
+
+/** The cancellation taking a cart's prizes back: its reversal's origin (the mirror cart) and the redemption's status_detail. */
+export interface PrizeTakeBack {
+  tenant: Tenant;
+  settings: CompanySettings;
+  now: Date;
+  origin: { type: PointsTransactionType; origin_info: Record<string, unknown>; location_id: string | null };
+  reason: string;
+}
+
+/**
+ * Call inside the cancellation's `env.transact`: takes back what the deliveries gave, as rollbacks do. Points
+ * are reversed through the ledger (their own transaction, as they were granted); a reward's redemption is
+ * reverted (its stock and use given back, an unused voucher deleted); a game play not played yet is removed
+ * (one played stays: its prize was given). Each delivery becomes `reverted`.
+ */
+export function takeBackPrizes(env: StoreEnv, vouchers: VoucherStore, back: PrizeTakeBack, deliveryIds: readonly string[]): void {
+  const instantWins = new InstantWinStore(env);
+  const games = new GameStore(env);
+  const rewards = new RewardStore(env);
+  const clock = { now: back.now, timezone: back.settings.timezone };
+  for (const id of deliveryIds) {
+    const delivery = instantWins.getDelivery(back.tenant, id);
+    if (!delivery || delivery.status !== 'delivered') continue;
+    if (delivery.points_transaction_id !== null && delivery.type === 'points') {
+      reversePoints(env, back.tenant, clock, delivery.points_transaction_id, { ...back.origin, created_at: wireDatetime(back.now) });
+    }
+    const play = delivery.loyalty_rule_history_id === null ? undefined : games.assignment(back.tenant, delivery.loyalty_rule_history_id);
+    if (play && play.played_at === null) games.removeAssignmentInTransaction(back.tenant, play);
+    const redemption = delivery.redemption_id === null ? undefined : rewards.getRedemption(back.tenant, delivery.redemption_id);
+    if (redemption && redemption.status !== 'reverted') revertRedemption({ env, rewards, vouchers }, back.tenant, back.settings, back.now, redemption, back.reason);
+    instantWins.putDeliveryInTransaction(back.tenant, { ...delivery, status: 'reverted' });
+  }
 }

@@ -47,7 +47,10 @@ export interface PrizeDeliveryRecord {
   loyalty_rule_history_id: string | null;
   /** The redemption of a reward prize. */
   redemption_id: string | null;
-  /** `pending`: not deliverable when won (a reward gone or out of stock, a points campaign changed since). */
-  status: 'delivered' | 'pending';
+  /**
+   * `pending`: not deliverable when won (a reward gone or out of stock, a points campaign changed since);
+   * `reverted`: taken back by the cancellation of the cart that won it (takeBackPrizes).
+   */
+  status: 'delivered' | 'pending' | 'reverted';
   created_at: string;
 }

@@ -1,7 +1,7 @@
+import { currencyOf } from '@tally/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store/env.js';
 import { startServer, type TestServer } from '../testing/server.js';
-import { currencyOf } from './currency.js';
 import { LocationStore } from './store.js';
 
 describe('locations', () => {

@@ -2,8 +2,8 @@
  * A customer's registration country and currency, as carts, triggers and
  * campaign lists read it (customer_registration_countries, `international`).
  */
+import { currencyOf } from '@tally/engine';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
-import { currencyOf } from './currency.js';
 import type { LocationStore } from './store.js';
 
 /** The customer's own country (its profile's), else the Company's. */

@@ -5,13 +5,12 @@
  * Read by carts (`international`), GET /cashbacks, customers and rewards:
  * `locationById` and `locationByCode` give the location with its currency.
  */
-import { TallyError } from '@tally/engine';
+import { currencyOf, TallyError } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
 import type { StoreEnv } from '../store/env.js';
 import { CodedRecords } from '../taxonomies/coded-records.js';
 import type { TaxonomyStore } from '../taxonomies/store.js';
 import type { Tenant } from '../tenancy/types.js';
-import { currencyOf } from './currency.js';
 import type { LocationPatch, LocationRecord, LocationSearchParam } from './types.js';
 
 /** `/locations/taxonomies` is the location taxonomies' path: a location with this code could never be read by code. */

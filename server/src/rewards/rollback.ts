@@ -12,6 +12,7 @@ import { wireDatetime, wireInt } from '../http/wire.js';
 import { reversePoints } from '../points/ledger.js';
 import { clockOf } from '../points/request.js';
 import type { StoreEnv } from '../store/env.js';
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import type { RewardStore } from './store.js';
 import { rewardOrigin } from './origin.js';
@@ -24,20 +25,26 @@ export interface RollbackStores {
 }
 
 export async function rollbackRedemption(stores: RollbackStores, req: TallyRequest, id: string, statusDetail: string): Promise<RedemptionRecord> {
-  const { env, rewards, vouchers } = stores;
+  const { env, rewards } = stores;
   return env.transact(() => {
     const redemption = rewards.getRedemption(req.tenant, id);
     if (!redemption) throw new TallyError('redemption_not_found', `id: no reward transaction ${id}`, 'id');
     if (redemption.status === 'reverted') throw new TallyError('conflict', `id: reward transaction ${id} is already reverted`, 'id');
-    const reward = rewards.get(req.tenant, redemption.reward_id);
-    reversePoints(env, req.tenant, clockOf(req), redemption.points_transaction_id, {
-      type: 'reward',
-      created_at: wireDatetime(req.now),
-      // reward {id, name, type}, as the redemption's own transaction names it (a reward deleted since: its id only).
-      origin_info: { reward: reward ? rewardOrigin(reward, req.settings) : { id: wireInt(redemption.reward_id) }, redemption_id: wireInt(redemption.id), status_detail: statusDetail },
-    });
-    const voucher = redemption.voucher_id === null ? undefined : vouchers.get(req.tenant, redemption.voucher_id);
-    if (voucher && voucher.redemptions === 0) vouchers.putInTransaction(req.tenant, { ...voucher, status: 'deleted' });
-    return rewards.revertInTransaction(req.tenant, redemption, statusDetail);
+    return revertRedemption(stores, req.tenant, req.settings, req.now, redemption, statusDetail);
   });
+}
+
+/** Inside `env.transact`: reverts a redemption that is not reverted (also a reward prize of a cancelled cart). */
+export function revertRedemption(stores: RollbackStores, tenant: Tenant, settings: CompanySettings, now: Date, redemption: RedemptionRecord, statusDetail: string): RedemptionRecord {
+  const { env, rewards, vouchers } = stores;
+  const reward = rewards.get(tenant, redemption.reward_id);
+  reversePoints(env, tenant, clockOf({ now, settings }), redemption.points_transaction_id, {
+    type: 'reward',
+    created_at: wireDatetime(now),
+    // reward {id, name, type}, as the redemption's own transaction names it (a reward deleted since: its id only).
+    origin_info: { reward: reward ? rewardOrigin(reward, settings) : { id: wireInt(redemption.reward_id) }, redemption_id: wireInt(redemption.id), status_detail: statusDetail },
+  });
+  const voucher = redemption.voucher_id === null ? undefined : vouchers.get(tenant, redemption.voucher_id);
+  if (voucher && voucher.redemptions === 0) vouchers.putInTransaction(tenant, { ...voucher, status: 'deleted' });
+  return rewards.revertInTransaction(tenant, redemption, statusDetail);
 }

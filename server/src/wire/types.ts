@@ -328,6 +328,9 @@ export interface CartsCart {
   apply_points?: boolean;
 }
 export interface CartsCartLine {
+  /**
+   * 1 or more: -1 is the line of effects on the whole cart.
+   */
   order?: number;
   product_id?: string;
   product_code?: string;

@@ -1,6 +1,8 @@
 /**
  * The currency of each country (ISO 3166-1 alpha-2 -> ISO 4217), as data: a
- * location's currency is its country's. Current as of 2026: Bulgaria uses the
+ * location's currency is its country's, and a cart's currency must be one of
+ * them (the codes in circulation; fund, metal and test codes are no till's
+ * currency). Static data, so the engine stays pure. Current as of 2026: Bulgaria uses the
  * euro (since 2026-01-01), Curaçao and Sint Maarten the Caribbean guilder
  * (XCG, since 2025). XK (Kosovo) is the code in common use, not yet ISO.
  */
@@ -21,7 +23,14 @@ const TABLE =
 
 const BY_COUNTRY: ReadonlyMap<string, string> = new Map(TABLE.split(' ').map((pair) => pair.split(':') as [string, string]));
 
+const CURRENCIES: ReadonlySet<string> = new Set(BY_COUNTRY.values());
+
 /** The currency of a country; undefined for a code the table does not know. */
 export function currencyOf(country: string): string | undefined {
   return BY_COUNTRY.get(country);
+}
+
+/** Whether `code` is the ISO 4217 currency of some country. */
+export function isCurrency(code: string): boolean {
+  return CURRENCIES.has(code);
 }
