@@ -43,6 +43,7 @@ describe('GET and PATCH /company', () => {
   it('rejects invalid settings naming the field', async () => {
     const cases: [unknown, string][] = [
       [{ currency: 'usd' }, 'currency'],
+      [{ currency: 'XYZ' }, 'currency'],
       [{ trigger_engine_version: 3 }, 'trigger_engine_version'],
       [{ timezone: 'Mars/Olympus' }, 'timezone'],
       [{ default_language: 'fr' }, 'default_language'],

@@ -1,5 +1,5 @@
 /** Default settings of a new Company environment, and the rules of a change. */
-import { compileRule } from '@tally/engine';
+import { compileRule, isCurrency } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
 import { createAjv } from '../http/validation.js';
 import type { CompanyUpdate } from '../wire/types.js';
@@ -38,6 +38,8 @@ function isTimezone(name: string): boolean {
 export function applySettingsPatch(current: CompanySettings, patch: CompanyUpdate): CompanySettings {
   const next: CompanySettings = { ...current, ...patch, version: current.version + 1 };
   if (!isTimezone(next.timezone)) throw invalidRequest('timezone', 'is not an IANA time zone');
+  // Checked on change only: carts refuse a currency outside ISO 4217, so the Company's must be one of them.
+  if (patch.currency !== undefined && !isCurrency(patch.currency)) throw invalidRequest('currency', 'is not an ISO 4217 currency');
   if (!next.languages.includes(next.default_language)) {
     throw invalidRequest('default_language', 'must be one of languages');
   }
