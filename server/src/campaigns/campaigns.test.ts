@@ -53,6 +53,44 @@ describe('discount and points campaigns over HTTP', () => {
     expect(JSON.parse(read.body.rule_effects)).toEqual([{ type: 'ratio', value: 10, distribution: 'individual_items' }]);
   });
 
+  it('keeps an int64 id above 2^53 in a rule sent as a JSON string or as an object, and applies it to carts', async () => {
+    const big = 9223372036854775807n;
+    const onBig = (values: string) => `{"conditions": {"and": [{"array_field": "lines", "conditions": [{"field": "product_id", "operator": "in", "values": ${values}}]}]}}`;
+    const asString = await server.client.post('/discounts', discount({ name: 'Big id (text)', rule_conditions: onBig('[9223372036854775807]'), rule_application: onBig('[9223372036854775807]') }));
+    expect(asString.status, asString.text).toBe(200);
+    // The same rule as an object: the body parser keeps the number exact (a bigint), and so must the stored rule.
+    const asObject = await server.client.post('/discounts', discount({ name: 'Big id (object)', rule_conditions: { conditions: { and: [{ array_field: 'lines', conditions: [{ field: 'product_id', operator: 'eq', value: big }] }] } } }));
+    expect(asObject.status, asObject.text).toBe(200);
+    for (const id of [asString.body.id, asObject.body.id]) {
+      const read = await server.client.get(`/discounts/${id}`);
+      expect(read.status, read.text).toBe(200);
+      expect(read.body.product_ids_rule_conditions).toEqual([String(big)]);
+      expect(read.body.rule_conditions).toContain('9223372036854775807');
+    }
+    const applied = async (productId: bigint | number) => {
+      const cart = await server.client.post('/carts/simulate', cartBody(20, { creation_date: '2026-01-01T10:00:00Z', lines: [{ order: 1, product_id: productId, total: 20, quantity: 1 }] }));
+      expect(cart.status, cart.text).toBe(200);
+      return cart.body.effects.map((e: { rule_id: number }) => e.rule_id);
+    };
+    expect(await applied(big)).toEqual(expect.arrayContaining([asString.body.id, asObject.body.id]));
+    const elsewhere = await applied(9223372036854775806n);
+    expect([elsewhere.includes(asString.body.id), elsewhere.includes(asObject.body.id)]).toEqual([false, false]);
+  });
+
+  it('takes null, "" and {} for a rule object as absent: not stored on create, removed by PATCH', async () => {
+    const application = { conditions: { and: [{ array_field: 'lines', conditions: [{ field: 'product_id', operator: 'eq', value: 1 }] }] } };
+    for (const absent of [null, '', '{}', {}]) {
+      const created = await server.client.post('/discounts', discount({ rule_application: absent }));
+      expect(created.status, `${JSON.stringify(absent)}: ${created.text}`).toBe(200);
+      expect((await server.client.get(`/discounts/${created.body.id}`)).body.rule_application).toBeNull();
+      const { body } = await server.client.post('/discounts', discount({ rule_application: application }));
+      expect((await server.client.get(`/discounts/${body.id}`)).body.rule_application).toBe(JSON.stringify(application));
+      const cleared = await server.client.patch(`/discounts/${body.id}`, { rule_params: { rule_application: absent } });
+      expect(cleared.status, `${JSON.stringify(absent)}: ${cleared.text}`).toBe(200);
+      expect((await server.client.get(`/discounts/${body.id}`)).body.rule_application).toBeNull();
+    }
+  });
+
   it('refuses a campaign that does not compile with 400 naming the rule, and stores nothing', async () => {
     const before = (await server.client.get('/discounts', { query: { per_page: '100' } })).body.data.length;
     const bad = await server.client.post('/discounts', discount({
