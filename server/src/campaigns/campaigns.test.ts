@@ -273,6 +273,38 @@ describe('discount and points campaigns over HTTP', () => {
     expect(new Set(pages).size).toBe(pages.length);
   });
 
+  it('lists by location the campaigns whose location leaves admit it, by id or code (either resolved through company data)', async () => {
+    for (const [id, code] of [[10, 'MAD'], [11, 'BCN']] as const) {
+      expect((await server.client.post('/locations', { id, code, name: code, country: 'ES' })).status).toBe(200);
+    }
+    const post = async (...items: Record<string, unknown>[]) =>
+      (await server.client.post('/discounts', discount({ rule_conditions: { conditions: { and: items } } }))).body.id as number;
+    const leaf = (field: string, operator: string, value: unknown) => ({ field, operator, [Array.isArray(value) ? 'values' : 'value']: value });
+    const inMadrid = await post(leaf('location_id', 'in', [10]));
+    const notBcn = await post(leaf('location_code', 'not_in', ['BCN']));
+    const bcnByCode = await post(leaf('location_code', 'eq', 'BCN'));
+    const bcnById = await post(leaf('location_id', 'eq', 11), leaf('total', 'gte', 5));
+    const notMadrid = await post(leaf('location_id', 'neq', 10));
+    // Runs anywhere once the cart is large enough.
+    const madridOrLarge = await post({ or: [leaf('location_id', 'in', [10]), leaf('total', 'gte', 100)] });
+    const ids = async (query: Record<string, string>) => {
+      const res = await server.client.get('/discounts', { query: { per_page: '100', ...query } });
+      expect(res.status, res.text).toBe(200);
+      const listed = (res.body.data as { id: number }[]).map((c) => c.id);
+      return [inMadrid, notBcn, bcnByCode, bcnById, notMadrid, madridOrLarge].filter((id) => listed.includes(id));
+    };
+    for (const atBarcelona of [{ location_code: 'BCN' }, { location_id: '11' }]) {
+      expect(await ids(atBarcelona)).toEqual([bcnByCode, bcnById, notMadrid, madridOrLarge]);
+    }
+    for (const atMadrid of [{ location_code: 'MAD' }, { location_id: '10' }]) {
+      expect(await ids(atMadrid)).toEqual([inMadrid, notBcn, madridOrLarge]);
+    }
+    // A location company data does not know is only what was sent: no in/eq leaf names it, every not_in/neq leaf admits it.
+    expect(await ids({ location_code: 'VLC' })).toEqual([notBcn, notMadrid, madridOrLarge]);
+    const both = await server.client.get('/discounts', { query: { location_id: '11', location_code: 'BCN' } });
+    expect(both.status).toBe(400);
+  });
+
   it('lists for a customer the campaigns of its registration country, as carts apply them', async () => {
     expect((await server.client.post('/locations', { id: 901, name: 'Paris', country: 'FR' })).status).toBe(200);
     const france = (await server.client.post('/discounts', { rule_params: { name: 'France only', customer_registration_countries: ['FR'], rule_effects: tenPercent } })).body.id;

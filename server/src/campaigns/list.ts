@@ -6,7 +6,8 @@
  */
 import { isUsable } from '../vouchers/status.js';
 import type { VoucherRecord } from '../vouchers/types.js';
-import { ruleAccepts } from './rule-values.js';
+import type { LocationRef } from '../vouchers/location.js';
+import { ruleAccepts, ruleAdmitsLocation } from './rule-values.js';
 import type { CampaignKind, CampaignRecord } from './types.js';
 
 export const AUDIENCES = ['loyalty', 'targeted', 'all_customers'] as const;
@@ -16,8 +17,8 @@ export const POINTS_AUDIENCES = ['loyalty', 'targeted'] as const;
 export interface ListFilters {
   kind: CampaignKind;
   audience?: (typeof AUDIENCES)[number];
-  locationId?: string;
-  locationCode?: string;
+  /** location_id or location_code, completed from company data (`requestLocation`). */
+  location?: LocationRef;
   countries?: string[];
   tierId?: string;
   categoryId?: string;
@@ -56,10 +57,7 @@ export function listMatch(record: CampaignRecord, filters: ListFilters): { vouch
   const countries = params.customer_registration_countries ?? [];
   if (record.type !== filters.kind) return null;
   if (filters.audience !== undefined && audience !== filters.audience) return null;
-  if (filters.locationId !== undefined && !ruleAccepts(params.rule_conditions, 'location_id', filters.locationId)) return null;
-  if (filters.locationCode !== undefined && !ruleAccepts(params.rule_conditions, 'location_code', filters.locationCode)) {
-    return null;
-  }
+  if (filters.location !== undefined && !ruleAdmitsLocation(params.rule_conditions, filters.location)) return null;
   if (filters.countries && countries.length > 0 && !countries.some((c) => filters.countries!.includes(c))) return null;
   if (filters.tierId !== undefined && !ruleAccepts(params.rule_conditions, 'customer.tier', filters.tierId)) return null;
   if (filters.categoryId !== undefined && String(params.loyalty_rule_category_id) !== filters.categoryId) return null;
