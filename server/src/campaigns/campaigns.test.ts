@@ -157,6 +157,27 @@ describe('discount and points campaigns over HTTP', () => {
     expect(taken.body.error).toMatch(/^coupon_params\.static_code: is already used by campaign/);
   });
 
+  it('requires coupon_params for a coupon_required campaign, on create and on a PATCH that makes it one; a campaign whose coupon was deleted stays editable', async () => {
+    const missing = await server.client.post('/discounts', discount({ coupon_required: true }));
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatch(/^coupon_params: is required/);
+    const plain = (await server.client.post('/discounts', discount())).body.id;
+    const made = await server.client.patch(`/discounts/${plain}`, { rule_params: { coupon_required: true } });
+    expect(made.status).toBe(400);
+    expect(made.body.error).toMatch(/^coupon_params: is required/);
+    expect((await server.client.get(`/discounts/${plain}`)).body.coupon_required).toBe(false);
+    expect((await server.client.patch(`/discounts/${plain}`, { rule_params: { coupon_required: true }, coupon_params: { name: 'Now with a coupon' } })).status).toBe(200);
+    for (const needing of [{ coupon_required: true }, { select_customers: 'targeted' }]) {
+      const created = await server.client.post('/discounts', { ...discount(needing), coupon_params: { name: 'Needed' } });
+      expect(created.status, created.text).toBe(200);
+      const couponId = (await server.client.get(`/discounts/${created.body.id}`)).body.coupon_info.coupon_id;
+      expect((await server.client.delete(`/coupons/${couponId}`)).status).toBe(200);
+      const renamed = await server.client.patch(`/discounts/${created.body.id}`, { rule_params: { name: 'Renamed' } });
+      expect(renamed.status, renamed.text).toBe(200);
+      expect((await server.client.get(`/discounts/${created.body.id}`)).body).toMatchObject({ name: 'Renamed', coupon_info: null });
+    }
+  });
+
   it('updates with PATCH and PUT: fields sent replace, others are kept; a new campaign_history_id each time', async () => {
     const { body } = await server.client.post('/discounts', discount({ priority: 1 }));
     const first = (await server.client.get(`/discounts/${body.id}`)).body;

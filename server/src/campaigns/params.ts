@@ -48,8 +48,10 @@ export function buildRecord({ kind, id, body, previous, settings, now, couponId 
       } else couponParams[field] = value;
     }
   }
-  if (ruleParams.select_customers === 'targeted' && couponParams === undefined) {
-    throw invalidRequest('coupon_params', 'is required for targeted campaigns');
+  // Contract part 2: coupon_params is required for targeted campaigns and for promotions that include a coupon
+  // (coupon_required). A stored campaign that needs a coupon and has none (its coupon was deleted) stays editable.
+  if (needsCoupon(ruleParams) && couponParams === undefined && !(previous && needsCoupon(previous.rule_params))) {
+    throw invalidRequest('coupon_params', 'is required for targeted campaigns and coupon_required ones');
   }
   return {
     id,
@@ -60,6 +62,11 @@ export function buildRecord({ kind, id, body, previous, settings, now, couponId 
     created_at: previous?.created_at ?? now,
     updated_at: now,
   };
+}
+
+/** Whether carts apply the campaign only with its coupon (a voucher or the static code). */
+export function needsCoupon(params: RuleParams): boolean {
+  return params.select_customers === 'targeted' || params.coupon_required === true;
 }
 
 /**
