@@ -345,6 +345,28 @@ describe('discount and points campaigns over HTTP', () => {
     expect(cart.body.effects.map((e: { rule_id: number }) => e.rule_id)).not.toContain(spain);
   });
 
+  it('ends a date-only campaign with that day in the Company timezone on the customer list, as carts do', async () => {
+    // A zone whose date is not UTC's now: a day behind before noon UTC, a day ahead after.
+    const timezone = new Date().getUTCHours() < 12 ? 'Etc/GMT+12' : 'Pacific/Kiritimati';
+    const previous = (await server.client.get('/company')).body.timezone;
+    const zoned = await server.client.patch('/company', { timezone });
+    expect(zoned.status, zoned.text).toBe(200);
+    try {
+      const localDay = (offsetDays: number) => new Intl.DateTimeFormat('en-CA', { timeZone: timezone }).format(Date.now() + offsetDays * 86_400_000);
+      const endsToday = (await server.client.post('/discounts', discount({ available_to: localDay(0) }))).body.id;
+      const endedYesterday = (await server.client.post('/discounts', discount({ available_to: localDay(-1) }))).body.id;
+      expect((await server.client.post('/customers', { id: 950, name: 'Zoned', registration_location_id: 1 })).status).toBe(200);
+      const listed = ((await server.client.get('/discounts', { query: { customer_id: '950', per_page: '100' } })).body.data as { id: number }[]).map((c) => c.id);
+      expect([listed.includes(endsToday), listed.includes(endedYesterday)]).toEqual([true, false]);
+      // A cart now agrees.
+      const cart = await server.client.post('/carts/simulate', cartBody(20, { customer_id: 950 }));
+      const applied = cart.body.effects.map((e: { rule_id: number }) => e.rule_id);
+      expect([applied.includes(endsToday), applied.includes(endedYesterday)]).toEqual([true, false]);
+    } finally {
+      await server.client.patch('/company', { timezone: previous });
+    }
+  });
+
   it('reads a campaign created without the optional fields with the values carts apply', async () => {
     const defaults = { active: true, select_customers: 'all_customers', coupon_required: false, priority: 0, stackability_properties: 'stackable' };
     const created = await server.client.post('/discounts', discount());

@@ -94,7 +94,7 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
       const filters: ListFilters = { ...query.filters, location: requestLocation(locations, req.tenant, query.location) };
       if (customer) {
         const { country } = registrationOf(locations, req.tenant, customer.profile, req.settings);
-        filters.customer = customerScope(country, vouchers.ofCustomer(req.tenant, customer.id), query.selected, req.now);
+        filters.customer = customerScope(country, vouchers.ofCustomer(req.tenant, customer.id), query.selected, req.now, req.settings.timezone);
       }
       const page = readPage(req.query);
       return ok(
