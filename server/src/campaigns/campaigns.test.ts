@@ -314,10 +314,10 @@ describe('discount and points campaigns over HTTP', () => {
       const listed = (res.body.data as { id: number }[]).map((c) => c.id);
       return [inMadrid, notBcn, bcnByCode, bcnById, notMadrid, madridOrLarge].filter((id) => listed.includes(id));
     };
-    for (const atBarcelona of [{ location_code: 'BCN' }, { location_id: '11' }]) {
+    for (const atBarcelona of [{ location_code: 'BCN' }, { location_id: '11' }] as Record<string, string>[]) {
       expect(await ids(atBarcelona)).toEqual([bcnByCode, bcnById, notMadrid, madridOrLarge]);
     }
-    for (const atMadrid of [{ location_code: 'MAD' }, { location_id: '10' }]) {
+    for (const atMadrid of [{ location_code: 'MAD' }, { location_id: '10' }] as Record<string, string>[]) {
       expect(await ids(atMadrid)).toEqual([inMadrid, notBcn, madridOrLarge]);
     }
     // A location company data does not know is only what was sent: no in/eq leaf names it, every not_in/neq leaf admits it.
