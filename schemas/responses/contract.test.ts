@@ -261,7 +261,7 @@ describe('answers match their response schemas', () => {
     const c = server.client;
     expectMatches(await c.post('/customers', { id: 502, name: 'Vera', registration_location_id: 1, country: 'ES' }), 'customers.create');
     const campaign = expectMatches(await c.post('/discounts', {
-      rule_params: { name: 'Five off', coupon_required: true, rule_effects: [{ type: 'direct_value', value: 500, distribution: 'total' }] },
+      rule_params: { name: 'Five off', rule_effects: [{ type: 'direct_value', value: 500, distribution: 'total' }] },
     }), 'discounts.create').id;
     const coupon = expectMatches(await c.post('/coupons', { loyalty_rule_id: campaign, coupon_params: { name: 'Printable', static_code: 'PRINT5', printable: true, available_days: 30, print_days: 10 } }), 'coupons.create').id;
     expectMatches(await c.patch(`/coupons/${coupon}`, { coupon_params: { name: 'Printable five' } }), 'coupons.update');

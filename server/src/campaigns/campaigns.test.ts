@@ -53,6 +53,44 @@ describe('discount and points campaigns over HTTP', () => {
     expect(JSON.parse(read.body.rule_effects)).toEqual([{ type: 'ratio', value: 10, distribution: 'individual_items' }]);
   });
 
+  it('keeps an int64 id above 2^53 in a rule sent as a JSON string or as an object, and applies it to carts', async () => {
+    const big = 9223372036854775807n;
+    const onBig = (values: string) => `{"conditions": {"and": [{"array_field": "lines", "conditions": [{"field": "product_id", "operator": "in", "values": ${values}}]}]}}`;
+    const asString = await server.client.post('/discounts', discount({ name: 'Big id (text)', rule_conditions: onBig('[9223372036854775807]'), rule_application: onBig('[9223372036854775807]') }));
+    expect(asString.status, asString.text).toBe(200);
+    // The same rule as an object: the body parser keeps the number exact (a bigint), and so must the stored rule.
+    const asObject = await server.client.post('/discounts', discount({ name: 'Big id (object)', rule_conditions: { conditions: { and: [{ array_field: 'lines', conditions: [{ field: 'product_id', operator: 'eq', value: big }] }] } } }));
+    expect(asObject.status, asObject.text).toBe(200);
+    for (const id of [asString.body.id, asObject.body.id]) {
+      const read = await server.client.get(`/discounts/${id}`);
+      expect(read.status, read.text).toBe(200);
+      expect(read.body.product_ids_rule_conditions).toEqual([String(big)]);
+      expect(read.body.rule_conditions).toContain('9223372036854775807');
+    }
+    const applied = async (productId: bigint | number) => {
+      const cart = await server.client.post('/carts/simulate', cartBody(20, { creation_date: '2026-01-01T10:00:00Z', lines: [{ order: 1, product_id: productId, total: 20, quantity: 1 }] }));
+      expect(cart.status, cart.text).toBe(200);
+      return cart.body.effects.map((e: { rule_id: number }) => e.rule_id);
+    };
+    expect(await applied(big)).toEqual(expect.arrayContaining([asString.body.id, asObject.body.id]));
+    const elsewhere = await applied(9223372036854775806n);
+    expect([elsewhere.includes(asString.body.id), elsewhere.includes(asObject.body.id)]).toEqual([false, false]);
+  });
+
+  it('takes null, "" and {} for a rule object as absent: not stored on create, removed by PATCH', async () => {
+    const application = { conditions: { and: [{ array_field: 'lines', conditions: [{ field: 'product_id', operator: 'eq', value: 1 }] }] } };
+    for (const absent of [null, '', '{}', {}]) {
+      const created = await server.client.post('/discounts', discount({ rule_application: absent }));
+      expect(created.status, `${JSON.stringify(absent)}: ${created.text}`).toBe(200);
+      expect((await server.client.get(`/discounts/${created.body.id}`)).body.rule_application).toBeNull();
+      const { body } = await server.client.post('/discounts', discount({ rule_application: application }));
+      expect((await server.client.get(`/discounts/${body.id}`)).body.rule_application).toBe(JSON.stringify(application));
+      const cleared = await server.client.patch(`/discounts/${body.id}`, { rule_params: { rule_application: absent } });
+      expect(cleared.status, `${JSON.stringify(absent)}: ${cleared.text}`).toBe(200);
+      expect((await server.client.get(`/discounts/${body.id}`)).body.rule_application).toBeNull();
+    }
+  });
+
   it('refuses a campaign that does not compile with 400 naming the rule, and stores nothing', async () => {
     const before = (await server.client.get('/discounts', { query: { per_page: '100' } })).body.data.length;
     const bad = await server.client.post('/discounts', discount({
@@ -117,6 +155,27 @@ describe('discount and points campaigns over HTTP', () => {
     const taken = await server.client.post('/discounts', { ...discount(), coupon_params: { static_code: 'WELCOME20' } });
     expect(taken.status).toBe(400);
     expect(taken.body.error).toMatch(/^coupon_params\.static_code: is already used by campaign/);
+  });
+
+  it('requires coupon_params for a coupon_required campaign, on create and on a PATCH that makes it one; a campaign whose coupon was deleted stays editable', async () => {
+    const missing = await server.client.post('/discounts', discount({ coupon_required: true }));
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatch(/^coupon_params: is required/);
+    const plain = (await server.client.post('/discounts', discount())).body.id;
+    const made = await server.client.patch(`/discounts/${plain}`, { rule_params: { coupon_required: true } });
+    expect(made.status).toBe(400);
+    expect(made.body.error).toMatch(/^coupon_params: is required/);
+    expect((await server.client.get(`/discounts/${plain}`)).body.coupon_required).toBe(false);
+    expect((await server.client.patch(`/discounts/${plain}`, { rule_params: { coupon_required: true }, coupon_params: { name: 'Now with a coupon' } })).status).toBe(200);
+    for (const needing of [{ coupon_required: true }, { select_customers: 'targeted' }]) {
+      const created = await server.client.post('/discounts', { ...discount(needing), coupon_params: { name: 'Needed' } });
+      expect(created.status, created.text).toBe(200);
+      const couponId = (await server.client.get(`/discounts/${created.body.id}`)).body.coupon_info.coupon_id;
+      expect((await server.client.delete(`/coupons/${couponId}`)).status).toBe(200);
+      const renamed = await server.client.patch(`/discounts/${created.body.id}`, { rule_params: { name: 'Renamed' } });
+      expect(renamed.status, renamed.text).toBe(200);
+      expect((await server.client.get(`/discounts/${created.body.id}`)).body).toMatchObject({ name: 'Renamed', coupon_info: null });
+    }
   });
 
   it('updates with PATCH and PUT: fields sent replace, others are kept; a new campaign_history_id each time', async () => {
@@ -235,6 +294,38 @@ describe('discount and points campaigns over HTTP', () => {
     expect(new Set(pages).size).toBe(pages.length);
   });
 
+  it('lists by location the campaigns whose location leaves admit it, by id or code (either resolved through company data)', async () => {
+    for (const [id, code] of [[10, 'MAD'], [11, 'BCN']] as const) {
+      expect((await server.client.post('/locations', { id, code, name: code, country: 'ES' })).status).toBe(200);
+    }
+    const post = async (...items: Record<string, unknown>[]) =>
+      (await server.client.post('/discounts', discount({ rule_conditions: { conditions: { and: items } } }))).body.id as number;
+    const leaf = (field: string, operator: string, value: unknown) => ({ field, operator, [Array.isArray(value) ? 'values' : 'value']: value });
+    const inMadrid = await post(leaf('location_id', 'in', [10]));
+    const notBcn = await post(leaf('location_code', 'not_in', ['BCN']));
+    const bcnByCode = await post(leaf('location_code', 'eq', 'BCN'));
+    const bcnById = await post(leaf('location_id', 'eq', 11), leaf('total', 'gte', 5));
+    const notMadrid = await post(leaf('location_id', 'neq', 10));
+    // Runs anywhere once the cart is large enough.
+    const madridOrLarge = await post({ or: [leaf('location_id', 'in', [10]), leaf('total', 'gte', 100)] });
+    const ids = async (query: Record<string, string>) => {
+      const res = await server.client.get('/discounts', { query: { per_page: '100', ...query } });
+      expect(res.status, res.text).toBe(200);
+      const listed = (res.body.data as { id: number }[]).map((c) => c.id);
+      return [inMadrid, notBcn, bcnByCode, bcnById, notMadrid, madridOrLarge].filter((id) => listed.includes(id));
+    };
+    for (const atBarcelona of [{ location_code: 'BCN' }, { location_id: '11' }] as Record<string, string>[]) {
+      expect(await ids(atBarcelona)).toEqual([bcnByCode, bcnById, notMadrid, madridOrLarge]);
+    }
+    for (const atMadrid of [{ location_code: 'MAD' }, { location_id: '10' }] as Record<string, string>[]) {
+      expect(await ids(atMadrid)).toEqual([inMadrid, notBcn, madridOrLarge]);
+    }
+    // A location company data does not know is only what was sent: no in/eq leaf names it, every not_in/neq leaf admits it.
+    expect(await ids({ location_code: 'VLC' })).toEqual([notBcn, notMadrid, madridOrLarge]);
+    const both = await server.client.get('/discounts', { query: { location_id: '11', location_code: 'BCN' } });
+    expect(both.status).toBe(400);
+  });
+
   it('lists for a customer the campaigns of its registration country, as carts apply them', async () => {
     expect((await server.client.post('/locations', { id: 901, name: 'Paris', country: 'FR' })).status).toBe(200);
     const france = (await server.client.post('/discounts', { rule_params: { name: 'France only', customer_registration_countries: ['FR'], rule_effects: tenPercent } })).body.id;
@@ -252,6 +343,28 @@ describe('discount and points campaigns over HTTP', () => {
     const cart = await server.client.post('/carts/simulate', { customer_id: 901, creation_date: '2026-11-20T10:00:00Z', total: 10, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }] });
     expect(cart.body.effects.map((e: { rule_id: number }) => e.rule_id)).toContain(france);
     expect(cart.body.effects.map((e: { rule_id: number }) => e.rule_id)).not.toContain(spain);
+  });
+
+  it('ends a date-only campaign with that day in the Company timezone on the customer list, as carts do', async () => {
+    // A zone whose date is not UTC's now: a day behind before noon UTC, a day ahead after.
+    const timezone = new Date().getUTCHours() < 12 ? 'Etc/GMT+12' : 'Pacific/Kiritimati';
+    const previous = (await server.client.get('/company')).body.timezone;
+    const zoned = await server.client.patch('/company', { timezone });
+    expect(zoned.status, zoned.text).toBe(200);
+    try {
+      const localDay = (offsetDays: number) => new Intl.DateTimeFormat('en-CA', { timeZone: timezone }).format(Date.now() + offsetDays * 86_400_000);
+      const endsToday = (await server.client.post('/discounts', discount({ available_to: localDay(0) }))).body.id;
+      const endedYesterday = (await server.client.post('/discounts', discount({ available_to: localDay(-1) }))).body.id;
+      expect((await server.client.post('/customers', { id: 950, name: 'Zoned', registration_location_id: 1 })).status).toBe(200);
+      const listed = ((await server.client.get('/discounts', { query: { customer_id: '950', per_page: '100' } })).body.data as { id: number }[]).map((c) => c.id);
+      expect([listed.includes(endsToday), listed.includes(endedYesterday)]).toEqual([true, false]);
+      // A cart now agrees.
+      const cart = await server.client.post('/carts/simulate', cartBody(20, { customer_id: 950 }));
+      const applied = cart.body.effects.map((e: { rule_id: number }) => e.rule_id);
+      expect([applied.includes(endsToday), applied.includes(endedYesterday)]).toEqual([true, false]);
+    } finally {
+      await server.client.patch('/company', { timezone: previous });
+    }
   });
 
   it('reads a campaign created without the optional fields with the values carts apply', async () => {

@@ -4,9 +4,11 @@
  * not ended campaigns of their country plus the targeted campaigns whose
  * voucher they hold (reported in coupon_info.voucher_info).
  */
+import { localDate } from '../points/local-date.js';
 import { isUsable } from '../vouchers/status.js';
 import type { VoucherRecord } from '../vouchers/types.js';
-import { ruleAccepts } from './rule-values.js';
+import type { LocationRef } from '../vouchers/location.js';
+import { ruleAccepts, ruleAdmitsLocation } from './rule-values.js';
 import type { CampaignKind, CampaignRecord } from './types.js';
 
 export const AUDIENCES = ['loyalty', 'targeted', 'all_customers'] as const;
@@ -16,8 +18,8 @@ export const POINTS_AUDIENCES = ['loyalty', 'targeted'] as const;
 export interface ListFilters {
   kind: CampaignKind;
   audience?: (typeof AUDIENCES)[number];
-  locationId?: string;
-  locationCode?: string;
+  /** location_id or location_code, completed from company data (`requestLocation`). */
+  location?: LocationRef;
   countries?: string[];
   tierId?: string;
   categoryId?: string;
@@ -28,6 +30,8 @@ export interface ListFilters {
     /** Only targeted campaigns whose voucher is (true) or is not (false) selected. */
     selected?: boolean;
     now: Date;
+    /** The Company's: a date-only available_to ends with that local day. */
+    timezone: string;
   };
 }
 
@@ -40,12 +44,13 @@ export function customerScope(
   vouchers: readonly VoucherRecord[],
   selected: boolean | undefined,
   now: Date,
+  timezone: string,
 ): NonNullable<ListFilters['customer']> {
   const held = new Map<string, VoucherRecord>();
   for (const voucher of vouchers) {
     if (!held.has(voucher.campaign_id) && isUsable(voucher, now.toISOString())) held.set(voucher.campaign_id, voucher);
   }
-  return { country, vouchers: held, selected, now };
+  return { country, vouchers: held, selected, now, timezone };
 }
 
 /** null when the campaign is filtered out; else the voucher to show with it (if any). */
@@ -56,16 +61,13 @@ export function listMatch(record: CampaignRecord, filters: ListFilters): { vouch
   const countries = params.customer_registration_countries ?? [];
   if (record.type !== filters.kind) return null;
   if (filters.audience !== undefined && audience !== filters.audience) return null;
-  if (filters.locationId !== undefined && !ruleAccepts(params.rule_conditions, 'location_id', filters.locationId)) return null;
-  if (filters.locationCode !== undefined && !ruleAccepts(params.rule_conditions, 'location_code', filters.locationCode)) {
-    return null;
-  }
+  if (filters.location !== undefined && !ruleAdmitsLocation(params.rule_conditions, filters.location)) return null;
   if (filters.countries && countries.length > 0 && !countries.some((c) => filters.countries!.includes(c))) return null;
   if (filters.tierId !== undefined && !ruleAccepts(params.rule_conditions, 'customer.tier', filters.tierId)) return null;
   if (filters.categoryId !== undefined && String(params.loyalty_rule_category_id) !== filters.categoryId) return null;
   const customer = filters.customer;
   if (!customer) return {};
-  if (params.active === false || hasEnded(params.available_to, customer.now)) return null;
+  if (params.active === false || hasEnded(params.available_to, customer)) return null;
   if (audience !== 'targeted') {
     const ofCountry = countries.length === 0 || (customer.country !== undefined && countries.includes(customer.country));
     return ofCountry ? {} : null;
@@ -76,9 +78,9 @@ export function listMatch(record: CampaignRecord, filters: ListFilters): { vouch
   return { voucher };
 }
 
-function hasEnded(availableTo: unknown, now: Date): boolean {
+function hasEnded(availableTo: unknown, { now, timezone }: { now: Date; timezone: string }): boolean {
   if (typeof availableTo !== 'string') return false;
-  // A date-only bound includes its whole day.
-  const end = Date.parse(availableTo.length === 10 ? `${availableTo}T23:59:59Z` : availableTo);
-  return end < now.getTime();
+  // A date-only bound includes its whole day in the Company's timezone, as carts read it (docs/evaluation.md).
+  if (availableTo.length === 10) return availableTo < localDate(now, timezone);
+  return Date.parse(availableTo) < now.getTime();
 }

@@ -2,10 +2,11 @@
  * A create or update body → the campaign record to store. Update semantics
  * (docs/campaigns.md): each field sent replaces the stored one, fields not
  * sent are kept. The rule objects may come as objects or JSON strings and
- * are stored parsed.
+ * are stored parsed; an absent one (null, "", {}) is removed.
  */
 import type { RuleParams } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
+import { parseJson } from '../http/json.js';
 import type { CompanySettings } from '../tenancy/types.js';
 import type { CampaignsUpdate } from '../wire/types.js';
 import type { CampaignKind, CampaignRecord, Translations } from './types.js';
@@ -47,8 +48,10 @@ export function buildRecord({ kind, id, body, previous, settings, now, couponId 
       } else couponParams[field] = value;
     }
   }
-  if (ruleParams.select_customers === 'targeted' && couponParams === undefined) {
-    throw invalidRequest('coupon_params', 'is required for targeted campaigns');
+  // Contract part 2: coupon_params is required for targeted campaigns and for promotions that include a coupon
+  // (coupon_required). A stored campaign that needs a coupon and has none (its coupon was deleted) stays editable.
+  if (needsCoupon(ruleParams) && couponParams === undefined && !(previous && needsCoupon(previous.rule_params))) {
+    throw invalidRequest('coupon_params', 'is required for targeted campaigns and coupon_required ones');
   }
   return {
     id,
@@ -59,6 +62,11 @@ export function buildRecord({ kind, id, body, previous, settings, now, couponId 
     created_at: previous?.created_at ?? now,
     updated_at: now,
   };
+}
+
+/** Whether carts apply the campaign only with its coupon (a voucher or the static code). */
+export function needsCoupon(params: RuleParams): boolean {
+  return params.select_customers === 'targeted' || params.coupon_required === true;
 }
 
 /**
@@ -79,22 +87,51 @@ export function mergeRuleParams(
     const path = `rule_params.${field}`;
     const refused = refusal(field);
     if (refused !== undefined) throw invalidRequest(path, refused);
-    if ((RULE_OBJECTS as readonly string[]).includes(field)) params[field] = parseRuleObject(value, path);
-    else if (field === 'name' || field === 'description') params[field] = localized(texts, field, value, settings);
+    if ((RULE_OBJECTS as readonly string[]).includes(field)) {
+      const rule = parseRuleObject(value, path);
+      if (rule === undefined) delete params[field];
+      else params[field] = rule;
+    } else if (field === 'name' || field === 'description') params[field] = localized(texts, field, value, settings);
     else params[field] = value;
   }
   if (typeof params.name !== 'string' || params.name === '') throw invalidRequest('rule_params.name', 'is required');
   return params;
 }
 
-/** A rule object sent as an object or a JSON string → the object (stored parsed). */
+/**
+ * A rule object sent as an object or a JSON string → the object (stored parsed), or undefined when
+ * it is absent (docs/rules.md: null, "" or {}). Both are read losslessly (http/json.ts), and an
+ * integer beyond 2^53 is kept as its decimal text: the engine reads it as an id, and the rule still
+ * writes as JSON (JSON.stringify throws on a bigint).
+ */
 function parseRuleObject(value: unknown, field: string): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    throw invalidRequest(field, 'is not valid JSON');
+  let rule = value;
+  if (typeof value === 'string') {
+    if (value.trim() === '') return undefined;
+    try {
+      rule = parseJson(value);
+    } catch {
+      throw invalidRequest(field, 'is not valid JSON');
+    }
   }
+  if (rule === null || (typeof rule === 'object' && !Array.isArray(rule) && Object.keys(rule).length === 0)) return undefined;
+  return bigIntegersAsText(rule);
+}
+
+/** Replaces, in place, every bigint of a freshly parsed value by its decimal text (walked with a stack, as deep as it comes). */
+function bigIntegersAsText(root: unknown): unknown {
+  const pending = [root];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (node === null || typeof node !== 'object') continue;
+    const record = node as Record<string, unknown>;
+    for (const key in record) {
+      const item = record[key];
+      if (typeof item === 'bigint') record[key] = item.toString();
+      else if (typeof item === 'object') pending.push(item);
+    }
+  }
+  return root;
 }
 
 /** A text or a text per language: stores the translations and returns the default-language text. */

@@ -1,11 +1,14 @@
 /** GET /discounts and GET /points: the query string → ListFilters (the customer is resolved by the route). */
 import { invalidRequest } from '../http/errors.js';
 import { optionalBoolean, optionalEnum, optionalInt64 } from '../http/params.js';
+import type { LocationRef } from '../vouchers/location.js';
 import { AUDIENCES, POINTS_AUDIENCES, type ListFilters } from './list.js';
 import type { CampaignKind } from './types.js';
 
 export interface ListQuery {
-  filters: Omit<ListFilters, 'customer'>;
+  filters: Omit<ListFilters, 'customer' | 'location'>;
+  /** As sent; the route completes it from company data. */
+  location: LocationRef;
   customerId?: string;
   customerCode?: string;
   selected?: boolean;
@@ -28,12 +31,11 @@ export function readListQuery(query: URLSearchParams, kind: CampaignKind): ListQ
     filters: {
       kind,
       audience: optionalEnum(query.get('campaign_audience'), 'campaign_audience', kind === 'points' ? POINTS_AUDIENCES : AUDIENCES),
-      locationId: optionalInt64(query.get('location_id'), 'location_id'),
-      locationCode: query.get('location_code') || undefined,
       countries: countries.length > 0 ? countries : undefined,
       tierId: query.get('tier_id') || undefined,
       categoryId: optionalInt64(query.get('category_id'), 'category_id'),
     },
+    location: { id: optionalInt64(query.get('location_id'), 'location_id'), code: query.get('location_code') || undefined },
     customerId,
     customerCode,
     selected,

@@ -14,6 +14,7 @@ import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
 import { optionalCustomer } from '../vouchers/customer.js';
+import { requestLocation } from '../vouchers/location.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import { GameStore } from '../games/store.js';
 import { InstantWinStore } from '../instant-wins/store.js';
@@ -90,9 +91,11 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
     list: async (req) => {
       const query = readListQuery(req.query, kind);
       const customer = optionalCustomer(customers, req.tenant, { customer_id: query.customerId, customer_code: query.customerCode });
-      const filters: ListFilters = customer
-        ? { ...query.filters, customer: customerScope(registrationOf(locations, req.tenant, customer.profile, req.settings).country, vouchers.ofCustomer(req.tenant, customer.id), query.selected, req.now) }
-        : query.filters;
+      const filters: ListFilters = { ...query.filters, location: requestLocation(locations, req.tenant, query.location) };
+      if (customer) {
+        const { country } = registrationOf(locations, req.tenant, customer.profile, req.settings);
+        filters.customer = customerScope(country, vouchers.ofCustomer(req.tenant, customer.id), query.selected, req.now, req.settings.timezone);
+      }
       const page = readPage(req.query);
       return ok(
         campaigns.page(req.tenant, page, (record) => {

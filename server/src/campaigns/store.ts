@@ -13,6 +13,7 @@ import type { StoreEnv } from '../store/env.js';
 import { InstantWinStore } from '../instant-wins/store.js';
 import { isCartCampaign } from '../triggers/binding.js';
 import { allocateId } from '../store/ids.js';
+import { needsCoupon } from './params.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import { idKey, tenantPrefix, under } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
@@ -53,8 +54,7 @@ export function toEngineCampaign(record: CampaignRecord): Campaign {
   if (record.coupon_params?.active === false) {
     // An inactive coupon is no coupon: its codes and vouchers stop working, and a campaign that needs one stops applying.
     const params = record.rule_params;
-    const needsCoupon = params.select_customers === 'targeted' || params.coupon_required === true;
-    return { id: record.id, type: record.type, rule_params: needsCoupon ? { ...params, active: false } : params };
+    return { id: record.id, type: record.type, rule_params: needsCoupon(params) ? { ...params, active: false } : params };
   }
   return {
     id: record.id,

@@ -39,7 +39,9 @@ describe('coupons', () => {
   });
 
   it('creates a coupon for a campaign without one; its static code applies to the next cart', async () => {
-    const id = await campaign({ coupon_required: true });
+    // A coupon_required campaign is created with its coupon (contract: coupon_params required); deleting it leaves one without.
+    const id = await campaign({ coupon_required: true }, { static_code: 'WINTER' });
+    expect((await server.client.delete(`/coupons/${(await read(id)).coupon_info.coupon_id}`)).status).toBe(200);
     expect((await simulate({ coupons_desired: ['SPRING'] })).effects.some((e) => e.rule_id === id)).toBe(false);
     const res = await server.client.post('/coupons', {
       loyalty_rule_id: id,

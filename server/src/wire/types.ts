@@ -194,9 +194,9 @@ export interface CampaignsParamsRuleParams {
   budget_period?: string;
   budget_value?: number | string;
   maximum_budget_transaction?: number | string;
-  rule_conditions?: {} | unknown[] | string;
-  rule_application?: {} | unknown[] | string;
-  rule_effects?: {} | unknown[] | string;
+  rule_conditions?: {} | unknown[] | string | null;
+  rule_application?: {} | unknown[] | string | null;
+  rule_effects?: {} | unknown[] | string | null;
   stackability_properties?: string;
   priority?: number;
   custom_entity_definition_id?: string;
