@@ -3,7 +3,8 @@
  * the values of the positive leaves (`in`, `eq`) on a field, found anywhere
  * in the condition tree (the single read's product_ids_* and locations_ids
  * fields, the list filter by tier), and whether the location leaves let a
- * campaign run at a location (the list filters by location).
+ * campaign run at a location (the campaign, game and instant-win list filters
+ * by location).
  */
 import { compileRule, type CartFacts } from '@tally/engine';
 import type { LocationRef } from '../vouchers/location.js';

@@ -284,6 +284,27 @@ describe('games over HTTP', () => {
     expect((await server.client.get('/games', { query: { campaign_audience: 'all' } })).status).toBe(400);
   });
 
+  it('list filters by location keep the games whose location leaves admit it, by id or code (either resolved through company data)', async () => {
+    for (const [id, code] of [[770, 'GMAD'], [771, 'GBCN']] as const) {
+      expect((await server.client.post('/locations', { id, code, name: code, country: 'ES' })).status).toBe(200);
+    }
+    const leaf = (field: string, operator: string, value: unknown) => ({ field, operator, [Array.isArray(value) ? 'values' : 'value']: value });
+    const withLeaves = (...items: unknown[]) => create(game({ rule_conditions: { conditions: { and: items } } }));
+    const inMadrid = await withLeaves(leaf('location_id', 'in', [770]));
+    const notBcn = await withLeaves(leaf('location_code', 'not_in', ['GBCN']));
+    const notMadrid = await withLeaves(leaf('location_id', 'neq', 770));
+    const madridOrGold = await withLeaves({ or: [leaf('location_code', 'eq', 'GMAD'), leaf('customer.tier', 'in', ['gold'])] });
+    const ids = async (query: Record<string, string>) => {
+      const res = await server.client.get('/games', { query: { per_page: '100', ...query } });
+      expect(res.status, res.text).toBe(200);
+      const listed = (res.body.data as { id: number }[]).map((g) => g.id);
+      return [inMadrid, notBcn, notMadrid, madridOrGold].filter((id) => listed.includes(id));
+    };
+    for (const atBarcelona of [{ location_code: 'GBCN' }, { location_id: '771' }] as Record<string, string>[]) expect(await ids(atBarcelona)).toEqual([notMadrid, madridOrGold]);
+    for (const atMadrid of [{ location_code: 'GMAD' }, { location_id: '770' }] as Record<string, string>[]) expect(await ids(atMadrid)).toEqual([inMadrid, notBcn, madridOrGold]);
+    expect((await server.client.get('/games', { query: { location_id: '771', location_code: 'GBCN' } })).status).toBe(400);
+  });
+
   it('concurrent plays against a stock of 5: exactly 5 prizes granted', async () => {
     const id = await create(game({}, [prize({ stock: 5 })]));
     const players = await Promise.all(Array.from({ length: 10 }, () => customer()));

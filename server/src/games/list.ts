@@ -1,16 +1,19 @@
 /**
  * The filters of GET /games and GET /instant_wins: audience, countries,
  * location and tier (read from the rule conditions: a rule that names no
- * location or tier accepts them all), and, with a customer, their country
- * and their deliveries of targeted campaigns.
+ * location or tier accepts them all; the location as the campaign lists read
+ * it), and, with a customer, their country and their deliveries of targeted
+ * campaigns.
  */
 import type { RuleParams } from '@tally/engine';
-import { ruleAccepts } from '../campaigns/rule-values.js';
+import { ruleAccepts, ruleAdmitsLocation } from '../campaigns/rule-values.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { optionalEnum, optionalInt64, requireInt64 } from '../http/params.js';
+import type { LocationStore } from '../locations/store.js';
 import type { Tenant } from '../tenancy/types.js';
 import { optionalCustomer, type CustomerRef } from '../vouchers/customer.js';
+import { requestLocation, type LocationRef } from '../vouchers/location.js';
 
 /** The values of `search_by` on GET /games/{id} and GET /instant_wins/{id}. */
 export const SEARCH_BY = ['loyalty_rule_id', 'loyalty_rule_history_id', 'campaign_history_id', 'static_code'] as const;
@@ -18,17 +21,17 @@ export const SEARCH_BY = ['loyalty_rule_id', 'loyalty_rule_history_id', 'campaig
 export interface CampaignFilters {
   audience?: 'loyalty' | 'targeted';
   countries: string[];
-  locationId?: string;
-  locationCode?: string;
+  /** location_id or location_code, completed from company data. */
+  location?: LocationRef;
   tierId?: string;
 }
 
-export function readCampaignFilters(query: URLSearchParams): CampaignFilters {
+export function readCampaignFilters(locations: LocationStore, tenant: Tenant, query: URLSearchParams): CampaignFilters {
+  const location = { id: optionalInt64(query.get('location_id'), 'location_id'), code: query.get('location_code') || undefined };
   return {
     audience: optionalEnum(query.get('campaign_audience'), 'campaign_audience', ['loyalty', 'targeted'] as const),
     countries: query.getAll('countries').flatMap((c) => c.split(',')).filter(Boolean),
-    locationId: optionalInt64(query.get('location_id'), 'location_id'),
-    locationCode: query.get('location_code') ?? undefined,
+    location: requestLocation(locations, tenant, location),
     tierId: query.get('tier_id') ?? undefined,
   };
 }
@@ -42,8 +45,7 @@ export function passesFilters(params: RuleParams, filters: CampaignFilters, cust
     if (customerCountry !== undefined && !targeted.includes(customerCountry)) return false;
   }
   const conditions = params.rule_conditions;
-  if (filters.locationId !== undefined && !ruleAccepts(conditions, 'location_id', filters.locationId)) return false;
-  if (filters.locationCode !== undefined && !ruleAccepts(conditions, 'location_code', filters.locationCode)) return false;
+  if (filters.location !== undefined && !ruleAdmitsLocation(conditions, filters.location)) return false;
   if (filters.tierId !== undefined && !ruleAccepts(conditions, 'customer.tier', filters.tierId)) return false;
   return true;
 }

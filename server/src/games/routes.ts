@@ -14,6 +14,7 @@ import { optionalEnum, readPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
+import { LocationStore } from '../locations/store.js';
 import { allocateId } from '../store/ids.js';
 import { TierStore } from '../tiers/store.js';
 import { optionalCustomer } from '../vouchers/customer.js';
@@ -31,6 +32,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
   const campaigns = new LmdbCampaignStore(env);
   const instantWins = new InstantWinStore(env);
   const customers = new CustomerStore(env);
+  const locations = new LocationStore(env);
   const counters = new LmdbCounterStore(env);
   const vouchers = new LmdbVoucherStore(env);
   const sources: PlaySources = {
@@ -89,7 +91,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
       }),
 
     'games.list': async (req) => {
-      const filters = readCampaignFilters(req.query);
+      const filters = readCampaignFilters(locations, req.tenant, req.query);
       const customer = listCustomer(customers, req.tenant, req.query);
       const page = games.page(req.tenant, readPage(req.query), (game) => {
         if (!passesFilters(game.rule_params, filters, customer ? playerState(customer, req.settings).country : undefined)) return undefined;

@@ -265,6 +265,17 @@ describe('instant wins over HTTP', () => {
     await retire(inStore5);
   });
 
+  it('the location filters read the location leaves as the campaign lists do: a location_code not_in excludes the location sent by id', async () => {
+    expect((await server.client.post('/locations', { id: 551, code: 'IBCN', name: 'Barcelona', country: 'ES' })).status).toBe(200);
+    // Inactive: listed and read all the same, and no cart of the other tests draws it.
+    const notBcn = await create(instantWin({ active: false, rule_conditions: { conditions: { and: [{ field: 'location_code', operator: 'not_in', values: ['IBCN'] }] } } }));
+    const listed = async (query: Record<string, string>) =>
+      (await server.client.get('/instant_wins', { query: { per_page: '100', ...query } })).body.data.some((w: { id: number }) => w.id === notBcn);
+    expect([await listed({ location_id: '551' }), await listed({ location_code: 'IBCN' }), await listed({ location_id: '552' })]).toEqual([false, false, true]);
+    const single = await server.client.get(`/instant_wins/${notBcn}`, { query: { location_id: '551' } });
+    expect([single.status, single.body.code]).toEqual([404, 'instant_win_not_found']);
+  });
+
   it('concurrent realtime carts against a stock of 5: exactly 5 prizes won', async () => {
     const id = await create(instantWin({}, [prize({ name: 'Five', stock: 5 })]));
     const players = await Promise.all(Array.from({ length: 8 }, () => customer()));

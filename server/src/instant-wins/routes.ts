@@ -17,6 +17,7 @@ import { optionalEnum, readPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
+import { LocationStore } from '../locations/store.js';
 import { RewardStore } from '../rewards/store.js';
 import { allocateId } from '../store/ids.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
@@ -35,6 +36,7 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
   const campaigns = new LmdbCampaignStore(env);
   const games = new GameStore(env);
   const customers = new CustomerStore(env);
+  const locations = new LocationStore(env);
   const counters = new LmdbCounterStore(env);
   const vouchers = new LmdbVoucherStore(env);
   const rewards = new RewardStore(env);
@@ -89,7 +91,7 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
       }),
 
     'instant_wins.list': async (req) => {
-      const filters = readCampaignFilters(req.query);
+      const filters = readCampaignFilters(locations, req.tenant, req.query);
       const customer = listCustomer(customers, req.tenant, req.query);
       const country = customer ? playerState(customer, req.settings).country : undefined;
       const page = instantWins.page(req.tenant, readPage(req.query), (record) => {
@@ -103,7 +105,7 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
 
     'instant_wins.get': async (req) => {
       const by = optionalEnum(req.query.get('search_by'), 'search_by', SEARCH_BY) ?? 'loyalty_rule_id';
-      const filters = readCampaignFilters(req.query);
+      const filters = readCampaignFilters(locations, req.tenant, req.query);
       const customer = listCustomer(customers, req.tenant, req.query);
       const value = req.params.id;
       const record = find(req, by, value);
