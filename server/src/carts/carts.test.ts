@@ -268,6 +268,26 @@ describe('carts over HTTP', () => {
     expect((await server.client.patch(`/discounts/${local.body.id}`, { rule_params: { active: false } })).status).toBe(200);
   });
 
+  it("a cart with location_id only is evaluated with the location's code (location_code not_in excludes it), stored and answered as sent", async () => {
+    const notNyc = await server.client.post('/discounts', {
+      rule_params: { name: 'Not New York 1 off', rule_conditions: { conditions: { and: [{ field: 'location_code', operator: 'not_in', values: ['NYC'] }] } }, rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] },
+    });
+    expect(notNyc.status).toBe(200);
+    // The campaign list says the same for that location.
+    const listed = (await server.client.get('/discounts', { query: { location_id: '31', per_page: '100' } })).body.data.map((c: { id: number }) => c.id);
+    expect(listed).not.toContain(notNyc.body.id);
+    for (const path of ['/carts/simulate', '/carts/realtime', '/carts']) {
+      const atNyc = cart({ location_id: 31, apply_points: false });
+      const res = await server.client.post(path, atNyc);
+      expect(res.status, res.text).toBe(200);
+      expect([res.body.total_discount_applied, res.body.location_id, res.body.location_code]).toEqual([0, 31, undefined]);
+      // Elsewhere (a location company data does not know is only its id), the campaign applies.
+      expect((await server.client.post(path, cart({ location_id: 32, apply_points: false }))).body.total_discount_applied).toBe(1);
+      if (path !== '/carts/simulate') expect((await server.client.get(`/carts/${atNyc.id}`)).body).toMatchObject({ location_id: 31, location_code: null });
+    }
+    expect((await server.client.patch(`/discounts/${notNyc.body.id}`, { rule_params: { active: false } })).status).toBe(200);
+  });
+
   it('international is true only when the cart currency differs from the customer registration country currency', async () => {
     expect((await server.client.post('/carts/simulate', cart())).body.international).toBeUndefined();
     expect((await server.client.post('/carts/simulate', cart({ currency: 'USD' }))).body.international).toBe(true);

@@ -48,4 +48,10 @@ describe('what the context reads for a program', () => {
     expect(describe_({ rule_conditions: JSON.stringify(tier) })).toMatchObject({ usesTier: true });
     expect(describe_({ rule_application: feature })).toMatchObject({ usesTier: false, usesFeatures: true });
   });
+
+  it("reads the code of a cart's location_id only for a program whose rules name location_code", () => {
+    const leaf = (field: string) => ({ conditions: { and: [{ field, operator: 'not_in', values: field === 'location_id' ? [1] : ['BCN'] }] } });
+    expect(describe_({ rule_conditions: leaf('location_id') })).toMatchObject({ usesLocationCode: false });
+    expect(describe_({}, { rule_conditions: leaf('location_code') })).toMatchObject({ usesLocationCode: true });
+  });
 });

@@ -30,6 +30,8 @@ export interface CachedProgram {
   usesFeatures: boolean;
   /** Whether a rule may read the `customer.tier` fact (only then does the context measure the customer's tier). */
   usesTier: boolean;
+  /** Whether a rule may read the `location_code` fact (only then is a cart sent with location_id only given its code). */
+  usesLocationCode: boolean;
 }
 
 /** A compiled program with what the evaluation context needs to know of it; `campaigns` are what it was compiled from. */
@@ -44,6 +46,7 @@ export function describeProgram(program: Program, campaigns: readonly Campaign[]
       .map((c) => ({ id: c.id, once: c.once, budget: c.budget, prizes: c.prizes.filter((p) => p.stock >= 0).map((p) => ({ id: p.id, stock: p.stock })) })),
     usesFeatures: rules.some((text) => text.includes('feature')),
     usesTier: rules.some((text) => text.includes('customer.tier')),
+    usesLocationCode: rules.some((text) => text.includes('location_code')),
   };
 }
 

@@ -79,10 +79,9 @@ export class CartService {
     const tenant: Tenant = { companyId: task.companyId, environment: task.environment };
     const settings = this.settingsOf(tenant, task.settingsVersion);
     const request = readCartRequest(task.body);
-    const { body } = request;
-    this.resolveLocation(tenant, request);
-    this.resolveProducts(tenant, request);
     const cached = this.programs.get(tenant, settings);
+    const body = this.resolveLocation(tenant, request, cached);
+    this.resolveProducts(tenant, request);
     const customer = resolveCustomer(this.sources, tenant, request);
     const now = new Date(task.now);
     const contextOf = (mode: Context['mode'], seed: string): Context => {
@@ -99,13 +98,26 @@ export class CartService {
     });
   }
 
-  /** A cart sent with location_code only is evaluated and stored with that location's id, when the location is known. */
-  private resolveLocation(tenant: Tenant, request: CartRequest): void {
-    if (request.location_id !== undefined || typeof request.body.location_code !== 'string') return;
-    const location = this.sources.locations.locationByCode(tenant, request.body.location_code);
-    if (!location) return;
-    request.location_id = location.id;
-    request.body.location_id = wireInt(location.id);
+  /**
+   * The cart to evaluate, its location completed from company data when the location is known: a cart sent with
+   * location_code only is evaluated and stored with that location's id; one sent with location_id only is evaluated
+   * with the location's code, so that `location_code` leaves (`not_in` too) see where it is, but stored and answered
+   * as sent. The code is read only for a program whose rules name `location_code`.
+   */
+  private resolveLocation(tenant: Tenant, request: CartRequest, cached: CachedProgram): CartRequest['body'] {
+    const { body } = request;
+    const code = typeof body.location_code === 'string' ? body.location_code : undefined;
+    if (request.location_id === undefined) {
+      const location = code === undefined ? undefined : this.sources.locations.locationByCode(tenant, code);
+      if (location) {
+        request.location_id = location.id;
+        body.location_id = wireInt(location.id);
+      }
+      return body;
+    }
+    if (code !== undefined || !cached.usesLocationCode) return body;
+    const known = this.sources.locations.locationById(tenant, request.location_id)?.code;
+    return known ? { ...body, location_code: known } : body;
   }
 
   /** Lines sent with product_code only are evaluated and stored with the product's id, when the product is known. */
