@@ -5,10 +5,11 @@
  * that its effect becomes a fixed number of points (score_overwrite, else its
  * direct_value points: a ratio has nothing to apply to), and the event stands
  * in for a cart (one line of 1.00, the event's flat data as cart attributes,
- * every usable voucher of the customer desired). So targeting (a targeted
- * campaign or instant win takes part with the customer's voucher, which it
- * spends), dates, recurrence, customer conditions, once limits, budgets and
- * prize stock work exactly as on carts.
+ * its location when it has one, every usable voucher of the customer
+ * desired). So targeting (a targeted campaign or instant win takes part with
+ * the customer's voucher, which it spends), dates, recurrence, location and
+ * customer conditions, once limits, budgets and prize stock work exactly as
+ * on carts.
  *
  * The evaluation runs on a snapshot; inside the write transaction every
  * budget, limit and stock it relied on is checked again and, if one moved,
@@ -64,6 +65,8 @@ export interface BoundEvent {
   seed: string;
   /** The country campaigns' customer_registration_countries are checked against (a trigger's `country`); default the customer's. */
   country?: string;
+  /** Where the event happened (a trigger's location), for campaigns' location rules. */
+  location?: { id: string; code?: string };
 }
 
 export interface Evaluation {
@@ -109,6 +112,7 @@ export function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEv
     total: 1,
     customer_id: event.customer.id,
     lines: [{ order: 1, total: 1, quantity: 1 }],
+    ...(event.location && { location_id: event.location.id, location_code: event.location.code }),
     attributes: flatAttributes(event.data),
     // An event names no coupon: the customer's vouchers of the bound targeted campaigns take part.
     coupons_desired: 'all' as const,

@@ -45,6 +45,22 @@ describe('POST /trigger', () => {
     expect((await balance(server.client, 20)).score).toBe(600);
   });
 
+  it('gives location rules the trigger\'s location, by either identifier, as a cart does', async () => {
+    expect((await server.client.post('/locations', { id: 88, code: 'SHOP-88', name: 'Shop 88', country: 'ES' })).status).toBe(200);
+    await createCustomer(server.client, 40);
+    await triggerCampaign(server.client, 'visit', 30, { rule_conditions: { conditions: { and: [{ field: 'location_code', operator: 'in', values: ['SHOP-88'] }] } } });
+    const scoreAt = async (location: Record<string, unknown>) => {
+      const res = await server.client.post('/trigger', { trigger: 'visit', customer_id: 40, ...location });
+      expect(res.status, res.text).toBe(200);
+      return res.body.score as number;
+    };
+    expect(await scoreAt({ location_id: 88 })).toBe(30);
+    expect(await scoreAt({ location_code: 'SHOP-88' })).toBe(30);
+    expect(await scoreAt({ location_id: 87 })).toBe(0);
+    expect(await scoreAt({})).toBe(0);
+    expect((await balance(server.client, 40)).score).toBe(60);
+  });
+
   it('score_overwrite replaces the campaign\'s points, up to 50000000, and needs loyalty_rule_id', async () => {
     const campaign = await triggerCampaign(server.client, 'bonus', 10);
     const res = await server.client.post('/trigger', { trigger: 'bonus', customer_id: 21, loyalty_rule_id: campaign, score_overwrite: 50000000 });

@@ -78,6 +78,8 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
     // The request and its instant: a repeated trigger draws again; a replay (Idempotency-Key) answers the stored response.
     seed: await deps.seeds.seed(req.tenant, `${at}\n${req.rawBody}`),
     country: body.country,
+    // Both identifiers, as carts give the rules (a location_code rule holds for a trigger sent by id).
+    location: locationId === null ? undefined : { id: locationId, code: body.location_code ?? locations.locationById(req.tenant, locationId)?.code ?? undefined },
   };
   // Engine version 1 without a campaign: only one rule runs, the first that grants points.
   const runOne = version === 1 && ruleId === undefined;
