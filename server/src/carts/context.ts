@@ -5,6 +5,7 @@
  * fact it needs comes from here.
  */
 import { TallyError, periodKey, type CampaignCounters, type Context, type CustomerState } from '@tally/engine';
+import { accountHolder } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { wireInt } from '../http/wire.js';
@@ -39,6 +40,8 @@ export interface CartCustomer {
   id: string | null;
   code: string | null;
   record: CustomerRecord | undefined;
+  /** The merged customer the cart named, when it is recorded for the customer that one was merged into. */
+  associate_id?: string;
 }
 
 const ANONYMOUS: CartCustomer = { id: null, code: null, record: undefined };
@@ -48,20 +51,32 @@ const ANONYMOUS: CartCustomer = { id: null, code: null, record: undefined };
  * sent even when unknown (cart rule 1: coherence is not validated, the points
  * are recorded for that id), except the id of a soft-deleted customer: its
  * record stays emptied so that nothing is linked to it again, and the cart is
- * processed as one without customer (docs/decisions.md).
+ * processed as one without customer (docs/decisions.md). A merged customer's
+ * cart is the customer's it was merged into (its records are there now), the
+ * merged one recorded as the associate; a merging one's is its own (the merge
+ * moves it when it completes).
  */
 export function resolveCustomer(sources: ContextSources, tenant: Tenant, request: { customer_id?: string; customer_code?: string }): CartCustomer {
   if (request.customer_code !== undefined) {
     const id = sources.customers.findId(tenant, 'code', request.customer_code);
-    if (id === undefined) throw new TallyError('customer_not_found', `customer_code: no customer with code ${request.customer_code}`, 'customer_code');
-    return { id, code: request.customer_code, record: sources.customers.get(tenant, id) };
+    const record = id === undefined ? undefined : sources.customers.get(tenant, id);
+    if (!record) throw new TallyError('customer_not_found', `customer_code: no customer with code ${request.customer_code}`, 'customer_code');
+    return holderOf(sources, tenant, record);
   }
   if (request.customer_id !== undefined) {
     const record = sources.customers.get(tenant, request.customer_id);
-    if (record?.deleted_at !== undefined) return ANONYMOUS;
-    return { id: request.customer_id, code: record?.code ?? null, record };
+    return record ? holderOf(sources, tenant, record) : { id: request.customer_id, code: null, record };
   }
   return ANONYMOUS;
+}
+
+function holderOf(sources: ContextSources, tenant: Tenant, named: CustomerRecord): CartCustomer {
+  if (named.deleted_at !== undefined) return ANONYMOUS;
+  const holder = accountHolder(sources.customers, tenant, named);
+  if (!holder || holder.deleted_at !== undefined) return ANONYMOUS;
+  const customer: CartCustomer = { id: holder.id, code: holder.code ?? null, record: holder };
+  if (holder !== named) customer.associate_id = named.id;
+  return customer;
 }
 
 /** The key of a customer's `once` counters: the id, else the code. */

@@ -20,6 +20,7 @@ import { deliverPrizes } from '../instant-wins/deliver.js';
 import { afterUse } from '../vouchers/use.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
 import type { CounterStore } from '../counters/store.js';
+import type { CustomerStore } from '../customers/store.js';
 import { grantsFromCart, readBalance, recordPoints, type PointsGrant, type ReturnMove } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
 import { wireDatetime } from '../http/wire.js';
@@ -41,6 +42,7 @@ export interface RealtimeStores {
   carts: CartStore;
   counters: CounterStore;
   vouchers: VoucherStore;
+  customers: CustomerStore;
 }
 
 /** What the transaction needs of an evaluation. */
@@ -69,10 +71,14 @@ export interface PendingCart {
   kind: Exclude<CartKind, 'cancellation'>;
   request: CartRequest;
   customer: CartCustomer;
+  /** The customers' status token (CustomerStore.statusVersion) when `customer` was resolved. */
+  customerStatus: string | undefined;
+  /** Resolves the cart's customer again (inside the transaction: its view). */
+  resolveCustomer(): CartCustomer;
   now: Date;
   evaluation: Evaluation;
-  /** Evaluates the cart again, reading the context inside the running transaction. */
-  reevaluate(): Evaluation;
+  /** Evaluates the cart again for `customer`, reading the context inside the running transaction. */
+  reevaluate(customer: CartCustomer): Evaluation;
 }
 
 /**
@@ -95,12 +101,30 @@ export async function commitCart(stores: RealtimeStores, pending: PendingCart): 
       carts.putInTransaction(tenant, { ...existing, deferred_errors: [...existing.deferred_errors, { code: 'duplicate_id', message, received_at: wireDatetime(now) }] });
       return pending.evaluation.responseJson;
     }
-    const evaluation = stillAllowed(stores, pending, pending.evaluation.writes) ? pending.evaluation : pending.reevaluate();
-    const cart = id !== undefined ? write(stores, pending, id, code ?? null, evaluation.responseJson, evaluation) : writeWithNewId(stores, pending, code ?? null, evaluation);
+    const current = customerNow(stores, pending);
+    if (current instanceof TallyError) return current;
+    const evaluation = current === pending && stillAllowed(stores, pending, pending.evaluation.writes) ? pending.evaluation : pending.reevaluate(current.customer);
+    const cart = id !== undefined ? write(stores, current, id, code ?? null, evaluation.responseJson, evaluation) : writeWithNewId(stores, current, code ?? null, evaluation);
     return cart.response_json;
   });
   if (answer instanceof TallyError) throw answer;
   return answer;
+}
+
+/**
+ * The pending cart as this transaction sees its customer: unchanged unless a customer's status or merged_to
+ * changed since it was resolved (one token get); then its customer resolved again, so a merge completed
+ * between the evaluation and this transaction gives the cart to the customer merged into, and an unmerge
+ * gives it back to the customer it names (or the error of a customer_code no longer found).
+ */
+function customerNow(stores: RealtimeStores, pending: PendingCart): PendingCart | TallyError {
+  if (stores.customers.statusVersion(pending.tenant) === pending.customerStatus) return pending;
+  try {
+    return { ...pending, customer: pending.resolveCustomer() };
+  } catch (err) {
+    if (err instanceof TallyError) return err;
+    throw err;
+  }
 }
 
 /**
@@ -208,7 +232,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     kind: pending.kind,
     customer_id: customer.id,
     customer_code: customer.code,
-    associate_id: null,
+    associate_id: customer.associate_id ?? null,
     origin_customer_id: customer.id,
     location_id: request.location_id ?? null,
     location_code: typeof body.location_code === 'string' ? body.location_code : null,

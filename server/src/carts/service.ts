@@ -17,7 +17,7 @@ import type { CompanySettings, Environment, Tenant } from '../tenancy/types.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import { LocationStore } from '../locations/store.js';
 import { ProductStore } from '../products/store.js';
-import { buildContext, resolveCustomer, type ContextSources } from './context.js';
+import { buildContext, resolveCustomer, type CartCustomer, type ContextSources } from './context.js';
 import { cartJson } from './present.js';
 import { ProgramCache, type CachedProgram } from './programs.js';
 import { commitCart, evaluationOf, type RealtimeStores } from './realtime.js';
@@ -69,7 +69,7 @@ export class CartService {
       balance: (tenant, customerId, now) => readBalance(env, tenant, customerId, { now, timezone: this.settingsOf(tenant).timezone }),
       tier: (tenant, customer, now) => customerTier(tiers, tenant, customer, localDate(now, this.settingsOf(tenant).timezone)),
     };
-    this.stores = { env, carts, counters, vouchers };
+    this.stores = { env, carts, counters, vouchers, customers: this.sources.customers };
     this.programs = new ProgramCache(new LmdbCampaignStore(env), onCompile);
     this.tenancy = new LmdbTenancyStore(env);
     this.seeds = new DrawSeeds(env, carts);
@@ -82,19 +82,22 @@ export class CartService {
     const cached = this.programs.get(tenant, settings);
     const body = this.resolveLocation(tenant, request, cached);
     this.resolveProducts(tenant, request);
-    const customer = resolveCustomer(this.sources, tenant, request);
+    // Read with the customer, in the same snapshot: the realtime transaction compares it to see a merge committed since.
+    const customerStatus = this.sources.customers.statusVersion(tenant);
+    const resolve = () => resolveCustomer(this.sources, tenant, request);
+    const customer = resolve();
     const now = new Date(task.now);
-    const contextOf = (mode: Context['mode'], seed: string): Context => {
-      const returns = readReturns(this.stores, tenant, { now, timezone: settings.timezone }, customer.id, body.returns);
-      return { ...buildContext(this.sources, tenant, settings, cached, customer, now, mode, seed, request.product_ids), ...(returns ? { returns } : {}) };
+    const contextOf = (of: CartCustomer, mode: Context['mode'], seed: string): Context => {
+      const returns = readReturns(this.stores, tenant, { now, timezone: settings.timezone }, of.id, body.returns);
+      return { ...buildContext(this.sources, tenant, settings, cached, of, now, mode, seed, request.product_ids), ...(returns ? { returns } : {}) };
     };
-    if (task.operation === 'simulate') return cartJson(evaluate(cached, body, contextOf('simulate', '')).response);
+    if (task.operation === 'simulate') return cartJson(evaluate(cached, body, contextOf(customer, 'simulate', '')).response);
     // Only instant-win draws read the seed: an HMAC of the body costs about 5 µs a cart without them.
     const seed = cached.program.instantWins.length > 0 ? await this.seeds.seed(tenant, task.body) : '';
     // Evaluated (and serialized) before the transaction: only the re-check and the writes hold the write lock.
-    const evaluateNow = () => evaluationOf(evaluate(cached, body, contextOf('realtime', seed)));
+    const evaluateFor = (of: CartCustomer) => evaluationOf(evaluate(cached, body, contextOf(of, 'realtime', seed)));
     return commitCart(this.stores, {
-      tenant, settings, cached, kind: task.operation, request, customer, now, evaluation: evaluateNow(), reevaluate: evaluateNow,
+      tenant, settings, cached, kind: task.operation, request, customer, customerStatus, resolveCustomer: resolve, now, evaluation: evaluateFor(customer), reevaluate: evaluateFor,
     });
   }
 

@@ -39,3 +39,16 @@ export function findCustomer(store: CustomerStore, tenant: Tenant, by: SearchPar
   if (!record || record.deleted_at !== undefined) throw customerNotFound(field, value);
   return record;
 }
+
+/**
+ * The customer holding a customer's records now: itself, or for a merged customer the one it was merged into,
+ * followed to the end (that one may have been merged since: A into B, then B into C, leads A to C; a merge
+ * never targets a merged or merging customer, so merged_to never loops). A merging customer (transfer-new not
+ * completed) still holds its records: what is recorded for it moves with them when the merge completes.
+ * Undefined when the holder was deleted for good.
+ */
+export function accountHolder(store: CustomerStore, tenant: Tenant, record: CustomerRecord): CustomerRecord | undefined {
+  let holder: CustomerRecord | undefined = record;
+  while (holder?.status === 'merged' && holder.merged_to !== undefined) holder = store.get(tenant, holder.merged_to);
+  return holder;
+}

@@ -13,12 +13,15 @@
 import { stringifyJson } from '../http/json.js';
 import type { StoreEnv } from '../store/env.js';
 import { idKey, idFromKey, tenantPrefix } from '../store/keys.js';
+import { changeVersionInTransaction, versionToken } from '../store/versioned.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { CustomerRecord, UniqueKey } from './types.js';
 import { CustomerViewCache } from './view-cache.js';
 import { customerView } from './view.js';
 
 const UNIQUE_KEYS: readonly UniqueKey[] = ['code', 'email', 'dni'];
+/** The version token kind of customers' status and merged_to (statusVersion). */
+const STATUS_VERSION = 'customer_status';
 
 /** One cache per store environment, shared by every CustomerStore over it. */
 const caches = new WeakMap<StoreEnv, CustomerViewCache>();
@@ -66,6 +69,15 @@ export class CustomerStore {
     return view;
   }
 
+  /**
+   * A token that every change of a customer's status or merged_to (merges, unmerges, PATCH status) replaces:
+   * a realtime cart compares it inside its write transaction with the one its customer was resolved at,
+   * one small get instead of reading the customer again.
+   */
+  statusVersion(tenant: Tenant): string | undefined {
+    return versionToken(this.env, tenant, STATUS_VERSION);
+  }
+
   /** The id of the customer holding this code, email or dni (the first holder for duplicated values). */
   findId(tenant: Tenant, key: UniqueKey, value: string): string | undefined {
     return this.index.get([tenantPrefix(tenant), key, value]) as string | undefined;
@@ -85,6 +97,7 @@ export class CustomerStore {
   put(tenant: Tenant, record: CustomerRecord, previous?: CustomerRecord): void {
     const prefix = tenantPrefix(tenant);
     if (previous) this.unindex(tenant, previous, record);
+    if (previous && (previous.status !== record.status || previous.merged_to !== record.merged_to)) changeVersionInTransaction(this.env, tenant, STATUS_VERSION);
     for (const key of UNIQUE_KEYS) {
       const value = record[key];
       if (value !== undefined && this.findId(tenant, key, value) === undefined) {

@@ -347,3 +347,29 @@ describe('games over HTTP', () => {
     expect((await server.client.get(`/games/${id}`)).body.game.game_prizes[2].available_stock).toBe(0);
   });
 });
+
+// A fresh Company environment: its first plays wait for the draw secret's transaction between their status check
+// and their own transaction, and the merge sent among them commits in that gap.
+describe('game plays racing a merge of their customer', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('never credit the merged customer: the status is read again inside the play\'s transaction', async () => {
+    for (const id of [1, 2]) await server.client.post('/customers', { id, name: `P${id}`, registration_location_id: 1 });
+    const created = await server.client.post('/games', game());
+    expect(created.status, created.text).toBe(200);
+    const playing = () => Array.from({ length: 20 }, () => server.client.post(`/games/${created.body.id}/play`, { customer_id: 1 }));
+    const before = playing();
+    const transfer = server.client.post('/customers/transfer', { old_customer_id: 1, new_customer_id: 2 });
+    const plays = [...before, ...playing()];
+    expect((await transfer).status).toBe(200);
+    const won = (await Promise.all(plays)).filter((res) => res.body.effects.length > 0).length;
+    expect((await server.client.get('/points/transactions', { query: { customer_id: '1' } })).body.data).toEqual([]);
+    expect((await server.client.get('/customers/2/points')).body.score).toBe(50 * won);
+  });
+});

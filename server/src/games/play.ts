@@ -54,7 +54,9 @@ export async function play(sources: PlaySources, req: TallyRequest, game: GameRe
   const once = compiled.campaign.once;
   const usesKey = once ? periodKey(once.period, now, settings.timezone) : null;
   return sources.env.transact(() => {
-    // Read again inside the transaction: a concurrent play may have used the assignment, the limit or the stock.
+    // Read again inside the transaction: a merge may have committed since (a merged customer's prize would be
+    // stranded), a concurrent play may have used the assignment, the limit or the stock.
+    if (sources.customers.get(tenant, customer.id)?.status !== 'active') return null;
     const assignment = targeted ? openAssignment(sources, req, game, customer, body) : null;
     if (targeted && assignment === null) return null;
     const prizeStock: Record<string, number> = {};

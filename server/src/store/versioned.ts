@@ -34,7 +34,7 @@ export class VersionedRecords<T> {
   /** The records as this transaction or snapshot sees them. Shared: callers must not change them. */
   get(env: StoreEnv, tenant: Tenant): readonly T[] {
     const prefix = tenantPrefix(tenant);
-    const version = env.db(VERSIONS_DATABASE).get([prefix, this.kind]) as string | undefined;
+    const version = versionToken(env, tenant, this.kind);
     let byTenant = this.cache.get(env);
     if (!byTenant) this.cache.set(env, (byTenant = new Map()));
     const cached = byTenant.get(prefix);
@@ -46,6 +46,16 @@ export class VersionedRecords<T> {
 
   /** Inside `env.transact`, in the transaction that changes one of the records. */
   changedInTransaction(env: StoreEnv, tenant: Tenant): void {
-    env.db(VERSIONS_DATABASE).putSync([tenantPrefix(tenant), this.kind], randomUUID());
+    changeVersionInTransaction(env, tenant, this.kind);
   }
+}
+
+/** The current version token of a kind (undefined until the first change). */
+export function versionToken(env: StoreEnv, tenant: Tenant, kind: string): string | undefined {
+  return env.db(VERSIONS_DATABASE).get([tenantPrefix(tenant), kind]) as string | undefined;
+}
+
+/** Inside `env.transact`, in the transaction that changes a record of the kind: a new token. */
+export function changeVersionInTransaction(env: StoreEnv, tenant: Tenant, kind: string): void {
+  env.db(VERSIONS_DATABASE).putSync([tenantPrefix(tenant), kind], randomUUID());
 }

@@ -40,4 +40,16 @@ describe('the refer_a_friend trigger raised by customer creation', () => {
     expect((await transactions(server.client, 50)).length).toBe(2);
     expect((await balance(server.client, 51)).score).toBe(30);
   });
+
+  it('rewards a merged referrer through the customer it was merged into', async () => {
+    await createCustomer(server.client, 60);
+    await createCustomer(server.client, 61);
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 60, new_customer_id: 61 })).status).toBe(200);
+    await createCustomer(server.client, 62, { referred_by: 60 });
+    expect(await scoreReaches(server, 62, 30)).toBe(30);
+    expect(await scoreReaches(server, 61, 100)).toBe(100);
+    expect(await transactions(server.client, 60)).toEqual([]);
+    const [tx] = await transactions(server.client, 61);
+    expect(tx).toMatchObject({ origin_info: { role: 'referrer', referred_customer_id: '62' } });
+  });
 });
