@@ -1,7 +1,7 @@
 /**
  * Contract tests: real requests to the real server, each answer checked
  * against its response schema (the one the OpenAPI document names for the
- * operation, server/src/openapi/bodies.ts), closed (closed.ts). A mismatch is
+ * operation, server/src/openapi/bodies.ts), closed (server/src/testing/closed-responses.ts). A mismatch is
  * a finding: either the schema or the handler is wrong.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import type { OperationId } from '../../server/src/http/operations.js';
 import { SCHEMA_DOCUMENTS } from '../../server/src/http/validation.js';
 import { RESPONSE_BODIES, responseBodySchema } from '../../server/src/openapi/bodies.js';
 import { startServer, type TestResponse, type TestServer } from '../../server/src/testing/server.js';
-import { closedResponseAjv } from './closed.js';
+import { closedResponseAjv } from '../../server/src/testing/closed-responses.js';
 
 // Closed: a field an answer carries and its schema does not describe is a failure too.
 const ajv = closedResponseAjv(SCHEMA_DOCUMENTS.values());
