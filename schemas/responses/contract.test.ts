@@ -1,7 +1,7 @@
 /**
  * Contract tests: real requests to the real server, each answer checked
  * against its response schema (the one the OpenAPI document names for the
- * operation, server/src/openapi/bodies.ts), closed (closed.ts). A mismatch is
+ * operation, server/src/openapi/bodies.ts), closed (server/src/testing/closed-responses.ts). A mismatch is
  * a finding: either the schema or the handler is wrong.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import type { OperationId } from '../../server/src/http/operations.js';
 import { SCHEMA_DOCUMENTS } from '../../server/src/http/validation.js';
 import { RESPONSE_BODIES, responseBodySchema } from '../../server/src/openapi/bodies.js';
 import { startServer, type TestResponse, type TestServer } from '../../server/src/testing/server.js';
-import { closedResponseAjv } from './closed.js';
+import { closedResponseAjv } from '../../server/src/testing/closed-responses.js';
 
 // Closed: a field an answer carries and its schema does not describe is a failure too.
 const ajv = closedResponseAjv(SCHEMA_DOCUMENTS.values());
@@ -89,6 +89,15 @@ describe('answers match their response schemas', () => {
     expectMatches(await c.get('/customers', { query: { ids: '500' } }), 'customers.list');
   });
 
+  it('a customer accepted with a repeated email and dni reads them as duplicated_email and duplicated_dni', async () => {
+    const c = server.client;
+    const twin = { id: 510, name: 'Eva', registration_location_id: 1, email: 'eva@example.com', dni: '12345678Z' };
+    expectMatches(await c.post('/customers', { ...twin, id: 509 }), 'customers.create');
+    expectMatches(await c.post('/customers', twin, { query: { allow_duplicate_email: 'true', allow_duplicate_dni: 'true' } }), 'customers.create');
+    const read = expectMatches(await c.get('/customers/510', { query: { search_param: 'id' } }), 'customers.get');
+    expect(read).toMatchObject({ duplicated_email: 'eva@example.com', duplicated_dni: '12345678Z' });
+  });
+
   it('an int64 id above 2^53 is an integer in the answer', async () => {
     const big = '9223372036854775807';
     expectMatches(await server.client.post('/customers', `{"id": ${big}, "name": "Max", "registration_location_id": 1}`), 'customers.create');
@@ -107,6 +116,20 @@ describe('answers match their response schemas', () => {
     expectMatches(await c.patch(`/points/${points}`, { rule_params: { description: 'Not running' } }), 'points.update');
     expect(expectMatches(await c.get(`/points/${points}`), 'points.get').active).toBe(false);
     expectMatches(await c.get('/points'), 'points.list');
+  });
+
+  it('campaign and game reads: date-only bounds read as sent, tiers named by level', async () => {
+    const c = server.client;
+    const gold = { conditions: { and: [{ field: 'customer.tier', operator: 'eq', value: 'gold' }] } };
+    const bounds = { available_from: '2026-11-01', available_to: '2026-11-30', rule_conditions: gold };
+    const id = expectMatches(await c.post('/discounts', { rule_params: { name: 'November', ...bounds, rule_effects: [{ type: 'percentage', value: 5, distribution: 'individual_items' }] } }), 'discounts.create').id;
+    const read = expectMatches(await c.get(`/discounts/${id}`), 'discounts.get');
+    expect(read).toMatchObject({ available_from: '2026-11-01', available_to: '2026-11-30', tiers: [{ id: 'gold', name: null, threshold: null }] });
+    expectMatches(await c.get('/discounts', { query: { per_page: '100' } }), 'discounts.list');
+    const wheel = expectMatches(await c.post('/games', {
+      rule_params: { name: 'November wheel', select_customers: 'loyalty', ...bounds }, game: { type: 'wheel', game_prizes: [] },
+    }), 'games.create').id;
+    expect(expectMatches(await c.get(`/games/${wheel}`), 'games.get')).toMatchObject({ available_to: '2026-11-30', tiers: [{ id: 'gold' }] });
   });
 
   it('vouchers: issue, read, list', async () => {
@@ -139,6 +162,10 @@ describe('answers match their response schemas', () => {
     expect(expectMatches(await c.get('/carts/78'), 'carts.get').deferred_errors).toHaveLength(1);
     // Cart rule 6: another currency than the registration country's marks the cart international.
     expect(expectMatches(await c.post('/carts/simulate', { ...cart(79), currency: 'USD' }), 'carts.simulate').international).toBe(true);
+    // The request's deprecated custom1..custom8 and apply_* flags read back with the cart.
+    const customs = Object.fromEntries([1, 2, 3, 4, 5, 6, 7, 8].map((n) => [`custom${n}`, n === 2 ? { note: 'object' } : `c${n}`]));
+    expectMatches(await c.post('/carts', { ...cart(81), ...customs, apply_discounts: false, apply_points: true }), 'carts.create');
+    expect(expectMatches(await c.get('/carts/81'), 'carts.get')).toMatchObject({ ...customs, apply_discounts: false, apply_points: true });
     const spending = expectMatches(await c.post('/carts/simulate', { ...cart(80), cashback_score_desired: -1 }), 'carts.simulate');
     expect(spending.cashbacks.length).toBeGreaterThan(0);
   });
@@ -305,8 +332,10 @@ describe('answers match their response schemas', () => {
     expectMatches(await c.post('/associations', { customer_id: 500, associate_customer_id: 501 }), 'associations.create');
     expectMatches(await c.get('/customers/500/associates', { headers: { 'Content-Type': 'application/json' } }), 'associations.list');
     expectMatches(await c.patch('/associations', { customer_id: 500, associate_customer_id: 501, relationship_type: 'family' }), 'associations.update');
-    const moved = expectMatches(await c.post('/points/transfer', { score: 10, from_customer_id: 500, to_customer_id: 501, comments: 'gift' }), 'points.transfer');
+    const moved = expectMatches(await c.post('/points/transfer', { score: 10, from_customer_id: 500, to_customer_id: 501, comments: 'gift' }, { headers: { 'X-Author-Email': 'agent@shop.example' } }), 'points.transfer');
     expect(moved.score).toBe(10);
+    const [received] = expectMatches(await c.get('/points/transactions', { query: { customer_id: '501' } }), 'points.transactions').data;
+    expect(received.author).toBe('agent@shop.example');
     const expiring = (await c.post('/points', {
       rule_params: {
         name: 'Thirty days', when: 'monthly', rule_effects: [{ type: 'direct_value', value: 40, distribution: 'total' }],
@@ -332,7 +361,12 @@ describe('answers match their response schemas', () => {
   it('merges: transfer, unmerge, transfer to a new customer', async () => {
     const c = server.client;
     for (const id of [600, 601, 602, 603]) expectMatches(await c.post('/customers', { id, name: `M${id}`, registration_location_id: 1 }), 'customers.create');
+    const bonus = (await c.post('/points', { rule_params: { name: 'Monthly bonus', when: 'monthly', rule_effects: [{ type: 'direct_value', value: 20, distribution: 'total' }] } })).body.id;
+    expectMatches(await c.post('/trigger', { trigger: 'monthly', customer_id: 600, loyalty_rule_id: bonus }), 'triggers.trigger');
     expectMatches(await c.post('/customers/transfer', { old_customer_id: 600, new_customer_id: 601 }), 'merges.transfer');
+    // The points transaction the merge moved names the customer it came from.
+    const [moved] = expectMatches(await c.get('/points/transactions', { query: { associate_id: '600' } }), 'points.transactions').data;
+    expect(moved.associate_id).toBe(600);
     const json = { 'Content-Type': 'application/json' };
     expectMatches(await c.post('/customers/600/unmerge', undefined, { headers: json, query: { with_activites: 'false' } }), 'merges.unmerge');
     expectMatches(await c.post('/customers/transfer-new', { old_customer_id: 602, new_customer_id: 603 }), 'merges.transfer_new');

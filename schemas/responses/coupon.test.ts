@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_DOCUMENTS } from '../../server/src/http/validation.js';
-import { closedResponseAjv } from './closed.js';
+import { closedResponseAjv } from '../../server/src/testing/closed-responses.js';
 
 const ajv = closedResponseAjv(SCHEMA_DOCUMENTS.values());
 

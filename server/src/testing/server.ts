@@ -2,6 +2,8 @@
  * Test harness: starts the REAL built server (`node server/dist/main.js`) as
  * a child process on a free port with a temporary DATA_DIR and bootstrap
  * credentials, and gives tests an HTTP client carrying the auth headers.
+ * Every 2xx answer must match its operation's response schema, closed: a
+ * mismatch throws, so each HTTP test also guards the schemas (docs/api.md).
  * Build first (`npx tsc -b`); `npm test` does.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -9,7 +11,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ValidateFunction } from 'ajv';
 import { parseJson, stringifyJson } from '../http/json.js';
+import type { OperationId } from '../http/operations.js';
+import { matchRoute } from '../http/router.js';
+import { SCHEMA_DOCUMENTS } from '../http/validation.js';
+import { RESPONSE_BODIES, responseBodySchema } from '../openapi/bodies.js';
+import { closedResponseAjv } from './closed-responses.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 export const TEST_KEY = 'test-key';
@@ -113,6 +121,22 @@ function launch(dataDir: string, options: StartOptions): Promise<Running> {
   });
 }
 
+const responseAjv = closedResponseAjv(SCHEMA_DOCUMENTS.values());
+const responseChecks = new Map<OperationId, ValidateFunction>();
+
+/** Throws when a 2xx answer does not match its operation's response schema (plain JSON.parse: what a client sees). */
+function checkAnswer(method: string, url: URL, status: number, text: string): void {
+  if (status < 200 || status > 299) return;
+  const route = matchRoute(method, url.pathname);
+  const body = route.kind === 'found' ? RESPONSE_BODIES[route.operation] : undefined;
+  if (route.kind !== 'found' || !body) return;
+  let check = responseChecks.get(route.operation);
+  if (!check) responseChecks.set(route.operation, (check = responseAjv.compile(responseBodySchema(body))));
+  if (check(JSON.parse(text))) return;
+  const errors = check.errors!.map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
+  throw new Error(`${method} ${url.pathname} (${route.operation}): the answer does not match its response schema:\n${errors.join('\n')}\n${text}`);
+}
+
 function makeClient(base: () => string, auth: Credentials | null): Client {
   const request = async (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
     const creds = options.auth === undefined ? auth : options.auth;
@@ -126,8 +150,10 @@ function makeClient(base: () => string, auth: Credentials | null): Client {
     }
     Object.assign(headers, options.headers);
     const query = options.query ? `?${new URLSearchParams(options.query)}` : '';
-    const res = await fetch(`${base()}${path}${query}`, { method, headers, body });
+    const url = new URL(`${base()}${path}${query}`);
+    const res = await fetch(url, { method, headers, body });
     const text = await res.text();
+    checkAnswer(method, url, res.status, text);
     let parsed: unknown;
     try {
       parsed = text === '' ? undefined : parseJson(text);

@@ -6,7 +6,7 @@
  * reward's validity_duration_* sets the end of the voucher process_actions issues.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedResponseAjv } from '../../../schemas/responses/closed.js';
+import { closedResponseAjv } from '../testing/closed-responses.js';
 import type { OperationId } from '../http/operations.js';
 import { SCHEMA_DOCUMENTS } from '../http/validation.js';
 import { RESPONSE_BODIES, responseBodySchema } from '../openapi/bodies.js';

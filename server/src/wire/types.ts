@@ -60,6 +60,40 @@ export type CartReadResponse = CartEvaluation & {
   payment_cost?: number | null;
   shipping_cost?: number | null;
   channel?: string | null;
+  /**
+   * Deprecated (contract part 2, Cart): a text or an object, as sent.
+   */
+  custom1?: string | {};
+  /**
+   * Deprecated (contract part 2, Cart): a text or an object, as sent.
+   */
+  custom2?: string | {};
+  /**
+   * Deprecated (contract part 2, Cart): a text or an object, as sent.
+   */
+  custom3?: string | {};
+  /**
+   * Deprecated (contract part 2, Cart): a text or an object, as sent.
+   */
+  custom4?: string | {};
+  /**
+   * Deprecated (contract part 2, Cart): a text or an object, as sent.
+   */
+  custom5?: string | {};
+  /**
+   * Deprecated (contract part 2, Cart): a text or an object, as sent.
+   */
+  custom6?: string | {};
+  /**
+   * Deprecated (contract part 2, Cart): a text or an object, as sent.
+   */
+  custom7?: string | {};
+  /**
+   * Deprecated (contract part 2, Cart): a text or an object, as sent.
+   */
+  custom8?: string | {};
+  apply_discounts?: boolean;
+  apply_points?: boolean;
   cashback_score_desired?: number | null;
   /**
    * The mirror cart of POST /carts/cancellation that cancelled this one.
@@ -1146,7 +1180,10 @@ export interface CommonCampaignReadFields {
   currency?: string | null;
   coupon_required?: boolean;
   tiers?: {
-    id?: (number | string) | null;
+    /**
+     * A tier level's name, the customer.tier value the conditions compare with (docs/decisions.md: a level has no id of its own).
+     */
+    id?: string | null;
     name?: string | null;
     threshold?: number | null;
   }[];
@@ -1197,7 +1234,13 @@ export interface ResponsesCampaign {
    * true when created without it (the value carts apply).
    */
   active?: boolean;
+  /**
+   * A campaign's bound as it was sent: a UTC datetime, or a date (YYYY-MM-DD: the whole day in the Company's timezone, docs/decisions.md).
+   */
   available_from?: string | null;
+  /**
+   * A campaign's bound as it was sent: a UTC datetime, or a date (YYYY-MM-DD: the whole day in the Company's timezone, docs/decisions.md).
+   */
   available_to?: string | null;
   recurrence_type?: string | null;
   recurrence_days?: number[] | null;
@@ -1739,10 +1782,18 @@ export interface CustomerResponse {
   id: number | string;
   code?: string | null;
   dni?: string | null;
+  /**
+   * The dni accepted with allow_duplicate_dni although another customer has it (part 1, Duplicates); absent otherwise.
+   */
+  duplicated_dni?: string | null;
   name?: string | null;
   surname_1?: string | null;
   surname_2?: string | null;
   email?: string | null;
+  /**
+   * The email accepted with allow_duplicate_email although another customer has it (part 1, Duplicates); absent otherwise.
+   */
+  duplicated_email?: string | null;
   birth?: string | null;
   phone_prefix?: string | null;
   phone?: string | null;
@@ -1867,7 +1918,13 @@ export interface ResponsesGameCampaign {
   name: string | null;
   description?: string | null;
   active?: boolean | null;
+  /**
+   * A campaign's bound as it was sent: a UTC datetime, or a date (YYYY-MM-DD: the whole day in the Company's timezone, docs/decisions.md).
+   */
   available_from?: string | null;
+  /**
+   * A campaign's bound as it was sent: a UTC datetime, or a date (YYYY-MM-DD: the whole day in the Company's timezone, docs/decisions.md).
+   */
   available_to?: string | null;
   recurrence_type?: string | null;
   recurrence_days?: number[] | null;
@@ -2031,11 +2088,11 @@ export interface ResponsesInstantWinCampaign {
   description?: string | null;
   active?: boolean | null;
   /**
-   * A date or a datetime.
+   * A campaign's bound as it was sent: a UTC datetime, or a date (YYYY-MM-DD: the whole day in the Company's timezone, docs/decisions.md).
    */
   available_from?: string | null;
   /**
-   * A date or a datetime.
+   * A campaign's bound as it was sent: a UTC datetime, or a date (YYYY-MM-DD: the whole day in the Company's timezone, docs/decisions.md).
    */
   available_to?: string | null;
   recurrence_type?: string | null;
@@ -2200,6 +2257,14 @@ export interface PointsTransaction {
    */
   customer_id?: number | string;
   customer_code?: string | null;
+  /**
+   * The customer a merge moved this transaction from (docs/decisions.md, associate_id); absent otherwise.
+   */
+  associate_id?: number | string;
+  /**
+   * The X-Author-Email of the request (common rule 9: transfers and triggers); absent when none was sent.
+   */
+  author?: string;
   origin_info?: {} | null;
   scores?: {
     loyalty_score_name?: string | null;

@@ -9,7 +9,7 @@
  * the branches knows all its fields (JSON Schema 2020-12 unevaluatedProperties).
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { SchemaDocument } from '../../server/src/http/validation.js';
+import type { SchemaDocument } from '../http/validation.js';
 
 type Json = Record<string, unknown>;
 
