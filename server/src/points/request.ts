@@ -47,6 +47,14 @@ export function requireActive(customer: CustomerRecord, field: string): void {
 }
 
 /**
+ * Inside `env.transact`, before the first write: requireActive on the customer as the transaction reads it, so a
+ * merge (or status change) committed since the request's check refuses the write (transfers, reward redemptions).
+ */
+export function requireStillActive(customers: CustomerStore, tenant: Tenant, customerId: string, field: string): void {
+  requireActive(findCustomer(customers, tenant, 'id', customerId, field), field);
+}
+
+/**
  * Inside `env.transact`, before the first write (so a merge committing meanwhile is seen): points movements
  * (triggers, custom events, redemptions) refuse a merging or merged customer, 402 customer_inactive as
  * POST /discounts/trigger: its points moved (or are moving) to the customer it is merged into, and points

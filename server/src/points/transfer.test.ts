@@ -65,6 +65,26 @@ describe('POST /points/transfer', () => {
     expect(await transactions(server.client, 15)).toEqual([]);
   });
 
+  it('refuses customers merged while the transfer waited for its transaction, and writes nothing for them', async () => {
+    for (const id of [20, 21, 22, 23, 24, 25]) await createCustomer(server.client, id);
+    for (const id of [20, 23]) await grant(server.client, 'gift', id, transferable);
+    // To 21, merged into 22, and from 23, merged into 25; the merges commit among the transfers' transactions.
+    const sending = () => Array.from({ length: 10 }, () => [
+      server.client.post('/points/transfer', { score: 1, from_customer_id: 20, to_customer_id: 21 }),
+      server.client.post('/points/transfer', { score: 1, from_customer_id: 23, to_customer_id: 24 }),
+    ]).flat();
+    const before = sending();
+    const merges = [server.client.post('/customers/transfer', { old_customer_id: 21, new_customer_id: 22 }), server.client.post('/customers/transfer', { old_customer_id: 23, new_customer_id: 25 })];
+    const sent = [...before, ...sending()];
+    for (const merge of await Promise.all(merges)) expect(merge.status, merge.text).toBe(200);
+    const answers = await Promise.all(sent);
+    for (const res of answers) expect(res.status === 200 ? 'moved' : res.body.code, res.text).toMatch(/^(moved|customer_inactive)$/);
+    expect(await transactions(server.client, 21)).toEqual([]);
+    expect(await transactions(server.client, 23)).toEqual([]);
+    const received = (await balance(server.client, 22)).score + (await balance(server.client, 24)).score;
+    expect((await balance(server.client, 20)).score + (await balance(server.client, 25)).score + received).toBe(200);
+  });
+
   it('checks its fields', async () => {
     for (const [body, field, status] of [
       [{ from_customer_id: 14, to_customer_id: 16 }, 'score', 400],

@@ -1,7 +1,8 @@
 /**
  * POST /points/transfer (+ /scores/transfer): moves available points from
  * one customer to another. Points of a campaign with `transferable: false`
- * never move; both customers must be active (customer_inactive); asking more
+ * never move; both customers must be active (customer_inactive), checked again
+ * inside the write transaction (a merge committed meanwhile); asking more
  * than the transferable points is customer_not_enough_score, unless
  * allow_partial, which moves all of them. The receiver gets the points with
  * the dates they had, so they expire when they would have.
@@ -18,7 +19,7 @@ import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
 import { authorOf } from './author.js';
 import { readAvailableIn, recordPoints } from './ledger.js';
-import { clockOf, requireActive } from './request.js';
+import { clockOf, requireActive, requireStillActive } from './request.js';
 import type { Bucket } from './wallet.js';
 
 /** Points of a campaign marked `transferable: false` stay with their customer; transferred points move again. */
@@ -49,6 +50,8 @@ export async function transfer(env: StoreEnv, customers: CustomerStore, campaign
     to_customer_id: wireInt(to.id),
   };
   const moved = await env.transact(() => {
+    requireStillActive(customers, req.tenant, from.id, 'from_customer_id');
+    requireStillActive(customers, req.tenant, to.id, 'to_customer_id');
     const available = readAvailableIn(env, req.tenant, from.id, clock, eligible);
     const score = body.score <= available ? body.score : body.allow_partial ? available : 0;
     if (score === 0) {

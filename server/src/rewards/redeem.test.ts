@@ -220,6 +220,20 @@ describe('reward redemption', () => {
     expect(all.body.data.map((r: { id: number }) => r.id)).toContain(redeemed);
   });
 
+  it('refuses a customer merged while the redemption waited for its transaction, and writes nothing for it', async () => {
+    await customersWithPoints(server.client, [50, 51], 100);
+    // A free reward would be redeemed by the merged customer without the check; a paid one refused for its points.
+    const rewards = [await createReward(server.client, { points: 0 }), await createReward(server.client, { points: 1 })];
+    const redeeming = () => Array.from({ length: 8 }, () => rewards.map((id) => redeem(server.client, id, 50))).flat();
+    const before = redeeming();
+    const merge = server.client.post('/customers/transfer', { old_customer_id: 50, new_customer_id: 51 });
+    const sent = [...before, ...redeeming()];
+    expect((await merge).status).toBe(200);
+    for (const res of await Promise.all(sent)) expect(res.status === 200 ? 'redeemed' : res.body.code, res.text).toMatch(/^(redeemed|customer_inactive)$/);
+    expect((await server.client.get('/rewards/transactions', { query: { customer_id: '50' } })).body.data).toEqual([]);
+    expect(await transactions(server.client, 50)).toEqual([]);
+  });
+
   it('lists reward transactions newest first, by customer (id wins over code), location and status, paginated', async () => {
     await customersWithPoints(server.client, [20], 100, { code: 'C20' });
     const id = await createReward(server.client, { points: 10 });

@@ -1,6 +1,7 @@
 /**
- * POST /rewards/{id}/redeem: in one write transaction, the conditions are
- * checked again on the transaction's own view (so concurrent redemptions never
+ * POST /rewards/{id}/redeem: in one write transaction, the customer's status
+ * and the conditions are checked again on the transaction's own view (so a
+ * merge committed meanwhile is refused, and concurrent redemptions never
  * overspend stock, redeem_times or points), then the points are debited
  * through the ledger (a `reward` transaction), the stock unit and the
  * customer's use are counted, the redemption is stored and, with
@@ -10,12 +11,13 @@
  */
 import { TallyError } from '@tally/engine';
 import type { CampaignStore } from '../campaigns/store.js';
+import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
 import type { TallyRequest } from '../http/types.js';
 import { wireDatetime } from '../http/wire.js';
 import { readBalance, recordPoints } from '../points/ledger.js';
-import { clockOf } from '../points/request.js';
+import { clockOf, requireStillActive } from '../points/request.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { couponTarget, generateVoucherCode } from '../vouchers/issue.js';
@@ -31,10 +33,13 @@ export interface RedeemStores extends EligibilityStores {
   env: StoreEnv;
   campaigns: CampaignStore;
   vouchers: VoucherStore;
+  customers: CustomerStore;
 }
 
 export interface Redemption {
   customer: CustomerRecord;
+  /** The body field naming the customer, for a refusal. */
+  customerField: string;
   location: { id: string | null; code: string | null };
   body: RewardsRedeem;
 }
@@ -63,11 +68,12 @@ function refusal(reward: RewardRecord, missing: Missing): TallyError {
 }
 
 export async function redeemReward(stores: RedeemStores, req: TallyRequest, rewardId: string, redemption: Redemption): Promise<RedemptionRecord> {
-  const { env, rewards, campaigns, vouchers } = stores;
-  const { customer, location, body } = redemption;
+  const { env, rewards, campaigns, vouchers, customers } = stores;
+  const { customer, customerField, location, body } = redemption;
   const clock = clockOf(req);
   const at = wireDatetime(req.now);
   return env.transact(() => {
+    requireStillActive(customers, req.tenant, customer.id, customerField);
     const reward = rewards.get(req.tenant, rewardId);
     if (!reward) throw new TallyError('reward_not_found', `id: no reward ${rewardId}`, 'id');
     if (reward.location_ids.length > 0 && (location.id === null || !reward.location_ids.includes(location.id))) {

@@ -40,7 +40,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
   const customers = new CustomerStore(env);
   const locations = new LocationStore(env);
   const vouchers = new LmdbVoucherStore(env);
-  const stores = { env, rewards, campaigns, tiers, vouchers };
+  const stores = { env, rewards, campaigns, tiers, vouchers, customers };
 
   const writer = (req: TallyRequest): RewardWrite => ({ tenant: req.tenant, campaigns, tiers, now: wireDatetime(req.now) });
   const viewContext = (req: TallyRequest): ViewContext => ({ tenant: req.tenant, language: req.language, settings: req.settings, rewards, campaigns });
@@ -101,9 +101,10 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
       const body = validate('rewards.redeem', req.body);
       const rewardId = requireInt64(req.params.id, 'id');
       const customer = redeemer(req, body);
-      requireActive(customer, body.customer_code !== undefined ? 'customer_code' : 'customer_id');
+      const customerField = body.customer_code !== undefined ? 'customer_code' : 'customer_id';
+      requireActive(customer, customerField);
       const location = redeemLocation(req, body);
-      const redemption = await redeemReward(stores, req, rewardId, { customer, location: { id: location.id, code: location.code }, body });
+      const redemption = await redeemReward(stores, req, rewardId, { customer, customerField, location: { id: location.id, code: location.code }, body });
       const balance = readBalance(env, req.tenant, customer.id, clockOf(req));
       return ok({
         customer: customerPoints(customer, balance),
