@@ -52,3 +52,10 @@ export function accountHolder(store: CustomerStore, tenant: Tenant, record: Cust
   while (holder?.status === 'merged' && holder.merged_to !== undefined) holder = store.get(tenant, holder.merged_to);
   return holder;
 }
+
+/** The live holder (accountHolder) of the customer a value names: an associate_id lookup; 404 customer_not_found otherwise. */
+export function findAccountHolder(store: CustomerStore, tenant: Tenant, by: SearchParam, value: string, field: string): CustomerRecord {
+  const holder = accountHolder(store, tenant, findCustomer(store, tenant, by, value, field));
+  if (!holder || holder.deleted_at !== undefined) throw customerNotFound(field, value);
+  return holder;
+}

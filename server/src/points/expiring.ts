@@ -7,7 +7,7 @@
  */
 import { optionalEnum, optionalWire } from '../http/params.js';
 import type { TallyRequest } from '../http/types.js';
-import { findCustomer } from '../customers/lookup.js';
+import { findAccountHolder, findCustomer } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { StoreEnv } from '../store/env.js';
 import { readExpiring } from './ledger.js';
@@ -19,9 +19,9 @@ export const EXPIRING_WINDOW_DAYS = 60;
 
 export function expiringPoints(env: StoreEnv, customers: CustomerStore, req: TallyRequest) {
   const by = optionalEnum(req.query.get('search_param'), 'search_param', ['id', 'code', 'associate_id'] as const) ?? 'id';
-  let customer = findCustomer(customers, req.tenant, by === 'code' ? 'code' : 'id', req.params.value ?? '', 'value');
-  // associate_id: a customer merged into another; its points are now the other's.
-  if (by === 'associate_id' && customer.merged_to !== undefined) customer = findCustomer(customers, req.tenant, 'id', customer.merged_to, 'value');
+  const value = req.params.value ?? '';
+  // associate_id: a customer merged into another; its points are now the other's (the end of merged_to).
+  const customer = by === 'associate_id' ? findAccountHolder(customers, req.tenant, 'id', value, 'value') : findCustomer(customers, req.tenant, by, value, 'value');
   const today = localDate(req.now, req.settings.timezone);
   const limit = addDays(today, EXPIRING_WINDOW_DAYS);
   const asked = optionalWire('date', req.query.get('date'), 'date');

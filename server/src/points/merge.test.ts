@@ -6,7 +6,7 @@ describe('customer merge moves the points ledger and custom events', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startServer();
-    for (const id of [40, 41, 42]) await createCustomer(server.client, id, { code: `M${id}` });
+    for (const id of [40, 41, 42, 43, 44, 45]) await createCustomer(server.client, id, { code: `M${id}` });
   });
   afterAll(async () => {
     await server.dispose();
@@ -64,6 +64,16 @@ describe('customer merge moves the points ledger and custom events', () => {
       const txs = await transactions(server.client, id);
       expect((await balance(server.client, id)).score).toBe(txs.reduce((sum, t) => sum + t.amount + t.pending_amount, 0));
     }
+  });
+
+  it('associate_id answers for the end of a chain of merges (43 into 44, then 44 into 45)', async () => {
+    const chain = await triggerCampaign(server.client, 'merge-chain', 7, { expiration_period_type: 'fixed', expiration_date: utcDate(20) });
+    for (const id of [43, 44, 45]) await grant(server.client, 'merge-chain', id, chain);
+    for (const [from, to] of [[43, 44], [44, 45]]) expect((await server.client.post('/customers/transfer', { old_customer_id: from, new_customer_id: to })).status).toBe(200);
+    const viaAssociate = await server.client.get('/customers/43/points_expiring', { query: { search_param: 'associate_id' } });
+    expect(viaAssociate.body.data).toEqual([expect.objectContaining({ score_available: 21 })]);
+    const fromAssociate = await server.client.get('/points/transactions', { query: { associate_id: '43' } });
+    expect(fromAssociate.body.data.map((t: { amount: number; associate_id: number; customer_id: number }) => [t.amount, t.associate_id, t.customer_id])).toEqual([[7, 43, 45]]);
   });
 
   it('keeps a customer with points transactions from a hard delete', async () => {

@@ -220,6 +220,16 @@ describe('reward redemption', () => {
     expect(all.body.data.map((r: { id: number }) => r.id)).toContain(redeemed);
   });
 
+  it('an associate of a chain of merges (60 into 61, then 61 into 62) redeems with the points of its end', async () => {
+    await customersWithPoints(server.client, [60, 61, 62], 100);
+    for (const [from, to] of [[60, 61], [61, 62]]) expect((await server.client.post('/customers/transfer', { old_customer_id: from, new_customer_id: to })).status).toBe(200);
+    const id = await createReward(server.client, { points: 10 });
+    const res = await server.client.post(`/rewards/${id}/redeem`, { location_id: LOCATION.id, associate_id: 60 });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.customer).toMatchObject({ id: 62, score_available: 290 });
+    expect((await server.client.get('/rewards/transactions', { query: { customer_id: '62' } })).body.data).toEqual([expect.objectContaining({ reward_id: id })]);
+  });
+
   it('refuses a customer merged while the redemption waited for its transaction, and writes nothing for it', async () => {
     await customersWithPoints(server.client, [50, 51], 100);
     // A free reward would be redeemed by the merged customer without the check; a paid one refused for its points.

@@ -7,7 +7,7 @@
 import { TallyError } from '@tally/engine';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import type { ServerContext } from '../context.js';
-import { findCustomer } from '../customers/lookup.js';
+import { findAccountHolder, findCustomer } from '../customers/lookup.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
@@ -169,9 +169,8 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
     if (body.customer_code !== undefined) return findCustomer(customers, req.tenant, 'code', body.customer_code, 'customer_code');
     if (body.customer_id !== undefined) return findCustomer(customers, req.tenant, 'id', body.customer_id, 'customer_id');
     if (body.associate_id === undefined) throw invalidRequest('customer_id', 'customer_id, customer_code or associate_id is required');
-    // An associate redeems with the points of the customer it was merged into.
-    const associate = findCustomer(customers, req.tenant, 'id', body.associate_id, 'associate_id');
-    return associate.merged_to === undefined ? associate : findCustomer(customers, req.tenant, 'id', associate.merged_to, 'associate_id');
+    // An associate redeems with the points of the customer it was merged into (the end of merged_to).
+    return findAccountHolder(customers, req.tenant, 'id', body.associate_id, 'associate_id');
   }
 
   function redeemLocation(req: TallyRequest, body: RewardsRedeem): LocationRecord {
