@@ -64,6 +64,9 @@ describe('carts naming a merged or merging customer', () => {
     for (const id of [11, 12]) expect((await server.client.get(`/carts/${id}`)).body).toMatchObject({ customer_id: 2, customer_code: 'C2', associate_id: 1 });
     expect((await server.client.get('/customers/2/points')).body).toMatchObject({ score: 15 });
     expect((await server.client.get('/points/transactions', { query: { customer_id: '1' } })).body.data).toEqual([]);
+    // The points of the carts naming 1 name it as associate too: the one the merge moved, and those recorded for 2 since.
+    const associated = (await server.client.get('/points/transactions', { query: { associate_id: '1' } })).body.data;
+    expect(associated.map((t: { customer_id: number; associate_id: number; amount: number }) => [t.customer_id, t.associate_id, t.amount])).toEqual([[2, 1, 5], [2, 1, 5], [2, 1, 5]]);
     // The unmerge gives back what the merge moved; the carts recorded for 2 while 1 was merged (and their points) stay with 2.
     const unmerge = await server.client.post('/customers/1/unmerge', undefined, { ...json, query: { with_activites: 'true' } });
     expect(unmerge.status, unmerge.text).toBe(200);
@@ -121,6 +124,9 @@ describe('realtime carts racing a merge of their customer', () => {
     expect((await server.client.get('/carts', { query: { customer_id: '1', per_page: '100' } })).body.data).toEqual([]);
     expect((await server.client.get('/carts', { query: { customer_id: '2', per_page: '100' } })).body.data).toHaveLength(80);
     expect((await server.client.get('/points/transactions', { query: { customer_id: '1' } })).body.data).toEqual([]);
+    // Every cart named 1: its points transaction names 1 as associate, whether the merge moved it or it was recorded for 2.
+    const associated = (await server.client.get('/points/transactions', { query: { associate_id: '1', per_page: '100' } })).body.data;
+    expect(associated.filter((t: { customer_id: number; associate_id: number }) => t.customer_id === 2 && t.associate_id === 1)).toHaveLength(80);
     expect((await server.client.get('/customers/2/points')).body).toMatchObject({ score: 400 });
   });
 });

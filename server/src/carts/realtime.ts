@@ -202,6 +202,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
       grants: evaluation.grants,
       ...(spend > 0 ? { spend } : {}),
       ...(returns.length > 0 ? { returns } : {}),
+      ...(customer.associate_id === undefined ? {} : { associate_id: customer.associate_id }),
     });
     pointsTransactionId = tx.id;
   }

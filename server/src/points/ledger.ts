@@ -60,6 +60,8 @@ export interface PointsEntry {
   author?: string;
   /** What the cart's returns move, after its grants and spend. */
   returns?: readonly ReturnMove[];
+  /** The merged customer a cart named, recorded for the customer it was merged into (as the cart's associate_id). */
+  associate_id?: string;
 }
 
 /** One return of an earlier ticket (carts/returns.ts). */
@@ -125,6 +127,7 @@ function store(env: StoreEnv, tenant: Tenant, tx: PointsTransaction): void {
   const prefix = tenantPrefix(tenant);
   env.db(TRANSACTIONS).putSync([prefix, idKey(tx.id)], tx);
   byCustomer(env).putSync([prefix, idKey(tx.customer_id), idKey(tx.id)], tx.type);
+  if (tx.associate_id !== undefined) env.db(BY_ASSOCIATE).putSync([prefix, idKey(tx.associate_id), idKey(tx.id)], tx.type);
 }
 
 interface Who {
@@ -219,7 +222,12 @@ export function recordPoints(env: StoreEnv, tenant: Tenant, clock: LedgerClock, 
     if (ret.give_back > 0) movement = combine(movement, giveBack(view.wallet, givenBack(ticket, ret, today), id, today));
   }
   view.save();
-  const extra = { taken, ...(entry.author === undefined ? {} : { author: entry.author }), ...(entry.origin_cart ? { origin_cart: entry.origin_cart } : {}) };
+  const extra = {
+    taken,
+    ...(entry.author === undefined ? {} : { author: entry.author }),
+    ...(entry.origin_cart ? { origin_cart: entry.origin_cart } : {}),
+    ...(entry.associate_id === undefined ? {} : { associate_id: entry.associate_id }),
+  };
   return write(env, tenant, id, entry.type, who, entry.created_at, entry.origin_cart ? '' : (entry.origin_info ?? {}), movement, extra);
 }
 
@@ -268,7 +276,10 @@ export function reversePoints(
     returned,
   );
   view.save();
-  return write(env, tenant, id, entry.type, who, entry.created_at, entry.origin_info ?? {}, movement, { reverses: original.id });
+  return write(env, tenant, id, entry.type, who, entry.created_at, entry.origin_info ?? {}, movement, {
+    reverses: original.id,
+    ...(original.associate_id === undefined ? {} : { associate_id: original.associate_id }),
+  });
 }
 
 /**
