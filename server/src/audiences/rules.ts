@@ -19,7 +19,7 @@ export function audienceRules(tenant: Tenant, settings: CompanySettings): Map<st
   const key = tenantPrefix(tenant);
   const cached = cache.get(key);
   if (cached?.version === settings.version) return cached.rules;
-  const rules = new Map(settings.audiences.map((audience, i) => [audience.id, compileRule(audience.rule, `audiences.${i}.rule`)]));
+  const rules = new Map(settings.audiences.map((audience, i) => [audience.id, compileRule(audience.rule, `audiences[${i}].rule`)]));
   cache.set(key, { version: settings.version, rules });
   return rules;
 }

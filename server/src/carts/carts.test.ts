@@ -176,8 +176,8 @@ describe('carts over HTTP', () => {
       [{ colour: 'red' }, /^colour: is not an accepted field/],
       [{ currency: 'XYZ' }, /^currency: XYZ is not an ISO 4217 currency/],
       // -1 is the line of whole-cart effects: a line's order is 1 or more (the schema's path form names the field).
-      [{ lines: [{ order: -1, product_id: 100, total: 2.99, quantity: 1 }] }, /^lines\.0\.order: must be >= 1/],
-      [{ lines: [{ order: 0, product_id: 100, total: 2.99, quantity: 1 }] }, /^lines\.0\.order: must be >= 1/],
+      [{ lines: [{ order: -1, product_id: 100, total: 2.99, quantity: 1 }] }, /^lines\[0\]\.order: must be >= 1/],
+      [{ lines: [{ order: 0, product_id: 100, total: 2.99, quantity: 1 }] }, /^lines\[0\]\.order: must be >= 1/],
       // Attributes follow the customer attribute rules: flat, at most 50, at most 10 KB in total.
       [{ attributes: { note: 'x'.repeat(10 * 1024) } }, /^attributes: must be at most 10240 bytes/],
       [{ attributes: { nested: { a: 1 } } }, /^attributes/],

@@ -106,11 +106,13 @@ export function compileSchemas(ids: readonly string[] = [...SCHEMA_DOCUMENTS.key
   for (const id of ids) checkOf(id);
 }
 
-/** Turns the first ajv error into invalid_request naming the field (dotted path). */
+/**
+ * Turns the first ajv error into invalid_request naming the field, written as
+ * the engine and the routes write fields: `lines[0].order`.
+ */
 export function schemaError(errors: readonly Partial<ErrorObject>[] | null | undefined, root = ''): Error {
   const error = errors?.[0];
-  const path = (error?.instancePath ?? '').split('/').slice(1).join('.');
-  let field = [root, path].filter(Boolean).join('.');
+  let field = fieldOfPointer(root, error?.instancePath ?? '');
   let message = error?.message ?? 'is invalid';
   if (error?.keyword === 'required') {
     field = [field, (error.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
@@ -120,6 +122,16 @@ export function schemaError(errors: readonly Partial<ErrorObject>[] | null | und
     message = 'is not an accepted field';
   }
   return invalidRequest(field || 'body', message);
+}
+
+/** A JSON pointer (`/lines/0/order`) as a field name (`lines[0].order`), under `root`. */
+function fieldOfPointer(root: string, pointer: string): string {
+  let field = root;
+  for (const token of pointer.split('/').slice(1)) {
+    const name = token.replace(/~1/g, '/').replace(/~0/g, '~');
+    field = /^(0|[1-9][0-9]*)$/.test(name) ? `${field}[${name}]` : [field, name].filter(Boolean).join('.');
+  }
+  return field;
 }
 
 /**

@@ -122,7 +122,7 @@ describe('locations', () => {
     const res = await server.client.post('/locations', { id: 16, code: 'BCN', name: 'x', country: 'ES', features: [{ taxonomy_slug: 'region', id: 1 }, { taxonomy_slug: 'region', id: 2 }] });
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('location_feature_not_found');
-    expect(res.body.error).toContain('features.1');
+    expect(res.body.error).toContain('features[1]');
     expect((await byId(16)).status).toBe(404);
     expect((await server.client.post('/locations', { id: 16, code: 'BCN', name: 'x', country: 'ES' })).status).toBe(200);
   });

@@ -101,7 +101,7 @@ describe('products', () => {
     });
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('feature_not_found');
-    expect(res.body.error).toContain('features.1');
+    expect(res.body.error).toContain('features[1]');
     expect((await get(104)).status).toBe(404);
     // Neither the code nor a link to the valid feature was written.
     expect((await server.client.post('/products', { id: 105, code: 'CHEESE', name: 'Cheese' })).status).toBe(200);
@@ -158,7 +158,7 @@ describe('products', () => {
       [server.client.post('/products', { id: 200 }), 'name'],
       [server.client.post('/products', { id: 200, name: 'x', ean: '12ab' }), 'ean'],
       [server.client.post('/products', { id: 200, name: 'x', code: 'a/b' }), 'code'],
-      [server.client.post('/products', { id: 200, name: 'x', features: [{ taxonomy_slug: 'family' }] }), 'features.0.id'],
+      [server.client.post('/products', { id: 200, name: 'x', features: [{ taxonomy_slug: 'family' }] }), 'features[0].id'],
       [server.client.post('/products', { id: 200, name: 'x', price: 3 }), 'price'],
       [server.client.patch('/products/100', { id: 5 }), 'id'],
       [server.client.patch('/products/100', { name: null }), 'name'],

@@ -37,7 +37,7 @@ export function buildReward(write: RewardWrite, id: string, body: RewardsCreate 
   if (reward.available_from !== null && reward.available_to !== null && reward.available_from > reward.available_to) {
     throw invalidRequest('available_to', 'is before available_from');
   }
-  if (body.tiers !== undefined) body.tiers.forEach((tier, i) => checkTier(write, tier, `tiers.${i}`));
+  if (body.tiers !== undefined) body.tiers.forEach((tier, i) => checkTier(write, tier, `tiers[${i}]`));
   checkValidity(reward);
   return reward;
 }

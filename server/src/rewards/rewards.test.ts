@@ -53,7 +53,7 @@ describe('reward catalogue', () => {
       [{ name: 'X', points: 1, type: 'car' }, 'type'],
       [{ name: 'X', points: -1, type: 'physical' }, 'points'],
       [{ name: 'X', points: 1, type: 'physical', coupon_id: 999 }, 'coupon_id'],
-      [{ name: 'X', points: 1, type: 'physical', tiers: [{ program_id: 999, level: 1 }] }, 'tiers.0.program_id'],
+      [{ name: 'X', points: 1, type: 'physical', tiers: [{ program_id: 999, level: 1 }] }, 'tiers[0].program_id'],
       [{ name: 'X', points: 1, type: 'physical', available_from: '2030-01-02', available_to: '2030-01-01' }, 'available_to'],
       [{ name: 'X', points: 1, type: 'physical', available_from: '2030-02-30' }, 'available_from'],
     ];

@@ -133,7 +133,7 @@ export class TaxonomyStore implements FeatureLinks {
 
   assertFeatures(tenant: Tenant, refs: readonly FeatureRef[], field: string): void {
     refs.forEach((ref, i) => {
-      if (!this.feature(tenant, ref.taxonomy_slug, ref.id)) throw this.featureNotFound(ref, `${field}.${i}`);
+      if (!this.feature(tenant, ref.taxonomy_slug, ref.id)) throw this.featureNotFound(ref, `${field}[${i}]`);
     });
   }
 

@@ -49,8 +49,8 @@ describe('GET and PATCH /company', () => {
       [{ default_language: 'fr' }, 'default_language'],
       [{ customer_attribute_schema: { type: 'no-such-type' } }, 'customer_attribute_schema'],
       [{ unknown_setting: 1 }, 'unknown_setting'],
-      [{ audiences: [{ id: 0, name: 'zero', rule: {} }] }, 'audiences.0.id'],
-      [{ audiences: [{ id: 1, name: 'bad rule', rule: { conditions: { and: [{ field: 'customer.country', operator: 'like', value: 'ES' }] } } }] }, 'audiences.0.rule'],
+      [{ audiences: [{ id: 0, name: 'zero', rule: {} }] }, 'audiences[0].id'],
+      [{ audiences: [{ id: 1, name: 'bad rule', rule: { conditions: { and: [{ field: 'customer.country', operator: 'like', value: 'ES' }] } } }] }, 'audiences[0].rule'],
     ];
     for (const [body, field] of cases) {
       const res = await server.client.patch('/company', body);

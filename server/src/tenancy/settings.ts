@@ -53,6 +53,6 @@ export function applySettingsPatch(current: CompanySettings, patch: CompanyUpdat
   const audienceIds = new Set(next.audiences.map((a) => a.id));
   if (audienceIds.size !== next.audiences.length) throw invalidRequest('audiences', 'ids must be unique');
   // A rule that does not compile is refused when it is saved, not when an audience is first evaluated.
-  next.audiences.forEach((audience, i) => compileRule(audience.rule, `audiences.${i}.rule`));
+  next.audiences.forEach((audience, i) => compileRule(audience.rule, `audiences[${i}].rule`));
   return next;
 }

@@ -55,7 +55,7 @@ describe('tier programs back office', () => {
       [{ name: 'X', attribute: 'nick', structure }, 'attribute'],
       [{ name: 'X', attribute: 'missing', structure }, 'attribute'],
       [{ name: 'X', attribute: 'spend' }, 'structure'],
-      [{ name: 'X', attribute: 'spend', structure, countries: ['es'] }, 'countries.0'],
+      [{ name: 'X', attribute: 'spend', structure, countries: ['es'] }, 'countries[0]'],
     ];
     for (const [body, field] of cases) {
       const res = await server.client.post('/tier_programs', body);

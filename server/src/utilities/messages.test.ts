@@ -32,7 +32,7 @@ describe('POST /messages/print', () => {
     for (const [body, field] of [
       [{ messages: [] }, 'messages'],
       [{}, 'messages'],
-      [{ messages: [{ text: '' }] }, 'messages.0.text'],
+      [{ messages: [{ text: '' }] }, 'messages[0].text'],
       [{ width: 8, messages: [{ text: 'x' }] }, 'width'],
     ] as const) {
       const res = await server.client.post('/messages/print', body);
