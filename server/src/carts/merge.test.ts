@@ -84,6 +84,11 @@ describe('carts naming a merged or merging customer', () => {
     const res = await server.client.post('/carts/realtime', cart({ id: 20, customer_id: 3 }));
     expect(res.body.customer).toEqual([expect.objectContaining({ id: 5 })]);
     expect((await server.client.get('/carts/20')).body).toMatchObject({ customer_id: 5, associate_id: 3 });
+    // Its cancellation's reversal names the associate as the cart's points transaction does.
+    expect((await server.client.patch('/company', { cart_cancellation_wait_seconds: 0 })).status).toBe(200);
+    expect((await server.client.post('/carts/cancellation', { cart_to_cancel_id: 20, new_cart_id: 21 })).status).toBe(200);
+    const associated = (await server.client.get('/points/transactions', { query: { associate_id: '3' } })).body.data;
+    expect(associated.map((t: { customer_id: number; associate_id: number; amount: number }) => [t.customer_id, t.associate_id, t.amount])).toEqual([[5, 3, 5], [5, 3, -5]]);
   });
 
   it('while the customer is merging are its own, and move with its records when the merge completes', async () => {
