@@ -7,6 +7,7 @@ describe('each points campaign runs on its own event', () => {
   beforeAll(async () => {
     server = await startServer({ env: { WORKERS: '1' } });
     await createCustomer(server.client, 70);
+    await createCustomer(server.client, 71);
   });
   afterAll(async () => {
     await server.dispose();
@@ -21,5 +22,18 @@ describe('each points campaign runs on its own event', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body.score).toBe(7);
     expect((await balance(server.client, 70)).score).toBe(7);
+  });
+
+  it('a trigger never runs cart campaigns or cart instant wins: after_create_activity is refused as a trigger', async () => {
+    const cart = await server.client.post('/points', { rule_params: { name: 'Cart 2', when: 'after_create_activity', rule_effects: [{ type: 'direct_value', value: 9, distribution: 'total' }] } });
+    expect(cart.status, cart.text).toBe(200);
+    const before = (await balance(server.client, 71)).score;
+    const refused = await server.client.post('/trigger', { trigger: 'after_create_activity', customer_id: 71, loyalty_rule_id: cart.body.id, score_overwrite: 50000000 });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'invalid_request' });
+    expect(refused.body.error).toMatch(/^trigger: /);
+    expect((await server.client.post('/trigger', { trigger: 'after_create_activity', customer_id: 71 })).status).toBe(400);
+    expect((await balance(server.client, 71)).score).toBe(before);
+    expect((await server.client.get('/points/transactions', { query: { customer_id: '71' } })).body.data).toEqual([]);
   });
 });

@@ -21,9 +21,9 @@ export function isCartCampaign(params: RuleParams): boolean {
   return params.when === undefined || params.when === null || params.when === '' || params.when === CART_EVENT;
 }
 
-/** Bound to the event of this slug (a trigger; for instant wins, also a custom event). */
+/** Bound to the event of this slug (a trigger; for instant wins, also a custom event); never a cart campaign. */
 export function isBoundToTrigger(params: RuleParams, slug: string): boolean {
-  return !isCustomEventCampaign(params) && params.when === slug;
+  return !isCartCampaign(params) && params.when === slug;
 }
 
 export function isBoundToCustomEvent(params: RuleParams, definitionId: string): boolean {

@@ -27,7 +27,7 @@ import { authorOf } from '../points/author.js';
 import { readBalance } from '../points/ledger.js';
 import { pointsAsMoney } from '../points/money.js';
 import { clockOf, locationOf, requireUnmerged } from '../points/request.js';
-import { isBoundToTrigger } from './binding.js';
+import { CART_EVENT, isBoundToTrigger } from './binding.js';
 import { evaluateBound, grantInTransaction, type BoundDeps, type BoundEvent, type Evaluation } from './bound-points.js';
 
 export interface TriggerStores {
@@ -51,6 +51,7 @@ function onlyCampaign(outcome: Outcome, campaignId: string): Outcome {
 export async function trigger(deps: BoundDeps, stores: TriggerStores, req: TallyRequest): Promise<Reply> {
   const { customers, campaigns, instantWins, locations } = stores;
   const body = validate('triggers.trigger', req.body);
+  if (body.trigger === CART_EVENT) throw invalidRequest('trigger', `${CART_EVENT} is the event of a cart: send the cart`);
   const version = req.settings.trigger_engine_version;
   if (version === 1 && body.country === undefined) throw invalidRequest('country', 'is required (trigger engine version 1)');
   const locationId = locationOf(locations, req, body);
