@@ -65,6 +65,27 @@ export function parseJsonObject(text: string): Record<string, unknown> {
 }
 
 /**
+ * A request body's parameters as one text, whatever the formatting: the
+ * canonical form of the JSON object (`canonicalJson`), or the text itself
+ * when it is not one. What "the same request" compares (common rules 6, 8).
+ */
+export function canonicalBody(text: string): string {
+  try {
+    return canonicalJson(parseJsonObject(text));
+  } catch {
+    return text;
+  }
+}
+
+/** A parsed JSON value as text with object keys sorted and no white space (recursive: request bodies are small). */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value !== 'object' || value === null) return stringifyJson(value);
+  const record = value as Record<string, unknown>;
+  return `{${Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
+}
+
+/**
  * JSON.stringify, except that bigint values are written as JSON numbers.
  * JSON.stringify throws on a bigint, so the slower walk runs only for the
  * rare reply that holds one (see wireInt in params.ts).
