@@ -23,11 +23,16 @@ export const MAX_BODY_DEPTH = 64;
  * more can lose digits there, and it parses to a number of that size, so only
  * then is the text parsed again, losslessly. Looking over the parsed values
  * costs 0.7 µs a cart; a regular expression looking for a run of 16 digits in
- * the text cost 1.8 µs.
+ * the text cost 1.8 µs. A key repeated in an object keeps its last value, in
+ * both parsers (as JSON.parse does).
  */
 export function parseJson(text: string, maxDepth = Infinity): unknown {
   const value: unknown = JSON.parse(text);
-  return holdsUnsafeNumber(value, maxDepth) ? parse(text, null, parseNumber) : value;
+  return holdsUnsafeNumber(value, maxDepth) ? parse(text, null, { parseNumber, onDuplicateKey: lastValue }) : value;
+}
+
+function lastValue({ newValue }: { newValue: unknown }): unknown {
+  return newValue;
 }
 
 /**

@@ -171,6 +171,15 @@ describe('the common request rules over HTTP', () => {
       expect(cart.body).toEqual({ code: 'invalid_request', error: 'body: nests deeper than 64 levels of objects and arrays' });
     });
 
+    it('keeps the last value of a key repeated in an object, also in a body holding an int64 above 2^53', async () => {
+      expect((await server.client.patch('/company', '{"currency":"USD","currency":"GBP"}')).status).toBe(200);
+      expect((await server.client.get('/company')).body.currency).toBe('GBP');
+      const created = await server.client.post('/customers', '{"id":9223372036854775001,"name":"First","registration_location_id":1,"name":"Last"}');
+      expect(created.status, created.text).toBe(200);
+      const read = await server.client.get('/customers/9223372036854775001', { query: { search_param: 'id' } });
+      expect(read.body.name).toBe('Last');
+    });
+
     it('requires Content-Type application/json where the contract does', async () => {
       const without = await server.client.delete('/customers/1', { query: { hard: 'false' } });
       expect(without.status).toBe(400);
