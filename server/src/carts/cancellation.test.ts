@@ -84,13 +84,18 @@ describe('POST /carts/cancellation', () => {
     expect(mirror.cashback_score_desired_unused).toBe(0);
   });
 
-  it('a cart is cancelled once; a cancellation cannot be cancelled; unknown carts are 404', async () => {
+  it('a cart is cancelled once (an identical retry within 5 minutes answers as the first); a cancellation cannot be cancelled; unknown carts are 404', async () => {
     const body = cart({ code: 'ONCE' });
     await server.client.post('/carts/realtime', body);
     const first = await server.client.post('/carts/cancellation', { cart_to_cancel_code: 'ONCE' });
     expect(first.status).toBe(200);
     const points = (await balance()).score;
-    const again = await server.client.post('/carts/cancellation', { cart_to_cancel_code: 'ONCE' });
+    // Common rule 8: the same request again is not run again and gets the first answer.
+    const retried = await server.client.post('/carts/cancellation', { cart_to_cancel_code: 'ONCE' });
+    expect(retried.status).toBe(200);
+    expect(retried.text).toBe(first.text);
+    expect((await balance()).score).toBe(points);
+    const again = await server.client.post('/carts/cancellation', { cart_to_cancel_code: 'ONCE', new_cart_code: 'ONCE-AGAIN' });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('conflict');
     const ofMirror = await server.client.post('/carts/cancellation', { cart_to_cancel_id: first.body.id });

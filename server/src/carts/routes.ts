@@ -64,10 +64,14 @@ export function cartsRoutes(ctx: ServerContext): Routes {
       return { body: undefined, raw: cartJson({ ...result, data: result.data.map(cartReadBody) }) };
     },
 
-    'carts.cancellation': async (req) => {
+    // Common rule 8: an identical retry within 5 minutes gets the first answer, not 409 "already cancelled".
+    'carts.cancellation': (req) => {
       const request = validate('carts.cancellation', req.body);
-      const mirror = await cancelCart(stores, req.tenant, req.settings, request, req.now);
-      return { body: undefined, raw: mirror.response_json };
+      const target = request.cart_to_cancel_id !== undefined ? `cart:id:${request.cart_to_cancel_id}` : `cart:code:${request.cart_to_cancel_code}`;
+      return ctx.duplicates.suppress(req, target, async () => {
+        const mirror = await cancelCart(stores, req.tenant, req.settings, request, req.now);
+        return { body: undefined, raw: mirror.response_json };
+      });
     },
   };
 }

@@ -18,6 +18,14 @@ describe('duplicate suppression (PATCH /company as the example update)', () => {
     expect(await version()).toBe(first.body.version);
   });
 
+  it('compares the parameters, not the bytes: other white space and key order are the same update', async () => {
+    const first = await server.client.patch('/company', { cashback_threshold: 11, currency: 'EUR' });
+    const second = await server.client.patch('/company', '{ "currency" : "EUR",\n "cashback_threshold" : 11 }');
+    expect(second.status).toBe(200);
+    expect(second.text).toBe(first.text);
+    expect(await version()).toBe(first.body.version);
+  });
+
   it('runs a change again after a different one to the same target (A, B, A)', async () => {
     const a = await server.client.patch('/company', { cashback_threshold: 20 });
     const b = await server.client.patch('/company', { cashback_threshold: 21 });

@@ -12,7 +12,7 @@
  * Kept in memory: a restart forgets the window (docs/http.md).
  */
 import { tenantPrefix } from '../store/keys.js';
-import { stringifyJson } from './json.js';
+import { canonicalBody, stringifyJson } from './json.js';
 import type { Reply, TallyRequest } from './types.js';
 
 export const DUPLICATE_WINDOW_MS = 5 * 60 * 1000;
@@ -31,7 +31,8 @@ export class DuplicateSuppressor {
 
   async suppress(req: TallyRequest, target: string, work: () => Promise<Reply>): Promise<Reply> {
     const scope = `${tenantPrefix(req.tenant)}\u0000${target}`;
-    const fingerprint = [req.operation, req.query.toString(), req.rawBody].join('\u0000');
+    // The raw body parsed again (routes may have rewritten req.body in place): formatting and key order do not count.
+    const fingerprint = [req.operation, req.query.toString(), canonicalBody(req.rawBody)].join('\u0000');
     for (;;) {
       const running = this.inFlight.get(scope);
       if (!running) break;

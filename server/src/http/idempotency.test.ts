@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
 describe('Idempotency-Key', () => {
@@ -48,6 +49,42 @@ describe('Idempotency-Key', () => {
     expect(res.body.code).toBe('idempotency_key_reused');
     expect(res.body.error).toContain('Idempotency-Key');
     expect((await server.client.get('/company')).body.currency).toBe('JPY');
+  });
+
+  it('compares the parameters, not the bytes: other white space and key order are the same request', async () => {
+    const first = await server.client.patch('/company', { currency: 'DKK', cashback_threshold: 12 }, withKey('k-format'));
+    const again = await server.client.patch('/company', '{\n  "cashback_threshold": 12,\n  "currency": "DKK"\n}', withKey('k-format'));
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('compares a worker-parsed body (carts) as parameters too', async () => {
+    const body = cartBody(3.5, { id: 424242 });
+    const first = await server.client.post('/carts/realtime', body, withKey('k-cart-format'));
+    expect(first.status, first.text).toBe(200);
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    const again = await server.client.post('/carts/realtime', JSON.stringify(reordered, null, 2), withKey('k-cart-format'));
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('keeps int64 values exact when comparing (two ids above 2^53 that one double would merge differ)', async () => {
+    const first = await server.client.post('/customers/search', '{"id": 9223372036854775807}', withKey('k-int64'));
+    expect(first.status).toBe(404);
+    const other = await server.client.post('/customers/search', '{"id": 9223372036854775806}', withKey('k-int64'));
+    expect(other.status).toBe(409);
+    expect(other.body.code).toBe('idempotency_key_reused');
+  });
+
+  it('compares a body that is not JSON by its bytes', async () => {
+    const first = await server.client.post('/carts/simulate', 'not json', withKey('k-not-json'));
+    expect(first.status).toBe(400);
+    const again = await server.client.post('/carts/simulate', 'not json', withKey('k-not-json'));
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const other = await server.client.post('/carts/simulate', 'not  json', withKey('k-not-json'));
+    expect(other.status).toBe(409);
   });
 
   it('treats PUT and PATCH of one operation as the same request', async () => {

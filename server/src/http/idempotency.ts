@@ -2,7 +2,8 @@
  * Idempotency-Key (common rule 6) on POST, PATCH and PUT. The first request
  * with a key runs and its answer (errors included, except 5xx, which a retry
  * should be able to fix) is stored durably; a later request with the same key
- * and the same operation, path parameters, query and body gets the stored answer byte for
+ * and the same operation, path parameters, query and body (compared as parsed
+ * JSON: formatting and key order do not count) gets the stored answer byte for
  * byte; with anything different it is refused (409 idempotency_key_reused).
  * Concurrent requests with one key wait for the first: the work runs once.
  * Keys expire after 24 hours.
@@ -26,6 +27,7 @@ export interface IdempotentRequest {
   /** The path parameters, serialized: a legacy alias and its current path are the same request. */
   params: string;
   query: string;
+  /** The body's parameters (`canonicalBody`/`canonicalJson` in json.ts). */
   body: string;
 }
 

@@ -9,7 +9,7 @@ import type { ServerContext } from '../context.js';
 import { authenticate, hasCredentials, principalOf } from './auth.js';
 import { FORBIDDEN, errorBody, errorReply, invalidRequest } from './errors.js';
 import { Idempotency } from './idempotency.js';
-import { parseJsonObject } from './json.js';
+import { canonicalBody, canonicalJson, parseJsonObject } from './json.js';
 import { selectLanguage } from './language.js';
 import type { RateLimiter } from './rate-limit.js';
 import { IncomingRequest, type RawRequest } from './request.js';
@@ -104,7 +104,8 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Reply 
       operation: match.operation,
       params: JSON.stringify(match.params),
       query: raw.query,
-      body: raw.body,
+      // Parsed again here only for a worker-parsed body: the hot path without a key never pays for it.
+      body: match.spec.workerParsesBody ? canonicalBody(raw.body) : canonicalJson(req.body),
     },
     async () => settle(handler as Handler, req, ctx),
   );

@@ -154,6 +154,32 @@ describe('the common request rules over HTTP', () => {
       expect(JSON.parse(answer.text)).toMatchObject({ code: 'invalid_request', error: expect.stringContaining('body') });
     });
 
+    it('refuses a body nesting deeper than 64 levels (400 naming body), parsed on the main thread or by a cart worker', async () => {
+      await server.client.post('/customers', { id: 64, name: 'Deep', registration_location_id: 1 });
+      expect((await server.client.post('/custom_event_definitions', { slug: 'deep', name: 'Deep', schema: { type: 'object' } })).status).toBe(200);
+      // The body is level 1, data level 2, then arrays.
+      const event = (levels: number) => `{"customer_id":64,"slug":"deep","data":{"x":${'['.repeat(levels - 2)}${']'.repeat(levels - 2)}}}`;
+      const atLimit = await server.client.post('/custom_events', event(64));
+      expect(atLimit.status, atLimit.text).toBe(200);
+      for (const levels of [65, 200_000]) {
+        const res = await server.client.post('/custom_events', event(levels));
+        expect(res.status, `${levels} levels`).toBe(400);
+        expect(res.body).toEqual({ code: 'invalid_request', error: 'body: nests deeper than 64 levels of objects and arrays' });
+      }
+      const cart = await server.client.post('/carts/simulate', `{"total":1,"lines":[{"order":1,"total":1,"quantity":1,"attributes":${'['.repeat(200_000)}${']'.repeat(200_000)}}]}`);
+      expect(cart.status).toBe(400);
+      expect(cart.body).toEqual({ code: 'invalid_request', error: 'body: nests deeper than 64 levels of objects and arrays' });
+    });
+
+    it('keeps the last value of a key repeated in an object, also in a body holding an int64 above 2^53', async () => {
+      expect((await server.client.patch('/company', '{"currency":"USD","currency":"GBP"}')).status).toBe(200);
+      expect((await server.client.get('/company')).body.currency).toBe('GBP');
+      const created = await server.client.post('/customers', '{"id":9223372036854775001,"name":"First","registration_location_id":1,"name":"Last"}');
+      expect(created.status, created.text).toBe(200);
+      const read = await server.client.get('/customers/9223372036854775001', { query: { search_param: 'id' } });
+      expect(read.body.name).toBe('Last');
+    });
+
     it('requires Content-Type application/json where the contract does', async () => {
       const without = await server.client.delete('/customers/1', { query: { hard: 'false' } });
       expect(without.status).toBe(400);

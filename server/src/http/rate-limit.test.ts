@@ -46,6 +46,13 @@ describe('rate limits per API key', () => {
     expect(limited).toHaveLength(0);
   });
 
+  it('gives each API key its own budgets, also two keys of one Company environment', async () => {
+    const [first, second] = [await freshClient(), await freshClient()];
+    expect((await burst(200, () => first.get('/company'))).limited.length).toBeGreaterThan(0);
+    const { limited } = await burst(10, () => second.get('/company'));
+    expect(limited).toHaveLength(0);
+  });
+
   it('limits POST /discounts/trigger to 50 per second whatever Tier 1 allows', async () => {
     const client = await freshClient('--rate-limits', '{"tier_1":100000}');
     const trigger = await burst(300, () => client.post('/discounts/trigger', {}));

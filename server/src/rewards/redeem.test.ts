@@ -178,7 +178,7 @@ describe('reward redemption', () => {
     expect(balances.filter((b) => b.score_available === 50)).toHaveLength(7);
   });
 
-  it('rolls a redemption back: status reverted, points and stock exactly restored; a second rollback is refused', async () => {
+  it('rolls a redemption back: status reverted, points and stock exactly restored; an identical retry answers as the first; another rollback is refused', async () => {
     await customersWithPoints(server.client, [9], 333);
     const id = await createReward(server.client, { points: 111, total_stock: 2 });
     const before = await balance(server.client, 9);
@@ -192,6 +192,11 @@ describe('reward redemption', () => {
     // The rollback's points transaction names the reward as the redemption's did: reward {id, name, type}.
     const [returned] = (await transactions(server.client, 9)).filter((t) => t.type === 'reward' && t.amount > 0);
     expect(returned.origin_info).toEqual({ reward: { id, name: 'Mug', type: 'physical' }, redemption_id: redeemed.body.redemption_id, status_detail: 'till error' });
+    // Common rule 8: the same rollback again within 5 minutes (here by the legacy path) is answered as the first, not run.
+    const retried = await server.client.post(`/redemptions/${redeemed.body.redemption_id}/rollback`, { status_detail: 'till error' });
+    expect(retried.status).toBe(200);
+    expect(retried.text).toBe(res.text);
+    expect(await balance(server.client, 9)).toEqual(before);
     const again = await server.client.post(`/redemptions/${redeemed.body.redemption_id}/rollback`, { status_detail: 'twice' });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('conflict');

@@ -127,10 +127,14 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
       return ok(page);
     },
 
-    'rewards.rollback': async (req) => {
+    // Common rule 8 (an update of the redemption): an identical retry within 5 minutes gets the first answer, not 409.
+    'rewards.rollback': (req) => {
       const { status_detail } = validate('rewards.rollback', req.body);
-      const reverted = await rollbackRedemption(stores, req, requireInt64(req.params.id, 'id'), status_detail);
-      return ok({ redemption_id: wireInt(reverted.id), status: reverted.status, status_detail: reverted.status_detail });
+      const id = requireInt64(req.params.id, 'id');
+      return duplicates.suppress(req, `redemption:${id}`, async () => {
+        const reverted = await rollbackRedemption(stores, req, id, status_detail);
+        return ok({ redemption_id: wireInt(reverted.id), status: reverted.status, status_detail: reverted.status_detail });
+      });
     },
   };
 
