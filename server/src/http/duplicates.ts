@@ -13,6 +13,7 @@
  */
 import { tenantPrefix } from '../store/keys.js';
 import { canonicalBody, stringifyJson } from './json.js';
+import { canonicalQuery } from './params.js';
 import type { Reply, TallyRequest } from './types.js';
 
 export const DUPLICATE_WINDOW_MS = 5 * 60 * 1000;
@@ -32,7 +33,7 @@ export class DuplicateSuppressor {
   async suppress(req: TallyRequest, target: string, work: () => Promise<Reply>): Promise<Reply> {
     const scope = `${tenantPrefix(req.tenant)}\u0000${target}`;
     // The raw body parsed again (routes may have rewritten req.body in place): formatting and key order do not count.
-    const fingerprint = [req.operation, req.query.toString(), canonicalBody(req.rawBody)].join('\u0000');
+    const fingerprint = [req.operation, canonicalQuery(req.query), canonicalBody(req.rawBody)].join('\u0000');
     for (;;) {
       const running = this.inFlight.get(scope);
       if (!running) break;

@@ -59,6 +59,18 @@ describe('Idempotency-Key', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
 
+  it('compares query parameters whatever their order', async () => {
+    const unmerge = (query: Record<string, string>) =>
+      server.client.post('/customers/777/unmerge', undefined, { headers: { 'Idempotency-Key': 'k-query', 'Content-Type': 'application/json' }, query });
+    const first = await unmerge({ with_activites: 'true', search_param: 'id' });
+    expect(first.status, first.text).toBe(404);
+    const again = await unmerge({ search_param: 'id', with_activites: 'true' });
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const other = await unmerge({ search_param: 'code', with_activites: 'true' });
+    expect(other.body.code).toBe('idempotency_key_reused');
+  });
+
   it('compares a worker-parsed body (carts) as parameters too', async () => {
     const body = cartBody(3.5, { id: 424242 });
     const first = await server.client.post('/carts/realtime', body, withKey('k-cart-format'));
@@ -72,7 +84,7 @@ describe('Idempotency-Key', () => {
 
   it('keeps int64 values exact when comparing (two ids above 2^53 that one double would merge differ)', async () => {
     const first = await server.client.post('/customers/search', '{"id": 9223372036854775807}', withKey('k-int64'));
-    expect(first.status).toBe(404);
+    expect(first.status, first.text).toBe(404);
     const other = await server.client.post('/customers/search', '{"id": 9223372036854775806}', withKey('k-int64'));
     expect(other.status).toBe(409);
     expect(other.body.code).toBe('idempotency_key_reused');

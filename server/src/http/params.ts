@@ -81,3 +81,14 @@ export function readPerPage(value: Raw): number {
   }
   return Number(canonical);
 }
+
+/**
+ * A query string's parameters as one text whatever their order (a repeated
+ * name keeps the order of its values): what "the same request" compares
+ * (common rules 6 and 8).
+ */
+export function canonicalQuery(query: URLSearchParams | string): string {
+  const params = new URLSearchParams(query);
+  params.sort();
+  return params.toString();
+}

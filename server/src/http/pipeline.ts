@@ -10,6 +10,7 @@ import { authenticate, hasCredentials, principalOf } from './auth.js';
 import { FORBIDDEN, errorBody, errorReply, invalidRequest } from './errors.js';
 import { Idempotency } from './idempotency.js';
 import { canonicalBody, canonicalJson, parseJsonObject } from './json.js';
+import { canonicalQuery } from './params.js';
 import { selectLanguage } from './language.js';
 import type { RateLimiter } from './rate-limit.js';
 import { IncomingRequest, type RawRequest } from './request.js';
@@ -103,7 +104,7 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Reply 
       key: idempotencyKey,
       operation: match.operation,
       params: JSON.stringify(match.params),
-      query: raw.query,
+      query: canonicalQuery(raw.query),
       // Parsed again here only for a worker-parsed body: the hot path without a key never pays for it.
       body: match.spec.workerParsesBody ? canonicalBody(raw.body) : canonicalJson(req.body),
     },
