@@ -7,6 +7,7 @@ export { emptyWrites } from './evaluate/run.js';
 export type { Program, ProgramJSON } from './compile/program.js';
 export { TallyError, ERROR_STATUS, statusOf, invalidRequest, type ErrorCode, type KnownErrorCode } from './errors.js';
 export { periodKey } from './time/periodKey.js';
+export { endsBeforeStart } from './time/dateWindow.js';
 export { cashbackDistance } from './cashbackThreshold.js';
 export { currencyOf, isCurrency } from './currency.js';
 export { customerSummary } from './evaluate/response.js';

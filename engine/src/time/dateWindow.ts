@@ -3,7 +3,7 @@
  * is an instant, a date `YYYY-MM-DD` a whole local day of the Company, both
  * ends included.
  */
-import { isDateOnly, parseInstant } from './zonedDate.js';
+import { isDateOnly, parseInstant, zonedDate, zoneFormatter } from './zonedDate.js';
 
 export type DateBound = { instant: number } | { date: string };
 
@@ -26,3 +26,18 @@ export function outsideWindow(window: DateWindow, at: number, day: string): 'bef
   return null;
 }
 
+/**
+ * Whether a from/to pair (`<prefix>from`, `<prefix>to`, as sent) leaves no
+ * instant inside: its to comes before its from. A date against a datetime is
+ * compared in the Company timezone: the datetime's local day against the date
+ * (a date includes its whole day, so `2026-11-30` to `2026-11-30T08:00:00Z`
+ * is not empty).
+ */
+export function endsBeforeStart(from: unknown, to: unknown, timezone: string, prefix = 'available_'): boolean {
+  const window = { from: dateBound(from, `${prefix}from`), to: dateBound(to, `${prefix}to`) };
+  if (!window.from || !window.to) return false;
+  if ('date' in window.from && 'date' in window.to) return window.from.date > window.to.date;
+  // The earliest instant of the window is its from, else its latest is its to: the window is empty when that one is outside.
+  const at = 'instant' in window.from ? window.from.instant : (window.to as { instant: number }).instant;
+  return outsideWindow(window, at, zonedDate(at, zoneFormatter(timezone, 'timezone')).date) !== null;
+}

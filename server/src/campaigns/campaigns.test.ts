@@ -379,4 +379,22 @@ describe('discount and points campaigns over HTTP', () => {
     const cart = await server.client.post('/carts/simulate', cartBody(20, { creation_date: '2026-01-01T10:00:00Z' }));
     expect(cart.body.effects).toContainEqual(expect.objectContaining({ rule_id: created.body.id, select_customers: 'all_customers' }));
   });
+
+  it('bounds a campaign name at 255 characters, per language too (POST and PATCH /discounts, /points)', async () => {
+    const points = { rule_params: { name: 'Points', rule_effects: [{ type: 'ratio', value: 10, distribution: 'individual_items' }] } };
+    for (const [path, body] of [['/discounts', discount()], ['/points', points]] as const) {
+      const before = (await server.client.get(path, { query: { per_page: '100' } })).body.data.length;
+      for (const name of ['n'.repeat(256), { en: 'n'.repeat(256) }]) {
+        const res = await server.client.post(path, { rule_params: { ...body.rule_params, name } });
+        expect(res.status, res.text).toBe(400);
+        expect(res.body.error).toMatch(/^rule_params\.name/);
+      }
+      expect((await server.client.get(path, { query: { per_page: '100' } })).body.data.length).toBe(before);
+      const created = await server.client.post(path, { rule_params: { ...body.rule_params, name: 'n'.repeat(255) } });
+      expect(created.status, created.text).toBe(200);
+      const patched = await server.client.patch(`${path}/${created.body.id}`, { rule_params: { name: 'm'.repeat(256) } });
+      expect(patched.status, patched.text).toBe(400);
+      expect((await server.client.get(`${path}/${created.body.id}`)).body.name).toBe('n'.repeat(255));
+    }
+  });
 });

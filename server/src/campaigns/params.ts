@@ -4,7 +4,7 @@
  * sent are kept. The rule objects may come as objects or JSON strings and
  * are stored parsed; an absent one (null, "", {}) is removed.
  */
-import type { RuleParams } from '@tally/engine';
+import { endsBeforeStart, type RuleParams } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
 import { parseJson } from '../http/json.js';
 import type { CompanySettings } from '../tenancy/types.js';
@@ -47,6 +47,8 @@ export function buildRecord({ kind, id, body, previous, settings, now, couponId 
         couponParams[field] = localized(texts, `coupon_${field}`, value, settings);
       } else couponParams[field] = value;
     }
+    checkWindow(body.coupon_params, couponParams, 'coupon_params', 'available_', settings);
+    checkWindow(body.coupon_params, couponParams, 'coupon_params', 'print_', settings);
   }
   // Contract part 2: coupon_params is required for targeted campaigns and for promotions that include a coupon
   // (coupon_required). A stored campaign that needs a coupon and has none (its coupon was deleted) stays editable.
@@ -95,7 +97,20 @@ export function mergeRuleParams(
     else params[field] = value;
   }
   if (typeof params.name !== 'string' || params.name === '') throw invalidRequest('rule_params.name', 'is required');
+  checkWindow(sent, params, 'rule_params', 'available_', settings);
   return params;
+}
+
+/**
+ * A window whose to comes before its from is valid at no instant: refused, naming the to, when the
+ * body sends either end (a stored one is not checked again, so an older campaign stays editable).
+ */
+function checkWindow(sent: object | undefined, merged: object, path: string, prefix: 'available_' | 'print_', settings: CompanySettings): void {
+  if (sent === undefined || !(`${prefix}from` in sent || `${prefix}to` in sent)) return;
+  const bounds = merged as Record<string, unknown>;
+  if (endsBeforeStart(bounds[`${prefix}from`], bounds[`${prefix}to`], settings.timezone, prefix)) {
+    throw invalidRequest(`${path}.${prefix}to`, `is before ${path}.${prefix}from`);
+  }
 }
 
 /**

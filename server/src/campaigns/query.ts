@@ -1,6 +1,6 @@
 /** GET /discounts and GET /points: the query string → ListFilters (the customer is resolved by the route). */
 import { invalidRequest } from '../http/errors.js';
-import { optionalBoolean, optionalEnum, optionalInt64 } from '../http/params.js';
+import { optionalBoolean, optionalCode, optionalEnum, optionalInt64 } from '../http/params.js';
 import type { LocationRef } from '../vouchers/location.js';
 import { AUDIENCES, POINTS_AUDIENCES, type ListFilters } from './list.js';
 import type { CampaignKind } from './types.js';
@@ -23,7 +23,7 @@ export function readListQuery(query: URLSearchParams, kind: CampaignKind): ListQ
   }
   const selected = optionalBoolean(query.get('selected'), 'selected');
   const customerId = optionalInt64(query.get('customer_id'), 'customer_id');
-  const customerCode = query.get('customer_code') || undefined;
+  const customerCode = optionalCode(query.get('customer_code'), 'customer_code');
   if (selected !== undefined && customerId === undefined && customerCode === undefined) {
     throw invalidRequest('selected', 'needs customer_id or customer_code (it filters the customer\'s vouchers)');
   }
@@ -35,7 +35,7 @@ export function readListQuery(query: URLSearchParams, kind: CampaignKind): ListQ
       tierId: query.get('tier_id') || undefined,
       categoryId: optionalInt64(query.get('category_id'), 'category_id'),
     },
-    location: { id: optionalInt64(query.get('location_id'), 'location_id'), code: query.get('location_code') || undefined },
+    location: { id: optionalInt64(query.get('location_id'), 'location_id'), code: optionalCode(query.get('location_code'), 'location_code') },
     customerId,
     customerCode,
     selected,

@@ -4,7 +4,7 @@
  * included.
  */
 import { invalidRequest } from '../http/errors.js';
-import { optionalInt64, optionalWire } from '../http/params.js';
+import { optionalCode, optionalInt64, optionalWire } from '../http/params.js';
 import type { CartRecord } from './types.js';
 
 export interface CartQuery {
@@ -47,10 +47,10 @@ function readCountries(query: URLSearchParams): ReadonlySet<string> | undefined 
 export function readCartQuery(query: URLSearchParams): CartQuery {
   const parsed: CartQuery = {
     customer_id: optionalInt64(query.get('customer_id'), 'customer_id'),
-    customer_code: text(query, 'customer_code'),
+    customer_code: optionalCode(query.get('customer_code'), 'customer_code'),
     associate_id: optionalInt64(query.get('associate_id'), 'associate_id'),
     location_id: optionalInt64(query.get('location_id'), 'location_id'),
-    location_code: text(query, 'location_code'),
+    location_code: optionalCode(query.get('location_code'), 'location_code'),
     order_id: text(query, 'order_id'),
     from_date: optionalWire('date', query.get('from_date'), 'from_date'),
     to_date: optionalWire('date', query.get('to_date'), 'to_date'),

@@ -9,7 +9,7 @@ import type { RuleParams } from '@tally/engine';
 import { ruleAccepts, ruleAdmitsLocation } from '../campaigns/rule-values.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
-import { optionalEnum, optionalInt64, requireInt64 } from '../http/params.js';
+import { optionalCode, optionalEnum, optionalInt64, requireInt64 } from '../http/params.js';
 import type { LocationStore } from '../locations/store.js';
 import type { Tenant } from '../tenancy/types.js';
 import { optionalCustomer, type CustomerRef } from '../vouchers/customer.js';
@@ -27,7 +27,7 @@ export interface CampaignFilters {
 }
 
 export function readCampaignFilters(locations: LocationStore, tenant: Tenant, query: URLSearchParams): CampaignFilters {
-  const location = { id: optionalInt64(query.get('location_id'), 'location_id'), code: query.get('location_code') || undefined };
+  const location = { id: optionalInt64(query.get('location_id'), 'location_id'), code: optionalCode(query.get('location_code'), 'location_code') };
   return {
     audience: optionalEnum(query.get('campaign_audience'), 'campaign_audience', ['loyalty', 'targeted'] as const),
     countries: query.getAll('countries').flatMap((c) => c.split(',')).filter(Boolean),
@@ -54,7 +54,7 @@ export function passesFilters(params: RuleParams, filters: CampaignFilters, cust
 export function listCustomer(customers: CustomerStore, tenant: Tenant, query: URLSearchParams): CustomerRecord | undefined {
   const ref: CustomerRef = {};
   const id = query.get('customer_id');
-  const code = query.get('customer_code');
+  const code = optionalCode(query.get('customer_code'), 'customer_code');
   if (id) ref.customer_id = requireInt64(id, 'customer_id');
   if (code) ref.customer_code = code;
   return optionalCustomer(customers, tenant, ref);

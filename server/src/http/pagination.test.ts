@@ -1,7 +1,8 @@
 /**
  * Common rule 4 across the list operations: an empty `starting_after` is the
  * first page (as absent), a `per_page` outside 1..100 is refused, and one
- * helper (params.ts readPage) reads both for every list.
+ * helper (params.ts readPage) reads both for every list. A forged token
+ * (store/paginate.ts decodeCursor) is refused, never a 500.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../testing/server.js';
@@ -32,6 +33,33 @@ describe('pagination of the lists', () => {
         expect(res.status, `${path} ${JSON.stringify(query)}`).toBe(400);
         expect(res.body.code).toBe('invalid_request');
       }
+    }
+  });
+
+  it('refuses forged tokens of the right tenant: parts that are not strings or numbers, huge keys, not base64', async () => {
+    const token = (key: unknown) => Buffer.from(JSON.stringify(key)).toString('base64url');
+    const tenant = 'default/sandbox';
+    const forged = [
+      token([tenant, { a: 1 }]),
+      token([tenant, ['x', ['y']]]),
+      token([tenant, null]),
+      token([tenant, true]),
+      token([tenant, '0000000000000000001', { a: 1 }]),
+      token([tenant, 'a'.repeat(5000)]),
+      token([tenant, ...Array.from({ length: 2000 }, () => 1)]),
+      '!!!!',
+      'e30',
+    ];
+    for (const path of ['/discounts', '/points', '/points/transactions', '/custom_events', '/carts']) {
+      for (const starting_after of forged) {
+        const res = await server.client.get(path, { query: { starting_after } });
+        expect(res.status, `${path} ${starting_after.slice(0, 60)}: ${res.text}`).toBe(400);
+        expect(res.body).toMatchObject({ code: 'invalid_request' });
+        expect(res.body.error).toContain('starting_after');
+      }
+      // A key of the list's shape, however unlikely, is a position in it.
+      const plausible = await server.client.get(path, { query: { starting_after: token([tenant, 'a'.repeat(2500)]) } });
+      expect(plausible.status, `${path}: ${plausible.text}`).toBe(200);
     }
   });
 });

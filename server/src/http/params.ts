@@ -26,6 +26,27 @@ export function requireWire(type: WireType, value: Raw, field: string): string {
   return canonical;
 }
 
+/**
+ * Longest code, slug or path value (characters, as JSON Schema's maxLength
+ * counts them): such texts become parts of LMDB keys, and a key part of a
+ * few thousand characters makes lmdb-js throw (docs/http.md).
+ */
+export const KEY_TEXT_MAX = 255;
+
+export function longerThanKeyText(value: string): boolean {
+  // Counting code points only when the UTF-16 length could exceed the limit.
+  return value.length > KEY_TEXT_MAX && [...value].length > KEY_TEXT_MAX;
+}
+
+export const KEY_TEXT_TOO_LONG = `is longer than ${KEY_TEXT_MAX} characters`;
+
+/** A query value that names a record by its code (customer_code, location_code). */
+export function optionalCode(value: Raw, field: string): string | undefined {
+  if (!present(value)) return undefined;
+  if (longerThanKeyText(value)) throw invalidRequest(field, KEY_TEXT_TOO_LONG);
+  return value;
+}
+
 export const optionalInt64 = (value: Raw, field: string) => optionalWire('int64', value, field);
 export const requireInt64 = (value: Raw, field: string) => requireWire('int64', value, field);
 

@@ -67,7 +67,7 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Reply 
       body: errorBody('method_not_allowed', `${raw.method} is not accepted on ${raw.url}`),
     };
   }
-  if (match.kind === 'bad_path') throw invalidRequest('path', 'is not valid URL encoding');
+  if (match.kind === 'bad_path') throw invalidRequest(match.field, match.problem);
 
   const settings = apiKey ? ctx.tenancy.getSettings(principalOf(apiKey).tenant) : undefined;
   if (apiKey && settings && protocol.rateLimiter) {

@@ -5,6 +5,7 @@
  * location named `taxonomies`. The matcher is built once and frozen.
  */
 import { OPERATIONS, type Method, type OperationId, type OperationSpec } from './operations.js';
+import { KEY_TEXT_TOO_LONG, longerThanKeyText } from './params.js';
 
 interface Leaf {
   operation: OperationId;
@@ -22,7 +23,7 @@ export type RouteMatch =
   | { kind: 'found'; operation: OperationId; spec: OperationSpec; params: Record<string, string> }
   | { kind: 'not_found' }
   | { kind: 'method_not_allowed'; allowed: Method[] }
-  | { kind: 'bad_path' };
+  | { kind: 'bad_path'; field: string; problem: string };
 
 function newNode(): Node {
   return { statics: new Map(), methods: new Map() };
@@ -96,16 +97,18 @@ export function matchRoute(method: string, path: string): RouteMatch {
   if (!leaf) return { kind: 'method_not_allowed', allowed: [...node.methods.keys()] };
   const params: Record<string, string> = {};
   for (let i = 0; i < leaf.paramNames.length; i++) {
-    const value = values[i];
-    if (!value.includes('%')) {
-      params[leaf.paramNames[i]] = value;
-      continue;
+    const name = leaf.paramNames[i];
+    let value = values[i];
+    if (value.includes('%')) {
+      try {
+        value = decodeURIComponent(value);
+      } catch {
+        return { kind: 'bad_path', field: 'path', problem: 'is not valid URL encoding' };
+      }
     }
-    try {
-      params[leaf.paramNames[i]] = decodeURIComponent(value);
-    } catch {
-      return { kind: 'bad_path' };
-    }
+    // Path values are ids, codes and slugs, read as key parts: one bound for all of them.
+    if (longerThanKeyText(value)) return { kind: 'bad_path', field: name, problem: KEY_TEXT_TOO_LONG };
+    params[name] = value;
   }
   return { kind: 'found', operation: leaf.operation, spec: leaf.spec, params };
 }

@@ -11,7 +11,7 @@ import { findAccountHolder, findCustomer } from '../customers/lookup.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
-import { optionalInt64, readPage, requireInt64 } from '../http/params.js';
+import { optionalCode, optionalInt64, readPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
@@ -141,7 +141,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
   /** The customer of a query (customer_id or customer_code); with `idWins`, customer_id decides when both are sent. */
   function queryCustomer(req: TallyRequest, idWins = false): CustomerRecord | undefined {
     const id = optionalInt64(req.query.get('customer_id') || undefined, 'customer_id');
-    const code = req.query.get('customer_code') || undefined;
+    const code = optionalCode(req.query.get('customer_code'), 'customer_code');
     if (id !== undefined && code !== undefined && !idWins) throw invalidRequest('customer_code', 'cannot be sent with customer_id');
     if (id !== undefined) return findCustomer(customers, req.tenant, 'id', id, 'customer_id');
     return code === undefined ? undefined : findCustomer(customers, req.tenant, 'code', code, 'customer_code');
@@ -150,7 +150,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
   /** The location of a query (location_id or location_code); with `idWins`, location_id decides when both are sent. */
   function queryLocation(req: TallyRequest, idWins = false): LocationRecord | undefined {
     const id = optionalInt64(req.query.get('location_id') || undefined, 'location_id');
-    const code = req.query.get('location_code') || undefined;
+    const code = optionalCode(req.query.get('location_code'), 'location_code');
     if (id !== undefined && code !== undefined && !idWins) throw invalidRequest('location_code', 'cannot be sent with location_id');
     if (id !== undefined) return foundLocation(locations.locationById(req.tenant, id), 'location_id', id);
     return code === undefined ? undefined : foundLocation(locations.locationByCode(req.tenant, code), 'location_code', code);

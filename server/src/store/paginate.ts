@@ -29,11 +29,21 @@ export function encodeCursor(key: Key[]): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');
 }
 
+/**
+ * Longest token accepted: the key of an issued token fits LMDB's 1,978-byte
+ * key limit, so this (about 3 KB of key) leaves room for JSON's escapes while
+ * keeping a forged key short enough for lmdb-js to encode as a range start.
+ */
+const MAX_TOKEN_LENGTH = 4096;
+
+/** A key part a list issues: lists key records by strings and numbers only. */
+const isKeyPart = (part: unknown) => typeof part === 'string' || (typeof part === 'number' && Number.isFinite(part));
+
 /** The key of a page token this list issued (starting with `prefix`); any other token is invalid_request. */
 export function decodeCursor(token: string, prefix: Key[]): Key[] {
   try {
-    const key = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(key) && prefix.every((part, i) => key[i] === part)) return key as Key[];
+    const key = token.length <= MAX_TOKEN_LENGTH ? (JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown) : undefined;
+    if (Array.isArray(key) && key.every(isKeyPart) && prefix.every((part, i) => key[i] === part)) return key as Key[];
   } catch {
     // fall through to the error below
   }

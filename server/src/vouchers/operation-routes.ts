@@ -11,7 +11,7 @@ import { LmdbCampaignStore } from '../campaigns/store.js';
 import { CouponStore } from '../coupons/store.js';
 import { CustomerStore } from '../customers/store.js';
 import { invalidRequest } from '../http/errors.js';
-import { optionalBoolean, optionalEnum, optionalInt64, readPage, requireInt64 } from '../http/params.js';
+import { optionalBoolean, optionalCode, optionalEnum, optionalInt64, readPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Handler, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { LocationStore } from '../locations/store.js';
@@ -48,7 +48,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
 
   const queryCustomer = (req: TallyRequest): CustomerRef => ({
     customer_id: optionalInt64(req.query.get('customer_id'), 'customer_id'),
-    customer_code: req.query.get('customer_code') || undefined,
+    customer_code: optionalCode(req.query.get('customer_code'), 'customer_code'),
   });
 
   /** One voucher by the path's code: select, deselect, freeze, unfreeze. */
@@ -98,7 +98,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
       if (optionalBoolean(req.query.get('validate'), 'validate') === true) {
         const location = requestLocation(locations, req.tenant, {
           id: optionalInt64(req.query.get('location_id'), 'location_id'),
-          code: req.query.get('location_code') || undefined,
+          code: optionalCode(req.query.get('location_code'), 'location_code'),
         });
         const refusal = usageRefusal(found, wireDatetime(req.now), location);
         if (refusal) throw refusal;

@@ -7,7 +7,7 @@ import { CartStore } from '../carts/store.js';
 import { LmdbCounterStore } from '../counters/store.js';
 import { CustomerStore } from '../customers/store.js';
 import { invalidRequest } from '../http/errors.js';
-import { optionalInt64, readPage } from '../http/params.js';
+import { optionalCode, optionalInt64, readPage } from '../http/params.js';
 import { ok, success, type Routes } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
@@ -78,7 +78,7 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
     'discounts.transactions': async (req) => {
       const customer = optionalCustomer(customers, req.tenant, {
         customer_id: optionalInt64(req.query.get('customer_id'), 'customer_id'),
-        customer_code: req.query.get('customer_code') || undefined,
+        customer_code: optionalCode(req.query.get('customer_code'), 'customer_code'),
       });
       const page = readPage(req.query);
       return ok(
