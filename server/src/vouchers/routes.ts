@@ -8,7 +8,8 @@ import { LmdbCounterStore } from '../counters/store.js';
 import { CustomerStore } from '../customers/store.js';
 import { invalidRequest } from '../http/errors.js';
 import { optionalInt64, readPage } from '../http/params.js';
-import { ok, success, type Routes } from '../http/types.js';
+import { localize } from '../http/language.js';
+import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { InstantWinStore } from '../instant-wins/store.js';
@@ -27,13 +28,14 @@ function exactlyOne<T extends object>(body: T, first: keyof T & string, second: 
 
 const toMoney = (cents: number) => new Decimal(cents).div(100).toNumber();
 
-/** The effect answered by POST /discounts/redeem. */
-function redemptionEffect({ campaign, voucher, transaction }: Redemption) {
+/** The effect answered by POST /discounts/redeem, names in the request's language (common rule 7). */
+function redemptionEffect({ campaign, voucher, transaction }: Redemption, req: TallyRequest) {
   const coupon = campaign.coupon_params;
+  const couponName = campaign.texts.coupon_name ?? coupon?.name;
   return {
     rule_id: wireInt(campaign.id),
     campaign_history_id: campaign.history_id === undefined ? null : wireInt(campaign.history_id),
-    rule_name: campaign.rule_params.name,
+    rule_name: localize(campaign.texts.name ?? campaign.rule_params.name ?? '', req.language, req.settings),
     type: 'discount',
     effect_type: 'external_redeem',
     distribution_type: 'total',
@@ -45,7 +47,7 @@ function redemptionEffect({ campaign, voucher, transaction }: Redemption) {
       voucher_id: voucher ? wireInt(voucher.id) : null,
       voucher_code: voucher?.code ?? null,
       coupon_id: campaign.coupon_id === undefined ? null : wireInt(campaign.coupon_id),
-      coupon_name: coupon?.name ?? null,
+      coupon_name: couponName === undefined ? null : localize(couponName, req.language, req.settings),
       static_code: coupon?.static_code ?? null,
     },
   };
@@ -71,7 +73,7 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
         const redemption = await env.transact(() =>
           redeemInTransaction(stores, req.tenant, req.settings, customer, body, req.now),
         );
-        return ok(redemptionEffect(redemption));
+        return ok(redemptionEffect(redemption, req));
       });
     },
 
