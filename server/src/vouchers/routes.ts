@@ -13,6 +13,7 @@ import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { InstantWinStore } from '../instant-wins/store.js';
+import { requireStillActive, requireUnmerged } from '../points/request.js';
 import { optionalCustomer, requireCustomer } from './customer.js';
 import { requireHolder } from './holder.js';
 import { redeemInTransaction, type Redemption } from './redeem.js';
@@ -70,9 +71,11 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
       return duplicates.suppress(req, `discount_redemption:${body.voucher_code ?? body.static_code}`, async () => {
         // A voucher operation: an unknown customer is voucher_not_found (part 1's table).
         const customer = requireHolder(customers, req.tenant, body);
-        const redemption = await env.transact(() =>
-          redeemInTransaction(stores, req.tenant, req.settings, customer, body, req.now),
-        );
+        const redemption = await env.transact(() => {
+          // Read in the transaction: a merge committed since the lookup moved the customer's vouchers and redemptions.
+          requireUnmerged(customers, req.tenant, customer.id);
+          return redeemInTransaction(stores, req.tenant, req.settings, customer, body, req.now);
+        });
         return ok(redemptionEffect(redemption, req));
       });
     },
@@ -98,11 +101,12 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
       const body = validate('discounts.trigger', req.body);
       const target = triggerTarget({ campaigns, instantWins }, req.tenant, body);
       const customer = requireCustomer(customers, req.tenant, { customer_id: body.customer_id });
-      if (customer.status !== 'active') {
-        throw new TallyError('customer_inactive', `customer_id: customer ${customer.id} is ${customer.status}`, 'customer_id');
-      }
       return duplicates.suppress(req, `voucher_issue:${body.customer_id}:${target.campaignId}`, async () => {
-        const voucher = await env.transact(() => issueInTransaction(env, vouchers, req.tenant, target, body, req.now));
+        const voucher = await env.transact(() => {
+          // Vouchers go to active customers only, as the transaction reads them: a merge committing meanwhile is seen.
+          requireStillActive(customers, req.tenant, customer.id, 'customer_id');
+          return issueInTransaction(env, vouchers, req.tenant, target, body, req.now);
+        });
         return success({ voucher_id: wireInt(voucher.id), voucher_code: voucher.code });
       });
     },
