@@ -14,6 +14,7 @@ describe('POST /trigger', () => {
 
   it('grants a campaign\'s points with the contract\'s response, location, comments and author', async () => {
     const campaign = await triggerCampaign(server.client, 'birthday', 200);
+    expect((await server.client.post('/locations', { id: 9, name: 'Shop 9', country: 'ES' })).status).toBe(200);
     const res = await server.client.post(
       '/trigger',
       { trigger: 'birthday', customer_id: 20, loyalty_rule_id: campaign, location_id: 9, comments: 'happy day' },
@@ -37,9 +38,12 @@ describe('POST /trigger', () => {
     expect((await server.client.post('/locations', { id: 77, code: 'SHOP-77', name: 'Shop', country: 'ES' })).status).toBe(200);
     await server.client.post('/trigger', { trigger: 'birthday', customer_id: 20, loyalty_rule_id: campaign, location_code: 'SHOP-77' });
     expect((await transactions(server.client, 20)).at(-1)).toMatchObject({ location_id: 77 });
-    const unknown = await server.client.post('/trigger', { trigger: 'birthday', customer_id: 20, loyalty_rule_id: campaign, location_code: 'NOPE' });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.code).toBe('location_not_found');
+    // Either identifier must name a location: the transaction records it.
+    for (const [field, value] of [['location_code', 'NOPE'], ['location_id', 76]] as const) {
+      const unknown = await server.client.post('/trigger', { trigger: 'birthday', customer_id: 20, loyalty_rule_id: campaign, [field]: value });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toEqual({ code: 'location_not_found', error: `${field}: no location ${value}` });
+    }
     const both = await server.client.post('/trigger', { trigger: 'birthday', customer_id: 20, loyalty_rule_id: campaign, location_id: 77, location_code: 'SHOP-77' });
     expect(both.status).toBe(400);
     expect((await balance(server.client, 20)).score).toBe(600);
@@ -56,6 +60,7 @@ describe('POST /trigger', () => {
     };
     expect(await scoreAt({ location_id: 88 })).toBe(30);
     expect(await scoreAt({ location_code: 'SHOP-88' })).toBe(30);
+    expect((await server.client.post('/locations', { id: 87, code: 'SHOP-87', name: 'Shop 87', country: 'ES' })).status).toBe(200);
     expect(await scoreAt({ location_id: 87 })).toBe(0);
     expect(await scoreAt({})).toBe(0);
     expect((await balance(server.client, 40)).score).toBe(60);

@@ -53,7 +53,7 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
   const body = validate('triggers.trigger', req.body);
   const version = req.settings.trigger_engine_version;
   if (version === 1 && body.country === undefined) throw invalidRequest('country', 'is required (trigger engine version 1)');
-  const locationId = locationOf(locations, req, body);
+  const location = locationOf(locations, req, body);
   const ruleId = body.loyalty_rule_id ?? body.loyalty_score_id;
   const ruleField = body.loyalty_rule_id !== undefined ? 'loyalty_rule_id' : 'loyalty_score_id';
   if (body.score_overwrite !== undefined && ruleId === undefined) throw invalidRequest('score_overwrite', 'needs loyalty_rule_id');
@@ -79,7 +79,7 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
     seed: await deps.seeds.seed(req.tenant, `${at}\n${req.rawBody}`),
     country: body.country,
     // Both identifiers, as carts give the rules (a location_code rule holds for a trigger sent by id).
-    location: locationId === null ? undefined : { id: locationId, code: body.location_code ?? locations.locationById(req.tenant, locationId)?.code ?? undefined },
+    location: location === null ? undefined : { id: location.id, code: location.code ?? undefined },
   };
   // Engine version 1 without a campaign: only one rule runs, the first that grants points.
   const runOne = version === 1 && ruleId === undefined;
@@ -96,7 +96,7 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
     return grantInTransaction(deps, req, customer, evaluate, evaluation, {
       type: 'trigger',
       created_at: at,
-      location_id: locationId,
+      location_id: location?.id ?? null,
       origin_info: { comments: body.comments ?? null, slug: body.trigger, country },
       author,
     });
