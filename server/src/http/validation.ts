@@ -122,6 +122,25 @@ export function schemaError(errors: readonly Partial<ErrorObject>[] | null | und
   return invalidRequest(field || 'body', message);
 }
 
+const pointer = (path: string) => path.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+
+/**
+ * The body is parsed losslessly, so an integer beyond 2^53 arrives as a bigint, which ajv reports as "must be
+ * integer": the first error then says the value is out of the field's range, with the schema's bounds when the
+ * field is declared in the schema itself (not behind a $ref to another document).
+ */
+function withRanges(errors: ValidateFunction['errors'], data: unknown, schema: unknown): ValidateFunction['errors'] {
+  const error = errors?.[0];
+  if (error?.keyword !== 'type') return errors;
+  const value = pointer(error.instancePath).reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], data);
+  if (typeof value !== 'bigint') return errors;
+  const declared = error.schemaPath.startsWith('#/')
+    ? (pointer(error.schemaPath.slice(1)).slice(0, -1).reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], schema) as { minimum?: number; maximum?: number } | undefined)
+    : undefined;
+  const bounds = declared?.minimum !== undefined && declared.maximum !== undefined ? `: must be ${declared.minimum}..${declared.maximum}` : '';
+  return [{ ...error, message: `is out of range${bounds}` }, ...errors!.slice(1)];
+}
+
 /**
  * Validates (and canonicalises, in place) a request body against the schema
  * `id` from `schemas/`; throws invalid_request naming the field. The body is
@@ -131,6 +150,6 @@ export function schemaError(errors: readonly Partial<ErrorObject>[] | null | und
 export function validate<K extends keyof RequestBodies>(id: K, data: unknown): RequestBodies[K] {
   // The schema of `id` is what RequestBodies[K] was generated from: ajv's guard narrows `data` to it.
   const check = checkOf(id) as ValidateFunction<RequestBodies[K]>;
-  if (!check(data)) throw schemaError(check.errors);
+  if (!check(data)) throw schemaError(withRanges(check.errors, data, check.schema));
   return data;
 }
