@@ -1,5 +1,4 @@
 /** POST /discounts/redeem, GET /discounts/transactions, POST /discounts/trigger. */
-import { TallyError } from '@tally/engine';
 import { Decimal } from 'decimal.js';
 import type { ServerContext } from '../context.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
