@@ -17,12 +17,14 @@ import { needsCoupon } from './params.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import { idKey, tenantPrefix, under } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
-import type { CampaignRecord } from './types.js';
+import type { CampaignRecord, CampaignTexts } from './types.js';
 
 export interface ProgramInput {
   version: number;
   /** Every stored campaign in the engine's shape (instant wins included); the engine itself skips inactive or out-of-date ones. */
   campaigns: Campaign[];
+  /** The other languages' names of the discount and points campaigns that have some (the engine sees the default's). */
+  texts: CampaignTexts;
 }
 
 export interface CampaignStore {
@@ -87,13 +89,12 @@ export class LmdbCampaignStore implements CampaignStore {
 
   activeProgramInput(tenant: Tenant): ProgramInput {
     // Synchronous reads share lmdb's read snapshot of this event turn, so the version matches the campaigns.
+    // Campaigns bound to a trigger or a custom event run on that event, never on carts.
+    const records = this.all(tenant).filter((record) => isCartCampaign(record.rule_params));
     return {
       version: this.version(tenant),
-      // Campaigns bound to a trigger or a custom event run on that event, never on carts.
-      campaigns: [
-        ...this.all(tenant).filter((record) => isCartCampaign(record.rule_params)).map(toEngineCampaign),
-        ...new InstantWinStore(this.env).cartCampaigns(tenant),
-      ],
+      campaigns: [...records.map(toEngineCampaign), ...new InstantWinStore(this.env).cartCampaigns(tenant)],
+      texts: new Map(records.filter((record) => Object.keys(record.texts).length > 0).map((record) => [record.id, record.texts])),
     };
   }
 

@@ -13,6 +13,9 @@ export type Translations = Record<string, string>;
 
 export type TextField = 'name' | 'description' | 'coupon_name' | 'coupon_description';
 
+/** Multi-language texts of campaigns, by campaign id (only campaigns that have some). */
+export type CampaignTexts = ReadonlyMap<string, CampaignRecord['texts']>;
+
 export interface CampaignRecord {
   id: string;
   type: CampaignKind;

@@ -52,6 +52,21 @@ describe('POST /carts/cancellation', () => {
     expect(mirror.body).toMatchObject({ id: 9001, total: -5.98, cancels_cart_id: body.id });
   });
 
+  it('answers the new cart\'s code when new_cart_code is sent; the original\'s code stays the original\'s', async () => {
+    const [coded, other] = [cart({ code: 'TICKET-A' }), cart({ code: 'TICKET-B' })];
+    for (const body of [coded, other]) expect((await server.client.post('/carts/realtime', body)).status).toBe(200);
+    const named = await server.client.post('/carts/cancellation', { cart_to_cancel_code: 'TICKET-A', new_cart_code: 'RETURN-A' });
+    expect(named.status, named.text).toBe(200);
+    expect(named.body.code).toBe('RETURN-A');
+    expect((await server.client.get('/carts/RETURN-A')).body).toMatchObject({ id: named.body.id, code: 'RETURN-A', cancels_cart_id: coded.id });
+    // Without new_cart_code the mirror has no code (codes are unique: TICKET-B names the original), as a cart sent without one.
+    const unnamed = await server.client.post('/carts/cancellation', { cart_to_cancel_code: 'TICKET-B' });
+    expect(unnamed.status, unnamed.text).toBe(200);
+    expect('code' in unnamed.body).toBe(false);
+    expect((await server.client.get(`/carts/${unnamed.body.id}`)).body).toMatchObject({ code: null, cancels_cart_id: other.id });
+    expect((await server.client.get('/carts/TICKET-B')).body.id).toBe(other.id);
+  });
+
   it('negates the money and quantities of payments, promotions and returns too', async () => {
     const original = cart({ payments: [{ amount: 2.99, type: 'card', change: 0.01 }], promotions: [{ promotion_id: 3, discount: 0.5, line_order: 1 }] });
     expect((await server.client.post('/carts/realtime', original)).status).toBe(200);

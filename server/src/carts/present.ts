@@ -4,8 +4,10 @@
  * bigint above 2^53), so a response is plain JSON; the cart read object adds
  * the stored cart's own fields, whose ids are kept as decimal strings.
  */
-import { customerSummary, type CartLine, type CartResponse, type CustomerSummary } from '@tally/engine';
+import { customerSummary, type CartLine, type CartResponse, type CouponInfo, type CustomerSummary, type Id } from '@tally/engine';
+import type { CampaignTexts, Translations } from '../campaigns/types.js';
 import { parseJson, stringifyJson } from '../http/json.js';
+import { localize } from '../http/language.js';
 import { wireInt } from '../http/wire.js';
 import { pointsAsMoney } from '../points/money.js';
 import type { Balance } from '../points/types.js';
@@ -27,6 +29,36 @@ export function cartResponse(cart: CartRecord): CartResponse {
  */
 export function summaryAtBalance(evaluated: CustomerSummary, balance: Balance, settings: CompanySettings): CustomerSummary {
   return customerSummary(evaluated, balance, settings.cashback_threshold, (points) => pointsAsMoney(points, settings));
+}
+
+/**
+ * A cart response with its campaigns' and coupons' names (and coupon descriptions) in `language` (common rule 7):
+ * the engine names them in the Company's default language. Changed entries are copies: an evaluation shares its
+ * coupon objects with the compiled program. Instant wins (not in `texts`) keep their default names.
+ */
+export function localizedResponse(response: CartResponse, texts: CampaignTexts, language: string, settings: CompanySettings): CartResponse {
+  const text = <T>(translations: Translations | undefined, stored: T) => (translations ? localize(translations, language, settings) : stored);
+  const textsOf = (id: Id) => texts.get(String(id));
+  const couponInfo = (info: CouponInfo, coupon: Translations | undefined): CouponInfo =>
+    coupon && info.coupon_name !== undefined ? { ...info, coupon_name: text(coupon, info.coupon_name) } : info;
+  return {
+    ...response,
+    effects: response.effects.map((effect) => {
+      const of = textsOf(effect.rule_id);
+      if (!of) return effect;
+      return { ...effect, rule_name: text(of.name, effect.rule_name), ...(effect.coupon_info ? { coupon_info: couponInfo(effect.coupon_info, of.coupon_name) } : {}) };
+    }),
+    rejected_campaigns: response.rejected_campaigns.map((rejected) => {
+      const of = textsOf(rejected.rule_id);
+      if (!of) return rejected;
+      return { ...rejected, rule_name: text(of.name, rejected.rule_name), coupon_info: rejected.coupon_info && couponInfo(rejected.coupon_info, of.coupon_name) };
+    }),
+    vouchers: response.vouchers.map((voucher) => {
+      const of = textsOf(voucher.rule_id);
+      if (!of) return voucher;
+      return { ...voucher, coupon: { ...voucher.coupon, name: text(of.coupon_name, voucher.coupon.name), description: text(of.coupon_description, voucher.coupon.description) } };
+    }),
+  };
 }
 
 const orNull = (id: string | null) => (id === null ? null : wireInt(id));

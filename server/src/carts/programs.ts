@@ -6,6 +6,7 @@
 import { compileCampaigns, type Campaign, type Program } from '@tally/engine';
 import { engineSettings } from '../campaigns/engine-settings.js';
 import type { CampaignStore } from '../campaigns/store.js';
+import type { CampaignTexts } from '../campaigns/types.js';
 import { wireInt } from '../http/wire.js';
 import { tenantPrefix } from '../store/keys.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
@@ -32,10 +33,17 @@ export interface CachedProgram {
   usesTier: boolean;
   /** Whether a rule may read the `location_code` fact (only then is a cart sent with location_id only given its code). */
   usesLocationCode: boolean;
+  /** The campaigns' names in other languages (empty when none has any): responses are localized with them. */
+  texts: CampaignTexts;
 }
 
 /** A compiled program with what the evaluation context needs to know of it; `campaigns` are what it was compiled from. */
-export function describeProgram(program: Program, campaigns: readonly Campaign[], versions: { campaignVersion: number; settingsVersion: number }): CachedProgram {
+export function describeProgram(
+  program: Program,
+  campaigns: readonly Campaign[],
+  versions: { campaignVersion: number; settingsVersion: number },
+  texts: CampaignTexts = new Map(),
+): CachedProgram {
   // Conservative: a word anywhere in a rule makes the context read what it names.
   const rules = campaigns.map((c) => JSON.stringify([c.rule_params.rule_conditions, c.rule_params.rule_application]));
   return {
@@ -47,6 +55,7 @@ export function describeProgram(program: Program, campaigns: readonly Campaign[]
     usesFeatures: rules.some((text) => text.includes('feature')),
     usesTier: rules.some((text) => text.includes('customer.tier')),
     usesLocationCode: rules.some((text) => text.includes('location_code')),
+    texts,
   };
 }
 
@@ -71,7 +80,7 @@ export class ProgramCache {
     }));
     const program = compileCampaigns(campaigns, engineSettings(settings));
     this.onCompile(key, input.version);
-    const fresh = describeProgram(program, campaigns, { campaignVersion: input.version, settingsVersion: settings.version });
+    const fresh = describeProgram(program, campaigns, { campaignVersion: input.version, settingsVersion: settings.version }, input.texts);
     this.programs.set(key, fresh);
     return fresh;
   }

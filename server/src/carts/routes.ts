@@ -34,6 +34,8 @@ export function cartsRoutes(ctx: ServerContext): Routes {
       settingsVersion: req.settings.version,
       now: req.now.toISOString(),
       body: req.rawBody,
+      // The engine's names are the default language's: only another language asks the worker to localize.
+      ...(req.language !== undefined && req.language !== req.settings.default_language ? { language: req.language } : {}),
     });
     return { body: undefined, raw };
   };

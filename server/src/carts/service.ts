@@ -4,11 +4,12 @@
  * evaluate with the Company's cached program, and for realtime and create
  * commit the cart in one durable transaction. Returns the response as JSON text.
  */
-import { evaluateCart, TallyError, type Cart, type Context, type Outcome } from '@tally/engine';
+import { evaluateCart, TallyError, type Cart, type CartResponse, type Context, type Outcome } from '@tally/engine';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { LmdbCounterStore } from '../counters/store.js';
 import { CustomerStore } from '../customers/store.js';
 import { readBalance } from '../points/ledger.js';
+import { parseJson } from '../http/json.js';
 import { wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { tenantPrefix } from '../store/keys.js';
@@ -18,7 +19,7 @@ import { LmdbVoucherStore } from '../vouchers/store.js';
 import { LocationStore } from '../locations/store.js';
 import { ProductStore } from '../products/store.js';
 import { buildContext, resolveCustomer, type CartCustomer, type ContextSources } from './context.js';
-import { cartJson } from './present.js';
+import { cartJson, localizedResponse } from './present.js';
 import { ProgramCache, type CachedProgram } from './programs.js';
 import { commitCart, evaluationOf, type RealtimeStores } from './realtime.js';
 import { readCartRequest, type CartRequest } from './request.js';
@@ -42,6 +43,8 @@ export interface CartTask {
   now: string;
   /** The request body as received, unparsed. */
   body: string;
+  /** The Accept-Language language when it is not the Company default (common rule 7); absent: default names. */
+  language?: string;
 }
 
 export class CartService {
@@ -91,14 +94,21 @@ export class CartService {
       const returns = readReturns(this.stores, tenant, { now, timezone: settings.timezone }, of.id, body.returns);
       return { ...buildContext(this.sources, tenant, settings, cached, of, now, mode, seed, request.product_ids), ...(returns ? { returns } : {}) };
     };
-    if (task.operation === 'simulate') return cartJson(evaluate(cached, body, contextOf(customer, 'simulate', '')).response);
+    // Names in another language only when asked and some campaign has them: otherwise the answer is the engine's.
+    const language = task.language !== undefined && cached.texts.size > 0 ? task.language : undefined;
+    if (task.operation === 'simulate') {
+      const { response } = evaluate(cached, body, contextOf(customer, 'simulate', ''));
+      return cartJson(language === undefined ? response : localizedResponse(response, cached.texts, language, settings));
+    }
     // Only instant-win draws read the seed: an HMAC of the body costs about 5 µs a cart without them.
     const seed = cached.program.instantWins.length > 0 ? await this.seeds.seed(tenant, task.body) : '';
     // Evaluated (and serialized) before the transaction: only the re-check and the writes hold the write lock.
     const evaluateFor = (of: CartCustomer) => evaluationOf(evaluate(cached, body, contextOf(of, 'realtime', seed)));
-    return commitCart(this.stores, {
+    const answered = await commitCart(this.stores, {
       tenant, settings, cached, kind: task.operation, request, customer, customerStatus, resolveCustomer: resolve, now, evaluation: evaluateFor(customer), reevaluate: evaluateFor,
     });
+    // The stored cart keeps the default names (it is the record, read by every client); only this answer is localized.
+    return language === undefined ? answered : cartJson(localizedResponse(parseJson(answered) as CartResponse, cached.texts, language, settings));
   }
 
   /**

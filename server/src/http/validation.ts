@@ -124,14 +124,31 @@ export function schemaError(errors: readonly Partial<ErrorObject>[] | null | und
   return invalidRequest(field || 'body', message);
 }
 
+/** A JSON pointer's tokens, unescaped (`/a~1b/0` → `a/b`, `0`). */
+const pointer = (path: string) => path.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+
 /** A JSON pointer (`/lines/0/order`) as a field name (`lines[0].order`), under `root`. */
-function fieldOfPointer(root: string, pointer: string): string {
+function fieldOfPointer(root: string, path: string): string {
   let field = root;
-  for (const token of pointer.split('/').slice(1)) {
-    const name = token.replace(/~1/g, '/').replace(/~0/g, '~');
-    field = /^(0|[1-9][0-9]*)$/.test(name) ? `${field}[${name}]` : [field, name].filter(Boolean).join('.');
-  }
+  for (const name of pointer(path)) field = /^(0|[1-9][0-9]*)$/.test(name) ? `${field}[${name}]` : [field, name].filter(Boolean).join('.');
   return field;
+}
+
+/**
+ * The body is parsed losslessly, so an integer beyond 2^53 arrives as a bigint, which ajv reports as "must be
+ * integer": the first error then says the value is out of the field's range, with the schema's bounds when the
+ * field is declared in the schema itself (not behind a $ref to another document).
+ */
+function withRanges(errors: ValidateFunction['errors'], data: unknown, schema: unknown): ValidateFunction['errors'] {
+  const error = errors?.[0];
+  if (error?.keyword !== 'type') return errors;
+  const value = pointer(error.instancePath).reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], data);
+  if (typeof value !== 'bigint') return errors;
+  const declared = error.schemaPath.startsWith('#/')
+    ? (pointer(error.schemaPath.slice(1)).slice(0, -1).reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], schema) as { minimum?: number; maximum?: number } | undefined)
+    : undefined;
+  const bounds = declared?.minimum !== undefined && declared.maximum !== undefined ? `: must be ${declared.minimum}..${declared.maximum}` : '';
+  return [{ ...error, message: `is out of range${bounds}` }, ...errors!.slice(1)];
 }
 
 /**
@@ -143,6 +160,6 @@ function fieldOfPointer(root: string, pointer: string): string {
 export function validate<K extends keyof RequestBodies>(id: K, data: unknown): RequestBodies[K] {
   // The schema of `id` is what RequestBodies[K] was generated from: ajv's guard narrows `data` to it.
   const check = checkOf(id) as ValidateFunction<RequestBodies[K]>;
-  if (!check(data)) throw schemaError(check.errors);
+  if (!check(data)) throw schemaError(withRanges(check.errors, data, check.schema));
   return data;
 }

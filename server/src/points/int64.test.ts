@@ -20,6 +20,7 @@ describe('int64 ids above 2^53 through the ledger, triggers and custom events', 
 
   it('keeps customer, location and campaign ids exact', async () => {
     const campaign = await triggerCampaign(server.client, 'big', 70);
+    expect((await server.client.post('/locations', { id: '9007199254740993', name: 'Big shop', country: 'ES' })).status).toBe(200);
     const granted = await server.client.post('/trigger', { trigger: 'big', customer_id: String(MAX), loyalty_rule_id: campaign, location_id: '9007199254740993' });
     expect(granted.status, granted.text).toBe(200);
     expect(granted.body.customer.id).toBe(MAX);

@@ -26,6 +26,7 @@ describe('POST /points/redeem_cart', () => {
   });
 
   it('spends available points on a stored cart, as an activity transaction naming it', async () => {
+    expect((await server.client.post('/locations', { id: 4, name: 'Shop 4', country: 'ES' })).status).toBe(200);
     const res = await server.client.post('/points/redeem_cart', { activity_id: 900, customer_id: 60, amount: 30, location_id: 4 });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({ customer: { id: 60, code: null, score: 70, score_available: 70 }, score_used: 30, score: 70, score_available: 70 });
@@ -65,6 +66,8 @@ describe('POST /points/redeem_cart', () => {
       [{ activity_id: 900, customer_id: 60, amount: 0 }, 400, 'invalid_request', 'amount'],
       [{ activity_id: 900, customer_id: 60, amount: 2147483648 }, 400, 'invalid_request', 'amount'],
       [{ activity_id: 900, customer_id: 999, amount: 1 }, 404, 'customer_not_found', 'customer_id'],
+      [{ activity_id: 900, customer_id: 60, amount: 1, location_id: 404 }, 404, 'location_not_found', 'location_id'],
+      [{ activity_id: 900, customer_id: 60, amount: 1, location_code: 'NOPE' }, 404, 'location_not_found', 'location_code'],
     ] as const;
     for (const [body, status, code, field] of cases) {
       const res = await server.client.post('/points/redeem_cart', body);

@@ -54,7 +54,7 @@ function findCart(carts: CartStore, req: TallyRequest, body: PointsRedeemCart): 
 
 export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts: CartStore, locations: LocationStore, req: TallyRequest): Promise<Reply> {
   const body = validate('points.redeem_cart', req.body);
-  const locationId = locationOf(locations, req, body);
+  const location = locationOf(locations, req, body);
   const customer = customerFromBody(customers, req, req.body);
   const cart = findCart(carts, req, body);
   if (cart.customer_id !== null && cart.customer_id !== customer.id) throw invalidRequest('customer_id', `cart ${cart.id} belongs to another customer`);
@@ -71,7 +71,7 @@ export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts:
       type: 'activity',
       customer_id: customer.id,
       customer_code: customer.code ?? null,
-      location_id: locationId ?? cart.location_id,
+      location_id: location?.id ?? cart.location_id,
       created_at: wireDatetime(req.now),
       // The contract's activity origin_info: the cart as evaluated (its stored answer), with the redemption's comments.
       origin_cart: { cart_id: cart.id, customer_id: customer.id, ...(body.comments === undefined ? {} : { comments: body.comments }) },

@@ -7,6 +7,7 @@ import { findCustomer } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { LocationStore } from '../locations/store.js';
+import type { LocationRecord } from '../locations/types.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { LedgerClock } from './types.js';
 
@@ -66,14 +67,15 @@ export function requireUnmerged(customers: CustomerStore, tenant: Tenant, custom
 }
 
 /**
- * The location of a body's `location_id` or `location_code` (exclusive), as
- * an id: a location_id is taken as sent (as carts do: coherence is not
- * validated); a location_code must name a location (404 location_not_found).
+ * The location of a body's `location_id` or `location_code` (exclusive); either must name a location (404
+ * location_not_found, as reward redemptions): the points transaction records it, unlike a cart's, whose
+ * coherence the contract leaves unchecked.
  */
-export function locationOf(locations: LocationStore, req: TallyRequest, body: { location_id?: string; location_code?: string }): string | null {
+export function locationOf(locations: LocationStore, req: TallyRequest, body: { location_id?: string; location_code?: string }): LocationRecord | null {
   if (body.location_id !== undefined && body.location_code !== undefined) throw invalidRequest('location_id', 'is exclusive with location_code');
-  if (body.location_code === undefined) return body.location_id ?? null;
-  const location = locations.locationByCode(req.tenant, body.location_code);
-  if (!location) throw new TallyError('location_not_found', `location_code: no location ${body.location_code}`, 'location_code');
-  return location.id;
+  const [field, value] = body.location_id !== undefined ? ['location_id', body.location_id] : ['location_code', body.location_code];
+  if (value === undefined) return null;
+  const location = field === 'location_id' ? locations.locationById(req.tenant, value) : locations.locationByCode(req.tenant, value);
+  if (!location) throw new TallyError('location_not_found', `${field}: no location ${value}`, field);
+  return location;
 }

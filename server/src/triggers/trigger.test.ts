@@ -14,6 +14,7 @@ describe('POST /trigger', () => {
 
   it('grants a campaign\'s points with the contract\'s response, location, comments and author', async () => {
     const campaign = await triggerCampaign(server.client, 'birthday', 200);
+    expect((await server.client.post('/locations', { id: 9, name: 'Shop 9', country: 'ES' })).status).toBe(200);
     const res = await server.client.post(
       '/trigger',
       { trigger: 'birthday', customer_id: 20, loyalty_rule_id: campaign, location_id: 9, comments: 'happy day' },
@@ -37,9 +38,12 @@ describe('POST /trigger', () => {
     expect((await server.client.post('/locations', { id: 77, code: 'SHOP-77', name: 'Shop', country: 'ES' })).status).toBe(200);
     await server.client.post('/trigger', { trigger: 'birthday', customer_id: 20, loyalty_rule_id: campaign, location_code: 'SHOP-77' });
     expect((await transactions(server.client, 20)).at(-1)).toMatchObject({ location_id: 77 });
-    const unknown = await server.client.post('/trigger', { trigger: 'birthday', customer_id: 20, loyalty_rule_id: campaign, location_code: 'NOPE' });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.code).toBe('location_not_found');
+    // Either identifier must name a location: the transaction records it.
+    for (const [field, value] of [['location_code', 'NOPE'], ['location_id', 76]] as const) {
+      const unknown = await server.client.post('/trigger', { trigger: 'birthday', customer_id: 20, loyalty_rule_id: campaign, [field]: value });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toEqual({ code: 'location_not_found', error: `${field}: no location ${value}` });
+    }
     const both = await server.client.post('/trigger', { trigger: 'birthday', customer_id: 20, loyalty_rule_id: campaign, location_id: 77, location_code: 'SHOP-77' });
     expect(both.status).toBe(400);
     expect((await balance(server.client, 20)).score).toBe(600);
@@ -56,6 +60,7 @@ describe('POST /trigger', () => {
     };
     expect(await scoreAt({ location_id: 88 })).toBe(30);
     expect(await scoreAt({ location_code: 'SHOP-88' })).toBe(30);
+    expect((await server.client.post('/locations', { id: 87, code: 'SHOP-87', name: 'Shop 87', country: 'ES' })).status).toBe(200);
     expect(await scoreAt({ location_id: 87 })).toBe(0);
     expect(await scoreAt({})).toBe(0);
     expect((await balance(server.client, 40)).score).toBe(60);
@@ -83,7 +88,9 @@ describe('POST /trigger', () => {
       rule_conditions: { conditions: { and: [{ field: 'customer.country', operator: 'eq', value: 'FR' }] } },
     });
     await triggerCampaign(server.client, 'other-slug', 1000);
+    // loyalty_rule_id is optional although the body list says required: the engine versions' text runs rules without it.
     const v2 = await server.client.post('/trigger', { trigger: 'signup', customer_id: 22 });
+    expect(v2.status, v2.text).toBe(200);
     expect(v2.body.score).toBe(30);
     expect(v2.body.effects.map((e: { rule_id: number }) => e.rule_id)).toEqual([a, b]);
     const fr = await server.client.post('/trigger', { trigger: 'signup', customer_id: 23 });
@@ -110,6 +117,11 @@ describe('POST /trigger', () => {
     const french = await server.client.post('/trigger', { trigger: 'french-only', customer_id: 23, loyalty_rule_id: campaign });
     expect(french.body.score).toBe(9);
     expect((await server.client.post('/trigger', { trigger: 'french-only', customer_id: 26, country: 'fr' })).status).toBe(400);
+    // Two capitals that name no country: refused as locations refuse them.
+    const unknown = await server.client.post('/trigger', { trigger: 'french-only', customer_id: 26, loyalty_rule_id: campaign, country: 'XX' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toEqual({ code: 'invalid_request', error: 'country: XX is not an ISO 3166-1 alpha-2 country code' });
+    expect((await balance(server.client, 26)).score).toBe(9);
     // Registered at a French store, Spanish by profile: the registration location's country applies, and is the one recorded.
     expect((await server.client.post('/locations', { id: 78, name: 'Lyon', country: 'FR' })).status).toBe(200);
     await createCustomer(server.client, 31, { country: 'ES', registration_location_id: 78 });

@@ -22,6 +22,7 @@ import { wireDatetime, wireInt } from '../http/wire.js';
 import type { InstantWinStore } from '../instant-wins/store.js';
 import type { LocationStore } from '../locations/store.js';
 import { registrationOf } from '../locations/registration.js';
+import { currencyFor } from '../locations/store.js';
 import { customerPoints } from '../points/balance.js';
 import { authorOf } from '../points/author.js';
 import { readBalance } from '../points/ledger.js';
@@ -54,7 +55,9 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
   if (body.trigger === CART_EVENT) throw invalidRequest('trigger', `${CART_EVENT} is the event of a cart: send the cart`);
   const version = req.settings.trigger_engine_version;
   if (version === 1 && body.country === undefined) throw invalidRequest('country', 'is required (trigger engine version 1)');
-  const locationId = locationOf(locations, req, body);
+  // Two capitals are not yet a country (XX): the country table locations are checked against says which are (400).
+  if (body.country !== undefined) currencyFor(body.country);
+  const location = locationOf(locations, req, body);
   const ruleId = body.loyalty_rule_id ?? body.loyalty_score_id;
   const ruleField = body.loyalty_rule_id !== undefined ? 'loyalty_rule_id' : 'loyalty_score_id';
   if (body.score_overwrite !== undefined && ruleId === undefined) throw invalidRequest('score_overwrite', 'needs loyalty_rule_id');
@@ -80,7 +83,7 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
     seed: await deps.seeds.seed(req.tenant, `${at}\n${req.rawBody}`),
     country: body.country,
     // Both identifiers, as carts give the rules (a location_code rule holds for a trigger sent by id).
-    location: locationId === null ? undefined : { id: locationId, code: body.location_code ?? locations.locationById(req.tenant, locationId)?.code ?? undefined },
+    location: location === null ? undefined : { id: location.id, code: location.code ?? undefined },
   };
   // Engine version 1 without a campaign: only one rule runs, the first that grants points.
   const runOne = version === 1 && ruleId === undefined;
@@ -97,7 +100,7 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
     return grantInTransaction(deps, req, customer, evaluate, evaluation, {
       type: 'trigger',
       created_at: at,
-      location_id: locationId,
+      location_id: location?.id ?? null,
       origin_info: { comments: body.comments ?? null, slug: body.trigger, country },
       author,
     });

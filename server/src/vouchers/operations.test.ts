@@ -83,6 +83,34 @@ describe('voucher operations', () => {
     expect((await server.client.get(`/vouchers/${code}`, { query: { customer_code: `C${customer}` } })).status).toBe(200);
   });
 
+  it('names campaigns and coupons in the Accept-Language language in cart answers and redemptions, and stores the default names', async () => {
+    const customer = await newCustomer();
+    const es = { headers: { 'Accept-Language': 'es' } };
+    type Entry = { rule_id: number; rule_name?: string; coupon_info?: { coupon_name?: string }; coupon?: { name: string; description: string } };
+    const names = (body: { effects: Entry[]; vouchers: Entry[] }) => {
+      const effect = body.effects.find((e) => e.rule_id === gift);
+      const voucher = body.vouchers.find((v) => v.rule_id === gift);
+      return [effect?.rule_name, effect?.coupon_info?.coupon_name, voucher?.coupon?.name, voucher?.coupon?.description];
+    };
+    const cart = (extra: Record<string, unknown>) => cartBody(10, { customer_id: customer, ...extra });
+    const spanish = ['Regalo', 'Cupón regalo', 'Cupón regalo', 'Five off'];
+    const code = await issue(customer);
+    expect(names((await server.client.post('/carts/simulate', cart({ coupons_desired: [code] }), es)).body)).toEqual(spanish);
+    expect(names((await server.client.post('/carts/simulate', cart({ coupons_desired: [code] }))).body)).toEqual(['Gift', 'Gift coupon', 'Gift coupon', 'Five off']);
+    const realtime = await server.client.post('/carts/realtime', cart({ coupons_desired: [code] }), es);
+    expect(realtime.status, realtime.text).toBe(200);
+    expect(names(realtime.body)).toEqual(spanish);
+    // The stored cart is the record every client reads: default names.
+    expect(names((await server.client.get(`/carts/${realtime.body.id}`)).body)[0]).toBe('Gift');
+    const redeem = (voucher_code: string, options = {}) =>
+      server.client.post('/discounts/redeem', { voucher_code, customer_id: customer, cart_id: 1, discount: 100 }, options);
+    const redeemed = await redeem(await issue(customer), es);
+    expect(redeemed.status, redeemed.text).toBe(200);
+    expect([redeemed.body.rule_name, redeemed.body.coupon_info.coupon_name]).toEqual(['Regalo', 'Cupón regalo']);
+    const plain = (await redeem(await issue(customer))).body;
+    expect([plain.rule_name, plain.coupon_info.coupon_name]).toEqual(['Gift', 'Gift coupon']);
+  });
+
   it('validates a voucher with each voucher error code, and answers it as usable otherwise', async () => {
     const customer = await newCustomer();
     const validate = (code: string, query: Record<string, string> = {}) =>

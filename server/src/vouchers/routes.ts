@@ -1,5 +1,4 @@
 /** POST /discounts/redeem, GET /discounts/transactions, POST /discounts/trigger. */
-import { TallyError } from '@tally/engine';
 import { Decimal } from 'decimal.js';
 import type { ServerContext } from '../context.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
@@ -8,10 +7,12 @@ import { LmdbCounterStore } from '../counters/store.js';
 import { CustomerStore } from '../customers/store.js';
 import { invalidRequest } from '../http/errors.js';
 import { optionalCode, optionalInt64, readPage } from '../http/params.js';
-import { ok, success, type Routes } from '../http/types.js';
+import { localize } from '../http/language.js';
+import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { InstantWinStore } from '../instant-wins/store.js';
+import { requireStillActive, requireUnmerged } from '../points/request.js';
 import { optionalCustomer, requireCustomer } from './customer.js';
 import { requireHolder } from './holder.js';
 import { redeemInTransaction, type Redemption } from './redeem.js';
@@ -27,13 +28,14 @@ function exactlyOne<T extends object>(body: T, first: keyof T & string, second: 
 
 const toMoney = (cents: number) => new Decimal(cents).div(100).toNumber();
 
-/** The effect answered by POST /discounts/redeem. */
-function redemptionEffect({ campaign, voucher, transaction }: Redemption) {
+/** The effect answered by POST /discounts/redeem, names in the request's language (common rule 7). */
+function redemptionEffect({ campaign, voucher, transaction }: Redemption, req: TallyRequest) {
   const coupon = campaign.coupon_params;
+  const couponName = campaign.texts.coupon_name ?? coupon?.name;
   return {
     rule_id: wireInt(campaign.id),
     campaign_history_id: campaign.history_id === undefined ? null : wireInt(campaign.history_id),
-    rule_name: campaign.rule_params.name,
+    rule_name: localize(campaign.texts.name ?? campaign.rule_params.name ?? '', req.language, req.settings),
     type: 'discount',
     effect_type: 'external_redeem',
     distribution_type: 'total',
@@ -45,7 +47,7 @@ function redemptionEffect({ campaign, voucher, transaction }: Redemption) {
       voucher_id: voucher ? wireInt(voucher.id) : null,
       voucher_code: voucher?.code ?? null,
       coupon_id: campaign.coupon_id === undefined ? null : wireInt(campaign.coupon_id),
-      coupon_name: coupon?.name ?? null,
+      coupon_name: couponName === undefined ? null : localize(couponName, req.language, req.settings),
       static_code: coupon?.static_code ?? null,
     },
   };
@@ -68,10 +70,12 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
       return duplicates.suppress(req, `discount_redemption:${body.voucher_code ?? body.static_code}`, async () => {
         // A voucher operation: an unknown customer is voucher_not_found (part 1's table).
         const customer = requireHolder(customers, req.tenant, body);
-        const redemption = await env.transact(() =>
-          redeemInTransaction(stores, req.tenant, req.settings, customer, body, req.now),
-        );
-        return ok(redemptionEffect(redemption));
+        const redemption = await env.transact(() => {
+          // Read in the transaction: a merge committed since the lookup moved the customer's vouchers and redemptions.
+          requireUnmerged(customers, req.tenant, customer.id);
+          return redeemInTransaction(stores, req.tenant, req.settings, customer, body, req.now);
+        });
+        return ok(redemptionEffect(redemption, req));
       });
     },
 
@@ -96,11 +100,12 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
       const body = validate('discounts.trigger', req.body);
       const target = triggerTarget({ campaigns, instantWins }, req.tenant, body);
       const customer = requireCustomer(customers, req.tenant, { customer_id: body.customer_id });
-      if (customer.status !== 'active') {
-        throw new TallyError('customer_inactive', `customer_id: customer ${customer.id} is ${customer.status}`, 'customer_id');
-      }
       return duplicates.suppress(req, `voucher_issue:${body.customer_id}:${target.campaignId}`, async () => {
-        const voucher = await env.transact(() => issueInTransaction(env, vouchers, req.tenant, target, body, req.now));
+        const voucher = await env.transact(() => {
+          // Vouchers go to active customers only, as the transaction reads them: a merge committing meanwhile is seen.
+          requireStillActive(customers, req.tenant, customer.id, 'customer_id');
+          return issueInTransaction(env, vouchers, req.tenant, target, body, req.now);
+        });
         return success({ voucher_id: wireInt(voucher.id), voucher_code: voucher.code });
       });
     },

@@ -251,6 +251,41 @@ describe('vouchers: trigger, redeem, transactions', () => {
     expect(history.body.data.every((t: { customer_id: number }) => t.customer_id === kept)).toBe(true);
   });
 
+  it('refuses a merged customer\'s redemption and voucher issue (402 customer_inactive), writing nothing', async () => {
+    const old = await newCustomer();
+    const kept = await newCustomer();
+    expect((await server.client.post('/customers/transfer', { old_customer_id: old, new_customer_id: kept })).status).toBe(200);
+    for (const res of [await redeem({ static_code: 'OPEN5', customer_id: old }), await trigger({ customer_id: old, loyalty_rule_id: targeted })]) {
+      expect(res.status, res.text).toBe(402);
+      expect(res.body.code).toBe('customer_inactive');
+    }
+    expect((await server.client.get('/discounts/transactions', { query: { customer_id: String(old) } })).body.data).toEqual([]);
+    expect((await server.client.get('/vouchers', { query: { customer_id: String(old) } })).body.data).toEqual([]);
+  });
+
+  it('refuses redemptions and voucher issues of a customer merged while they waited for their transaction', async () => {
+    const old = await newCustomer();
+    const kept = await newCustomer();
+    // An open static code needs no voucher: only the status check keeps a redemption off the merged customer.
+    const sending = (round: number) => Array.from({ length: 8 }, (_, i) => [
+      redeem({ static_code: 'OPEN5', customer_id: old, cart_id: 1000 + round * 10 + i }),
+      trigger({ customer_id: old, loyalty_rule_id: targeted, external_voucher_code: `RACING-${old}-${round}-${i}` }),
+    ]).flat();
+    const before = sending(0);
+    const merge = server.client.post('/customers/transfer', { old_customer_id: old, new_customer_id: kept });
+    const sent = [...before, ...sending(1)];
+    expect((await merge).status).toBe(200);
+    const answers = await Promise.all(sent);
+    for (const res of answers) expect(res.status === 200 ? 'done' : res.body.code, res.text).toMatch(/^(done|customer_inactive)$/);
+    const list = async (path: string, customer: number) => (await server.client.get(path, { query: { customer_id: String(customer), per_page: '100' } })).body.data;
+    expect(await list('/discounts/transactions', old)).toEqual([]);
+    expect(await list('/vouchers', old)).toEqual([]);
+    // What was done before the merge moved to the customer kept: redemptions are the even answers, issues the odd.
+    const done = (parity: number) => answers.filter((res, i) => i % 2 === parity && res.status === 200).length;
+    expect((await list('/discounts/transactions', kept)).length).toBe(done(0));
+    expect((await list('/vouchers', kept)).length).toBe(done(1));
+  });
+
   it('keeps a customer with vouchers from a hard delete (a soft delete is done instead)', async () => {
     const customer = await newCustomer();
     await trigger({ customer_id: customer, loyalty_rule_id: targeted, external_voucher_code: `KEEP-${customer}` });
