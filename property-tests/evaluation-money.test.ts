@@ -2,7 +2,7 @@
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileCampaigns, evaluateCart, type Outcome } from '../engine/src/index.js';
+import { compileCampaigns, evaluateCart, MAX_POINTS, type Outcome } from '../engine/src/index.js';
 import { arbCampaigns, arbCart, arbContext, arbRatio } from './arbitraries/evaluation.js';
 
 const SETTINGS = { currency: 'EUR', timezone: 'Europe/Madrid' };
@@ -64,6 +64,27 @@ describe('money invariants', () => {
         expect(response.scores.map(({ line_order, score }) => ({ line_order, score }))).toEqual(expected);
       }),
       { numRuns: 500, seed: 23 },
+    );
+  });
+
+  it('a ratio up to its bound: every award is the decimal reference cut to MAX_POINTS (then to a multiple of the quantity), a safe integer', () => {
+    const arbLargeRatio = fc.oneof(fc.integer({ min: 1, max: MAX_POINTS }), fc.integer({ min: 1, max: MAX_POINTS }).map((n) => n / 100));
+    const capped = (total: number | string, ratio: number) => Decimal.min(new Decimal(String(total)).times(String(ratio)).floor(), MAX_POINTS).toNumber();
+    fc.assert(
+      fc.property(arbLargeRatio, fc.constantFrom('individual_items', 'total_cart'), arbCart, (ratio, distribution, cart) => {
+        const campaigns = [{ id: 1, type: 'points' as const, rule_params: { rule_effects: [{ type: 'ratio', value: ratio, distribution }] } }];
+        const { response } = evaluateCart(compileCampaigns(campaigns, SETTINGS), { ...cart, cashback_score_desired: undefined }, { now: cart.creation_date, mode: 'simulate', seed: '' });
+        const expected =
+          distribution === 'total_cart'
+            ? [{ line_order: -1, score: capped(cart.total, ratio) }]
+            : cart.lines.map((line) => {
+                const raw = capped(line.total, ratio);
+                return { line_order: line.order, score: raw - (raw % Number(line.quantity)) };
+              });
+        expect(response.scores.map(({ line_order, score }) => ({ line_order, score }))).toEqual(expected.filter((entry) => entry.score > 0));
+        expect(Number.isSafeInteger(response.score)).toBe(true);
+      }),
+      { numRuns: 300, seed: 24 },
     );
   });
 });

@@ -7,6 +7,14 @@ import { invalidRequest } from './errors.js';
 
 const DECIMAL_MONEY = /^-?\d+(\.\d+)?$/;
 
+/**
+ * The most points one effect grants (a campaign's direct_value, its ratio's
+ * points per currency unit, one award on a line or a cart): the contract's
+ * largest points amount (redeem, transfer, a reward's points), so every score
+ * stays a safe integer and a ledger movement can take it back.
+ */
+export const MAX_POINTS = 2147483647;
+
 /** Exact integer cents of a wire amount; rejects more than two decimals. */
 export function toCents(value: unknown, field: string): number {
   if (typeof value === 'number') {

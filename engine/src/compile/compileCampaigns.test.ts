@@ -20,6 +20,8 @@ describe('compileCampaigns rejects malformed campaigns, naming the field', () =>
     ['weekly recurrence without days', discount(1, { recurrence_type: 'weekly', rule_effects: ok }), 'campaigns[0].rule_params.recurrence_days'],
     ['bad available_from', discount(1, { available_from: 'soon', rule_effects: ok }), 'campaigns[0].rule_params.available_from'],
     ['points ratio on a discount-only distribution', points(1, { rule_effects: [{ type: 'ratio', value: 1, distribution: 'individual_items_pro_rata' }] }), 'campaigns[0].rule_params.rule_effects[0].distribution'],
+    ['points ratio above 2147483647 points per currency unit', points(1, { rule_effects: [{ type: 'ratio', value: 1e300 }] }), 'campaigns[0].rule_params.rule_effects[0].value'],
+    ['points direct_value above 2147483647', points(1, { rule_effects: [{ type: 'direct_value', value: 2147483648 }] }), 'campaigns[0].rule_params.rule_effects[0].value'],
     ['unknown fixed expiration option', points(1, { expiration_period_type: 'fixed', fixed_option_selected: 'never', rule_effects: [{ type: 'ratio', value: 1 }] }), 'campaigns[0].rule_params.fixed_option_selected'],
   ])('%s', (_name, campaign, field) => {
     const error = errorOf(() => compileCampaigns([campaign], SETTINGS));

@@ -1,7 +1,7 @@
 /** rule_effects → compiled effects, checked against the campaign type. */
 import { Decimal } from 'decimal.js';
 import { invalidRequest } from '../errors.js';
-import { asSafeInteger, toCents, toDecimal } from '../money.js';
+import { asSafeInteger, MAX_POINTS, toCents, toDecimal } from '../money.js';
 import type { CampaignType } from '../types.js';
 import { DISTRIBUTIONS, type CompiledEffect } from './program.js';
 import { oneOf, optionalInteger, parseJsonField } from './read.js';
@@ -28,10 +28,12 @@ function compileEffect(item: unknown, field: string, campaignType: CampaignType)
     const distribution = oneOf(raw.distribution, `${field}.distribution`, POINTS_DISTRIBUTIONS, 'individual_items');
     if (type === 'ratio') {
       const rate = positive(toDecimal(raw.value, `${field}.value`), `${field}.value`);
+      if (rate.gt(MAX_POINTS)) throw invalidRequest(`${field}.value`, `a ratio must be at most ${MAX_POINTS} points per currency unit`);
       return { type, distribution, rate, rateInt: asSafeInteger(rate), amount: 0, limits };
     }
     const points = optionalInteger(raw.value, `${field}.value`, 1);
     if (points === null) throw invalidRequest(`${field}.value`, 'is required');
+    if (points > MAX_POINTS) throw invalidRequest(`${field}.value`, `must be at most ${MAX_POINTS} points`);
     return { type, distribution, rate: new Decimal(0), rateInt: 0, amount: points, limits };
   }
   const type = oneOf(raw.type, `${field}.type`, DISCOUNT_TYPES, 'percentage');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_POINTS } from '../index.js';
 import { ANONYMOUS, cart, context, discount, evaluate, line, points, productIn } from '../../test-support/scenario.js';
 
 const ratio = (value: number | string, extra: Record<string, unknown> = {}) => points(1, { rule_effects: [{ type: 'ratio', value, distribution: 'individual_items' }], ...extra });
@@ -22,6 +23,19 @@ describe('points: exact rounding down', () => {
     expect(evaluate([ratio(1)], cart([line(1, 10, 9.99, 3)])).response.score).toBe(9);
     // 2 x 4.99 = 9.98 at 1 point = 9 -> 8.
     expect(evaluate([ratio(1)], cart([line(1, 10, 9.98, 2)])).response.score).toBe(8);
+  });
+
+  it('one award is at most MAX_POINTS (2147483647), cut down to a multiple of the quantity on a line: every score a safe integer', () => {
+    const big = [line(1, 10, 1.5e9, 3), line(2, 11, 1e9, 1)];
+    const perLine = evaluate([ratio(MAX_POINTS)], cart(big));
+    expect(perLine.response.scores.map((s) => [s.line_order, s.score])).toEqual([[1, MAX_POINTS - (MAX_POINTS % 3)], [2, MAX_POINTS]]);
+    expect(perLine.response.score).toBe(2 * MAX_POINTS - (MAX_POINTS % 3));
+    expect(perLine.writes.points.map((p) => p.amount)).toEqual([MAX_POINTS - (MAX_POINTS % 3), MAX_POINTS]);
+    const onCart = evaluate([points(1, { rule_effects: [{ type: 'ratio', value: MAX_POINTS, distribution: 'total_cart' }] })], cart(big));
+    expect(onCart.response.scores.map((s) => [s.line_order, s.score])).toEqual([[-1, MAX_POINTS]]);
+    const perUnit = evaluate([points(1, { rule_effects: [{ type: 'direct_value', value: MAX_POINTS }] })], cart([line(1, 10, 1e6, 1e6)]));
+    expect(perUnit.response.scores.map((s) => s.score)).toEqual([MAX_POINTS - (MAX_POINTS % 1e6)]);
+    for (const outcome of [perLine, onCart, perUnit]) expect(Number.isSafeInteger(outcome.response.score)).toBe(true);
   });
 
   it('on line totals after discounts', () => {

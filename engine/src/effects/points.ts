@@ -1,8 +1,10 @@
 /**
  * A points campaign: points on the line totals after discounts and cashback.
  * ratio = points per currency unit, rounded towards zero exactly; direct_value
- * = fixed points (per unit for individual_items, once otherwise). Points on a
- * line are a multiple of its integer quantity.
+ * = fixed points (per unit for individual_items, once otherwise). One award
+ * (an effect on a line, or on the cart) is at most MAX_POINTS, more is cut to
+ * it, so every score is a safe integer whatever the cart's total or quantity.
+ * Points on a line are a multiple of its integer quantity.
  */
 import { Decimal } from 'decimal.js';
 import type { CompiledCampaign, CompiledEffect } from '../compile/program.js';
@@ -11,7 +13,7 @@ import type { LineState } from '../evaluate/cartInput.js';
 import { admit, commit, type Admission } from '../evaluate/admission.js';
 import { isIdentified } from '../evaluate/contextInput.js';
 import type { Run } from '../evaluate/run.js';
-import { pointsFor, pointsToCents, toMoney } from '../money.js';
+import { MAX_POINTS, pointsFor, pointsToCents, toMoney } from '../money.js';
 import { coveredCents, coveredUnits } from './units.js';
 
 export function applyPointsCampaign(run: Run, campaign: CompiledCampaign): void {
@@ -62,7 +64,7 @@ function perLine(effect: CompiledEffect, lines: readonly LineState[], eligible: 
   lines.forEach((line, i) => {
     if (units[i] <= 0) return;
     const raw = effect.type === 'ratio' ? pointsFor(coveredCents(line, units[i]), effect.rate, effect.rateInt) : effect.amount * units[i];
-    awards.push({ line, points: roundToUnits(raw, line) });
+    awards.push({ line, points: roundToUnits(Math.min(raw, MAX_POINTS), line) });
   });
   return awards;
 }
@@ -79,7 +81,7 @@ function onCart(effect: CompiledEffect, lines: readonly LineState[], eligible: r
       if (units[i] > 0) cents += coveredCents(line, units[i]);
     });
   }
-  return [{ line: null, points: pointsFor(cents, effect.rate, effect.rateInt) }];
+  return [{ line: null, points: Math.min(pointsFor(cents, effect.rate, effect.rateInt), MAX_POINTS) }];
 }
 
 /** Points on a line are divisible by its integer quantity. */

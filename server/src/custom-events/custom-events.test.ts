@@ -13,7 +13,7 @@ describe('custom events over HTTP', () => {
   let review: number;
   beforeAll(async () => {
     server = await startServer();
-    for (const id of [30, 31, 32, 33, 34, 35]) await createCustomer(server.client, id, { code: `E${id}` });
+    for (const id of [30, 31, 32, 33, 34, 35, 36]) await createCustomer(server.client, id, { code: `E${id}` });
     const def = await server.client.post('/custom_event_definitions', { slug: 'review', name: 'Product review', schema: reviewSchema });
     expect(def.status, def.text).toBe(200);
     review = def.body.id;
@@ -180,5 +180,35 @@ describe('custom events over HTTP', () => {
     expect((await server.client.post('/custom_events', { customer_id: 34, slug: 'stamp', data: {} })).status).toBe(200);
     const [prize] = (await transactions(server.client, 34, { origin_type: 'custom_entity' })).filter((t) => t.amount === 40);
     expect(prize.origin_info).toEqual({ score: 40, slug: 'stamp' });
+  });
+
+  // A backtracking engine would take minutes on these patterns (ReDoS), stalling the whole server: the test's timeout is the guard.
+  it('matches patterns and patternProperties in time linear in the data', { timeout: 10_000 }, async () => {
+    const evil = '^(a+)+$';
+    const def = await server.client.post('/custom_event_definitions', {
+      slug: 'evil',
+      schema: { type: 'object', properties: { tag: { type: 'string', pattern: evil } }, patternProperties: { [evil]: { type: 'integer' } } },
+    });
+    expect(def.status, def.text).toBe(200);
+    const attack = `${'a'.repeat(40)}!`;
+    const byPattern = await server.client.post('/custom_events', { customer_id: 36, slug: 'evil', data: { tag: attack } });
+    expect(byPattern.status).toBe(400);
+    expect(byPattern.body.error).toMatch(/^data\.tag: must match pattern/);
+    // The property name does not match the pattern, so its value is not checked as an integer.
+    const byName = await server.client.post('/custom_events', { customer_id: 36, slug: 'evil', data: { [attack]: 'x', aaa: 1 } });
+    expect(byName.status, byName.text).toBe(200);
+    const nameMatches = await server.client.post('/custom_events', { customer_id: 36, slug: 'evil', data: { aaa: 'x' } });
+    expect(nameMatches.body.error).toMatch(/^data\.aaa: must be integer/);
+    expect((await server.client.post('/custom_events', { customer_id: 36, slug: 'evil', data: { tag: 'aaaa' } })).status).toBe(200);
+  });
+
+  it('refuses patterns the linear engine cannot run and the deprecated url format', async () => {
+    for (const schema of [{ type: 'string', pattern: '^(?=a)' }, { type: 'string', pattern: '^(a)\\1$' }, { type: 'string', format: 'url' }]) {
+      const res = await server.client.post('/custom_event_definitions', { slug: 'refused', schema });
+      expect(res.status, JSON.stringify(schema)).toBe(400);
+      expect(res.body.error).toMatch(/^schema: is not a valid JSON Schema/);
+    }
+    const uri = await server.client.post('/custom_event_definitions', { slug: 'link', schema: { type: 'object', properties: { at: { type: 'string', format: 'uri' } } } });
+    expect(uri.status, uri.text).toBe(200);
   });
 });

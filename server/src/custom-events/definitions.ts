@@ -37,7 +37,7 @@ const SLUGS = 'custom_event_definition_slugs';
 export const DEFINITION_DATABASES = [DEFINITIONS, SLUGS];
 
 // Definitions never change once created, so a compiled validator is kept for good.
-const ajv = createAjv();
+const ajv = createAjv({ companySchemas: true });
 const validators = new Map<string, ValidateFunction>();
 
 function compile(schema: Record<string, unknown>): ValidateFunction {

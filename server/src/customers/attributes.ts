@@ -22,7 +22,7 @@ interface Validators {
 
 /** Compiled once per Company environment and settings version (compile once, validate many). */
 const cache = new Map<string, Validators>();
-const ajv = createAjv({ removeAdditional: true });
+const ajv = createAjv({ removeAdditional: true, companySchemas: true });
 
 function validators(tenant: Tenant, settings: CompanySettings): Validators {
   const key = tenantPrefix(tenant);

@@ -9,6 +9,7 @@ const schema = {
     age: { type: 'integer', minimum: 0 },
     Pets: { type: 'integer' },
     note: { type: 'string' },
+    tag: { type: 'string', pattern: '^(a+)+$' },
     ...Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`a${i}`, { type: 'string' }])),
   },
 };
@@ -35,6 +36,15 @@ describe('updating customers and their attributes', () => {
     expect((await create({ id: 1, attributes: { level: 'gold', age: 40, pets: 2, unknown: 'x', shape: { deep: 1 } } })).status).toBe(200);
     // Names are case-sensitive: `pets` is not the schema's `Pets`.
     expect((await get(1)).attributes).toEqual({ level: 'gold', age: 40 });
+  });
+
+  // A backtracking engine would take minutes on this pattern (ReDoS), stalling the whole server: the test's timeout is the guard.
+  it('matches attribute patterns in time linear in the value', { timeout: 10_000 }, async () => {
+    const attack = await create({ id: 9, attributes: { level: 'gold', tag: `${'a'.repeat(40)}!` } });
+    expect(attack.status).toBe(400);
+    expect(attack.body.error).toMatch(/^attributes\.tag: must match pattern/);
+    expect((await create({ id: 9, attributes: { level: 'gold', tag: 'aaaa' } })).status).toBe(200);
+    expect((await get(9)).attributes).toEqual({ level: 'gold', tag: 'aaaa' });
   });
 
   it('merges attributes on update as a JSON Merge Patch, validating only what is sent', async () => {

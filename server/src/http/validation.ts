@@ -10,8 +10,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { DataValidationCxt } from 'ajv/dist/types/index.js';
+import type { DataValidationCxt, RegExpEngine } from 'ajv/dist/types/index.js';
 import addFormatsModule from 'ajv-formats';
+import { formatNames } from 'ajv-formats/dist/formats.js';
+import { RE2JS } from 're2js';
 import { invalidRequest } from './errors.js';
 import type { RequestBodies } from '../wire/types.js';
 import { WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
@@ -34,8 +36,30 @@ function wireValidate(type: WireType, data: unknown, _schema: unknown, cxt?: Dat
 }
 wireValidate.errors = undefined as Partial<ErrorObject>[] | undefined;
 
-/** Creates an ajv instance with Tally's formats and the `wire` keyword. */
-export function createAjv(options: { removeAdditional?: boolean } = {}): Ajv {
+/**
+ * A Company's `pattern` and `patternProperties` run on RE2JS (a pure-JS port of
+ * RE2), which matches in time linear in the input: with the built-in engine a
+ * pattern such as `^(a+)+$` backtracks for minutes and stalls the event loop
+ * (ReDoS). Patterns RE2 cannot run (lookarounds, backreferences) do not compile.
+ */
+const linearRegExp: RegExpEngine = Object.assign((pattern: string) => RE2JS.compile(RE2JS.translateRegExp(pattern)), {
+  // What standalone ajv code would call; Tally never generates standalone code.
+  code: 'RE2JS.compile',
+});
+
+/**
+ * The ajv-formats formats a Company's schema may use: all but the deprecated
+ * `url`, whose expression takes time quadratic in the input (minutes for a
+ * 1 MB string); `uri` is the JSON Schema format for it.
+ */
+const COMPANY_FORMATS = formatNames.filter((name) => name !== 'url');
+
+/**
+ * Creates an ajv instance with Tally's formats and the `wire` keyword.
+ * `companySchemas`: for schemas a Company writes (custom event definitions,
+ * the customer attribute schema), which must not be able to stall the server.
+ */
+export function createAjv(options: { removeAdditional?: boolean; companySchemas?: boolean } = {}): Ajv {
   const ajv = new Ajv({
     allErrors: false,
     useDefaults: true,
@@ -43,8 +67,9 @@ export function createAjv(options: { removeAdditional?: boolean } = {}): Ajv {
     // Strict mode stays on (unknown keywords are errors); its type lint only warns
     // on stderr about valid patterns such as `required` inside `allOf`.
     strictTypes: false,
+    ...(options.companySchemas ? { code: { regExp: linearRegExp } } : {}),
   });
-  addFormats(ajv);
+  addFormats(ajv, { formats: options.companySchemas ? COMPANY_FORMATS : formatNames, keywords: true });
   ajv.addKeyword({
     keyword: 'wire',
     schemaType: 'string',

@@ -218,6 +218,49 @@ describe('points ledger over HTTP', () => {
  * The wallet summary keeps when the next activation or expiry can be due, so that balance reads skip the
  * index scans until then (wallet-store.ts). A summary written before it had those dates still settles.
  */
+describe('points ledger: every score a safe integer', () => {
+  const MAX_POINTS = 2147483647;
+  const ratio = (value: unknown) => ({ rule_params: { name: 'Big earner', rule_effects: [{ type: 'ratio', value, distribution: 'individual_items' }] } });
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+    await createCustomer(server.client, 1);
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('refuses effect values above 2147483647 points on create and PATCH, naming the effect, and stores nothing', async () => {
+    const huge = await server.client.post('/points', ratio(1e300));
+    expect(huge.status).toBe(400);
+    expect(huge.body).toEqual({ code: 'invalid_request', error: expect.stringMatching(/^rule_params\.rule_effects\[0\]\.value: a ratio must be at most 2147483647/) });
+    const fixed = await server.client.post('/points', { rule_params: { name: 'Big gift', rule_effects: [{ type: 'direct_value', value: MAX_POINTS + 1, distribution: 'total' }] } });
+    expect(fixed.status).toBe(400);
+    expect(fixed.body.error).toMatch(/^rule_params\.rule_effects\[0\]\.value: must be at most 2147483647/);
+    expect((await server.client.get('/points')).body.data).toEqual([]);
+    const created = await server.client.post('/points', ratio(1));
+    expect(created.status, created.text).toBe(200);
+    const patched = await server.client.patch(`/points/${created.body.id}`, { rule_params: { rule_effects: [{ type: 'ratio', value: '1e300' }] } });
+    expect(patched.status).toBe(400);
+    expect(patched.body.error).toMatch(/^rule_params\.rule_effects\[0\]\.value/);
+    expect(JSON.parse((await server.client.get(`/points/${created.body.id}`)).body.rule_effects)).toEqual(ratio(1).rule_params.rule_effects);
+    expect((await server.client.patch(`/points/${created.body.id}`, { rule_params: { active: false } })).status).toBe(200);
+  });
+
+  it('cuts an award of the largest ratio to 2147483647 points: the cart, its transaction and the balance agree', async () => {
+    expect((await server.client.post('/points', ratio(MAX_POINTS))).status).toBe(200);
+    const lines = [{ order: 1, product_id: 1, total: 1000, quantity: 1 }, { order: 2, product_id: 2, total: 1, quantity: 1 }];
+    const cart = await realtimeCart(server.client, 1, 1001, { lines });
+    // Line 1 would earn 2147483647000 points (1000 currency units at the ratio): cut; line 2 earns exactly the ratio.
+    expect(cart.body.score).toBe(2 * MAX_POINTS);
+    expect(cart.body.scores.map((s: { line_order: number; score: number }) => [s.line_order, s.score])).toEqual([[1, MAX_POINTS], [2, MAX_POINTS]]);
+    const [tx] = await transactions(server.client, 1);
+    expect(tx).toMatchObject({ type: 'activity', amount: 2 * MAX_POINTS });
+    expect((await balance(server.client, 1)).score).toBe(2 * MAX_POINTS);
+    await expectLedgerAddsUp(server.client, 1);
+  });
+});
+
 describe('points ledger: when a settlement is due', () => {
   let server: TestServer;
   beforeAll(async () => {

@@ -9,7 +9,7 @@
  * reward's validity_duration_*, rewards/validity.ts). Checks come
  * before any write (a throw after a write would leave it in a group commit).
  */
-import { TallyError } from '@tally/engine';
+import { MAX_POINTS, TallyError } from '@tally/engine';
 import type { CampaignStore } from '../campaigns/store.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
@@ -44,12 +44,10 @@ export interface Redemption {
   body: RewardsRedeem;
 }
 
-const MAX_POINTS = 2147483647n;
-
 /** The points a redemption costs: score_overwrite when sent, else the reward's. */
 export function redemptionCost(reward: RewardRecord, body: RewardsRedeem): number {
   if (body.score_overwrite === undefined) return reward.points;
-  if (BigInt(body.score_overwrite) > MAX_POINTS) throw invalidRequest('score_overwrite', `must be at most ${MAX_POINTS}`);
+  if (BigInt(body.score_overwrite) > BigInt(MAX_POINTS)) throw invalidRequest('score_overwrite', `must be at most ${MAX_POINTS}`);
   return Number(body.score_overwrite);
 }
 

@@ -48,6 +48,8 @@ describe('GET and PATCH /company', () => {
       [{ timezone: 'Mars/Olympus' }, 'timezone'],
       [{ default_language: 'fr' }, 'default_language'],
       [{ customer_attribute_schema: { type: 'no-such-type' } }, 'customer_attribute_schema'],
+      // Refused when saved: the linear-time engine of a Company's patterns has no lookarounds.
+      [{ customer_attribute_schema: { type: 'object', properties: { tag: { type: 'string', pattern: '^(?!x)' } } } }, 'customer_attribute_schema'],
       [{ unknown_setting: 1 }, 'unknown_setting'],
       [{ audiences: [{ id: 0, name: 'zero', rule: {} }] }, 'audiences[0].id'],
       [{ audiences: [{ id: 1, name: 'bad rule', rule: { conditions: { and: [{ field: 'customer.country', operator: 'like', value: 'ES' }] } } }] }, 'audiences[0].rule'],

@@ -45,7 +45,7 @@ export function applySettingsPatch(current: CompanySettings, patch: CompanyUpdat
   }
   if (patch.customer_attribute_schema !== undefined) {
     try {
-      createAjv().compile(patch.customer_attribute_schema);
+      createAjv({ companySchemas: true }).compile(patch.customer_attribute_schema);
     } catch (err) {
       throw invalidRequest('customer_attribute_schema', `is not a valid JSON Schema: ${(err as Error).message}`);
     }
