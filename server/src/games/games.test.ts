@@ -83,7 +83,7 @@ describe('games over HTTP', () => {
       [game({}, [prize({ points: undefined })]), /^game\.game_prizes\[0\]\.points: is required/],
       [game({}, [prize({ outcome: 'discount', points: undefined })]), /^game\.game_prizes\[0\]\.promotion_id: is required/],
       [game({}, [prize({ outcome: 'discount', points: undefined, promotion_id: 999999 })]), /^game\.game_prizes\[0\]\.promotion_id: is not a discount campaign/],
-      [game({}, [prize({ stock: -2 })]), /^game\.game_prizes\.0\.stock/],
+      [game({}, [prize({ stock: -2 })]), /^game\.game_prizes\[0\]\.stock/],
       [game({ name: undefined }), /^rule_params\.name: is required/],
       [game({ select_customers: 'all_customers' }), /^rule_params\.select_customers: must be loyalty or targeted/],
       [game({ budget_value: 10 }), /^rule_params\.budget_value: is not a field of games/],

@@ -100,7 +100,7 @@ describe('instant wins over HTTP', () => {
       [instantWin({}, [prize({ outcome: { promotion_type: 'game', promotion_id: loyalGame.body.id } })]), /^instant_win\.instant_win_prizes\[0\]\.outcome\.promotion_id: must be a targeted game/],
       [instantWin({}, [prize({ outcome: { promotion_type: 'reward' } })]), /^instant_win\.instant_win_prizes\[0\]\.outcome\.promotion_id: is required/],
       [instantWin({}, [prize({ outcome: { promotion_type: 'reward', promotion_id: 999999 } })]), /^instant_win\.instant_win_prizes\[0\]\.outcome\.promotion_id: is not a reward/],
-      [instantWin({}, [prize({ stock_management_strategy: 'decrement' })]), /^instant_win\.instant_win_prizes\.0\.stock_management_strategy/],
+      [instantWin({}, [prize({ stock_management_strategy: 'decrement' })]), /^instant_win\.instant_win_prizes\[0\]\.stock_management_strategy/],
       [instantWin({ select_customers: 'all_customers' }), /^rule_params\.select_customers: must be loyalty or targeted/],
       [instantWin({ budget_value: 5 }), /^rule_params\.budget_value: is not a field of games and instant wins/],
       [{ rule_params: { name: 'No prizes' } }, /^instant_win: is required/],
