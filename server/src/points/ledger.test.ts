@@ -214,10 +214,6 @@ describe('points ledger over HTTP', () => {
   });
 });
 
-/**
- * The wallet summary keeps when the next activation or expiry can be due, so that balance reads skip the
- * index scans until then (wallet-store.ts). A summary written before it had those dates still settles.
- */
 describe('points ledger: every score a safe integer', () => {
   const MAX_POINTS = 2147483647;
   const ratio = (value: unknown) => ({ rule_params: { name: 'Big earner', rule_effects: [{ type: 'ratio', value, distribution: 'individual_items' }] } });
@@ -261,6 +257,10 @@ describe('points ledger: every score a safe integer', () => {
   });
 });
 
+/**
+ * The wallet summary keeps when the next activation or expiry can be due, so that balance reads skip the
+ * index scans until then (wallet-store.ts). A summary written before it had those dates still settles.
+ */
 describe('points ledger: when a settlement is due', () => {
   let server: TestServer;
   beforeAll(async () => {
