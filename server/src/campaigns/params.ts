@@ -4,7 +4,7 @@
  * sent are kept. The rule objects may come as objects or JSON strings and
  * are stored parsed; an absent one (null, "", {}) is removed.
  */
-import { endsBeforeStart, type RuleParams } from '@tally/engine';
+import { checkEffectBounds, endsBeforeStart, type RuleParams } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
 import { parseJson } from '../http/json.js';
 import type { CompanySettings } from '../tenancy/types.js';
@@ -38,6 +38,8 @@ export function buildRecord({ kind, id, body, previous, settings, now, couponId 
   const ruleParams = mergeRuleParams(previous?.rule_params, body.rule_params, texts, settings, (field) =>
     kind === 'discount' && (POINTS_ONLY as readonly string[]).includes(field) ? 'is a points campaign field' : undefined,
   );
+  // Checked when sent (as the date windows): a campaign stored before the bound stays editable, its awards cut at evaluation.
+  if (body.rule_params?.rule_effects !== undefined) checkEffectBounds(ruleParams.rule_effects, kind);
 
   let couponParams = previous?.coupon_params ? { ...previous.coupon_params } : undefined;
   if (body.coupon_params !== undefined) {
