@@ -1,5 +1,6 @@
 /** @tally/engine: compile a Company's campaigns once, evaluate carts many times. */
 export { compileCampaigns } from './compile/compileCampaigns.js';
+export { checkEffectBounds } from './compile/effects.js';
 export { couponDatesRefusal, DEFAULT_MAX_REDEMPTIONS, voucherCoupon } from './compile/coupon.js';
 export { RULE_PARAMS_DEFAULTS } from './compile/defaults.js';
 export { evaluateCart } from './evaluate/evaluateCart.js';

@@ -1,4 +1,9 @@
-/** rule_effects → compiled effects, checked against the campaign type. */
+/**
+ * rule_effects → compiled effects, checked against the campaign type; and the
+ * bounds of a points campaign's values, checked only where a campaign is
+ * written (checkEffectBounds), so that a campaign stored before the bound
+ * still compiles: evaluation cuts each of its awards to MAX_POINTS.
+ */
 import { Decimal } from 'decimal.js';
 import { invalidRequest } from '../errors.js';
 import { asSafeInteger, MAX_POINTS, toCents, toDecimal } from '../money.js';
@@ -19,6 +24,19 @@ export function compileEffects(raw: unknown, type: CampaignType): CompiledEffect
   return list.map((item, i) => compileEffect(item, `${field}[${i}]`, type));
 }
 
+/**
+ * Throws invalid_request naming `rule_params.rule_effects[i].value` when a points effect is out of
+ * bounds: a ratio above MAX_POINTS points per currency unit, a direct_value above MAX_POINTS.
+ */
+export function checkEffectBounds(raw: unknown, type: CampaignType): void {
+  if (type !== 'points') return;
+  compileEffects(raw, type).forEach((effect, i) => {
+    const field = `rule_params.rule_effects[${i}].value`;
+    if (effect.rate.gt(MAX_POINTS)) throw invalidRequest(field, `a ratio must be at most ${MAX_POINTS} points per currency unit`);
+    if (effect.amount > MAX_POINTS) throw invalidRequest(field, `must be at most ${MAX_POINTS} points`);
+  });
+}
+
 function compileEffect(item: unknown, field: string, campaignType: CampaignType): CompiledEffect {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) throw invalidRequest(field, 'must be an object');
   const raw = item as Record<string, unknown>;
@@ -28,12 +46,10 @@ function compileEffect(item: unknown, field: string, campaignType: CampaignType)
     const distribution = oneOf(raw.distribution, `${field}.distribution`, POINTS_DISTRIBUTIONS, 'individual_items');
     if (type === 'ratio') {
       const rate = positive(toDecimal(raw.value, `${field}.value`), `${field}.value`);
-      if (rate.gt(MAX_POINTS)) throw invalidRequest(`${field}.value`, `a ratio must be at most ${MAX_POINTS} points per currency unit`);
       return { type, distribution, rate, rateInt: asSafeInteger(rate), amount: 0, limits };
     }
     const points = optionalInteger(raw.value, `${field}.value`, 1);
     if (points === null) throw invalidRequest(`${field}.value`, 'is required');
-    if (points > MAX_POINTS) throw invalidRequest(`${field}.value`, `must be at most ${MAX_POINTS} points`);
     return { type, distribution, rate: new Decimal(0), rateInt: 0, amount: points, limits };
   }
   const type = oneOf(raw.type, `${field}.type`, DISCOUNT_TYPES, 'percentage');

@@ -38,6 +38,15 @@ describe('points: exact rounding down', () => {
     for (const outcome of [perLine, onCart, perUnit]) expect(Number.isSafeInteger(outcome.response.score)).toBe(true);
   });
 
+  it('a campaign stored before the bound (ratio or direct_value above MAX_POINTS) still compiles: each award is cut to MAX_POINTS', () => {
+    const big = [line(1, 10, 0.01, 1), line(2, 11, 5, 2)];
+    const stored = evaluate([ratio(1e12), { ...ratio(1e300), id: 2 }], cart(big));
+    expect(stored.response.scores.map((s) => [s.line_order, s.score])).toEqual([[1, MAX_POINTS], [2, MAX_POINTS - (MAX_POINTS % 2)], [1, MAX_POINTS], [2, MAX_POINTS - (MAX_POINTS % 2)]]);
+    const fixed = (distribution: string) => points(1, { rule_effects: [{ type: 'direct_value', value: 1e12, distribution }] });
+    expect(evaluate([fixed('total')], cart(big)).response.scores.map((s) => [s.line_order, s.score])).toEqual([[-1, MAX_POINTS]]);
+    expect(evaluate([fixed('individual_items')], cart(big)).response.scores.map((s) => [s.line_order, s.score])).toEqual([[1, MAX_POINTS], [2, MAX_POINTS - (MAX_POINTS % 2)]]);
+  });
+
   it('on line totals after discounts', () => {
     const outcome = evaluate([discount(1, { rule_effects: [{ type: 'percentage', value: 50 }] }), { ...ratio(10), id: 2 }], cart([line(1, 10, 10)]));
     expect(outcome.response.score).toBe(50);

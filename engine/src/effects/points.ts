@@ -71,7 +71,7 @@ function perLine(effect: CompiledEffect, lines: readonly LineState[], eligible: 
 
 /** total: on the applied lines' total (up to `limits` units); total_cart: on the whole cart. Reported on line -1. */
 function onCart(effect: CompiledEffect, lines: readonly LineState[], eligible: readonly boolean[]): Award[] {
-  if (effect.type === 'direct_value') return eligible.some(Boolean) ? [{ line: null, points: effect.amount }] : [];
+  if (effect.type === 'direct_value') return eligible.some(Boolean) ? [{ line: null, points: Math.min(effect.amount, MAX_POINTS) }] : [];
   let cents = 0;
   if (effect.distribution === 'total_cart') {
     for (const line of lines) if (line.current > 0) cents += line.current;

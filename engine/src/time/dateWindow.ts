@@ -27,14 +27,14 @@ export function outsideWindow(window: DateWindow, at: number, day: string): 'bef
 }
 
 /**
- * Whether a from/to pair (`<prefix>from`, `<prefix>to`, as sent) leaves no
- * instant inside: its to comes before its from. A date against a datetime is
+ * Whether a from/to pair (as sent; `fields` name them) leaves no instant
+ * inside: its to comes before its from. A date against a datetime is
  * compared in the Company timezone: the datetime's local day against the date
  * (a date includes its whole day, so `2026-11-30` to `2026-11-30T08:00:00Z`
  * is not empty).
  */
-export function endsBeforeStart(from: unknown, to: unknown, timezone: string, prefix = 'available_'): boolean {
-  const window = { from: dateBound(from, `${prefix}from`), to: dateBound(to, `${prefix}to`) };
+export function endsBeforeStart(from: unknown, to: unknown, timezone: string, fields: readonly [string, string] = ['available_from', 'available_to']): boolean {
+  const window = { from: dateBound(from, fields[0]), to: dateBound(to, fields[1]) };
   if (!window.from || !window.to) return false;
   if ('date' in window.from && 'date' in window.to) return window.from.date > window.to.date;
   // The earliest instant of the window is its from, else its latest is its to: the window is empty when that one is outside.

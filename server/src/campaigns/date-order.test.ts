@@ -1,6 +1,7 @@
 /**
- * A campaign's available_to (and a coupon's available_to and print_to) may
- * not come before its from: such a campaign would run at no instant. A date
+ * A campaign's available_to (and a coupon's available_to and print_to, a points
+ * campaign's expiration_date) may not come before its from (activation_date):
+ * such a campaign would run (its points be valid) at no instant. A date
  * against a datetime is compared in the Company timezone (docs/campaigns.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +41,19 @@ describe('date windows of campaigns and coupons', () => {
     expect(res.status, res.text).toBe(400);
     expect(res.body.error).toMatch(/^rule_params\.available_to: /);
     expect((await server.client.get(`/discounts/${id}`)).body).toMatchObject({ available_from: '2026-11-01', available_to: null });
+  });
+
+  it('refuses a points campaign whose expiration_date comes before its activation_date, on create and PATCH', async () => {
+    const before = await count('/points');
+    const fixed = { activation_period_type: 'fixed', expiration_period_type: 'fixed' };
+    const error = { code: 'invalid_request', error: 'rule_params.expiration_date: is before rule_params.activation_date' };
+    const inverted = await server.client.post('/points', bodies['/points']({ ...fixed, activation_date: '2026-12-01', expiration_date: '2026-11-30' }));
+    expect(inverted.body).toEqual(error);
+    expect(await count('/points')).toBe(before);
+    const id = (await server.client.post('/points', bodies['/points']({ ...fixed, activation_date: '2026-12-01', expiration_date: '2026-12-01' }))).body.id;
+    const patched = await server.client.patch(`/points/${id}`, { rule_params: { activation_date: '2026-12-02' } });
+    expect(patched.body).toEqual(error);
+    expect((await server.client.get(`/points/${id}`)).body).toMatchObject({ activation_date: '2026-12-01', expiration_date: '2026-12-01' });
   });
 
   it('refuses a coupon whose available_to or print_to comes before its from (campaign or POST /coupons)', async () => {

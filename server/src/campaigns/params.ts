@@ -4,7 +4,7 @@
  * sent are kept. The rule objects may come as objects or JSON strings and
  * are stored parsed; an absent one (null, "", {}) is removed.
  */
-import { endsBeforeStart, type RuleParams } from '@tally/engine';
+import { checkEffectBounds, endsBeforeStart, type RuleParams } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
 import { parseJson } from '../http/json.js';
 import type { CompanySettings } from '../tenancy/types.js';
@@ -38,6 +38,8 @@ export function buildRecord({ kind, id, body, previous, settings, now, couponId 
   const ruleParams = mergeRuleParams(previous?.rule_params, body.rule_params, texts, settings, (field) =>
     kind === 'discount' && (POINTS_ONLY as readonly string[]).includes(field) ? 'is a points campaign field' : undefined,
   );
+  // Checked when sent (as the date windows): a campaign stored before the bound stays editable, its awards cut at evaluation.
+  if (body.rule_params?.rule_effects !== undefined) checkEffectBounds(ruleParams.rule_effects, kind);
 
   let couponParams = previous?.coupon_params ? { ...previous.coupon_params } : undefined;
   if (body.coupon_params !== undefined) {
@@ -47,8 +49,8 @@ export function buildRecord({ kind, id, body, previous, settings, now, couponId 
         couponParams[field] = localized(texts, `coupon_${field}`, value, settings);
       } else couponParams[field] = value;
     }
-    checkWindow(body.coupon_params, couponParams, 'coupon_params', 'available_', settings);
-    checkWindow(body.coupon_params, couponParams, 'coupon_params', 'print_', settings);
+    checkWindow(body.coupon_params, couponParams, 'coupon_params', ['available_from', 'available_to'], settings);
+    checkWindow(body.coupon_params, couponParams, 'coupon_params', ['print_from', 'print_to'], settings);
   }
   // Contract part 2: coupon_params is required for targeted campaigns and for promotions that include a coupon
   // (coupon_required). A stored campaign that needs a coupon and has none (its coupon was deleted) stays editable.
@@ -97,19 +99,21 @@ export function mergeRuleParams(
     else params[field] = value;
   }
   if (typeof params.name !== 'string' || params.name === '') throw invalidRequest('rule_params.name', 'is required');
-  checkWindow(sent, params, 'rule_params', 'available_', settings);
+  checkWindow(sent, params, 'rule_params', ['available_from', 'available_to'], settings);
+  checkWindow(sent, params, 'rule_params', ['activation_date', 'expiration_date'], settings);
   return params;
 }
 
 /**
- * A window whose to comes before its from is valid at no instant: refused, naming the to, when the
- * body sends either end (a stored one is not checked again, so an older campaign stays editable).
+ * A window whose end comes before its start is valid at no instant (campaigns and coupons: available_,
+ * print_; points: activation_date to expiration_date): refused, naming the end, when the body sends
+ * either (a stored one is not checked again, so an older campaign stays editable).
  */
-function checkWindow(sent: object | undefined, merged: object, path: string, prefix: 'available_' | 'print_', settings: CompanySettings): void {
-  if (sent === undefined || !(`${prefix}from` in sent || `${prefix}to` in sent)) return;
+function checkWindow(sent: object | undefined, merged: object, path: string, [start, end]: readonly [string, string], settings: CompanySettings): void {
+  if (sent === undefined || !(start in sent || end in sent)) return;
   const bounds = merged as Record<string, unknown>;
-  if (endsBeforeStart(bounds[`${prefix}from`], bounds[`${prefix}to`], settings.timezone, prefix)) {
-    throw invalidRequest(`${path}.${prefix}to`, `is before ${path}.${prefix}from`);
+  if (endsBeforeStart(bounds[start], bounds[end], settings.timezone, [start, end])) {
+    throw invalidRequest(`${path}.${end}`, `is before ${path}.${start}`);
   }
 }
 

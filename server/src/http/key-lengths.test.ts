@@ -80,3 +80,31 @@ describe('texts used as keys', () => {
     expect(res.body).toMatchObject({ id: 2, code });
   });
 });
+
+/** A customer code is at most 36 characters (contract part 1), wherever a request names a customer by it (common#/$defs/customer_code). */
+describe('customer codes in request bodies', () => {
+  const BODIES: [string, string, (code: string) => Record<string, unknown>][] = [
+    ['vouchers redeem', '/vouchers/redeem', (code) => ({ codes: ['V'], customer_code: code })],
+    ['vouchers print (many)', '/vouchers/print', (code) => ({ codes: ['V'], customer_code: code })],
+    ['voucher freeze (one)', '/vouchers/V/freeze', (code) => ({ customer_code: code })],
+    ['points redeem', '/points/redeem', (code) => ({ customer_code: code, amount: 1, comments: 'c' })],
+    ['points redeem_cart', '/points/redeem_cart', (code) => ({ customer_code: code, amount: 1 })],
+    ['custom event', '/custom_events', (code) => ({ customer_code: code, slug: 's', data: {} })],
+    ['reward redeem', '/rewards/1/redeem', (code) => ({ customer_code: code })],
+    ['challenge enroll', '/challenges/1/enroll', (code) => ({ customer_code: code })],
+    ['game play', '/games/1/play', (code) => ({ customer_code: code })],
+    ['game assignment', '/games/1/assignments', (code) => ({ customer_code: code })],
+  ];
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.dispose());
+
+  it.each(BODIES)('%s: 37 characters is 400 naming customer_code; 36 passes validation', async (_name, path, body) => {
+    const long = await server.client.post(path, body('c'.repeat(37)));
+    expect(`${long.status} ${long.body?.code} ${long.body?.error}`).toMatch(/^400 invalid_request customer_code/);
+    const longest = await server.client.post(path, body('c'.repeat(36)));
+    expect(`${longest.status} ${longest.body?.code} ${longest.body?.error}`).not.toMatch(/^400 invalid_request customer_code/);
+  });
+});

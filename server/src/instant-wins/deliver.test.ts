@@ -38,6 +38,11 @@ describe('deliverPrizes', () => {
         id: '10', type: 'points', texts: {}, created_at: now.toISOString(), updated_at: now.toISOString(),
         rule_params: { name: 'Hundred', rule_effects: [{ type: 'direct_value', value: 100 }] },
       });
+      // Stored before effect values were bounded (2147483647 points).
+      new LmdbCampaignStore(env).putInTransaction(tenant, {
+        id: '11', type: 'points', texts: {}, created_at: now.toISOString(), updated_at: now.toISOString(),
+        rule_params: { name: 'Trillion', rule_effects: [{ type: 'direct_value', value: 1e12 }] },
+      });
       new GameStore(env).putInTransaction(tenant, {
         id: '20', rule_params: { name: 'Wheel', select_customers: 'targeted' }, texts: {}, static_code: null,
         game: { id: '1', type: 'wheel', config: null, template: null, prizes: [] }, created_at: now.toISOString(), updated_at: now.toISOString(),
@@ -49,6 +54,7 @@ describe('deliverPrizes', () => {
           prize('2', { promotion_type: 'game', promotion_id: '20' }),
           prize('3', { promotion_type: 'reward', promotion_id: '40' }),
           prize('4', null),
+          prize('5', { promotion_type: 'points', promotion_id: '11' }),
         ],
         created_at: now.toISOString(), updated_at: now.toISOString(),
       });
@@ -66,6 +72,12 @@ describe('deliverPrizes', () => {
     expect(delivery).toMatchObject({ campaign_id: '30', prize_id: '1', customer_id: '42', type: 'points', promotion_id: '10', status: 'delivered', points_transaction_id: expect.any(String) });
     expect(readBalance(env, tenant, '42', { now, timezone: 'Europe/Madrid' })).toMatchObject({ score: 100, score_available: 100 });
     expect(new InstantWinStore(env).getDelivery(tenant, delivery.id)).toEqual(delivery);
+  });
+
+  it('credits at most 2147483647 points for a prize whose campaign was stored with more', async () => {
+    const [delivery] = await env.transact(() => deliverPrizes(env, { ...win, customer: { id: '43', code: 'C43' } }, [draw('5')]));
+    expect(delivery).toMatchObject({ type: 'points', promotion_id: '11', status: 'delivered' });
+    expect(readBalance(env, tenant, '43', { now, timezone: 'Europe/Madrid' })).toMatchObject({ score: 2147483647, score_available: 2147483647 });
   });
 
   it('delivers a game prize as one play of the targeted game', async () => {

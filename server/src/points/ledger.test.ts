@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LmdbCampaignStore } from '../campaigns/store.js';
 import { openStore } from '../store/env.js';
 import { customerEntries, customersWithEntries } from '../store/customer-entries.js';
 import { idKey, tenantPrefix, under } from '../store/keys.js';
@@ -254,6 +255,49 @@ describe('points ledger: every score a safe integer', () => {
     expect(tx).toMatchObject({ type: 'activity', amount: 2 * MAX_POINTS });
     expect((await balance(server.client, 1)).score).toBe(2 * MAX_POINTS);
     await expectLedgerAddsUp(server.client, 1);
+  });
+});
+
+/** Campaigns stored before effect values were bounded (a ratio or direct_value above 2147483647) keep working, each award cut to it. */
+describe('points ledger: a campaign stored before the bound', () => {
+  const MAX_POINTS = 2147483647;
+  const STORED = 1e12;
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+    await createCustomer(server.client, 1);
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('still compiles: carts and triggers earn at most 2147483647 points an award; it stays editable, but a PATCH sending its effects is checked', async () => {
+    const earner = (await server.client.post('/points', { rule_params: { name: 'Old earner', rule_effects: [{ type: 'ratio', value: 1, distribution: 'individual_items' }] } })).body.id;
+    const gift = await triggerCampaign(server.client, 'old-gift', 5);
+    await server.stop();
+    const env = openStore(server.dataDir);
+    const campaigns = new LmdbCampaignStore(env);
+    const tenant = { companyId: BOOTSTRAP_COMPANY, environment: 'sandbox' as const };
+    await env.transact(() => {
+      for (const [id, type] of [[earner, 'ratio'], [gift, 'direct_value']] as const) {
+        const record = campaigns.get(tenant, String(id))!;
+        const [effect] = record.rule_params.rule_effects as Record<string, unknown>[];
+        campaigns.putInTransaction(tenant, { ...record, rule_params: { ...record.rule_params, rule_effects: [{ ...effect, type, value: STORED }] } }, record);
+      }
+    });
+    await env.close();
+    await server.restart();
+
+    const cart = await realtimeCart(server.client, 1, 3, { lines: [{ order: 1, product_id: 1, total: 3, quantity: 2 }] });
+    expect(cart.body.scores.map((s: { line_order: number; score: number }) => [s.line_order, s.score])).toEqual([[1, MAX_POINTS - (MAX_POINTS % 2)]]);
+    await grant(server.client, 'old-gift', 1, gift);
+    expect((await transactions(server.client, 1)).map((t) => [t.type, t.amount])).toEqual([['activity', MAX_POINTS - (MAX_POINTS % 2)], ['trigger', MAX_POINTS]]);
+    await expectLedgerAddsUp(server.client, 1);
+
+    expect((await server.client.patch(`/points/${earner}`, { rule_params: { name: 'Old earner, renamed' } })).status).toBe(200);
+    const resent = await server.client.patch(`/points/${earner}`, { rule_params: { rule_effects: [{ type: 'ratio', value: STORED }] } });
+    expect(resent.body).toEqual({ code: 'invalid_request', error: 'rule_params.rule_effects[0].value: a ratio must be at most 2147483647 points per currency unit' });
+    expect(JSON.parse((await server.client.get(`/points/${earner}`)).body.rule_effects)[0].value).toBe(STORED);
   });
 });
 

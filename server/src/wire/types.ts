@@ -291,6 +291,9 @@ export interface CartsCart {
   location_id?: string;
   location_code?: string;
   customer_id?: string;
+  /**
+   * A customer's code, as it names a customer in a request: at most 36 characters (contract part 1).
+   */
   customer_code?: string;
   creation_date: string;
   total: number;
@@ -441,6 +444,9 @@ export interface ChallengesParamsLevel {
 }
 export interface ChallengesEnroll {
   customer_id?: string;
+  /**
+   * A customer's code, as it names a customer in a request: at most 36 characters (contract part 1).
+   */
   customer_code?: string;
 }
 export interface ChallengesUpdate {
@@ -531,6 +537,9 @@ export interface CustomEventDefinitionsCreate {
 export interface CustomEventsCreate {
   id?: string;
   customer_id?: string;
+  /**
+   * A customer's code, as it names a customer in a request: at most 36 characters (contract part 1).
+   */
   customer_code?: string;
   slug: string;
   data: {
@@ -615,6 +624,9 @@ export interface CustomersCreate {
 }
 export interface CustomersSearch {
   id?: string;
+  /**
+   * A customer's code, as it names a customer in a request: at most 36 characters (contract part 1).
+   */
   code?: string;
   dni?: string;
   associate_id?: string;
@@ -688,6 +700,9 @@ export interface DiscountsRedeem {
   voucher_code?: string;
   static_code?: string;
   customer_id?: string;
+  /**
+   * A customer's code, as it names a customer in a request: at most 36 characters (contract part 1).
+   */
   customer_code?: string;
   cart_id?: string;
   cart_code?: string;
@@ -711,6 +726,9 @@ export interface FeatureUpdate {
 }
 export interface GamesAssign {
   customer_id?: string;
+  /**
+   * A customer's code, as it names a customer in a request: at most 36 characters (contract part 1).
+   */
   customer_code?: string;
 }
 export interface GamesCreate {
@@ -740,6 +758,9 @@ export interface GamesParamsPrize {
 }
 export interface GamesPlay {
   customer_id?: string;
+  /**
+   * A customer's code, as it names a customer in a request: at most 36 characters (contract part 1).
+   */
   customer_code?: string;
   loyalty_rule_history_id?: string;
 }
@@ -801,8 +822,14 @@ export interface LocationUpdate {
 }
 export interface MergesTransfer {
   old_customer_id?: string;
+  /**
+   * A customer's code, as it names a customer in a request: at most 36 characters (contract part 1).
+   */
   old_customer_code?: string;
   new_customer_id?: string;
+  /**
+   * A customer's code, as it names a customer in a request: at most 36 characters (contract part 1).
+   */
   new_customer_code?: string;
   relationship_type?: string;
   motive?: string;
@@ -822,6 +849,9 @@ export interface MessagesPrint {
 }
 export interface PointsRedeem {
   customer_id?: string;
+  /**
+   * A customer's code, as it names a customer in a request: at most 36 characters (contract part 1).
+   */
   customer_code?: string;
   amount: number;
   comments: string;
@@ -830,6 +860,9 @@ export interface PointsRedeemCart {
   activity_id?: string;
   activity_code?: string;
   customer_id?: string;
+  /**
+   * A customer's code, as it names a customer in a request: at most 36 characters (contract part 1).
+   */
   customer_code?: string;
   location_id?: string;
   location_code?: string;
@@ -942,6 +975,9 @@ export interface RewardsRedeem {
   location_id?: string;
   location_code?: string;
   customer_id?: string;
+  /**
+   * A customer's code, as it names a customer in a request: at most 36 characters (contract part 1).
+   */
   customer_code?: string;
   associate_id?: string;
   score_overwrite?: string;
@@ -1075,10 +1111,16 @@ export interface VouchersMany {
    */
   codes: string[];
   customer_id?: string;
+  /**
+   * A customer's code, as it names a customer in a request: at most 36 characters (contract part 1).
+   */
   customer_code?: string;
 }
 export interface VouchersOne {
   customer_id?: string;
+  /**
+   * A customer's code, as it names a customer in a request: at most 36 characters (contract part 1).
+   */
   customer_code?: string;
 }
 export interface VouchersRedeem {
@@ -1088,6 +1130,9 @@ export interface VouchersRedeem {
    */
   codes: string[];
   customer_id?: string;
+  /**
+   * A customer's code, as it names a customer in a request: at most 36 characters (contract part 1).
+   */
   customer_code?: string;
   location_id?: string;
   location_code?: string;
