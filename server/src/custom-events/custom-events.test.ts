@@ -211,4 +211,29 @@ describe('custom events over HTTP', () => {
     const uri = await server.client.post('/custom_event_definitions', { slug: 'link', schema: { type: 'object', properties: { at: { type: 'string', format: 'uri' } } } });
     expect(uri.status, uri.text).toBe(200);
   });
+
+  it('refuses, when saved, a schema whose check could not run on an event: $async, a reference it cannot resolve', async () => {
+    const required = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
+    const cases: [Record<string, unknown>, RegExp][] = [
+      // An async check answers a Promise that rejects on invalid data: unhandled, it stopped the server.
+      [{ $async: true, ...required }, /^schema: must not be asynchronous/],
+      [{ type: 'object', properties: { n: { $async: true, type: 'integer' } } }, /^schema: is not a valid JSON Schema/],
+      [{ $ref: 'https://schemas.example.com/event.json' }, /^schema: is not a valid JSON Schema: can't resolve reference/],
+      [{ type: 'object', properties: { n: { $ref: '#/$defs/missing' } } }, /^schema: is not a valid JSON Schema: can't resolve reference/],
+    ];
+    for (const [schema, error] of cases) {
+      const res = await server.client.post('/custom_event_definitions', { slug: 'asy', schema });
+      expect(res.status, JSON.stringify(schema)).toBe(400);
+      expect(res.body).toEqual({ code: 'invalid_request', error: expect.stringMatching(error) });
+    }
+    const event = await server.client.post('/custom_events', { customer_id: 36, slug: 'asy', data: { n: 'x' } });
+    expect(event.status).toBe(404);
+    // Two definitions with the same $id: each is compiled without it.
+    for (const slug of ['same-id-1', 'same-id-2']) {
+      const def = await server.client.post('/custom_event_definitions', { slug, schema: { $id: 'https://schemas.example.com/e.json', ...required } });
+      expect(def.status, def.text).toBe(200);
+      const wrong = await server.client.post('/custom_events', { customer_id: 36, slug, data: { n: 'x' } });
+      expect(wrong.body).toEqual({ code: 'invalid_request', error: 'data.n: must be integer' });
+    }
+  });
 });

@@ -9,10 +9,9 @@
  */
 import { TallyError } from '@tally/engine';
 import type { ValidateFunction } from 'ajv';
-import { invalidRequest } from '../http/errors.js';
 import { readPage } from '../http/params.js';
 import { success, ok, type Reply, type TallyRequest } from '../http/types.js';
-import { createAjv, schemaError } from '../http/validation.js';
+import { compileCompanySchema, createAjv, schemaError } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
@@ -40,14 +39,6 @@ export const DEFINITION_DATABASES = [DEFINITIONS, SLUGS];
 const ajv = createAjv({ companySchemas: true });
 const validators = new Map<string, ValidateFunction>();
 
-function compile(schema: Record<string, unknown>): ValidateFunction {
-  try {
-    return ajv.compile({ ...schema, $id: undefined });
-  } catch (err) {
-    throw invalidRequest('schema', `is not a valid JSON Schema: ${(err as Error).message}`);
-  }
-}
-
 export function definitionBySlug(env: StoreEnv, tenant: Tenant, slug: string): CustomEventDefinition {
   const prefix = tenantPrefix(tenant);
   const id = env.db(SLUGS).get([prefix, slug]) as string | undefined;
@@ -60,7 +51,7 @@ export function definitionBySlug(env: StoreEnv, tenant: Tenant, slug: string): C
 export function checkData(tenant: Tenant, definition: CustomEventDefinition, data: unknown): void {
   const key = `${tenantPrefix(tenant)}/${definition.id}`;
   let check = validators.get(key);
-  if (!check) validators.set(key, (check = compile(definition.schema)));
+  if (!check) validators.set(key, (check = compileCompanySchema(ajv, definition.schema, 'schema')));
   if (!check(data)) throw schemaError(check.errors, 'data');
 }
 
@@ -70,7 +61,7 @@ function view(d: CustomEventDefinition) {
 
 /** `body`: the request body validated by custom_event_definitions.create. */
 export async function createDefinition(env: StoreEnv, req: TallyRequest, body: CustomEventDefinitionsCreate): Promise<Reply> {
-  compile(body.schema);
+  compileCompanySchema(ajv, body.schema, 'schema');
   const prefix = tenantPrefix(req.tenant);
   const id = await env.transact(() => {
     if (env.db(SLUGS).get([prefix, body.slug]) !== undefined) {

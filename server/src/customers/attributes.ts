@@ -7,7 +7,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { invalidRequest } from '../http/errors.js';
-import { createAjv, schemaError } from '../http/validation.js';
+import { compileCompanySchema, createAjv, schemaError } from '../http/validation.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { tenantPrefix } from '../store/keys.js';
 import { checkLimits } from './attribute-limits.js';
@@ -32,8 +32,8 @@ function validators(tenant: Tenant, settings: CompanySettings): Validators {
   const { required: _required, ...withoutRequired } = schema;
   const compiled: Validators = {
     version: settings.version,
-    full: ajv.compile(schema),
-    partial: ajv.compile(withoutRequired),
+    full: compileCompanySchema(ajv, schema, 'customer_attribute_schema'),
+    partial: compileCompanySchema(ajv, withoutRequired, 'customer_attribute_schema'),
   };
   cache.set(key, compiled);
   return compiled;

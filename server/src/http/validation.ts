@@ -81,6 +81,24 @@ export function createAjv(options: { removeAdditional?: boolean; companySchemas?
   return ajv;
 }
 
+/**
+ * Compiles a schema a Company wrote, or invalid_request naming `field`. Its `$id` is dropped (one ajv
+ * instance compiles many of them: a second schema with the same `$id` would not compile). `$async` is
+ * refused: such a check answers a Promise that rejects on invalid data, unhandled (the process would stop),
+ * and below the root ajv refuses it. Schemas are compiled here when saved and again when used, so one
+ * stored before these checks is refused at use too.
+ */
+export function compileCompanySchema(ajv: Ajv, schema: Record<string, unknown>, field: string): ValidateFunction {
+  let check: ValidateFunction;
+  try {
+    check = ajv.compile({ ...schema, $id: undefined });
+  } catch (err) {
+    throw invalidRequest(field, `is not a valid JSON Schema: ${(err as Error).message}`);
+  }
+  if ((check as { $async?: boolean }).$async) throw invalidRequest(field, 'must not be asynchronous ($async)');
+  return check;
+}
+
 function schemaFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
