@@ -212,6 +212,13 @@ describe('custom events over HTTP', () => {
     expect(uri.status, uri.text).toBe(200);
   });
 
+  it('refuses the slug after_create_activity, the event of a cart, whose instant wins it would draw', async () => {
+    const res = await server.client.post('/custom_event_definitions', { slug: 'after_create_activity', schema: {} });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 'invalid_request', error: expect.stringMatching(/^slug: after_create_activity is the event of a cart/) });
+    expect((await server.client.get('/custom_event_definitions')).body.data.map((d: { slug: string }) => d.slug)).not.toContain('after_create_activity');
+  });
+
   it('refuses, when saved, a schema whose check could not run on an event: $async, a reference it cannot resolve', async () => {
     const required = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
     const cases: [Record<string, unknown>, RegExp][] = [

@@ -9,12 +9,14 @@
  */
 import { TallyError } from '@tally/engine';
 import type { ValidateFunction } from 'ajv';
+import { invalidRequest } from '../http/errors.js';
 import { readPage } from '../http/params.js';
 import { success, ok, type Reply, type TallyRequest } from '../http/types.js';
 import { compileCompanySchema, createAjv, schemaError } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
+import { CART_EVENT } from '../triggers/binding.js';
 import { idKey, tenantPrefix } from '../store/keys.js';
 import { paginate } from '../store/paginate.js';
 import type { Tenant } from '../tenancy/types.js';
@@ -61,6 +63,8 @@ function view(d: CustomEventDefinition) {
 
 /** `body`: the request body validated by custom_event_definitions.create. */
 export async function createDefinition(env: StoreEnv, req: TallyRequest, body: CustomEventDefinitionsCreate): Promise<Reply> {
+  // Instant wins name their event by slug in `when`: this one would draw the carts' instant wins (as POST /trigger refuses it).
+  if (body.slug === CART_EVENT) throw invalidRequest('slug', `${CART_EVENT} is the event of a cart: send the cart`);
   compileCompanySchema(ajv, body.schema, 'schema');
   const prefix = tenantPrefix(req.tenant);
   const id = await env.transact(() => {
