@@ -12,7 +12,7 @@ import type { ValidateFunction } from 'ajv';
 import { invalidRequest } from '../http/errors.js';
 import { readPage } from '../http/params.js';
 import { success, ok, type Reply, type TallyRequest } from '../http/types.js';
-import { compileCompanySchema, createAjv, schemaError } from '../http/validation.js';
+import { checkCompanyData, compileCompanySchema, createAjv } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
@@ -54,7 +54,7 @@ export function checkData(tenant: Tenant, definition: CustomEventDefinition, dat
   const key = `${tenantPrefix(tenant)}/${definition.id}`;
   let check = validators.get(key);
   if (!check) validators.set(key, (check = compileCompanySchema(ajv, definition.schema, 'schema')));
-  if (!check(data)) throw schemaError(check.errors, 'data');
+  checkCompanyData(check, data, 'data');
 }
 
 function view(d: CustomEventDefinition) {

@@ -99,6 +99,38 @@ export function compileCompanySchema(ajv: Ajv, schema: Record<string, unknown>, 
   return check;
 }
 
+/**
+ * Checks data against a schema from compileCompanySchema; throws invalid_request naming `root`.
+ * Integers beyond 2^53 arrive as bigints (the body is parsed losslessly), which ajv counts as neither
+ * integer nor number: they are checked as their nearest double, which keeps type and bounds exact (a
+ * schema's integer bounds beyond 2^53 are bigints too, which ajv refuses in a schema; multipleOf sees the
+ * double), then put back, so every digit is kept.
+ */
+export function checkCompanyData(check: ValidateFunction, data: unknown, root: string): void {
+  if (!withBigintsAsNumbers(data, () => check(data))) throw schemaError(check.errors, root);
+}
+
+function withBigintsAsNumbers<T>(data: unknown, run: () => T): T {
+  const swapped: { at: Record<string, unknown>; key: string; value: bigint }[] = [];
+  const visit = (at: Record<string, unknown>) => {
+    for (const key of Object.keys(at)) {
+      const value = at[key];
+      if (typeof value === 'bigint') {
+        swapped.push({ at, key, value });
+        at[key] = Number(value);
+      } else if (typeof value === 'object' && value !== null) {
+        visit(value as Record<string, unknown>);
+      }
+    }
+  };
+  if (typeof data === 'object' && data !== null) visit(data as Record<string, unknown>);
+  try {
+    return run();
+  } finally {
+    for (const { at, key, value } of swapped) if (at[key] === Number(value)) at[key] = value;
+  }
+}
+
 function schemaFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
