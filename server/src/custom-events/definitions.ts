@@ -49,6 +49,13 @@ export function definitionBySlug(env: StoreEnv, tenant: Tenant, slug: string): C
   return definition;
 }
 
+/** 404 custom_event_definition_not_found naming `field` when no definition has this id: a campaign bound to it would never run. */
+export function requireDefinition(env: StoreEnv, tenant: Tenant, id: string, field: string): void {
+  if (env.db(DEFINITIONS).get([tenantPrefix(tenant), idKey(id)]) === undefined) {
+    throw new TallyError('custom_event_definition_not_found', `${field}: no custom event definition ${id}`, field);
+  }
+}
+
 /** Checks an event's data against its definition's schema (invalid_request naming data.<field>). */
 export function checkData(tenant: Tenant, definition: CustomEventDefinition, data: unknown): void {
   const key = `${tenantPrefix(tenant)}/${definition.id}`;
