@@ -49,6 +49,11 @@ const cartFieldCases: Case[] = [
   { title: 'currency in lower case means the ISO code', rule: and(leaf('currency', 'eq', 'eur')), cart: { currency: 'EUR' }, holds: true },
   { title: 'cart attribute eq text', rule: and(leaf('attributes.segment', 'eq', 'vip')), cart: { attributes: { segment: 'vip' } }, holds: true },
   { title: 'cart attribute gte number', rule: and(leaf('attributes.visits', 'gte', 3)), cart: { attributes: { visits: 3 } }, holds: true },
+  // A lossless JSON parser gives integers beyond 2^53 as bigints: orderings compare them exactly (not as the nearest double).
+  { title: 'a bigint attribute gte a number', rule: and(leaf('attributes.amount', 'gte', 10)), cart: { attributes: { amount: 12345678901234567890n } }, holds: true },
+  { title: 'a negative bigint attribute lt a number', rule: and(leaf('attributes.amount', 'lt', -10)), cart: { attributes: { amount: -12345678901234567890n } }, holds: true },
+  { title: 'a bigint attribute compared exactly (2^53 + 1 gt 2^53)', rule: and(leaf('attributes.amount', 'gt', 2 ** 53)), cart: { attributes: { amount: 2n ** 53n + 1n } }, holds: true },
+  { title: 'a bigint attribute lte a larger number', rule: and(leaf('attributes.amount', 'lte', 2 ** 53)), cart: { attributes: { amount: 2n ** 53n + 1n } }, holds: false },
   { title: 'an ordering never holds on a text attribute', rule: and(leaf('attributes.visits', 'gte', 3)), cart: { attributes: { visits: '5' } }, holds: false },
   { title: 'attributes compare strictly (2 is not "2")', rule: and(leaf('attributes.size', 'eq', 2)), cart: { attributes: { size: '2' } }, holds: false },
   { title: 'boolean attribute', rule: and(leaf('attributes.gift', 'eq', true)), cart: { attributes: { gift: true } }, holds: true },

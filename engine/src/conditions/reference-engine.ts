@@ -16,7 +16,7 @@ const NO_FOCUS = -1;
 function newEngine(): Engine {
   const engine = new Engine([], { allowUndefinedFacts: false });
   // Orderings hold on numbers only (json-rules-engine alone would compare "12" > 5 as true).
-  engine.addOperatorDecorator<unknown, unknown, unknown, unknown>('numeric', (fact, value, next) => typeof fact === 'number' && next(fact, value));
+  engine.addOperatorDecorator<unknown, unknown, unknown, unknown>('numeric', (fact, value, next) => (typeof fact === 'number' || typeof fact === 'bigint') && next(fact, value));
   return engine;
 }
 

@@ -5,6 +5,7 @@
  */
 import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
+import { requireDefinition } from '../custom-events/definitions.js';
 import { registrationOf } from '../locations/registration.js';
 import { CustomerStore } from '../customers/store.js';
 import { LocationStore } from '../locations/store.js';
@@ -61,6 +62,10 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
       const draft = buildRecord({ ...input, id: existingId ?? PROVISIONAL_ID, couponId: PROVISIONAL_ID });
       checkStaticCodeFree(staticCodeHolders, req.tenant, draft.coupon_params?.static_code, existingId);
       checkCompiles(draft, req.settings);
+      const definitionId = draft.rule_params.custom_entity_definition_id;
+      if (definitionId !== undefined && definitionId !== null) {
+        requireDefinition(env, req.tenant, String(definitionId), 'rule_params.custom_entity_definition_id');
+      }
       const id = existingId ?? allocateId(env, req.tenant, 'campaigns');
       const needsCoupon = draft.coupon_params !== undefined && previous?.coupon_id === undefined;
       const couponId = needsCoupon ? allocateId(env, req.tenant, 'coupons') : PROVISIONAL_ID;

@@ -211,4 +211,64 @@ describe('custom events over HTTP', () => {
     const uri = await server.client.post('/custom_event_definitions', { slug: 'link', schema: { type: 'object', properties: { at: { type: 'string', format: 'uri' } } } });
     expect(uri.status, uri.text).toBe(200);
   });
+
+  it('takes integers beyond 2^53 in data as numbers, keeps every digit, and compares them exactly in conditions', async () => {
+    await createCustomer(server.client, 37);
+    const def = await server.client.post('/custom_event_definitions', {
+      slug: 'purchase',
+      schema: { type: 'object', properties: { amount: { type: 'integer', minimum: 0 }, ratio: { type: 'number' }, ref: { type: 'string' } } },
+    });
+    expect(def.status, def.text).toBe(200);
+    const bound = await server.client.post('/points', {
+      rule_params: {
+        name: 'Big purchase', custom_entity_definition_id: def.body.id,
+        rule_conditions: { conditions: { and: [{ field: 'attributes.amount', operator: 'gte', value: 10 }] } },
+        rule_effects: [{ type: 'direct_value', value: 7, distribution: 'total' }],
+      },
+    });
+    expect(bound.status, bound.text).toBe(200);
+    const big = await server.client.post('/custom_events', { id: 'big-1', customer_id: 37, slug: 'purchase', data: { amount: 12345678901234567890n, ratio: 9223372036854775807n } });
+    expect(big.status, big.text).toBe(200);
+    expect(big.body.score).toBe(7);
+    expect(big.text).toContain('"data":{"amount":12345678901234567890,"ratio":9223372036854775807}');
+    const read = await server.client.get('/custom_events/big-1');
+    expect(read.body.data).toEqual({ amount: 12345678901234567890n, ratio: 9223372036854775807n });
+    // The schema still applies to them: bounds and types.
+    const negative = await server.client.post('/custom_events', { customer_id: 37, slug: 'purchase', data: { amount: -12345678901234567890n } });
+    expect(negative.body).toEqual({ code: 'invalid_request', error: 'data.amount: must be >= 0' });
+    const notText = await server.client.post('/custom_events', { customer_id: 37, slug: 'purchase', data: { ref: 12345678901234567890n } });
+    expect(notText.body).toEqual({ code: 'invalid_request', error: 'data.ref: must be string' });
+  });
+
+  it('refuses the slug after_create_activity, the event of a cart, whose instant wins it would draw', async () => {
+    const res = await server.client.post('/custom_event_definitions', { slug: 'after_create_activity', schema: {} });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 'invalid_request', error: expect.stringMatching(/^slug: after_create_activity is the event of a cart/) });
+    expect((await server.client.get('/custom_event_definitions')).body.data.map((d: { slug: string }) => d.slug)).not.toContain('after_create_activity');
+  });
+
+  it('refuses, when saved, a schema whose check could not run on an event: $async, a reference it cannot resolve', async () => {
+    const required = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
+    const cases: [Record<string, unknown>, RegExp][] = [
+      // An async check answers a Promise that rejects on invalid data: unhandled, it stopped the server.
+      [{ $async: true, ...required }, /^schema: must not be asynchronous/],
+      [{ type: 'object', properties: { n: { $async: true, type: 'integer' } } }, /^schema: is not a valid JSON Schema/],
+      [{ $ref: 'https://schemas.example.com/event.json' }, /^schema: is not a valid JSON Schema: can't resolve reference/],
+      [{ type: 'object', properties: { n: { $ref: '#/$defs/missing' } } }, /^schema: is not a valid JSON Schema: can't resolve reference/],
+    ];
+    for (const [schema, error] of cases) {
+      const res = await server.client.post('/custom_event_definitions', { slug: 'asy', schema });
+      expect(res.status, JSON.stringify(schema)).toBe(400);
+      expect(res.body).toEqual({ code: 'invalid_request', error: expect.stringMatching(error) });
+    }
+    const event = await server.client.post('/custom_events', { customer_id: 36, slug: 'asy', data: { n: 'x' } });
+    expect(event.status).toBe(404);
+    // Two definitions with the same $id: each is compiled without it.
+    for (const slug of ['same-id-1', 'same-id-2']) {
+      const def = await server.client.post('/custom_event_definitions', { slug, schema: { $id: 'https://schemas.example.com/e.json', ...required } });
+      expect(def.status, def.text).toBe(200);
+      const wrong = await server.client.post('/custom_events', { customer_id: 36, slug, data: { n: 'x' } });
+      expect(wrong.body).toEqual({ code: 'invalid_request', error: 'data.n: must be integer' });
+    }
+  });
 });

@@ -12,10 +12,11 @@ import type { ValidateFunction } from 'ajv';
 import { invalidRequest } from '../http/errors.js';
 import { readPage } from '../http/params.js';
 import { success, ok, type Reply, type TallyRequest } from '../http/types.js';
-import { createAjv, schemaError } from '../http/validation.js';
+import { checkCompanyData, compileCompanySchema, createAjv } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
+import { CART_EVENT } from '../triggers/binding.js';
 import { idKey, tenantPrefix } from '../store/keys.js';
 import { paginate } from '../store/paginate.js';
 import type { Tenant } from '../tenancy/types.js';
@@ -40,14 +41,6 @@ export const DEFINITION_DATABASES = [DEFINITIONS, SLUGS];
 const ajv = createAjv({ companySchemas: true });
 const validators = new Map<string, ValidateFunction>();
 
-function compile(schema: Record<string, unknown>): ValidateFunction {
-  try {
-    return ajv.compile({ ...schema, $id: undefined });
-  } catch (err) {
-    throw invalidRequest('schema', `is not a valid JSON Schema: ${(err as Error).message}`);
-  }
-}
-
 export function definitionBySlug(env: StoreEnv, tenant: Tenant, slug: string): CustomEventDefinition {
   const prefix = tenantPrefix(tenant);
   const id = env.db(SLUGS).get([prefix, slug]) as string | undefined;
@@ -56,12 +49,19 @@ export function definitionBySlug(env: StoreEnv, tenant: Tenant, slug: string): C
   return definition;
 }
 
+/** 404 custom_event_definition_not_found naming `field` when no definition has this id: a campaign bound to it would never run. */
+export function requireDefinition(env: StoreEnv, tenant: Tenant, id: string, field: string): void {
+  if (env.db(DEFINITIONS).get([tenantPrefix(tenant), idKey(id)]) === undefined) {
+    throw new TallyError('custom_event_definition_not_found', `${field}: no custom event definition ${id}`, field);
+  }
+}
+
 /** Checks an event's data against its definition's schema (invalid_request naming data.<field>). */
 export function checkData(tenant: Tenant, definition: CustomEventDefinition, data: unknown): void {
   const key = `${tenantPrefix(tenant)}/${definition.id}`;
   let check = validators.get(key);
-  if (!check) validators.set(key, (check = compile(definition.schema)));
-  if (!check(data)) throw schemaError(check.errors, 'data');
+  if (!check) validators.set(key, (check = compileCompanySchema(ajv, definition.schema, 'schema')));
+  checkCompanyData(check, data, 'data');
 }
 
 function view(d: CustomEventDefinition) {
@@ -70,7 +70,9 @@ function view(d: CustomEventDefinition) {
 
 /** `body`: the request body validated by custom_event_definitions.create. */
 export async function createDefinition(env: StoreEnv, req: TallyRequest, body: CustomEventDefinitionsCreate): Promise<Reply> {
-  compile(body.schema);
+  // Instant wins name their event by slug in `when`: this one would draw the carts' instant wins (as POST /trigger refuses it).
+  if (body.slug === CART_EVENT) throw invalidRequest('slug', `${CART_EVENT} is the event of a cart: send the cart`);
+  compileCompanySchema(ajv, body.schema, 'schema');
   const prefix = tenantPrefix(req.tenant);
   const id = await env.transact(() => {
     if (env.db(SLUGS).get([prefix, body.slug]) !== undefined) {

@@ -27,6 +27,7 @@ interface AttributeEntry {
 
 function dataType(value: unknown): string {
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'float';
+  if (typeof value === 'bigint') return 'integer';
   return typeof value === 'boolean' ? 'boolean' : 'string';
 }
 

@@ -7,7 +7,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { invalidRequest } from '../http/errors.js';
-import { createAjv, schemaError } from '../http/validation.js';
+import { checkCompanyData, compileCompanySchema, createAjv } from '../http/validation.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { tenantPrefix } from '../store/keys.js';
 import { checkLimits } from './attribute-limits.js';
@@ -32,17 +32,26 @@ function validators(tenant: Tenant, settings: CompanySettings): Validators {
   const { required: _required, ...withoutRequired } = schema;
   const compiled: Validators = {
     version: settings.version,
-    full: ajv.compile(schema),
-    partial: ajv.compile(withoutRequired),
+    full: compileCompanySchema(ajv, schema, 'customer_attribute_schema'),
+    partial: compileCompanySchema(ajv, withoutRequired, 'customer_attribute_schema'),
   };
   cache.set(key, compiled);
   return compiled;
 }
 
-/** Called after the schema dropped the properties it does not define: those are discarded without error, whatever their value. */
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * Called after the schema dropped the properties it does not define: those are discarded without error, whatever their value.
+ * An integer beyond 2^53 (a bigint) is kept exactly within int64, what the store can hold.
+ */
 function checkFlat(attributes: Record<string, unknown>): void {
   for (const [name, value] of Object.entries(attributes)) {
     if (value !== null && typeof value === 'object') throw invalidRequest(`attributes.${name}`, 'must be a single value (attributes are flat)');
+    if (typeof value === 'bigint' && (value < INT64_MIN || value > INT64_MAX)) {
+      throw invalidRequest(`attributes.${name}`, 'is out of range: integers must be -9223372036854775808..9223372036854775807');
+    }
   }
 }
 
@@ -50,7 +59,7 @@ function checkFlat(attributes: Record<string, unknown>): void {
 export function createAttributes(tenant: Tenant, settings: CompanySettings, sent: Record<string, unknown> | undefined): Record<string, unknown> {
   const attributes = structuredClone(sent ?? {});
   const { full } = validators(tenant, settings);
-  if (!full(attributes)) throw schemaError(full.errors, 'attributes');
+  checkCompanyData(full, attributes, 'attributes');
   checkFlat(attributes);
   return checkLimits(attributes);
 }
@@ -65,7 +74,7 @@ export function patchAttributes(
   const removals = Object.keys(patch).filter((name) => patch[name] === null);
   const values = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== null));
   const { partial } = validators(tenant, settings);
-  if (!partial(values)) throw schemaError(partial.errors, 'attributes');
+  checkCompanyData(partial, values, 'attributes');
   checkFlat(values);
   const next: Record<string, unknown> = { ...stored, ...values };
   for (const name of removals) delete next[name];

@@ -60,6 +60,20 @@ describe('updating customers and their attributes', () => {
     expect((await get(2)).attributes.age).toBe(31);
   });
 
+  it('takes integers beyond 2^53 against the schema as numbers and keeps every digit, within int64', async () => {
+    const created = await create({ id: 11, attributes: { level: 'gold', age: 9223372036854775807n } });
+    expect(created.status, created.text).toBe(200);
+    expect((await get(11)).attributes).toEqual({ level: 'gold', age: 9223372036854775807n });
+    const entries = await server.client.get('/customers/11/attributes', { query: { name: 'age' } });
+    expect(entries.body.data).toEqual([expect.objectContaining({ name: 'age', value: '9223372036854775807', data_type: 'integer' })]);
+    const negative = await server.client.patch('/customers/11', { attributes: { age: -9223372036854775807n } });
+    expect(negative.body).toEqual({ code: 'invalid_request', error: 'attributes.age: must be >= 0' });
+    // Beyond int64 the store cannot hold the integer exactly.
+    const beyond = await server.client.patch('/customers/11', { attributes: { age: 12345678901234567890n } });
+    expect(beyond.body).toEqual({ code: 'invalid_request', error: 'attributes.age: is out of range: integers must be -9223372036854775808..9223372036854775807' });
+    expect((await get(11)).attributes.age).toBe(9223372036854775807n);
+  });
+
   it('refuses nested attributes, more than 50, or more than 10 KB', async () => {
     await create({ id: 3, attributes: { level: 'gold' } });
     const nested = await server.client.patch('/customers/3', { attributes: { note: { deep: 1 } } });

@@ -81,6 +81,56 @@ export function createAjv(options: { removeAdditional?: boolean; companySchemas?
   return ajv;
 }
 
+/**
+ * Compiles a schema a Company wrote, or invalid_request naming `field`. Its `$id` is dropped (one ajv
+ * instance compiles many of them: a second schema with the same `$id` would not compile). `$async` is
+ * refused: such a check answers a Promise that rejects on invalid data, unhandled (the process would stop),
+ * and below the root ajv refuses it. Schemas are compiled here when saved and again when used, so one
+ * stored before these checks is refused at use too.
+ */
+export function compileCompanySchema(ajv: Ajv, schema: Record<string, unknown>, field: string): ValidateFunction {
+  let check: ValidateFunction;
+  try {
+    check = ajv.compile({ ...schema, $id: undefined });
+  } catch (err) {
+    throw invalidRequest(field, `is not a valid JSON Schema: ${(err as Error).message}`);
+  }
+  if ((check as { $async?: boolean }).$async) throw invalidRequest(field, 'must not be asynchronous ($async)');
+  return check;
+}
+
+/**
+ * Checks data against a schema from compileCompanySchema; throws invalid_request naming `root`.
+ * Integers beyond 2^53 arrive as bigints (the body is parsed losslessly), which ajv counts as neither
+ * integer nor number: they are checked as their nearest double, which keeps type and bounds exact (a
+ * schema's integer bounds beyond 2^53 are bigints too, which ajv refuses in a schema; multipleOf sees the
+ * double), then put back, so every digit is kept.
+ */
+export function checkCompanyData(check: ValidateFunction, data: unknown, root: string): void {
+  if (!withBigintsAsNumbers(data, () => check(data))) throw schemaError(check.errors, root);
+}
+
+function withBigintsAsNumbers<T>(data: unknown, run: () => T): T {
+  const swapped: { at: Record<string, unknown>; key: string; value: bigint }[] = [];
+  const visit = (at: Record<string, unknown>) => {
+    for (const key of Object.keys(at)) {
+      const value = at[key];
+      if (typeof value === 'bigint') {
+        swapped.push({ at, key, value });
+        at[key] = Number(value);
+      } else if (typeof value === 'object' && value !== null) {
+        visit(value as Record<string, unknown>);
+      }
+    }
+  };
+  if (typeof data === 'object' && data !== null) visit(data as Record<string, unknown>);
+  try {
+    return run();
+  } finally {
+    for (const { at, key, value } of swapped) if (at[key] === Number(value)) at[key] = value;
+  }
+}
+
 function schemaFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);

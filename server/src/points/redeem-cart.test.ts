@@ -43,6 +43,11 @@ describe('POST /points/redeem_cart', () => {
     expect(last.origin_info).toMatchObject({ activity: { id: 900 }, comments: 'till 4' });
     const byCode = await server.client.post('/scores/activity_redeem', { activity_code: 'T-900', customer_id: 60, amount: 5 });
     expect(byCode.body.score_available).toBe(64);
+    // location_id with location_code: both may come when they name the same location.
+    expect((await server.client.post('/locations', { id: 5, code: 'SHOP-5', name: 'Shop 5', country: 'ES' })).status).toBe(200);
+    const both = await server.client.post('/points/redeem_cart', { activity_id: 900, customer_id: 60, amount: 4, location_id: 5, location_code: 'SHOP-5' });
+    expect(both.status, both.text).toBe(200);
+    expect((await transactions(server.client, 60, { origin_type: 'activity' })).find((t) => t.amount === -4)).toMatchObject({ location_id: 5 });
   });
 
   it('replays an Idempotency-Key without spending twice', async () => {
@@ -68,6 +73,7 @@ describe('POST /points/redeem_cart', () => {
       [{ activity_id: 900, customer_id: 999, amount: 1 }, 404, 'customer_not_found', 'customer_id'],
       [{ activity_id: 900, customer_id: 60, amount: 1, location_id: 404 }, 404, 'location_not_found', 'location_id'],
       [{ activity_id: 900, customer_id: 60, amount: 1, location_code: 'NOPE' }, 404, 'location_not_found', 'location_code'],
+      [{ activity_id: 900, customer_id: 60, amount: 1, location_id: 4, location_code: 'SHOP-5' }, 400, 'invalid_request', 'location_code'],
     ] as const;
     for (const [body, status, code, field] of cases) {
       const res = await server.client.post('/points/redeem_cart', body);

@@ -66,16 +66,23 @@ export function requireUnmerged(customers: CustomerStore, tenant: Tenant, custom
   if (status === 'merging' || status === 'merged') throw new TallyError('customer_inactive', `customer_id: customer ${customerId} is ${status}`, 'customer_id');
 }
 
-/**
- * The location of a body's `location_id` or `location_code` (exclusive); either must name a location (404
- * location_not_found, as reward redemptions): the points transaction records it, unlike a cart's, whose
- * coherence the contract leaves unchecked.
- */
-export function locationOf(locations: LocationStore, req: TallyRequest, body: { location_id?: string; location_code?: string }): LocationRecord | null {
-  if (body.location_id !== undefined && body.location_code !== undefined) throw invalidRequest('location_id', 'is exclusive with location_code');
-  const [field, value] = body.location_id !== undefined ? ['location_id', body.location_id] : ['location_code', body.location_code];
-  if (value === undefined) return null;
-  const location = field === 'location_id' ? locations.locationById(req.tenant, value) : locations.locationByCode(req.tenant, value);
+/** The location found, or 404 location_not_found naming `field`. */
+export function foundLocation(location: LocationRecord | undefined, field: string, value: string): LocationRecord {
   if (!location) throw new TallyError('location_not_found', `${field}: no location ${value}`, field);
   return location;
+}
+
+/**
+ * The location of a body's `location_id` or `location_code` (null when neither is sent); either must name a
+ * location (404 location_not_found): the points transaction or redemption records it, unlike a cart's, whose
+ * coherence the contract leaves unchecked. Both may be sent when they name the same location (400 naming
+ * `location_code` otherwise).
+ */
+export function locationOf(locations: LocationStore, req: TallyRequest, body: { location_id?: string; location_code?: string }): LocationRecord | null {
+  if (body.location_id !== undefined) {
+    const location = foundLocation(locations.locationById(req.tenant, body.location_id), 'location_id', body.location_id);
+    if (body.location_code !== undefined && location.code !== body.location_code) throw invalidRequest('location_code', `is not the code of location ${location.id}`);
+    return location;
+  }
+  return body.location_code === undefined ? null : foundLocation(locations.locationByCode(req.tenant, body.location_code), 'location_code', body.location_code);
 }

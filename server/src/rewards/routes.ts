@@ -19,7 +19,7 @@ import { LocationStore } from '../locations/store.js';
 import type { LocationRecord } from '../locations/types.js';
 import { customerPoints } from '../points/balance.js';
 import { readBalance } from '../points/ledger.js';
-import { clockOf, requireActive } from '../points/request.js';
+import { clockOf, foundLocation, locationOf, requireActive } from '../points/request.js';
 import { allocateId } from '../store/ids.js';
 import { TierStore } from '../tiers/store.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
@@ -178,17 +178,8 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
   }
 
   function redeemLocation(req: TallyRequest, body: RewardsRedeem): LocationRecord {
-    if (body.location_id !== undefined) {
-      const location = foundLocation(locations.locationById(req.tenant, body.location_id), 'location_id', body.location_id);
-      if (body.location_code !== undefined && location.code !== body.location_code) throw invalidRequest('location_code', `is not the code of location ${location.id}`);
-      return location;
-    }
-    if (body.location_code !== undefined) return foundLocation(locations.locationByCode(req.tenant, body.location_code), 'location_code', body.location_code);
-    throw invalidRequest('location_id', 'location_id or location_code is required');
+    const location = locationOf(locations, req, body);
+    if (!location) throw invalidRequest('location_id', 'location_id or location_code is required');
+    return location;
   }
-}
-
-function foundLocation(location: LocationRecord | undefined, field: string, value: string): LocationRecord {
-  if (!location) throw new TallyError('location_not_found', `${field}: no location ${value}`, field);
-  return location;
 }

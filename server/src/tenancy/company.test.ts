@@ -50,6 +50,9 @@ describe('GET and PATCH /company', () => {
       [{ customer_attribute_schema: { type: 'no-such-type' } }, 'customer_attribute_schema'],
       // Refused when saved: the linear-time engine of a Company's patterns has no lookarounds.
       [{ customer_attribute_schema: { type: 'object', properties: { tag: { type: 'string', pattern: '^(?!x)' } } } }, 'customer_attribute_schema'],
+      // An async check answers a Promise that rejects on invalid attributes (an unhandled rejection stops the server).
+      [{ customer_attribute_schema: { $async: true, type: 'object' } }, 'customer_attribute_schema'],
+      [{ customer_attribute_schema: { type: 'object', properties: { n: { $ref: 'https://schemas.example.com/n.json' } } } }, 'customer_attribute_schema'],
       [{ unknown_setting: 1 }, 'unknown_setting'],
       [{ audiences: [{ id: 0, name: 'zero', rule: {} }] }, 'audiences[0].id'],
       [{ audiences: [{ id: 1, name: 'bad rule', rule: { conditions: { and: [{ field: 'customer.country', operator: 'like', value: 'ES' }] } } }] }, 'audiences[0].rule'],
@@ -60,6 +63,16 @@ describe('GET and PATCH /company', () => {
       expect(res.body.code).toBe('invalid_request');
       expect(res.body.error).toContain(field);
     }
+  });
+
+  it('checks customers against a customer_attribute_schema that has an $id', async () => {
+    const schema = { $id: 'https://schemas.example.com/customer.json', type: 'object', properties: { age: { type: 'integer' } } };
+    expect((await server.client.patch('/company', { customer_attribute_schema: schema })).status).toBe(200);
+    // Create and update compile it twice (with and without `required`): its $id once made every customer write a 500.
+    const created = await server.client.post('/customers', { id: 70, name: 'N', registration_location_id: 1, attributes: { age: 30 } });
+    expect(created.status, created.text).toBe(200);
+    const wrong = await server.client.patch('/customers/70', { attributes: { age: 'old' } });
+    expect(wrong.body).toEqual({ code: 'invalid_request', error: 'attributes.age: must be integer' });
   });
 
   it('writes audience ids back as exact JSON numbers', async () => {

@@ -1,7 +1,7 @@
 /** Default settings of a new Company environment, and the rules of a change. */
 import { compileRule, isCurrency } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
-import { createAjv } from '../http/validation.js';
+import { compileCompanySchema, createAjv } from '../http/validation.js';
 import type { CompanyUpdate } from '../wire/types.js';
 import type { CompanySettings } from './types.js';
 
@@ -44,11 +44,7 @@ export function applySettingsPatch(current: CompanySettings, patch: CompanyUpdat
     throw invalidRequest('default_language', 'must be one of languages');
   }
   if (patch.customer_attribute_schema !== undefined) {
-    try {
-      createAjv({ companySchemas: true }).compile(patch.customer_attribute_schema);
-    } catch (err) {
-      throw invalidRequest('customer_attribute_schema', `is not a valid JSON Schema: ${(err as Error).message}`);
-    }
+    compileCompanySchema(createAjv({ companySchemas: true }), patch.customer_attribute_schema, 'customer_attribute_schema');
   }
   const audienceIds = new Set(next.audiences.map((a) => a.id));
   if (audienceIds.size !== next.audiences.length) throw invalidRequest('audiences', 'ids must be unique');

@@ -36,4 +36,21 @@ describe('each points campaign runs on its own event', () => {
     expect((await balance(server.client, 71)).score).toBe(before);
     expect((await server.client.get('/points/transactions', { query: { customer_id: '71' } })).body.data).toEqual([]);
   });
+
+  it('a points campaign binds only to a custom event definition that exists: else 404, nothing written', async () => {
+    const params = { name: 'Ghost event', custom_entity_definition_id: 987654, rule_effects: [{ type: 'direct_value', value: 5, distribution: 'total' }] };
+    const before = (await server.client.get('/points')).body.data.length;
+    const created = await server.client.post('/points', { rule_params: params });
+    expect(created.status).toBe(404);
+    expect(created.body).toEqual({ code: 'custom_event_definition_not_found', error: 'rule_params.custom_entity_definition_id: no custom event definition 987654' });
+    expect((await server.client.get('/points')).body.data).toHaveLength(before);
+
+    const def = await server.client.post('/custom_event_definitions', { slug: 'visit', schema: { type: 'object' } });
+    const bound = await server.client.post('/points', { rule_params: { ...params, custom_entity_definition_id: def.body.id } });
+    expect(bound.status, bound.text).toBe(200);
+    const patched = await server.client.patch(`/points/${bound.body.id}`, { rule_params: { custom_entity_definition_id: 987654 } });
+    expect(patched.status).toBe(404);
+    expect(patched.body.error).toMatch(/^rule_params\.custom_entity_definition_id: /);
+    expect((await server.client.get(`/points/${bound.body.id}`)).body.custom_entity_definition_id).toBe(def.body.id);
+  });
 });

@@ -89,7 +89,8 @@ function asFixedPoints(record: CampaignRecord, points: number): Campaign {
 function flatAttributes(data: Record<string, unknown> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(data ?? {})) {
-    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) out[name] = value;
+    // bigint: an integer beyond 2^53, kept exact (conditions compare it exactly).
+    if (value === null || ['string', 'number', 'bigint', 'boolean'].includes(typeof value)) out[name] = value;
   }
   return out;
 }

@@ -44,9 +44,16 @@ describe('POST /trigger', () => {
       expect(unknown.status).toBe(404);
       expect(unknown.body).toEqual({ code: 'location_not_found', error: `${field}: no location ${value}` });
     }
-    const both = await server.client.post('/trigger', { trigger: 'birthday', customer_id: 20, loyalty_rule_id: campaign, location_id: 77, location_code: 'SHOP-77' });
-    expect(both.status).toBe(400);
+    // Both identifiers (the contract lists both, exclusive nowhere): they must name the same location.
+    for (const location of [{ location_id: 77, location_code: 'SHOP-88' }, { location_id: 9, location_code: 'SHOP-77' }]) {
+      const differ = await server.client.post('/trigger', { trigger: 'birthday', customer_id: 20, loyalty_rule_id: campaign, ...location });
+      expect(differ.body).toEqual({ code: 'invalid_request', error: `location_code: is not the code of location ${location.location_id}` });
+    }
     expect((await balance(server.client, 20)).score).toBe(600);
+    const both = await server.client.post('/trigger', { trigger: 'birthday', customer_id: 20, loyalty_rule_id: campaign, location_id: 77, location_code: 'SHOP-77' });
+    expect(both.status, both.text).toBe(200);
+    expect((await transactions(server.client, 20)).at(-1)).toMatchObject({ location_id: 77 });
+    expect((await balance(server.client, 20)).score).toBe(800);
   });
 
   it('gives location rules the trigger\'s location, by either identifier, as a cart does', async () => {

@@ -2,9 +2,11 @@ import type { Operator, OperatorName } from './operator.js';
 
 /**
  * gt, gte, lt, lte: the same operator but for the comparison. A fact that is not
- * a number (an absent or text attribute) never satisfies an ordering.
+ * a number (an absent or text attribute) never satisfies an ordering. A bigint fact
+ * (an integer beyond 2^53, as a lossless JSON parser gives it) is a number:
+ * JavaScript compares a bigint with a number exactly.
  */
-export function orderingOperator(name: OperatorName, jre: string, holds: (fact: number, bound: number) => boolean): Operator {
+export function orderingOperator(name: OperatorName, jre: string, holds: (fact: number | bigint, bound: number) => boolean): Operator {
   return {
     name,
     takes: 'value',
@@ -13,7 +15,7 @@ export function orderingOperator(name: OperatorName, jre: string, holds: (fact: 
       const bound = value as number;
       return (facts) => {
         const fact = read(facts);
-        return typeof fact === 'number' && holds(fact, bound);
+        return (typeof fact === 'number' || typeof fact === 'bigint') && holds(fact, bound);
       };
     },
     jre,
