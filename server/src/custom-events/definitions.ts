@@ -12,7 +12,7 @@ import type { ValidateFunction } from 'ajv';
 import { invalidRequest } from '../http/errors.js';
 import { readPage } from '../http/params.js';
 import { success, ok, type Reply, type TallyRequest } from '../http/types.js';
-import { checkCompanyData, compileCompanySchema, createAjv } from '../http/validation.js';
+import { checkCompanyData, compileCompanySchema, createCompanyAjv } from '../http/company-schemas.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
@@ -38,7 +38,7 @@ const SLUGS = 'custom_event_definition_slugs';
 export const DEFINITION_DATABASES = [DEFINITIONS, SLUGS];
 
 // Definitions never change once created, so a compiled validator is kept for good.
-const ajv = createAjv({ companySchemas: true });
+const ajv = createCompanyAjv();
 const validators = new Map<string, ValidateFunction>();
 
 export function definitionBySlug(env: StoreEnv, tenant: Tenant, slug: string): CustomEventDefinition {

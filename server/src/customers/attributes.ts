@@ -7,7 +7,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { invalidRequest } from '../http/errors.js';
-import { checkCompanyData, compileCompanySchema, createAjv } from '../http/validation.js';
+import { checkCompanyData, compileCompanySchema, createCompanyAjv } from '../http/company-schemas.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { tenantPrefix } from '../store/keys.js';
 import { checkLimits } from './attribute-limits.js';
@@ -22,7 +22,7 @@ interface Validators {
 
 /** Compiled once per Company environment and settings version (compile once, validate many). */
 const cache = new Map<string, Validators>();
-const ajv = createAjv({ removeAdditional: true, companySchemas: true });
+const ajv = createCompanyAjv({ removeAdditional: true });
 
 function validators(tenant: Tenant, settings: CompanySettings): Validators {
   const key = tenantPrefix(tenant);

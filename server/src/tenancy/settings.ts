@@ -1,7 +1,7 @@
 /** Default settings of a new Company environment, and the rules of a change. */
 import { compileRule, isCurrency } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
-import { compileCompanySchema, createAjv } from '../http/validation.js';
+import { compileCompanySchema, createCompanyAjv } from '../http/company-schemas.js';
 import type { CompanyUpdate } from '../wire/types.js';
 import type { CompanySettings } from './types.js';
 
@@ -44,7 +44,7 @@ export function applySettingsPatch(current: CompanySettings, patch: CompanyUpdat
     throw invalidRequest('default_language', 'must be one of languages');
   }
   if (patch.customer_attribute_schema !== undefined) {
-    compileCompanySchema(createAjv({ companySchemas: true }), patch.customer_attribute_schema, 'customer_attribute_schema');
+    compileCompanySchema(createCompanyAjv(), patch.customer_attribute_schema, 'customer_attribute_schema');
   }
   const audienceIds = new Set(next.audiences.map((a) => a.id));
   if (audienceIds.size !== next.audiences.length) throw invalidRequest('audiences', 'ids must be unique');
