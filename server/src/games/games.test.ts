@@ -317,6 +317,17 @@ describe('games over HTTP', () => {
     expect((await server.client.get(`/games/${id}`)).body.game.game_prizes[0].available_stock).toBe(0);
   });
 
+  it('a stock lowered below what was already won leaves none: available_stock 0 and every later play stock_exhausted', async () => {
+    const id = await create(game({}, [prize({ stock: 3 })]));
+    const who = await customer();
+    for (let i = 0; i < 3; i += 1) expect((await play(id, { customer_id: who })).body.effects[0].game_info.status).toBe('won');
+    const prizeId = (await server.client.get(`/games/${id}`)).body.game.game_prizes[0].id;
+    expect((await server.client.patch(`/games/${id}`, { game: { game_prizes: [prize({ id: prizeId, stock: 2, points: 7 })] } })).status).toBe(200);
+    expect((await server.client.get(`/games/${id}`)).body.game.game_prizes[0]).toMatchObject({ stock: 2, available_stock: 0 });
+    for (let i = 0; i < 3; i += 1) expect((await play(id, { customer_id: who })).body.effects[0].game_info.status).toBe('stock_exhausted');
+    expect(await score(who)).toBe(150);
+  });
+
   it('10,000 plays: outcome frequencies match the weights (chi-square) and no prize exceeds its stock', { timeout: 120_000 }, async () => {
     const id = await create(game({}, [
       prize({ name: 'Rare', weight: '0.1', stock: -1 }),

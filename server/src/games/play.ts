@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { compileGame, periodKey, playGame, TallyError, type GamePlay } from '@tally/engine';
 import { engineSettings } from '../campaigns/engine-settings.js';
 import type { DrawSeeds } from '../carts/seed.js';
-import type { CounterStore } from '../counters/store.js';
+import { prizeStockLeft, type CounterStore } from '../counters/store.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { TallyRequest } from '../http/types.js';
@@ -60,9 +60,7 @@ export async function play(sources: PlaySources, req: TallyRequest, game: GameRe
     const assignment = targeted ? openAssignment(sources, req, game, customer, body) : null;
     if (targeted && assignment === null) return null;
     const prizeStock: Record<string, number> = {};
-    for (const prize of game.game.prizes) {
-      if (prize.stock >= 0) prizeStock[prize.id] = prize.stock - sources.counters.stockConsumed(tenant, game.id, prize.id);
-    }
+    for (const prize of game.game.prizes) prizeStock[prize.id] = prizeStockLeft(sources.counters, tenant, game.id, prize);
     const uses = usesKey === null ? 0 : sources.counters.uses(tenant, game.id, usesKey, customer.id);
     const result = playGame(compiled, { now, seed, customer: playerState(customer, settings, customerTier(sources.tiers, tenant, customer)), uses, prize_stock: prizeStock });
     if (!result.eligible) return null;

@@ -4,7 +4,7 @@
  * prize, the stock still available.
  */
 import { periodKey } from '@tally/engine';
-import type { CounterStore } from '../counters/store.js';
+import { prizeStockLeft, type CounterStore } from '../counters/store.js';
 import { commonCampaignFields } from '../games/view.js';
 import { wireInt } from '../http/wire.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
@@ -37,7 +37,7 @@ export function instantWinView(record: InstantWinRecord, options: InstantWinView
           : { promotion_type: prize.outcome.promotion_type, promotion_id: wireInt(prize.outcome.promotion_id) },
         weight: Number(prize.weight),
         stock: prize.stock,
-        available_stock: prize.stock < 0 ? -1 : Math.max(0, prize.stock - counters.stockConsumed(tenant, record.id, prize.id)),
+        available_stock: prizeStockLeft(counters, tenant, record.id, prize),
         stock_management_strategy: prize.stock_management_strategy,
       })),
     },
