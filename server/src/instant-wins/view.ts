@@ -3,7 +3,7 @@
  * with remaining_participations when a customer is identified and, per
  * prize, the stock still available.
  */
-import { periodKey } from '@tally/engine';
+import { DEFAULT_ONCE_LIMIT, periodKey } from '@tally/engine';
 import { prizeStockLeft, type CounterStore } from '../counters/store.js';
 import { commonCampaignFields } from '../games/view.js';
 import { wireInt } from '../http/wire.js';
@@ -44,11 +44,13 @@ export function instantWinView(record: InstantWinRecord, options: InstantWinView
   };
 }
 
-/** once_limit minus this period's participations; -1 when the campaign has no limit. */
+/** The per-customer limit minus this period's participations; -1 when the campaign has no limit. */
 function remainingParticipations(record: InstantWinRecord, options: InstantWinViewOptions, customerId: string): number {
-  const limit = record.rule_params.once_limit;
-  if (typeof limit !== 'number') return -1;
-  const period = typeof record.rule_params.once === 'string' ? record.rule_params.once : 'always';
+  const { once, once_limit: onceLimit } = record.rule_params;
+  const period = typeof once === 'string' && once !== '' ? once : null;
+  // A period without once_limit is limited as the engine limits it (once per period), not unlimited.
+  const limit = typeof onceLimit === 'number' ? onceLimit : period === null ? null : DEFAULT_ONCE_LIMIT;
+  if (limit === null) return -1;
   const key = periodKey(period, options.now.toISOString(), options.settings.timezone);
   return Math.max(0, limit - options.counters.uses(options.tenant, record.id, key, customerId));
 }
