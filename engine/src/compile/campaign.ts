@@ -7,7 +7,7 @@ import { checkPeriod } from '../time/periodKey.js';
 import { compilePointsAvailability } from '../time/pointsAvailability.js';
 import type { Campaign, CampaignType } from '../types.js';
 import { compileCoupon, compileCouponDates } from './coupon.js';
-import { RULE_PARAMS_DEFAULTS } from './defaults.js';
+import { DEFAULT_ONCE_LIMIT, RULE_PARAMS_DEFAULTS } from './defaults.js';
 import { compileEffects } from './effects.js';
 import { compilePrizes } from './prizes.js';
 import { STACKABILITY, type CompiledCampaign } from './program.js';
@@ -67,7 +67,7 @@ function compileOnce(params: Campaign['rule_params']): CompiledCampaign['once'] 
 
 /** A period without a limit means once in that period (`once: "num_day"` is once a day), never no limit at all. */
 function perCustomerLimit(limit: unknown, period: unknown, limitField: string, periodField: string): CompiledCampaign['once'] {
-  const uses = optionalInteger(limit, `rule_params.${limitField}`, 1) ?? (period === undefined || period === null || period === '' ? null : 1);
+  const uses = optionalInteger(limit, `rule_params.${limitField}`, 1) ?? (period === undefined || period === null || period === '' ? null : DEFAULT_ONCE_LIMIT);
   return uses === null ? null : { period: checkPeriod(period, `rule_params.${periodField}`), limit: uses };
 }
 

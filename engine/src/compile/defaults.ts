@@ -10,3 +10,6 @@ export const RULE_PARAMS_DEFAULTS = Object.freeze({
   priority: 0,
   stackability_properties: 'stackable',
 } as const);
+
+/** The per-customer limit of a `once` period sent without `once_limit`: once in that period (`once: "num_day"` is once a day). */
+export const DEFAULT_ONCE_LIMIT = 1;

@@ -9,7 +9,7 @@ import { accountHolder } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { wireInt } from '../http/wire.js';
-import type { CounterStore } from '../counters/store.js';
+import { prizeStockLeft, type CounterStore } from '../counters/store.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { ownCountry, registrationOf } from '../locations/registration.js';
@@ -158,7 +158,7 @@ function readCounters(
     if (campaign.prizes.length > 0) {
       entry.prize_stock = {};
       for (const prize of campaign.prizes) {
-        entry.prize_stock[prize.id] = Math.max(0, prize.stock - sources.counters.stockConsumed(tenant, campaign.id, prize.id));
+        entry.prize_stock[prize.id] = prizeStockLeft(sources.counters, tenant, campaign.id, prize);
       }
     }
     counters[campaign.id] = entry;

@@ -117,3 +117,11 @@ export class LmdbCounterStore implements CounterStore {
 export function addQuantities(a: number, b: number): number {
   return new Decimal(a).plus(b).toNumber();
 }
+
+/**
+ * The units of a prize still to win: -1 when its stock is unlimited, never below 0. A stock lowered below what was
+ * already won leaves none; a negative count would read as unlimited.
+ */
+export function prizeStockLeft(counters: CounterStore, tenant: Tenant, campaignId: string, prize: { id: string; stock: number }): number {
+  return prize.stock < 0 ? -1 : Math.max(0, prize.stock - counters.stockConsumed(tenant, campaignId, prize.id));
+}

@@ -184,6 +184,36 @@ describe('games over HTTP', () => {
     expect((await server.client.get(`/games/${id}`)).body.game.game_prizes[0].available_stock).toBe(9);
   });
 
+  it('a discount prize needs a coupon: refused without one when written, drawn without one it is no prize and takes no stock', async () => {
+    const discount = async (coupon: boolean) => {
+      const res = await server.client.post('/discounts', {
+        rule_params: { name: 'Ten off', rule_effects: [{ type: 'direct_value', value: 10, distribution: 'total' }] },
+        ...(coupon ? { coupon_params: { name: 'Ten off' } } : {}),
+      });
+      expect(res.status, res.text).toBe(200);
+      return res.body.id as number;
+    };
+    const voucherPrize = (promotionId: number) => ({ name: 'Voucher', outcome: 'discount', promotion_id: promotionId, weight: 1, stock: 10 });
+    const uncouponed = await discount(false);
+    const created = await server.client.post('/games', game({}, [voucherPrize(uncouponed)]));
+    expect(created.status).toBe(400);
+    expect(created.body).toMatchObject({ code: 'invalid_request', error: expect.stringMatching(/^game\.game_prizes\[0\]\.promotion_id: is a discount campaign without a coupon/) });
+
+    const couponed = await discount(true);
+    const id = await create(game({}, [voucherPrize(couponed)]));
+    const patched = await server.client.patch(`/games/${id}`, { game: { game_prizes: [voucherPrize(uncouponed)] } });
+    expect(patched.status).toBe(400);
+    expect(patched.body.error).toMatch(/^game\.game_prizes\[0\]\.promotion_id: is a discount campaign without a coupon/);
+
+    const couponId = (await server.client.get(`/discounts/${couponed}`)).body.coupon_info.coupon_id;
+    expect((await server.client.delete(`/coupons/${couponId}`)).status).toBe(200);
+    const who = await customer();
+    const info = (await play(id, { customer_id: who })).body.effects[0].game_info;
+    expect(info).toMatchObject({ status: 'no_prize', prize_id: null, won_prize: null });
+    expect(JSON.parse(info.outcome)).toEqual({ status: 'no_prize', prize_id: null });
+    expect((await server.client.get(`/games/${id}`)).body.game.game_prizes[0].available_stock).toBe(10);
+  });
+
   it('answers 200 with no effects when the customer may not play, and plays nothing', async () => {
     const who = await customer();
     const french = await customer({ country: 'FR' });
@@ -315,6 +345,17 @@ describe('games over HTTP', () => {
     const scores = await Promise.all(players.map(score));
     expect(scores.reduce((a, b) => a + b, 0)).toBe(250);
     expect((await server.client.get(`/games/${id}`)).body.game.game_prizes[0].available_stock).toBe(0);
+  });
+
+  it('a stock lowered below what was already won leaves none: available_stock 0 and every later play stock_exhausted', async () => {
+    const id = await create(game({}, [prize({ stock: 3 })]));
+    const who = await customer();
+    for (let i = 0; i < 3; i += 1) expect((await play(id, { customer_id: who })).body.effects[0].game_info.status).toBe('won');
+    const prizeId = (await server.client.get(`/games/${id}`)).body.game.game_prizes[0].id;
+    expect((await server.client.patch(`/games/${id}`, { game: { game_prizes: [prize({ id: prizeId, stock: 2, points: 7 })] } })).status).toBe(200);
+    expect((await server.client.get(`/games/${id}`)).body.game.game_prizes[0]).toMatchObject({ stock: 2, available_stock: 0 });
+    for (let i = 0; i < 3; i += 1) expect((await play(id, { customer_id: who })).body.effects[0].game_info.status).toBe('stock_exhausted');
+    expect(await score(who)).toBe(150);
   });
 
   it('10,000 plays: outcome frequencies match the weights (chi-square) and no prize exceeds its stock', { timeout: 120_000 }, async () => {

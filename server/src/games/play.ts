@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { compileGame, periodKey, playGame, TallyError, type GamePlay } from '@tally/engine';
 import { engineSettings } from '../campaigns/engine-settings.js';
 import type { DrawSeeds } from '../carts/seed.js';
-import type { CounterStore } from '../counters/store.js';
+import { prizeStockLeft, type CounterStore } from '../counters/store.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { TallyRequest } from '../http/types.js';
@@ -19,7 +19,7 @@ import { customerTier } from '../tiers/customer-tier.js';
 import type { TierStore } from '../tiers/store.js';
 import { optionalCustomer } from '../vouchers/customer.js';
 import type { GamesPlay } from '../wire/types.js';
-import { deliverGamePrize, type PrizeDelivery } from './prize.js';
+import { deliverable, deliverGamePrize, type PrizeDelivery } from './prize.js';
 import { playerState } from './player.js';
 import { engineGame } from './record.js';
 import type { GameStore } from './store.js';
@@ -60,12 +60,15 @@ export async function play(sources: PlaySources, req: TallyRequest, game: GameRe
     const assignment = targeted ? openAssignment(sources, req, game, customer, body) : null;
     if (targeted && assignment === null) return null;
     const prizeStock: Record<string, number> = {};
-    for (const prize of game.game.prizes) {
-      if (prize.stock >= 0) prizeStock[prize.id] = prize.stock - sources.counters.stockConsumed(tenant, game.id, prize.id);
-    }
+    for (const prize of game.game.prizes) prizeStock[prize.id] = prizeStockLeft(sources.counters, tenant, game.id, prize);
     const uses = usesKey === null ? 0 : sources.counters.uses(tenant, game.id, usesKey, customer.id);
-    const result = playGame(compiled, { now, seed, customer: playerState(customer, settings, customerTier(sources.tiers, tenant, customer)), uses, prize_stock: prizeStock });
-    if (!result.eligible) return null;
+    const drawn = playGame(compiled, { now, seed, customer: playerState(customer, settings, customerTier(sources.tiers, tenant, customer)), uses, prize_stock: prizeStock });
+    if (!drawn.eligible) return null;
+    // A prize that cannot be delivered is not won: the play counts as a draw of no prize and takes no stock.
+    const prize = drawn.status === 'won' ? game.game.prizes.find((p) => p.id === String(drawn.prize_id)) : undefined;
+    const result = prize && !deliverable(sources.delivery.campaigns, tenant, prize)
+      ? { ...drawn, status: 'no_prize' as const, prize_id: null, prize_index: null, stock: null }
+      : drawn;
     if (result.limit) sources.counters.addUsesInTransaction(tenant, game.id, result.limit.period_key, customer.id, 1);
     if (result.stock) sources.counters.addStockConsumedInTransaction(tenant, game.id, String(result.stock.prize_id), 1);
     if (assignment) sources.games.putAssignmentInTransaction(tenant, { ...assignment, played_at: now });

@@ -8,7 +8,7 @@ import { recordPoints } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import type { Tenant } from '../tenancy/types.js';
-import { couponTarget, generateVoucherCode, newVoucher } from '../vouchers/issue.js';
+import { couponTarget, generateVoucherCode, newVoucher, type VoucherTarget } from '../vouchers/issue.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import type { GamePlayRecord, GamePrizeRecord, GameRecord } from './types.js';
 import { wireDatetime } from '../http/wire.js';
@@ -35,13 +35,25 @@ export function deliverGamePrize(d: PrizeDelivery, game: GameRecord, prize: Game
     return { points_transaction_id: tx.id };
   }
   if (prize.outcome === 'discount') {
-    const campaign = d.campaigns.get(d.tenant, prize.promotion_id!);
-    // The campaign was a discount when the game was written; if it has gone since, the prize is not deliverable.
-    const target = campaign && couponTarget(campaign);
-    if (!target) return null;
+    // play() draws a discount prize only while it is deliverable, checked in this same transaction.
+    const target = prizeCoupon(d.campaigns, d.tenant, prize.promotion_id!)!;
     const voucher = newVoucher({ id: allocateId(d.env, d.tenant, 'vouchers'), code: generateVoucherCode(), target, customerId, now: d.now, priority: 0 });
     d.vouchers.putInTransaction(d.tenant, voucher);
     return { voucher_id: voucher.id, voucher_code: voucher.code };
   }
   return null;
+}
+
+/**
+ * Whether a won prize can be delivered now: a discount prize needs its campaign to be a discount with a coupon
+ * still (the game's write checked it, but DELETE /coupons or a change of the campaign may have come since).
+ */
+export function deliverable(campaigns: CampaignStore, tenant: Tenant, prize: GamePrizeRecord): boolean {
+  return prize.outcome !== 'discount' || prizeCoupon(campaigns, tenant, prize.promotion_id!) !== undefined;
+}
+
+/** The coupon a discount prize issues a voucher of; undefined when the campaign is gone, no discount or without coupon. */
+export function prizeCoupon(campaigns: CampaignStore, tenant: Tenant, promotionId: string): VoucherTarget | undefined {
+  const campaign = campaigns.get(tenant, promotionId);
+  return campaign?.type === 'discount' ? couponTarget(campaign) : undefined;
 }

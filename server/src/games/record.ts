@@ -11,6 +11,7 @@ import { invalidRequest } from '../http/errors.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { GamesParamsPrize, GamesUpdate } from '../wire/types.js';
 import { mergeCampaignFields } from './campaign-fields.js';
+import { prizeCoupon } from './prize.js';
 import type { InstantWinStore } from '../instant-wins/store.js';
 import type { GameStore } from './store.js';
 import type { GamePrizeRecord, GameRecord } from './types.js';
@@ -52,6 +53,9 @@ function buildPrize(write: GameWrite, prize: GamesParamsPrize, i: number, previo
     if (prize.promotion_id === undefined) throw invalidRequest(`${field}.promotion_id`, 'is required for a discount prize');
     if (write.campaigns.get(write.tenant, prize.promotion_id)?.type !== 'discount') {
       throw invalidRequest(`${field}.promotion_id`, `is not a discount campaign`);
+    }
+    if (!prizeCoupon(write.campaigns, write.tenant, prize.promotion_id)) {
+      throw invalidRequest(`${field}.promotion_id`, 'is a discount campaign without a coupon (a won prize is a voucher of its coupon)');
     }
   }
   return {

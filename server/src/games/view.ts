@@ -3,7 +3,7 @@
  * rule_type gaming, the game with its prizes (each with the stock still
  * available), names in the request's language, rule objects as JSON strings.
  */
-import type { CounterStore } from '../counters/store.js';
+import { prizeStockLeft, type CounterStore } from '../counters/store.js';
 import { localize } from '../http/language.js';
 import { ruleLists, tierEntries } from '../campaigns/view.js';
 import { wireInt } from '../http/wire.js';
@@ -101,7 +101,6 @@ export function gameView(record: GameRecord, options: GameViewOptions): Record<s
 }
 
 function prizeView(game: GameRecord, prize: GamePrizeRecord, options: GameViewOptions): Record<string, unknown> {
-  const counted = prize.stock >= 0 && prize.stock_management_strategy === 'decrement';
   return {
     id: wireInt(prize.id),
     game_id: wireInt(game.game.id),
@@ -110,7 +109,7 @@ function prizeView(game: GameRecord, prize: GamePrizeRecord, options: GameViewOp
     display_options: prize.display_options,
     weight: Number(prize.weight),
     stock: prize.stock,
-    available_stock: counted ? prize.stock - options.counters.stockConsumed(options.tenant, game.id, prize.id) : -1,
+    available_stock: prize.stock_management_strategy === 'decrement' ? prizeStockLeft(options.counters, options.tenant, game.id, prize) : -1,
     stock_management_strategy: prize.stock_management_strategy,
     points: prize.points,
     promotion_id: prize.promotion_id === null ? null : wireInt(prize.promotion_id),

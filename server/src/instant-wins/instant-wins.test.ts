@@ -152,6 +152,20 @@ describe('instant wins over HTTP', () => {
     expect(instantEffects((await cart(await customer())).body)).toEqual([]);
   });
 
+  it('remaining_participations of a once period without once_limit counts the one participation the period allows', async () => {
+    const who = await customer();
+    const id = await create(instantWin({ once: 'num_day' }));
+    const remaining = async () => (await server.client.get(`/instant_wins/${id}`, { query: { customer_id: String(who) } })).body.remaining_participations;
+    try {
+      expect(await remaining()).toBe(1);
+      expect(instantEffects((await cart(who)).body)).toHaveLength(1);
+      expect(await remaining()).toBe(0);
+      expect(instantEffects((await cart(who)).body)).toEqual([]);
+    } finally {
+      await retire(id);
+    }
+  });
+
   it("a prize without outcome is the contract's no prize: carts and triggers take part without prize data, and consume no stock", async () => {
     const who = await customer();
     const nothing = { name: 'Better luck next time', weight: 1, stock: 2 };

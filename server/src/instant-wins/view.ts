@@ -3,8 +3,8 @@
  * with remaining_participations when a customer is identified and, per
  * prize, the stock still available.
  */
-import { periodKey } from '@tally/engine';
-import type { CounterStore } from '../counters/store.js';
+import { DEFAULT_ONCE_LIMIT, periodKey } from '@tally/engine';
+import { prizeStockLeft, type CounterStore } from '../counters/store.js';
 import { commonCampaignFields } from '../games/view.js';
 import { wireInt } from '../http/wire.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
@@ -37,18 +37,20 @@ export function instantWinView(record: InstantWinRecord, options: InstantWinView
           : { promotion_type: prize.outcome.promotion_type, promotion_id: wireInt(prize.outcome.promotion_id) },
         weight: Number(prize.weight),
         stock: prize.stock,
-        available_stock: prize.stock < 0 ? -1 : Math.max(0, prize.stock - counters.stockConsumed(tenant, record.id, prize.id)),
+        available_stock: prizeStockLeft(counters, tenant, record.id, prize),
         stock_management_strategy: prize.stock_management_strategy,
       })),
     },
   };
 }
 
-/** once_limit minus this period's participations; -1 when the campaign has no limit. */
+/** The per-customer limit minus this period's participations; -1 when the campaign has no limit. */
 function remainingParticipations(record: InstantWinRecord, options: InstantWinViewOptions, customerId: string): number {
-  const limit = record.rule_params.once_limit;
-  if (typeof limit !== 'number') return -1;
-  const period = typeof record.rule_params.once === 'string' ? record.rule_params.once : 'always';
+  const { once, once_limit: onceLimit } = record.rule_params;
+  const period = typeof once === 'string' && once !== '' ? once : null;
+  // A period without once_limit is limited as the engine limits it (once per period), not unlimited.
+  const limit = typeof onceLimit === 'number' ? onceLimit : period === null ? null : DEFAULT_ONCE_LIMIT;
+  if (limit === null) return -1;
   const key = periodKey(period, options.now.toISOString(), options.settings.timezone);
   return Math.max(0, limit - options.counters.uses(options.tenant, record.id, key, customerId));
 }
