@@ -61,7 +61,7 @@ describe('coupons', () => {
     const cases: [Record<string, unknown>, number, string, RegExp][] = [
       [{ loyalty_rule_id: withCoupon, coupon_params: {} }, 409, 'conflict', /^loyalty_rule_id: campaign \d+ already has coupon/],
       [{ loyalty_rule_id: 987654, coupon_params: {} }, 404, 'campaign_not_found', /^loyalty_rule_id/],
-      [{ loyalty_rule_id: bare, coupon_params: { static_code: 'TAKEN' } }, 400, 'invalid_request', /^coupon_params\.static_code: is already/],
+      [{ loyalty_rule_id: bare, coupon_params: { static_code: 'TAKEN' } }, 400, 'invalid_request', /^coupon_params\.static_code: is already used by campaign \d+$/],
       [{ loyalty_rule_id: bare, coupon_params: { colour: 'red' } }, 400, 'invalid_request', /colour/],
       [{ coupon_params: {} }, 400, 'invalid_request', /loyalty_rule_id/],
       [{ loyalty_rule_id: bare }, 400, 'invalid_request', /coupon_params/],
@@ -73,6 +73,35 @@ describe('coupons', () => {
       expect(res.body.error).toMatch(error);
     }
     expect((await read(bare)).coupon_info).toBeNull();
+  });
+
+  it('refuses a static code held by a game or an instant win, on POST and PATCH, writing nothing', async () => {
+    const gameBody = {
+      rule_params: { name: 'Wheel', select_customers: 'loyalty' },
+      game: { type: 'wheel', config: {}, template: 'spin', game_prizes: [{ name: 'Fifty points', outcome: 'points', points: 50, weight: 1, stock: -1 }] },
+      coupon_params: { static_code: 'GCODE' },
+    };
+    const game = await server.client.post('/games', gameBody);
+    expect(game.status, game.text).toBe(200);
+    const instantWin = await server.client.post('/instant_wins', {
+      rule_params: { name: 'Scratch', select_customers: 'loyalty' },
+      instant_win: { instant_win_prizes: [{ name: 'Nothing', outcome: { promotion_type: '' }, weight: 1, stock: -1 }] },
+      coupon_params: { static_code: 'ICODE' },
+    });
+    expect(instantWin.status, instantWin.text).toBe(200);
+    const bare = await campaign();
+    const other = await campaign({}, { static_code: 'MINE' });
+    const couponId = (await read(other)).coupon_info.coupon_id;
+    for (const [code, holder] of [['GCODE', game.body.id], ['ICODE', instantWin.body.id]]) {
+      const created = await server.client.post('/coupons', { loyalty_rule_id: bare, coupon_params: { name: 'x', static_code: code } });
+      expect(created.status).toBe(400);
+      expect(created.body).toEqual({ code: 'invalid_request', error: `coupon_params.static_code: is already used by campaign ${holder}` });
+      const patched = await server.client.patch(`/coupons/${couponId}`, { coupon_params: { static_code: code } });
+      expect(patched.status).toBe(400);
+      expect(patched.body.error).toBe(`coupon_params.static_code: is already used by campaign ${holder}`);
+    }
+    expect((await read(bare)).coupon_info).toBeNull();
+    expect((await read(other)).coupon_info.static_code).toBe('MINE');
   });
 
   it('updates only the coupon fields sent (PATCH or PUT), and answers 404 for an unknown coupon', async () => {
