@@ -4,9 +4,12 @@
  * and its deletion turns its vouchers into voucher_deleted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../store/env.js';
 import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
+import { LmdbVoucherStore } from '../vouchers/store.js';
 
+const tenant = { companyId: 'default', environment: 'sandbox' as const };
 const effects = [{ type: 'direct_value', value: 1, distribution: 'total' }];
 
 describe('coupons', () => {
@@ -152,6 +155,56 @@ describe('coupons', () => {
     const again = await server.client.post('/coupons', { loyalty_rule_id: id, coupon_params: { static_code: 'GONE' } });
     expect(again.status).toBe(200);
     expect(again.body.id).not.toBe(couponId);
+  });
+
+  it('issues no live voucher of a coupon deleted while triggers waited for their transaction; redemptions answer voucher_deleted', async () => {
+    const id = await campaign({ select_customers: 'targeted' }, { static_code: 'RACED', max_redemptions: 5 });
+    const couponId = (await read(id)).coupon_info.coupon_id;
+    const holder = await customer();
+    // One customer and campaign: the triggers queue behind each other (duplicate suppression's target), so most look the coupon up before the delete and write after it.
+    const sending = (round: number) => Array.from({ length: 8 }, (_, i) =>
+      server.client.post('/discounts/trigger', { customer_id: holder, coupon_id: couponId, external_voucher_code: `RACED-${round}-${i}` }));
+    const before = sending(0);
+    const deleted = server.client.delete(`/coupons/${couponId}`);
+    const answers = await Promise.all([...before, ...sending(1)]);
+    expect((await deleted).status).toBe(200);
+    for (const res of answers) expect(res.status === 200 ? 'issued' : res.body.code, res.text).toMatch(/^(issued|coupon_not_found)$/);
+    expect(answers.some((res) => res.status === 404)).toBe(true);
+    const codes = Array.from({ length: 16 }, (_, i) => `RACED-${Math.floor(i / 8)}-${i % 8}`);
+    for (const [i, code] of codes.entries()) {
+      const voucher = await server.client.get(`/vouchers/${code}`);
+      if (answers[i].status !== 200) {
+        expect(voucher.status).toBe(404);
+        continue;
+      }
+      expect(voucher.body, code).toMatchObject({ status: 'deleted', coupon: { id: couponId, deleted: true } });
+      expect((await server.client.post('/vouchers/redeem', { codes: [code] })).body.code).toBe('voucher_deleted');
+      expect((await server.client.post('/discounts/redeem', { voucher_code: code, customer_id: holder, cart_id: 1, discount: 100 })).body.code).toBe('voucher_deleted');
+    }
+  });
+
+  it('refuses a voucher of a deleted coupon stored active (by a trigger that raced the delete before the fix) as voucher_deleted', async () => {
+    const id = await campaign({ select_customers: 'targeted' }, { static_code: 'STALE', max_redemptions: 5 });
+    const couponId = (await read(id)).coupon_info.coupon_id;
+    const holder = await customer();
+    const issued = await server.client.post('/discounts/trigger', { customer_id: holder, coupon_id: couponId, external_voucher_code: 'STALE-1' });
+    expect(issued.status).toBe(200);
+    expect((await server.client.delete(`/coupons/${couponId}`)).status).toBe(200);
+    await server.stop();
+    const env = openStore(server.dataDir);
+    const vouchers = new LmdbVoucherStore(env);
+    await env.transact(() => vouchers.putInTransaction(tenant, { ...vouchers.byCode(tenant, 'STALE-1')!, status: 'active' }));
+    await env.close();
+    await server.restart();
+    // The campaign gets a new coupon with the same static code: the stale voucher is still not usable through it.
+    expect((await server.client.post('/coupons', { loyalty_rule_id: id, coupon_params: { static_code: 'STALE' } })).status).toBe(200);
+    const refusals = [
+      await server.client.get('/vouchers/STALE-1', { query: { validate: 'true' } }),
+      await server.client.post('/vouchers/redeem', { codes: ['STALE-1'] }),
+      await server.client.post('/discounts/redeem', { voucher_code: 'STALE-1', customer_id: holder, cart_id: 1, discount: 100 }),
+      await server.client.post('/discounts/redeem', { static_code: 'STALE', customer_id: holder, cart_id: 1, discount: 100 }),
+    ];
+    for (const res of refusals) expect([res.status, res.body.code], res.text).toEqual([402, 'voucher_deleted']);
   });
 
   it('answers 404 coupon_not_found for deleting a coupon that never existed', async () => {

@@ -97,12 +97,14 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
 
     'discounts.trigger': async (req) => {
       const body = validate('discounts.trigger', req.body);
-      const target = triggerTarget({ campaigns, instantWins }, req.tenant, body);
+      const { campaignId } = triggerTarget({ campaigns, instantWins }, req.tenant, body);
       const customer = requireCustomer(customers, req.tenant, { customer_id: body.customer_id });
-      return duplicates.suppress(req, `voucher_issue:${body.customer_id}:${target.campaignId}`, async () => {
+      return duplicates.suppress(req, `voucher_issue:${body.customer_id}:${campaignId}`, async () => {
         const voucher = await env.transact(() => {
           // Vouchers go to active customers only, as the transaction reads them: a merge committing meanwhile is seen.
           requireStillActive(customers, req.tenant, customer.id, 'customer_id');
+          // The coupon read again: one deleted (or changed) since the lookup issues nothing (or issues on its new terms).
+          const target = triggerTarget({ campaigns, instantWins }, req.tenant, body);
           return issueInTransaction(env, vouchers, req.tenant, target, body, req.now);
         });
         return success({ voucher_id: wireInt(voucher.id), voucher_code: voucher.code });
