@@ -4,6 +4,7 @@
  * and its deletion turns its vouchers into voucher_deleted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LmdbCampaignStore } from '../campaigns/store.js';
 import { openStore } from '../store/env.js';
 import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
@@ -205,6 +206,65 @@ describe('coupons', () => {
       await server.client.post('/discounts/redeem', { static_code: 'STALE', customer_id: holder, cart_id: 1, discount: 100 }),
     ];
     for (const res of refusals) expect([res.status, res.body.code], res.text).toEqual([402, 'voucher_deleted']);
+  });
+
+  it('bounds day counts to 36500 (100 years): more is 400 naming the field, on POST /discounts, /points, /coupons and PATCH /coupons', async () => {
+    const couponId = (await read(await campaign({}, { name: 'Bounded' }))).coupon_info.coupon_id;
+    const bare = await campaign();
+    for (const field of ['available_days', 'available_delay_days', 'print_days', 'print_delay_days']) {
+      for (const value of [36501, 100000000, 1e300]) {
+        const sent = [
+          await server.client.post('/discounts', { rule_params: { name: 'h', rule_effects: effects }, coupon_params: { name: 'H', [field]: value } }),
+          await server.client.post('/coupons', { loyalty_rule_id: bare, coupon_params: { [field]: value } }),
+          await server.client.patch(`/coupons/${couponId}`, { coupon_params: { [field]: value } }),
+        ];
+        for (const res of sent) {
+          expect(res.status, `${field} ${value}`).toBe(400);
+          expect(res.body).toEqual({ code: 'invalid_request', error: expect.stringMatching(new RegExp(`^coupon_params\\.${field}: must be <= 36500`)) });
+        }
+      }
+    }
+    for (const field of ['activation_delay', 'availability_duration']) {
+      const res = await server.client.post('/points', { rule_params: { name: 'p', rule_effects: effects, [field]: 36501 } });
+      expect(res.body.error).toMatch(new RegExp(`^rule_params\\.${field}: must be <= 36500`));
+    }
+    const reward = await server.client.post('/rewards', { name: 'Mug', points: 100, type: 'physical', validity_duration_type: 'relative', validity_duration_number: 36501, validity_duration_unit_option: 'years' });
+    expect(reward.body.error).toMatch(/^validity_duration_number: must be <= 36500/);
+    expect((await read(bare)).coupon_info).toBeNull();
+    const hundredYears = await campaign({ select_customers: 'targeted' }, { available_delay_days: 36500, available_days: 36500, printable: true, print_delay_days: 36500, print_days: 36500 });
+    const issued = await server.client.post('/discounts/trigger', { customer_id: await customer(), loyalty_rule_id: hundredYears });
+    expect(issued.status, issued.text).toBe(200);
+  });
+
+  it('ends dates at 9999-12-31T23:59:59Z for day counts stored before they were bounded: issue and reads answer', async () => {
+    const id = await campaign({ select_customers: 'targeted' }, { static_code: 'HUGE', printable: true });
+    const holder = await customer();
+    const before = await server.client.post('/discounts/trigger', { customer_id: holder, loyalty_rule_id: id });
+    expect(before.status).toBe(200);
+    await server.stop();
+    const env = openStore(server.dataDir);
+    const campaigns = new LmdbCampaignStore(env);
+    await env.transact(() => {
+      const stored = campaigns.get(tenant, String(id))!;
+      campaigns.putInTransaction(tenant, { ...stored, coupon_params: { ...stored.coupon_params, available_days: 100000000, print_delay_days: 1e300, print_days: 1e300 } }, stored);
+    });
+    await env.close();
+    await server.restart();
+    const last = '9999-12-31T23:59:59Z';
+    const issued = await server.client.post('/discounts/trigger', { customer_id: holder, loyalty_rule_id: id });
+    expect(issued.status, issued.text).toBe(200);
+    for (const code of [before.body.voucher_code, issued.body.voucher_code]) {
+      const voucher = await server.client.get(`/vouchers/${code}`);
+      expect(voucher.status, voucher.text).toBe(200);
+      expect(voucher.body).toMatchObject({ print_from: last, print_to: last });
+    }
+    expect((await server.client.get(`/vouchers/${issued.body.voucher_code}`)).body.available_to).toBe(last);
+    const reads = [
+      await server.client.get('/vouchers', { query: { customer_id: String(holder) } }),
+      await server.client.get('/discounts', { query: { customer_id: String(holder) } }),
+      await server.client.get(`/discounts/${issued.body.voucher_code}`, { query: { search_by: 'voucher_code' } }),
+    ];
+    for (const res of reads) expect(res.status, res.text).toBe(200);
   });
 
   it('answers 404 coupon_not_found for deleting a coupon that never existed', async () => {
