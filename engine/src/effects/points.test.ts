@@ -146,6 +146,12 @@ describe('points availability from the campaign settings', () => {
     expect(datesOf({ activation_period_type: 'relative', activation_delay: 15, activation_delay_unit: 'days', expiration_period_type: 'relative', availability_duration: 12, availability_duration_unit: 'months' })).toEqual(['2026-12-05', '2027-12-05']);
   });
 
+  it('a delay or duration reaching beyond 9999-12-31 ends there (campaigns stored before counts were bounded)', () => {
+    expect(datesOf({ expiration_period_type: 'relative', availability_duration: 36500, availability_duration_unit: 'years' })).toEqual(['2026-11-20', '9999-12-31']);
+    expect(datesOf({ expiration_period_type: 'relative', availability_duration: 4_000_000_000, availability_duration_unit: 'days', availability_duration_natural: true })).toEqual(['2026-11-20', '9999-12-31']);
+    expect(datesOf({ activation_period_type: 'relative', activation_delay: 100_000_000, activation_delay_unit: 'days', expiration_period_type: 'relative', availability_duration: 1, availability_duration_unit: 'months' })).toEqual(['9999-12-31', '9999-12-31']);
+  });
+
   it('natural durations end with their calendar month', () => {
     expect(datesOf({ expiration_period_type: 'relative', availability_duration: 1, availability_duration_unit: 'months', availability_duration_natural: true })).toEqual(['2026-11-20', '2026-12-31']);
   });

@@ -103,9 +103,21 @@ export interface LocalDate {
   day: number;
 }
 
-/** Calendar arithmetic on a local date (month overflow clamps to the month's last day). */
+/** The last date a wire date can write (years 0000..9999). */
+const LAST_DATE: LocalDate = Object.freeze({ year: 9999, month: 12, day: 31 });
+
+/**
+ * Calendar arithmetic on a local date (month overflow clamps to the month's
+ * last day). A result after 9999-12-31 is 9999-12-31: counts are bounded on
+ * write, but a campaign stored before may hold any (beyond JavaScript's
+ * dates too, where the arithmetic gives NaN).
+ */
 export function addToDate(date: LocalDate, amount: number, unit: string): LocalDate {
-  const { year, month, day } = date;
+  const result = addUnbounded(date, amount, unit);
+  return result.year <= LAST_DATE.year ? result : LAST_DATE;
+}
+
+function addUnbounded({ year, month, day }: LocalDate, amount: number, unit: string): LocalDate {
   switch (unit) {
     case 'days':
     case 'day':

@@ -5,6 +5,8 @@ import { requireInt64 } from '../http/params.js';
 import { success, type Routes } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
+import { GameStore } from '../games/store.js';
+import { InstantWinStore } from '../instant-wins/store.js';
 import { allocateId } from '../store/ids.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import { deleteInTransaction } from './delete.js';
@@ -13,7 +15,8 @@ import { createInTransaction, updateInTransaction } from './write.js';
 
 export function couponRoutes({ env, duplicates }: ServerContext): Routes {
   const campaigns = new LmdbCampaignStore(env);
-  const stores = { env, campaigns, coupons: new CouponStore(env, campaigns), vouchers: new LmdbVoucherStore(env) };
+  const staticCodeHolders = [campaigns, new InstantWinStore(env), new GameStore(env)];
+  const stores = { env, campaigns, coupons: new CouponStore(env, campaigns), vouchers: new LmdbVoucherStore(env), staticCodeHolders };
 
   return {
     'coupons.create': (req) => {

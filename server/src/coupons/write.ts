@@ -9,8 +9,8 @@ import { TallyError } from '@tally/engine';
 import { checkCompiles } from '../campaigns/compile-check.js';
 import { buildRecord } from '../campaigns/params.js';
 import type { CampaignStore } from '../campaigns/store.js';
+import { checkStaticCodeFree, type StaticCodeHolders } from '../campaigns/static-codes.js';
 import type { CampaignRecord } from '../campaigns/types.js';
-import { invalidRequest } from '../http/errors.js';
 import type { TallyRequest } from '../http/types.js';
 import type { CampaignsParamsCouponParams, CouponsCreate, CouponsUpdate } from '../wire/types.js';
 import type { CouponStore } from './store.js';
@@ -19,6 +19,8 @@ import { wireDatetime } from '../http/wire.js';
 export interface CouponStores {
   campaigns: CampaignStore;
   coupons: CouponStore;
+  /** Every kind of campaign a static code can name (discount and points campaigns, instant wins, games). */
+  staticCodeHolders: readonly StaticCodeHolders[];
 }
 
 export function couponNotFound(id: string): TallyError {
@@ -43,7 +45,7 @@ export function updateInTransaction(stores: CouponStores, req: TallyRequest, cou
 }
 
 function write(
-  { campaigns }: CouponStores,
+  { campaigns, staticCodeHolders }: CouponStores,
   req: TallyRequest,
   campaign: CampaignRecord,
   couponParams: CampaignsParamsCouponParams,
@@ -51,9 +53,7 @@ function write(
 ): CampaignRecord {
   const input = { kind: campaign.type, id: campaign.id, body: { coupon_params: couponParams }, previous: campaign, settings: req.settings, now: wireDatetime(req.now) };
   const draft = buildRecord({ ...input, couponId: campaign.coupon_id ?? '1' });
-  const code = draft.coupon_params?.static_code;
-  const holder = code === undefined ? undefined : campaigns.byStaticCode(req.tenant, code);
-  if (holder && holder.id !== campaign.id) throw invalidRequest('coupon_params.static_code', `is already the code of campaign ${holder.id}`);
+  checkStaticCodeFree(staticCodeHolders, req.tenant, draft.coupon_params?.static_code, campaign.id);
   checkCompiles(draft, req.settings);
   return campaigns.putInTransaction(req.tenant, { ...draft, coupon_id: campaign.coupon_id ?? allocate() }, campaign);
 }

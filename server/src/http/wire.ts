@@ -88,6 +88,24 @@ export function wireDatetime(instant: Date): string {
   return `${instant.toISOString().slice(0, 19)}Z`;
 }
 
+const DAY_MS = 86_400_000;
+/** The last instant a wire datetime can write (years 0000..9999). */
+const LAST_WIRE_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
+
+/**
+ * `ms` as a Date no later than 9999-12-31T23:59:59Z; NaN (date arithmetic
+ * overflowing JavaScript's dates) is that last instant too. Counts of days
+ * and months are bounded on write, but records stored before may hold any.
+ */
+export function boundedInstant(ms: number): Date {
+  return new Date(Number.isNaN(ms) || ms > LAST_WIRE_MS ? LAST_WIRE_MS : ms);
+}
+
+/** `days` days after the instant `ms`, bounded as boundedInstant. */
+export function daysAfter(ms: number, days: number): Date {
+  return boundedInstant(ms + days * DAY_MS);
+}
+
 const SLUG = /^[A-Za-z0-9_-]+$/;
 
 /** Letters, digits, underscores and hyphens. */

@@ -165,6 +165,22 @@ describe('reward redemption', () => {
     expect(await applies()).toBe(true);
   });
 
+  it('ends a voucher validity reaching past 9999 (36500 years) at 9999-12-31T23:59:59Z', async () => {
+    await customersWithPoints(server.client, [12], 100);
+    const campaign = await server.client.post('/discounts', {
+      rule_params: { name: 'Long coupon', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] },
+      coupon_params: { name: 'Forever' },
+    });
+    const couponId = (await server.client.get(`/discounts/${campaign.body.id}`)).body.coupon_info.coupon_id;
+    const id = await createReward(server.client, {
+      points: 10, type: 'coupon', coupon_id: couponId,
+      validity_duration_type: 'relative', validity_duration_number: 36500, validity_duration_unit_option: 'years',
+    });
+    expect((await redeem(server.client, id, 12, { process_actions: true })).status).toBe(200);
+    const vouchers = await server.client.get('/vouchers', { query: { customer_id: '12' } });
+    expect(vouchers.body.data).toEqual([expect.objectContaining({ available_to: '9999-12-31T23:59:59Z' })]);
+  });
+
   it('grants exactly 5 of 12 concurrent redemptions against a stock of 5; the others are refused and keep their points', async () => {
     const ids = Array.from({ length: 12 }, (_, i) => 100 + i);
     await customersWithPoints(server.client, ids, 50);

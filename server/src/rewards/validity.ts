@@ -3,20 +3,19 @@
  * `available_to`. Relative: number + unit from the redemption (calendar
  * months and years, clamped to the month's last day: Jan 31 + 1 month =
  * Feb 28/29). Fixed: the end (23:59:59 UTC) of validity_duration_date, like a
- * coupon's date-only bound. undefined when the reward sets no validity: the
+ * coupon's date-only bound. An end beyond 9999-12-31T23:59:59Z is that
+ * instant (rewards stored before the count was bounded). undefined when the reward sets no validity: the
  * coupon's own dates apply (rewards/record.ts refuses an incomplete one).
  */
 import { instant } from '../vouchers/issue.js';
 import type { RewardRecord } from './types.js';
-import { wireDatetime } from '../http/wire.js';
-
-const DAY_MS = 86_400_000;
+import { boundedInstant, daysAfter, wireDatetime } from '../http/wire.js';
 
 type Validity = Pick<RewardRecord, 'validity_duration_type' | 'validity_duration_number' | 'validity_duration_unit_option' | 'validity_duration_date'>;
 
 export function voucherValidUntil(reward: Validity, redeemedAt: Date): string | undefined {
   const end = validityEnd(reward, redeemedAt);
-  return end === undefined ? undefined : wireDatetime(end);
+  return end === undefined ? undefined : wireDatetime(boundedInstant(end.getTime()));
 }
 
 function validityEnd(reward: Validity, redeemedAt: Date): Date | undefined {
@@ -27,9 +26,9 @@ function validityEnd(reward: Validity, redeemedAt: Date): Date | undefined {
   if (reward.validity_duration_type !== 'relative' || n === null) return undefined;
   switch (reward.validity_duration_unit_option) {
     case 'days':
-      return new Date(redeemedAt.getTime() + n * DAY_MS);
+      return daysAfter(redeemedAt.getTime(), n);
     case 'weeks':
-      return new Date(redeemedAt.getTime() + 7 * n * DAY_MS);
+      return daysAfter(redeemedAt.getTime(), 7 * n);
     case 'months':
       return addMonths(redeemedAt, n);
     case 'years':

@@ -40,7 +40,7 @@ export function usageRefusal({ voucher, coupon }: FoundVoucher, now: string, loc
   const campaign = coupon?.campaign;
   // A voucher without a coupon (an instant win's delivery) is usable by its own state and dates.
   const active = voucher.coupon_id === null || (campaign !== undefined && campaign.rule_params.active !== false && coupon!.params.active !== false);
-  const refusal = voucherRefusal(voucher, now, active);
+  const refusal = voucherRefusal(voucher, now, { active, deleted: coupon?.deleted === true });
   if (refusal || location === undefined || campaign === undefined) return refusal;
   return locationRefusal(campaign, location, voucher.code);
 }

@@ -4,7 +4,8 @@
  * targeted instant win. A coupon's voucher takes its dates from the coupon:
  * fixed available_from/available_to, or relative to the issue
  * (available_delay_days, then available_days); `validUntil` (a reward's
- * validity) replaces the end. Redemptions default to one per voucher; an
+ * validity) replaces the end; a date past 9999 is 9999-12-31T23:59:59Z (the
+ * counts are bounded on write, coupons stored before may hold any). Redemptions default to one per voucher; an
  * `auto_select` coupon issues them selected.
  */
 import { randomInt } from 'node:crypto';
@@ -12,9 +13,8 @@ import { DEFAULT_MAX_REDEMPTIONS, type CouponParams } from '@tally/engine';
 import type { CampaignRecord } from '../campaigns/types.js';
 import type { InstantWinRecord } from '../instant-wins/types.js';
 import type { VoucherRecord } from './types.js';
-import { wireDatetime } from '../http/wire.js';
+import { daysAfter, wireDatetime } from '../http/wire.js';
 
-const DAY_MS = 86_400_000;
 /** No 0/O or 1/I: codes are read aloud and typed at tills. */
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const CODE_LENGTH = 12;
@@ -61,9 +61,9 @@ export interface IssueInput {
 export function newVoucher({ id, code, target, customerId, now, priority, validUntil }: IssueInput): VoucherRecord {
   const coupon = target.coupon;
   const delayDays = typeof coupon.available_delay_days === 'number' ? coupon.available_delay_days : 0;
-  const from = typeof coupon.available_from === 'string' ? instant(coupon.available_from) : new Date(now.getTime() + delayDays * DAY_MS);
+  const from = typeof coupon.available_from === 'string' ? instant(coupon.available_from) : daysAfter(now.getTime(), delayDays);
   let to: string | null = typeof coupon.available_to === 'string' ? wireDatetime(instant(coupon.available_to, true)) : null;
-  if (to === null && typeof coupon.available_days === 'number') to = wireDatetime(new Date(from.getTime() + coupon.available_days * DAY_MS));
+  if (to === null && typeof coupon.available_days === 'number') to = wireDatetime(daysAfter(from.getTime(), coupon.available_days));
   return {
     id,
     code,

@@ -4,9 +4,7 @@
  */
 import type { CouponParams } from '@tally/engine';
 import type { VoucherRecord } from './types.js';
-import { wireDatetime } from '../http/wire.js';
-
-const DAY_MS = 86_400_000;
+import { daysAfter, wireDatetime } from '../http/wire.js';
 
 export interface PrintWindow {
   print_from: string | null;
@@ -17,10 +15,10 @@ export function printWindow(voucher: VoucherRecord, coupon: CouponParams | undef
   const params = coupon ?? {};
   const issued = Date.parse(voucher.created_at);
   const delay = typeof params.print_delay_days === 'number' ? params.print_delay_days : undefined;
-  const from = typeof params.print_from === 'string' ? bound(params.print_from, false) : delay === undefined ? null : issued + delay * DAY_MS;
+  const from = typeof params.print_from === 'string' ? bound(params.print_from, false) : delay === undefined ? null : daysAfter(issued, delay).getTime();
   const to = typeof params.print_to === 'string'
     ? bound(params.print_to, true)
-    : typeof params.print_days === 'number' ? (from ?? issued) + params.print_days * DAY_MS : null;
+    : typeof params.print_days === 'number' ? daysAfter(from ?? issued, params.print_days).getTime() : null;
   return { print_from: iso(from), print_to: iso(to) };
 }
 

@@ -82,9 +82,12 @@ function discountCampaign(stores: RedeemStores, tenant: Tenant, id: string | und
   return campaign?.type === 'discount' ? campaign : undefined;
 }
 
+/** Whether the voucher's coupon is no longer its campaign's (deleted). */
+const ofDeletedCoupon = (voucher: VoucherRecord, campaign: CampaignRecord) => voucher.coupon_id !== campaign.coupon_id;
+
 function refuseUnusable(voucher: VoucherRecord, campaign: CampaignRecord, at: string): void {
   const active = campaign.rule_params.active !== false && campaign.coupon_params?.active !== false;
-  const refusal = voucherRefusal(voucher, at, active);
+  const refusal = voucherRefusal(voucher, at, { active, deleted: ofDeletedCoupon(voucher, campaign) });
   if (refusal) throw refusal;
 }
 
@@ -108,7 +111,7 @@ function byStaticCode(stores: RedeemStores, tenant: Tenant, settings: CompanySet
     .ofCustomer(tenant, customer.id)
     .filter((voucher) => voucher.campaign_id === campaign.id)
     .sort((a, b) => expiry(a) - expiry(b));
-  const usable = held.find((voucher) => voucherRefusal(voucher, at) === null);
+  const usable = held.find((voucher) => voucherRefusal(voucher, at, { active: true, deleted: ofDeletedCoupon(voucher, campaign) }) === null);
   if (usable) {
     refuseUnusable(usable, campaign, at);
     return { campaign, voucher: usable };

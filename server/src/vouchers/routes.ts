@@ -62,21 +62,20 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
   const stores = { env, campaigns, vouchers, counters: new LmdbCounterStore(env), transactions, carts: new CartStore(env) };
 
   return {
-    'discounts.redeem': (req) => {
+    'discounts.redeem': async (req) => {
       const body = validate('discounts.redeem', req.body);
       exactlyOne(body, 'voucher_code', 'static_code');
       exactlyOne(body, 'customer_id', 'customer_code');
       exactlyOne(body, 'cart_id', 'cart_code');
-      return duplicates.suppress(req, `discount_redemption:${body.voucher_code ?? body.static_code}`, async () => {
-        // A voucher operation: an unknown customer is voucher_not_found (part 1's table).
-        const customer = requireHolder(customers, req.tenant, body);
-        const redemption = await env.transact(() => {
-          // Read in the transaction: a merge committed since the lookup moved the customer's vouchers and redemptions.
-          requireUnmerged(customers, req.tenant, customer.id);
-          return redeemInTransaction(stores, req.tenant, req.settings, customer, body, req.now);
-        });
-        return ok(redemptionEffect(redemption, req));
+      // No duplicate suppression: each call is one more use (docs/decisions.md); Idempotency-Key makes a retry safe.
+      // A voucher operation: an unknown customer is voucher_not_found (part 1's table).
+      const customer = requireHolder(customers, req.tenant, body);
+      const redemption = await env.transact(() => {
+        // Read in the transaction: a merge committed since the lookup moved the customer's vouchers and redemptions.
+        requireUnmerged(customers, req.tenant, customer.id);
+        return redeemInTransaction(stores, req.tenant, req.settings, customer, body, req.now);
       });
+      return ok(redemptionEffect(redemption, req));
     },
 
     'discounts.transactions': async (req) => {
@@ -98,12 +97,14 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
 
     'discounts.trigger': async (req) => {
       const body = validate('discounts.trigger', req.body);
-      const target = triggerTarget({ campaigns, instantWins }, req.tenant, body);
+      const { campaignId } = triggerTarget({ campaigns, instantWins }, req.tenant, body);
       const customer = requireCustomer(customers, req.tenant, { customer_id: body.customer_id });
-      return duplicates.suppress(req, `voucher_issue:${body.customer_id}:${target.campaignId}`, async () => {
+      return duplicates.suppress(req, `voucher_issue:${body.customer_id}:${campaignId}`, async () => {
         const voucher = await env.transact(() => {
           // Vouchers go to active customers only, as the transaction reads them: a merge committing meanwhile is seen.
           requireStillActive(customers, req.tenant, customer.id, 'customer_id');
+          // The coupon read again: one deleted (or changed) since the lookup issues nothing (or issues on its new terms).
+          const target = triggerTarget({ campaigns, instantWins }, req.tenant, body);
           return issueInTransaction(env, vouchers, req.tenant, target, body, req.now);
         });
         return success({ voucher_id: wireInt(voucher.id), voucher_code: voucher.code });

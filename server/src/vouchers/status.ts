@@ -1,17 +1,30 @@
 /**
  * Whether a voucher can be used now, as the contract's voucher_* error codes.
- * Checked in this order: deleted, redeemed, inactive (the voucher or its
- * coupon), frozen, not yet available, expired.
+ * Checked in this order: deleted (the voucher or its coupon), redeemed,
+ * inactive (the voucher or its coupon), frozen, not yet available, expired.
  */
 import { TallyError } from '@tally/engine';
 import type { VoucherRecord } from './types.js';
 
-export function voucherRefusal(voucher: VoucherRecord, now: string, couponActive = true): TallyError | null {
+/** The voucher's coupon as it is now. */
+export interface CouponState {
+  active: boolean;
+  /**
+   * Deleted, whatever the voucher's stored status says: a voucher stored
+   * active after its coupon's deletion (issued by a trigger racing it, before
+   * issuing checked the coupon in its transaction) is still voucher_deleted.
+   */
+  deleted: boolean;
+}
+
+const LIVE: CouponState = { active: true, deleted: false };
+
+export function voucherRefusal(voucher: VoucherRecord, now: string, coupon: CouponState = LIVE): TallyError | null {
   const at = Date.parse(now);
   const code = voucher.code;
-  if (voucher.status === 'deleted') return new TallyError('voucher_deleted', `voucher ${code}: its coupon has been deleted`);
+  if (voucher.status === 'deleted' || coupon.deleted) return new TallyError('voucher_deleted', `voucher ${code}: its coupon has been deleted`);
   if (voucher.status === 'redeemed') return new TallyError('voucher_redeemed', `voucher ${code}: already redeemed`);
-  if (voucher.status === 'inactive' || !couponActive) return new TallyError('voucher_inactive', `voucher ${code}: the coupon is not active`);
+  if (voucher.status === 'inactive' || !coupon.active) return new TallyError('voucher_inactive', `voucher ${code}: the coupon is not active`);
   if (voucher.status === 'frozen') return new TallyError('voucher_inactive', `voucher ${code}: frozen until unfrozen`);
   if (voucher.available_from !== null && Date.parse(voucher.available_from) > at) {
     return new TallyError('voucher_out_date', `voucher ${code}: available from ${voucher.available_from}`);

@@ -316,6 +316,27 @@ describe('vouchers: trigger, redeem, transactions', () => {
     expect(list.body.data).toHaveLength(1);
   });
 
+  it('counts every identical redemption (no duplicate suppression): a static code and a multi-use voucher, up to max_redemptions', async () => {
+    const customer = await newCustomer();
+    // coupon_required: it applies only to carts listing its code, none of the other tests'.
+    await campaign({ coupon_required: true }, { static_code: 'TWICE' });
+    const body = { static_code: 'TWICE', customer_id: customer, cart_id: 5 };
+    expect((await Promise.all([redeem(body), redeem(body)])).map((r) => r.status)).toEqual([200, 200]);
+    expect((await redeem(body)).status).toBe(200);
+    const list = await server.client.get('/discounts/transactions', { query: { customer_id: String(customer) } });
+    expect(list.body.data).toHaveLength(3);
+
+    const multi = await campaign({ select_customers: 'targeted' }, { max_redemptions: 4 });
+    const code = `MULTI-${customer}`;
+    expect((await trigger({ customer_id: customer, loyalty_rule_id: multi, external_voucher_code: code })).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await redeem({ voucher_code: code, customer_id: customer })).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await server.client.post('/vouchers/redeem', { codes: [code] })).status).toBe(200);
+    expect((await server.client.get(`/vouchers/${code}`)).body).toMatchObject({ status: 'redeemed', redemptions: 4, available_redemptions: 0 });
+    const fifth = await redeem({ voucher_code: code, customer_id: customer });
+    expect(fifth.status).toBe(402);
+    expect(fifth.body.code).toBe('voucher_redeemed');
+  });
+
   it('answers an identical trigger within 5 minutes as the first, issuing one voucher', async () => {
     const customer = await newCustomer();
     const first = await trigger({ customer_id: customer, loyalty_rule_id: targeted });
