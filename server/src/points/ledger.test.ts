@@ -1,3 +1,4 @@
+import { MAX_POINTS } from '@tally/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { openStore } from '../store/env.js';
@@ -216,7 +217,6 @@ describe('points ledger over HTTP', () => {
 });
 
 describe('points ledger: every score a safe integer', () => {
-  const MAX_POINTS = 2147483647;
   const ratio = (value: unknown) => ({ rule_params: { name: 'Big earner', rule_effects: [{ type: 'ratio', value, distribution: 'individual_items' }] } });
   let server: TestServer;
   beforeAll(async () => {
@@ -260,7 +260,6 @@ describe('points ledger: every score a safe integer', () => {
 
 /** Campaigns stored before effect values were bounded (a ratio or direct_value above 2147483647) keep working, each award cut to it. */
 describe('points ledger: a campaign stored before the bound', () => {
-  const MAX_POINTS = 2147483647;
   const STORED = 1e12;
   let server: TestServer;
   beforeAll(async () => {
