@@ -36,8 +36,10 @@ export function readFilters(query: URLSearchParams): RewardFilters {
   for (const reason of restricted) optionalEnum(reason, 'restricted_by', RESTRICTIONS);
   const countries = listParam(query, 'countries');
   for (const country of countries ?? []) if (!/^[A-Z]{2}$/.test(country)) throw invalidRequest('countries', `${country} is not an ISO 3166-1 alpha-2 code`);
+  // The contract's default is `all`: sent, it filters nothing.
+  const status = optionalEnum(query.get('status') || undefined, 'status', ['all', 'active', 'inactive'] as const);
   return {
-    status: optionalEnum(query.get('status') || undefined, 'status', ['active', 'inactive'] as const),
+    status: status === 'all' ? undefined : status,
     type: optionalEnum(query.get('type') || undefined, 'type', REWARD_TYPES),
     redemption_type: optionalEnum(query.get('redemption_type') || undefined, 'redemption_type', ['manual', 'loyalty_rule'] as const) ?? 'manual',
     store: optionalEnum(query.get('store') || undefined, 'store', STORES),

@@ -76,6 +76,7 @@ describe('reward catalogue', () => {
     const mine = (body: { data: Array<{ id: number; image_file_name: string }> }) => body.data.filter((r) => r.image_file_name === 'filters').map((r) => r.id);
     expect(mine(await list())).toEqual([es, pt, anywhere, off]);
     expect(mine(await list({ redemption_type: 'loyalty_rule' }))).toEqual([rule]);
+    expect(mine(await list({ status: 'all' }))).toEqual([es, pt, anywhere, off]);
     expect(mine(await list({ status: 'active' }))).toEqual([es, pt, anywhere]);
     expect(mine(await list({ status: 'inactive' }))).toEqual([off]);
     expect(mine(await list({ type: 'digital' }))).toEqual([es]);
