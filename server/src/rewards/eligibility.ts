@@ -17,7 +17,7 @@ import type { TierStore } from '../tiers/store.js';
 import type { RewardStore } from './store.js';
 import type { RewardRecord } from './types.js';
 
-export type MissingReason = 'status' | 'redemption_type' | 'dates' | 'countries' | 'tiers' | 'redeem_times' | 'stock' | 'points';
+export type MissingReason = 'customer_status' | 'status' | 'redemption_type' | 'dates' | 'countries' | 'tiers' | 'redeem_times' | 'stock' | 'points';
 
 export interface Missing {
   reason: MissingReason;
@@ -54,6 +54,8 @@ export function redemptionPeriod(reward: RewardRecord, redeemer: Pick<Redeemer, 
 export function missingConditions(stores: EligibilityStores, reward: RewardRecord, r: Redeemer): Missing[] {
   const missing: Missing[] = [];
   const today = localDate(r.now, r.settings.timezone);
+  // An inactive (or merged) customer redeems nothing: the catalogue says so instead of offering what the redemption refuses.
+  if (r.customer.status !== 'active') missing.push({ reason: 'customer_status', message: `the customer is ${r.customer.status}` });
   if (reward.status !== 'active') missing.push({ reason: 'status', message: 'the reward is not active' });
   if (reward.redemption_type === 'loyalty_rule') missing.push({ reason: 'redemption_type', message: 'the reward is granted by loyalty rules only' });
   if ((reward.available_from !== null && today < reward.available_from) || (reward.available_to !== null && today > reward.available_to)) {

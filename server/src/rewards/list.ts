@@ -13,7 +13,7 @@ import type { LocationRecord } from '../locations/types.js';
 import type { Missing, MissingReason } from './eligibility.js';
 import { REWARD_TYPES, type RewardRecord } from './types.js';
 
-const RESTRICTIONS = ['tiers', 'points', 'stock', 'redeem_times', 'countries', 'dates', 'status'] as const satisfies readonly MissingReason[];
+const RESTRICTIONS = ['tiers', 'points', 'stock', 'redeem_times', 'countries', 'dates', 'status', 'customer_status'] as const satisfies readonly MissingReason[];
 const STORES = ['registration', 'usual'] as const;
 
 export interface RewardFilters {

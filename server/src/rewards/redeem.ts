@@ -1,8 +1,9 @@
 /**
- * POST /rewards/{id}/redeem: in one write transaction, the customer's status
- * and the conditions are checked again on the transaction's own view (so a
- * merge committed meanwhile is refused, and concurrent redemptions never
- * overspend stock, redeem_times or points), then the points are debited
+ * POST /rewards/{id}/redeem: in one write transaction, the conditions
+ * (the customer's status among them, on the customer as the transaction reads
+ * it) are checked again on the transaction's own view (so a merge committed
+ * meanwhile is refused, and concurrent redemptions never overspend stock,
+ * redeem_times or points), then the points are debited
  * through the ledger (a `reward` transaction), the stock unit and the
  * customer's use are counted, the redemption is stored and, with
  * process_actions, a voucher of the reward's coupon is issued (valid for the
@@ -11,13 +12,14 @@
  */
 import { MAX_POINTS, TallyError } from '@tally/engine';
 import type { CampaignStore } from '../campaigns/store.js';
+import { findCustomer } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
 import type { TallyRequest } from '../http/types.js';
 import { wireDatetime } from '../http/wire.js';
 import { readBalance, recordPoints } from '../points/ledger.js';
-import { clockOf, requireStillActive } from '../points/request.js';
+import { clockOf } from '../points/request.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { couponTarget, generateVoucherCode } from '../vouchers/issue.js';
@@ -52,9 +54,11 @@ export function redemptionCost(reward: RewardRecord, body: RewardsRedeem): numbe
 }
 
 /** The error of the first missing condition. */
-function refusal(reward: RewardRecord, missing: Missing): TallyError {
+function refusal(reward: RewardRecord, missing: Missing, customerField: string): TallyError {
   const message = `id: reward ${reward.id}: ${missing.message}`;
   switch (missing.reason) {
+    case 'customer_status':
+      return new TallyError('customer_inactive', `${customerField}: ${missing.message}`, customerField);
     case 'points':
       return new TallyError('customer_not_enough_score', message, 'id');
     case 'stock':
@@ -67,11 +71,12 @@ function refusal(reward: RewardRecord, missing: Missing): TallyError {
 
 export async function redeemReward(stores: RedeemStores, req: TallyRequest, rewardId: string, redemption: Redemption): Promise<RedemptionRecord> {
   const { env, rewards, campaigns, vouchers, customers } = stores;
-  const { customer, customerField, location, body } = redemption;
+  const { customerField, location, body } = redemption;
   const clock = clockOf(req);
   const at = wireDatetime(req.now);
   return env.transact(() => {
-    requireStillActive(customers, req.tenant, customer.id, customerField);
+    // Read again: a merge or status change committed since the request's check is a missing condition.
+    const customer = findCustomer(customers, req.tenant, 'id', redemption.customer.id, customerField);
     const reward = rewards.get(req.tenant, rewardId);
     if (!reward) throw new TallyError('reward_not_found', `id: no reward ${rewardId}`, 'id');
     if (reward.location_ids.length > 0 && (location.id === null || !reward.location_ids.includes(location.id))) {
@@ -80,7 +85,7 @@ export async function redeemReward(stores: RedeemStores, req: TallyRequest, rewa
     const cost = redemptionCost(reward, body);
     const available = readBalance(env, req.tenant, customer.id, clock).score_available;
     const missing = missingConditions(stores, reward, { tenant: req.tenant, settings: req.settings, now: req.now, customer, available, cost });
-    if (missing.length > 0) throw refusal(reward, missing[0]);
+    if (missing.length > 0) throw refusal(reward, missing[0], customerField);
     const campaign = body.process_actions && reward.coupon_campaign_id !== null ? campaigns.get(req.tenant, reward.coupon_campaign_id) : undefined;
 
     const tx = recordPoints(env, req.tenant, clock, {

@@ -131,6 +131,20 @@ describe('reward catalogue', () => {
     expect((await server.client.get(`/rewards/${dear}`)).body).not.toHaveProperty('can_redeem');
   });
 
+  it('for an inactive customer: can_redeem false for the customer_status reason (restricted_by takes it), as the redemption refuses it', async () => {
+    await customersWithPoints(server.client, [2], 100);
+    const id = await createReward(server.client, { image_file_name: 'inactive', points: 10 });
+    expect((await server.client.get(`/rewards/${id}`, { query: { customer_id: '2' } })).body).toMatchObject({ can_redeem: true, missing_redeem_conditions: [] });
+    expect((await server.client.patch('/customers/2', { status: 'inactive' })).status).toBe(200);
+    const read = await server.client.get(`/rewards/${id}`, { query: { customer_id: '2' } });
+    expect(read.body).toMatchObject({ can_redeem: false, missing_redeem_conditions: [['customer_status', 'the customer is inactive']] });
+    const restricted = await list({ customer_id: '2', restricted_by: 'customer_status' });
+    expect(restricted.data.map((r: { id: number }) => r.id)).not.toContain(id);
+    const redeemed = await server.client.post(`/rewards/${id}/redeem`, { location_id: LOCATION.id, customer_id: 2 });
+    expect(redeemed.status).toBe(402);
+    expect(redeemed.body).toMatchObject({ code: 'customer_inactive', error: expect.stringMatching(/^customer_id: /) });
+  });
+
   it('answers names and descriptions in the Accept-Language language, else the default', async () => {
     const id = await createReward(server.client, { name: { es: 'Camiseta', en: 'T-shirt' }, description: { es: 'Algodón', en: 'Cotton' } });
     const find = (body: { data: Array<{ id: number }> }) => body.data.find((r) => r.id === id);
