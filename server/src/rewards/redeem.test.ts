@@ -165,6 +165,26 @@ describe('reward redemption', () => {
     expect(await applies()).toBe(true);
   });
 
+  it('after DELETE /coupons of its coupon: reads is_coupon false, refuses process_actions (403 forbidden_request) writing nothing, redeems without it', async () => {
+    await customersWithPoints(server.client, [13], 100);
+    const campaign = await server.client.post('/discounts', {
+      rule_params: { name: 'Gone coupon', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] },
+      coupon_params: { name: 'Soon deleted' },
+    });
+    const couponId = (await server.client.get(`/discounts/${campaign.body.id}`)).body.coupon_info.coupon_id;
+    const id = await createReward(server.client, { points: 10, type: 'coupon', coupon_id: couponId, total_stock: 5 });
+    expect((await server.client.delete(`/coupons/${couponId}`)).status).toBe(200);
+    expect(await reward(id, { customer_id: '13' })).toMatchObject({ is_coupon: false, coupon: null, can_redeem: true });
+    const refused = await redeem(server.client, id, 13, { process_actions: true });
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'forbidden_request', error: expect.stringMatching(/^process_actions: .*coupon was deleted/) });
+    expect((await balance(server.client, 13)).score_available).toBe(100);
+    expect(await reward(id)).toMatchObject({ available_stock: 5, redemptions_quantity: 0 });
+    expect((await server.client.get('/rewards/transactions', { query: { customer_id: '13' } })).body.data).toEqual([]);
+    expect((await redeem(server.client, id, 13)).status).toBe(200);
+    expect((await server.client.get('/vouchers', { query: { customer_id: '13' } })).body.data).toEqual([]);
+  });
+
   it('ends a voucher validity reaching past 9999 (36500 years) at 9999-12-31T23:59:59Z', async () => {
     await customersWithPoints(server.client, [12], 100);
     const campaign = await server.client.post('/discounts', {

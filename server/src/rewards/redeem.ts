@@ -22,7 +22,7 @@ import { readBalance, recordPoints } from '../points/ledger.js';
 import { clockOf } from '../points/request.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
-import { couponTarget, generateVoucherCode } from '../vouchers/issue.js';
+import { couponTarget, generateVoucherCode, type VoucherTarget } from '../vouchers/issue.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import { issueInTransaction } from '../vouchers/trigger.js';
 import type { RewardsRedeem } from '../wire/types.js';
@@ -69,6 +69,19 @@ function refusal(reward: RewardRecord, missing: Missing, customerField: string):
   }
 }
 
+/**
+ * What process_actions issues: a voucher of the reward's coupon. A coupon reward whose coupon was deleted
+ * (DELETE /coupons) is refused rather than charged for a voucher nobody receives; a reward without coupon
+ * issues nothing, as before.
+ */
+function voucherTarget(campaigns: CampaignStore, req: TallyRequest, reward: RewardRecord): VoucherTarget | undefined {
+  if (reward.coupon_campaign_id === null) return undefined;
+  const campaign = campaigns.get(req.tenant, reward.coupon_campaign_id);
+  const target = campaign && couponTarget(campaign);
+  if (!target) throw new TallyError('forbidden_request', `process_actions: reward ${reward.id}: its coupon was deleted, so no voucher can be issued`, 'process_actions');
+  return target;
+}
+
 export async function redeemReward(stores: RedeemStores, req: TallyRequest, rewardId: string, redemption: Redemption): Promise<RedemptionRecord> {
   const { env, rewards, campaigns, vouchers, customers } = stores;
   const { customerField, location, body } = redemption;
@@ -86,7 +99,7 @@ export async function redeemReward(stores: RedeemStores, req: TallyRequest, rewa
     const available = readBalance(env, req.tenant, customer.id, clock).score_available;
     const missing = missingConditions(stores, reward, { tenant: req.tenant, settings: req.settings, now: req.now, customer, available, cost });
     if (missing.length > 0) throw refusal(reward, missing[0], customerField);
-    const campaign = body.process_actions && reward.coupon_campaign_id !== null ? campaigns.get(req.tenant, reward.coupon_campaign_id) : undefined;
+    const target = body.process_actions ? voucherTarget(campaigns, req, reward) : undefined;
 
     const tx = recordPoints(env, req.tenant, clock, {
       type: 'reward',
@@ -97,7 +110,6 @@ export async function redeemReward(stores: RedeemStores, req: TallyRequest, rewa
       origin_info: { reward: rewardOrigin(reward, req.settings) },
       spend: cost,
     });
-    const target = campaign && couponTarget(campaign);
     const voucher = target && issueInTransaction(env, vouchers, req.tenant, target, { customer_id: customer.id }, req.now, voucherValidUntil(reward, req.now));
     const record: RedemptionRecord = {
       id: allocateId(env, req.tenant, 'redemptions'),

@@ -21,6 +21,7 @@ const wireOrNull = (id: string | null) => (id === null ? null : wireInt(id));
 export function rewardView(reward: RewardRecord, ctx: ViewContext, missing?: Missing[]) {
   const text = (value: RewardRecord['name'] | null) => (value === null ? null : localize(value, ctx.language, ctx.settings));
   const used = ctx.rewards.stockUsed(ctx.tenant, reward.id);
+  const coupon = couponView(reward, ctx);
   const { coupon_campaign_id: _campaign, tiers: _tiers, location_ids, extra_money, categories, ...plain } = reward;
   return {
     ...plain,
@@ -29,8 +30,9 @@ export function rewardView(reward: RewardRecord, ctx: ViewContext, missing?: Mis
     description: text(reward.description),
     extra_money: extra_money === null ? null : Number(extra_money),
     categories: categories.map((c) => ({ ...c, id: wireInt(c.id) })),
-    is_coupon: reward.coupon_campaign_id !== null,
-    coupon: couponView(reward, ctx),
+    // A coupon since deleted (DELETE /coupons) is no coupon: process_actions could not issue it.
+    is_coupon: coupon !== null,
+    coupon,
     available_stock: reward.total_stock === null ? null : Math.max(0, reward.total_stock - used),
     redemptions_quantity: used,
     tiers: reward.tiers.map((t) => ({ program_id: wireInt(t.program_id), level: t.level })),
