@@ -50,6 +50,14 @@ describe('challenges', () => {
     expect((await server.client.get(`/challenges/${id}`)).body).toMatchObject({ status: 'inactive', max_enrollments: null, name: 'Gasta' });
   });
 
+  it('suppresses a repeated PATCH by the challenge, not the path text: 007, 7, 007 runs all three', async () => {
+    const id = await create({ name: 'Spend', challenge_type: 'spend' });
+    expect((await server.client.patch(`/challenges/00${id}`, { max_enrollments: 11 })).status).toBe(200);
+    expect((await server.client.patch(`/challenges/${id}`, { max_enrollments: 22 })).status).toBe(200);
+    expect((await server.client.patch(`/challenges/00${id}`, { max_enrollments: 11 })).status).toBe(200);
+    expect((await server.client.get(`/challenges/${id}`)).body.max_enrollments).toBe(11);
+  });
+
   it('refuses invalid challenges naming the field, and answers 404 challenge_not_found', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ name: 'X', attribute: 'total_spent' }, 'structure'],

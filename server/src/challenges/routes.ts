@@ -49,7 +49,7 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
       }),
 
     'challenges.update': (req) =>
-      duplicates.suppress(req, `challenge:${req.params.id}`, async () => {
+      duplicates.suppress(req, `challenge:${requireInt64(req.params.id, 'id')}`, async () => {
         const body = validate('challenges.update', req.body);
         const previous = existing(req);
         const challenge = buildChallenge(previous.id, body, req.settings, wireDatetime(req.now), previous);

@@ -69,6 +69,20 @@ describe('DELETE /customers/{value}', () => {
     expect(repeat.text).toBe(first.text);
   });
 
+  it('suppresses by the customer, not the path: a repeat by the code the delete released, a PATCH after a delete by code', async () => {
+    await create({ id: 8, code: 'c8' });
+    const first = await del('c8', { hard: 'false', search_param: 'code' });
+    const repeat = await del('c8', { hard: 'false', search_param: 'code' });
+    expect(first.status).toBe(200);
+    expect(repeat.status).toBe(200);
+    expect(repeat.text).toBe(first.text);
+    // A (PATCH by id), B (DELETE by code), A: the PATCH runs again and finds no customer.
+    await create({ id: 9, code: 'c9' });
+    expect((await server.client.patch('/customers/9', { city: 'X' }, { query: { search_param: 'id' } })).status).toBe(200);
+    expect((await del('c9', { hard: 'false', search_param: 'code' })).status).toBe(200);
+    expect((await server.client.patch('/customers/9', { city: 'X' }, { query: { search_param: 'id' } })).status).toBe(404);
+  });
+
   it('refuses to delete a customer being merged with 409', async () => {
     await server.stop();
     const env = openStore(server.dataDir);

@@ -4,6 +4,7 @@
  * not found.
  */
 import { TallyError } from '@tally/engine';
+import { lookupTarget, type SuppressionTarget } from '../http/duplicates.js';
 import { invalidRequest } from '../http/errors.js';
 import { toInt64 } from '../http/wire.js';
 import type { Tenant } from '../tenancy/types.js';
@@ -30,6 +31,11 @@ export function resolveId(store: CustomerStore, tenant: Tenant, by: SearchParam,
     case 'dni':
       return store.findId(tenant, 'dni', normalizeDni(value));
   }
+}
+
+/** The duplicate-suppression target of the customer a value names: its id, however the request names it. */
+export function customerTarget(store: CustomerStore, tenant: Tenant, by: SearchParam, value: string, field: string): SuppressionTarget {
+  return lookupTarget('customer', by, value, resolveId(store, tenant, by, value, field));
 }
 
 /** The live customer a value names; 404 customer_not_found otherwise. */

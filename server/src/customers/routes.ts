@@ -9,7 +9,7 @@ import { attachCard } from './cards.js';
 import { createCustomer } from './create.js';
 import { openCustomerDatabases } from './databases.js';
 import { deleteCustomer } from './delete.js';
-import { findCustomer } from './lookup.js';
+import { customerTarget, findCustomer } from './lookup.js';
 import { getCustomer, listCustomers, searchCustomer } from './read.js';
 import { CustomerStore } from './store.js';
 import { updateCustomer } from './update.js';
@@ -30,7 +30,7 @@ export function customersRoutes(ctx: ServerContext): Routes {
     'customers.delete': (req) => {
       const hard = requireBoolean(req.query.get('hard'), 'hard');
       const by = optionalEnum(req.query.get('search_param'), 'search_param', ['id', 'code'] as const) ?? 'id';
-      return duplicates.suppress(req, `customer:${by}:${req.params.value}`, async () => {
+      return duplicates.suppress(req, customerTarget(store, req.tenant, by, req.params.value, 'value'), async () => {
         const mode = await env.transact(() => {
           const record = findCustomer(store, req.tenant, by, req.params.value, 'value');
           return deleteCustomer(env, store, req.tenant, record, hard, wireDatetime(req.now));

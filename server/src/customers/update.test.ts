@@ -154,6 +154,37 @@ describe('updating customers and their attributes', () => {
     expect(phone.body.error).toMatch(/^phone_prefix: /);
   });
 
+  describe('duplicate suppression keys on the customer, however the path names it', () => {
+    const patch = (value: string, body: Record<string, unknown>, search_param = 'id') =>
+      server.client.patch(`/customers/${value}`, body, { query: { search_param } });
+
+    it('runs A again after B through the code, then the id (A, B, A)', async () => {
+      expect((await create({ id: 102, code: 'c102', attributes: { level: 'gold' } })).status).toBe(200);
+      expect((await patch('c102', { city: 'A' }, 'code')).status).toBe(200);
+      expect((await patch('102', { city: 'B' })).status).toBe(200);
+      expect((await patch('c102', { city: 'A' }, 'code')).status).toBe(200);
+      expect((await get(102)).city).toBe('A');
+      // 007 and 7 name one customer.
+      expect((await patch('0102', { city: 'C' })).status).toBe(200);
+      expect((await patch('102', { city: 'D' })).status).toBe(200);
+      expect((await patch('0102', { city: 'C' })).status).toBe(200);
+      expect((await get(102)).city).toBe('C');
+    });
+
+    it('answers a repeat through a code the first change gave up as the first, unless the customer changed since', async () => {
+      expect((await create({ id: 103, code: 'c103', attributes: { level: 'gold' } })).status).toBe(200);
+      const first = await patch('c103', { code: 'c103b' }, 'code');
+      expect(first.status).toBe(200);
+      const repeat = await patch('c103', { code: 'c103b' }, 'code');
+      expect(repeat.status).toBe(200);
+      expect(repeat.text).toBe(first.text);
+      expect((await patch('103', { city: 'B' })).status).toBe(200);
+      const afterB = await patch('c103', { code: 'c103b' }, 'code');
+      expect(afterB.status).toBe(404);
+      expect(afterB.body.code).toBe('customer_not_found');
+    });
+  });
+
   it('answers 404 for an unknown customer', async () => {
     const res = await server.client.patch('/customers/404', { kind: 'x' });
     expect(res.status).toBe(404);

@@ -8,7 +8,7 @@ import { defineAttributes } from './attribute-definitions.js';
 import { patchAttributes } from './attributes.js';
 import { updatedCustomer } from './fields.js';
 import { claimIdentifiers } from './identifiers.js';
-import { findCustomer } from './lookup.js';
+import { customerTarget, findCustomer } from './lookup.js';
 import type { CustomerStore } from './store.js';
 import { wireDatetime } from '../http/wire.js';
 
@@ -22,7 +22,7 @@ export function updateCustomer({ env, duplicates }: ServerContext, store: Custom
     const body = validate('customers.update', req.body);
     // Deprecated and ignored: the server sets updated_at.
     delete body.updated_at;
-    return duplicates.suppress(req, `customer:${by}:${req.params.value}`, async () => {
+    return duplicates.suppress(req, customerTarget(store, req.tenant, by, req.params.value, 'value'), async () => {
       const now = wireDatetime(req.now);
       await env.transact(() => {
         const record = findCustomer(store, req.tenant, by, req.params.value, 'value');

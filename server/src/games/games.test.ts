@@ -67,6 +67,15 @@ describe('games over HTTP', () => {
     expect(old.body).toMatchObject({ id, name: 'Wheel' });
   });
 
+  it('suppresses a repeated PATCH by the game, not the path text: 007, 7, 007 runs all three', async () => {
+    const id = await create(game());
+    const name = async () => (await server.client.get(`/games/${id}`)).body.name;
+    expect((await server.client.patch(`/games/00${id}`, { rule_params: { name: 'A' } })).status).toBe(200);
+    expect((await server.client.patch(`/games/${id}`, { rule_params: { name: 'B' } })).status).toBe(200);
+    expect((await server.client.patch(`/games/00${id}`, { rule_params: { name: 'A' } })).status).toBe(200);
+    expect(await name()).toBe('A');
+  });
+
   it('answers names in the Accept-Language language', async () => {
     await server.client.patch('/company', { languages: ['en', 'es'], default_language: 'en' });
     const id = await create(game({ name: { en: 'Wheel', es: 'Ruleta' } }));

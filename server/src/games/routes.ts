@@ -66,7 +66,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
       }),
 
     'games.update': (req) =>
-      duplicates.suppress(req, `game:${req.params.id}`, async () => {
+      duplicates.suppress(req, `game:${requireInt64(req.params.id, 'id')}`, async () => {
         const body = validate('games.update', req.body);
         const previous = existing(req);
         await env.transact(() => {
@@ -77,7 +77,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
       }),
 
     'games.assign': (req) =>
-      duplicates.suppress(req, `game_assignment:${req.params.id}`, async () => {
+      duplicates.suppress(req, `game_assignment:${requireInt64(req.params.id, 'id')}`, async () => {
         const body = validate('games.assign', req.body);
         const game = existing(req);
         if (game.rule_params.select_customers !== 'targeted') throw invalidRequest('id', 'only targeted games are delivered to customers');

@@ -6,6 +6,11 @@
  *
  *   return ctx.duplicates.suppress(req, `customer:${id}`, () => work());
  *
+ * The target names the record, never the path as sent: the canonical id
+ * (requireInt64), or for a record named by a code or another search_param
+ * the id the lookup found (`lookupTarget`), so `007` and `7`, or a customer's
+ * code and its id, are one target and a change through either counts.
+ *
  * Only the last successful change of each target is remembered, so A, B, A
  * runs all three. Creating an existing id or deleting a missing one is still
  * the route's real-time error once the window has passed or the content differs.
@@ -18,37 +23,56 @@ import type { Reply, TallyRequest } from './types.js';
 
 export const DUPLICATE_WINDOW_MS = 5 * 60 * 1000;
 
+const scopeOf = (req: TallyRequest, target: string) => `${tenantPrefix(req.tenant)}\u0000${target}`;
+
 interface LastChange {
   fingerprint: string;
   reply: Reply;
   at: number;
 }
 
+/**
+ * A record's target (`customer:42`), or for a record named by a lookup the
+ * record found (undefined when none) and the lookup itself (`customer:code:c1`).
+ */
+export type SuppressionTarget = string | { record: string | undefined; lookup: string };
+
+/** The target of a `kind` record named by `value` read as `by` (id: the canonical id), `id` what the lookup found. */
+export function lookupTarget(kind: string, by: string, value: string, id: string | undefined): SuppressionTarget {
+  const record = id === undefined ? undefined : `${kind}:${id}`;
+  return by === 'id' && record !== undefined ? record : { record, lookup: `${kind}:${by}:${value}` };
+}
+
 export class DuplicateSuppressor {
   private readonly last = new Map<string, LastChange>();
   private readonly inFlight = new Map<string, Promise<unknown>>();
+  /** Per lookup, the record's change made through it (see found()). */
+  private readonly lookups = new Map<string, { scope: string; change: LastChange }>();
 
   constructor(private readonly clock: () => number = Date.now) {}
 
-  async suppress(req: TallyRequest, target: string, work: () => Promise<Reply>): Promise<Reply> {
-    const scope = `${tenantPrefix(req.tenant)}\u0000${target}`;
+  async suppress(req: TallyRequest, target: SuppressionTarget, work: () => Promise<Reply>): Promise<Reply> {
     // The raw body parsed again (routes may have rewritten req.body in place): formatting and key order do not count.
     const fingerprint = [req.operation, canonicalQuery(req.query), canonicalBody(req.rawBody)].join('\u0000');
+    const record = typeof target === 'string' ? target : target.record;
+    const lookup = typeof target === 'string' ? undefined : scopeOf(req, target.lookup);
+    if (record === undefined) return this.found(lookup!, fingerprint) ?? work();
+    const scope = scopeOf(req, record);
     for (;;) {
       const running = this.inFlight.get(scope);
       if (!running) break;
       await running.catch(() => undefined);
     }
     const previous = this.last.get(scope);
-    if (previous && previous.fingerprint === fingerprint && previous.at > this.clock() - DUPLICATE_WINDOW_MS) {
-      return previous.reply;
-    }
+    if (previous && this.repeats(previous, fingerprint)) return previous.reply;
     const execution = work();
     this.inFlight.set(scope, execution);
     try {
       const reply = await execution;
       if ((reply.status ?? 200) === 200) {
-        this.last.set(scope, { fingerprint, reply: { ...reply, raw: reply.raw ?? stringifyJson(reply.body) }, at: this.clock() });
+        const change = { fingerprint, reply: { ...reply, raw: reply.raw ?? stringifyJson(reply.body) }, at: this.clock() };
+        this.last.set(scope, change);
+        if (lookup !== undefined) this.lookups.set(lookup, { scope, change });
       }
       return reply;
     } finally {
@@ -56,9 +80,24 @@ export class DuplicateSuppressor {
     }
   }
 
+  /**
+   * A lookup that finds no record: the answer of an identical change made
+   * through it that is still its record's last (a repeated delete by code,
+   * whose first removed the code), else undefined and the route runs (its 404).
+   */
+  private found(lookup: string, fingerprint: string): Reply | undefined {
+    const via = this.lookups.get(lookup);
+    return via && this.last.get(via.scope) === via.change && this.repeats(via.change, fingerprint) ? via.change.reply : undefined;
+  }
+
+  private repeats(change: LastChange, fingerprint: string): boolean {
+    return change.fingerprint === fingerprint && change.at > this.clock() - DUPLICATE_WINDOW_MS;
+  }
+
   /** Forgets changes older than the window; called periodically by the server. */
   sweep(): void {
     const before = this.clock() - DUPLICATE_WINDOW_MS;
     for (const [scope, change] of this.last) if (change.at <= before) this.last.delete(scope);
+    for (const [lookup, via] of this.lookups) if (via.change.at <= before) this.lookups.delete(lookup);
   }
 }

@@ -81,14 +81,15 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
         return success({ id: wireInt(stored.id) });
       }),
 
-    'instant_wins.update': (req) =>
-      duplicates.suppress(req, `instant_win:${req.params.id}`, async () => {
+    'instant_wins.update': (req) => {
+      const id = requireInt64(req.params.id, 'id');
+      return duplicates.suppress(req, `instant_win:${id}`, async () => {
         const body = validate('instant_wins.update', req.body);
-        const id = requireInt64(req.params.id, 'id');
         if (!instantWins.get(req.tenant, id)) throw notFound('id', id);
         await env.transact(() => save(req, id, body, instantWins.get(req.tenant, id)));
         return success({ id: wireInt(id) });
-      }),
+      });
+    },
 
     'instant_wins.list': async (req) => {
       const filters = readCampaignFilters(locations, req.tenant, req.query);

@@ -5,6 +5,7 @@
  * segments win in the router, so they are never taken for a location).
  */
 import type { ServerContext } from '../context.js';
+import { lookupTarget } from '../http/duplicates.js';
 import { optionalEnum, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
@@ -28,10 +29,8 @@ export function locationRoutes(ctx: ServerContext): Routes {
   const { env, duplicates } = ctx;
   const store = new LocationStore(env);
   /** Duplicate suppression keys on the location's id, however the request names it. */
-  const suppressionTarget = (req: TallyRequest, by: LocationSearchParam, value: string) => {
-    const id = by === 'id' ? value : store.locationByCode(req.tenant, value)?.id;
-    return id === undefined ? `location:code:${value}` : `location:${id}`;
-  };
+  const suppressionTarget = (req: TallyRequest, by: LocationSearchParam, value: string) =>
+    lookupTarget('location', by, value, by === 'id' ? value : store.locationByCode(req.tenant, value)?.id);
   return {
     'locations.create': (req) => {
       const body = validate('location.create', req.body);

@@ -100,6 +100,16 @@ describe('POST /customers/transfer and unmerge', () => {
     expect(byCode.status).toBe(200);
     expect((await unmerge('OLD1', { with_activites: 'true', search_param: 'code' })).status).toBe(200);
   });
+
+  it('suppresses merges and unmerges by the old customer: merge, unmerge by code, the same merge again runs', async () => {
+    await create(20, { code: 'M20' });
+    await create(21);
+    const merge = { old_customer_id: 20, new_customer_id: 21 };
+    expect((await server.client.post('/customers/transfer', merge)).status).toBe(200);
+    expect((await unmerge('M20', { with_activites: 'true', search_param: 'code' })).status).toBe(200);
+    expect((await server.client.post('/customers/transfer', merge)).status).toBe(200);
+    expect(await get(20)).toMatchObject({ status: 'merged', merged_to: 21 });
+  });
 });
 
 describe('POST /customers/transfer-new', () => {

@@ -6,7 +6,7 @@
 import { TallyError } from '@tally/engine';
 import { AssociationStore } from '../associations/store.js';
 import type { ServerContext } from '../context.js';
-import { findCustomer } from '../customers/lookup.js';
+import { customerTarget, findCustomer } from '../customers/lookup.js';
 import { CustomerStore } from '../customers/store.js';
 import { requireBoolean } from '../http/params.js';
 import { success, type Routes, type TallyRequest } from '../http/types.js';
@@ -30,13 +30,16 @@ export function mergesRoutes({ env, log, duplicates, config }: ServerContext): R
     checkNaming(body);
     return body;
   };
-  const target = (body: MergesTransfer) =>
-    `merge:${body.old_customer_id ?? body.old_customer_code}:${body.new_customer_id ?? body.new_customer_code}`;
+  // The record a merge changes is the old customer (as unmerge's is the associate): a change between two identical merges counts.
+  const target = (req: TallyRequest, body: MergesTransfer) =>
+    body.old_customer_id !== undefined
+      ? customerTarget(customers, req.tenant, 'id', body.old_customer_id, 'old_customer_id')
+      : customerTarget(customers, req.tenant, 'code', body.old_customer_code!, 'old_customer_code');
 
   return {
     'merges.transfer': (req) => {
       const body = readBody(req);
-      return duplicates.suppress(req, target(body), async () => {
+      return duplicates.suppress(req, target(req, body), async () => {
         const now = wireDatetime(req.now);
         await env.transact(() => {
           const { old, target: into } = transferParties(customers, req.tenant, body);
@@ -58,7 +61,7 @@ export function mergesRoutes({ env, log, duplicates, config }: ServerContext): R
 
     'merges.transfer_new': (req) => {
       const body = readBody(req);
-      return duplicates.suppress(req, target(body), async () => {
+      return duplicates.suppress(req, target(req, body), async () => {
         const now = wireDatetime(req.now);
         const merge = await env.transact(() => {
           const { old, target: into } = transferParties(customers, req.tenant, body);
@@ -89,7 +92,7 @@ export function mergesRoutes({ env, log, duplicates, config }: ServerContext): R
       const withActivities = requireBoolean(req.query.get('with_activites'), 'with_activites');
       // The contract: search_param defaults to id when absent or invalid.
       const by = req.query.get('search_param') === 'code' ? 'code' : 'id';
-      return duplicates.suppress(req, `unmerge:${by}:${req.params.associate_id}`, async () => {
+      return duplicates.suppress(req, customerTarget(customers, req.tenant, by, req.params.associate_id, 'associate_id'), async () => {
         await env.transact(() => {
           const associate = findCustomer(customers, req.tenant, by, req.params.associate_id, 'associate_id');
           unmerge(env, customers, merges, req.tenant, associate, withActivities, wireDatetime(req.now));

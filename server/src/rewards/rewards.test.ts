@@ -47,6 +47,15 @@ describe('reward catalogue', () => {
     expect((await server.client.get(`/rewards/${res.body.id}`)).body).toMatchObject({ points: 80, status: 'inactive', total_stock: null, available_stock: null, name: 'Taza' });
   });
 
+  it('suppresses a repeated PATCH by the reward, not the path text: 007, 7, 007 runs all three', async () => {
+    const id = await createReward(server.client, {});
+    const padded = `00${id}`;
+    expect((await server.client.patch(`/rewards/${padded}`, { points: 11 })).status).toBe(200);
+    expect((await server.client.patch(`/rewards/${id}`, { points: 22 })).status).toBe(200);
+    expect((await server.client.patch(`/rewards/${padded}`, { points: 11 })).status).toBe(200);
+    expect((await server.client.get(`/rewards/${id}`)).body.points).toBe(11);
+  });
+
   it('refuses invalid rewards naming the field, and answers 404 reward_not_found', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ name: 'X', type: 'physical' }, 'points'],

@@ -70,7 +70,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
       }),
 
     'rewards.update': (req) =>
-      duplicates.suppress(req, `reward:${req.params.id}`, async () => {
+      duplicates.suppress(req, `reward:${requireInt64(req.params.id, 'id')}`, async () => {
         const body = validate('rewards.update', req.body);
         const previous = existing(req);
         const reward = buildReward(writer(req), previous.id, body, previous);

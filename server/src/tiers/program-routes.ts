@@ -24,16 +24,17 @@ export function tierProgramRoutes({ env, duplicates }: ServerContext): Routes {
         return success({ id: wireInt(id) });
       }),
 
-    'tier_programs.update': (req) =>
-      duplicates.suppress(req, `tier_program:${req.params.id}`, async () => {
+    'tier_programs.update': (req) => {
+      const id = requireInt64(req.params.id, 'id');
+      return duplicates.suppress(req, `tier_program:${id}`, async () => {
         const body = validate('tier_programs.update', req.body);
-        const id = requireInt64(req.params.id, 'id');
         await env.transact(() => {
           const previous = tiers.program(req.tenant, id);
           if (!previous) throw new TallyError('tier_program_not_found', `id: no tier program ${id}`, 'id');
           tiers.putProgram(req.tenant, changedProgram(previous, body, req.settings));
         });
         return success({ id: wireInt(id) });
-      }),
+      });
+    },
   };
 }
