@@ -11,7 +11,7 @@
  * (CustomerViewCache, registered by `cacheAnswers`).
  */
 import { stringifyJson } from '../http/json.js';
-import type { StoreEnv } from '../store/env.js';
+import type { Key, StoreEnv } from '../store/env.js';
 import { idKey, idFromKey, tenantPrefix } from '../store/keys.js';
 import { changeVersionInTransaction, versionToken } from '../store/versioned.js';
 import type { Tenant } from '../tenancy/types.js';
@@ -20,6 +20,9 @@ import { CustomerViewCache } from './view-cache.js';
 import { customerView } from './view.js';
 
 const UNIQUE_KEYS: readonly UniqueKey[] = ['code', 'email', 'dni'];
+/** The keys a request may duplicate (allow_duplicate_email / _dni), and the index kind of their other holders. */
+const DUPLICABLE = { email: 'email_duplicate', dni: 'dni_duplicate' } as const;
+type Duplicable = keyof typeof DUPLICABLE;
 /** The version token kind of customers' status and merged_to (statusVersion). */
 const STATUS_VERSION = 'customer_status';
 
@@ -78,7 +81,10 @@ export class CustomerStore {
     return versionToken(this.env, tenant, STATUS_VERSION);
   }
 
-  /** The id of the customer holding this code, email or dni (the first holder for duplicated values). */
+  /**
+   * The id of the customer holding this code, email or dni: for a duplicated value the first holder, and once
+   * that one lets it go (update, delete, merge) the remaining holder of lowest id.
+   */
   findId(tenant: Tenant, key: UniqueKey, value: string): string | undefined {
     return this.index.get([tenantPrefix(tenant), key, value]) as string | undefined;
   }
@@ -100,9 +106,11 @@ export class CustomerStore {
     if (previous && (previous.status !== record.status || previous.merged_to !== record.merged_to)) changeVersionInTransaction(this.env, tenant, STATUS_VERSION);
     for (const key of UNIQUE_KEYS) {
       const value = record[key];
-      if (value !== undefined && this.findId(tenant, key, value) === undefined) {
-        this.index.putSync([prefix, key, value], record.id);
-      }
+      if (value === undefined) continue;
+      const holder = this.findId(tenant, key, value);
+      if (holder === undefined) this.index.putSync([prefix, key, value], record.id);
+      // The other holders are listed, so the value passes to one of them when the holder lets it go.
+      else if (holder !== record.id && key !== 'code') this.index.putSync([prefix, DUPLICABLE[key], value, idKey(record.id)], '');
     }
     if (record.phone !== undefined) this.index.putSync([prefix, 'phone', record.phone, idKey(record.id)], '');
     this.records.putSync([prefix, idKey(record.id)], record);
@@ -133,10 +141,68 @@ export class CustomerStore {
     for (const key of UNIQUE_KEYS) {
       const value = old[key];
       if (value === undefined || value === next?.[key]) continue;
-      if (this.findId(tenant, key, value) === old.id) this.index.removeSync([prefix, key, value]);
+      const held = this.findId(tenant, key, value) === old.id;
+      if (key === 'code') {
+        if (held) this.index.removeSync([prefix, key, value]);
+      } else if (held) {
+        this.passOn(tenant, key, value);
+      } else {
+        this.index.removeSync([prefix, DUPLICABLE[key], value, idKey(old.id)]);
+      }
     }
     if (old.phone !== undefined && old.phone !== next?.phone) {
       this.index.removeSync([prefix, 'phone', old.phone, idKey(old.id)]);
     }
+  }
+
+  /** The holder lets `value` go: the lowest-id other holder takes the unique entry, or nobody holds it any more. */
+  private passOn(tenant: Tenant, key: Duplicable, value: string): void {
+    const prefix = tenantPrefix(tenant);
+    const others = [prefix, DUPLICABLE[key], value];
+    const [next] = this.index.getKeys({ start: others, end: [...others, '\uffff'], limit: 1 });
+    if (next === undefined) {
+      this.index.removeSync([prefix, key, value]);
+      return;
+    }
+    this.index.removeSync(next);
+    this.index.putSync([prefix, key, value], idFromKey((next as string[])[3]));
+  }
+}
+
+/** Marks a store whose duplicated emails and dnis list their other holders (a key no tenant prefix can equal). */
+const HOLDERS_LISTED = ['migrations', 'duplicate_holders'];
+
+/**
+ * Stores written before the other holders of a duplicated email or dni were listed (passOn) hold only the first
+ * one: lists the others, `batch` customers a transaction, once (the server runs it when it opens the store,
+ * before any request; a restart after a crash starts it again, which writes the same entries). Returns the
+ * holders listed.
+ */
+export async function migrateDuplicateHolders(env: StoreEnv, batch = 10_000): Promise<number> {
+  const index = env.db('customer_index');
+  if (index.get(HOLDERS_LISTED) !== undefined) return 0;
+  const records = env.db('customers');
+  let listed = 0;
+  let start: Key[] | undefined;
+  for (;;) {
+    const some = [...records.getRange({ ...(start ? { start } : {}), limit: batch })];
+    const done = some.length < batch;
+    listed += await env.transact(() => {
+      let count = 0;
+      for (const { key, value } of some) {
+        const record = value as CustomerRecord;
+        const prefix = (key as string[])[0];
+        for (const unique of Object.keys(DUPLICABLE) as Duplicable[]) {
+          const held = record[unique];
+          if (held === undefined || index.get([prefix, unique, held]) === record.id) continue;
+          index.putSync([prefix, DUPLICABLE[unique], held, idKey(record.id)], '');
+          count += 1;
+        }
+      }
+      if (done) index.putSync(HOLDERS_LISTED, true);
+      return count;
+    });
+    if (done) return listed;
+    start = [...(some[some.length - 1].key as Key[]), Buffer.from([0])];
   }
 }

@@ -1,0 +1,53 @@
+/**
+ * A duplicated email or dni (allow_duplicate_email / _dni) stays held while any holder keeps it: when the
+ * holder the lookups find lets it go (update, soft or hard delete), the remaining holder of lowest id is found
+ * instead and the value stays taken.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../testing/server.js';
+
+const base = { name: 'Ana', registration_location_id: 1 };
+
+describe('duplicated email and dni', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.dispose());
+
+  const create = (body: Record<string, unknown>, allow?: 'email' | 'dni') =>
+    server.client.post('/customers', { ...base, ...body }, allow ? { query: { [`allow_duplicate_${allow}`]: 'true' } } : {});
+  // The server refuses a DELETE without a JSON content type.
+  const del = (id: number, hard: boolean) =>
+    server.client.delete(`/customers/${id}`, { query: { search_param: 'id', hard: String(hard) }, headers: { 'Content-Type': 'application/json' } });
+  const search = async (body: Record<string, unknown>) => {
+    const res = await server.client.post('/customers/search', body);
+    return res.status === 200 ? res.body.id : res.status;
+  };
+
+  it('passes a dni to the remaining holder when the first one changes it', async () => {
+    expect((await create({ id: 7001, dni: 'zz9' })).status).toBe(200);
+    expect((await create({ id: 7002, dni: 'zz9' }, 'dni')).status).toBe(200);
+    expect((await server.client.patch('/customers/7001', { dni: 'other' }, { query: { search_param: 'id' } })).status).toBe(200);
+    expect(await search({ dni: 'zz9' })).toBe(7002);
+    const claimed = await create({ id: 7003, dni: 'ZZ9' });
+    expect(claimed.status).toBe(409);
+    expect(claimed.body.error).toMatch(/^dni: /);
+    // 7002 lets it go too: nobody holds it now.
+    expect((await server.client.patch('/customers/7002', { dni: null }, { query: { search_param: 'id' } })).status).toBe(200);
+    expect(await search({ dni: 'zz9' })).toBe(404);
+    expect((await create({ id: 7003, dni: 'ZZ9' })).status).toBe(200);
+  });
+
+  it('passes an email to the lowest remaining id when the holder is deleted, hard or soft', async () => {
+    expect((await create({ id: 7011, email: 'dup@example.com' })).status).toBe(200);
+    expect((await create({ id: 7013, email: 'dup@example.com' }, 'email')).status).toBe(200);
+    expect((await create({ id: 7012, email: 'dup@example.com' }, 'email')).status).toBe(200);
+    expect((await del(7011, true)).body.deleted).toBe('hard');
+    expect(await search({ email: 'dup@example.com' })).toBe(7012);
+    expect((await create({ id: 7014, email: 'dup@example.com' })).status).toBe(409);
+    expect((await del(7012, false)).body.deleted).toBe('soft');
+    expect(await search({ email: 'dup@example.com' })).toBe(7013);
+    expect((await create({ id: 7014, email: 'dup@example.com' })).status).toBe(409);
+  });
+});
