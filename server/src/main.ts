@@ -8,7 +8,7 @@
  */
 import { readConfig } from './config.js';
 import { compileSchemas } from './http/validation.js';
-import { CustomerStore, migrateDuplicateHolders } from './customers/store.js';
+import { CustomerStore } from './customers/store.js';
 import { createLogger } from './log.js';
 import { DuplicateSuppressor } from './http/duplicates.js';
 import { Idempotency } from './http/idempotency.js';
@@ -36,8 +36,6 @@ async function main(): Promise<void> {
   const env = openStore(config.dataDir, { trackMetrics: config.storeMetricsMs > 0 });
   const clustered = await migrateCustomerEntries(env);
   if (clustered > 0) log.info({ entries: clustered }, 'customer entries moved into customer_entries');
-  const listed = await migrateDuplicateHolders(env);
-  if (listed > 0) log.info({ holders: listed }, 'other holders of duplicated emails and dnis listed');
   const migrated = await migrateWalletLayout(env);
   if (migrated > 0) log.info({ buckets: migrated }, 'points buckets moved to one record per transaction');
   CustomerStore.cacheAnswers(env, config.customerCacheEntries);

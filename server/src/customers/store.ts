@@ -11,7 +11,7 @@
  * (CustomerViewCache, registered by `cacheAnswers`).
  */
 import { stringifyJson } from '../http/json.js';
-import type { Key, StoreEnv } from '../store/env.js';
+import type { StoreEnv } from '../store/env.js';
 import { idKey, idFromKey, tenantPrefix } from '../store/keys.js';
 import { changeVersionInTransaction, versionToken } from '../store/versioned.js';
 import type { Tenant } from '../tenancy/types.js';
@@ -166,43 +166,5 @@ export class CustomerStore {
     }
     this.index.removeSync(next);
     this.index.putSync([prefix, key, value], idFromKey((next as string[])[3]));
-  }
-}
-
-/** Marks a store whose duplicated emails and dnis list their other holders (a key no tenant prefix can equal). */
-const HOLDERS_LISTED = ['migrations', 'duplicate_holders'];
-
-/**
- * Stores written before the other holders of a duplicated email or dni were listed (passOn) hold only the first
- * one: lists the others, `batch` customers a transaction, once (the server runs it when it opens the store,
- * before any request; a restart after a crash starts it again, which writes the same entries). Returns the
- * holders listed.
- */
-export async function migrateDuplicateHolders(env: StoreEnv, batch = 10_000): Promise<number> {
-  const index = env.db('customer_index');
-  if (index.get(HOLDERS_LISTED) !== undefined) return 0;
-  const records = env.db('customers');
-  let listed = 0;
-  let start: Key[] | undefined;
-  for (;;) {
-    const some = [...records.getRange({ ...(start ? { start } : {}), limit: batch })];
-    const done = some.length < batch;
-    listed += await env.transact(() => {
-      let count = 0;
-      for (const { key, value } of some) {
-        const record = value as CustomerRecord;
-        const prefix = (key as string[])[0];
-        for (const unique of Object.keys(DUPLICABLE) as Duplicable[]) {
-          const held = record[unique];
-          if (held === undefined || index.get([prefix, unique, held]) === record.id) continue;
-          index.putSync([prefix, DUPLICABLE[unique], held, idKey(record.id)], '');
-          count += 1;
-        }
-      }
-      if (done) index.putSync(HOLDERS_LISTED, true);
-      return count;
-    });
-    if (done) return listed;
-    start = [...(some[some.length - 1].key as Key[]), Buffer.from([0])];
   }
 }
