@@ -154,6 +154,25 @@ describe('updating customers and their attributes', () => {
     expect(phone.body.error).toMatch(/^phone_prefix: /);
   });
 
+  it('refuses a dni of spaces or a phone without 4 digits, on create and update, storing nothing', async () => {
+    const blankDni = await create({ id: 30, dni: '   ', attributes: { level: 'gold' } });
+    expect(blankDni.body).toEqual({ code: 'invalid_request', error: 'dni: must have a character other than spaces' });
+    const blankPhone = await create({ id: 30, phone: '----', phone_prefix: '34', attributes: { level: 'gold' } });
+    expect(blankPhone.body).toEqual({ code: 'invalid_request', error: 'phone: must have at least 4 digits' });
+    expect((await server.client.get('/customers/30', { query: { search_param: 'id' } })).status).toBe(404);
+
+    expect((await create({ id: 31, dni: ' x1 ', phone: '(61) 1-2', phone_prefix: '34', attributes: { level: 'gold' } })).status).toBe(200);
+    for (const [body, error] of [
+      [{ dni: ' ' }, 'dni: must have a character other than spaces'],
+      [{ phone: '(1) --' }, 'phone: must have at least 4 digits'],
+    ] as const) {
+      expect((await server.client.patch('/customers/31', body)).body).toEqual({ code: 'invalid_request', error });
+    }
+    expect(await get(31)).toMatchObject({ dni: 'X1', phone: '6112' });
+    // Another customer's blank dni is refused as blank, not as a conflict over an empty slot.
+    expect((await create({ id: 32, dni: ' ', attributes: { level: 'gold' } })).status).toBe(400);
+  });
+
   describe('duplicate suppression keys on the customer, however the path names it', () => {
     const patch = (value: string, body: Record<string, unknown>, search_param = 'id') =>
       server.client.patch(`/customers/${value}`, body, { query: { search_param } });
