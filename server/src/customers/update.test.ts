@@ -9,6 +9,7 @@ const schema = {
     age: { type: 'integer', minimum: 0 },
     Pets: { type: 'integer' },
     note: { type: 'string' },
+    ratio: { type: 'number' },
     tag: { type: 'string', pattern: '^(a+)+$' },
     ...Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`a${i}`, { type: 'string' }])),
   },
@@ -72,6 +73,12 @@ describe('updating customers and their attributes', () => {
     const beyond = await server.client.patch('/customers/11', { attributes: { age: 12345678901234567890n } });
     expect(beyond.body).toEqual({ code: 'invalid_request', error: 'attributes.age: is out of range: integers must be -9223372036854775808..9223372036854775807' });
     expect((await get(11)).attributes.age).toBe(9223372036854775807n);
+  });
+
+  it('lists a number beyond 2^53 that is no exact integer (1e308) as a float', async () => {
+    expect((await create({ id: 12, attributes: { level: 'gold', ratio: 1e308 } })).status).toBe(200);
+    const entries = await server.client.get('/customers/12/attributes', { query: { name: 'ratio' } });
+    expect(entries.body.data).toEqual([expect.objectContaining({ name: 'ratio', data_type: 'float' })]);
   });
 
   it('refuses nested attributes, more than 50, or more than 10 KB', async () => {
