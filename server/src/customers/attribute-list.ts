@@ -26,7 +26,8 @@ interface AttributeEntry {
 }
 
 function dataType(value: unknown): string {
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'float';
+  // 1e308 is an integer to JavaScript, but only a double: beyond 2^53 a number is a float (an exact integer there is a bigint).
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? 'integer' : 'float';
   if (typeof value === 'bigint') return 'integer';
   return typeof value === 'boolean' ? 'boolean' : 'string';
 }

@@ -31,6 +31,22 @@ function profileOf(body: CustomersCreate | CustomersUpdate): CustomerProfile {
   return profile;
 }
 
+/** Fewest digits a phone keeps once stripped (the schema's 4..30 characters could all be separators). */
+const PHONE_MIN_DIGITS = 4;
+
+/** Checked after normalising: "   " or "----" would otherwise store "" and take the unique empty slot. */
+function canonicalDni(dni: string): string {
+  const value = normalizeDni(dni);
+  if (value === '') throw invalidRequest('dni', 'must have a character other than spaces');
+  return value;
+}
+
+function canonicalPhone(phone: string): string {
+  const value = normalizePhone(phone);
+  if (value.length < PHONE_MIN_DIGITS) throw invalidRequest('phone', `must have at least ${PHONE_MIN_DIGITS} digits`);
+  return value;
+}
+
 /** A sent identifier in canonical form; undefined when absent or null (null clears it on update). */
 function identifier(value: string | null | undefined, normalize: (v: string) => string): string | undefined {
   return typeof value === 'string' ? normalize(value) : undefined;
@@ -67,8 +83,8 @@ export function newCustomerFields(body: CustomersCreate, now: string): Omit<Cust
   return {
     code: body.code,
     email: identifier(body.email, normalizeEmail),
-    dni: identifier(body.dni, normalizeDni),
-    phone: identifier(body.phone, normalizePhone),
+    dni: identifier(body.dni, canonicalDni),
+    phone: identifier(body.phone, canonicalPhone),
     status: body.status ?? 'active',
     profile,
     referred_by: body.referred_by,
@@ -102,10 +118,10 @@ export function updatedCustomer(record: CustomerRecord, body: CustomersUpdate, n
     if (next.email !== record.email) delete next.duplicated_email;
   }
   if ('dni' in body) {
-    next.dni = identifier(body.dni, normalizeDni);
+    next.dni = identifier(body.dni, canonicalDni);
     if (next.dni !== record.dni) delete next.duplicated_dni;
   }
-  if ('phone' in body) next.phone = identifier(body.phone, normalizePhone);
+  if ('phone' in body) next.phone = identifier(body.phone, canonicalPhone);
   if (body.status !== undefined) next.status = body.status;
   if (next.phone !== undefined && profile.phone_prefix === undefined) throw invalidRequest('phone_prefix', 'is required when phone is filled');
   return next;

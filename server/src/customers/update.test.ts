@@ -9,6 +9,7 @@ const schema = {
     age: { type: 'integer', minimum: 0 },
     Pets: { type: 'integer' },
     note: { type: 'string' },
+    ratio: { type: 'number' },
     tag: { type: 'string', pattern: '^(a+)+$' },
     ...Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`a${i}`, { type: 'string' }])),
   },
@@ -72,6 +73,12 @@ describe('updating customers and their attributes', () => {
     const beyond = await server.client.patch('/customers/11', { attributes: { age: 12345678901234567890n } });
     expect(beyond.body).toEqual({ code: 'invalid_request', error: 'attributes.age: is out of range: integers must be -9223372036854775808..9223372036854775807' });
     expect((await get(11)).attributes.age).toBe(9223372036854775807n);
+  });
+
+  it('lists a number beyond 2^53 that is no exact integer (1e308) as a float', async () => {
+    expect((await create({ id: 12, attributes: { level: 'gold', ratio: 1e308 } })).status).toBe(200);
+    const entries = await server.client.get('/customers/12/attributes', { query: { name: 'ratio' } });
+    expect(entries.body.data).toEqual([expect.objectContaining({ name: 'ratio', data_type: 'float' })]);
   });
 
   it('refuses nested attributes, more than 50, or more than 10 KB', async () => {
@@ -152,6 +159,25 @@ describe('updating customers and their attributes', () => {
     const phone = await server.client.patch('/customers/6', { phone: '611222333' });
     expect(phone.status).toBe(400);
     expect(phone.body.error).toMatch(/^phone_prefix: /);
+  });
+
+  it('refuses a dni of spaces or a phone without 4 digits, on create and update, storing nothing', async () => {
+    const blankDni = await create({ id: 30, dni: '   ', attributes: { level: 'gold' } });
+    expect(blankDni.body).toEqual({ code: 'invalid_request', error: 'dni: must have a character other than spaces' });
+    const blankPhone = await create({ id: 30, phone: '----', phone_prefix: '34', attributes: { level: 'gold' } });
+    expect(blankPhone.body).toEqual({ code: 'invalid_request', error: 'phone: must have at least 4 digits' });
+    expect((await server.client.get('/customers/30', { query: { search_param: 'id' } })).status).toBe(404);
+
+    expect((await create({ id: 31, dni: ' x1 ', phone: '(61) 1-2', phone_prefix: '34', attributes: { level: 'gold' } })).status).toBe(200);
+    for (const [body, error] of [
+      [{ dni: ' ' }, 'dni: must have a character other than spaces'],
+      [{ phone: '(1) --' }, 'phone: must have at least 4 digits'],
+    ] as const) {
+      expect((await server.client.patch('/customers/31', body)).body).toEqual({ code: 'invalid_request', error });
+    }
+    expect(await get(31)).toMatchObject({ dni: 'X1', phone: '6112' });
+    // Another customer's blank dni is refused as blank, not as a conflict over an empty slot.
+    expect((await create({ id: 32, dni: ' ', attributes: { level: 'gold' } })).status).toBe(400);
   });
 
   describe('duplicate suppression keys on the customer, however the path names it', () => {

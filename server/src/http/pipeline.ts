@@ -86,6 +86,7 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Reply 
   }
   const handler = protocol.routes[match.operation];
   if (!handler) throw new TallyError('not_implemented', `${match.operation} is not implemented yet`);
+  if (raw.bodyNotUtf8) throw invalidRequest('body', 'is not valid UTF-8');
   const req = new IncomingRequest(match.operation, raw, match.params, match.spec.workerParsesBody ? {} : parseJsonObject(raw.body));
   if (!apiKey || !settings) return (handler as PublicHandler)(req);
 

@@ -121,6 +121,19 @@ describe('the common request rules over HTTP', () => {
       }
     });
 
+    it('refuses a body that is not valid UTF-8, and stores nothing', async () => {
+      const text = new TextEncoder().encode('{"id": 900, "name": "A?", "registration_location_id": 1}');
+      const bytes = new Uint8Array([...text.subarray(0, 22), 0xff, 0xfe, ...text.subarray(23)]);
+      const res = await fetch(`${server.url}/customers`, {
+        method: 'POST',
+        headers: { 'X-Api-Key': TEST_KEY, 'X-Api-Secret': TEST_SECRET, 'X-Api-Version': '1', 'Content-Type': 'application/json' },
+        body: bytes,
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ code: 'invalid_request', error: 'body: is not valid UTF-8' });
+      expect((await server.client.get('/customers/900', { query: { search_param: 'id' } })).status).toBe(404);
+    });
+
     it('refuses a body larger than 1 MiB', async () => {
       const big = JSON.stringify({ currency: 'EUR', padding: 'x'.repeat(1024 * 1024) });
       const res = await server.client.patch('/company', big);

@@ -14,6 +14,8 @@ export interface RawRequest {
   /** Lower-case header names. */
   headers: Readonly<Record<string, string>>;
   body: string;
+  /** Set when the body bytes are not valid UTF-8 (answered 400 before the body is parsed). */
+  bodyNotUtf8?: boolean;
 }
 
 export class IncomingRequest implements TallyRequest {

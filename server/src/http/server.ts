@@ -3,6 +3,7 @@
  * valid synchronously), reads the body up to the limit, runs the pipeline and
  * writes the reply corked. Tracks in-flight requests for a graceful stop.
  */
+import { isUtf8 } from 'node:buffer';
 import { createRequire } from 'node:module';
 import type * as Uws from 'uWebSockets.js';
 import { errorBody } from './errors.js';
@@ -66,11 +67,11 @@ export function startHttpServer(host: string, port: number, pipeline: Pipeline):
       if (size > MAX_BODY_BYTES) return pending.tooLarge();
       if (isLast && chunks.length === 0) {
         // One chunk (the usual case): decode it in place, before uWS reuses its memory.
-        raw.body = Buffer.from(chunk).toString('utf8');
+        readBody(raw, Buffer.from(chunk));
       } else {
         chunks.push(Buffer.from(new Uint8Array(chunk))); // copy: uWS reuses the chunk's memory
         if (!isLast) return;
-        raw.body = Buffer.concat(chunks).toString('utf8');
+        readBody(raw, Buffer.concat(chunks));
       }
       pending.started().await(pipeline(raw));
     });
@@ -90,6 +91,15 @@ export function startHttpServer(host: string, port: number, pipeline: Pipeline):
       });
     });
   });
+}
+
+/**
+ * Bodies are UTF-8 (contract): a malformed sequence is flagged for the
+ * pipeline's 400 rather than decoded to U+FFFD (isUtf8: ~30 ns per 1.5 KB).
+ */
+function readBody(raw: RawRequest, bytes: Buffer): void {
+  raw.body = bytes.toString('utf8');
+  if (!isUtf8(bytes)) raw.bodyNotUtf8 = true;
 }
 
 /** The header names are copied by one shared callback (no closure per request). */

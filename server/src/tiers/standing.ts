@@ -8,29 +8,33 @@ import type { CustomerRecord } from '../customers/types.js';
 import type { TierLevel, TierProgram } from './types.js';
 
 export interface Standing {
-  value: number;
+  /** A bigint when the attribute is an integer beyond 2^53 (kept with every digit). */
+  value: number | bigint;
   current?: TierLevel;
   next?: TierLevel;
   /** next.threshold - value. */
   toNext?: number;
 }
 
-/** The measured attribute as a number (0 when absent or not numeric). */
-export function measuredValue(program: TierProgram, customer: CustomerRecord): number {
+/** The measured attribute (0 when absent or not numeric); bodies keep integers beyond 2^53 as bigints. */
+export function measuredValue(program: TierProgram, customer: CustomerRecord): number | bigint {
   const value = customer.attributes[program.attribute];
+  if (typeof value === 'bigint') return value;
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }
 
 export function standing(program: TierProgram, customer: CustomerRecord): Standing {
   const value = measuredValue(program, customer);
+  // Compared as decimals: a bigint beyond 2^53 must not round onto a threshold.
+  const exact = new Decimal(value.toString());
   const levels = [...program.levels].sort((a, b) => a.threshold - b.threshold);
-  const current = levels.filter((level) => level.threshold <= value).pop();
-  const next = levels.find((level) => level.threshold > value);
+  const current = levels.filter((level) => exact.gte(level.threshold)).pop();
+  const next = levels.find((level) => exact.lt(level.threshold));
   return {
     value,
     current,
     next,
-    toNext: next === undefined ? undefined : new Decimal(next.threshold).minus(value).toNumber(),
+    toNext: next === undefined ? undefined : new Decimal(next.threshold).minus(exact).toNumber(),
   };
 }
 

@@ -66,6 +66,14 @@ describe('GET /customers/{id}/tiers', () => {
     expect(spain.expires_at).toBeNull();
   });
 
+  it('measures an integer attribute beyond 2^53 exactly, answering every digit and keeping the level held', async () => {
+    const held = (await tiers('1')).body.data[0];
+    expect((await server.client.patch('/customers/1', { attributes: { spend: 9007199254740993n } })).status).toBe(200);
+    const spend = (await tiers('1')).body.data[0];
+    expect(spend).toMatchObject({ current_level: 3, attribute_value: 9007199254740993n, won_at: held.won_at });
+    expect(spend.won_at).not.toBeNull();
+  });
+
   it('answers 404 for an unknown customer', async () => {
     const res = await tiers('404');
     expect(res.status).toBe(404);
