@@ -159,8 +159,10 @@ describe('the common request rules over HTTP', () => {
         );
         // The server answers and closes while the client still writes: a reset after the answer is expected.
         req.on('error', (err) => setTimeout(() => reject(err), 1000));
+        // 14 bytes over the limit, in the last chunk: the server has read everything when it answers and closes, so
+        // no unread bytes make the kernel reset the connection before the client reads the answer.
         req.write('{"padding":"');
-        for (let i = 0; i < 20; i++) req.write('x'.repeat(64 * 1024));
+        for (let i = 0; i < 16; i++) req.write('x'.repeat(64 * 1024));
         req.end('"}');
       });
       expect(answer.status).toBe(400);
