@@ -79,6 +79,11 @@ describe('updating customers and their attributes', () => {
     expect((await create({ id: 12, attributes: { level: 'gold', ratio: 1e308 } })).status).toBe(200);
     const entries = await server.client.get('/customers/12/attributes', { query: { name: 'ratio' } });
     expect(entries.body.data).toEqual([expect.objectContaining({ name: 'ratio', data_type: 'float' })]);
+    // An integer beyond int64 in a number field is kept as that number (a double), as 1e308 is; in an integer field it is refused (above).
+    const beyond = await server.client.patch('/customers/12', { attributes: { ratio: -9223372036854775809n } });
+    expect(beyond.status, beyond.text).toBe(200);
+    // Written back as the double's JSON (-9223372036854776000), which the test client reads losslessly.
+    expect((await get(12)).attributes.ratio).toBe(-9223372036854776000n);
   });
 
   it('refuses nested attributes, more than 50, or more than 10 KB', async () => {
