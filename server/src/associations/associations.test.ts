@@ -79,4 +79,15 @@ describe('associations', () => {
     // A new active association of the pair is allowed once the old one is inactive.
     expect((await server.client.post('/associations', { customer_id: 1, associate_customer_id: 2 })).status).toBe(200);
   });
+
+  it('is directed: the reverse association of a pair is another one, changed and deactivated on its own', async () => {
+    for (const id of [5, 6]) await server.client.post('/customers', { id, name: `N${id}`, registration_location_id: 1 });
+    expect((await server.client.post('/associations', { customer_id: 5, associate_customer_id: 6, relationship_type: 'parent' })).status).toBe(200);
+    expect((await server.client.post('/associations', { customer_id: 6, associate_customer_id: 5, relationship_type: 'child' })).status).toBe(200);
+    expect((await server.client.patch('/associations', { customer_id: 6, associate_customer_id: 5, relationship_type: 'ward' })).status).toBe(200);
+    expect((await server.client.delete('/associations', { query: { customer_id: '6', associate_customer_id: '5' }, headers: json })).status).toBe(200);
+    expect((await associates(5)).body.list).toEqual([expect.objectContaining({ associate_customer_id: 6, relationship_type: 'parent', active: true })]);
+    expect((await associates(6)).body.list).toEqual([]);
+    expect((await associates(6, 'false')).body.list).toEqual([expect.objectContaining({ associate_customer_id: 5, relationship_type: 'ward', active: false })]);
+  });
 });
