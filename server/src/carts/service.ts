@@ -85,8 +85,9 @@ export class CartService {
     const cached = this.programs.get(tenant, settings);
     const body = this.resolveLocation(tenant, request, cached);
     this.resolveProducts(tenant, request);
-    // Read with the customer, in the same snapshot: the realtime transaction compares it to see a merge committed since.
-    const customerStatus = this.sources.customers.statusVersion(tenant);
+    // Read with the customer, in the same snapshot: the realtime transaction compares it to see a merge committed since
+    // (simulate writes nothing, so it skips the read).
+    const customerStatus = task.operation === 'simulate' ? undefined : this.sources.customers.statusVersion(tenant);
     const resolve = () => resolveCustomer(this.sources, tenant, request);
     const customer = resolve();
     const now = new Date(task.now);
