@@ -206,6 +206,10 @@ describe('coupons', () => {
       await server.client.post('/discounts/redeem', { static_code: 'STALE', customer_id: holder, cart_id: 1, discount: 100 }),
     ];
     for (const res of refusals) expect([res.status, res.body.code], res.text).toEqual([402, 'voucher_deleted']);
+    // Read without validate, and listed, it is what it is: deleted.
+    expect((await server.client.get('/vouchers/STALE-1')).body.status).toBe('deleted');
+    const listed = await server.client.get('/vouchers', { query: { customer_id: String(holder), status: 'deleted' } });
+    expect(listed.body.data.map((v: { code: string }) => v.code)).toContain('STALE-1');
   });
 
   it('bounds day counts to 36500 (100 years): more is 400 naming the field, on POST /discounts, /points, /coupons and PATCH /coupons', async () => {

@@ -39,11 +39,15 @@ export function isUsable(voucher: VoucherRecord, now: string): boolean {
   return voucherRefusal(voucher, now) === null;
 }
 
-/** The status a reader sees: the stored one, with `pending` before and `expired` after the voucher's dates. */
+/**
+ * The status a reader sees: the stored one, with `pending` before and `expired` after the voucher's dates, and
+ * `deleted` when its coupon is (a voucher stored active after the deletion: see CouponState).
+ */
 export type VoucherDisplayStatus = VoucherRecord['status'] | 'pending';
 
-export function displayStatus(voucher: VoucherRecord, now: string): VoucherDisplayStatus {
+export function displayStatus(voucher: VoucherRecord, now: string, coupon: CouponState = LIVE): VoucherDisplayStatus {
   if (voucher.status !== 'active') return voucher.status;
+  if (coupon.deleted) return 'deleted';
   const at = Date.parse(now);
   if (voucher.available_to !== null && Date.parse(voucher.available_to) <= at) return 'expired';
   if (voucher.available_from !== null && Date.parse(voucher.available_from) > at) return 'pending';
