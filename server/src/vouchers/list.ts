@@ -34,7 +34,7 @@ export function readListFilters(query: URLSearchParams): ListFilters {
 }
 
 export function listMatches({ voucher, coupon }: FoundVoucher, filters: ListFilters, now: string): boolean {
-  if (filters.statuses && !filters.statuses.includes(displayStatus(voucher, now, { active: true, deleted: coupon?.deleted === true }))) return false;
+  if (filters.statuses && !filters.statuses.includes(displayStatus(voucher, now, coupon?.deleted === true))) return false;
   if (filters.selected !== undefined && voucher.selected !== filters.selected) return false;
   if (filters.campaignId !== undefined && voucher.campaign_id !== filters.campaignId) return false;
   if (filters.couponId !== undefined && voucher.coupon_id !== filters.couponId) return false;

@@ -24,7 +24,7 @@ export function voucherView({ voucher, coupon }: FoundVoucher, ctx: PresentConte
   return {
     id: wireInt(voucher.id),
     code: voucher.code,
-    status: displayStatus(voucher, ctx.now, { active: true, deleted: coupon?.deleted === true }),
+    status: displayStatus(voucher, ctx.now, coupon?.deleted === true),
     selected: voucher.selected,
     priority: voucher.priority,
     max_redemptions: voucher.max_redemptions,

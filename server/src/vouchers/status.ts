@@ -45,9 +45,9 @@ export function isUsable(voucher: VoucherRecord, now: string): boolean {
  */
 export type VoucherDisplayStatus = VoucherRecord['status'] | 'pending';
 
-export function displayStatus(voucher: VoucherRecord, now: string, coupon: CouponState = LIVE): VoucherDisplayStatus {
+export function displayStatus(voucher: VoucherRecord, now: string, couponDeleted = false): VoucherDisplayStatus {
   if (voucher.status !== 'active') return voucher.status;
-  if (coupon.deleted) return 'deleted';
+  if (couponDeleted) return 'deleted';
   const at = Date.parse(now);
   if (voucher.available_to !== null && Date.parse(voucher.available_to) <= at) return 'expired';
   if (voucher.available_from !== null && Date.parse(voucher.available_from) > at) return 'pending';
