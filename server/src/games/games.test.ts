@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realtimeCart } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
 const prize = (extra: Record<string, unknown> = {}) => ({ name: 'Fifty points', outcome: 'points', points: 50, weight: 1, stock: -1, ...extra });
@@ -253,6 +254,16 @@ describe('games over HTTP', () => {
     expect((await play(id, { customer_id: bronze })).body.effects).toEqual([]);
   });
 
+  it('plays a game as it is after a change (its program is cached by the game\'s version)', async () => {
+    const id = await create(game());
+    const who = await customer();
+    const points = async () => JSON.parse((await play(id, { customer_id: who })).body.effects[0].game_info.outcome).points;
+    expect(await points()).toBe(50);
+    const patched = await server.client.patch(`/games/${id}`, { game: { game_prizes: [prize({ name: 'Seventy points', points: 70 })] } });
+    expect(patched.status, patched.text).toBe(200);
+    expect(await points()).toBe(70);
+  });
+
   it('limits plays per customer with once and once_limit', async () => {
     const id = await create(game({ once: 'num_day', once_limit: 2 }));
     const who = await customer();
@@ -421,5 +432,32 @@ describe('game plays racing a merge of their customer', () => {
     const won = (await Promise.all(plays)).filter((res) => res.body.effects.length > 0).length;
     expect((await server.client.get('/points/transactions', { query: { customer_id: '1' } })).body.data).toEqual([]);
     expect((await server.client.get('/customers/2/points')).body.score).toBe(50 * won);
+  });
+});
+
+describe('a game play\'s tier', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  // Cart metrics are kept by the Company's local date and a tier measures them up to its local today (as carts
+  // and triggers do). At UTC+14 the local date is the UTC date's next day from 10:00 UTC: a play measuring up to
+  // the UTC date then misses today's carts (before 10:00 UTC both dates agree and this asserts the same tier).
+  it('measures cart metrics up to the Company\'s local date', async () => {
+    expect((await server.client.patch('/company', { timezone: 'Pacific/Kiritimati' })).status).toBe(200);
+    expect((await server.client.post('/customers', { id: 1, name: 'Ana', registration_location_id: 1, country: 'ES' })).status).toBe(200);
+    await server.client.post('/points', { rule_params: { name: 'Ten per unit', rule_effects: [{ type: 'ratio', value: 10, distribution: 'individual_items' }] } });
+    const structure = [{ level: 1, name: 'Member', threshold: 0 }, { level: 2, name: 'Star', threshold: 20 }];
+    expect((await server.client.post('/tier_programs', { name: 'Earned', attribute: 'points_earned', period_months: 12, structure })).status).toBe(200);
+    expect((await realtimeCart(server.client, 1, 2.99)).body.score).toBe(29);
+    const created = await server.client.post('/games', game({ rule_conditions: { conditions: { and: [{ field: 'customer.tier', operator: 'eq', value: 'Star' }] } } }));
+    expect(created.status, created.text).toBe(200);
+    const played = await server.client.post(`/games/${created.body.id}/play`, { customer_id: 1 });
+    expect(played.status, played.text).toBe(200);
+    expect(played.body.effects).toHaveLength(1);
   });
 });

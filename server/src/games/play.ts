@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { compileGame, periodKey, playGame, TallyError, type GamePlay } from '@tally/engine';
+import { CompiledCache, versionOf } from '../campaigns/compiled.js';
 import { engineSettings } from '../campaigns/engine-settings.js';
 import type { DrawSeeds } from '../carts/seed.js';
 import { prizeStockLeft, type CounterStore } from '../counters/store.js';
@@ -15,6 +16,8 @@ import type { CustomerRecord } from '../customers/types.js';
 import type { TallyRequest } from '../http/types.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
+import { tenantPrefix } from '../store/keys.js';
+import { localDate } from '../points/local-date.js';
 import { customerTier } from '../tiers/customer-tier.js';
 import type { TierStore } from '../tiers/store.js';
 import { optionalCustomer } from '../vouchers/customer.js';
@@ -41,6 +44,8 @@ export interface PlayResult {
   play: GamePlayRecord;
 }
 
+const compiledGames = new CompiledCache<ReturnType<typeof compileGame>>();
+
 /** The play, or null when the customer may not play (the reply is then 200 with no effects). */
 export async function play(sources: PlaySources, req: TallyRequest, game: GameRecord, body: GamesPlay): Promise<PlayResult | null> {
   const { tenant, settings } = req;
@@ -48,7 +53,7 @@ export async function play(sources: PlaySources, req: TallyRequest, game: GameRe
   if (customer.status !== 'active') return null;
   const targeted = game.rule_params.select_customers === 'targeted';
   if (targeted && openAssignment(sources, req, game, customer, body) === null) return null;
-  const compiled = compileGame(engineGame(game), engineSettings(settings));
+  const compiled = compiledGames.get(`${tenantPrefix(tenant)}:${versionOf(game)}:${settings.version}`, () => compileGame(engineGame(game), engineSettings(settings)));
   const seed = await sources.seeds.seed(tenant, `game:${game.id}:${customer.id}:${randomUUID()}`);
   const now = wireDatetime(req.now);
   const once = compiled.campaign.once;
@@ -62,7 +67,7 @@ export async function play(sources: PlaySources, req: TallyRequest, game: GameRe
     const prizeStock: Record<string, number> = {};
     for (const prize of game.game.prizes) prizeStock[prize.id] = prizeStockLeft(sources.counters, tenant, game.id, prize);
     const uses = usesKey === null ? 0 : sources.counters.uses(tenant, game.id, usesKey, customer.id);
-    const drawn = playGame(compiled, { now, seed, customer: playerState(customer, settings, customerTier(sources.tiers, tenant, customer)), uses, prize_stock: prizeStock });
+    const drawn = playGame(compiled, { now, seed, customer: playerState(customer, settings, customerTier(sources.tiers, tenant, customer, localDate(req.now, settings.timezone))), uses, prize_stock: prizeStock });
     if (!drawn.eligible) return null;
     // A prize that cannot be delivered is not won: the play counts as a draw of no prize and takes no stock.
     const prize = drawn.status === 'won' ? game.game.prizes.find((p) => p.id === String(drawn.prize_id)) : undefined;

@@ -9,8 +9,8 @@ import { programStanding } from './measured.js';
 import { appliesTo } from './standing.js';
 import type { TierStore } from './store.js';
 
-/** `today`: the Company's local date (cart metrics are measured up to it); the UTC date when absent. */
-export function customerTier(tiers: TierStore, tenant: Tenant, customer: CustomerRecord, today = new Date().toISOString().slice(0, 10)): string | undefined {
+/** `today`: the Company's local date (cart metrics are measured up to it). */
+export function customerTier(tiers: TierStore, tenant: Tenant, customer: CustomerRecord, today: string): string | undefined {
   for (const program of tiers.listPrograms(tenant)) {
     if (appliesTo(program, customer)) return programStanding(tiers.env, tenant, program, customer, today).current?.name;
   }

@@ -18,6 +18,7 @@
  * write.
  */
 import { compileCampaigns, evaluateCart, type Campaign, type Effect, type Outcome } from '@tally/engine';
+import { CompiledCache, versionOf } from '../campaigns/compiled.js';
 import { engineSettings } from '../campaigns/engine-settings.js';
 import type { CampaignRecord } from '../campaigns/types.js';
 import { buildContext, customerCounterKey, type ContextSources } from '../carts/context.js';
@@ -34,6 +35,7 @@ import { grantsFromCart, recordPoints, type PointsEntry } from '../points/ledger
 import { clockOf } from '../points/request.js';
 import type { PointsTransaction } from '../points/types.js';
 import type { StoreEnv } from '../store/env.js';
+import { tenantPrefix } from '../store/keys.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { isUsable } from '../vouchers/status.js';
 import { afterUse } from '../vouchers/use.js';
@@ -95,6 +97,8 @@ function flatAttributes(data: Record<string, unknown> | undefined): Record<strin
   return out;
 }
 
+const programs = new CompiledCache<ReturnType<typeof describeProgram>>();
+
 /** Evaluates the event; null when nothing is bound to it. Reads counters and balance where it runs (inside a transaction: its view). */
 export function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEvent): Evaluation | null {
   const points = event.campaigns.flatMap((record) => {
@@ -104,7 +108,9 @@ export function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEv
   const instantWins = event.instantWins.map((record) => ({ ...toEngineInstantWin(record), id: wireInt(record.id) }));
   if (points.length + instantWins.length === 0) return null;
   const campaigns = [...points, ...instantWins];
-  const cached = describeProgram(compileCampaigns(campaigns, engineSettings(scope.settings)), campaigns, { campaignVersion: 0, settingsVersion: scope.settings.version });
+  // The points (score_overwrite) are part of the program: an overwrite compiles once per value.
+  const key = [tenantPrefix(scope.tenant), scope.settings.version, event.overwrite ?? '', ...event.campaigns.map(versionOf), '|', ...event.instantWins.map(versionOf)].join(':');
+  const cached = programs.get(key, () => describeProgram(compileCampaigns(campaigns, engineSettings(scope.settings)), campaigns, { campaignVersion: 0, settingsVersion: scope.settings.version }));
   const customer = { id: event.customer.id, code: event.customer.code ?? null, record: event.customer };
   const built = buildContext(deps.sources, scope.tenant, scope.settings, cached, customer, scope.now, 'realtime', event.seed);
   const context = event.country === undefined || !built.customer ? built : { ...built, customer: { ...built.customer, registration_country: event.country } };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../testing/server.js';
-import { balance, createCustomer, transactions, triggerCampaign } from '../points/testing.js';
+import { balance, createCustomer, grant, transactions, triggerCampaign } from '../points/testing.js';
 
 describe('POST /trigger', () => {
   let server: TestServer;
@@ -10,6 +10,17 @@ describe('POST /trigger', () => {
   });
   afterAll(async () => {
     await server.dispose();
+  });
+
+  it('grants a campaign\'s points as they are after a change (programs are cached by the records\' versions)', async () => {
+    await createCustomer(server.client, 41);
+    const campaign = await triggerCampaign(server.client, 'anniversary', 10);
+    expect((await grant(server.client, 'anniversary', 41, campaign)).score).toBe(10);
+    expect((await grant(server.client, 'anniversary', 41, campaign, { score_overwrite: 7 })).score).toBe(7);
+    const patched = await server.client.patch(`/points/${campaign}`, { rule_params: { rule_effects: [{ type: 'direct_value', value: 25, distribution: 'total' }] } });
+    expect(patched.status, patched.text).toBe(200);
+    expect((await grant(server.client, 'anniversary', 41, campaign)).score).toBe(25);
+    expect((await grant(server.client, 'anniversary', 41, campaign, { score_overwrite: 7 })).score).toBe(7);
   });
 
   it('grants a campaign\'s points with the contract\'s response, location, comments and author', async () => {
