@@ -87,6 +87,13 @@ describe('METRICS_PORT=0: Prometheus metrics on their own listener', () => {
     expect(samples.some((s) => Object.values(s.labels).some((v) => v.includes('/no/such')))).toBe(false);
   });
 
+  it('counts a path refused for its value under the operation it names', async () => {
+    // Routed to customers.get, refused before its handler (the value is longer than a key holds).
+    expect((await server.client.get(`/customers/${'x'.repeat(2_000)}`)).status).toBe(400);
+    const samples = await scrape();
+    expect(value(samples, 'tally_http_requests_total', { operation: 'customers.get', status: '400' })).toBe(1);
+  });
+
   it('reads the cart pools\' Piscina counters at scrape time', async () => {
     expect((await server.client.post('/carts/realtime', cartBody(10, { id: 1 }))).status).toBe(200);
     expect((await server.client.post('/carts/simulate', cartBody(10))).status).toBe(200);
