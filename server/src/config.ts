@@ -14,13 +14,16 @@ export interface Config {
   customerCacheEntries: number;
   /** STORE_METRICS_INTERVAL_MS: log LMDB's commit counters this often (default 0: not counted; store/metrics.ts). */
   storeMetricsMs: number;
+  /** METRICS_PORT: where Prometheus metrics are served (undefined: no metrics; 0 = a free port; metrics/metrics.ts). */
+  metricsPort?: number;
+  /** METRICS_HOST (default 127.0.0.1: the operator's scraper, not the internet). */
+  metricsHost: string;
   /** POINTS_SETTLEMENT_INTERVAL_MS: run the points settlement sweep at start and this often (default 600000; 0 = never; points/settlement.ts). */
   pointsSettlementMs: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = Number(env.PORT ?? '8080');
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0..65535, got ${env.PORT}`);
+  const port = portNumber(env.PORT ?? '8080', 'PORT');
   return {
     host: env.HOST || '127.0.0.1',
     port,
@@ -31,8 +34,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mergeDelayMs: nonNegative(env.TALLY_MERGE_DELAY_MS, 'TALLY_MERGE_DELAY_MS'),
     customerCacheEntries: Math.floor(nonNegative(env.CUSTOMER_CACHE_ENTRIES ?? '250000', 'CUSTOMER_CACHE_ENTRIES')),
     storeMetricsMs: nonNegative(env.STORE_METRICS_INTERVAL_MS, 'STORE_METRICS_INTERVAL_MS'),
+    metricsPort: env.METRICS_PORT ? portNumber(env.METRICS_PORT, 'METRICS_PORT') : undefined,
+    metricsHost: env.METRICS_HOST || '127.0.0.1',
     pointsSettlementMs: nonNegative(env.POINTS_SETTLEMENT_INTERVAL_MS ?? '600000', 'POINTS_SETTLEMENT_INTERVAL_MS'),
   };
+}
+
+function portNumber(value: string, name: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be 0..65535, got ${value}`);
+  return port;
 }
 
 function nonNegative(value: string | undefined, name: string): number {

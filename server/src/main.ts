@@ -1,7 +1,8 @@
 /**
  * The Tally server: reads HOST, PORT, DATA_DIR (and bootstrap and rate-limit
  * settings), opens the store, listens with uWebSockets.js and logs one
- * `listening` line naming the backend and port. SIGTERM/SIGINT: stop
+ * `listening` line naming the backend and port (after a `metrics listening`
+ * line when METRICS_PORT is set). SIGTERM/SIGINT: stop
  * accepting, answer in-flight requests, let the cart pool's threads finish
  * loading and a points settlement sweep its current chunk, close the store,
  * exit 0.
@@ -18,6 +19,7 @@ import { createPipeline } from './http/pipeline.js';
 import { BACKEND, startHttpServer } from './http/server.js';
 import { openStore } from './store/env.js';
 import { logCommitMetrics } from './store/metrics.js';
+import { Metrics, startMetricsServer } from './metrics/metrics.js';
 import { threadsLoaded } from './pool/pool.js';
 import { startSettlementSweep } from './points/settlement.js';
 import { migrateWalletLayout } from './points/wallet-store.js';
@@ -33,7 +35,7 @@ async function main(): Promise<void> {
   const log = createLogger();
   const config = readConfig();
   compileSchemas();
-  const env = openStore(config.dataDir, { trackMetrics: config.storeMetricsMs > 0 });
+  const env = openStore(config.dataDir, { trackMetrics: config.storeMetricsMs > 0 || config.metricsPort !== undefined });
   const clustered = await migrateCustomerEntries(env);
   if (clustered > 0) log.info({ entries: clustered }, 'customer entries moved into customer_entries');
   const migrated = await migrateWalletLayout(env);
@@ -43,13 +45,16 @@ async function main(): Promise<void> {
   await bootstrap(tenancy, config, log, new Date());
   const duplicates = new DuplicateSuppressor();
   const idempotency = new Idempotency(new LmdbIdempotencyStore(env));
-  const ctx: ServerContext = { config, env, tenancy, log, duplicates };
+  const metrics = config.metricsPort !== undefined ? new Metrics(env) : undefined;
+  const ctx: ServerContext = { config, env, tenancy, log, duplicates, metrics };
   const protocol = {
     routes: buildRoutes(ctx),
     idempotency,
     rateLimiter: config.rateLimits ? new RateLimiter() : undefined,
   };
-  const server = await startHttpServer(config.host, config.port, createPipeline(ctx, protocol));
+  const server = await startHttpServer(config.host, config.port, createPipeline(ctx, protocol), metrics);
+  const metricsServer = metrics ? await startMetricsServer(config.metricsHost, config.metricsPort!, metrics) : undefined;
+  if (metricsServer) log.info({ host: config.metricsHost, port: metricsServer.port }, 'metrics listening');
   const sweeps = [
     setInterval(() => duplicates.sweep(), 60_000),
     setInterval(() => idempotency.sweep().catch((err: unknown) => log.error({ err }, 'idempotency sweep failed')), 3_600_000),
@@ -70,6 +75,7 @@ async function main(): Promise<void> {
     // A sweep in progress stops after its current chunk, committed before the store closes.
     const settlementsStopped = stopSettlements();
     await server.close();
+    await metricsServer?.close();
     // A worker thread still loading its module when the process exits can abort it (pool.ts); one that never loads is given up.
     await Promise.race([threadsLoaded(), new Promise((givenUp) => setTimeout(givenUp, 10_000))]);
     await settlementsStopped;

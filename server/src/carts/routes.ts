@@ -21,6 +21,7 @@ import { CartStore } from './store.js';
 
 export function cartsRoutes(ctx: ServerContext): Routes {
   const pool = createCartPool(readPoolOptions(), ctx.config.dataDir, ctx.env, ctx.log);
+  ctx.metrics?.readPools(() => pool.counters());
   const carts = new CartStore(ctx.env);
   const customers = new CustomerStore(ctx.env);
   const locations = new LocationStore(ctx.env);

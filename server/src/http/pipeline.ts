@@ -47,6 +47,7 @@ function settle<T>(work: (input: T) => Reply | Promise<Reply>, input: T, ctx: Se
 /** Synchronous up to the handler (a throw there is caught by settle). */
 function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Reply | Promise<Reply> {
   const match = matchRoute(raw.method, raw.url);
+  if (match.kind === 'found' || match.kind === 'bad_path') raw.operation = match.operation;
   const credentials = {
     key: raw.headers['x-api-key'],
     secret: raw.headers['x-api-secret'],
@@ -73,6 +74,7 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Reply 
   if (apiKey && settings && protocol.rateLimiter) {
     const retryAfter = protocol.rateLimiter.take(apiKey, settings, match.spec);
     if (retryAfter !== undefined) {
+      ctx.metrics?.rateLimited(match.spec.tier);
       return {
         status: 429,
         headers: { 'Retry-After': String(retryAfter) },

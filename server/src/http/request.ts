@@ -16,6 +16,10 @@ export interface RawRequest {
   body: string;
   /** Set when the body bytes are not valid UTF-8 (answered 400 before the body is parsed). */
   bodyNotUtf8?: boolean;
+  /** The operation the pipeline routed to (undefined: not routed): the metrics' label. */
+  operation?: OperationId;
+  /** performance.now() at arrival, when metrics are on. */
+  arrivedAt?: number;
 }
 
 export class IncomingRequest implements TallyRequest {

@@ -23,7 +23,7 @@ export type RouteMatch =
   | { kind: 'found'; operation: OperationId; spec: OperationSpec; params: Record<string, string> }
   | { kind: 'not_found' }
   | { kind: 'method_not_allowed'; allowed: Method[] }
-  | { kind: 'bad_path'; field: string; problem: string };
+  | { kind: 'bad_path'; operation: OperationId; field: string; problem: string };
 
 function newNode(): Node {
   return { statics: new Map(), methods: new Map() };
@@ -103,11 +103,11 @@ export function matchRoute(method: string, path: string): RouteMatch {
       try {
         value = decodeURIComponent(value);
       } catch {
-        return { kind: 'bad_path', field: 'path', problem: 'is not valid URL encoding' };
+        return { kind: 'bad_path', operation: leaf.operation, field: 'path', problem: 'is not valid URL encoding' };
       }
     }
     // Path values are ids, codes and slugs, read as key parts: one bound for all of them.
-    if (longerThanKeyText(value)) return { kind: 'bad_path', field: name, problem: KEY_TEXT_TOO_LONG };
+    if (longerThanKeyText(value)) return { kind: 'bad_path', operation: leaf.operation, field: name, problem: KEY_TEXT_TOO_LONG };
     params[name] = value;
   }
   return { kind: 'found', operation: leaf.operation, spec: leaf.spec, params };

@@ -2,10 +2,14 @@
  * uWebSockets.js wiring: copies each request out of uWS (its objects are only
  * valid synchronously), reads the body up to the limit, runs the pipeline and
  * writes the reply corked. Tracks in-flight requests for a graceful stop.
+ * With metrics, every answer written is recorded by `write`, the one place
+ * all of them pass through.
  */
 import { isUtf8 } from 'node:buffer';
 import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
 import type * as Uws from 'uWebSockets.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { errorBody } from './errors.js';
 import { stringifyJson } from './json.js';
 import type { Pipeline, RawRequest } from './pipeline.js';
@@ -33,7 +37,19 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
-export function startHttpServer(host: string, port: number, pipeline: Pipeline): Promise<HttpServer> {
+/** Writes an answer to a request. */
+type Write = (res: Uws.HttpResponse, raw: RawRequest, reply: Reply, closeConnection: boolean) => void;
+
+/** Without metrics, `metrics` is undefined and the request path never reaches prom-client. */
+export function startHttpServer(host: string, port: number, pipeline: Pipeline, metrics?: Metrics): Promise<HttpServer> {
+  const timed = metrics !== undefined;
+  const write: Write = metrics
+    ? (res, raw, reply, closeConnection) => {
+        writeReply(res, reply, closeConnection);
+        metrics.answered(raw, reply.status ?? 200);
+      }
+    : (res, _raw, reply, closeConnection) => writeReply(res, reply, closeConnection);
+
   // Requests answered asynchronously, counted until answered or aborted and,
   // once their pipeline started, until it settles: shutdown never closes the
   // store under one. A synchronous answer needs no count: nothing can run
@@ -46,18 +62,18 @@ export function startHttpServer(host: string, port: number, pipeline: Pipeline):
   };
 
   const app = uws.App().any('/*', (res, req) => {
-    const raw = readRequest(req);
+    const raw = readRequest(req, timed ? performance.now() : 0);
     const declared = Number(raw.headers['content-length'] ?? '0');
     if (declared === 0 && raw.headers['transfer-encoding'] === undefined) {
       // No body: the pipeline runs now, and a synchronous answer is written
       // inside this callback, where uWebSockets.js corks it already.
       const reply = pipeline(raw);
-      if (!(reply instanceof Promise)) return writeReply(res, reply, false);
+      if (!(reply instanceof Promise)) return write(res, raw, reply, false);
       inFlight += 1;
-      return new PendingAnswer(res, done).started().await(reply);
+      return new PendingAnswer(res, raw, write, done).started().await(reply);
     }
     inFlight += 1;
-    const pending = new PendingAnswer(res, done);
+    const pending = new PendingAnswer(res, raw, write, done);
     if (declared > MAX_BODY_BYTES) return pending.tooLarge();
     const chunks: Buffer[] = [];
     let size = 0;
@@ -109,10 +125,12 @@ const readHeader = (name: string, value: string) => {
 };
 
 /** Copies the request out of uWS: its object is only valid during the callback. */
-function readRequest(req: Uws.HttpRequest): RawRequest {
+function readRequest(req: Uws.HttpRequest, arrivedAt: number): RawRequest {
   headersRead = {};
   req.forEach(readHeader);
   return {
+    arrivedAt,
+    operation: undefined, // set by the pipeline: every request keeps the same shape
     // Methods are case-sensitive (RFC 9110); uWS's parser already refuses a lower-case one, so no folding.
     method: req.getCaseSensitiveMethod(),
     url: req.getUrl(),
@@ -130,6 +148,8 @@ class PendingAnswer {
 
   constructor(
     private readonly res: Uws.HttpResponse,
+    private readonly raw: RawRequest,
+    private readonly write: Write,
     private readonly done: () => void,
   ) {
     res.onAborted(() => {
@@ -158,7 +178,7 @@ class PendingAnswer {
   }
 
   private answer(reply: Reply, closeConnection = false): void {
-    if (!this.aborted) this.res.cork(() => writeReply(this.res, reply, closeConnection));
+    if (!this.aborted) this.res.cork(() => this.write(this.res, this.raw, reply, closeConnection));
     this.release();
   }
 

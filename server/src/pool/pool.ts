@@ -65,6 +65,19 @@ export async function threadsLoaded(): Promise<void> {
 export interface CartPool {
   /** The response's JSON text; throws the task's TallyError. */
   run(task: CartTask): Promise<string>;
+  /** Piscina's counters, for the metrics (none when carts run inline). */
+  counters(): PoolCounters[];
+}
+
+/** Piscina's own counters of the simulate pool, or of the realtime writers together. */
+export interface PoolCounters {
+  pool: 'simulate' | 'realtime';
+  /** Tasks waiting for a thread. */
+  queueSize: number;
+  /** 0 to 1 (a mean over the writers, one thread each). */
+  utilization: number;
+  /** Tasks completed (a batch of simulated carts is one task). */
+  completed: number;
 }
 
 export function createCartPool(options: PoolOptions, dataDir: string, env: StoreEnv, log: Logger): CartPool {
@@ -72,6 +85,7 @@ export function createCartPool(options: PoolOptions, dataDir: string, env: Store
     const service = new CartService(env, (tenant, version) => log.info({ tenant, version }, 'program compiled'));
     return {
       run: (task) => envelop(() => service.run(task), (err) => log.error({ err }, 'unexpected error in a cart task')).then(unwrap),
+      counters: () => [],
     };
   }
   const threads = (count: number) => {
@@ -157,6 +171,22 @@ class CartThreads implements CartPool {
       if (this.waiting.length === 0) setImmediate(this.flush);
       this.waiting.push({ task, resolve, reject });
     });
+  }
+
+  counters(): PoolCounters[] {
+    const { evaluators, writers } = this;
+    let queueSize = 0;
+    let utilization = 0;
+    let completed = 0;
+    for (const writer of writers) {
+      queueSize += writer.queueSize;
+      utilization += writer.utilization;
+      completed += writer.completed;
+    }
+    return [
+      { pool: 'simulate', queueSize: evaluators.queueSize, utilization: evaluators.utilization, completed: evaluators.completed },
+      { pool: 'realtime', queueSize, utilization: utilization / writers.length, completed },
+    ];
   }
 
   private readonly flush = (): void => {

@@ -4,6 +4,8 @@
  * a write is acknowledged only once it is flushed to disk (`transact`).
  * LMDB is multi-process safe, so the CLI can write while the server runs.
  */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { open, type Database, type Key, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { CUSTOMER_ENTRIES } from './customer-entries.js';
 import { VERSIONS_DATABASE } from './versioned.js';
@@ -41,6 +43,8 @@ export interface StoreEnv {
   readonly tracksMetrics: boolean;
   /** LMDB's counts since the store opened, of every thread of the process (undefined unless tracked). */
   commitMetrics(): CommitMetrics | undefined;
+  /** The size of the store's file (data.mdb) in bytes (the metrics' gauge). */
+  fileBytes(): number;
   close(): Promise<void>;
 }
 
@@ -58,7 +62,7 @@ export interface CommitMetrics {
 }
 
 export interface StoreOptions {
-  /** Count commits, pages and the time they take (lmdb-js `trackMetrics`): STORE_METRICS_INTERVAL_MS. */
+  /** Count commits, pages and the time they take (lmdb-js `trackMetrics`): STORE_METRICS_INTERVAL_MS or METRICS_PORT. */
   trackMetrics?: boolean;
 }
 
@@ -130,6 +134,9 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
         page_write_seconds: stats.timePageFlushes,
         sync_seconds: stats.timeSync,
       };
+    },
+    fileBytes() {
+      return statSync(join(dataDir, 'data.mdb')).size;
     },
     afterCommit(settled) {
       if (!settling) throw new Error('afterCommit is only called inside transact');

@@ -57,6 +57,8 @@ export interface Client {
 export interface TestServer {
   readonly url: string;
   readonly port: number;
+  /** The metrics listener's port (METRICS_PORT), from its `metrics listening` line; undefined without one. */
+  readonly metricsPort: number | undefined;
   readonly dataDir: string;
   /** Every stdout line of the current process, as printed. */
   readonly lines: string[];
@@ -83,6 +85,7 @@ export interface StartOptions {
 interface Running {
   child: ChildProcess;
   port: number;
+  metricsPort: number | undefined;
   lines: string[];
 }
 
@@ -106,6 +109,7 @@ function launch(dataDir: string, options: StartOptions): Promise<Running> {
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve, reject) => {
     let buffered = '';
+    let metricsPort: number | undefined;
     child.stdout!.on('data', (d: Buffer) => {
       buffered += d.toString();
       const parts = buffered.split('\n');
@@ -114,7 +118,9 @@ function launch(dataDir: string, options: StartOptions): Promise<Running> {
         lines.push(line);
         if (!line.startsWith('{')) continue;
         const entry = JSON.parse(line) as { msg?: string; port?: number };
-        if (entry.msg === 'listening') resolve({ child, port: entry.port!, lines });
+        // Logged before `listening`.
+        if (entry.msg === 'metrics listening') metricsPort = entry.port;
+        if (entry.msg === 'listening') resolve({ child, port: entry.port!, metricsPort, lines });
       }
     });
     child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${stderr}`)));
@@ -191,6 +197,9 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     },
     get port() {
       return running!.port;
+    },
+    get metricsPort() {
+      return running!.metricsPort;
     },
     get lines() {
       return running!.lines;

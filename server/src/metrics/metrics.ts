@@ -1,0 +1,173 @@
+/**
+ * Prometheus metrics (METRICS_PORT; docs/operations.md): the answers by
+ * operation and status and their durations, rate-limited requests by tier,
+ * the cart pool's Piscina counters, LMDB's commit counters and file size,
+ * and prom-client's process and Node metrics. Only the HTTP answers and the
+ * 429s are recorded as they happen; everything else is read at scrape time.
+ * No label names a Company: one series per Company would grow with the
+ * tenants, and a Company's traffic is in its own logs.
+ */
+import { createServer, type Server } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { OperationId, RateTier } from '../http/operations.js';
+import type { RawRequest } from '../http/request.js';
+import type { PoolCounters } from '../pool/pool.js';
+import type { CommitMetrics, StoreEnv } from '../store/env.js';
+
+/** From a cached read (tens of µs) to a realtime cart waiting for its commit under load (up to a second). */
+const DURATION_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
+
+/** The label of a request answered before it was routed to an operation. */
+const UNKNOWN = 'unknown';
+
+/** One operation's series, resolved once (prom-client's `labels()` builds its label object per call). */
+interface OperationSeries {
+  duration: Histogram.Internal<'operation'>;
+  byStatus: Map<number, Counter.Internal>;
+}
+
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'operation' | 'status'>;
+  private readonly durations: Histogram<'operation'>;
+  private readonly limited: Counter<'tier'>;
+  private readonly limitedByTier = new Map<RateTier, Counter.Internal>();
+  private readonly series = new Map<string, OperationSeries>();
+  private poolCounters: () => PoolCounters[] = () => [];
+
+  constructor(env: StoreEnv) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'tally_' });
+    this.requests = new Counter({
+      name: 'tally_http_requests_total',
+      help: 'HTTP answers written, by operation id ("unknown": not routed) and status code.',
+      labelNames: ['operation', 'status'],
+      registers,
+    });
+    this.durations = new Histogram({
+      name: 'tally_http_request_duration_seconds',
+      help: 'From a request arriving to its answer written, by operation id.',
+      labelNames: ['operation'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.limited = new Counter({
+      name: 'tally_rate_limited_total',
+      help: 'Requests answered 429 by the per-key rate limits, by the operation\'s tier.',
+      labelNames: ['tier'],
+      registers,
+    });
+
+    // Piscina's own counters, read at scrape time (no cost between scrapes).
+    const read = (): PoolCounters[] => this.poolCounters();
+    new Gauge({
+      name: 'tally_pool_queue_size',
+      help: 'Cart tasks waiting for a worker thread, by pool (simulate; realtime: the writer threads together).',
+      labelNames: ['pool'],
+      registers,
+      collect() {
+        for (const pool of read()) this.labels(pool.pool).set(pool.queueSize);
+      },
+    });
+    new Gauge({
+      name: 'tally_pool_utilization',
+      help: 'Piscina\'s utilization of the pool\'s threads (0 to 1), by pool.',
+      labelNames: ['pool'],
+      registers,
+      collect() {
+        for (const pool of read()) this.labels(pool.pool).set(pool.utilization);
+      },
+    });
+    new Counter({
+      name: 'tally_pool_tasks_completed_total',
+      help: 'Cart tasks the pool completed (a batch of simulated carts is one task), by pool.',
+      labelNames: ['pool'],
+      registers,
+      collect() {
+        this.reset();
+        for (const pool of read()) this.labels(pool.pool).inc(pool.completed);
+      },
+    });
+
+    // LMDB's cumulative counts, of every thread of the process (env.commitMetrics).
+    const commits: [keyof CommitMetrics, string, string][] = [
+      ['transactions', 'tally_store_transactions_total', 'LMDB write transactions committed.'],
+      ['pages_written', 'tally_store_pages_written_total', 'LMDB pages written by commits.'],
+      ['lock_wait_seconds', 'tally_store_lock_wait_seconds_total', 'Seconds spent waiting for LMDB\'s write lock.'],
+      ['transaction_seconds', 'tally_store_transaction_seconds_total', 'Seconds from a write transaction\'s start to the end of its commit.'],
+      ['page_write_seconds', 'tally_store_page_write_seconds_total', 'Seconds spent writing LMDB pages.'],
+      ['sync_seconds', 'tally_store_sync_seconds_total', 'Seconds spent flushing LMDB to disk.'],
+    ];
+    for (const [key, name, help] of commits) {
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          this.inc(env.commitMetrics()?.[key] ?? 0);
+        },
+      });
+    }
+    new Gauge({
+      name: 'tally_store_file_bytes',
+      help: 'Size of the LMDB file (data.mdb) in bytes.',
+      registers,
+      collect() {
+        this.set(env.fileBytes());
+      },
+    });
+  }
+
+  /** The cart pool's counters, read at each scrape (carts/routes.ts; none when carts run inline). */
+  readPools(counters: () => PoolCounters[]): void {
+    this.poolCounters = counters;
+  }
+
+  /** One answer written: counted by operation and status, timed from `raw.arrivedAt`. */
+  answered(raw: RawRequest, status: number): void {
+    const seconds = (performance.now() - raw.arrivedAt!) / 1000;
+    const operation: OperationId | typeof UNKNOWN = raw.operation ?? UNKNOWN;
+    let series = this.series.get(operation);
+    if (!series) this.series.set(operation, (series = { duration: this.durations.labels(operation), byStatus: new Map() }));
+    let requests = series.byStatus.get(status);
+    if (!requests) series.byStatus.set(status, (requests = this.requests.labels(operation, String(status))));
+    requests.inc();
+    series.duration.observe(seconds);
+  }
+
+  rateLimited(tier: RateTier): void {
+    let limited = this.limitedByTier.get(tier);
+    if (!limited) this.limitedByTier.set(tier, (limited = this.limited.labels(tier)));
+    limited.inc();
+  }
+}
+
+/**
+ * The scrape endpoint: `GET /metrics` on its own listener, so the API's port
+ * never exposes it; anything else is 404.
+ */
+export function startMetricsServer(host: string, port: number, metrics: Metrics): Promise<{ port: number; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method !== 'GET' || path !== '/metrics') {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found\n');
+      return;
+    }
+    metrics.registry.metrics().then(
+      (text) => res.writeHead(200, { 'Content-Type': metrics.registry.contentType }).end(text),
+      (err: unknown) => res.writeHead(500, { 'Content-Type': 'text/plain' }).end(`${String(err)}\n`),
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve({
+        port: typeof address === 'object' && address ? address.port : port,
+        close: () => new Promise<void>((closed) => server.close(() => closed())),
+      });
+    });
+  });
+}
