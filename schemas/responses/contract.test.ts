@@ -326,6 +326,19 @@ describe('answers match their response schemas', () => {
     expectMatches(await c.get('/custom_events', { query: { customer_id: '500' } }), 'custom_events.list');
   });
 
+  it('webhooks and their deliveries', async () => {
+    const c = server.client;
+    // Port 9 (discard): nothing answers, the delivery stays listed.
+    const webhook = expectMatches(await c.post('/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['customer.updated'] }), 'webhooks.create');
+    expectMatches(await c.get('/webhooks'), 'webhooks.list');
+    expectMatches(await c.get(`/webhooks/${webhook.id}`), 'webhooks.get');
+    expectMatches(await c.patch(`/webhooks/${webhook.id}`, { description: 'ERP' }), 'webhooks.update');
+    expect((await c.patch('/customers/500', { name: 'Ana' })).status).toBe(200);
+    const listed = expectMatches(await c.get(`/webhooks/${webhook.id}/deliveries`), 'webhooks.deliveries');
+    expect(listed.data).toHaveLength(1);
+    expectMatches(await c.delete(`/webhooks/${webhook.id}`), 'webhooks.delete');
+  });
+
   it('associations and points transfers between two customers', async () => {
     const c = server.client;
     expectMatches(await c.post('/customers', { id: 501, name: 'Bea', registration_location_id: 1, country: 'ES' }), 'customers.create');

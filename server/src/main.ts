@@ -4,8 +4,8 @@
  * `listening` line naming the backend and port (after a `metrics listening`
  * line when METRICS_PORT is set). SIGTERM/SIGINT: stop
  * accepting, answer in-flight requests, let the cart pool's threads finish
- * loading and a points settlement sweep its current chunk, close the store,
- * exit 0.
+ * loading, a points settlement sweep its current chunk and the webhook
+ * attempts in flight record their outcome, close the store, exit 0.
  */
 import { readConfig } from './config.js';
 import { compileSchemas } from './http/validation.js';
@@ -25,6 +25,7 @@ import { startSettlementSweep } from './points/settlement.js';
 import { migrateWalletLayout } from './points/wallet-store.js';
 import { migrateCustomerEntries } from './store/customer-entries.js';
 import { startReferrals } from './triggers/routes.js';
+import { startWebhookDispatcher } from './webhooks/dispatcher.js';
 import { LmdbIdempotencyStore } from './store/idempotency.js';
 import { bootstrap } from './tenancy/bootstrap.js';
 import { CachedTenancyStore } from './tenancy/cached-store.js';
@@ -63,6 +64,9 @@ async function main(): Promise<void> {
   const stopReferrals = startReferrals(ctx);
   const stopCommitMetrics = config.storeMetricsMs > 0 ? logCommitMetrics(env, log, config.storeMetricsMs) : () => {};
   const stopSettlements = config.pointsSettlementMs > 0 ? startSettlementSweep({ env, tenancy }, log, config.pointsSettlementMs) : async () => {};
+  const stopWebhooks = config.webhookPollMs > 0
+    ? startWebhookDispatcher(env, log, { pollMs: config.webhookPollMs, timeoutMs: config.webhookTimeoutMs, retrySeconds: config.webhookRetrySeconds })
+    : async () => {};
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -74,11 +78,14 @@ async function main(): Promise<void> {
     stopCommitMetrics();
     // A sweep in progress stops after its current chunk, committed before the store closes.
     const settlementsStopped = stopSettlements();
+    // Attempts in flight (each within its timeout) record their outcome before the store closes.
+    const webhooksStopped = stopWebhooks();
     await server.close();
     await metricsServer?.close();
     // A worker thread still loading its module when the process exits can abort it (pool.ts); one that never loads is given up.
     await Promise.race([threadsLoaded(), new Promise((givenUp) => setTimeout(givenUp, 10_000))]);
     await settlementsStopped;
+    await webhooksStopped;
     await env.close();
     log.info('stopped');
     log.flush();

@@ -21,13 +21,14 @@ import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import { customerCounterKey } from './context.js';
 import { mirrorRequest, mirrorResponse } from './mirror.js';
-import { cartJson, cartResponse, summaryAtBalance } from './present.js';
+import { cartJson, cartReadBody, cartResponse, summaryAtBalance } from './present.js';
 import type { CartStore } from './store.js';
 import type { CartRecord } from './types.js';
 import { afterReturn } from '../vouchers/use.js';
 import { takeBackPrizes } from '../instant-wins/deliver.js';
 import { pointsAsMoney } from '../points/money.js';
 import type { CartsCancellation } from '../wire/types.js';
+import { raiseEvent } from '../webhooks/outbox.js';
 
 export interface CancellationStores {
   env: StoreEnv;
@@ -155,5 +156,6 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
   };
   carts.putInTransaction(tenant, mirror);
   carts.putInTransaction(tenant, { ...original, cancelled_by: id });
+  raiseEvent(env, tenant, 'cart.cancelled', () => cartJson(cartReadBody(mirror)));
   return mirror;
 }

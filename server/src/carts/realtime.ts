@@ -29,13 +29,14 @@ import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import { customerCounterKey, type CartCustomer } from './context.js';
 import type { CachedProgram } from './programs.js';
-import { cartJson, summaryAtBalance } from './present.js';
+import { cartJson, cartReadBody, summaryAtBalance } from './present.js';
 import { parseJson } from '../http/json.js';
 import type { Balance } from '../points/types.js';
 import type { CartRequest } from './request.js';
 import { readReturns, sameReturns } from './returns.js';
 import type { CartStore } from './store.js';
 import type { CartKind, CartRecord } from './types.js';
+import { raiseEvent } from '../webhooks/outbox.js';
 
 export interface RealtimeStores {
   env: StoreEnv;
@@ -252,6 +253,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     ...(deliveries.length > 0 ? { prize_deliveries: deliveries.map((d) => d.id) } : {}),
   };
   carts.putInTransaction(tenant, cart);
+  raiseEvent(env, tenant, 'cart.created', () => cartJson(cartReadBody(cart)));
   return cart;
 }
 

@@ -47,6 +47,7 @@ export function createCustomer({ env, duplicates }: ServerContext, store: Custom
           attachCard(env, req.tenant, { id: body.card_id, customer_id: id, main: true, created_at: now });
         }
         store.put(req.tenant, record);
+        store.raiseChanged(req.tenant, 'customer.created', id);
         defineAttributes(env, req.tenant, Object.keys(attributes), now);
         recalculateTiers(env, req.tenant, record, now);
         if (record.referred_by !== undefined) raiseReferral(env, req.tenant, id, record.referred_by, now);

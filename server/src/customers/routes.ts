@@ -13,7 +13,9 @@ import { customerTarget, findCustomer } from './lookup.js';
 import { getCustomer, listCustomers, searchCustomer } from './read.js';
 import { CustomerStore } from './store.js';
 import { updateCustomer } from './update.js';
-import { wireDatetime } from '../http/wire.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
+import { stringifyJson } from '../http/json.js';
+import { raiseEvent } from '../webhooks/outbox.js';
 
 export function customersRoutes(ctx: ServerContext): Routes {
   const { env, duplicates } = ctx;
@@ -33,7 +35,10 @@ export function customersRoutes(ctx: ServerContext): Routes {
       return duplicates.suppress(req, customerTarget(store, req.tenant, by, req.params.value, 'value'), async () => {
         const mode = await env.transact(() => {
           const record = findCustomer(store, req.tenant, by, req.params.value, 'value');
-          return deleteCustomer(env, store, req.tenant, record, hard, wireDatetime(req.now));
+          const mode = deleteCustomer(env, store, req.tenant, record, hard, wireDatetime(req.now));
+          // Not the profile: a deleted customer's data leaves Tally no more.
+          raiseEvent(env, req.tenant, 'customer.deleted', () => stringifyJson({ id: wireInt(record.id), code: record.code ?? null, deleted: mode }));
+          return mode;
         });
         return success({ deleted: mode });
       });

@@ -18,6 +18,7 @@ import type { Tenant } from '../tenancy/types.js';
 import type { CustomerRecord, UniqueKey } from './types.js';
 import { CustomerViewCache } from './view-cache.js';
 import { customerView } from './view.js';
+import { raiseEvent } from '../webhooks/outbox.js';
 
 const UNIQUE_KEYS: readonly UniqueKey[] = ['code', 'email', 'dni'];
 /** The keys a request may duplicate (allow_duplicate_email / _dni), and the index kind of their other holders. */
@@ -117,6 +118,11 @@ export class CustomerStore {
     this.viewChanging(tenant, record.id);
     if (record.deleted_at === undefined) this.views.putSync([prefix, idKey(record.id)], stringifyJson(customerView(record, true)));
     else this.views.removeSync([prefix, idKey(record.id)]);
+  }
+
+  /** Inside a transaction: raises the webhook event of a created or changed customer, as GET /customers/{value} answers it once the work is done. */
+  raiseChanged(tenant: Tenant, type: 'customer.created' | 'customer.updated', id: string): void {
+    raiseEvent(this.env, tenant, type, () => this.views.get([tenantPrefix(tenant), idKey(id)]) as string);
   }
 
   /** Inside a transaction: removes the record and its index entries (hard delete). */

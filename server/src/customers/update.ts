@@ -33,6 +33,7 @@ export function updateCustomer({ env, duplicates }: ServerContext, store: Custom
         }
         const updated = claimIdentifiers(store, req.tenant, next, allowed, record);
         store.put(req.tenant, updated, record);
+        store.raiseChanged(req.tenant, 'customer.updated', updated.id);
         recalculateTiers(env, req.tenant, updated, now);
       });
       return success();

@@ -79,6 +79,13 @@ export const OPERATIONS = {
   // Back-office resource (Tally): the definitions custom events are validated against.
   'custom_event_definitions.create': { method: 'POST', path: '/custom_event_definitions', tier: 'tier_3' },
   'custom_event_definitions.list': { method: 'GET', path: '/custom_event_definitions', tier: 'tier_3' },
+  // Back-office resource (Tally): webhook subscriptions and their deliveries (docs/webhooks.md).
+  'webhooks.create': { method: 'POST', path: '/webhooks', tier: 'tier_3' },
+  'webhooks.list': { method: 'GET', path: '/webhooks', tier: 'tier_3' },
+  'webhooks.get': { method: 'GET', path: '/webhooks/{id}', tier: 'tier_3' },
+  'webhooks.update': { method: 'PATCH', path: '/webhooks/{id}', tier: 'tier_3' },
+  'webhooks.delete': { method: 'DELETE', path: '/webhooks/{id}', tier: 'tier_3' },
+  'webhooks.deliveries': { method: 'GET', path: '/webhooks/{id}/deliveries', tier: 'tier_3' },
 
   // Triggers
   'triggers.trigger': { method: 'POST', path: '/trigger', tier: 'tier_1', aliases: ['/scores/trigger'] },

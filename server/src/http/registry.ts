@@ -30,9 +30,10 @@ import { instantWinRoutes } from '../instant-wins/routes.js';
 import { rewardRoutes } from '../rewards/routes.js';
 import { challengeRoutes } from '../challenges/routes.js';
 import { openapiRoutes } from '../openapi/routes.js';
+import { webhookRoutes } from '../webhooks/routes.js';
 import type { Routes } from './types.js';
 
-const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, audiencesRoutes, tiersRoutes, tierProgramRoutes, utilitiesRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, discountCampaignRoutes, pointsCampaignRoutes, voucherRoutes, voucherOperationRoutes, couponRoutes, pointsRoutes, triggerRoutes, customEventRoutes, cartsRoutes, gameRoutes, instantWinRoutes, rewardRoutes, challengeRoutes, openapiRoutes];
+const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, audiencesRoutes, tiersRoutes, tierProgramRoutes, utilitiesRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, discountCampaignRoutes, pointsCampaignRoutes, voucherRoutes, voucherOperationRoutes, couponRoutes, pointsRoutes, triggerRoutes, customEventRoutes, cartsRoutes, gameRoutes, instantWinRoutes, rewardRoutes, challengeRoutes, webhookRoutes, openapiRoutes];
 
 export function buildRoutes(ctx: ServerContext): Routes {
   const all: Record<string, unknown> = {};

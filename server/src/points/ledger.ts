@@ -24,6 +24,9 @@ import { localDate } from './local-date.js';
 import type { Balance, LedgerClock, OriginCart, PointsTransaction, PointsTransactionType, ScoreLine } from './types.js';
 import { availableIn, bucketKey, combine, giveBack, grant, plainPoints, reverse, settle, slicePoints, spend, takeBack, type Bucket, type Movement, type Returns } from './wallet.js';
 import { moveBuckets, removeWallet, WalletView } from './wallet-store.js';
+import { CartStore } from '../carts/store.js';
+import { raiseEvent } from '../webhooks/outbox.js';
+import { originText, transactionView } from './transaction-view.js';
 
 /** Points granted by one campaign with one pair of dates. */
 export interface PointsGrant {
@@ -143,6 +146,8 @@ function write(env: StoreEnv, tenant: Tenant, id: string, type: PointsTransactio
     origin_info: typeof origin === 'string' ? origin : stringifyJson(origin), scores: m.scores, taken: [], reverses: null, ...extra,
   };
   store(env, tenant, tx);
+  // Names as recorded: an event has no Accept-Language (and its cart, written later in the transaction, is there by the time it renders).
+  raiseEvent(env, tenant, 'points_transaction.created', () => stringifyJson(transactionView(tx, originText(new CartStore(env), tenant, tx), (_id, recorded) => recorded)));
   return tx;
 }
 

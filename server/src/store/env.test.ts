@@ -91,4 +91,24 @@ describe('StoreEnv.transact', () => {
   it('refuses afterCommit outside a transaction', () => {
     expect(() => env.afterCommit(() => undefined)).toThrow(/inside transact/);
   });
+
+  it('collects values per transaction and prepares them after the work, inside the transaction', async () => {
+    const db = env.db('things');
+    const key = {};
+    const collect = (item: string) => env.collect(key, (): string[] => [], (items) => db.putSync('items', [...items, String(db.get('a'))])).push(item);
+    await env.transact(() => {
+      collect('x');
+      db.putSync('a', 1);
+      collect('y');
+    });
+    expect(db.get('items')).toEqual(['x', 'y', '1']);
+    // A work that throws prepares nothing, and leaves nothing for the next transaction.
+    await expect(env.transact(() => {
+      collect('lost');
+      throw new Error('no');
+    })).rejects.toThrow('no');
+    await env.transact(() => collect('z'));
+    expect(db.get('items')).toEqual(['z', '1']);
+    expect(() => env.collect(key, () => [], () => undefined)).toThrow(/inside transact/);
+  });
 });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { open, type Database, type Key, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { CUSTOMER_ENTRIES } from './customer-entries.js';
 import { VERSIONS_DATABASE } from './versioned.js';
+import { OUTBOX_DATABASES } from '../webhooks/outbox.js';
 
 export type Db = Database<unknown, Key>;
 export type { Key };
@@ -30,6 +31,14 @@ export interface StoreEnv {
    * use it to stop serving a record only once the store holds its new value.
    */
   afterCommit(settled: () => void): void;
+  /**
+   * Inside `transact`'s work: the value this transaction keeps under `key`,
+   * made by `create` on first use; `prepare` then runs once with it when the
+   * work has returned, still inside the transaction (a throw aborts it all).
+   * The webhook outbox collects a transaction's events with it, and writes
+   * them after the changes that raised them.
+   */
+  collect<T>(key: object, create: () => T, prepare: (value: T) => void): T;
   /**
    * Ends the current read snapshot: the next read sees every commit so far,
    * other threads' and processes' included. lmdb-js keeps one snapshot until
@@ -80,11 +89,12 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
   };
   const root: RootDatabase = open(rootOptions);
   const dbs = new Map<string, Db>();
-  // The callbacks of the transaction whose work is running (works run one at a time, synchronously).
+  // The callbacks and collected values of the transaction whose work is running (works run one at a time, synchronously).
   let settling: (() => void)[] | undefined;
-  // allocateId (ids.ts), version tokens (versioned.ts) and customer entries (customer-entries.ts) are only ever
-  // written inside transactions: open their databases now.
-  for (const name of ['sequences', VERSIONS_DATABASE, CUSTOMER_ENTRIES]) dbs.set(name, root.openDB({ name }) as Db);
+  let collecting: Map<object, { value: unknown; prepare: (value: unknown) => void }> | undefined;
+  // allocateId (ids.ts), version tokens (versioned.ts), customer entries (customer-entries.ts) and webhook events
+  // (webhooks/outbox.ts) are only ever written inside transactions: open their databases now.
+  for (const name of ['sequences', VERSIONS_DATABASE, CUSTOMER_ENTRIES, ...OUTBOX_DATABASES]) dbs.set(name, root.openDB({ name }) as Db);
   return {
     db(name) {
       let db = dbs.get(name);
@@ -106,12 +116,16 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
       const settled: (() => void)[] = [];
       try {
         return await commit(() => {
-          const outer = settling;
+          const outer = { settling, collecting };
+          const collected = new Map<object, { value: unknown; prepare: (value: unknown) => void }>();
           settling = settled;
+          collecting = collected;
           try {
-            return work();
+            const result = work();
+            for (const { value, prepare } of collected.values()) prepare(value);
+            return result;
           } finally {
-            settling = outer;
+            ({ settling, collecting } = outer);
           }
         });
       } finally {
@@ -141,6 +155,12 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
     afterCommit(settled) {
       if (!settling) throw new Error('afterCommit is only called inside transact');
       settling.push(settled);
+    },
+    collect<T>(key: object, create: () => T, prepare: (value: T) => void): T {
+      if (!collecting) throw new Error('collect is only called inside transact');
+      let entry = collecting.get(key);
+      if (!entry) collecting.set(key, (entry = { value: create(), prepare: prepare as (value: unknown) => void }));
+      return entry.value as T;
     },
     async close() {
       await root.flushed;

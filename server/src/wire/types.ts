@@ -180,6 +180,8 @@ export interface RequestBodies {
   'vouchers.many': VouchersMany;
   'vouchers.one': VouchersOne;
   'vouchers.redeem': VouchersRedeem;
+  'webhooks.create': WebhooksCreate;
+  'webhooks.update': WebhooksUpdate;
 }
 export interface AssociationsCreate {
   customer_id: string;
@@ -1137,6 +1139,48 @@ export interface VouchersRedeem {
   location_id?: string;
   location_code?: string;
 }
+export interface WebhooksCreate {
+  /**
+   * Where a webhook's events are POSTed: an http or https URL.
+   */
+  url: string;
+  /**
+   * The event types a webhook subscribes to (docs/webhooks.md), at least one.
+   *
+   * @minItems 1
+   */
+  events: (
+    | 'cart.created'
+    | 'cart.cancelled'
+    | 'points_transaction.created'
+    | 'customer.created'
+    | 'customer.updated'
+    | 'customer.deleted'
+  )[];
+  active?: boolean;
+  description?: string | null;
+}
+export interface WebhooksUpdate {
+  /**
+   * Where a webhook's events are POSTed: an http or https URL.
+   */
+  url?: string;
+  /**
+   * The event types a webhook subscribes to (docs/webhooks.md), at least one.
+   *
+   * @minItems 1
+   */
+  events?: (
+    | 'cart.created'
+    | 'cart.cancelled'
+    | 'points_transaction.created'
+    | 'customer.created'
+    | 'customer.updated'
+    | 'customer.deleted'
+  )[];
+  active?: boolean;
+  description?: string | null;
+}
 /**
  * Response bodies, by schema $id.
  */
@@ -1182,6 +1226,8 @@ export interface ResponseBodies {
   'responses.voucher': VoucherResponse;
   'responses.voucher_action': VoucherActionResponse;
   'responses.voucher_actions': VoucherActionsResponse;
+  'responses.webhook': WebhookResponse;
+  'responses.webhook_delivery': WebhookDeliveryResponse;
 }
 export interface AssociationResponse {
   /**
@@ -2606,4 +2652,44 @@ export interface VoucherActionResponse {
 export interface VoucherActionsResponse {
   status: 'success';
   vouchers: VoucherResponse[];
+}
+export interface WebhookResponse {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  url: string;
+  events: string[];
+  active: boolean;
+  description: string | null;
+  /**
+   * whsec_ and 64 hex digits: the HMAC-SHA256 key of the Tally-Signature header.
+   */
+  secret: string;
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
+   */
+  created_at: string;
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
+   */
+  updated_at: string;
+}
+export interface WebhookDeliveryResponse {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  event_id: string;
+  type: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_attempt_at: string | null;
+  next_attempt_at: string | null;
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
+   */
+  created_at: string;
 }

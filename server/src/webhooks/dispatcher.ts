@@ -1,0 +1,153 @@
+/**
+ * The webhook dispatcher: one per server, on the main thread (docs/webhooks.md).
+ * Every poll it claims the due deliveries of the outbox in one transaction
+ * (leased: moved past the attempt's timeout, so another server on the same
+ * store, or this one after a crash, sends it again only if this attempt never
+ * records its outcome), POSTs each, signed, and records the outcome: delivered
+ * on a 2xx, else the next attempt after the retry schedule's delay, failed
+ * once the schedule is spent. At least once: the event id never changes.
+ */
+import { createHmac } from 'node:crypto';
+import type { Logger } from '../log.js';
+import { wireDatetime } from '../http/wire.js';
+import type { StoreEnv } from '../store/env.js';
+import type { Tenant } from '../tenancy/types.js';
+import {
+  dueEntries, getDelivery, putDeliveryInTransaction, removeDeliveryInTransaction, RETENTION_MS, type DeliveryRecord,
+} from './outbox.js';
+import { getWebhook } from './store.js';
+
+export interface DispatchOptions {
+  pollMs: number;
+  timeoutMs: number;
+  /** Delays (seconds) before the second, third, ... attempt. */
+  retrySeconds: readonly number[];
+}
+
+/** Deliveries sent at once, at most. */
+const IN_FLIGHT = 32;
+/** How long past its timeout a claimed attempt holds its delivery. */
+const LEASE_MARGIN_MS = 5_000;
+/** The most of a failure's text kept as last_error. */
+const ERROR_LENGTH = 500;
+
+interface Claim {
+  tenant: Tenant;
+  delivery: DeliveryRecord;
+  url: string;
+  secret: string;
+}
+
+interface Outcome {
+  status: number | null;
+  error: string | null;
+}
+
+/** Starts polling; the function returned stops it once the attempts in flight are recorded. */
+export function startWebhookDispatcher(env: StoreEnv, log: Logger, options: DispatchOptions): () => Promise<void> {
+  const inFlight = new Set<Promise<void>>();
+  let polling = false;
+  const poll = async () => {
+    if (polling || inFlight.size >= IN_FLIGHT) return;
+    polling = true;
+    try {
+      // Read first, outside a transaction: an idle outbox costs no write.
+      if (dueEntries(env, Date.now(), 1).length === 0) return;
+      const claims = await env.transact(() => claim(env, Date.now(), IN_FLIGHT - inFlight.size, options.timeoutMs + LEASE_MARGIN_MS));
+      for (const claimed of claims) {
+        const attempt = send(claimed, options.timeoutMs)
+          .then((outcome) => env.transact(() => record(env, claimed, outcome, new Date(), options.retrySeconds)))
+          .catch((err: unknown) => log.error({ err }, 'webhook delivery not recorded'))
+          .finally(() => inFlight.delete(attempt));
+        inFlight.add(attempt);
+      }
+    } catch (err) {
+      log.error({ err }, 'webhook dispatch failed');
+    } finally {
+      polling = false;
+    }
+  };
+  const timer = setInterval(() => void poll(), options.pollMs);
+  timer.unref();
+  void poll();
+  return async () => {
+    clearInterval(timer);
+    while (polling) await new Promise((next) => setTimeout(next, 10));
+    await Promise.allSettled([...inFlight]);
+  };
+}
+
+/** Inside `env.transact`: claims up to `limit` due deliveries; removes settled ones whose retention ended. */
+function claim(env: StoreEnv, now: number, limit: number, leaseMs: number): Claim[] {
+  const claims: Claim[] = [];
+  for (const entry of dueEntries(env, now, limit)) {
+    const delivery = getDelivery(env, entry.tenant, entry.webhookId, entry.deliveryId);
+    if (!delivery || delivery.due !== entry.due) continue;
+    if (delivery.status !== 'pending') {
+      removeDeliveryInTransaction(env, entry.tenant, delivery);
+      continue;
+    }
+    const webhook = getWebhook(env, entry.tenant, entry.webhookId);
+    if (!webhook) {
+      removeDeliveryInTransaction(env, entry.tenant, delivery);
+      continue;
+    }
+    if (!webhook.active) {
+      // A deactivated webhook's pending events are never sent, even if it is activated again.
+      settle(env, entry.tenant, delivery, { ...delivery, status: 'failed', last_error: 'webhook deactivated' }, now);
+      continue;
+    }
+    const leased = { ...delivery, due: now + leaseMs };
+    putDeliveryInTransaction(env, entry.tenant, delivery, leased);
+    claims.push({ tenant: entry.tenant, delivery: leased, url: webhook.url, secret: webhook.secret });
+  }
+  return claims;
+}
+
+function settle(env: StoreEnv, tenant: Tenant, previous: DeliveryRecord, next: DeliveryRecord, now: number): void {
+  putDeliveryInTransaction(env, tenant, previous, { ...next, next_attempt_at: null, due: now + RETENTION_MS });
+}
+
+/** The `Tally-Signature` header of a body sent at `seconds` (Unix time). */
+export function signature(secret: string, seconds: number, body: string): string {
+  return `t=${seconds},v1=${createHmac('sha256', secret).update(`${seconds}.${body}`).digest('hex')}`;
+}
+
+async function send({ delivery, url, secret }: Claim, timeoutMs: number): Promise<Outcome> {
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      // A redirect is not followed: it is a failed attempt (the subscription names where events go).
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': 'Tally-Webhooks/1',
+        'Tally-Event-Id': delivery.event_id,
+        'Tally-Event-Type': delivery.type,
+        'Tally-Signature': signature(secret, Math.floor(Date.now() / 1000), delivery.payload),
+      },
+      body: delivery.payload,
+    });
+    await res.body?.cancel();
+    return { status: res.status, error: res.ok ? null : `answered ${res.status}` };
+  } catch (err) {
+    const error = err as Error & { cause?: { code?: string; message?: string } };
+    const text = error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (error.cause?.code ?? error.cause?.message ?? error.message);
+    return { status: null, error: text.slice(0, ERROR_LENGTH) };
+  }
+}
+
+/** Inside `env.transact`: the attempt's outcome; the delivery is retried, or settled. */
+function record(env: StoreEnv, claimed: Claim, outcome: Outcome, at: Date, retrySeconds: readonly number[]): void {
+  const current = getDelivery(env, claimed.tenant, claimed.delivery.webhook_id, claimed.delivery.id);
+  // Removed with its webhook meanwhile, or claimed again after the lease ran out: that attempt records its own.
+  if (!current || current.due !== claimed.delivery.due) return;
+  const attempts = current.attempts + 1;
+  const tried = { ...current, attempts, last_status_code: outcome.status, last_error: outcome.error, last_attempt_at: wireDatetime(at) };
+  const now = at.getTime();
+  if (outcome.error === null) return settle(env, claimed.tenant, current, { ...tried, status: 'delivered' }, now);
+  if (attempts > retrySeconds.length) return settle(env, claimed.tenant, current, { ...tried, status: 'failed' }, now);
+  const due = now + retrySeconds[attempts - 1] * 1000;
+  putDeliveryInTransaction(env, claimed.tenant, current, { ...tried, due, next_attempt_at: wireDatetime(new Date(due)) });
+}

@@ -1,0 +1,139 @@
+/**
+ * The durable outbox of webhook events (docs/webhooks.md). A change raises
+ * its events inside its own transaction; once the work has returned (so the
+ * data is rendered as the transaction leaves it) they are written in that
+ * same transaction, one delivery per active subscription to the type: a
+ * committed change always has its deliveries, a failed one none. Keys:
+ * `webhook_deliveries` [tenant, idKey(webhook id), idKey(delivery id)] ->
+ * DeliveryRecord; `webhook_queue` [due ms, tenant, idKey(webhook id),
+ * idKey(delivery id)] -> Tenant, what the dispatcher reads, due first: a
+ * pending delivery's next attempt, or a settled one's removal.
+ */
+import { randomBytes } from 'node:crypto';
+import { wireDatetime } from '../http/wire.js';
+import type { StoreEnv } from '../store/env.js';
+import { allocateId } from '../store/ids.js';
+import { idFromKey, idKey, tenantPrefix, under } from '../store/keys.js';
+import type { Tenant } from '../tenancy/types.js';
+import { activeSubscriptions, WEBHOOKS, type EventType, type WebhookRecord } from './store.js';
+
+const DELIVERIES = 'webhook_deliveries';
+const QUEUE = 'webhook_queue';
+
+/** Opened with the store (openStore): any thread's or process's transaction may write an event. */
+export const OUTBOX_DATABASES = [WEBHOOKS, DELIVERIES, QUEUE];
+
+/** A delivered or failed delivery stays listed this long, then the dispatcher removes it. */
+export const RETENTION_MS = 30 * 24 * 3600 * 1000;
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveryRecord {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  type: EventType;
+  /** The request body, the same at every attempt. */
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_attempt_at: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  /** The time (ms) of its queue entry. */
+  due: number;
+}
+
+interface Raised {
+  tenant: Tenant;
+  type: EventType;
+  /** The event's data as JSON text, rendered only when a subscription wants it. */
+  data: () => string;
+}
+
+// The key of a transaction's raised events (StoreEnv.collect).
+const RAISED = {};
+
+/** Inside `env.transact`: the change being made raises an event of `type`. */
+export function raiseEvent(env: StoreEnv, tenant: Tenant, type: EventType, data: () => string): void {
+  env.collect(RAISED, (): Raised[] => [], (raised) => writeEvents(env, raised)).push({ tenant, type, data });
+}
+
+function writeEvents(env: StoreEnv, raised: readonly Raised[]): void {
+  const now = new Date();
+  const subscriptions = new Map<string, readonly WebhookRecord[]>();
+  for (const { tenant, type, data } of raised) {
+    const prefix = tenantPrefix(tenant);
+    let active = subscriptions.get(prefix);
+    if (!active) subscriptions.set(prefix, (active = activeSubscriptions(env, tenant)));
+    const wanting = active.filter((webhook) => webhook.events.includes(type));
+    if (wanting.length === 0) continue;
+    const eventId = `evt_${randomBytes(16).toString('hex')}`;
+    const payload = `{"id":"${eventId}","type":"${type}","created_at":"${wireDatetime(now)}","company_id":${JSON.stringify(tenant.companyId)},"environment":"${tenant.environment}","data":${data()}}`;
+    for (const webhook of wanting) {
+      const delivery: DeliveryRecord = {
+        id: allocateId(env, tenant, 'webhook_delivery'), webhook_id: webhook.id, event_id: eventId, type, payload,
+        status: 'pending', attempts: 0, last_status_code: null, last_error: null, last_attempt_at: null,
+        next_attempt_at: wireDatetime(now), created_at: wireDatetime(now), due: now.getTime(),
+      };
+      env.db(DELIVERIES).putSync(deliveryKey(tenant, delivery), delivery);
+      env.db(QUEUE).putSync(queueKey(tenant, delivery), tenant);
+    }
+  }
+}
+
+function deliveryKey(tenant: Tenant, delivery: DeliveryRecord): string[] {
+  return [tenantPrefix(tenant), idKey(delivery.webhook_id), idKey(delivery.id)];
+}
+
+function queueKey(tenant: Tenant, delivery: DeliveryRecord): [number, ...string[]] {
+  return [delivery.due, ...deliveryKey(tenant, delivery)];
+}
+
+/** The key range of a webhook's deliveries, in id order. */
+export function deliveriesOf(env: StoreEnv, tenant: Tenant, webhookId: string) {
+  return { db: env.db(DELIVERIES), prefix: [tenantPrefix(tenant), idKey(webhookId)] };
+}
+
+/** Inside `env.transact`: stores the delivery, its queue entry moved to `due` (ms). */
+export function putDeliveryInTransaction(env: StoreEnv, tenant: Tenant, previous: DeliveryRecord, next: DeliveryRecord): void {
+  env.db(QUEUE).removeSync(queueKey(tenant, previous));
+  env.db(QUEUE).putSync(queueKey(tenant, next), tenant);
+  env.db(DELIVERIES).putSync(deliveryKey(tenant, next), next);
+}
+
+/** Inside `env.transact`: removes the delivery and its queue entry. */
+export function removeDeliveryInTransaction(env: StoreEnv, tenant: Tenant, delivery: DeliveryRecord): void {
+  env.db(QUEUE).removeSync(queueKey(tenant, delivery));
+  env.db(DELIVERIES).removeSync(deliveryKey(tenant, delivery));
+}
+
+/** Inside `env.transact`: removes every delivery of a webhook (its pending events are never sent). */
+export function removeDeliveriesInTransaction(env: StoreEnv, tenant: Tenant, webhookId: string): void {
+  const { db, prefix } = deliveriesOf(env, tenant, webhookId);
+  for (const { value } of db.getRange(under(prefix))) removeDeliveryInTransaction(env, tenant, value as DeliveryRecord);
+}
+
+export function getDelivery(env: StoreEnv, tenant: Tenant, webhookId: string, id: string): DeliveryRecord | undefined {
+  return env.db(DELIVERIES).get([tenantPrefix(tenant), idKey(webhookId), idKey(id)]) as DeliveryRecord | undefined;
+}
+
+/** A queue entry due by `now` (ms): the delivery it names. */
+export interface DueEntry {
+  tenant: Tenant;
+  webhookId: string;
+  deliveryId: string;
+  due: number;
+}
+
+/** Up to `limit` queue entries due by `now` (ms), earliest first. */
+export function dueEntries(env: StoreEnv, now: number, limit: number): DueEntry[] {
+  const entries: DueEntry[] = [];
+  for (const { key, value } of env.db(QUEUE).getRange({ start: [0], end: [now + 1], limit })) {
+    const [due, , webhookKey, deliveryKey] = key as [number, string, string, string];
+    entries.push({ tenant: value as Tenant, webhookId: idFromKey(webhookKey), deliveryId: idFromKey(deliveryKey), due });
+  }
+  return entries;
+}
