@@ -1,4 +1,9 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { balance, createCustomer } from './points/testing.js';
+import { realtimeCart } from './testing/carts.js';
 import { runCli } from './testing/cli.js';
 import { startServer, type TestServer } from './testing/server.js';
 
@@ -73,5 +78,53 @@ describe('the tally CLI, against the running server', () => {
     expect(bad.error).toMatchObject({ code: 'invalid_request', error: expect.stringContaining('currency') });
     const missing = await runCli(server.dataDir, 'company', 'update', 'nobody', '--name', 'x');
     expect(missing.error.code).toBe('company_not_found');
+  });
+});
+
+describe('tally backup', () => {
+  let server: TestServer;
+  let scratch: string;
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '1' } });
+    scratch = mkdtempSync(join(tmpdir(), 'tally-backup-'));
+  });
+  afterAll(async () => {
+    await server.dispose();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('copies the store while the server runs: a server started on the copy answers the same customer, cart and balance', async () => {
+    await createCustomer(server.client, 7, { email: 'ann@example.com' });
+    await server.client.post('/points', { rule_params: { name: 'Ten per unit', rule_effects: [{ type: 'ratio', value: 10, distribution: 'individual_items' }] } });
+    expect((await realtimeCart(server.client, 7, 2.99, { id: 501 })).body.score).toBe(29);
+    for (const compact of [false, true]) {
+      const target = join(scratch, compact ? 'compact' : 'plain');
+      const made = await runCli(server.dataDir, 'backup', target, ...(compact ? ['--compact'] : []));
+      expect(made).toMatchObject({ code: 0, output: { path: target, bytes: expect.any(Number) } });
+      expect(made.output.bytes).toBeGreaterThan(0);
+      expect(readdirSync(target)).toEqual(['data.mdb']);
+      const restored = await startServer({ dataDir: target });
+      try {
+        for (const path of ['/customers/7?search_param=id', '/carts/501', '/customers/7/points']) {
+          const [original, copy] = await Promise.all([server.client.get(path), restored.client.get(path)]);
+          expect(copy.status, copy.text).toBe(200);
+          expect(copy.body).toEqual(original.body);
+        }
+        expect((await balance(restored.client, 7)).score).toBe(29);
+      } finally {
+        await restored.dispose();
+      }
+    }
+  });
+
+  it('refuses a directory that is not empty and writes nothing into it', async () => {
+    const target = join(scratch, 'taken');
+    mkdirSync(target);
+    writeFileSync(join(target, 'notes.txt'), 'keep me');
+    const refused = await runCli(server.dataDir, 'backup', target);
+    expect(refused.code).toBe(1);
+    expect(refused.error).toEqual({ code: 'invalid_request', error: `dir: ${target} is not empty` });
+    expect(refused.output).toBeUndefined();
+    expect(readdirSync(target)).toEqual(['notes.txt']);
   });
 });

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
- * `tally`: manage Companies and API keys in DATA_DIR, also while the server
- * runs (LMDB is multi-process safe). Every command prints JSON; errors print
- * `{error, code}` on stderr and exit 1.
+ * `tally`: manage Companies and API keys in DATA_DIR and back the store up,
+ * also while the server runs (LMDB is multi-process safe). Every command
+ * prints JSON; errors print `{error, code}` on stderr and exit 1.
  */
 import { Command } from 'commander';
 import { TallyError } from '@tally/engine';
+import { backup } from './cli/backup.js';
 import { invalidRequest } from './http/errors.js';
 import { openStore, type StoreEnv } from './store/env.js';
 import {
@@ -38,24 +39,38 @@ function rateLimitsOption(text: string): RateLimits {
 }
 
 const program = new Command('tally')
-  .description('Manage Tally Companies and API keys')
+  .description('Manage Tally Companies and API keys, back up the store')
   .option('--data-dir <dir>', 'the server\'s DATA_DIR', process.env.DATA_DIR || './data');
 
-/** Opens the store, runs the command, prints its result as JSON. */
-function action<A extends unknown[]>(run: (tenancy: TenancyStore, ...args: A) => Promise<unknown> | unknown) {
+/** Runs the command, prints its result as JSON. */
+function command<A extends unknown[]>(run: (...args: A) => Promise<unknown> | unknown) {
   return async (...args: A) => {
-    const env: StoreEnv = openStore(program.opts<{ dataDir: string }>().dataDir);
     try {
-      const result = await run(new LmdbTenancyStore(env), ...args);
+      const result = await run(...args);
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     } catch (err) {
       const body = err instanceof TallyError ? { error: err.message, code: err.code } : { error: String(err), code: 'server_error' };
       process.stderr.write(`${JSON.stringify(body)}\n`);
       process.exitCode = 1;
+    }
+  };
+}
+
+/** A command on the store: opens DATA_DIR for it. */
+function storeAction<A extends unknown[]>(run: (env: StoreEnv, ...args: A) => Promise<unknown> | unknown) {
+  return command(async (...args: A) => {
+    const env = openStore(program.opts<{ dataDir: string }>().dataDir);
+    try {
+      return await run(env, ...args);
     } finally {
       await env.close();
     }
-  };
+  });
+}
+
+/** A command on Companies and keys. */
+function action<A extends unknown[]>(run: (tenancy: TenancyStore, ...args: A) => Promise<unknown> | unknown) {
+  return storeAction((env, ...args: A) => run(new LmdbTenancyStore(env), ...args));
 }
 
 const company = program.command('company').description('Companies and their settings');
@@ -137,5 +152,11 @@ key
       }),
     ),
   );
+
+program
+  .command('backup <dir>')
+  .description('copy the store into an empty or new directory, also while the server runs')
+  .option('--compact', 'leave out free pages (slower, smaller)', false)
+  .action(storeAction((env, dir: string, opts: { compact: boolean }) => backup(env, dir, opts.compact)));
 
 await program.parseAsync();

@@ -4,6 +4,7 @@
  * a write is acknowledged only once it is flushed to disk (`transact`).
  * LMDB is multi-process safe, so the CLI can write while the server runs.
  */
+import { extname, join } from 'node:path';
 import { open, type Database, type Key, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { CUSTOMER_ENTRIES } from './customer-entries.js';
 import { VERSIONS_DATABASE } from './versioned.js';
@@ -41,6 +42,12 @@ export interface StoreEnv {
   readonly tracksMetrics: boolean;
   /** LMDB's counts since the store opened, of every thread of the process (undefined unless tracked). */
   commitMetrics(): CommitMetrics | undefined;
+  /**
+   * Copies the store as of one read snapshot into the existing directory `dir`
+   * as `data.mdb` (LMDB's mdb_env_copy2: consistent while other threads and
+   * processes write); `compact` leaves out free pages (slower, smaller).
+   */
+  backup(dir: string, compact: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -130,6 +137,10 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
         page_write_seconds: stats.timePageFlushes,
         sync_seconds: stats.timeSync,
       };
+    },
+    backup(dir, compact) {
+      // lmdb-js keeps a DATA_DIR named with an extension as one file (its noSubdir default): LMDB then copies to a file path.
+      return root.backup(extname(dataDir) === '' ? dir : join(dir, 'data.mdb'), compact);
     },
     afterCommit(settled) {
       if (!settling) throw new Error('afterCommit is only called inside transact');
