@@ -1,6 +1,13 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './testing/cli.js';
-import { startServer, type TestServer } from './testing/server.js';
+import { balance, createCustomer } from './points/testing.js';
+import { realtimeCart } from './testing/carts.js';
+import { runCli, runCliText } from './testing/cli.js';
+import { startServer, TEST_KEY, TEST_SECRET, type Client, type TestServer } from './testing/server.js';
+
+const customerById = (client: Client, id: number) => client.get(`/customers/${id}`, { query: { search_param: 'id' } });
 
 /** Datetimes Tally writes are in whole seconds (common rule 3). */
 const WHOLE_SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
@@ -73,5 +80,152 @@ describe('the tally CLI, against the running server', () => {
     expect(bad.error).toMatchObject({ code: 'invalid_request', error: expect.stringContaining('currency') });
     const missing = await runCli(server.dataDir, 'company', 'update', 'nobody', '--name', 'x');
     expect(missing.error.code).toBe('company_not_found');
+  });
+});
+
+describe('tally backup', () => {
+  let server: TestServer;
+  let scratch: string;
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '1' } });
+    scratch = mkdtempSync(join(tmpdir(), 'tally-backup-'));
+  });
+  afterAll(async () => {
+    await server.dispose();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('copies the store while the server runs: a server started on the copy answers the same customer, cart and balance', async () => {
+    await createCustomer(server.client, 7, { email: 'ann@example.com' });
+    await server.client.post('/points', { rule_params: { name: 'Ten per unit', rule_effects: [{ type: 'ratio', value: 10, distribution: 'individual_items' }] } });
+    expect((await realtimeCart(server.client, 7, 2.99, { id: 501 })).body.score).toBe(29);
+    for (const compact of [false, true]) {
+      const target = join(scratch, compact ? 'compact' : 'plain');
+      const made = await runCli(server.dataDir, 'backup', target, ...(compact ? ['--compact'] : []));
+      expect(made).toMatchObject({ code: 0, output: { path: target, bytes: expect.any(Number) } });
+      expect(made.output.bytes).toBeGreaterThan(0);
+      expect(readdirSync(target)).toEqual(['data.mdb']);
+      const restored = await startServer({ dataDir: target });
+      try {
+        for (const path of ['/customers/7?search_param=id', '/carts/501', '/customers/7/points']) {
+          const [original, copy] = await Promise.all([server.client.get(path), restored.client.get(path)]);
+          expect(copy.status, copy.text).toBe(200);
+          expect(copy.body).toEqual(original.body);
+        }
+        expect((await balance(restored.client, 7)).score).toBe(29);
+      } finally {
+        await restored.dispose();
+      }
+    }
+  });
+
+  it('refuses a directory that is not empty and writes nothing into it', async () => {
+    const target = join(scratch, 'taken');
+    mkdirSync(target);
+    writeFileSync(join(target, 'notes.txt'), 'keep me');
+    const refused = await runCli(server.dataDir, 'backup', target);
+    expect(refused.code).toBe(1);
+    expect(refused.error).toEqual({ code: 'invalid_request', error: `dir: ${target} is not empty` });
+    expect(refused.output).toBeUndefined();
+    expect(readdirSync(target)).toEqual(['notes.txt']);
+  });
+});
+
+describe('tally import customers, through the running server', () => {
+  let server: TestServer;
+  let scratch: string;
+  const credentials = ['--key', TEST_KEY, '--secret', TEST_SECRET];
+  const customer = (id: number, fields: Record<string, unknown> = {}) => JSON.stringify({ id, name: `Imported ${id}`, registration_location_id: 1, ...fields });
+  /** N = 6 valid lines (one by code), a bad email (line 6), a blank line, an existing id (line 8). */
+  const lines = [
+    customer(201, { email: 'c201@example.com' }),
+    customer(202),
+    customer(203),
+    customer(204),
+    customer(205),
+    customer(206, { email: 'not-an-email' }),
+    '',
+    customer(100),
+    JSON.stringify({ code: 'IMPORTED-CODE', name: 'By code', registration_location_id: 1 }),
+  ];
+  const expectedErrors = [
+    { line: 6, status: 400, code: 'invalid_request', error: expect.stringContaining('email') },
+    { line: 8, status: 409, code: 'duplicate_id', error: expect.any(String) },
+  ];
+  const readErrors = (file: string) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l))
+      .sort((a, b) => a.line - b.line);
+
+  beforeAll(async () => {
+    server = await startServer();
+    scratch = mkdtempSync(join(tmpdir(), 'tally-import-'));
+    writeFileSync(join(scratch, 'customers.ndjson'), `${lines.join('\n')}\n`);
+    await createCustomer(server.client, 100);
+  });
+  afterAll(async () => {
+    await server.dispose();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('creates the customer of every valid line, reports each failed line with its code, exits 1', async () => {
+    const errors = join(scratch, 'errors-1.ndjson');
+    const run = await runCliText(['import', 'customers', join(scratch, 'customers.ndjson'), '--url', server.url, ...credentials, '--errors', errors]);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toEqual({ created: 6, failed: 2, skipped: 1 });
+    expect(readErrors(errors)).toEqual(expectedErrors);
+    for (const id of [201, 202, 203, 204, 205]) expect((await customerById(server.client, id)).body).toMatchObject({ id, name: `Imported ${id}` });
+    expect((await server.client.get('/customers/c201@example.com', { query: { search_param: 'email' } })).body.id).toBe(201);
+    expect((await server.client.get('/customers/IMPORTED-CODE', { query: { search_param: 'code' } })).body.name).toBe('By code');
+    expect((await customerById(server.client, 206)).status).toBe(404);
+    expect((await customerById(server.client, 100)).body.name).toBe('Customer 100');
+  });
+
+  it('imports the same file again without creating anything: every line gets its first answer back, also after a restart', async () => {
+    // A restart forgets duplicate suppression (common rule 8, in memory): only the lines' Idempotency-Keys answer as the first run.
+    await server.restart();
+    const before = await server.client.get('/customers/IMPORTED-CODE', { query: { search_param: 'code' } });
+    const errors = join(scratch, 'errors-2.ndjson');
+    const run = await runCliText(['import', 'customers', join(scratch, 'customers.ndjson'), '--url', server.url, ...credentials, '--errors', errors, '--concurrency', '3']);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toEqual({ created: 6, failed: 2, skipped: 1 });
+    expect(readErrors(errors)).toEqual(expectedErrors);
+    expect((await server.client.get('/customers/IMPORTED-CODE', { query: { search_param: 'code' } })).body).toEqual(before.body);
+  });
+
+  it('reads stdin (-) with the credentials of TALLY_API_KEY and TALLY_API_SECRET; failed lines go to stderr', async () => {
+    const input = `${customer(301)}\r\n${customer(302)}\r\n{"id": 303\n`;
+    const run = await runCliText(['import', 'customers', '-', '--url', server.url], { input, env: { TALLY_API_KEY: TEST_KEY, TALLY_API_SECRET: TEST_SECRET } });
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toEqual({ created: 2, failed: 1, skipped: 0 });
+    expect(JSON.parse(run.stderr)).toMatchObject({ line: 3, status: 400, code: 'invalid_request' });
+    for (const id of [301, 302]) expect((await customerById(server.client, id)).status).toBe(200);
+  });
+
+  it('exits 0 when every line succeeds; refuses to start without credentials', async () => {
+    const run = await runCliText(['import', 'customers', '-', '--url', server.url, ...credentials], { input: `${customer(401)}\n` });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(run.stdout)).toEqual({ created: 1, failed: 0, skipped: 0 });
+    const anonymous = await runCliText(['import', 'customers', '-', '--url', server.url], { input: `${customer(402)}\n`, env: { TALLY_API_KEY: '', TALLY_API_SECRET: '' } });
+    expect(anonymous.code).toBe(1);
+    expect(JSON.parse(anonymous.stderr)).toMatchObject({ code: 'invalid_request', error: expect.stringContaining('TALLY_API_KEY') });
+    expect((await customerById(server.client, 402)).status).toBe(404);
+  });
+
+  it('waits out 429 answers as Retry-After says, so every line lands', async () => {
+    const limited = await startServer({ env: { TALLY_RATE_LIMITS: 'on' } });
+    try {
+      expect((await limited.client.patch('/company', { rate_limits: { tier_2: 4 } })).status).toBe(200);
+      const input = Array.from({ length: 12 }, (_, i) => customer(500 + i)).join('\n');
+      const run = await runCliText(['import', 'customers', '-', '--url', limited.url, ...credentials], { input });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual({ created: 12, failed: 0, skipped: 0 });
+      expect((await customerById(limited.client, 511)).status).toBe(200);
+    } finally {
+      await limited.dispose();
+    }
   });
 });

@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 /**
- * `tally`: manage Companies and API keys in DATA_DIR, also while the server
- * runs (LMDB is multi-process safe). Every command prints JSON; errors print
+ * `tally`: manage Companies and API keys in DATA_DIR and back the store up,
+ * also while the server runs (LMDB is multi-process safe); import customers
+ * through a running server's HTTP API. Every command prints JSON; errors print
  * `{error, code}` on stderr and exit 1.
  */
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { TallyError } from '@tally/engine';
+import { backup } from './cli/backup.js';
+import { importCustomers } from './cli/import.js';
 import { invalidRequest } from './http/errors.js';
 import { openStore, type StoreEnv } from './store/env.js';
 import {
@@ -37,25 +40,45 @@ function rateLimitsOption(text: string): RateLimits {
   return rate_limits;
 }
 
+function positiveInteger(text: string): number {
+  const number = Number(text);
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('must be an integer >= 1');
+  return number;
+}
+
 const program = new Command('tally')
-  .description('Manage Tally Companies and API keys')
+  .description('Manage Tally Companies and API keys, back up the store, import customers')
   .option('--data-dir <dir>', 'the server\'s DATA_DIR', process.env.DATA_DIR || './data');
 
-/** Opens the store, runs the command, prints its result as JSON. */
-function action<A extends unknown[]>(run: (tenancy: TenancyStore, ...args: A) => Promise<unknown> | unknown) {
+/** Runs the command, prints its result as JSON. */
+function command<A extends unknown[]>(run: (...args: A) => Promise<unknown> | unknown) {
   return async (...args: A) => {
-    const env: StoreEnv = openStore(program.opts<{ dataDir: string }>().dataDir);
     try {
-      const result = await run(new LmdbTenancyStore(env), ...args);
+      const result = await run(...args);
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     } catch (err) {
       const body = err instanceof TallyError ? { error: err.message, code: err.code } : { error: String(err), code: 'server_error' };
       process.stderr.write(`${JSON.stringify(body)}\n`);
       process.exitCode = 1;
+    }
+  };
+}
+
+/** A command on the store: opens DATA_DIR for it. */
+function storeAction<A extends unknown[]>(run: (env: StoreEnv, ...args: A) => Promise<unknown> | unknown) {
+  return command(async (...args: A) => {
+    const env = openStore(program.opts<{ dataDir: string }>().dataDir);
+    try {
+      return await run(env, ...args);
     } finally {
       await env.close();
     }
-  };
+  });
+}
+
+/** A command on Companies and keys. */
+function action<A extends unknown[]>(run: (tenancy: TenancyStore, ...args: A) => Promise<unknown> | unknown) {
+  return storeAction((env, ...args: A) => run(new LmdbTenancyStore(env), ...args));
 }
 
 const company = program.command('company').description('Companies and their settings');
@@ -136,6 +159,33 @@ key
         rateLimits: opts.rateLimits === undefined ? undefined : rateLimitsOption(opts.rateLimits),
       }),
     ),
+  );
+
+program
+  .command('backup <dir>')
+  .description('copy the store into an empty or new directory, also while the server runs')
+  .option('--compact', 'leave out free pages (slower, smaller)', false)
+  .action(storeAction((env, dir: string, opts: { compact: boolean }) => backup(env, dir, opts.compact)));
+
+const importing = program.command('import').description('bulk-load records through a running server\'s HTTP API');
+importing
+  .command('customers <file>')
+  .description('create customers from NDJSON, one POST /customers body a line (- reads stdin); exits 1 unless every line succeeded')
+  // The server's own default (HOST 127.0.0.1, PORT 8080).
+  .option('--url <url>', 'the server', `http://127.0.0.1:${process.env.PORT || '8080'}`)
+  .option('--key <key>', 'API key (default: TALLY_API_KEY)')
+  .option('--secret <secret>', 'API secret (default: TALLY_API_SECRET)')
+  .option('--concurrency <n>', 'requests in flight', positiveInteger, 8)
+  .option('--errors <file>', 'write each failed line here as JSON {line, status, code, error} (default: stderr)')
+  .action(
+    command(async (file: string, opts: { url: string; key?: string; secret?: string; concurrency: number; errors?: string }) => {
+      const key = opts.key ?? process.env.TALLY_API_KEY;
+      const secret = opts.secret ?? process.env.TALLY_API_SECRET;
+      if (!key || !secret) throw invalidRequest('key', 'an API key and secret are required (--key and --secret, or TALLY_API_KEY and TALLY_API_SECRET)');
+      const summary = await importCustomers(file, { ...opts, key, secret });
+      if (summary.failed > 0) process.exitCode = 1;
+      return summary;
+    }),
   );
 
 await program.parseAsync();

@@ -5,7 +5,7 @@
  * LMDB is multi-process safe, so the CLI can write while the server runs.
  */
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { open, type Database, type Key, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { CUSTOMER_ENTRIES } from './customer-entries.js';
 import { VERSIONS_DATABASE } from './versioned.js';
@@ -54,6 +54,12 @@ export interface StoreEnv {
   commitMetrics(): CommitMetrics | undefined;
   /** The size of the store's file (data.mdb) in bytes (the metrics' gauge). */
   fileBytes(): number;
+  /**
+   * Copies the store as of one read snapshot into the existing directory `dir`
+   * as `data.mdb` (LMDB's mdb_env_copy2: consistent while other threads and
+   * processes write); `compact` leaves out free pages (slower, smaller).
+   */
+  backup(dir: string, compact: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -88,6 +94,8 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
     trackMetrics,
   };
   const root: RootDatabase = open(rootOptions);
+  // lmdb-js keeps a DATA_DIR named with an extension (`tally.db`) as one file, not a directory (its noSubdir default).
+  const singleFile = extname(dataDir) !== '';
   const dbs = new Map<string, Db>();
   // The callbacks and collected values of the transaction whose work is running (works run one at a time, synchronously).
   let settling: (() => void)[] | undefined;
@@ -150,7 +158,11 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
       };
     },
     fileBytes() {
-      return statSync(join(dataDir, 'data.mdb')).size;
+      return statSync(singleFile ? dataDir : join(dataDir, 'data.mdb')).size;
+    },
+    backup(dir, compact) {
+      // LMDB copies to a directory, or to a file path when the store is one file.
+      return root.backup(singleFile ? join(dir, 'data.mdb') : dir, compact);
     },
     afterCommit(settled) {
       if (!settling) throw new Error('afterCommit is only called inside transact');

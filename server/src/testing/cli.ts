@@ -12,18 +12,38 @@ export interface CliResult {
   error: any;
 }
 
-export function runCli(dataDir: string, ...args: string[]): Promise<CliResult> {
+export interface CliOutput {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  /** Written to the CLI's stdin (closed either way). */
+  input?: string;
+  /** Extra environment variables. */
+  env?: Record<string, string>;
+}
+
+/** Runs the CLI with `args` as given (no `--data-dir`); stdout and stderr as text. */
+export function runCliText(args: string[], options: CliOptions = {}): Promise<CliOutput> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, '--data-dir', dataDir, ...args], (err, stdout, stderr) => {
-      const parse = (text: string) => {
-        if (text.trim() === '') return undefined;
-        try {
-          return JSON.parse(text);
-        } catch {
-          return { unparsed: text };
-        }
-      };
-      resolve({ code: err ? Number(err.code ?? 1) : 0, output: parse(stdout), error: parse(stderr) });
+    const child = execFile(process.execPath, [CLI, ...args], { env: { ...process.env, ...options.env } }, (err, stdout, stderr) => {
+      resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr });
     });
+    child.stdin!.end(options.input);
   });
+}
+
+export async function runCli(dataDir: string, ...args: string[]): Promise<CliResult> {
+  const { code, stdout, stderr } = await runCliText(['--data-dir', dataDir, ...args]);
+  const parse = (text: string) => {
+    if (text.trim() === '') return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      return { unparsed: text };
+    }
+  };
+  return { code, output: parse(stdout), error: parse(stderr) };
 }

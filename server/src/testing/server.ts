@@ -80,6 +80,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Omit the bootstrap key variables. */
   noBootstrap?: boolean;
+  /** Start on this DATA_DIR (e.g. a backup) instead of a new temporary one; `dispose()` removes it too. */
+  dataDir?: string;
 }
 
 interface Running {
@@ -179,7 +181,7 @@ function makeClient(base: () => string, auth: Credentials | null): Client {
 }
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tally-test-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tally-test-'));
   let running: Running | undefined = await launch(dataDir, options);
   const url = () => `http://127.0.0.1:${running!.port}`;
   const stop = async (): Promise<number | null> => {
