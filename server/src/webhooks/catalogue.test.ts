@@ -188,4 +188,27 @@ describe('webhook event catalogue over HTTP', () => {
       redemption_id: null, created_at: expect.any(String), origin: { type: 'trigger', location_id: null, origin_info: expect.objectContaining({ slug: 'hook-luck' }) },
     });
   });
+
+  it('a targeted instant win: voucher.issued by POST /discounts/trigger, voucher.redeemed and instant_win.won by the POST /trigger that spends it', async () => {
+    await createCustomer(server.client, 160, { code: 'W160' });
+    const points = await server.client.post('/points', { rule_params: { name: 'Visit points', rule_effects: [{ type: 'direct_value', value: 5, distribution: 'total' }] } });
+    const targeted = await server.client.post('/instant_wins', {
+      rule_params: { name: 'Hook visit', select_customers: 'targeted', when: 'hook-visit' },
+      instant_win: { instant_win_prizes: [{ name: 'Points', outcome: { promotion_type: 'points', promotion_id: points.body.id }, weight: 1, stock: -1 }] },
+    });
+    expect(targeted.status, targeted.text).toBe(200);
+    await subscribe(['voucher.issued', 'voucher.redeemed', 'instant_win.won']);
+    const issued = await server.client.post('/discounts/trigger', { customer_id: 160, loyalty_rule_id: targeted.body.id });
+    expect(issued.status, issued.text).toBe(200);
+    const [first] = await exactly(1);
+    expect(first).toMatchObject({ type: 'voucher.issued', data: { id: issued.body.voucher_id, code: issued.body.voucher_code, status: 'active', coupon: null } });
+    expect(first.data).toEqual(await listedVoucher(160, issued.body.voucher_code));
+
+    expect((await server.client.post('/trigger', { trigger: 'hook-visit', customer_id: 160 })).status).toBe(200);
+    const events = (await exactly(3)).slice(1);
+    const redeemed = events.find((e) => e.type === 'voucher.redeemed')!;
+    expect(redeemed.data).toEqual(await listedVoucher(160, issued.body.voucher_code));
+    expect(redeemed.data).toMatchObject({ status: 'redeemed' });
+    expect(events.find((e) => e.type === 'instant_win.won')!.data).toMatchObject({ campaign_id: targeted.body.id, customer_id: 160, status: 'delivered' });
+  });
 });
