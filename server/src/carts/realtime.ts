@@ -17,6 +17,7 @@
 import { TallyError, type CartResponse, type Outcome, type ReturnedPoints, type Writes } from '@tally/engine';
 import { advanceChallenges } from '../challenges/progress.js';
 import { deliverPrizes } from '../instant-wins/deliver.js';
+import { raiseVoucherEvent } from '../vouchers/events.js';
 import { afterUse } from '../vouchers/use.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
 import type { CounterStore } from '../counters/store.js';
@@ -187,6 +188,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     const voucher = used.static_code ? undefined : vouchers.byCode(tenant, used.voucher_code);
     if (!voucher) continue;
     vouchers.putInTransaction(tenant, afterUse(voucher));
+    raiseVoucherEvent(env, tenant, pending.settings, now, 'voucher.redeemed', voucher.id);
   }
   const returns = countReturns(stores, tenant, writes.returns);
   const at = wireDatetime(now);

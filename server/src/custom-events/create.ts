@@ -6,7 +6,7 @@
  * draws the instant wins bound to it, in the same commit. Campaign conditions read the event's flat data as
  * `attributes.<name>`. As a cart's creation_date, the event's created_at decides targeting and the points'
  * dates; counters and the points transaction are dated when the event is ingested (ingested_at). A merging or
- * merged customer is refused (402 customer_inactive).
+ * merged customer is refused (402 customer_inactive). A stored event raises custom_event.created.
  */
 import { TallyError } from '@tally/engine';
 import type { CampaignStore } from '../campaigns/store.js';
@@ -18,6 +18,7 @@ import { wireDatetime, wireInt } from '../http/wire.js';
 import { customerPoints } from '../points/balance.js';
 import { readBalance } from '../points/ledger.js';
 import { clockOf, customerFromBody, requireUnmerged } from '../points/request.js';
+import { raiseEvent } from '../webhooks/outbox.js';
 import type { CustomEventsCreate } from '../wire/types.js';
 import { isBoundToCustomEvent, isBoundToTrigger } from '../triggers/binding.js';
 import { evaluateBound, grantInTransaction, type BoundDeps, type BoundEvent } from '../triggers/bound-points.js';
@@ -79,6 +80,7 @@ export async function createCustomEvent(deps: BoundDeps, stores: EventStores, re
       points_transaction_id: granted.transaction?.id ?? null,
     };
     events.put(req.tenant, record);
+    raiseEvent(deps.env, req.tenant, 'custom_event.created', () => stringifyJson(customEventView(record)));
     return { record, granted };
   });
   const tx = granted.transaction;

@@ -3,7 +3,7 @@
  * the prize's delivery all happen in one write transaction: LMDB serialises
  * write transactions, so the counters a play reads are the ones it updates
  * and a stock of 5 gives exactly 5 prizes however many plays run at once.
- * A customer who may not play gets 200 with no effects.
+ * A customer who may not play gets 200 with no effects; a play raises game.played.
  */
 import { randomUUID } from 'node:crypto';
 import { compileGame, periodKey, playGame, TallyError, type GamePlay } from '@tally/engine';
@@ -27,7 +27,10 @@ import { playerState } from './player.js';
 import { engineGame } from './record.js';
 import type { GameStore } from './store.js';
 import type { GameAssignment, GamePlayRecord, GameRecord } from './types.js';
-import { wireDatetime } from '../http/wire.js';
+import { playEffect } from './view.js';
+import { stringifyJson } from '../http/json.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
+import { raiseEvent } from '../webhooks/outbox.js';
 
 export interface PlaySources {
   env: StoreEnv;
@@ -36,7 +39,7 @@ export interface PlaySources {
   counters: CounterStore;
   seeds: DrawSeeds;
   tiers: TierStore;
-  delivery: Omit<PrizeDelivery, 'tenant' | 'timezone' | 'now'>;
+  delivery: Omit<PrizeDelivery, 'tenant' | 'settings' | 'now'>;
 }
 
 export interface PlayResult {
@@ -79,6 +82,10 @@ export async function play(sources: PlaySources, req: TallyRequest, game: GameRe
     if (assignment) sources.games.putAssignmentInTransaction(tenant, { ...assignment, played_at: now });
     const record = playRecord(sources, req, game, customer, assignment, result, now);
     sources.games.putPlayInTransaction(tenant, record);
+    // The play's answer, in the Company's default language, with the player (the answer does not name them).
+    raiseEvent(sources.env, tenant, 'game.played', () => stringifyJson({
+      customer_id: wireInt(customer.id), customer_code: customer.code ?? null, code: 'success', effects: [playEffect(game, record, { language: undefined, settings })],
+    }));
     return { game, play: record };
   });
 }
@@ -90,7 +97,7 @@ function playRecord(
   const prizeId = result.prize_id === null ? null : String(result.prize_id);
   const prize = game.game.prizes.find((p) => p.id === prizeId);
   const delivery = result.status === 'won' && prize
-    ? deliverGamePrize({ ...sources.delivery, tenant: req.tenant, timezone: req.settings.timezone, now: req.now }, game, prize, customer.id, customer.code ?? null)
+    ? deliverGamePrize({ ...sources.delivery, tenant: req.tenant, settings: req.settings, now: req.now }, game, prize, customer.id, customer.code ?? null)
     : null;
   return {
     id: allocateId(sources.env, req.tenant, 'game_plays'),

@@ -7,7 +7,8 @@ import type { CampaignStore } from '../campaigns/store.js';
 import { recordPoints } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
-import type { Tenant } from '../tenancy/types.js';
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
+import { raiseVoucherEvent } from '../vouchers/events.js';
 import { couponTarget, generateVoucherCode, newVoucher, type VoucherTarget } from '../vouchers/issue.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import type { GamePlayRecord, GamePrizeRecord, GameRecord } from './types.js';
@@ -18,13 +19,13 @@ export interface PrizeDelivery {
   tenant: Tenant;
   campaigns: CampaignStore;
   vouchers: VoucherStore;
-  timezone: string;
+  settings: CompanySettings;
   now: Date;
 }
 
 export function deliverGamePrize(d: PrizeDelivery, game: GameRecord, prize: GamePrizeRecord, customerId: string, customerCode: string | null): GamePlayRecord['delivery'] {
   if (prize.outcome === 'points') {
-    const tx = recordPoints(d.env, d.tenant, { now: d.now, timezone: d.timezone }, {
+    const tx = recordPoints(d.env, d.tenant, { now: d.now, timezone: d.settings.timezone }, {
       type: 'trigger',
       customer_id: customerId,
       customer_code: customerCode,
@@ -39,6 +40,7 @@ export function deliverGamePrize(d: PrizeDelivery, game: GameRecord, prize: Game
     const target = prizeCoupon(d.campaigns, d.tenant, prize.promotion_id!)!;
     const voucher = newVoucher({ id: allocateId(d.env, d.tenant, 'vouchers'), code: generateVoucherCode(), target, customerId, now: d.now, priority: 0 });
     d.vouchers.putInTransaction(d.tenant, voucher);
+    raiseVoucherEvent(d.env, d.tenant, d.settings, d.now, 'voucher.issued', voucher.id);
     return { voucher_id: voucher.id, voucher_code: voucher.code };
   }
   return null;

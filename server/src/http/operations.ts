@@ -85,7 +85,9 @@ export const OPERATIONS = {
   'webhooks.get': { method: 'GET', path: '/webhooks/{id}', tier: 'tier_3' },
   'webhooks.update': { method: 'PATCH', path: '/webhooks/{id}', tier: 'tier_3' },
   'webhooks.delete': { method: 'DELETE', path: '/webhooks/{id}', tier: 'tier_3' },
+  'webhooks.rotate_secret': { method: 'POST', path: '/webhooks/{id}/rotate_secret', tier: 'tier_3' },
   'webhooks.deliveries': { method: 'GET', path: '/webhooks/{id}/deliveries', tier: 'tier_3' },
+  'webhooks.retry_delivery': { method: 'POST', path: '/webhooks/{id}/deliveries/{delivery_id}/retry', tier: 'tier_3' },
 
   // Triggers
   'triggers.trigger': { method: 'POST', path: '/trigger', tier: 'tier_1', aliases: ['/scores/trigger'] },

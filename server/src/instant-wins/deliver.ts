@@ -10,13 +10,14 @@
  *   - reward: redeemed for the customer at no points cost (a redemption with
  *     source and origin_type `instant_win`, counted in the reward's stock);
  *     a reward gone or out of stock leaves the delivery `pending`.
- * Every delivery is recorded in `instant_win_deliveries`. The cancellation
+ * Every delivery is recorded in `instant_win_deliveries` and raises instant_win.won. The cancellation
  * of a cart takes its prizes back with `takeBackPrizes`.
  */
 import { periodKey, type DrawWrite } from '@tally/engine';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { GameStore } from '../games/store.js';
-import { wireDatetime } from '../http/wire.js';
+import { stringifyJson } from '../http/json.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import { recordPoints, reversePoints } from '../points/ledger.js';
 import type { OriginCart, PointsTransactionType } from '../points/types.js';
 import type { StoreEnv } from '../store/env.js';
@@ -28,6 +29,7 @@ import type { RedemptionRecord } from '../rewards/types.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { generateVoucherCode } from '../vouchers/issue.js';
 import type { VoucherStore } from '../vouchers/store.js';
+import { raiseEvent } from '../webhooks/outbox.js';
 import { fixedPoints } from './points-prize.js';
 import { InstantWinStore } from './store.js';
 import type { InstantWinPrizeRecord, PrizeDeliveryRecord } from './types.js';
@@ -67,9 +69,35 @@ export function deliverPrizes(env: StoreEnv, win: PrizeWin, draws: readonly Draw
       ...delivery,
     };
     instantWins.putDeliveryInTransaction(win.tenant, record);
+    raiseEvent(env, win.tenant, 'instant_win.won', () => stringifyJson(wonView(win, record)));
     deliveries.push(record);
   }
   return deliveries;
+}
+
+/** The data of instant_win.won: the delivery as recorded, with the customer and the winning event. */
+function wonView(win: PrizeWin, record: PrizeDeliveryRecord) {
+  const id = (value: string | null) => (value === null ? null : wireInt(value));
+  const { origin } = win;
+  return {
+    id: wireInt(record.id),
+    campaign_id: wireInt(record.campaign_id),
+    prize_id: wireInt(record.prize_id),
+    customer_id: wireInt(win.customer.id),
+    customer_code: win.customer.code,
+    type: record.type,
+    promotion_id: wireInt(record.promotion_id),
+    status: record.status,
+    points_transaction_id: id(record.points_transaction_id),
+    loyalty_rule_history_id: id(record.loyalty_rule_history_id),
+    redemption_id: id(record.redemption_id),
+    created_at: record.created_at,
+    origin: {
+      type: origin.type,
+      location_id: id(origin.location_id ?? null),
+      ...('origin_cart' in origin ? { cart_id: wireInt(origin.origin_cart.cart_id) } : { origin_info: origin.origin_info }),
+    },
+  };
 }
 
 type Delivered = Pick<PrizeDeliveryRecord, 'points_transaction_id' | 'loyalty_rule_history_id' | 'redemption_id' | 'status'>;

@@ -3,7 +3,7 @@
  * record of the old customer moves to the new one (OWNED_KINDS), an
  * association links them (new -> old, with the merge id), and the old
  * customer becomes merged with merged_to. Its personal data stays as it was;
- * the new customer keeps all its previous records.
+ * the new customer keeps all its previous records. Raises customer.merged.
  */
 import { AssociationStore } from '../associations/store.js';
 import { OWNED_KINDS } from '../customers/owned-kinds.js';
@@ -12,6 +12,7 @@ import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
+import { raiseMergeEvent } from './events.js';
 import type { MergeStore } from './store.js';
 import type { MergeRecord } from './types.js';
 
@@ -45,5 +46,6 @@ export function completeMerge(
   customers.put(tenant, merged, old);
   const completed: MergeRecord = { ...merge, status: 'completed', moved, association_id: association.id, completed_at: now };
   merges.put(tenant, completed);
+  raiseMergeEvent(env, customers, tenant, 'customer.merged', { oldCustomerId: old.id, newCustomerId: merge.new_customer_id, associationId: association.id });
   return completed;
 }

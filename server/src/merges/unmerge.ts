@@ -3,7 +3,7 @@
  * merge association becomes inactive, the associate is active again with
  * merged_to cleared, the records the merge moved go back to it (activities
  * only with with_activites: without, they stay with the parent), and an
- * unmerge log entry is recorded.
+ * unmerge log entry is recorded; customer.unmerged is raised.
  */
 import { TallyError } from '@tally/engine';
 import { AssociationStore } from '../associations/store.js';
@@ -13,6 +13,7 @@ import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
+import { raiseMergeEvent } from './events.js';
 import type { MergeStore } from './store.js';
 
 export function unmerge(
@@ -48,6 +49,7 @@ export function unmerge(
   }
   const { merged_to: _cleared, ...rest } = associate;
   customers.put(tenant, { ...rest, status: 'active', updated_at: now }, associate);
+  raiseMergeEvent(env, customers, tenant, 'customer.unmerged', { oldCustomerId: associate.id, newCustomerId: parentId, associationId: link?.id, withActivities });
   merges.logUnmerge(tenant, {
     merge_id: merge?.id ?? '',
     associate_id: associate.id,

@@ -71,5 +71,6 @@ export const QUERY_PARAMETERS: Partial<Record<OperationId, readonly QueryParamet
   'challenges.list': [q('country', text), q('type', text)],
   'vouchers.list': [...customer, q('status', text), q('selected', flag), q('loyalty_rule_id', int64), q('coupon_id', int64), q('campaign_type', oneOf('discount', 'points'))],
   'vouchers.get': [...customer, q('validate', flag), ...location],
+  'webhooks.deliveries': [q('status', oneOf('pending', 'delivered', 'failed')), q('event_type', text)],
   'challenges.customer_list': [q('search_param', oneOf('id', 'code')), q('only_enrolled', flag), q('use_display_dates', flag), q('type', text)],
 };

@@ -5,13 +5,16 @@
  * [tenant, 'all' | ('customer', idKey(customer)) | ('location', idKey(location)), newestFirst(id)] -> id,
  * and [tenant, 'uses', idKey(customer), idKey(reward), period] -> redemptions
  * not reverted in that redeem_chances period. Writes run inside the caller's
- * `env.transact`.
+ * `env.transact`; a redemption made or reverted raises its webhook event.
  */
+import { stringifyJson } from '../http/json.js';
 import type { StoreEnv } from '../store/env.js';
 import { idKey, tenantPrefix } from '../store/keys.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import type { Tenant } from '../tenancy/types.js';
+import { raiseEvent } from '../webhooks/outbox.js';
 import type { RedemptionRecord, RewardRecord } from './types.js';
+import { redemptionView } from './view.js';
 
 const MAX_INT64 = 9223372036854775807n;
 const END = Buffer.from([0xff]);
@@ -70,6 +73,7 @@ export class RewardStore {
     this.redemptions.putSync([prefix, 'customer', idKey(redemption.customer_id), order], redemption.id);
     if (redemption.location_id !== null) this.redemptions.putSync([prefix, 'location', idKey(redemption.location_id), order], redemption.id);
     this.count(tenant, redemption, 1);
+    this.raise(tenant, 'reward_redemption.created', redemption.id);
   }
 
   /** Inside `env.transact`: the redemption reverted, its stock unit and customer use given back. */
@@ -77,7 +81,13 @@ export class RewardStore {
     const reverted: RedemptionRecord = { ...redemption, status: 'reverted', status_detail: statusDetail };
     this.redemptions.putSync([tenantPrefix(tenant), 'id', idKey(redemption.id)], reverted);
     this.count(tenant, redemption, -1);
+    this.raise(tenant, 'reward_redemption.reverted', redemption.id);
     return reverted;
+  }
+
+  /** The webhook event of a redemption, as GET /rewards/transactions lists it once the transaction's work is done. */
+  private raise(tenant: Tenant, type: 'reward_redemption.created' | 'reward_redemption.reverted', id: string): void {
+    raiseEvent(this.env, tenant, type, () => stringifyJson(redemptionView(this.getRedemption(tenant, id)!)));
   }
 
   /** Redemptions, newest first, of one customer (else one location, else all). */

@@ -1,6 +1,6 @@
 /**
  * Cursor pagination over one key range (common rule 4). Items are returned in
- * key order; the cursor is the last key returned, so a page never repeats or
+ * key order (or reverse key order); the cursor is the last key returned, so a page never repeats or
  * skips a record when others are inserted concurrently. The token is opaque
  * (base64url of the key), and absent on the last page.
  */
@@ -10,7 +10,7 @@ import { under } from './keys.js';
 
 /** What a page is read from: an lmdb-js database, or one kind of customer entries (customer-entries.ts). */
 export interface KeyOrdered {
-  getRange(range: { start: Key[]; end: Key[] }): Iterable<{ key: Key; value: unknown }>;
+  getRange(range: { start: Key[]; end: Key[]; reverse?: boolean }): Iterable<{ key: Key; value: unknown }>;
 }
 
 export interface Page<T> {
@@ -53,18 +53,21 @@ export function decodeCursor(token: string, prefix: Key[]): Key[] {
 /**
  * Reads one page of the records whose key starts with `prefix`. `keep`
  * filters records (filtered-out records do not count towards the page size).
+ * `reverse`: the last key first (newest first, for keys in id order).
  */
 export function paginate<V, T>(
   db: KeyOrdered,
   prefix: Key[],
   page: PageRequest,
   toItem: (value: V, key: Key[]) => T | undefined,
+  reverse = false,
 ): Page<T> {
-  const start = page.startingAfter === undefined ? prefix : decodeCursor(page.startingAfter, prefix);
+  const { start: first, end: last } = under(prefix);
+  const start = page.startingAfter === undefined ? (reverse ? last : first) : decodeCursor(page.startingAfter, prefix);
   const data: T[] = [];
   let lastKey: Key[] | undefined;
   let more = false;
-  for (const { key, value } of db.getRange({ start, end: under(prefix).end })) {
+  for (const { key, value } of db.getRange({ start, end: reverse ? first : last, reverse })) {
     const k = key as Key[];
     if (page.startingAfter !== undefined && lastKey === undefined && sameKey(k, start)) continue;
     const item = toItem(value as V, k);

@@ -38,6 +38,7 @@ import type { StoreEnv } from '../store/env.js';
 import { tenantPrefix } from '../store/keys.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { isUsable } from '../vouchers/status.js';
+import { raiseVoucherEvent } from '../vouchers/events.js';
 import { afterUse } from '../vouchers/use.js';
 
 /** Who and when: a request, or a background consumer of raised events. */
@@ -181,7 +182,9 @@ export function grantInTransaction(
   for (const stock of writes.stock) counters.addStockConsumedInTransaction(scope.tenant, String(stock.campaign_id), String(stock.prize_id), stock.amount);
   for (const used of writes.vouchers_used) {
     const voucher = deps.sources.vouchers.byCode(scope.tenant, used.voucher_code);
-    if (voucher) deps.sources.vouchers.putInTransaction(scope.tenant, afterUse(voucher));
+    if (!voucher) continue;
+    deps.sources.vouchers.putInTransaction(scope.tenant, afterUse(voucher));
+    raiseVoucherEvent(deps.env, scope.tenant, scope.settings, scope.now, 'voucher.redeemed', voucher.id);
   }
   const grants = grantsFromCart(writes.points, response.effects);
   const { scoreInOrigin, ...rest } = entry;

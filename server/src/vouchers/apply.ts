@@ -11,6 +11,7 @@ import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { ActionContext, VoucherAction } from './actions.js';
 import { atField, findVoucher, type FindStores, type FoundVoucher } from './find.js';
+import type { VoucherRecord } from './types.js';
 
 export interface ApplyStores extends FindStores {
   env: StoreEnv;
@@ -24,7 +25,8 @@ export interface Target {
   codes: ReadonlyArray<{ code: string; field: string }>;
 }
 
-export function applyAction(stores: ApplyStores, target: Target, action: VoucherAction, ctx: ActionContext): Promise<FoundVoucher[]> {
+/** `changed`: called inside the transaction for each voucher the action changed (its webhook event). */
+export function applyAction(stores: ApplyStores, target: Target, action: VoucherAction, ctx: ActionContext, changed?: (voucher: VoucherRecord) => void): Promise<FoundVoucher[]> {
   return stores.env.transact(() =>
     target.codes.map(({ code, field }) => {
       const found = findVoucher(stores, target.tenant, code, target.holder, field);
@@ -34,7 +36,10 @@ export function applyAction(stores: ApplyStores, target: Target, action: Voucher
       } catch (error) {
         throw error instanceof TallyError && error.field === undefined ? atField(error, field) : error;
       }
-      if (next !== found.voucher) stores.vouchers.putInTransaction(target.tenant, next);
+      if (next !== found.voucher) {
+        stores.vouchers.putInTransaction(target.tenant, next);
+        changed?.(next);
+      }
       return { ...found, voucher: next };
     }),
   );

@@ -25,7 +25,9 @@ import { holderBy, optionalHolder, requireHolder } from './holder.js';
 import { listMatches, readListFilters } from './list.js';
 import { requestLocation } from './location.js';
 import { voucherView } from './present.js';
+import { raiseVoucherEvent } from './events.js';
 import { LmdbVoucherStore } from './store.js';
+import type { VoucherRecord } from './types.js';
 import { wireDatetime } from '../http/wire.js';
 
 export function voucherOperationRoutes({ env }: ServerContext): Routes {
@@ -61,13 +63,15 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
   };
 
   /** A list of vouchers by `codes`, all or nothing. */
-  const many = (schema: 'vouchers.many' | 'vouchers.redeem', action: actions.VoucherAction): Handler => async (req) => {
+  /** `event`: the webhook event each voucher changed raises. */
+  const many = (schema: 'vouchers.many' | 'vouchers.redeem', action: actions.VoucherAction, event?: 'voucher.redeemed'): Handler => async (req) => {
     // vouchers.many is vouchers.redeem without a location.
     const body: VouchersRedeem = validate(schema, req.body);
     const holder = optionalHolder(customers, req.tenant, body);
     const location = requestLocation(locations, req.tenant, { id: body.location_id, code: body.location_code });
     const codes = body.codes.map((code, i) => ({ code, field: `codes[${i}]` }));
-    const found = await applyAction(stores, { tenant: req.tenant, holder, codes }, action, { now: wireDatetime(req.now), location });
+    const raise = event && ((voucher: VoucherRecord) => raiseVoucherEvent(env, req.tenant, req.settings, req.now, event, voucher.id));
+    const found = await applyAction(stores, { tenant: req.tenant, holder, codes }, action, { now: wireDatetime(req.now), location }, raise);
     return success({ vouchers: found.map(view(req)) });
   };
 
@@ -106,7 +110,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
       return ok(view(req)(found));
     },
 
-    'vouchers.redeem': many('vouchers.redeem', actions.redeem),
+    'vouchers.redeem': many('vouchers.redeem', actions.redeem, 'voucher.redeemed'),
     'vouchers.rollback': many('vouchers.many', actions.rollback),
     'vouchers.print': many('vouchers.many', actions.print),
     'vouchers.print_put': many('vouchers.many', actions.print),

@@ -19,6 +19,7 @@ import { voucherRefusal } from './status.js';
 import type { VoucherStore } from './store.js';
 import type { DiscountTransaction, DiscountTransactionStore } from './transactions.js';
 import type { VoucherRecord } from './types.js';
+import { raiseVoucherEvent } from './events.js';
 import { afterUse } from './use.js';
 import { wireDatetime } from '../http/wire.js';
 
@@ -55,7 +56,10 @@ export function redeemInTransaction(
   const { campaign, voucher } = body.voucher_code !== undefined
     ? byVoucherCode(stores, tenant, customer, body.voucher_code, at)
     : byStaticCode(stores, tenant, settings, customer, body.static_code!, at);
-  if (voucher) stores.vouchers.putInTransaction(tenant, afterUse(voucher));
+  if (voucher) {
+    stores.vouchers.putInTransaction(tenant, afterUse(voucher));
+    raiseVoucherEvent(stores.env, tenant, settings, now, 'voucher.redeemed', voucher.id);
+  }
   if (campaign.rule_params.budget_value !== undefined) {
     const key = periodKey(campaign.rule_params.budget_period, at, settings.timezone);
     stores.counters.addBudgetInTransaction(tenant, campaign.id, key, body.discount);

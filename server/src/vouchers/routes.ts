@@ -105,7 +105,7 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
           requireStillActive(customers, req.tenant, customer.id, 'customer_id');
           // The coupon read again: one deleted (or changed) since the lookup issues nothing (or issues on its new terms).
           const target = triggerTarget({ campaigns, instantWins }, req.tenant, body);
-          return issueInTransaction(env, vouchers, req.tenant, target, body, req.now);
+          return issueInTransaction(env, vouchers, req.tenant, req.settings, target, body, req.now);
         });
         return success({ voucher_id: wireInt(voucher.id), voucher_code: voucher.code });
       });

@@ -14,8 +14,9 @@ import { invalidRequest } from '../http/errors.js';
 import type { InstantWinStore } from '../instant-wins/store.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
-import type { Tenant } from '../tenancy/types.js';
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { DiscountsTrigger } from '../wire/types.js';
+import { raiseVoucherEvent } from './events.js';
 import { couponTarget, generateVoucherCode, instantWinTarget, newVoucher, type VoucherTarget } from './issue.js';
 import type { VoucherStore } from './store.js';
 import type { VoucherRecord } from './types.js';
@@ -50,11 +51,12 @@ export function triggerTarget({ campaigns, instantWins }: TriggerStores, tenant:
   return target;
 }
 
-/** Inside `env.transact`: allocates, checks the code is free, stores. `validUntil` replaces the coupon's end date. */
+/** Inside `env.transact`: allocates, checks the code is free, stores, raises voucher.issued. `validUntil` replaces the coupon's end date. */
 export function issueInTransaction(
   env: StoreEnv,
   vouchers: VoucherStore,
   tenant: Tenant,
+  settings: CompanySettings,
   target: VoucherTarget,
   body: DiscountsTrigger,
   now: Date,
@@ -72,6 +74,7 @@ export function issueInTransaction(
   const id = allocateId(env, tenant, 'vouchers');
   const voucher = newVoucher({ id, code, target, customerId: body.customer_id, now, priority, ...(validUntil === undefined ? {} : { validUntil }) });
   vouchers.putInTransaction(tenant, voucher);
+  raiseVoucherEvent(env, tenant, settings, now, 'voucher.issued', voucher.id);
   return voucher;
 }
 

@@ -26,7 +26,8 @@ export const OUTBOX_DATABASES = [WEBHOOKS, DELIVERIES, QUEUE];
 /** A delivered or failed delivery stays listed this long, then the dispatcher removes it. */
 export const RETENTION_MS = 30 * 24 * 3600 * 1000;
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export interface DeliveryRecord {
   id: string;

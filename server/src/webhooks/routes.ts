@@ -1,14 +1,15 @@
 /** Webhook subscriptions and their deliveries (Tally's back office, docs/webhooks.md). */
 import { randomBytes } from 'node:crypto';
+import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
-import { readPage, requireInt64 } from '../http/params.js';
+import { optionalEnum, readPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
 import { tenantPrefix } from '../store/keys.js';
 import { paginate } from '../store/paginate.js';
-import { deliveriesOf, removeDeliveriesInTransaction, type DeliveryRecord } from './outbox.js';
+import { DELIVERY_STATUSES, deliveriesOf, getDelivery, putDeliveryInTransaction, removeDeliveriesInTransaction, type DeliveryRecord } from './outbox.js';
 import { putWebhookInTransaction, removeWebhookInTransaction, requireWebhook, WEBHOOKS, type WebhookRecord } from './store.js';
 
 function webhookView(webhook: WebhookRecord) {
@@ -20,6 +21,11 @@ function deliveryView(delivery: DeliveryRecord) {
   return { ...view, id: wireInt(delivery.id) };
 }
 
+/** The HMAC key of a subscription's signatures: whsec_ and 32 random bytes in hex. */
+function newSecret(): string {
+  return `whsec_${randomBytes(32).toString('hex')}`;
+}
+
 export function webhookRoutes({ env, duplicates }: ServerContext): Routes {
   return {
     'webhooks.create': (req) => {
@@ -29,7 +35,7 @@ export function webhookRoutes({ env, duplicates }: ServerContext): Routes {
         const webhook = await env.transact(() => {
           const created: WebhookRecord = {
             id: allocateId(env, req.tenant, 'webhook'), url: body.url, events: body.events, active: body.active ?? true,
-            description: body.description ?? null, secret: `whsec_${randomBytes(32).toString('hex')}`, created_at: at, updated_at: at,
+            description: body.description ?? null, secret: newSecret(), created_at: at, updated_at: at,
           };
           putWebhookInTransaction(env, req.tenant, created);
           return created;
@@ -67,11 +73,48 @@ export function webhookRoutes({ env, duplicates }: ServerContext): Routes {
       });
     },
 
+    // No grace period: the old secret signs nothing from the next attempt on (docs/webhooks.md).
+    'webhooks.rotate_secret': (req) => {
+      const id = requireInt64(req.params.id, 'id');
+      return duplicates.suppress(req, `webhook:${id}`, async () => {
+        const webhook = await env.transact(() => {
+          const changed = { ...requireWebhook(env, req.tenant, id), secret: newSecret(), updated_at: wireDatetime(req.now) };
+          putWebhookInTransaction(env, req.tenant, changed);
+          return changed;
+        });
+        return ok(webhookView(webhook));
+      });
+    },
+
+    // Newest first: an operator looks for what just failed.
     'webhooks.deliveries': (req) => {
       const id = requireInt64(req.params.id, 'id');
+      const status = optionalEnum(req.query.get('status') || undefined, 'status', DELIVERY_STATUSES);
+      const type = req.query.get('event_type') || undefined;
       requireWebhook(env, req.tenant, id);
       const { db, prefix } = deliveriesOf(env, req.tenant, id);
-      return ok(paginate<DeliveryRecord, unknown>(db, prefix, readPage(req.query), deliveryView));
+      const keep = (delivery: DeliveryRecord) => (status === undefined || delivery.status === status) && (type === undefined || delivery.type === type);
+      return ok(paginate<DeliveryRecord, unknown>(db, prefix, readPage(req.query), (delivery) => (keep(delivery) ? deliveryView(delivery) : undefined), true));
+    },
+
+    // A failed (or delivered) delivery sent again now, same event id and body: what an operator needs once the receiver is fixed.
+    'webhooks.retry_delivery': (req) => {
+      const id = requireInt64(req.params.id, 'id');
+      const deliveryId = requireInt64(req.params.delivery_id, 'delivery_id');
+      return duplicates.suppress(req, `webhook_delivery:${id}:${deliveryId}`, async () => {
+        const delivery = await env.transact(() => {
+          const webhook = requireWebhook(env, req.tenant, id);
+          const current = getDelivery(env, req.tenant, id, deliveryId);
+          if (!current) throw new TallyError('delivery_not_found', `delivery_id: webhook ${id} has no delivery ${deliveryId}`, 'delivery_id');
+          if (current.status === 'pending') throw new TallyError('conflict', `delivery_id: delivery ${deliveryId} is pending (next attempt at ${current.next_attempt_at})`, 'delivery_id');
+          // The dispatcher would fail it again at once ("webhook deactivated").
+          if (!webhook.active) throw new TallyError('conflict', `id: webhook ${id} is inactive: activate it first`, 'id');
+          const queued: DeliveryRecord = { ...current, status: 'pending', due: req.now.getTime(), next_attempt_at: wireDatetime(req.now) };
+          putDeliveryInTransaction(env, req.tenant, current, queued);
+          return queued;
+        });
+        return ok(deliveryView(delivery));
+      });
     },
   };
 }

@@ -1,65 +1,7 @@
-import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  text: string;
-  event: { id: string; type: string; created_at: string; company_id: string; environment: string; data: any };
-}
-
-/** A local HTTP server receiving webhook events; answers the statuses of `answers` in turn, then 200. */
-class Receiver {
-  readonly received: Received[] = [];
-  answers: number[] = [];
-  private server?: Server;
-  port = 0;
-
-  async listen(port = 0): Promise<this> {
-    this.server = createServer((req, res) => {
-      let text = '';
-      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      req.on('end', () => {
-        this.received.push({ headers: req.headers, text, event: JSON.parse(text) });
-        res.writeHead(this.answers.shift() ?? 200).end();
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}/hooks`;
-  }
-
-  async close(): Promise<void> {
-    await new Promise((resolve) => this.server?.close(resolve));
-    this.server?.closeAllConnections();
-  }
-
-  /** Waits until `count` events have arrived. */
-  async waitFor(count: number, timeoutMs = 10_000): Promise<Received[]> {
-    const until = Date.now() + timeoutMs;
-    while (this.received.length < count) {
-      if (Date.now() > until) throw new Error(`received ${this.received.length} events, expected ${count}`);
-      await sleep(25);
-    }
-    return this.received;
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Verifies Tally-Signature as a receiver would: t=<seconds>,v1=<HMAC-SHA256(secret, "<t>.<body>")>. */
-function signed(received: Received, secret: string): boolean {
-  const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(received.headers['tally-signature']));
-  if (!match) return false;
-  return createHmac('sha256', secret).update(`${match[1]}.${received.text}`).digest('hex') === match[2];
-}
+import { Receiver, signed, sleep } from './testing.js';
 
 // Three attempts 200 ms apart; a poll every 50 ms.
 const FAST = { WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_RETRY_SECONDS: '0.2,0.2', WEBHOOK_TIMEOUT_MS: '2000' };
@@ -207,7 +149,98 @@ describe('webhooks over HTTP', () => {
     await receiver.waitFor(5);
     await settle();
     expect(receiver.received).toHaveLength(5);
-    expect((await deliveries(id))[1]).toMatchObject({ status: 'failed', attempts: 3, last_status_code: 500, last_error: 'answered 500', next_attempt_at: null });
+    // Newest first.
+    expect((await deliveries(id))[0]).toMatchObject({ status: 'failed', attempts: 3, last_status_code: 500, last_error: 'answered 500', next_attempt_at: null });
+  });
+
+  it('rotates the secret: the next attempts are signed with the new one only, the old one at once invalid', async () => {
+    const { id, secret } = await subscribe(['customer.updated']);
+    await server.client.patch('/customers/1', { name: 'Before rotation' });
+    const [before] = await receiver.waitFor(1);
+    expect(signed(before, secret)).toBe(true);
+
+    const rotated = await server.client.post(`/webhooks/${id}/rotate_secret`);
+    expect(rotated.status, rotated.text).toBe(200);
+    expect(rotated.body).toMatchObject({ id, secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/) });
+    expect(rotated.body.secret).not.toBe(secret);
+    expect((await server.client.get(`/webhooks/${id}`)).body.secret).toBe(rotated.body.secret);
+
+    await server.client.patch('/customers/1', { name: 'After rotation' });
+    const [, after] = await receiver.waitFor(2);
+    expect(signed(after, rotated.body.secret)).toBe(true);
+    expect(signed(after, secret)).toBe(false);
+
+    const unknown = await server.client.post('/webhooks/999999/rotate_secret');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('webhook_not_found');
+  });
+
+  it('lists deliveries newest first, filtered by status and event_type, a page at a time', async () => {
+    const { id } = await subscribe(['customer.created', 'customer.updated']);
+    // The first event fails its three attempts; the next two are delivered.
+    receiver.answers = [500, 500, 500];
+    expect((await server.client.post('/customers', { id: 80, name: 'Listed', registration_location_id: 1 })).status).toBe(200);
+    await receiver.waitFor(3);
+    await settle();
+    await server.client.patch('/customers/80', { name: 'Listed once' });
+    await receiver.waitFor(4);
+    await server.client.patch('/customers/80', { name: 'Listed twice' });
+    await receiver.waitFor(5);
+    await settle();
+
+    const all = await deliveries(id);
+    expect(all.map((d) => [d.type, d.status])).toEqual([['customer.updated', 'delivered'], ['customer.updated', 'delivered'], ['customer.created', 'failed']]);
+    const list = (query: Record<string, string>) => server.client.get(`/webhooks/${id}/deliveries`, { query });
+    expect((await list({ status: 'failed' })).body.data).toEqual([all[2]]);
+    expect((await list({ status: 'delivered', event_type: 'customer.updated' })).body.data).toEqual([all[0], all[1]]);
+    expect((await list({ status: 'pending' })).body).toEqual({ data: [] });
+    expect((await list({ event_type: 'customer.deleted' })).body).toEqual({ data: [] });
+    const refused = await list({ status: 'lost' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ code: 'invalid_request', error: expect.stringContaining('status') });
+
+    const first = (await list({ per_page: '2' })).body;
+    expect(first.data).toEqual([all[0], all[1]]);
+    const second = (await list({ per_page: '2', starting_after: first.next_token_starts_after })).body;
+    expect(second).toEqual({ data: [all[2]] });
+  });
+
+  it('retries a failed delivery now with the same event id and body; refuses a pending one, an unknown one, and an inactive webhook', async () => {
+    const { id } = await subscribe(['customer.updated']);
+    receiver.answers = [500, 500, 500];
+    await server.client.patch('/customers/2', { name: 'Given up' });
+    const [firstAttempt] = await receiver.waitFor(3);
+    await settle();
+    const [failed] = (await server.client.get(`/webhooks/${id}/deliveries`)).body.data;
+    expect(failed).toMatchObject({ status: 'failed', attempts: 3 });
+
+    // The receiver is fixed (answers 200), slowly: the retried attempt is in flight while the delivery is retried again.
+    receiver.holdMs = 500;
+    const retried = await server.client.post(`/webhooks/${id}/deliveries/${failed.id}/retry`);
+    expect(retried.status, retried.text).toBe(200);
+    expect(retried.body).toMatchObject({ id: failed.id, event_id: failed.event_id, status: 'pending', attempts: 3, next_attempt_at: expect.any(String) });
+    const again = await server.client.post(`/webhooks/${id}/deliveries/${failed.id}/retry`, { note: 'a different request' });
+    expect(again.status, again.text).toBe(409);
+    expect(again.body.code).toBe('conflict');
+    const [, , , resent] = await receiver.waitFor(4);
+    expect(resent.event.id).toBe(firstAttempt.event.id);
+    expect(resent.text).toBe(firstAttempt.text);
+    await sleep(600);
+    expect((await server.client.get(`/webhooks/${id}/deliveries`)).body.data).toEqual([
+      expect.objectContaining({ id: failed.id, status: 'delivered', attempts: 4, last_status_code: 200, last_error: null, next_attempt_at: null }),
+    ]);
+
+    for (const [path, code] of [[`/webhooks/${id}/deliveries/999999/retry`, 'delivery_not_found'], [`/webhooks/999999/deliveries/${failed.id}/retry`, 'webhook_not_found']]) {
+      const res = await server.client.post(path);
+      expect(res.status, path).toBe(404);
+      expect(res.body.code).toBe(code);
+    }
+    expect((await server.client.patch(`/webhooks/${id}`, { active: false })).status).toBe(200);
+    const inactive = await server.client.post(`/webhooks/${id}/deliveries/${failed.id}/retry`, { note: 'inactive' });
+    expect(inactive.status).toBe(409);
+    expect(inactive.body).toEqual({ code: 'conflict', error: expect.stringContaining('inactive') });
+    await settle();
+    expect(receiver.received).toHaveLength(4);
   });
 
   it('sends nothing to a deactivated subscription, not even the events raised before', async () => {

@@ -1156,6 +1156,15 @@ export interface WebhooksCreate {
     | 'customer.created'
     | 'customer.updated'
     | 'customer.deleted'
+    | 'customer.merged'
+    | 'customer.unmerged'
+    | 'reward_redemption.created'
+    | 'reward_redemption.reverted'
+    | 'voucher.issued'
+    | 'voucher.redeemed'
+    | 'custom_event.created'
+    | 'game.played'
+    | 'instant_win.won'
   )[];
   active?: boolean;
   description?: string | null;
@@ -1177,6 +1186,15 @@ export interface WebhooksUpdate {
     | 'customer.created'
     | 'customer.updated'
     | 'customer.deleted'
+    | 'customer.merged'
+    | 'customer.unmerged'
+    | 'reward_redemption.created'
+    | 'reward_redemption.reverted'
+    | 'voucher.issued'
+    | 'voucher.redeemed'
+    | 'custom_event.created'
+    | 'game.played'
+    | 'instant_win.won'
   )[];
   active?: boolean;
   description?: string | null;

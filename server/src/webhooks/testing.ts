@@ -1,0 +1,62 @@
+/** The local receiver of the webhook suites: an HTTP server recording the events it is sent. */
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  text: string;
+  event: { id: string; type: string; created_at: string; company_id: string; environment: string; data: any };
+}
+
+/** A local HTTP server receiving webhook events; answers the statuses of `answers` in turn, then 200, after `holdMs`. */
+export class Receiver {
+  readonly received: Received[] = [];
+  answers: number[] = [];
+  holdMs = 0;
+  private server?: Server;
+  port = 0;
+
+  async listen(port = 0): Promise<this> {
+    this.server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      req.on('end', () => {
+        this.received.push({ headers: req.headers, text, event: JSON.parse(text) });
+        const status = this.answers.shift() ?? 200;
+        setTimeout(() => res.writeHead(status).end(), this.holdMs);
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/hooks`;
+  }
+
+  async close(): Promise<void> {
+    await new Promise((resolve) => this.server?.close(resolve));
+    this.server?.closeAllConnections();
+  }
+
+  /** Waits until `count` events have arrived. */
+  async waitFor(count: number, timeoutMs = 10_000): Promise<Received[]> {
+    const until = Date.now() + timeoutMs;
+    while (this.received.length < count) {
+      if (Date.now() > until) throw new Error(`received ${this.received.length} events, expected ${count}`);
+      await sleep(25);
+    }
+    return this.received;
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Verifies Tally-Signature as a receiver would: t=<seconds>,v1=<HMAC-SHA256(secret, "<t>.<body>")>. */
+export function signed(received: Received, secret: string): boolean {
+  const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(received.headers['tally-signature']));
+  if (!match) return false;
+  return createHmac('sha256', secret).update(`${match[1]}.${received.text}`).digest('hex') === match[2];
+}
