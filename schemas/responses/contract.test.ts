@@ -10,6 +10,7 @@ import type { OperationId } from '../../server/src/http/operations.js';
 import { SCHEMA_DOCUMENTS } from '../../server/src/http/validation.js';
 import { RESPONSE_BODIES, responseBodySchema } from '../../server/src/openapi/bodies.js';
 import { startServer, type TestResponse, type TestServer } from '../../server/src/testing/server.js';
+import { Receiver, sleep } from '../../server/src/webhooks/testing.js';
 import { closedResponseAjv } from '../../server/src/testing/closed-responses.js';
 
 // Closed: a field an answer carries and its schema does not describe is a failure too.
@@ -336,7 +337,23 @@ describe('answers match their response schemas', () => {
     expect((await c.patch('/customers/500', { name: 'Ana' })).status).toBe(200);
     const listed = expectMatches(await c.get(`/webhooks/${webhook.id}/deliveries`), 'webhooks.deliveries');
     expect(listed.data).toHaveLength(1);
+    expectMatches(await c.post(`/webhooks/${webhook.id}/rotate_secret`), 'webhooks.rotate_secret');
     expectMatches(await c.delete(`/webhooks/${webhook.id}`), 'webhooks.delete');
+    // A delivered delivery sent again (a failed one would wait for the default retry schedule).
+    const receiver = await new Receiver().listen();
+    try {
+      const delivered = expectMatches(await c.post('/webhooks', { url: receiver.url, events: ['customer.updated'] }), 'webhooks.create');
+      expect((await c.patch('/customers/500', { name: 'Ana María' })).status).toBe(200);
+      await receiver.waitFor(1);
+      let [sent] = (await c.get(`/webhooks/${delivered.id}/deliveries`)).body.data;
+      for (let tries = 0; sent.status !== 'delivered' && tries < 200; tries++) {
+        await sleep(25);
+        [sent] = (await c.get(`/webhooks/${delivered.id}/deliveries`)).body.data;
+      }
+      expectMatches(await c.post(`/webhooks/${delivered.id}/deliveries/${sent.id}/retry`), 'webhooks.retry_delivery');
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('associations and points transfers between two customers', async () => {
