@@ -247,6 +247,10 @@ describe('bad input, for every operation', () => {
     const program = await ok('POST', '/tier_programs', { name: 'Club', attribute: 'total_spent', structure: [{ level: 1, name: 'Bronze', threshold: 0 }, { level: 2, name: 'Gold', threshold: 100 }] });
     await ok('POST', '/custom_event_definitions', { slug: 'visit', name: 'Visit', schema: { type: 'object' } });
     const event = await ok('POST', '/custom_events', { slug: 'visit', customer_id: 1, data: {} });
+    // Port 9 (discard) and the dispatcher off (beforeAll): the delivery stays pending, nothing writes in the background.
+    const webhook = await ok('POST', '/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['customer.updated'] });
+    await ok('PATCH', '/customers/8', { name: 'Hooked' });
+    const [delivery] = (await server.client.get(`/webhooks/${webhook.id}/deliveries`)).body.data;
     await ok('PATCH', '/company', { cart_cancellation_wait_seconds: 0 });
     await ok('POST', '/carts/realtime', cartBody(10, { id: 1, code: 'CART-1', customer_id: 1 }));
     await ok('POST', '/carts/realtime', cartBody(20, { id: 2, code: 'CART-2', customer_id: 1 }));
@@ -257,7 +261,7 @@ describe('bad input, for every operation', () => {
     return {
       points: String(points.id), discount: String(discount.id), bare: String(bare.id), coupon: String(coupon), reward: String(reward.id),
       redemption: String(redemption.redemption_id), game: String(game.id), instantWin: String(instantWin.id), challenge: String(challenge.id),
-      program: String(program.id), event: String(event.id), token,
+      program: String(program.id), event: String(event.id), webhook: String(webhook.id), delivery: String(delivery.id), token,
     };
   }
 
@@ -268,6 +272,7 @@ describe('bad input, for every operation', () => {
       customers: '1', merges: '2', carts: '1', custom_events: seeded.event, discounts: seeded.discount, points: seeded.points, games: seeded.game,
       instant_wins: seeded.instantWin, rewards: seeded.reward, challenges: seeded.challenge, tier_programs: seeded.program, coupons: seeded.coupon,
       vouchers: 'V1', products: '1', taxonomies: 'family', features: '2', locations: '1', location_taxonomies: 'region', location_features: '1', promotions: '1',
+      webhooks: seeded.webhook,
     };
     const params: Record<string, string> = {};
     for (const name of pathParamNames(path)) {
@@ -279,6 +284,7 @@ describe('bad input, for every operation', () => {
     }
     if (op === 'challenges.customer_get') params.value = '1';
     if (op === 'rewards.rollback') params.id = seeded.redemption;
+    if (op === 'webhooks.retry_delivery') params.delivery_id = seeded.delivery;
     return params;
   }
 
@@ -368,6 +374,8 @@ describe('bad input, for every operation', () => {
       'location_features.update': { name: 'North 2' },
       'promotions.create': { id: 2, name: 'Winter', available_from: '2026-01-01T00:00:00Z' },
       'promotions.update': { name: 'Summer 2' },
+      'webhooks.create': { url: 'https://example.com/hooks', events: ['cart.created', 'customer.deleted'], description: 'ERP', active: true },
+      'webhooks.update': { description: 'ERP 2', events: ['customer.updated'] },
     };
     return bodies[op];
   }
@@ -408,8 +416,8 @@ describe('bad input, for every operation', () => {
   }
 
   beforeAll(async () => {
-    // No background writes during the test: the points settlement sweep is off, merges complete at once.
-    server = await startServer({ env: { POINTS_SETTLEMENT_INTERVAL_MS: '0', TALLY_MERGE_DELAY_MS: '0' } });
+    // No background writes during the test: the points settlement sweep and the webhook dispatcher are off, merges complete at once.
+    server = await startServer({ env: { POINTS_SETTLEMENT_INTERVAL_MS: '0', TALLY_MERGE_DELAY_MS: '0', WEBHOOK_POLL_INTERVAL_MS: '0' } });
     ajv = createAjv();
     for (const document of SCHEMA_DOCUMENTS.values()) ajv.addSchema(document);
     seeded = await seed();
