@@ -1,4 +1,7 @@
-/** Settings read from the environment at start-up (README, docs/http.md). */
+/**
+ * Settings read from the environment at start-up (README, docs/http.md). The cart pools' own
+ * (`WORKERS`, `REALTIME_WORKERS`, `CART_BATCH_SIZE`, `CART_QUEUE_LIMIT`, ...) are read by `readPoolOptions` (pool/pool.ts).
+ */
 export interface Config {
   host: string;
   /** 0 = a free port. */

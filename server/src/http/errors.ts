@@ -1,7 +1,7 @@
 /**
  * The one place where failures become HTTP answers. A TallyError becomes
- * `{error, code}` with its contract status; anything else is logged and
- * answered 500 server_error (the process never crashes on a request).
+ * `{error, code}` with its contract status; a full cart pool 503; anything
+ * else is logged and answered 500 server_error (the process never crashes on a request).
  */
 import { TallyError } from '@tally/engine';
 import type { Logger } from 'pino';
@@ -17,8 +17,25 @@ export function errorBody(code: string, message: string): { error: string; code:
   return { error: message, code };
 }
 
+/**
+ * A cart pool holds its limit of carts (`CART_QUEUE_LIMIT`, pool/pool.ts): the cart is shed before any work.
+ * 503 with the contract's server_error, whose client back-off (1 s, doubling up to 32) is the one wanted;
+ * Retry-After says the same (docs/http.md, "Load shedding"). Not logged here: the pool counts them.
+ */
+export class Overloaded extends Error {}
+
+/** The one instance the pool rejects with (no stack captured per shed cart). */
+export const OVERLOADED = new Overloaded('cart pool full');
+
+const SHED: Reply = {
+  status: 503,
+  headers: { 'Retry-After': '1' },
+  body: errorBody('server_error', 'The server is busy: retry after 1 second, then back off'),
+};
+
 export function errorReply(err: unknown, log: Logger): Reply {
   if (err instanceof TallyError) return { status: err.status, body: errorBody(err.code, err.message) };
+  if (err instanceof Overloaded) return SHED;
   log.error({ err }, 'unexpected error');
   return { status: 500, body: errorBody('server_error', 'Internal server error') };
 }

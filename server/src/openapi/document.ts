@@ -53,10 +53,13 @@ function responses(id: OperationId, spec: OperationSpec): Json {
   const body = RESPONSE_BODIES[id];
   const ok = { description: 'Success.', content: json(body ? toOpenApiSchema(responseBodySchema(body)) : { type: 'object' }) };
   const limited = { description: `Rate limit of ${spec.tier} exceeded; Retry-After gives the seconds to wait.`, headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 } } }, content: json(ref('schemas', 'responses.error')) };
+  const shed = { description: 'The cart pool is full (CART_QUEUE_LIMIT): nothing was done; code server_error, retry after Retry-After seconds, then back off.', headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 } } }, content: json(ref('schemas', 'responses.error')) };
   return {
     200: ok,
     403: { description: spec.public ? 'Credentials were sent and are not valid.' : 'Credentials missing or not valid.', content: json(ref('schemas', 'responses.forbidden')) },
     ...(spec.public ? {} : { 429: limited }),
+    // The operations whose body goes to the cart pools: a full pool sheds (docs/http.md, Load shedding).
+    ...(spec.workerParsesBody ? { 503: shed } : {}),
     default: { description: 'Any other failure: the HTTP status and a code of the contract.', content: json(ref('schemas', 'responses.error')) },
   };
 }

@@ -61,6 +61,14 @@ describe('the OpenAPI document', () => {
     expect(document.paths['/customers/{value}'].get['x-tally-tier']).toBe('tier_1');
   });
 
+  it('answers 503 with Retry-After on the cart pool operations only (load shedding)', () => {
+    for (const [path, method] of [['/carts/simulate', 'post'], ['/carts/realtime', 'post'], ['/carts', 'post'], ['/activities/realtime', 'post']]) {
+      expect(document.paths[path][method].responses['503'].headers['Retry-After'], path).toBeDefined();
+    }
+    expect(document.paths['/carts'].get.responses['503']).toBeUndefined();
+    expect(document.paths['/customers'].post.responses['503']).toBeUndefined();
+  });
+
   it('names path parameters, known query parameters, request and response bodies', () => {
     const get = document.paths['/customers/{value}'].get;
     expect(get.parameters).toEqual(expect.arrayContaining([

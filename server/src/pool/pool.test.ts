@@ -73,10 +73,17 @@ describe('realtime carts committed on the writer thread', () => {
 
 describe('the pool options', () => {
   it('default to 32 tasks a worker, batches of 16 simulated carts and two threads for the carts that write, filled 16 carts each', () => {
-    expect(readPoolOptions({ WORKERS: '2' })).toEqual({ workers: 2, tasksPerWorker: 32, batchSize: 16, writers: 2, writerFill: 16 });
-    expect(readPoolOptions({ WORKERS: '3', CART_TASKS_PER_WORKER: '8', CART_BATCH_SIZE: '4', REALTIME_WORKERS: '1', REALTIME_WRITER_FILL: '4' })).toEqual({
-      workers: 3, tasksPerWorker: 8, batchSize: 4, writers: 1, writerFill: 4,
+    expect(readPoolOptions({ WORKERS: '2' })).toEqual({
+      workers: 2, tasksPerWorker: 32, batchSize: 16, writers: 2, writerFill: 16, queueLimits: { simulate: 4000, realtime: 1000 },
     });
+    expect(readPoolOptions({ WORKERS: '3', CART_TASKS_PER_WORKER: '8', CART_BATCH_SIZE: '4', REALTIME_WORKERS: '1', REALTIME_WRITER_FILL: '4', CART_QUEUE_LIMIT: '50' })).toEqual({
+      workers: 3, tasksPerWorker: 8, batchSize: 4, writers: 1, writerFill: 4, queueLimits: { simulate: 50, realtime: 50 },
+    });
+  });
+
+  it('bound the carts each pool holds to CART_QUEUE_LIMIT, unbounded for 0', () => {
+    expect(readPoolOptions({ CART_QUEUE_LIMIT: '0' }).queueLimits).toEqual({ simulate: Infinity, realtime: Infinity });
+    for (const bad of ['-1', '2.5', 'many']) expect(() => readPoolOptions({ CART_QUEUE_LIMIT: bad })).toThrow('CART_QUEUE_LIMIT');
   });
 
   it('refuse anything but a positive integer (WORKERS may be 0: inline)', () => {

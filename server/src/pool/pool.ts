@@ -12,16 +12,33 @@
  *   only takes more turns on LMDB's one write lock). The writers are filled
  *   in order, REALTIME_WRITER_FILL carts each (`writerFor`);
  * - several tasks are in flight per worker, and the body travels as the JSON
- *   text the worker parses itself.
+ *   text the worker parses itself;
+ * - each pool holds a bounded number of carts (`CART_QUEUE_LIMIT`): past it a
+ *   cart is shed at once (`Overloaded`, 503) instead of waiting ever longer.
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { CartService, type CartTask } from '../carts/service.js';
+import { OVERLOADED } from '../http/errors.js';
 import type { Logger } from '../log.js';
 import type { StoreEnv } from '../store/env.js';
 import { envelop, rebuildError, unwrap, WORKER_LOADED, type Envelope } from './envelope.js';
 
 const YOUNG_GENERATION_MB = 96;
+
+/**
+ * The carts a pool holds before it sheds, by default: about 250 ms of work at what this 2-core machine drains
+ * (bench/README.md: some 17,000 to 20,000 simulated carts a second, 4,000 to 4,500 realtime). Longer, a till
+ * times out and sends again while its first cart still waits; shorter, a burst the pool drains in time is refused.
+ */
+const DEFAULT_QUEUE_LIMITS: QueueLimits = { simulate: 4000, realtime: 1000 };
+
+/** Carts a pool holds (waiting or being evaluated) before it sheds the next; Infinity: unbounded. */
+export interface QueueLimits {
+  simulate: number;
+  /** The writer threads together. */
+  realtime: number;
+}
 
 export interface PoolOptions {
   /** Worker threads; 0 = evaluate inline on the main thread. */
@@ -34,6 +51,8 @@ export interface PoolOptions {
   writers: number;
   /** Carts in flight a writer takes before the next writer gets any (`writerFor`). */
   writerFill: number;
+  /** `CART_QUEUE_LIMIT` for both pools (0: unbounded), else the defaults. */
+  queueLimits: QueueLimits;
 }
 
 export function readPoolOptions(env: NodeJS.ProcessEnv = process.env): PoolOptions {
@@ -42,12 +61,17 @@ export function readPoolOptions(env: NodeJS.ProcessEnv = process.env): PoolOptio
   const batchSize = Number(env.CART_BATCH_SIZE ?? 16);
   const writers = Number(env.REALTIME_WORKERS ?? 2);
   const writerFill = Number(env.REALTIME_WRITER_FILL ?? 16);
+  const queueLimit = env.CART_QUEUE_LIMIT === undefined ? undefined : Number(env.CART_QUEUE_LIMIT);
   if (!Number.isInteger(workers) || workers < 0) throw new Error(`WORKERS must be an integer >= 0, got ${env.WORKERS}`);
   if (!Number.isInteger(tasksPerWorker) || tasksPerWorker < 1) throw new Error(`CART_TASKS_PER_WORKER must be an integer >= 1, got ${env.CART_TASKS_PER_WORKER}`);
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`CART_BATCH_SIZE must be an integer >= 1, got ${env.CART_BATCH_SIZE}`);
   if (!Number.isInteger(writers) || writers < 1) throw new Error(`REALTIME_WORKERS must be an integer >= 1, got ${env.REALTIME_WORKERS}`);
   if (!Number.isInteger(writerFill) || writerFill < 1) throw new Error(`REALTIME_WRITER_FILL must be an integer >= 1, got ${env.REALTIME_WRITER_FILL}`);
-  return { workers, tasksPerWorker, batchSize, writers, writerFill };
+  if (queueLimit !== undefined && (!Number.isInteger(queueLimit) || queueLimit < 0)) throw new Error(`CART_QUEUE_LIMIT must be an integer >= 0, got ${env.CART_QUEUE_LIMIT}`);
+  // Infinity for 0: the check per cart stays one comparison.
+  const bound = queueLimit === 0 ? Infinity : queueLimit;
+  const queueLimits = bound === undefined ? DEFAULT_QUEUE_LIMITS : { simulate: bound, realtime: bound };
+  return { workers, tasksPerWorker, batchSize, writers, writerFill, queueLimits };
 }
 
 /**
@@ -63,7 +87,7 @@ export async function threadsLoaded(): Promise<void> {
 }
 
 export interface CartPool {
-  /** The response's JSON text; throws the task's TallyError. */
+  /** The response's JSON text; throws the task's TallyError, or `OVERLOADED` when the cart's pool is full. */
   run(task: CartTask): Promise<string>;
   /** Piscina's counters, for the metrics (none when carts run inline). */
   counters(): PoolCounters[];
@@ -81,6 +105,7 @@ export interface PoolCounters {
 }
 
 export function createCartPool(options: PoolOptions, dataDir: string, env: StoreEnv, log: Logger): CartPool {
+  // Inline, a cart is evaluated as its request is read: there is no queue to bound.
   if (options.workers === 0) {
     const service = new CartService(env, (tenant, version) => log.info({ tenant, version }, 'program compiled'));
     return {
@@ -115,7 +140,7 @@ export function createCartPool(options: PoolOptions, dataDir: string, env: Store
   };
   // The threads live as long as the process: the server's stop answers in-flight requests, then exits.
   // One pool per writer, so that the main thread chooses each cart's writer (`writerFor`).
-  return new CartThreads(threads(options.workers), Array.from({ length: options.writers }, () => threads(1)), options, env);
+  return new CartThreads(threads(options.workers), Array.from({ length: options.writers }, () => threads(1)), options, env, log);
 }
 
 interface Waiting {
@@ -148,26 +173,43 @@ export function writerFor(inFlight: readonly number[], fill: number): number {
  * worker, so the workers take the turns' batches in alternation. Realtime and
  * create carts go one by one to the writer threads, filled in order
  * (`writerFor`).
+ *
+ * A pool holding its limit of carts sheds the next one before it is sent:
+ * counted in carts, not Piscina tasks (a task is a batch of simulated carts,
+ * and Piscina's `maxQueue` counts only the tasks beyond the
+ * `concurrentTasksPerWorker` each worker already holds, per writer pool).
  */
 class CartThreads implements CartPool {
   private waiting: Waiting[] = [];
+  /** Simulated carts sent to the workers and not yet answered. */
+  private evaluating = 0;
   /** Carts sent to each writer and not yet answered. */
   private readonly inFlight: number[];
+  /** Their sum. */
+  private writing = 0;
+  /** Carts shed since the last report (`reportShed`). */
+  private shed = { simulate: 0, realtime: 0 };
 
   constructor(
     private readonly evaluators: Piscina<CartTask[], Envelope[]>,
     private readonly writers: Piscina<CartTask[], Envelope[]>[],
     private readonly options: PoolOptions,
     private readonly env: StoreEnv,
+    private readonly log: Logger,
   ) {
     this.inFlight = writers.map(() => 0);
   }
 
   run(task: CartTask): Promise<string> {
-    return new Promise((resolve, reject) => {
+    const limits = this.options.queueLimits;
+    if (task.operation !== 'simulate') {
+      if (this.writing >= limits.realtime) return this.shedOne('realtime');
       // A batch answers when its last cart is done: carts that wait for their own commit travel alone
       // (batched, they measured slower: bench/README.md).
-      if (task.operation !== 'simulate') return this.send([{ task, resolve, reject }], true);
+      return new Promise((resolve, reject) => this.send([{ task, resolve, reject }], true));
+    }
+    if (this.waiting.length + this.evaluating >= limits.simulate) return this.shedOne('simulate');
+    return new Promise((resolve, reject) => {
       if (this.waiting.length === 0) setImmediate(this.flush);
       this.waiting.push({ task, resolve, reject });
     });
@@ -189,6 +231,18 @@ class CartThreads implements CartPool {
     ];
   }
 
+  /** One shared error: shedding stays cheap when the server is busiest. Logged once a second at most, with the counts. */
+  private shedOne(pool: 'simulate' | 'realtime'): Promise<never> {
+    if (this.shed.simulate + this.shed.realtime === 0) setTimeout(this.reportShed, 1000).unref();
+    this.shed[pool] += 1;
+    return Promise.reject(OVERLOADED);
+  }
+
+  private readonly reportShed = (): void => {
+    this.log.warn({ shed: this.shed, limits: this.options.queueLimits }, 'cart pool full: carts shed (503) in the last second');
+    this.shed = { simulate: 0, realtime: 0 };
+  };
+
   private readonly flush = (): void => {
     const waiting = this.waiting;
     this.waiting = [];
@@ -198,11 +252,11 @@ class CartThreads implements CartPool {
 
   private send(batch: Waiting[], writes: boolean): void {
     const writer = writes ? writerFor(this.inFlight, this.options.writerFill) : undefined;
-    if (writer !== undefined) this.inFlight[writer] += batch.length;
+    this.hold(writer, batch.length);
     (writer !== undefined ? this.writers[writer] : this.evaluators).run(batch.map((entry) => entry.task)).then(
       (envelopes) => {
+        this.hold(writer, -batch.length);
         if (writer !== undefined) {
-          this.inFlight[writer] -= batch.length;
           // A writer committed these carts: the main thread's next reads must see them (its lmdb-js
           // snapshot is otherwise renewed only by a timer), since their 200s go out now.
           this.env.freshReads();
@@ -214,10 +268,20 @@ class CartThreads implements CartPool {
         }
       },
       (err: unknown) => {
-        if (writer !== undefined) this.inFlight[writer] -= batch.length;
+        this.hold(writer, -batch.length);
         for (const entry of batch) entry.reject(err);
       },
     );
+  }
+
+  /** Counts `carts` more (or fewer) held by `writer`, or by the simulate workers when undefined. */
+  private hold(writer: number | undefined, carts: number): void {
+    if (writer === undefined) {
+      this.evaluating += carts;
+      return;
+    }
+    this.inFlight[writer] += carts;
+    this.writing += carts;
   }
 }
 
