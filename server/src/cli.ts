@@ -7,6 +7,7 @@
 import { Command } from 'commander';
 import { TallyError } from '@tally/engine';
 import { invalidRequest } from './http/errors.js';
+import { auditWitness, runAuditedCommand, type AuditContext } from './audit/context.js';
 import { openStore, type StoreEnv } from './store/env.js';
 import {
   createApiKey,
@@ -18,7 +19,8 @@ import {
   updateCompany,
 } from './tenancy/admin.js';
 import { LmdbTenancyStore, type TenancyStore } from './tenancy/store.js';
-import type { RateLimits } from './tenancy/types.js';
+import { newApiKey } from './tenancy/secrets.js';
+import { ENVIRONMENTS, type RateLimits, type Tenant } from './tenancy/types.js';
 import { validate } from './http/validation.js';
 
 function parseJsonOption(text: string, option: string): Record<string, unknown> {
@@ -37,16 +39,32 @@ function rateLimitsOption(text: string): RateLimits {
   return rate_limits;
 }
 
+/** The audit context of a CLI command: operation `cli.<words>`, its options as the body. */
+function command(name: string, tenants: Tenant[], target: string, options: object): Omit<AuditContext, 'actor'> {
+  return { tenants, operation: `cli.${name.replace(' ', '.')}`, method: null, path: null, target, body: options };
+}
+
+/** A command on an existing key, recorded in the key's Company environment (a missing key: the command fails, nothing to record). */
+function keyCommand(tenancy: TenancyStore, name: string, key: string, options: object) {
+  const record = tenancy.getApiKey(key);
+  return record && command(name, [{ companyId: record.company_id, environment: record.environment }], `api_key:${key}`, options);
+}
+
 const program = new Command('tally')
   .description('Manage Tally Companies and API keys')
   .option('--data-dir <dir>', 'the server\'s DATA_DIR', process.env.DATA_DIR || './data');
 
-/** Opens the store, runs the command, prints its result as JSON. */
-function action<A extends unknown[]>(run: (tenancy: TenancyStore, ...args: A) => Promise<unknown> | unknown) {
+/** What a command changes, for its audit log entries (actor `cli`); undefined: it changes nothing it can name. */
+type Audited<A extends unknown[]> = (tenancy: TenancyStore, ...args: A) => Omit<AuditContext, 'actor'> | undefined;
+
+/** Opens the store, runs the command (its writes recorded in the audit log when `audited` names them), prints its result as JSON. */
+function action<A extends unknown[]>(run: (tenancy: TenancyStore, ...args: A) => Promise<unknown> | unknown, audited?: Audited<A>) {
   return async (...args: A) => {
-    const env: StoreEnv = openStore(program.opts<{ dataDir: string }>().dataDir);
+    const env: StoreEnv = openStore(program.opts<{ dataDir: string }>().dataDir, { witness: auditWitness });
     try {
-      const result = await run(new LmdbTenancyStore(env), ...args);
+      const tenancy = new LmdbTenancyStore(env);
+      const context = audited?.(tenancy, ...args);
+      const result = await (context ? runAuditedCommand(context, () => run(tenancy, ...args)) : run(tenancy, ...args));
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     } catch (err) {
       const body = err instanceof TallyError ? { error: err.message, code: err.code } : { error: String(err), code: 'server_error' };
@@ -63,7 +81,13 @@ company
   .command('create <id>')
   .description('create a Company (id: a slug)')
   .option('--name <name>', 'display name (default: the id)')
-  .action(action((tenancy, id: string, opts: { name?: string }) => createCompany(tenancy, id, opts.name ?? id, new Date())));
+  .action(
+    action(
+      (tenancy, id: string, opts: { name?: string }) => createCompany(tenancy, id, opts.name ?? id, new Date()),
+      // A new Company is recorded in each of its environments.
+      (_tenancy, id, opts) => command('company create', ENVIRONMENTS.map((environment) => ({ companyId: id, environment })), `company:${id}`, { id, ...opts }),
+    ),
+  );
 company
   .command('list')
   .description('list Companies')
@@ -75,11 +99,15 @@ company
   .option('--environment <env>', 'sandbox or production', 'sandbox')
   .option('--settings <json>', 'settings to replace, as in PATCH /company')
   .action(
-    action((tenancy, id: string, opts: { name?: string; environment: string; settings?: string }) =>
-      updateCompany(tenancy, id, {
-        name: opts.name,
-        environment: parseEnvironment(opts.environment),
-        settings: opts.settings === undefined ? undefined : validate('company.update', parseJsonOption(opts.settings, 'settings')),
+    action(
+      (tenancy, id: string, opts: { name?: string; environment: string; settings?: string }) =>
+        updateCompany(tenancy, id, {
+          name: opts.name,
+          environment: parseEnvironment(opts.environment),
+          settings: opts.settings === undefined ? undefined : validate('company.update', parseJsonOption(opts.settings, 'settings')),
+        }),
+      (_tenancy, id, opts) => command('company update', [{ companyId: id, environment: parseEnvironment(opts.environment) }], `company:${id}`, {
+        name: opts.name, settings: opts.settings === undefined ? undefined : parseJsonOption(opts.settings, 'settings'),
       }),
     ),
   );
@@ -93,17 +121,25 @@ key
   .option('--description <text>', 'what the key is for')
   .option('--rate-limits <json>', 'raised budgets, e.g. {"tier_1":200}')
   .action(
-    action((tenancy, opts: { company: string; environment: string; description?: string; rateLimits?: string }) =>
-      createApiKey(
-        tenancy,
-        {
-          companyId: opts.company,
-          environment: parseEnvironment(opts.environment),
-          description: opts.description,
-          rateLimits: opts.rateLimits === undefined ? undefined : rateLimitsOption(opts.rateLimits),
-        },
-        new Date(),
-      ),
+    action(
+      (tenancy, opts: { company: string; environment: string; description?: string; rateLimits?: string; key: string }) =>
+        createApiKey(
+          tenancy,
+          {
+            companyId: opts.company,
+            environment: parseEnvironment(opts.environment),
+            description: opts.description,
+            rateLimits: opts.rateLimits === undefined ? undefined : rateLimitsOption(opts.rateLimits),
+            key: opts.key,
+          },
+          new Date(),
+        ),
+      // The key is made before the command runs, so its entry names it (never the secret, made by createApiKey).
+      (_tenancy, opts) => {
+        opts.key = newApiKey();
+        const { company, environment, ...recorded } = opts;
+        return command('key create', [{ companyId: company, environment: parseEnvironment(environment) }], `api_key:${opts.key}`, recorded);
+      },
     ),
   );
 key
@@ -119,11 +155,11 @@ key
 key
   .command('disable <key>')
   .description('refuse the key from now on (the record stays)')
-  .action(action((tenancy, k: string) => updateApiKey(tenancy, k, { enabled: false })));
+  .action(action((tenancy, k: string) => updateApiKey(tenancy, k, { enabled: false }), (tenancy, k) => keyCommand(tenancy, 'key disable', k, {})));
 key
   .command('enable <key>')
   .description('accept the key again')
-  .action(action((tenancy, k: string) => updateApiKey(tenancy, k, { enabled: true })));
+  .action(action((tenancy, k: string) => updateApiKey(tenancy, k, { enabled: true }), (tenancy, k) => keyCommand(tenancy, 'key enable', k, {})));
 key
   .command('update <key>')
   .description('change a key\'s description or raise its rate limits')
@@ -135,6 +171,7 @@ key
         description: opts.description,
         rateLimits: opts.rateLimits === undefined ? undefined : rateLimitsOption(opts.rateLimits),
       }),
+      (tenancy, k, opts) => keyCommand(tenancy, 'key update', k, opts),
     ),
   );
 

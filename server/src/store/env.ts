@@ -73,6 +73,12 @@ export interface CommitMetrics {
 export interface StoreOptions {
   /** Count commits, pages and the time they take (lmdb-js `trackMetrics`): STORE_METRICS_INTERVAL_MS or METRICS_PORT. */
   trackMetrics?: boolean;
+  /**
+   * Called as `transact` is, in its caller's async context (so it can see the
+   * request that asked for the transaction); what it returns runs inside that
+   * transaction once the work has returned. The audit log records with it (audit/context.ts).
+   */
+  witness?: () => ((env: StoreEnv) => void) | undefined;
 }
 
 export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv {
@@ -88,6 +94,7 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
     trackMetrics,
   };
   const root: RootDatabase = open(rootOptions);
+  const witness = options.witness;
   const dbs = new Map<string, Db>();
   // The callbacks and collected values of the transaction whose work is running (works run one at a time, synchronously).
   let settling: (() => void)[] | undefined;
@@ -95,7 +102,7 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
   // allocateId (ids.ts), version tokens (versioned.ts), customer entries (customer-entries.ts) and webhook events
   // (webhooks/outbox.ts) are only ever written inside transactions: open their databases now.
   for (const name of ['sequences', VERSIONS_DATABASE, CUSTOMER_ENTRIES, ...OUTBOX_DATABASES]) dbs.set(name, root.openDB({ name }) as Db);
-  return {
+  const env: StoreEnv = {
     db(name) {
       let db = dbs.get(name);
       if (!db) dbs.set(name, (db = root.openDB({ name }) as Db));
@@ -113,6 +120,7 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
       }
     },
     async transact<T>(work: () => T): Promise<T> {
+      const witnessed = witness?.();
       const settled: (() => void)[] = [];
       try {
         return await commit(() => {
@@ -122,6 +130,7 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
           collecting = collected;
           try {
             const result = work();
+            witnessed?.(env);
             for (const { value, prepare } of collected.values()) prepare(value);
             return result;
           } finally {
@@ -167,6 +176,7 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
       await root.close();
     },
   };
+  return env;
 
   async function commit<T>(work: () => T): Promise<T> {
     // lmdb-js keeps the writes made before a throw in `transaction` (seen here);

@@ -1,4 +1,5 @@
 /** Webhook subscriptions and their deliveries (Tally's back office, docs/webhooks.md). */
+import { auditTarget } from '../audit/context.js';
 import { randomBytes } from 'node:crypto';
 import type { ServerContext } from '../context.js';
 import { readPage, requireInt64 } from '../http/params.js';
@@ -32,6 +33,7 @@ export function webhookRoutes({ env, duplicates }: ServerContext): Routes {
             description: body.description ?? null, secret: `whsec_${randomBytes(32).toString('hex')}`, created_at: at, updated_at: at,
           };
           putWebhookInTransaction(env, req.tenant, created);
+          auditTarget(req, `webhook:${created.id}`);
           return created;
         });
         return ok(webhookView(webhook));
