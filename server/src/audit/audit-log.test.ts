@@ -101,6 +101,16 @@ describe('the audit log over HTTP', () => {
     expect(JSON.parse(entry.body)).toMatchObject({ name: 'Sam', password: '[redacted]', password_confirmation: '[redacted]', push_token: '[redacted]' });
   });
 
+  it('cuts a body over 16 KB and says so', async () => {
+    const long = { rule_params: { ...discount.rule_params, description: 'x'.repeat(20_000) } };
+    const created = await server.client.post('/discounts', long);
+    expect(created.status, created.text).toBe(200);
+    const [entry] = await entries({ target: `campaign:${created.body.id}` });
+    expect(entry.body_truncated).toBe(true);
+    expect(entry.body).toHaveLength(16 * 1024);
+    expect(entry.body.startsWith('{"rule_params":{"description":"xxx')).toBe(true);
+  });
+
   it('shows a Company environment only its own entries; the CLI records its writes with actor cli', async () => {
     expect((await runCli(server.dataDir, 'company', 'create', 'acme')).code).toBe(0);
     const key = (await runCli(server.dataDir, 'key', 'create', '--company', 'acme')).output;
