@@ -356,6 +356,11 @@ describe('answers match their response schemas', () => {
     }
   });
 
+  it('the audit log', async () => {
+    const listed = expectMatches(await server.client.get('/audit_log', { query: { per_page: '100' } }), 'audit_log.list');
+    expect(listed.data.length).toBeGreaterThan(0);
+  });
+
   it('associations and points transfers between two customers', async () => {
     const c = server.client;
     expectMatches(await c.post('/customers', { id: 501, name: 'Bea', registration_location_id: 1, country: 'ES' }), 'customers.create');

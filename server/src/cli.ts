@@ -7,6 +7,7 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { TallyError } from '@tally/engine';
+import { auditWitness, runAuditedCommand, type AuditContext } from './audit/context.js';
 import { backup } from './cli/backup.js';
 import { importCustomers } from './cli/import.js';
 import { invalidRequest } from './http/errors.js';
@@ -21,7 +22,8 @@ import {
   updateCompany,
 } from './tenancy/admin.js';
 import { LmdbTenancyStore, type TenancyStore } from './tenancy/store.js';
-import type { RateLimits } from './tenancy/types.js';
+import { newApiKey } from './tenancy/secrets.js';
+import { ENVIRONMENTS, type RateLimits, type Tenant } from './tenancy/types.js';
 import { validate } from './http/validation.js';
 
 function parseJsonOption(text: string, option: string): Record<string, unknown> {
@@ -38,6 +40,17 @@ function rateLimitsOption(text: string): RateLimits {
   // A key's budgets are checked by the schema of the settings' rate_limits (one definition for both).
   const { rate_limits = {} } = validate('company.update', { rate_limits: parseJsonOption(text, 'rate-limits') });
   return rate_limits;
+}
+
+/** The audit context of a CLI command: operation `cli.<words>`, its options as the body. */
+function recorded(name: string, tenants: Tenant[], target: string, options: object): Omit<AuditContext, 'actor'> {
+  return { tenants, operation: `cli.${name.replace(' ', '.')}`, method: null, path: null, target, body: options };
+}
+
+/** A command on an existing key, recorded in the key's Company environment (a missing key: the command fails, nothing to record). */
+function keyCommand(tenancy: TenancyStore, name: string, key: string, options: object) {
+  const record = tenancy.getApiKey(key);
+  return record && recorded(name, [{ companyId: record.company_id, environment: record.environment }], `api_key:${key}`, options);
 }
 
 function positiveInteger(text: string): number {
@@ -64,10 +77,10 @@ function command<A extends unknown[]>(run: (...args: A) => Promise<unknown> | un
   };
 }
 
-/** A command on the store: opens DATA_DIR for it. */
+/** A command on the store: opens DATA_DIR for it (its transactions recorded in the audit log when a command names them). */
 function storeAction<A extends unknown[]>(run: (env: StoreEnv, ...args: A) => Promise<unknown> | unknown) {
   return command(async (...args: A) => {
-    const env = openStore(program.opts<{ dataDir: string }>().dataDir);
+    const env = openStore(program.opts<{ dataDir: string }>().dataDir, { witness: auditWitness });
     try {
       return await run(env, ...args);
     } finally {
@@ -76,9 +89,16 @@ function storeAction<A extends unknown[]>(run: (env: StoreEnv, ...args: A) => Pr
   });
 }
 
-/** A command on Companies and keys. */
-function action<A extends unknown[]>(run: (tenancy: TenancyStore, ...args: A) => Promise<unknown> | unknown) {
-  return storeAction((env, ...args: A) => run(new LmdbTenancyStore(env), ...args));
+/** What a command changes, for its audit log entries (actor `cli`); undefined: it changes nothing it can name. */
+type Audited<A extends unknown[]> = (tenancy: TenancyStore, ...args: A) => Omit<AuditContext, 'actor'> | undefined;
+
+/** A command on Companies and keys, its writes recorded in the audit log when `audited` names them. */
+function action<A extends unknown[]>(run: (tenancy: TenancyStore, ...args: A) => Promise<unknown> | unknown, audited?: Audited<A>) {
+  return storeAction((env, ...args: A) => {
+    const tenancy = new LmdbTenancyStore(env);
+    const context = audited?.(tenancy, ...args);
+    return context ? runAuditedCommand(context, () => run(tenancy, ...args)) : run(tenancy, ...args);
+  });
 }
 
 const company = program.command('company').description('Companies and their settings');
@@ -86,7 +106,13 @@ company
   .command('create <id>')
   .description('create a Company (id: a slug)')
   .option('--name <name>', 'display name (default: the id)')
-  .action(action((tenancy, id: string, opts: { name?: string }) => createCompany(tenancy, id, opts.name ?? id, new Date())));
+  .action(
+    action(
+      (tenancy, id: string, opts: { name?: string }) => createCompany(tenancy, id, opts.name ?? id, new Date()),
+      // A new Company is recorded in each of its environments.
+      (_tenancy, id, opts) => recorded('company create', ENVIRONMENTS.map((environment) => ({ companyId: id, environment })), `company:${id}`, { id, ...opts }),
+    ),
+  );
 company
   .command('list')
   .description('list Companies')
@@ -98,11 +124,15 @@ company
   .option('--environment <env>', 'sandbox or production', 'sandbox')
   .option('--settings <json>', 'settings to replace, as in PATCH /company')
   .action(
-    action((tenancy, id: string, opts: { name?: string; environment: string; settings?: string }) =>
-      updateCompany(tenancy, id, {
-        name: opts.name,
-        environment: parseEnvironment(opts.environment),
-        settings: opts.settings === undefined ? undefined : validate('company.update', parseJsonOption(opts.settings, 'settings')),
+    action(
+      (tenancy, id: string, opts: { name?: string; environment: string; settings?: string }) =>
+        updateCompany(tenancy, id, {
+          name: opts.name,
+          environment: parseEnvironment(opts.environment),
+          settings: opts.settings === undefined ? undefined : validate('company.update', parseJsonOption(opts.settings, 'settings')),
+        }),
+      (_tenancy, id, opts) => recorded('company update', [{ companyId: id, environment: parseEnvironment(opts.environment) }], `company:${id}`, {
+        name: opts.name, settings: opts.settings === undefined ? undefined : parseJsonOption(opts.settings, 'settings'),
       }),
     ),
   );
@@ -116,17 +146,25 @@ key
   .option('--description <text>', 'what the key is for')
   .option('--rate-limits <json>', 'raised budgets, e.g. {"tier_1":200}')
   .action(
-    action((tenancy, opts: { company: string; environment: string; description?: string; rateLimits?: string }) =>
-      createApiKey(
-        tenancy,
-        {
-          companyId: opts.company,
-          environment: parseEnvironment(opts.environment),
-          description: opts.description,
-          rateLimits: opts.rateLimits === undefined ? undefined : rateLimitsOption(opts.rateLimits),
-        },
-        new Date(),
-      ),
+    action(
+      (tenancy, opts: { company: string; environment: string; description?: string; rateLimits?: string; key: string }) =>
+        createApiKey(
+          tenancy,
+          {
+            companyId: opts.company,
+            environment: parseEnvironment(opts.environment),
+            description: opts.description,
+            rateLimits: opts.rateLimits === undefined ? undefined : rateLimitsOption(opts.rateLimits),
+            key: opts.key,
+          },
+          new Date(),
+        ),
+      // The key is made before the command runs, so its entry names it (never the secret, made by createApiKey).
+      (_tenancy, opts) => {
+        opts.key = newApiKey();
+        const { company, environment, ...options } = opts;
+        return recorded('key create', [{ companyId: company, environment: parseEnvironment(environment) }], `api_key:${opts.key}`, options);
+      },
     ),
   );
 key
@@ -142,11 +180,11 @@ key
 key
   .command('disable <key>')
   .description('refuse the key from now on (the record stays)')
-  .action(action((tenancy, k: string) => updateApiKey(tenancy, k, { enabled: false })));
+  .action(action((tenancy, k: string) => updateApiKey(tenancy, k, { enabled: false }), (tenancy, k) => keyCommand(tenancy, 'key disable', k, {})));
 key
   .command('enable <key>')
   .description('accept the key again')
-  .action(action((tenancy, k: string) => updateApiKey(tenancy, k, { enabled: true })));
+  .action(action((tenancy, k: string) => updateApiKey(tenancy, k, { enabled: true }), (tenancy, k) => keyCommand(tenancy, 'key enable', k, {})));
 key
   .command('update <key>')
   .description('change a key\'s description or raise its rate limits')
@@ -158,6 +196,7 @@ key
         description: opts.description,
         rateLimits: opts.rateLimits === undefined ? undefined : rateLimitsOption(opts.rateLimits),
       }),
+      (tenancy, k, opts) => keyCommand(tenancy, 'key update', k, opts),
     ),
   );
 

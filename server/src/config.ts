@@ -29,6 +29,10 @@ export interface Config {
   webhookTimeoutMs: number;
   /** WEBHOOK_RETRY_SECONDS: delays before the second, third, ... attempt of a webhook delivery (default 30,120,600,3600,10800,21600,43200). */
   webhookRetrySeconds: number[];
+  /** AUDIT_LOG_RETENTION_DAYS: audit log entries older than this are removed (default 365, decimals allowed; 0 = kept forever; audit/retention.ts). */
+  auditRetentionDays: number;
+  /** AUDIT_LOG_PRUNE_INTERVAL_MS: how often the retention sweep runs, and once at start (default 3600000). */
+  auditPruneMs: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -49,6 +53,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookPollMs: nonNegative(env.WEBHOOK_POLL_INTERVAL_MS ?? '1000', 'WEBHOOK_POLL_INTERVAL_MS'),
     webhookTimeoutMs: nonNegative(env.WEBHOOK_TIMEOUT_MS ?? '10000', 'WEBHOOK_TIMEOUT_MS'),
     webhookRetrySeconds: (env.WEBHOOK_RETRY_SECONDS || '30,120,600,3600,10800,21600,43200').split(',').map((delay) => nonNegative(delay.trim(), 'WEBHOOK_RETRY_SECONDS')),
+    auditRetentionDays: nonNegative(env.AUDIT_LOG_RETENTION_DAYS ?? '365', 'AUDIT_LOG_RETENTION_DAYS'),
+    auditPruneMs: nonNegative(env.AUDIT_LOG_PRUNE_INTERVAL_MS ?? '3600000', 'AUDIT_LOG_PRUNE_INTERVAL_MS'),
   };
 }
 

@@ -18,6 +18,8 @@ import { buildRoutes } from './http/registry.js';
 import { createPipeline } from './http/pipeline.js';
 import { BACKEND, startHttpServer } from './http/server.js';
 import { openStore } from './store/env.js';
+import { auditWitness } from './audit/context.js';
+import { startAuditRetention } from './audit/retention.js';
 import { logCommitMetrics } from './store/metrics.js';
 import { Metrics, startMetricsServer } from './metrics/metrics.js';
 import { threadsLoaded } from './pool/pool.js';
@@ -36,7 +38,7 @@ async function main(): Promise<void> {
   const log = createLogger();
   const config = readConfig();
   compileSchemas();
-  const env = openStore(config.dataDir, { trackMetrics: config.storeMetricsMs > 0 || config.metricsPort !== undefined });
+  const env = openStore(config.dataDir, { trackMetrics: config.storeMetricsMs > 0 || config.metricsPort !== undefined, witness: auditWitness });
   const clustered = await migrateCustomerEntries(env);
   if (clustered > 0) log.info({ entries: clustered }, 'customer entries moved into customer_entries');
   const migrated = await migrateWalletLayout(env);
@@ -67,6 +69,9 @@ async function main(): Promise<void> {
   const stopWebhooks = config.webhookPollMs > 0
     ? startWebhookDispatcher(env, log, { pollMs: config.webhookPollMs, timeoutMs: config.webhookTimeoutMs, retrySeconds: config.webhookRetrySeconds })
     : async () => {};
+  const stopAuditRetention = config.auditRetentionDays > 0 && config.auditPruneMs > 0
+    ? startAuditRetention(env, tenancy, log, config.auditRetentionDays, config.auditPruneMs)
+    : async () => {};
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -80,12 +85,14 @@ async function main(): Promise<void> {
     const settlementsStopped = stopSettlements();
     // Attempts in flight (each within its timeout) record their outcome before the store closes.
     const webhooksStopped = stopWebhooks();
+    const auditRetentionStopped = stopAuditRetention();
     await server.close();
     await metricsServer?.close();
     // A worker thread still loading its module when the process exits can abort it (pool.ts); one that never loads is given up.
     await Promise.race([threadsLoaded(), new Promise((givenUp) => setTimeout(givenUp, 10_000))]);
     await settlementsStopped;
     await webhooksStopped;
+    await auditRetentionStopped;
     await env.close();
     log.info('stopped');
     log.flush();

@@ -3,6 +3,7 @@
  * create or update is compiled by the engine inside the write transaction
  * that stores it, so a campaign that does not compile is never stored.
  */
+import { auditTarget } from '../audit/context.js';
 import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
 import { requireDefinition } from '../custom-events/definitions.js';
@@ -67,6 +68,7 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
         requireDefinition(env, req.tenant, String(definitionId), 'rule_params.custom_entity_definition_id');
       }
       const id = existingId ?? allocateId(env, req.tenant, 'campaigns');
+      auditTarget(req, `campaign:${id}`);
       const needsCoupon = draft.coupon_params !== undefined && previous?.coupon_id === undefined;
       const couponId = needsCoupon ? allocateId(env, req.tenant, 'coupons') : PROVISIONAL_ID;
       return campaigns.putInTransaction(req.tenant, buildRecord({ ...input, id, couponId }), previous).id;

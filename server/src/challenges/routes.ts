@@ -3,6 +3,7 @@
  * /challenges, GET /challenges/{id}, GET /customers/{value}/challenges, GET
  * /customers/{value}/challenges/{id} and POST /challenges/{id}/enroll.
  */
+import { auditTarget } from '../audit/context.js';
 import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
 import { CustomerStore } from '../customers/store.js';
@@ -42,6 +43,7 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
         const draft = buildChallenge('0', body, req.settings, wireDatetime(req.now));
         const id = await env.transact(() => {
           const challenge = { ...draft, id: allocateId(env, req.tenant, 'challenges') };
+          auditTarget(req, `challenge:${challenge.id}`);
           challenges.putInTransaction(req.tenant, challenge);
           return challenge.id;
         });

@@ -1,4 +1,5 @@
 /** POST /coupons, PATCH (PUT) /coupons/{id}, DELETE /coupons/{id} (docs/coupons-vouchers.md). */
+import { auditTarget } from '../audit/context.js';
 import type { ServerContext } from '../context.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { requireInt64 } from '../http/params.js';
@@ -22,7 +23,11 @@ export function couponRoutes({ env, duplicates }: ServerContext): Routes {
     'coupons.create': (req) => {
       const body = validate('coupons.create', req.body);
       return duplicates.suppress(req, `coupon:create:${body.loyalty_rule_id}`, async () => {
-        const id = await env.transact(() => createInTransaction(stores, req, body, () => allocateId(env, req.tenant, 'coupons')));
+        const id = await env.transact(() => {
+          const created = createInTransaction(stores, req, body, () => allocateId(env, req.tenant, 'coupons'));
+          auditTarget(req, `coupon:${created}`);
+          return created;
+        });
         return success({ id: wireInt(id) });
       });
     },

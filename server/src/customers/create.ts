@@ -3,6 +3,7 @@
  * is slow by design), then in one transaction check the id, the identifiers
  * and referred_by, and write the customer, its card and the referral trigger.
  */
+import { auditTarget } from '../audit/context.js';
 import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
 import { invalidRequest } from '../http/errors.js';
@@ -37,6 +38,7 @@ export function createCustomer({ env, duplicates }: ServerContext, store: Custom
       const passwordHash = await hashPassword(body.password);
       const id = await env.transact(() => {
         const id = body.id ?? freeId(store, req, env);
+        auditTarget(req, `customer:${id}`);
         if (store.get(req.tenant, id)) throw new TallyError('duplicate_id', `id: customer ${id} already exists`, 'id');
         if (fields.referred_by !== undefined) {
           const referrer = store.get(req.tenant, fields.referred_by);

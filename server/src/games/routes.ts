@@ -2,6 +2,7 @@
  * Games: the back office (POST, PATCH /games, POST /games/{id}/assignments)
  * and the contract's GET /games, GET /games/{id} and POST /games/{id}/play.
  */
+import { auditTarget } from '../audit/context.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { CartStore } from '../carts/store.js';
 import { DrawSeeds } from '../carts/seed.js';
@@ -60,6 +61,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
         const body = validate('games.create', req.body);
         const stored = await env.transact(() => {
           const id = allocateId(env, req.tenant, 'campaigns');
+          auditTarget(req, `game:${id}`);
           return games.putInTransaction(req.tenant, buildGame(writer(req), id, body));
         });
         return success({ id: wireInt(stored.id) });

@@ -16,6 +16,7 @@
  * the route's real-time error once the window has passed or the content differs.
  * Kept in memory: a restart forgets the window (docs/http.md).
  */
+import { auditTarget } from '../audit/context.js';
 import { tenantPrefix } from '../store/keys.js';
 import { canonicalBody, stringifyJson } from './json.js';
 import { canonicalQuery } from './params.js';
@@ -56,6 +57,8 @@ export class DuplicateSuppressor {
     const fingerprint = [req.operation, canonicalQuery(req.query), canonicalBody(req.rawBody)].join('\u0000');
     const record = typeof target === 'string' ? target : target.record;
     const lookup = typeof target === 'string' ? undefined : scopeOf(req, target.lookup);
+    // The record changed is the audit log's target too (a create's route names the id it allocates).
+    auditTarget(req, record);
     if (record === undefined) return this.found(lookup!, fingerprint) ?? work();
     const scope = scopeOf(req, record);
     for (;;) {

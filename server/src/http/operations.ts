@@ -23,6 +23,11 @@ export interface OperationSpec {
   extraLimit?: 'discounts_trigger';
   /** The handler sends the body text to a worker that parses it (the cart hot path): the main thread does not parse it. */
   workerParsesBody?: boolean;
+  /**
+   * false: a write not recorded in the audit log (docs/audit-log.md), for the hot path whose own
+   * records are its trail (carts, triggers, custom events). Every other POST, PATCH, PUT and DELETE is.
+   */
+  audit?: false;
 }
 
 export const OPERATIONS = {
@@ -34,6 +39,8 @@ export const OPERATIONS = {
   // Tally's back office: the calling key's Company settings
   'company.get': { method: 'GET', path: '/company', tier: 'tier_3' },
   'company.update': { method: 'PATCH', path: '/company', tier: 'tier_3' },
+  // Tally's back office: who changed what (docs/audit-log.md)
+  'audit_log.list': { method: 'GET', path: '/audit_log', tier: 'tier_3' },
 
   // Customers
   'customers.create': { method: 'POST', path: '/customers', tier: 'tier_2' },
@@ -65,15 +72,15 @@ export const OPERATIONS = {
   'merges.unmerge': { method: 'POST', path: '/customers/{associate_id}/unmerge', tier: 'tier_3', jsonContentType: true },
 
   // Carts
-  'carts.simulate': { method: 'POST', path: '/carts/simulate', tier: 'tier_1', aliases: ['/activities/simulate'], workerParsesBody: true },
-  'carts.realtime': { method: 'POST', path: '/carts/realtime', tier: 'tier_1', aliases: ['/activities/realtime'], workerParsesBody: true },
-  'carts.create': { method: 'POST', path: '/carts', tier: 'tier_3', aliases: ['/activities'], workerParsesBody: true },
+  'carts.simulate': { method: 'POST', path: '/carts/simulate', tier: 'tier_1', aliases: ['/activities/simulate'], workerParsesBody: true, audit: false },
+  'carts.realtime': { method: 'POST', path: '/carts/realtime', tier: 'tier_1', aliases: ['/activities/realtime'], workerParsesBody: true, audit: false },
+  'carts.create': { method: 'POST', path: '/carts', tier: 'tier_3', aliases: ['/activities'], workerParsesBody: true, audit: false },
   'carts.list': { method: 'GET', path: '/carts', tier: 'tier_3', aliases: ['/activities'] },
   'carts.get': { method: 'GET', path: '/carts/{id}', tier: 'tier_3', aliases: ['/activities/{id}'] },
   'carts.cancellation': { method: 'POST', path: '/carts/cancellation', tier: 'tier_3' },
 
   // Custom events
-  'custom_events.create': { method: 'POST', path: '/custom_events', tier: 'tier_2', aliases: ['/custom_entities'] },
+  'custom_events.create': { method: 'POST', path: '/custom_events', tier: 'tier_2', aliases: ['/custom_entities'], audit: false },
   'custom_events.list': { method: 'GET', path: '/custom_events', tier: 'tier_3', aliases: ['/custom_entities'] },
   'custom_events.get': { method: 'GET', path: '/custom_events/{id}', tier: 'tier_3', aliases: ['/custom_entities/{id}'] },
   // Back-office resource (Tally): the definitions custom events are validated against.
@@ -90,7 +97,7 @@ export const OPERATIONS = {
   'webhooks.retry_delivery': { method: 'POST', path: '/webhooks/{id}/deliveries/{delivery_id}/retry', tier: 'tier_3' },
 
   // Triggers
-  'triggers.trigger': { method: 'POST', path: '/trigger', tier: 'tier_1', aliases: ['/scores/trigger'] },
+  'triggers.trigger': { method: 'POST', path: '/trigger', tier: 'tier_1', aliases: ['/scores/trigger'], audit: false },
 
   // Discounts
   'discounts.create': { method: 'POST', path: '/discounts', tier: 'tier_3' },
@@ -99,7 +106,7 @@ export const OPERATIONS = {
   'discounts.get': { method: 'GET', path: '/discounts/{value}', tier: 'tier_3' },
   'discounts.redeem': { method: 'POST', path: '/discounts/redeem', tier: 'tier_2' },
   'discounts.transactions': { method: 'GET', path: '/discounts/transactions', tier: 'tier_3' },
-  'discounts.trigger': { method: 'POST', path: '/discounts/trigger', tier: 'tier_1', extraLimit: 'discounts_trigger' },
+  'discounts.trigger': { method: 'POST', path: '/discounts/trigger', tier: 'tier_1', extraLimit: 'discounts_trigger', audit: false },
 
   // Games
   'games.list': { method: 'GET', path: '/games', tier: 'tier_3' },

@@ -1,7 +1,8 @@
 /**
  * Every resource's routes. A resource folder exports a function building its
  * handlers; add it to RESOURCES (one import, one line). An operation claimed
- * twice is a start-up error.
+ * twice is a start-up error. Writes are recorded in the audit log unless their
+ * operation says `audit: false` (operations.ts).
  */
 import type { ServerContext } from '../context.js';
 import { cartsRoutes } from '../carts/routes.js';
@@ -31,9 +32,11 @@ import { rewardRoutes } from '../rewards/routes.js';
 import { challengeRoutes } from '../challenges/routes.js';
 import { openapiRoutes } from '../openapi/routes.js';
 import { webhookRoutes } from '../webhooks/routes.js';
+import { auditLogRoutes } from '../audit/routes.js';
+import { auditRoutes } from '../audit/context.js';
 import type { Routes } from './types.js';
 
-const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, audiencesRoutes, tiersRoutes, tierProgramRoutes, utilitiesRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, discountCampaignRoutes, pointsCampaignRoutes, voucherRoutes, voucherOperationRoutes, couponRoutes, pointsRoutes, triggerRoutes, customEventRoutes, cartsRoutes, gameRoutes, instantWinRoutes, rewardRoutes, challengeRoutes, webhookRoutes, openapiRoutes];
+const RESOURCES: ReadonlyArray<(ctx: ServerContext) => Routes> = [checkRoutes, companyRoutes, customersRoutes, associationsRoutes, mergesRoutes, audiencesRoutes, tiersRoutes, tierProgramRoutes, utilitiesRoutes, productRoutes, taxonomyRoutes, locationRoutes, promotionRoutes, discountCampaignRoutes, pointsCampaignRoutes, voucherRoutes, voucherOperationRoutes, couponRoutes, pointsRoutes, triggerRoutes, customEventRoutes, cartsRoutes, gameRoutes, instantWinRoutes, rewardRoutes, challengeRoutes, webhookRoutes, auditLogRoutes, openapiRoutes];
 
 export function buildRoutes(ctx: ServerContext): Routes {
   const all: Record<string, unknown> = {};
@@ -43,5 +46,6 @@ export function buildRoutes(ctx: ServerContext): Routes {
       all[operation] = handler;
     }
   }
-  return Object.freeze(all) as Routes;
+  // Audited operations' handlers run in their request's audit context (audit/context.ts).
+  return Object.freeze(auditRoutes(all as Routes));
 }

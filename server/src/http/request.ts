@@ -5,6 +5,7 @@
 import type { ApiKeyView, CompanySettings, Tenant } from '../tenancy/types.js';
 import type { OperationId } from './operations.js';
 import type { TallyRequest } from './types.js';
+import type { AuditContext } from '../audit/context.js';
 
 export interface RawRequest {
   method: string;
@@ -32,6 +33,7 @@ export class IncomingRequest implements TallyRequest {
   apiKey!: ApiKeyView;
   language: string | undefined;
   now!: Date;
+  audit: AuditContext | undefined = undefined;
   private parsedQuery: URLSearchParams | undefined;
 
   constructor(

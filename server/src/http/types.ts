@@ -5,6 +5,7 @@
  */
 import type { OperationId, PublicOperationId } from './operations.js';
 import type { ApiKeyView, CompanySettings, Tenant } from '../tenancy/types.js';
+import type { AuditContext } from '../audit/context.js';
 
 export interface Reply {
   /** HTTP status; 200 when absent. */
@@ -45,6 +46,8 @@ export interface TallyRequest extends PublicRequest {
   language: string | undefined;
   /** Server time of the request (one clock read per request). */
   now: Date;
+  /** The audit log's record of this request, when its operation is audited (audit/context.ts). */
+  audit: AuditContext | undefined;
 }
 
 /** A handler that needs no I/O wait may answer synchronously (the Tier 1 reads do: it saves a turn of the event loop). */

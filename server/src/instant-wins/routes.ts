@@ -3,6 +3,7 @@
  * contract's GET /instant_wins and GET /instant_wins/{id}. No call plays an
  * instant win: carts, triggers and custom events do (deliver.ts).
  */
+import { auditTarget } from '../audit/context.js';
 import { TallyError } from '@tally/engine';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import type { ServerContext } from '../context.js';
@@ -77,7 +78,11 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
     'instant_wins.create': (req) =>
       duplicates.suppress(req, 'instant_wins:create', async () => {
         const body = validate('instant_wins.create', req.body);
-        const stored = await env.transact(() => save(req, allocateId(env, req.tenant, 'campaigns'), body));
+        const stored = await env.transact(() => {
+          const id = allocateId(env, req.tenant, 'campaigns');
+          auditTarget(req, `instant_win:${id}`);
+          return save(req, id, body);
+        });
         return success({ id: wireInt(stored.id) });
       }),
 

@@ -92,6 +92,7 @@ export const RESPONSE_BODIES: Partial<Record<OperationId, ResponseBody>> = {
   'custom_events.list': { schema: 'responses.custom_event', wrap: 'page' },
   'custom_event_definitions.create': SUCCESS,
   'custom_event_definitions.list': { schema: 'responses.custom_event_definition', wrap: 'page' },
+  'audit_log.list': { schema: 'responses.audit_entry', wrap: 'page' },
   'webhooks.create': { schema: 'responses.webhook' },
   'webhooks.list': { schema: 'responses.webhook', wrap: 'page' },
   'webhooks.get': { schema: 'responses.webhook' },

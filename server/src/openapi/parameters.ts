@@ -48,6 +48,10 @@ export const QUERY_PARAMETERS: Partial<Record<OperationId, readonly QueryParamet
     ...customer, q('associate_id', int64), ...location, q('order_id', text), q('from_date', { type: 'string', format: 'date' }), q('to_date', { type: 'string', format: 'date' }),
     q('id', int64), q('code', text), q('country', text), q('countries', text, { description: 'Comma-separated ISO 3166-1 alpha-2 codes.' }),
   ],
+  'audit_log.list': [
+    q('operation', text), q('target', text, { description: 'kind:id, e.g. customer:42.' }), q('api_key', text), q('author', text),
+    q('from', { type: 'string', format: 'date-time' }, { description: 'Entries at or after.' }), q('to', { type: 'string', format: 'date-time' }, { description: 'Entries at or before.' }),
+  ],
   'custom_events.list': [q('id', text), ...customer, q('slug', text), q('created_at_gt', text)],
   'discounts.list': campaigns,
   'discounts.get': [q('search_by', text)],

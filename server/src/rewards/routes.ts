@@ -4,6 +4,7 @@
  * /rewards/transactions and POST /rewards/transactions/{id}/rollback (with
  * their /redemptions aliases, in the routing table).
  */
+import { auditTarget } from '../audit/context.js';
 import { TallyError } from '@tally/engine';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import type { ServerContext } from '../context.js';
@@ -63,6 +64,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
         const draft = buildReward(writer(req), '0', body);
         const id = await env.transact(() => {
           const reward = { ...draft, id: allocateId(env, req.tenant, 'rewards') };
+          auditTarget(req, `reward:${reward.id}`);
           rewards.putInTransaction(req.tenant, reward);
           return reward.id;
         });

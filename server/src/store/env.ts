@@ -10,6 +10,7 @@ import { open, type Database, type Key, type RootDatabase, type RootDatabaseOpti
 import { CUSTOMER_ENTRIES } from './customer-entries.js';
 import { VERSIONS_DATABASE } from './versioned.js';
 import { OUTBOX_DATABASES } from '../webhooks/outbox.js';
+import { AUDIT_LOG } from '../audit/log.js';
 
 export type Db = Database<unknown, Key>;
 export type { Key };
@@ -79,6 +80,12 @@ export interface CommitMetrics {
 export interface StoreOptions {
   /** Count commits, pages and the time they take (lmdb-js `trackMetrics`): STORE_METRICS_INTERVAL_MS or METRICS_PORT. */
   trackMetrics?: boolean;
+  /**
+   * Called as `transact` is, in its caller's async context (so it can see the
+   * request that asked for the transaction); what it returns runs inside that
+   * transaction once the work has returned. The audit log records with it (audit/context.ts).
+   */
+  witness?: () => ((env: StoreEnv) => void) | undefined;
 }
 
 export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv {
@@ -96,14 +103,15 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
   const root: RootDatabase = open(rootOptions);
   // lmdb-js keeps a DATA_DIR named with an extension (`tally.db`) as one file, not a directory (its noSubdir default).
   const singleFile = extname(dataDir) !== '';
+  const witness = options.witness;
   const dbs = new Map<string, Db>();
   // The callbacks and collected values of the transaction whose work is running (works run one at a time, synchronously).
   let settling: (() => void)[] | undefined;
   let collecting: Map<object, { value: unknown; prepare: (value: unknown) => void }> | undefined;
-  // allocateId (ids.ts), version tokens (versioned.ts), customer entries (customer-entries.ts) and webhook events
-  // (webhooks/outbox.ts) are only ever written inside transactions: open their databases now.
-  for (const name of ['sequences', VERSIONS_DATABASE, CUSTOMER_ENTRIES, ...OUTBOX_DATABASES]) dbs.set(name, root.openDB({ name }) as Db);
-  return {
+  // allocateId (ids.ts), version tokens (versioned.ts), customer entries (customer-entries.ts), webhook events
+  // (webhooks/outbox.ts) and audit entries (audit/log.ts) are only ever written inside transactions: open their databases now.
+  for (const name of ['sequences', VERSIONS_DATABASE, CUSTOMER_ENTRIES, ...OUTBOX_DATABASES, AUDIT_LOG]) dbs.set(name, root.openDB({ name }) as Db);
+  const env: StoreEnv = {
     db(name) {
       let db = dbs.get(name);
       if (!db) dbs.set(name, (db = root.openDB({ name }) as Db));
@@ -121,6 +129,7 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
       }
     },
     async transact<T>(work: () => T): Promise<T> {
+      const witnessed = witness?.();
       const settled: (() => void)[] = [];
       try {
         return await commit(() => {
@@ -130,6 +139,8 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
           collecting = collected;
           try {
             const result = work();
+            // A work that refuses returns its error instead of throwing (checks come before writes): nothing changed to record.
+            if (!(result instanceof Error)) witnessed?.(env);
             for (const { value, prepare } of collected.values()) prepare(value);
             return result;
           } finally {
@@ -179,6 +190,7 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
       await root.close();
     },
   };
+  return env;
 
   async function commit<T>(work: () => T): Promise<T> {
     // lmdb-js keeps the writes made before a throw in `transaction` (seen here);

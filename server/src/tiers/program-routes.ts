@@ -1,4 +1,5 @@
 /** The back office of tier programs: POST /tier_programs and PATCH (or PUT) /tier_programs/{id}. */
+import { auditTarget } from '../audit/context.js';
 import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
 import { requireInt64 } from '../http/params.js';
@@ -18,6 +19,7 @@ export function tierProgramRoutes({ env, duplicates }: ServerContext): Routes {
         const program = newProgram('0', body, req.settings);
         const id = await env.transact(() => {
           const stored = { ...program, id: allocateId(env, req.tenant, 'tier_programs') };
+          auditTarget(req, `tier_program:${stored.id}`);
           tiers.putProgram(req.tenant, stored);
           return stored.id;
         });

@@ -1,4 +1,5 @@
 /** Webhook subscriptions and their deliveries (Tally's back office, docs/webhooks.md). */
+import { auditTarget } from '../audit/context.js';
 import { randomBytes } from 'node:crypto';
 import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
@@ -38,6 +39,7 @@ export function webhookRoutes({ env, duplicates }: ServerContext): Routes {
             description: body.description ?? null, secret: newSecret(), created_at: at, updated_at: at,
           };
           putWebhookInTransaction(env, req.tenant, created);
+          auditTarget(req, `webhook:${created.id}`);
           return created;
         });
         return ok(webhookView(webhook));

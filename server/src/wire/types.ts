@@ -1206,6 +1206,7 @@ export interface ResponseBodies {
   'responses.association': AssociationResponse;
   'responses.audience': AudienceEntry;
   'responses.audience_validation': AudienceValidationResponse;
+  'responses.audit_entry': AuditEntryResponse;
   'responses.campaign': CampaignResponse;
   'responses.cart': CartResponse;
   'responses.cart_read': CartReadResponse;
@@ -1281,6 +1282,51 @@ export interface AudienceEntry {
 }
 export interface AudienceValidationResponse {
   result: boolean;
+}
+export interface AuditEntryResponse {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
+   */
+  at: string;
+  company_id: string;
+  environment: 'sandbox' | 'production';
+  /**
+   * The API key (its public id, never the secret) and the X-Author-Email header, or the CLI.
+   */
+  actor:
+    | {
+        api_key: string;
+        author: string | null;
+      }
+    | {
+        cli: true;
+      };
+  /**
+   * The operation id (docs/openapi.json operationId, without .legacy), or cli.<command> for the CLI.
+   */
+  operation: string;
+  method: string | null;
+  /**
+   * The path as requested (an alias when a legacy path was used); null for the CLI.
+   */
+  path: string | null;
+  /**
+   * The record changed, as kind:id (customer:42), when known.
+   */
+  target: string | null;
+  /**
+   * The request body (the CLI: its options) as canonical JSON, values of password, secret and token fields replaced by "[redacted]".
+   */
+  body: string;
+  /**
+   * The body was longer than 16384 characters and is cut there.
+   */
+  body_truncated: boolean;
+  status: 'committed';
 }
 /**
  * Fields every campaign read carries (discounts, points, games, instant wins); for games and instant wins the cart-only ones are empty.

@@ -1,0 +1,86 @@
+/**
+ * Which change a write transaction belongs to (docs/audit-log.md). The
+ * pipeline runs an audited operation's handler inside `auditing.run(...)`,
+ * the CLI each command; `openStore`'s witness reads the context when
+ * `transact` is called (in its caller's async context: handlers interleave,
+ * so no module-level "current request" would do) and writes one entry in
+ * that transaction once its work has returned. The Tier 1 operations never
+ * enter it.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { OPERATIONS, type OperationId, type OperationSpec } from '../http/operations.js';
+import type { Handler, Routes, TallyRequest } from '../http/types.js';
+import { authorOf } from '../points/author.js';
+import type { StoreEnv } from '../store/env.js';
+import type { Tenant } from '../tenancy/types.js';
+import { writeEntry, type Actor } from './log.js';
+
+export interface AuditContext {
+  /** Where the entry is recorded: the request's Company environment (a CLI command may change several). */
+  tenants: readonly Tenant[];
+  actor: Actor;
+  /** An OPERATIONS id, or `cli.<command>`. */
+  operation: string;
+  method: string | null;
+  path: string | null;
+  /** The record changed (`customer:42`), set by the route as it learns it; null when unknown. */
+  target: string | null;
+  /** The request body (or the CLI's options), redacted when written. */
+  body: unknown;
+}
+
+const auditing = new AsyncLocalStorage<AuditContext>();
+
+/** POST, PATCH, PUT and DELETE operations but those marked `audit: false` (the hot path). */
+const AUDITED: ReadonlySet<string> = new Set(
+  (Object.entries(OPERATIONS) as [OperationId, OperationSpec][]).filter(([, spec]) => spec.method !== 'GET' && spec.audit !== false).map(([id]) => id),
+);
+
+/** The witness given to `openStore`: an entry per transaction started inside an audited context. */
+export function auditWitness(): ((env: StoreEnv) => void) | undefined {
+  const context = auditing.getStore();
+  return context && ((env) => writeEntry(env, context));
+}
+
+/** The routes with every audited operation's handler run in its request's context (the others untouched: no cost per request). */
+export function auditRoutes(routes: Routes): Routes {
+  const wrapped: Record<string, unknown> = { ...routes };
+  for (const operation of AUDITED) {
+    const handler = routes[operation as OperationId] as Handler | undefined;
+    if (handler) wrapped[operation] = (req: TallyRequest) => runAudited(req, handler);
+  }
+  return wrapped as Routes;
+}
+
+function runAudited(req: TallyRequest, handler: Handler) {
+  const context: AuditContext = {
+    tenants: [req.tenant],
+    actor: { api_key: req.apiKey.key, author: authorOf(req) ?? null },
+    operation: req.operation,
+    method: req.method,
+    path: req.path,
+    target: pathTarget(req),
+    body: req.body,
+  };
+  req.audit = context;
+  return auditing.run(context, handler, req);
+}
+
+/** Runs a CLI command: its transactions are recorded with actor `cli`. */
+export function runAuditedCommand<T>(context: Omit<AuditContext, 'actor'>, work: () => T): T {
+  return auditing.run({ ...context, actor: { cli: true } }, work);
+}
+
+/** The record a request changes, once the route knows it (a created id, a looked-up code's record). */
+export function auditTarget(req: TallyRequest, target: string | undefined): void {
+  if (req.audit && target !== undefined) req.audit.target = target;
+}
+
+/** `features:5` for PATCH /taxonomies/{taxonomy_slug}/features/5: the last path parameter, named after the resource. */
+function pathTarget(req: TallyRequest): string | null {
+  const names = Object.keys(req.params);
+  if (names.length === 0) return null;
+  const resource = req.operation.slice(0, req.operation.indexOf('.'));
+  const singular = resource.endsWith('ies') ? `${resource.slice(0, -3)}y` : resource.replace(/s$/, '');
+  return `${singular}:${req.params[names[names.length - 1]]}`;
+}

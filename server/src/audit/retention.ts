@@ -1,0 +1,57 @@
+/**
+ * The audit log's retention sweep: at start and every
+ * AUDIT_LOG_PRUNE_INTERVAL_MS, every Company environment's entries older than
+ * AUDIT_LOG_RETENTION_DAYS are removed, oldest first, in short transactions
+ * of CHUNK entries, yielding to the event loop between them (as the points
+ * settlement sweep does). One sweep at a time; stopping waits for the chunk
+ * in progress.
+ */
+import type { Logger } from '../log.js';
+import type { StoreEnv } from '../store/env.js';
+import type { TenancyStore } from '../tenancy/store.js';
+import { ENVIRONMENTS } from '../tenancy/types.js';
+import { pruneEntries } from './log.js';
+
+const CHUNK = 500;
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Removes the entries older than `retentionDays` (at the sweep's start); returns how many. */
+export async function pruneAuditLog(env: StoreEnv, tenancy: TenancyStore, retentionDays: number, stopped: () => boolean = () => false): Promise<number> {
+  const before = Date.now() - retentionDays * DAY_MS;
+  let removed = 0;
+  for (const company of tenancy.listCompanies()) {
+    for (const environment of ENVIRONMENTS) {
+      for (;;) {
+        if (stopped()) return removed;
+        const chunk = await pruneEntries(env, { companyId: company.id, environment }, before, CHUNK);
+        removed += chunk;
+        await new Promise((resume) => setImmediate(resume));
+        if (chunk < CHUNK) break;
+      }
+    }
+  }
+  return removed;
+}
+
+/** Prunes now and every `everyMs` (never two at once); returns a stop function that resolves once a sweep in progress has stopped. */
+export function startAuditRetention(env: StoreEnv, tenancy: TenancyStore, log: Logger, retentionDays: number, everyMs: number): () => Promise<void> {
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  const sweep = () => {
+    if (running || stopped) return;
+    running = pruneAuditLog(env, tenancy, retentionDays, () => stopped)
+      .then((removed) => {
+        if (removed > 0) log.info({ entries: removed }, 'audit log entries past retention removed');
+      })
+      .catch((err: unknown) => log.error({ err }, 'audit log retention sweep failed'))
+      .finally(() => (running = undefined));
+  };
+  sweep();
+  const timer = setInterval(sweep, everyMs);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}

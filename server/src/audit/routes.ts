@@ -1,0 +1,31 @@
+/** GET /audit_log: the calling key's Company environment's audit entries, newest first (docs/audit-log.md). */
+import type { ServerContext } from '../context.js';
+import { optionalWire, readPage } from '../http/params.js';
+import { ok, type Routes } from '../http/types.js';
+import { wireInt } from '../http/wire.js';
+import { paginate } from '../store/paginate.js';
+import { AUDIT_LOG, entriesOf, type AuditEntry } from './log.js';
+
+export function auditLogRoutes({ env }: ServerContext): Routes {
+  return {
+    'audit_log.list': (req) => {
+      const query = req.query;
+      const operation = query.get('operation') || undefined;
+      const target = query.get('target') || undefined;
+      const apiKey = query.get('api_key') || undefined;
+      const author = query.get('author')?.toLowerCase() || undefined;
+      const from = optionalWire('datetime', query.get('from'), 'from');
+      const to = optionalWire('datetime', query.get('to'), 'to');
+      const keep = (entry: AuditEntry) =>
+        (operation === undefined || entry.operation === operation) &&
+        (target === undefined || entry.target === target) &&
+        (apiKey === undefined || ('api_key' in entry.actor && entry.actor.api_key === apiKey)) &&
+        (author === undefined || ('author' in entry.actor && entry.actor.author === author)) &&
+        // Canonical wire datetimes (UTC, whole seconds) sort as text.
+        (from === undefined || entry.at >= from) &&
+        (to === undefined || entry.at <= to);
+      return ok(paginate<AuditEntry, unknown>(env.db(AUDIT_LOG), entriesOf(req.tenant), readPage(req.query), (entry) =>
+        keep(entry) ? { ...entry, id: wireInt(entry.id) } : undefined));
+    },
+  };
+}
