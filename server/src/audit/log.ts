@@ -11,6 +11,7 @@ import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { idKey, tenantPrefix, under } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
+import type { AuditEntryResponse } from '../wire/types.js';
 import type { AuditContext } from './context.js';
 
 export const AUDIT_LOG = 'audit_log';
@@ -18,23 +19,10 @@ export const AUDIT_LOG = 'audit_log';
 /** A request body longer than this (UTF-16 units of its canonical JSON) is cut, and `body_truncated` set. */
 export const MAX_BODY_LENGTH = 16 * 1024;
 
-export type Actor = { api_key: string; author: string | null } | { cli: true };
+export type Actor = AuditEntryResponse['actor'];
 
-export interface AuditEntry {
-  id: string;
-  at: string;
-  company_id: string;
-  environment: string;
-  actor: Actor;
-  operation: string;
-  method: string | null;
-  path: string | null;
-  target: string | null;
-  /** The request body as canonical JSON, secrets redacted. */
-  body: string;
-  body_truncated: boolean;
-  status: 'committed';
-}
+/** An entry as stored: the answer's fields, the id an int64 decimal string. */
+export type AuditEntry = Omit<AuditEntryResponse, 'id'> & { id: string };
 
 const INT64_MAX = 9223372036854775807n;
 const newestFirst = (id: string) => idKey((INT64_MAX - BigInt(id)).toString());

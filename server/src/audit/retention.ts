@@ -7,6 +7,7 @@
  * in progress.
  */
 import type { Logger } from '../log.js';
+import { startSweep } from '../sweeps.js';
 import type { StoreEnv } from '../store/env.js';
 import type { TenancyStore } from '../tenancy/store.js';
 import { ENVIRONMENTS } from '../tenancy/types.js';
@@ -35,23 +36,12 @@ export async function pruneAuditLog(env: StoreEnv, tenancy: TenancyStore, retent
 
 /** Prunes now and every `everyMs` (never two at once); returns a stop function that resolves once a sweep in progress has stopped. */
 export function startAuditRetention(env: StoreEnv, tenancy: TenancyStore, log: Logger, retentionDays: number, everyMs: number): () => Promise<void> {
-  let stopped = false;
-  let running: Promise<void> | undefined;
-  const sweep = () => {
-    if (running || stopped) return;
-    running = pruneAuditLog(env, tenancy, retentionDays, () => stopped)
-      .then((removed) => {
-        if (removed > 0) log.info({ entries: removed }, 'audit log entries past retention removed');
-      })
-      .catch((err: unknown) => log.error({ err }, 'audit log retention sweep failed'))
-      .finally(() => (running = undefined));
-  };
-  sweep();
-  const timer = setInterval(sweep, everyMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+  return startSweep(
+    everyMs,
+    async (stopped) => {
+      const removed = await pruneAuditLog(env, tenancy, retentionDays, stopped);
+      if (removed > 0) log.info({ entries: removed }, 'audit log entries past retention removed');
+    },
+    (err) => log.error({ err }, 'audit log retention sweep failed'),
+  );
 }

@@ -17,6 +17,7 @@
  */
 import { CustomerStore } from '../customers/store.js';
 import type { Logger } from '../log.js';
+import { startSweep } from '../sweeps.js';
 import { customersWithEntries } from '../store/customer-entries.js';
 import type { StoreEnv } from '../store/env.js';
 import { idFromKey, tenantPrefix } from '../store/keys.js';
@@ -69,23 +70,12 @@ export async function sweepSettlements({ env, tenancy }: SweepSources, stopped: 
 
 /** Sweeps now and every `everyMs` (never two at once); returns a stop function that resolves once a sweep in progress has stopped. */
 export function startSettlementSweep(sources: SweepSources, log: Logger, everyMs: number): () => Promise<void> {
-  let stopped = false;
-  let running: Promise<void> | undefined;
-  const sweep = () => {
-    if (running || stopped) return;
-    running = sweepSettlements(sources, () => stopped)
-      .then((settled) => {
-        if (settled > 0) log.info({ customers: settled }, 'points settled by the sweep');
-      })
-      .catch((err: unknown) => log.error({ err }, 'points settlement sweep failed'))
-      .finally(() => (running = undefined));
-  };
-  sweep();
-  const timer = setInterval(sweep, everyMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+  return startSweep(
+    everyMs,
+    async (stopped) => {
+      const settled = await sweepSettlements(sources, stopped);
+      if (settled > 0) log.info({ customers: settled }, 'points settled by the sweep');
+    },
+    (err) => log.error({ err }, 'points settlement sweep failed'),
+  );
 }

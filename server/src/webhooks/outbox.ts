@@ -15,6 +15,7 @@ import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { idFromKey, idKey, tenantPrefix, under } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
+import type { WebhookDeliveryResponse } from '../wire/types.js';
 import { activeSubscriptions, WEBHOOKS, type EventType, type WebhookRecord } from './store.js';
 
 const DELIVERIES = 'webhook_deliveries';
@@ -29,20 +30,14 @@ export const RETENTION_MS = 30 * 24 * 3600 * 1000;
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-export interface DeliveryRecord {
+/** A delivery as stored: the answer's fields (the id an int64 decimal string, the type one of ours) and what only the store needs. */
+export interface DeliveryRecord extends Omit<WebhookDeliveryResponse, 'id' | 'type' | 'status'> {
   id: string;
   webhook_id: string;
-  event_id: string;
   type: EventType;
+  status: DeliveryStatus;
   /** The request body, the same at every attempt. */
   payload: string;
-  status: DeliveryStatus;
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  last_attempt_at: string | null;
-  next_attempt_at: string | null;
-  created_at: string;
   /** The time (ms) of its queue entry. */
   due: number;
 }

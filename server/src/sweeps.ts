@@ -1,0 +1,24 @@
+/**
+ * A background sweep run now and every `everyMs`, never two at once (points
+ * settlement, audit log retention). The sweep is told when the server stops,
+ * so a long one ends at its next transaction; the function returned stops the
+ * timer and resolves once a sweep in progress has ended.
+ */
+export function startSweep(everyMs: number, sweep: (stopped: () => boolean) => Promise<void>, failed: (err: unknown) => void): () => Promise<void> {
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  const run = () => {
+    if (running || stopped) return;
+    running = sweep(() => stopped)
+      .catch(failed)
+      .finally(() => (running = undefined));
+  };
+  run();
+  const timer = setInterval(run, everyMs);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}
