@@ -10,11 +10,10 @@ import { startServer, TEST_KEY, TEST_SECRET, type TestServer } from '../testing/
 const dir = mkdtempSync(join(tmpdir(), 'tally-tls-'));
 const file = (name: string) => join(dir, name);
 const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
-const selfSigned = (key: string, cert: string, keyArgs: string[]) => {
-  openssl('genpkey', '-algorithm', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', ...keyArgs, '-out', file(key));
-  openssl('req', '-x509', '-key', file(key), ...keyArgs.map((arg) => arg.replace('-pass', '-passin')).filter((arg) => !arg.startsWith('-aes')),
-    '-out', file(cert), '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1');
-};
+const newKey = (key: string, ...encryption: string[]) =>
+  openssl('genpkey', '-algorithm', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', ...encryption, '-out', file(key));
+const selfSign = (key: string, cert: string, ...passin: string[]) =>
+  openssl('req', '-x509', '-key', file(key), ...passin, '-out', file(cert), '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1');
 
 interface Answer {
   status: number;
@@ -43,9 +42,11 @@ let starts = 0;
 const refused = (env: Record<string, string>) => startServer({ env, dataDir: file(`data-${starts++}`) });
 
 beforeAll(() => {
-  selfSigned('key.pem', 'cert.pem', []);
-  selfSigned('encrypted-key.pem', 'encrypted-cert.pem', ['-aes-256-cbc', '-pass', 'pass:open sesame']);
-  openssl('genpkey', '-algorithm', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-out', file('other-key.pem'));
+  newKey('key.pem');
+  selfSign('key.pem', 'cert.pem');
+  newKey('encrypted-key.pem', '-aes-256-cbc', '-pass', 'pass:open sesame');
+  selfSign('encrypted-key.pem', 'encrypted-cert.pem', '-passin', 'pass:open sesame');
+  newKey('other-key.pem');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
