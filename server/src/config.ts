@@ -33,6 +33,16 @@ export interface Config {
   auditRetentionDays: number;
   /** AUDIT_LOG_PRUNE_INTERVAL_MS: how often the retention sweep runs, and once at start (default 3600000). */
   auditPruneMs: number;
+  /** TLS_CERT_FILE and TLS_KEY_FILE (both or neither; TLS_KEY_PASSPHRASE for an encrypted key): serve HTTPS (http/server.ts). */
+  tls?: TlsFiles;
+}
+
+/** PEM files handed to uWebSockets.js's SSLApp. */
+export interface TlsFiles {
+  /** The certificate, followed by its intermediates (read as a chain file). */
+  certFile: string;
+  keyFile: string;
+  passphrase?: string;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -55,7 +65,23 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetrySeconds: (env.WEBHOOK_RETRY_SECONDS || '30,120,600,3600,10800,21600,43200').split(',').map((delay) => nonNegative(delay.trim(), 'WEBHOOK_RETRY_SECONDS')),
     auditRetentionDays: nonNegative(env.AUDIT_LOG_RETENTION_DAYS ?? '365', 'AUDIT_LOG_RETENTION_DAYS'),
     auditPruneMs: nonNegative(env.AUDIT_LOG_PRUNE_INTERVAL_MS ?? '3600000', 'AUDIT_LOG_PRUNE_INTERVAL_MS'),
+    tls: tlsFiles(env),
   };
+}
+
+/** Half a TLS setting would silently serve plain HTTP: refused instead. */
+function tlsFiles(env: NodeJS.ProcessEnv): TlsFiles | undefined {
+  // uWebSockets.js's ca_file_name checks a client certificate only when one is offered (none passes): no access control to offer.
+  if (env.TLS_CA_FILE) throw new Error('TLS_CA_FILE is not supported: client certificates would be checked only when a client offers one; put intermediates after the certificate in TLS_CERT_FILE');
+  const certFile = env.TLS_CERT_FILE || undefined;
+  const keyFile = env.TLS_KEY_FILE || undefined;
+  const passphrase = env.TLS_KEY_PASSPHRASE || undefined;
+  if (!certFile && !keyFile && !passphrase) return undefined;
+  if (!certFile || !keyFile) {
+    const missing = [certFile ? '' : 'TLS_CERT_FILE', keyFile ? '' : 'TLS_KEY_FILE'].filter(Boolean).join(' and ');
+    throw new Error(`TLS_CERT_FILE and TLS_KEY_FILE must be set together: ${missing} not set`);
+  }
+  return { certFile, keyFile, passphrase };
 }
 
 function portNumber(value: string, name: string): number {

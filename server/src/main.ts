@@ -1,7 +1,7 @@
 /**
- * The Tally server: reads HOST, PORT, DATA_DIR (and bootstrap and rate-limit
- * settings), opens the store, listens with uWebSockets.js and logs one
- * `listening` line naming the backend and port (after a `metrics listening`
+ * The Tally server: reads HOST, PORT, DATA_DIR (and bootstrap, rate-limit and
+ * TLS settings), opens the store, listens with uWebSockets.js and logs one
+ * `listening` line naming the backend, port and TLS (after a `metrics listening`
  * line when METRICS_PORT is set). SIGTERM/SIGINT: stop
  * accepting, answer in-flight requests, let the cart pool's threads finish
  * loading, a points settlement sweep its current chunk and the webhook
@@ -16,7 +16,7 @@ import { Idempotency } from './http/idempotency.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { buildRoutes } from './http/registry.js';
 import { createPipeline } from './http/pipeline.js';
-import { BACKEND, startHttpServer } from './http/server.js';
+import { BACKEND, createApp, startHttpServer } from './http/server.js';
 import { openStore } from './store/env.js';
 import { auditWitness } from './audit/context.js';
 import { startAuditRetention } from './audit/retention.js';
@@ -37,6 +37,7 @@ import type { ServerContext } from './context.js';
 async function main(): Promise<void> {
   const log = createLogger();
   const config = readConfig();
+  const app = createApp(config.tls);
   compileSchemas();
   const env = openStore(config.dataDir, { trackMetrics: config.storeMetricsMs > 0 || config.metricsPort !== undefined, witness: auditWitness });
   const clustered = await migrateCustomerEntries(env);
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
     idempotency,
     rateLimiter: config.rateLimits ? new RateLimiter() : undefined,
   };
-  const server = await startHttpServer(config.host, config.port, createPipeline(ctx, protocol), metrics);
+  const server = await startHttpServer(app, config.host, config.port, createPipeline(ctx, protocol), metrics);
   const metricsServer = metrics ? await startMetricsServer(config.metricsHost, config.metricsPort!, metrics) : undefined;
   if (metricsServer) log.info({ host: config.metricsHost, port: metricsServer.port }, 'metrics listening');
   const sweeps = [
@@ -101,7 +102,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   // Only now: a SIGTERM sent as soon as this line is read must find the handler (else its default ends the process).
-  log.info({ host: config.host, port: server.port, backend: BACKEND }, 'listening');
+  log.info({ host: config.host, port: server.port, backend: BACKEND, tls: config.tls !== undefined }, 'listening');
 }
 
 main().catch((err: unknown) => {

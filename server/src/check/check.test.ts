@@ -24,9 +24,9 @@ describe('GET /check', () => {
     expect(bad.body).toEqual({ message: 'Forbidden' });
   });
 
-  it('logs one listening line naming the backend and the port', () => {
+  it('logs one listening line naming the backend, the port and plain HTTP', () => {
     const listening = server.lines.filter((line) => line.includes('"listening"')).map((line) => JSON.parse(line));
     expect(listening).toHaveLength(1);
-    expect(listening[0]).toMatchObject({ port: server.port, backend: 'native' });
+    expect(listening[0]).toMatchObject({ port: server.port, backend: 'native', tls: false });
   });
 });

@@ -6,9 +6,11 @@
  * all of them pass through.
  */
 import { isUtf8 } from 'node:buffer';
+import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import type * as Uws from 'uWebSockets.js';
+import type { TlsFiles } from '../config.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { errorBody } from './errors.js';
 import { stringifyJson } from './json.js';
@@ -40,8 +42,33 @@ export interface HttpServer {
 /** Writes an answer to a request. */
 type Write = (res: Uws.HttpResponse, raw: RawRequest, reply: Reply, closeConnection: boolean) => void;
 
+/**
+ * The uWS app: HTTPS with TLS files, else plain HTTP. Chosen once, at start,
+ * so plain HTTP runs exactly the code it ran before. Made before the store is
+ * opened: a TLS setting that cannot work stops the start with its reason
+ * (uWS itself only says "App construction failed").
+ */
+export function createApp(tls: TlsFiles | undefined): Uws.TemplatedApp {
+  if (!tls) return uws.App();
+  if (BACKEND === 'fallback') {
+    throw new Error('TLS_CERT_FILE/TLS_KEY_FILE: the pure-JS fallback of uWebSockets.js is running (UWS_USE_FALLBACK, or its native binary did not load: see the warning above) and it cannot serve HTTPS; unset UWS_USE_FALLBACK, run a Node.js version the binary supports, or terminate TLS at a proxy');
+  }
+  for (const [name, file] of [['TLS_CERT_FILE', tls.certFile], ['TLS_KEY_FILE', tls.keyFile]]) {
+    try {
+      accessSync(file, constants.R_OK);
+    } catch (err) {
+      throw new Error(`${name} ${file} cannot be read: ${(err as Error).message}`);
+    }
+  }
+  try {
+    return uws.SSLApp({ cert_file_name: tls.certFile, key_file_name: tls.keyFile, passphrase: tls.passphrase });
+  } catch {
+    throw new Error(`TLS_CERT_FILE ${tls.certFile} and TLS_KEY_FILE ${tls.keyFile} could not be loaded: not PEM, a key that does not match the certificate, or a wrong or missing TLS_KEY_PASSPHRASE`);
+  }
+}
+
 /** Without metrics, `metrics` is undefined and the request path never reaches prom-client. */
-export function startHttpServer(host: string, port: number, pipeline: Pipeline, metrics?: Metrics): Promise<HttpServer> {
+export function startHttpServer(app: Uws.TemplatedApp, host: string, port: number, pipeline: Pipeline, metrics?: Metrics): Promise<HttpServer> {
   const timed = metrics !== undefined;
   const write: Write = metrics
     ? (res, raw, reply, closeConnection) => {
@@ -61,7 +88,7 @@ export function startHttpServer(host: string, port: number, pipeline: Pipeline, 
     if (inFlight === 0) drained?.();
   };
 
-  const app = uws.App().any('/*', (res, req) => {
+  app.any('/*', (res, req) => {
     const raw = readRequest(req, timed ? performance.now() : 0);
     const declared = Number(raw.headers['content-length'] ?? '0');
     if (declared === 0 && raw.headers['transfer-encoding'] === undefined) {

@@ -125,7 +125,8 @@ function launch(dataDir: string, options: StartOptions): Promise<Running> {
         if (entry.msg === 'listening') resolve({ child, port: entry.port!, metricsPort, lines });
       }
     });
-    child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${stderr}`)));
+    // 'close', not 'exit': stderr has been read to its end, so the error carries the server's reason.
+    child.on('close', (code) => reject(new Error(`server exited (${code}) before listening: ${stderr}`)));
   });
 }
 
