@@ -384,6 +384,7 @@ describe('bad input, for every operation', () => {
   function baseQuery(op: OperationId): [string, string][] {
     const required: Partial<Record<OperationId, [string, string][]>> = {
       'customers.get': [['search_param', 'id']],
+      'customers.export': [['search_param', 'id']],
       'customers.list': [['ids', '1,2']],
       'customers.delete': [['hard', 'false']],
       'customers.audience_validation': [['segment_id', '1']],

@@ -6,7 +6,7 @@
  * at the end of its range for the retention sweep.
  */
 import { canonicalJson } from '../http/json.js';
-import { wireDatetime } from '../http/wire.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { idKey, tenantPrefix, under } from '../store/keys.js';
@@ -53,6 +53,9 @@ export function writeEntry(env: StoreEnv, context: AuditContext): void {
     env.db(AUDIT_LOG).putSync([tenantPrefix(tenant), newestFirst(entry.id)], entry);
   }
 }
+
+/** An entry as GET /audit_log answers it. */
+export const auditEntryView = (entry: AuditEntry) => ({ ...entry, id: wireInt(entry.id) });
 
 /** The key prefix of a tenant's entries, newest first. */
 export const entriesOf = (tenant: Tenant) => [tenantPrefix(tenant)];

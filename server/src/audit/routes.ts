@@ -2,9 +2,8 @@
 import type { ServerContext } from '../context.js';
 import { optionalWire, readPage } from '../http/params.js';
 import { ok, type Routes } from '../http/types.js';
-import { wireInt } from '../http/wire.js';
 import { paginate } from '../store/paginate.js';
-import { AUDIT_LOG, entriesOf, type AuditEntry } from './log.js';
+import { AUDIT_LOG, auditEntryView, entriesOf, type AuditEntry } from './log.js';
 
 export function auditLogRoutes({ env }: ServerContext): Routes {
   return {
@@ -25,7 +24,7 @@ export function auditLogRoutes({ env }: ServerContext): Routes {
         (from === undefined || entry.at >= from) &&
         (to === undefined || entry.at <= to);
       return ok(paginate<AuditEntry, unknown>(env.db(AUDIT_LOG), entriesOf(req.tenant), readPage(req.query), (entry) =>
-        keep(entry) ? { ...entry, id: wireInt(entry.id) } : undefined));
+        keep(entry) ? auditEntryView(entry) : undefined));
     },
   };
 }

@@ -11,7 +11,7 @@ import type { CustomerStore } from './store.js';
 import type { CustomerRecord, SearchParam } from './types.js';
 import { customerView } from './view.js';
 
-const SEARCH_PARAMS: readonly SearchParam[] = ['id', 'code', 'dni', 'email'];
+export const SEARCH_PARAMS: readonly SearchParam[] = ['id', 'code', 'dni', 'email'];
 /** Values per list in GET /customers (Tally's limit, docs/customers.md). */
 export const MAX_LISTED = 100;
 

@@ -9,6 +9,7 @@ import { attachCard } from './cards.js';
 import { createCustomer } from './create.js';
 import { openCustomerDatabases } from './databases.js';
 import { deleteCustomer } from './delete.js';
+import { exportCustomer } from './export.js';
 import { customerTarget, findCustomer } from './lookup.js';
 import { getCustomer, listCustomers, searchCustomer } from './read.js';
 import { CustomerStore } from './store.js';
@@ -28,6 +29,7 @@ export function customersRoutes(ctx: ServerContext): Routes {
     'customers.get': getCustomer(store),
     'customers.update': updateCustomer(ctx, store),
     'customers.attributes': listAttributes(env, store),
+    'customers.export': exportCustomer(ctx, store),
 
     'customers.delete': (req) => {
       const hard = requireBoolean(req.query.get('hard'), 'hard');

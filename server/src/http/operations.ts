@@ -59,6 +59,8 @@ export const OPERATIONS = {
     method: 'GET', path: '/customers/{id}/audiences', tier: 'tier_3', aliases: ['/customers/{id}/segments'],
   },
   'customers.cards': { method: 'POST', path: '/customers/{id}/cards', tier: 'tier_3' },
+  // Tally: everything held about one customer, in one document (GDPR access and portability; docs/customers.md)
+  'customers.export': { method: 'GET', path: '/customers/{value}/export', tier: 'tier_3' },
 
   // Associations
   'associations.create': { method: 'POST', path: '/associations', tier: 'tier_3' },

@@ -74,6 +74,7 @@ export const RESPONSE_BODIES: Partial<Record<OperationId, ResponseBody>> = {
   'customers.audience_validation': { schema: 'responses.audience_validation' },
   'customers.audiences': { schema: 'responses.audience', wrap: 'list' },
   'customers.cards': SUCCESS,
+  'customers.export': { schema: 'responses.customer_export' },
   'associations.create': { schema: 'responses.association' },
   'associations.list': { schema: 'responses.association', wrap: 'list' },
   'associations.update': SUCCESS,

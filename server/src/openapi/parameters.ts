@@ -39,6 +39,7 @@ export const QUERY_PARAMETERS: Partial<Record<OperationId, readonly QueryParamet
   'customers.delete': [q('hard', flag, { required: true }), q('search_param', oneOf('id', 'code'))],
   'customers.attributes': [q('attribute_type', text), q('attribute_id', int64), q('name', text), q('system', flag)],
   'customers.tiers': [q('search_param', oneOf('id', 'code'))],
+  'customers.export': [q('search_param', oneOf('id', 'code', 'dni', 'email'), { required: true })],
   'customers.audience_validation': [q('segment_id', int64, { required: true })],
   'associations.delete': [q('customer_id', int64, { required: true }), q('associate_customer_id', int64, { required: true })],
   'associations.list': [q('active', flag)],

@@ -23,6 +23,20 @@ import { POINTS_TRANSACTION_TYPES, type PointsTransaction } from './types.js';
 
 const INCLUDE = ['historical'];
 
+/** Transactions as the ledger list answers them: campaign names current, in the request's language, unless `historical`. */
+export function transactionViews(stores: { campaigns: CampaignStore; carts: CartStore }, req: TallyRequest, historical: boolean) {
+  const names = new Map<string, string | null>();
+  const name = (id: string | null, stored: string | null): string | null => {
+    if (historical || id === null) return stored;
+    if (!names.has(id)) {
+      const campaign = stores.campaigns.get(req.tenant, id);
+      names.set(id, campaign ? localize(campaign.texts.name ?? String(campaign.rule_params.name ?? ''), req.language, req.settings) : stored);
+    }
+    return names.get(id)!;
+  };
+  return (tx: PointsTransaction) => transactionView(tx, originText(stores.carts, req.tenant, tx), name);
+}
+
 export async function listTransactions(env: StoreEnv, stores: { customers: CustomerStore; campaigns: CampaignStore; carts: CartStore }, req: TallyRequest) {
   const { customers, campaigns, carts } = stores;
   const q = req.query;
@@ -37,20 +51,12 @@ export async function listTransactions(env: StoreEnv, stores: { customers: Custo
     throw invalidRequest('origin_type', `must be one of ${POINTS_TRANSACTION_TYPES.join(', ')}`);
   }
   const page = readPage(q);
-  const names = new Map<string, string | null>();
-  const name = (id: string | null, stored: string | null): string | null => {
-    if (historical || id === null) return stored;
-    if (!names.has(id)) {
-      const campaign = campaigns.get(req.tenant, id);
-      names.set(id, campaign ? localize(campaign.texts.name ?? String(campaign.rule_params.name ?? ''), req.language, req.settings) : stored);
-    }
-    return names.get(id)!;
-  };
+  const view = transactionViews({ campaigns, carts }, req, historical);
   const keep = (tx: PointsTransaction | undefined) => {
     if (!tx) return undefined;
     if (originType !== undefined && tx.type !== originType) return undefined;
     if (createdAfter !== undefined && !(Date.parse(tx.created_at) > createdAfter)) return undefined;
-    return transactionView(tx, originText(carts, req.tenant, tx), name);
+    return view(tx);
   };
   const prefix = tenantPrefix(req.tenant);
   if (given.length === 0) return paginate<PointsTransaction, unknown>(env.db('points_transactions'), [prefix], page, keep);

@@ -1,9 +1,13 @@
 /**
- * The customer's tier as the evaluator's `customer.tier` fact: the name of the
+ * The customer's tiers: the evaluator's `customer.tier` fact (the name of the
  * level the customer holds in the first (lowest id) active tier program of its
- * country or of no country; undefined when it holds none.
+ * country or of no country; undefined when it holds none), and the program
+ * tier entries GET /customers/{id}/tiers answers.
  */
 import type { CustomerRecord } from '../customers/types.js';
+import type { TallyRequest } from '../http/types.js';
+import { wireInt } from '../http/wire.js';
+import { localDate } from '../points/local-date.js';
 import type { Tenant } from '../tenancy/types.js';
 import { programStanding } from './measured.js';
 import { appliesTo } from './standing.js';
@@ -15,4 +19,28 @@ export function customerTier(tiers: TierStore, tenant: Tenant, customer: Custome
     if (appliesTo(program, customer)) return programStanding(tiers.env, tenant, program, customer, today).current?.name;
   }
   return undefined;
+}
+
+/** The customer's standing in each active tier program of its country or of none (contract: Program tier entry). */
+export function customerTiers(tiers: TierStore, req: Pick<TallyRequest, 'tenant' | 'now' | 'settings'>, customer: CustomerRecord) {
+  return tiers
+    .listPrograms(req.tenant)
+    .filter((program) => appliesTo(program, customer))
+    .map((program) => {
+      const { value, current, next, toNext } = programStanding(tiers.env, req.tenant, program, customer, localDate(req.now, req.settings.timezone));
+      const membership = tiers.membership(req.tenant, customer.id, program.id);
+      const held = membership !== undefined && membership.level === current?.level ? membership : undefined;
+      return {
+        id: wireInt(program.id),
+        name: program.name,
+        countries: program.countries,
+        current_level_name: current?.name ?? null,
+        current_level: current?.level ?? 0,
+        attribute_value: value,
+        won_at: held?.won_at ?? null,
+        expires_at: held?.expires_at ?? null,
+        ...(next === undefined ? {} : { to_reach_next_level_value: toNext, to_reach_next_level_name: next.name }),
+        structure: [...program.levels].sort((a, b) => a.level - b.level),
+      };
+    });
 }

@@ -1,5 +1,4 @@
 /** POST /discounts/redeem, GET /discounts/transactions, POST /discounts/trigger. */
-import { Decimal } from 'decimal.js';
 import type { ServerContext } from '../context.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { CartStore } from '../carts/store.js';
@@ -17,7 +16,7 @@ import { optionalCustomer, requireCustomer } from './customer.js';
 import { requireHolder } from './holder.js';
 import { redeemInTransaction, type Redemption } from './redeem.js';
 import { LmdbVoucherStore } from './store.js';
-import { DiscountTransactionStore } from './transactions.js';
+import { discountTransactionView, DiscountTransactionStore, toMoney } from './transactions.js';
 import { issueInTransaction, triggerTarget } from './trigger.js';
 
 /** Exactly one of two alternative fields (both listed as required by the contract). */
@@ -25,8 +24,6 @@ function exactlyOne<T extends object>(body: T, first: keyof T & string, second: 
   if (body[first] !== undefined && body[second] !== undefined) throw invalidRequest(second, `cannot be sent with ${first}`);
   if (body[first] === undefined && body[second] === undefined) throw invalidRequest(first, `is required (or ${second})`);
 }
-
-const toMoney = (cents: number) => new Decimal(cents).div(100).toNumber();
 
 /** The effect answered by POST /discounts/redeem, names in the request's language (common rule 7). */
 function redemptionEffect({ campaign, voucher, transaction }: Redemption, req: TallyRequest) {
@@ -85,13 +82,7 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
       });
       const page = readPage(req.query);
       return ok(
-        transactions.page(req.tenant, customer?.id, page, (t) => ({
-          id: wireInt(t.id),
-          created_at: t.created_at,
-          amount: toMoney(t.amount_cents),
-          customer_id: wireInt(t.customer_id),
-          activity_id: t.activity_id === null ? null : wireInt(t.activity_id),
-        })),
+        transactions.page(req.tenant, customer?.id, page, discountTransactionView),
       );
     },
 

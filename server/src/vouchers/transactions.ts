@@ -4,6 +4,8 @@
  * Keys: `discount_transactions` [tenant, 'all', idKey(id)] and
  * [tenant, 'customer', idKey(customer_id), idKey(id)] -> DiscountTransaction.
  */
+import { Decimal } from 'decimal.js';
+import { wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { idKey, tenantPrefix, under } from '../store/keys.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
@@ -22,6 +24,19 @@ export interface DiscountTransaction {
   campaign_id: string;
   voucher_id: string | null;
   voucher_code: string;
+}
+
+export const toMoney = (cents: number) => new Decimal(cents).div(100).toNumber();
+
+/** A discount transaction as GET /discounts/transactions lists it. */
+export function discountTransactionView(t: DiscountTransaction) {
+  return {
+    id: wireInt(t.id),
+    created_at: t.created_at,
+    amount: toMoney(t.amount_cents),
+    customer_id: wireInt(t.customer_id),
+    activity_id: t.activity_id === null ? null : wireInt(t.activity_id),
+  };
 }
 
 export class DiscountTransactionStore {

@@ -1219,6 +1219,7 @@ export interface ResponseBodies {
   'responses.custom_event_definition': CustomEventDefinitionResponse;
   'responses.customer': CustomerResponse;
   'responses.customer_attribute': CustomerAttributeEntry;
+  'responses.customer_export': CustomerExportResponse;
   'responses.discount_transaction': DiscountTransaction;
   'responses.effect': Effect;
   'responses.error': ErrorBody;
@@ -2016,6 +2017,163 @@ export interface CustomerAttributeEntry {
   system?: boolean;
   created_at?: string | null;
 }
+export interface CustomerExportResponse {
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
+   */
+  exported_at: string;
+  customer: CustomerResponse;
+  carts: {
+    data: CartReadResponse[];
+    next_token_starts_after?: string;
+  };
+  points: PointsBalanceResponse;
+  points_transactions: {
+    data: PointsTransaction[];
+    next_token_starts_after?: string;
+  };
+  vouchers: {
+    data: VoucherResponse[];
+    next_token_starts_after?: string;
+  };
+  discount_transactions: {
+    data: DiscountTransaction[];
+    next_token_starts_after?: string;
+  };
+  reward_redemptions: {
+    data: RedemptionResponse[];
+    next_token_starts_after?: string;
+  };
+  challenges: ChallengeResponse[];
+  tiers: ProgramTierEntry[];
+  associations: AssociationResponse[];
+  cards: CustomerExportCard[];
+  custom_events: {
+    data: CustomEventResponse[];
+    next_token_starts_after?: string;
+  };
+  game_deliveries: CustomerExportGameDelivery[];
+  audit_log: {
+    data: AuditEntryResponse[];
+    next_token_starts_after?: string;
+  };
+}
+export interface PointsBalanceResponse {
+  /**
+   * Whole points.
+   */
+  score: number;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  score_as_money: number;
+  /**
+   * Whole points.
+   */
+  score_available: number;
+  /**
+   * An amount in the currency's units (a decimal number, e.g. 26.91).
+   */
+  score_available_as_money: number;
+  score_to_reach_cashback: number | null;
+  money_to_spend_to_reach_cashback: number | null;
+  score_threshold_cashback: number | null;
+  money_threshold_cashback: number | null;
+  score_threshold_cashback_as_money: number | null;
+  currency: string | null;
+  fraudulent: boolean | null;
+}
+export interface PointsTransaction {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  type:
+    | 'activity'
+    | 'transfer'
+    | 'reward'
+    | 'expiration'
+    | 'activation'
+    | 'trigger'
+    | 'subtract'
+    | 'custom_entity'
+    | 'challenge';
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
+   */
+  created_at: string;
+  /**
+   * Positive earned, negative spent.
+   */
+  amount: number;
+  pending_amount?: number | null;
+  location_id?: (number | string) | null;
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  customer_id?: number | string;
+  customer_code?: string | null;
+  /**
+   * The customer a merge moved this transaction from (docs/decisions.md, associate_id); absent otherwise.
+   */
+  associate_id?: number | string;
+  /**
+   * The X-Author-Email of the request (common rule 9: transfers and triggers); absent when none was sent.
+   */
+  author?: string;
+  origin_info?: {} | null;
+  scores?: {
+    loyalty_score_name?: string | null;
+    loyalty_score_id?: (number | string) | null;
+    /**
+     * Whole points.
+     */
+    score?: number;
+    available_from?: string | null;
+    available_to?: string | null;
+  }[];
+}
+export interface VoucherResponse {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  code: string;
+  status: 'active' | 'pending' | 'expired' | 'redeemed' | 'inactive' | 'frozen' | 'deleted';
+  selected: boolean;
+  priority?: number | null;
+  max_redemptions?: number | null;
+  redemptions?: number | null;
+  available_redemptions?: number | null;
+  available_from?: string | null;
+  available_to?: string | null;
+  print_from?: string | null;
+  print_to?: string | null;
+  printable?: boolean | null;
+  prints?: number | null;
+  printed_at?: string | null;
+  customer_id?: (number | string) | null;
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
+   */
+  created_at?: string;
+  loyalty_rule_id?: (number | string) | null;
+  campaign_type?: 'discount' | 'points' | null;
+  campaign_name?: string | null;
+  /**
+   * The coupon as carts show it (the contract's vouchers[].coupon, engine voucherCoupon), with name and description in the request's language, external_id and deleted.
+   */
+  coupon?:
+    | (CartCoupon & {
+        /**
+         * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+         */
+        id?: number | string;
+        external_id?: string | null;
+        deleted?: boolean;
+      })
+    | null;
+}
 export interface DiscountTransaction {
   /**
    * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
@@ -2031,6 +2189,72 @@ export interface DiscountTransaction {
   amount: number;
   customer_id?: (number | string) | null;
   activity_id?: (number | string) | null;
+}
+export interface RedemptionResponse {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  created_at: string;
+  customer_id?: (number | string) | null;
+  customer_code?: string | null;
+  location_id?: (number | string) | null;
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  reward_id: number | string;
+  /**
+   * Whole points.
+   */
+  score_expense?: number;
+  code?: string | null;
+  status: string;
+  status_detail?: string | null;
+  source?: string | null;
+  origin_type?: string | null;
+  origin_id?: (number | string) | null;
+  loyalty_rule_id?: (number | string) | null;
+}
+export interface ProgramTierEntry {
+  /**
+   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   */
+  id: number | string;
+  name: string;
+  countries?: string[];
+  current_level_name?: string | null;
+  current_level: number;
+  attribute_value?: number | null;
+  won_at?: string | null;
+  expires_at?: string | null;
+  to_reach_next_level_value?: number;
+  to_reach_next_level_name?: string;
+  structure: {
+    level: number;
+    name: string;
+    threshold: number;
+  }[];
+}
+export interface CustomerExportCard {
+  id: string;
+  customer_id: string;
+  main: boolean;
+  motive?: string;
+  relationship_type?: string;
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
+   */
+  created_at: string;
+}
+export interface CustomerExportGameDelivery {
+  id: string;
+  game_id: string;
+  customer_id: string;
+  /**
+   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
+   */
+  created_at: string;
+  played_at: string | null;
 }
 export interface ErrorBody {
   /**
@@ -2327,31 +2551,6 @@ export interface MessagesPrintResponse {
   width: number;
   lines: string[];
 }
-export interface PointsBalanceResponse {
-  /**
-   * Whole points.
-   */
-  score: number;
-  /**
-   * An amount in the currency's units (a decimal number, e.g. 26.91).
-   */
-  score_as_money: number;
-  /**
-   * Whole points.
-   */
-  score_available: number;
-  /**
-   * An amount in the currency's units (a decimal number, e.g. 26.91).
-   */
-  score_available_as_money: number;
-  score_to_reach_cashback: number | null;
-  money_to_spend_to_reach_cashback: number | null;
-  score_threshold_cashback: number | null;
-  money_threshold_cashback: number | null;
-  score_threshold_cashback_as_money: number | null;
-  currency: string | null;
-  fraudulent: boolean | null;
-}
 export interface PointsExpiringEntry {
   /**
    * Whole points.
@@ -2381,56 +2580,6 @@ export interface PointsRedemptionResponse {
    * Whole points.
    */
   score_available: number;
-}
-export interface PointsTransaction {
-  /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
-   */
-  id: number | string;
-  type:
-    | 'activity'
-    | 'transfer'
-    | 'reward'
-    | 'expiration'
-    | 'activation'
-    | 'trigger'
-    | 'subtract'
-    | 'custom_entity'
-    | 'challenge';
-  /**
-   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
-   */
-  created_at: string;
-  /**
-   * Positive earned, negative spent.
-   */
-  amount: number;
-  pending_amount?: number | null;
-  location_id?: (number | string) | null;
-  /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
-   */
-  customer_id?: number | string;
-  customer_code?: string | null;
-  /**
-   * The customer a merge moved this transaction from (docs/decisions.md, associate_id); absent otherwise.
-   */
-  associate_id?: number | string;
-  /**
-   * The X-Author-Email of the request (common rule 9: transfers and triggers); absent when none was sent.
-   */
-  author?: string;
-  origin_info?: {} | null;
-  scores?: {
-    loyalty_score_name?: string | null;
-    loyalty_score_id?: (number | string) | null;
-    /**
-     * Whole points.
-     */
-    score?: number;
-    available_from?: string | null;
-    available_to?: string | null;
-  }[];
 }
 export interface PointsTransferResponse {
   /**
@@ -2478,51 +2627,6 @@ export interface ProductResponse {
    * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
   updated_at?: string;
-}
-export interface ProgramTierEntry {
-  /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
-   */
-  id: number | string;
-  name: string;
-  countries?: string[];
-  current_level_name?: string | null;
-  current_level: number;
-  attribute_value?: number | null;
-  won_at?: string | null;
-  expires_at?: string | null;
-  to_reach_next_level_value?: number;
-  to_reach_next_level_name?: string;
-  structure: {
-    level: number;
-    name: string;
-    threshold: number;
-  }[];
-}
-export interface RedemptionResponse {
-  /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
-   */
-  id: number | string;
-  created_at: string;
-  customer_id?: (number | string) | null;
-  customer_code?: string | null;
-  location_id?: (number | string) | null;
-  /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
-   */
-  reward_id: number | string;
-  /**
-   * Whole points.
-   */
-  score_expense?: number;
-  code?: string | null;
-  status: string;
-  status_detail?: string | null;
-  source?: string | null;
-  origin_type?: string | null;
-  origin_id?: (number | string) | null;
-  loyalty_rule_id?: (number | string) | null;
 }
 export interface RedemptionRollbackResponse {
   /**
@@ -2667,47 +2771,6 @@ export interface TriggerResponse {
     available_to?: string | null;
   }[];
   effects: Effect[];
-}
-export interface VoucherResponse {
-  /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
-   */
-  id: number | string;
-  code: string;
-  status: 'active' | 'pending' | 'expired' | 'redeemed' | 'inactive' | 'frozen' | 'deleted';
-  selected: boolean;
-  priority?: number | null;
-  max_redemptions?: number | null;
-  redemptions?: number | null;
-  available_redemptions?: number | null;
-  available_from?: string | null;
-  available_to?: string | null;
-  print_from?: string | null;
-  print_to?: string | null;
-  printable?: boolean | null;
-  prints?: number | null;
-  printed_at?: string | null;
-  customer_id?: (number | string) | null;
-  /**
-   * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
-   */
-  created_at?: string;
-  loyalty_rule_id?: (number | string) | null;
-  campaign_type?: 'discount' | 'points' | null;
-  campaign_name?: string | null;
-  /**
-   * The coupon as carts show it (the contract's vouchers[].coupon, engine voucherCoupon), with name and description in the request's language, external_id and deleted.
-   */
-  coupon?:
-    | (CartCoupon & {
-        /**
-         * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
-         */
-        id?: number | string;
-        external_id?: string | null;
-        deleted?: boolean;
-      })
-    | null;
 }
 export interface VoucherActionResponse {
   status: 'success';
