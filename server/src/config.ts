@@ -2,6 +2,8 @@
  * Settings read from the environment at start-up (README, docs/http.md). The cart pools' own
  * (`WORKERS`, `REALTIME_WORKERS`, `CART_BATCH_SIZE`, `CART_QUEUE_LIMIT`, ...) are read by `readPoolOptions` (pool/pool.ts).
  */
+import { PRIVATE_ADDRESSES, type PrivateAddresses } from './webhooks/destinations.js';
+
 export interface Config {
   host: string;
   /** 0 = a free port. */
@@ -29,6 +31,8 @@ export interface Config {
   webhookTimeoutMs: number;
   /** WEBHOOK_RETRY_SECONDS: delays before the second, third, ... attempt of a webhook delivery (default 30,120,600,3600,10800,21600,43200). */
   webhookRetrySeconds: number[];
+  /** WEBHOOK_PRIVATE_ADDRESSES: `allow` (default) or `refuse` webhook destinations on loopback, private, link-local, ... addresses (webhooks/destinations.ts). */
+  webhookPrivateAddresses: PrivateAddresses;
   /** AUDIT_LOG_RETENTION_DAYS: audit log entries older than this are removed (default 365, decimals allowed; 0 = kept forever; audit/retention.ts). */
   auditRetentionDays: number;
   /** AUDIT_LOG_PRUNE_INTERVAL_MS: how often the retention sweep runs, and once at start (default 3600000). */
@@ -63,6 +67,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookPollMs: nonNegative(env.WEBHOOK_POLL_INTERVAL_MS ?? '1000', 'WEBHOOK_POLL_INTERVAL_MS'),
     webhookTimeoutMs: nonNegative(env.WEBHOOK_TIMEOUT_MS ?? '10000', 'WEBHOOK_TIMEOUT_MS'),
     webhookRetrySeconds: (env.WEBHOOK_RETRY_SECONDS || '30,120,600,3600,10800,21600,43200').split(',').map((delay) => nonNegative(delay.trim(), 'WEBHOOK_RETRY_SECONDS')),
+    webhookPrivateAddresses: oneOf(env.WEBHOOK_PRIVATE_ADDRESSES || 'allow', 'WEBHOOK_PRIVATE_ADDRESSES', PRIVATE_ADDRESSES),
     auditRetentionDays: nonNegative(env.AUDIT_LOG_RETENTION_DAYS ?? '365', 'AUDIT_LOG_RETENTION_DAYS'),
     auditPruneMs: nonNegative(env.AUDIT_LOG_PRUNE_INTERVAL_MS ?? '3600000', 'AUDIT_LOG_PRUNE_INTERVAL_MS'),
     tls: tlsFiles(env),
@@ -88,6 +93,11 @@ function portNumber(value: string, name: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be 0..65535, got ${value}`);
   return port;
+}
+
+function oneOf<T extends string>(value: string, name: string, accepted: readonly T[]): T {
+  if (!accepted.includes(value as T)) throw new Error(`${name} must be one of ${accepted.join(', ')}, got ${value}`);
+  return value as T;
 }
 
 function nonNegative(value: string | undefined, name: string): number {

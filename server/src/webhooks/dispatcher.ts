@@ -8,6 +8,8 @@
  * once the schedule is spent. At least once: the event id never changes.
  */
 import { createHmac } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { Logger } from '../log.js';
 import { wireDatetime } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
@@ -15,6 +17,7 @@ import type { Tenant } from '../tenancy/types.js';
 import {
   dueEntries, getDelivery, putDeliveryInTransaction, removeDeliveryInTransaction, RETENTION_MS, type DeliveryRecord,
 } from './outbox.js';
+import { DestinationRefused, namesPrivateAddress, publicLookup, type PrivateAddresses } from './destinations.js';
 import { getWebhook } from './store.js';
 
 export interface DispatchOptions {
@@ -22,6 +25,8 @@ export interface DispatchOptions {
   timeoutMs: number;
   /** Delays (seconds) before the second, third, ... attempt. */
   retrySeconds: readonly number[];
+  /** WEBHOOK_PRIVATE_ADDRESSES: `refuse` keeps attempts off the operator's own networks (destinations.ts). */
+  privateAddresses: PrivateAddresses;
 }
 
 /** Deliveries sent at once, at most. */
@@ -55,7 +60,7 @@ export function startWebhookDispatcher(env: StoreEnv, log: Logger, options: Disp
       if (dueEntries(env, Date.now(), 1).length === 0) return;
       const claims = await env.transact(() => claim(env, Date.now(), IN_FLIGHT - inFlight.size, options.timeoutMs + LEASE_MARGIN_MS));
       for (const claimed of claims) {
-        const attempt = send(claimed, options.timeoutMs)
+        const attempt = send(claimed, options)
           .then((outcome) => env.transact(() => record(env, claimed, outcome, new Date(), options.retrySeconds)))
           .catch((err: unknown) => log.error({ err }, 'webhook delivery not recorded'))
           .finally(() => inFlight.delete(attempt));
@@ -113,29 +118,39 @@ export function signature(secret: string, seconds: number, body: string): string
   return `t=${seconds},v1=${createHmac('sha256', secret).update(`${seconds}.${body}`).digest('hex')}`;
 }
 
-async function send({ delivery, url, secret }: Claim, timeoutMs: number): Promise<Outcome> {
-  try {
-    const res = await fetch(url, {
+function send({ delivery, url, secret }: Claim, options: DispatchOptions): Promise<Outcome> {
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  const failed = (err: Error & { code?: string }): Outcome => {
+    const text = err instanceof DestinationRefused ? err.message : signal.aborted ? `no answer within ${options.timeoutMs} ms` : (err.code ?? err.message);
+    return { status: null, error: text.slice(0, ERROR_LENGTH) };
+  };
+  const refuse = options.privateAddresses === 'refuse';
+  // Node connects to an IP literal without a lookup: checked here, names by publicLookup as they are resolved.
+  if (refuse && namesPrivateAddress(url)) return Promise.resolve(failed(new DestinationRefused()));
+  return new Promise<Outcome>((resolve) => {
+    // node:http(s), not fetch: its `lookup` lets the socket connect to the very addresses checked. A redirect is
+    // not followed (it never is by node:http): it is a failed attempt, the subscription names where events go.
+    const request = url.startsWith('https:') ? httpsRequest : httpRequest;
+    const req = request(url, {
       method: 'POST',
-      // A redirect is not followed: it is a failed attempt (the subscription names where events go).
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
+      signal,
+      lookup: refuse ? publicLookup : undefined,
       headers: {
         'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(delivery.payload),
         'User-Agent': 'Tally-Webhooks/1',
         'Tally-Event-Id': delivery.event_id,
         'Tally-Event-Type': delivery.type,
         'Tally-Signature': signature(secret, Math.floor(Date.now() / 1000), delivery.payload),
       },
-      body: delivery.payload,
+    }, (res) => {
+      res.resume();
+      const status = res.statusCode!;
+      resolve({ status, error: status >= 200 && status < 300 ? null : `answered ${status}` });
     });
-    await res.body?.cancel();
-    return { status: res.status, error: res.ok ? null : `answered ${res.status}` };
-  } catch (err) {
-    const error = err as Error & { cause?: { code?: string; message?: string } };
-    const text = error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (error.cause?.code ?? error.cause?.message ?? error.message);
-    return { status: null, error: text.slice(0, ERROR_LENGTH) };
-  }
+    req.on('error', (err) => resolve(failed(err)));
+    req.end(delivery.payload);
+  }).catch((err: Error) => failed(err));
 }
 
 /** Inside `env.transact`: the attempt's outcome; the delivery is retried, or settled. */

@@ -1,7 +1,7 @@
 /** Webhook subscriptions and their deliveries (Tally's back office, docs/webhooks.md). */
 import { auditTarget } from '../audit/context.js';
 import { randomBytes } from 'node:crypto';
-import { TallyError } from '@tally/engine';
+import { invalidRequest, TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
 import { optionalEnum, readPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes } from '../http/types.js';
@@ -11,6 +11,7 @@ import { allocateId } from '../store/ids.js';
 import { tenantPrefix } from '../store/keys.js';
 import { paginate } from '../store/paginate.js';
 import { DELIVERY_STATUSES, deliveriesOf, getDelivery, putDeliveryInTransaction, removeDeliveriesInTransaction, type DeliveryRecord } from './outbox.js';
+import { DESTINATION_REFUSED, namesPrivateAddress } from './destinations.js';
 import { putWebhookInTransaction, removeWebhookInTransaction, requireWebhook, WEBHOOKS, type WebhookRecord } from './store.js';
 
 function webhookView(webhook: WebhookRecord) {
@@ -27,10 +28,17 @@ function newSecret(): string {
   return `whsec_${randomBytes(32).toString('hex')}`;
 }
 
-export function webhookRoutes({ env, duplicates }: ServerContext): Routes {
+export function webhookRoutes({ env, duplicates, config }: ServerContext): Routes {
+  /** The body, validated; with WEBHOOK_PRIVATE_ADDRESSES=refuse, a url naming a private address is refused before anything is stored. */
+  const validDestination = <T extends { url?: string }>(body: T): T => {
+    if (config.webhookPrivateAddresses === 'refuse' && body.url !== undefined && namesPrivateAddress(body.url)) {
+      throw invalidRequest('url', `${DESTINATION_REFUSED}: loopback, private, link-local and other local addresses are refused (WEBHOOK_PRIVATE_ADDRESSES=refuse)`);
+    }
+    return body;
+  };
   return {
     'webhooks.create': (req) => {
-      const body = validate('webhooks.create', req.body);
+      const body = validDestination(validate('webhooks.create', req.body));
       return duplicates.suppress(req, 'webhooks', async () => {
         const at = wireDatetime(req.now);
         const webhook = await env.transact(() => {
@@ -52,7 +60,7 @@ export function webhookRoutes({ env, duplicates }: ServerContext): Routes {
 
     'webhooks.update': (req) => {
       const id = requireInt64(req.params.id, 'id');
-      const body = validate('webhooks.update', req.body);
+      const body = validDestination(validate('webhooks.update', req.body));
       return duplicates.suppress(req, `webhook:${id}`, async () => {
         const webhook = await env.transact(() => {
           const changed = { ...requireWebhook(env, req.tenant, id), ...body, updated_at: wireDatetime(req.now) };

@@ -153,6 +153,22 @@ describe('webhooks over HTTP', () => {
     expect((await deliveries(id))[0]).toMatchObject({ status: 'failed', attempts: 3, last_status_code: 500, last_error: 'answered 500', next_attempt_at: null });
   });
 
+  it('fails an attempt answered after WEBHOOK_TIMEOUT_MS, and retries it', async () => {
+    const { id } = await subscribe(['customer.updated']);
+    receiver.holdMs = 2300;
+    await server.client.patch('/customers/1', { name: 'Slowly' });
+    let listed = await deliveries(id);
+    while (!(listed[0]?.attempts >= 1)) {
+      await sleep(50);
+      listed = await deliveries(id);
+    }
+    expect(listed[0]).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: 'no answer within 2000 ms' });
+    receiver.holdMs = 0;
+    await receiver.waitFor(2);
+    await settle();
+    expect(await deliveries(id)).toEqual([expect.objectContaining({ status: 'delivered', attempts: 2, last_status_code: 200, last_error: null })]);
+  });
+
   it('rotates the secret: the next attempts are signed with the new one only, the old one at once invalid', async () => {
     const { id, secret } = await subscribe(['customer.updated']);
     await server.client.patch('/customers/1', { name: 'Before rotation' });

@@ -1,0 +1,63 @@
+/**
+ * Where webhook deliveries may go (WEBHOOK_PRIVATE_ADDRESSES, docs/webhooks.md).
+ * With `refuse`, no address of the operator's own networks: a URL naming one
+ * is refused when the subscription is written, and every attempt resolves its
+ * host name itself and connects only to the addresses it checked, so a name
+ * that resolves elsewhere later (DNS rebinding) is caught when it matters.
+ */
+import { lookup as dnsLookup } from 'node:dns';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+
+export type PrivateAddresses = 'allow' | 'refuse';
+
+export const PRIVATE_ADDRESSES: readonly PrivateAddresses[] = ['allow', 'refuse'];
+
+/** The last_error of an attempt refused before connecting. */
+export const DESTINATION_REFUSED = 'destination address not allowed';
+
+/** Loopback, private, shared (CGNAT), link-local, unique-local, multicast, unspecified and reserved ranges. */
+const PRIVATE = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) PRIVATE.addSubnet(network, prefix, 'ipv4');
+// BlockList matches an IPv4-mapped IPv6 address (::ffff:127.0.0.1) against the IPv4 ranges itself.
+for (const [network, prefix] of [
+  ['::', 128], ['::1', 128], ['64:ff9b:1::', 48], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
+] as const) PRIVATE.addSubnet(network, prefix, 'ipv6');
+
+function isPrivate(address: string): boolean {
+  const family = isIP(address);
+  return family !== 0 && PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/**
+ * Whether `url` names a private address literally. The WHATWG parser has already
+ * turned 2130706433, 0x7f.1 and 127.1 into 127.0.0.1; a name is not resolved here
+ * (what it resolves to at delivery is what counts). An unparsable URL names none.
+ */
+export function namesPrivateAddress(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  return isPrivate(new URL(url).hostname.replace(/^\[(.*)\]$/, '$1'));
+}
+
+/** Refuses a connection before it is made; the attempt records DESTINATION_REFUSED. */
+export class DestinationRefused extends Error {
+  constructor() {
+    super(DESTINATION_REFUSED);
+  }
+}
+
+/**
+ * A `lookup` for node:http(s) `request`: resolves every address of the name and
+ * refuses them all if any is private; else the socket connects to those checked.
+ * (Node connects to an IP literal without calling it: `namesPrivateAddress` covers those.)
+ */
+export const publicLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, []);
+    if (addresses.some(({ address }) => isPrivate(address))) return callback(new DestinationRefused(), []);
+    if (options.all) return callback(null, addresses);
+    callback(null, addresses[0].address, addresses[0].family);
+  });
+};
