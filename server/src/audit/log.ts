@@ -9,7 +9,7 @@ import { canonicalJson } from '../http/json.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
-import { idKey, tenantPrefix, under } from '../store/keys.js';
+import { newestFirstKey, tenantPrefix, under } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { AuditEntryResponse } from '../wire/types.js';
 import type { AuditContext } from './context.js';
@@ -23,9 +23,6 @@ export type Actor = AuditEntryResponse['actor'];
 
 /** An entry as stored: the answer's fields, the id an int64 decimal string. */
 export type AuditEntry = Omit<AuditEntryResponse, 'id'> & { id: string };
-
-const INT64_MAX = 9223372036854775807n;
-const newestFirst = (id: string) => idKey((INT64_MAX - BigInt(id)).toString());
 
 /** Field names whose values are never recorded (customers' passwords and tokens, any secret). */
 const SECRET = /password|secret|token/i;
@@ -50,7 +47,7 @@ export function writeEntry(env: StoreEnv, context: AuditContext): void {
       actor: context.actor, operation: context.operation, method: context.method, path: context.path, target: context.target,
       body: truncated ? text.slice(0, MAX_BODY_LENGTH) : text, body_truncated: truncated, status: 'committed',
     };
-    env.db(AUDIT_LOG).putSync([tenantPrefix(tenant), newestFirst(entry.id)], entry);
+    env.db(AUDIT_LOG).putSync([tenantPrefix(tenant), newestFirstKey(entry.id)], entry);
   }
 }
 

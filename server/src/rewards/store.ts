@@ -2,27 +2,21 @@
  * The reward store. `rewards`: [tenant, idKey(id)] -> RewardRecord and
  * [tenant, 'stock', idKey(id)] -> units redeemed and not reverted.
  * `redemptions`: [tenant, 'id', idKey(id)] -> RedemptionRecord, the indexes
- * [tenant, 'all' | ('customer', idKey(customer)) | ('location', idKey(location)), newestFirst(id)] -> id,
+ * [tenant, 'all' | ('customer', idKey(customer)) | ('location', idKey(location)), newestFirstKey(id)] -> id,
  * and [tenant, 'uses', idKey(customer), idKey(reward), period] -> redemptions
  * not reverted in that redeem_chances period. Writes run inside the caller's
  * `env.transact`; a redemption made or reverted raises its webhook event.
  */
 import { stringifyJson } from '../http/json.js';
 import type { StoreEnv } from '../store/env.js';
-import { idKey, tenantPrefix } from '../store/keys.js';
+import { idKey, newestFirstKey, tenantPrefix } from '../store/keys.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import type { Tenant } from '../tenancy/types.js';
 import { raiseEvent } from '../webhooks/outbox.js';
 import type { RedemptionRecord, RewardRecord } from './types.js';
 import { redemptionView } from './view.js';
 
-const MAX_INT64 = 9223372036854775807n;
 const END = Buffer.from([0xff]);
-
-/** A key part that sorts the newest (highest) id first. */
-function newestFirst(id: string): string {
-  return idKey((MAX_INT64 - BigInt(id)).toString());
-}
 
 export type RedemptionScope = { customer_id?: string; location_id?: string };
 
@@ -67,7 +61,7 @@ export class RewardStore {
   /** Inside `env.transact`: a new redemption, with its stock unit and customer use counted. */
   addRedemptionInTransaction(tenant: Tenant, redemption: RedemptionRecord): void {
     const prefix = tenantPrefix(tenant);
-    const order = newestFirst(redemption.id);
+    const order = newestFirstKey(redemption.id);
     this.redemptions.putSync([prefix, 'id', idKey(redemption.id)], redemption);
     this.redemptions.putSync([prefix, 'all', order], redemption.id);
     this.redemptions.putSync([prefix, 'customer', idKey(redemption.customer_id), order], redemption.id);
@@ -109,7 +103,7 @@ export class RewardStore {
   /** Inside `env.transact`: the redemption belongs to another customer (a merge), with its use counted there. */
   reassignInTransaction(tenant: Tenant, redemption: RedemptionRecord, to: string, toCode: string | null): void {
     const prefix = tenantPrefix(tenant);
-    const order = newestFirst(redemption.id);
+    const order = newestFirstKey(redemption.id);
     if (redemption.status === 'available') this.countUse(tenant, redemption, -1);
     this.redemptions.removeSync([prefix, 'customer', idKey(redemption.customer_id), order]);
     const moved = { ...redemption, customer_id: to, customer_code: toCode };
@@ -121,7 +115,7 @@ export class RewardStore {
   /** Inside `env.transact`: forgets the redemption (a customer hard delete); its stock unit stays used. */
   removeInTransaction(tenant: Tenant, redemption: RedemptionRecord): void {
     const prefix = tenantPrefix(tenant);
-    const order = newestFirst(redemption.id);
+    const order = newestFirstKey(redemption.id);
     if (redemption.status === 'available') this.countUse(tenant, redemption, -1);
     this.redemptions.removeSync([prefix, 'id', idKey(redemption.id)]);
     this.redemptions.removeSync([prefix, 'all', order]);

@@ -18,6 +18,13 @@ export function idKey(id: string): string {
   return id.padStart(19, '0');
 }
 
+const INT64_MAX = 9223372036854775807n;
+
+/** An int64 id as a key part that sorts the newest (highest) id first. */
+export function newestFirstKey(id: string): string {
+  return idKey((INT64_MAX - BigInt(id)).toString());
+}
+
 /** The inverse of idKey. */
 export function idFromKey(key: string): string {
   return key.replace(/^0+/, '');
