@@ -9,8 +9,7 @@
 import type { Logger } from '../log.js';
 import { startSweep } from '../sweeps.js';
 import type { StoreEnv } from '../store/env.js';
-import type { TenancyStore } from '../tenancy/store.js';
-import { ENVIRONMENTS } from '../tenancy/types.js';
+import { everyTenant, type TenancyStore } from '../tenancy/store.js';
 import { pruneEntries } from './log.js';
 
 const CHUNK = 500;
@@ -20,15 +19,13 @@ const DAY_MS = 24 * 3600 * 1000;
 export async function pruneAuditLog(env: StoreEnv, tenancy: TenancyStore, retentionDays: number, stopped: () => boolean = () => false): Promise<number> {
   const before = Date.now() - retentionDays * DAY_MS;
   let removed = 0;
-  for (const company of tenancy.listCompanies()) {
-    for (const environment of ENVIRONMENTS) {
-      for (;;) {
-        if (stopped()) return removed;
-        const chunk = await pruneEntries(env, { companyId: company.id, environment }, before, CHUNK);
-        removed += chunk;
-        await new Promise((resume) => setImmediate(resume));
-        if (chunk < CHUNK) break;
-      }
+  for (const tenant of everyTenant(tenancy)) {
+    for (;;) {
+      if (stopped()) return removed;
+      const chunk = await pruneEntries(env, tenant, before, CHUNK);
+      removed += chunk;
+      await new Promise((resume) => setImmediate(resume));
+      if (chunk < CHUNK) break;
     }
   }
   return removed;

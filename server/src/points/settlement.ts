@@ -21,8 +21,7 @@ import { startSweep } from '../sweeps.js';
 import { customersWithEntries } from '../store/customer-entries.js';
 import type { StoreEnv } from '../store/env.js';
 import { idFromKey, tenantPrefix } from '../store/keys.js';
-import type { TenancyStore } from '../tenancy/store.js';
-import { ENVIRONMENTS, type Tenant } from '../tenancy/types.js';
+import { everyTenant, type TenancyStore } from '../tenancy/store.js';
 import { needsSettlement, settleCustomer } from './ledger.js';
 import { localDate } from './local-date.js';
 import { settlementMayBeDue } from './wallet-store.js';
@@ -39,30 +38,27 @@ export interface SweepSources {
 export async function sweepSettlements({ env, tenancy }: SweepSources, stopped: () => boolean = () => false): Promise<number> {
   const customers = new CustomerStore(env);
   let settled = 0;
-  for (const company of tenancy.listCompanies()) {
-    for (const environment of ENVIRONMENTS) {
-      const tenant: Tenant = { companyId: company.id, environment };
-      let after: string | undefined;
-      for (;;) {
-        if (stopped()) return settled;
-        // Customers with entries, not customer records: points recorded for an unknown id (a cart's) are settled too.
-        const keys = customersWithEntries(env, tenantPrefix(tenant), after, CHUNK);
-        if (keys.length === 0) break;
-        after = keys[keys.length - 1];
-        const ids = keys.map(idFromKey);
-        const clock = { now: new Date(), timezone: tenancy.getSettings(tenant).timezone };
-        const today = localDate(clock.now, clock.timezone);
-        const due = ids.filter((id) => settlementMayBeDue(env, tenant, id, today));
-        if (due.length > 0) {
-          settled += await env.transact(() => {
-            // Checked again in the transaction: a request may have settled the customer meanwhile.
-            const now = due.filter((id) => needsSettlement(env, tenant, id, clock));
-            for (const id of now) settleCustomer(env, tenant, id, customers.get(tenant, id)?.code ?? null, clock);
-            return now.length;
-          });
-        }
-        await new Promise((resume) => setImmediate(resume));
+  for (const tenant of everyTenant(tenancy)) {
+    let after: string | undefined;
+    for (;;) {
+      if (stopped()) return settled;
+      // Customers with entries, not customer records: points recorded for an unknown id (a cart's) are settled too.
+      const keys = customersWithEntries(env, tenantPrefix(tenant), after, CHUNK);
+      if (keys.length === 0) break;
+      after = keys[keys.length - 1];
+      const ids = keys.map(idFromKey);
+      const clock = { now: new Date(), timezone: tenancy.getSettings(tenant).timezone };
+      const today = localDate(clock.now, clock.timezone);
+      const due = ids.filter((id) => settlementMayBeDue(env, tenant, id, today));
+      if (due.length > 0) {
+        settled += await env.transact(() => {
+          // Checked again in the transaction: a request may have settled the customer meanwhile.
+          const now = due.filter((id) => needsSettlement(env, tenant, id, clock));
+          for (const id of now) settleCustomer(env, tenant, id, customers.get(tenant, id)?.code ?? null, clock);
+          return now.length;
+        });
       }
+      await new Promise((resume) => setImmediate(resume));
     }
   }
   return settled;

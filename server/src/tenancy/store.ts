@@ -5,7 +5,7 @@
  */
 import type { Db, StoreEnv } from '../store/env.js';
 import { DEFAULT_SETTINGS } from './settings.js';
-import type { ApiKeyRecord, Company, CompanySettings, Tenant } from './types.js';
+import { ENVIRONMENTS, type ApiKeyRecord, type Company, type CompanySettings, type Tenant } from './types.js';
 
 export interface TenancyStore {
   getCompany(id: string): Company | undefined;
@@ -22,6 +22,11 @@ export interface TenancyStore {
   putApiKey(record: ApiKeyRecord): Promise<void>;
   /** A number that changes with every write of tenancy data, by any process. */
   generation(): number;
+}
+
+/** Every environment of every Company: what the background sweeps walk. */
+export function everyTenant(tenancy: TenancyStore): Tenant[] {
+  return tenancy.listCompanies().flatMap((company) => ENVIRONMENTS.map((environment) => ({ companyId: company.id, environment })));
 }
 
 export class LmdbTenancyStore implements TenancyStore {
