@@ -17,7 +17,7 @@ import type { AuditContext } from './context.js';
 export const AUDIT_LOG = 'audit_log';
 
 /** A request body longer than this (UTF-16 units of its canonical JSON) is cut, and `body_truncated` set. */
-export const MAX_BODY_LENGTH = 16 * 1024;
+const MAX_BODY_LENGTH = 16 * 1024;
 
 export type Actor = AuditEntryResponse['actor'];
 

@@ -16,7 +16,7 @@ const CHUNK = 500;
 const DAY_MS = 24 * 3600 * 1000;
 
 /** Removes the entries older than `retentionDays` (at the sweep's start); returns how many. */
-export async function pruneAuditLog(env: StoreEnv, tenancy: TenancyStore, retentionDays: number, stopped: () => boolean = () => false): Promise<number> {
+async function pruneAuditLog(env: StoreEnv, tenancy: TenancyStore, retentionDays: number, stopped: () => boolean): Promise<number> {
   const before = Date.now() - retentionDays * DAY_MS;
   let removed = 0;
   for (const tenant of everyTenant(tenancy)) {

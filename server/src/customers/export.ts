@@ -44,7 +44,7 @@ import type { CustomerStore } from './store.js';
 import { customerView } from './view.js';
 
 /** Records per list section (Tally's limit, docs/customers.md): the rest is read from the section's paginated list. */
-export const EXPORT_PAGE = 1000;
+const EXPORT_PAGE = 1000;
 
 export function exportCustomer({ env }: ServerContext, customers: CustomerStore) {
   const carts = new CartStore(env);

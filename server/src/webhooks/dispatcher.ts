@@ -114,7 +114,7 @@ function settle(env: StoreEnv, tenant: Tenant, previous: DeliveryRecord, next: D
 }
 
 /** The `Tally-Signature` header of a body sent at `seconds` (Unix time). */
-export function signature(secret: string, seconds: number, body: string): string {
+function signature(secret: string, seconds: number, body: string): string {
   return `t=${seconds},v1=${createHmac('sha256', secret).update(`${seconds}.${body}`).digest('hex')}`;
 }
 
