@@ -4,8 +4,9 @@
  * `listening` line naming the backend, port and TLS (after a `metrics listening`
  * line when METRICS_PORT is set). SIGTERM/SIGINT: stop
  * accepting, answer in-flight requests, let the cart pool's threads finish
- * loading, a points settlement sweep its current chunk and the webhook
- * attempts in flight record their outcome, close the store, exit 0.
+ * loading, a points settlement or audit log retention sweep its current
+ * chunk and the webhook attempts in flight record their outcome, close the
+ * store, exit 0.
  */
 import { readConfig } from './config.js';
 import { compileSchemas } from './http/validation.js';
