@@ -7,7 +7,7 @@ import { createCustomer } from '../points/testing.js';
 import { createReward, customersWithPoints, LOCATION, redeem } from '../rewards/testing.js';
 import { realtimeCart } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
-import { Receiver, sleep, type Received } from './testing.js';
+import { freshReceiver, Receiver, sleep, type Received } from './testing.js';
 
 const FAST = { WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_RETRY_SECONDS: '0.2,0.2', WEBHOOK_TIMEOUT_MS: '2000' };
 const json = { 'Content-Type': 'application/json' };
@@ -52,8 +52,7 @@ describe('webhook event catalogue over HTTP', () => {
     await server.dispose();
   });
   beforeEach(async () => {
-    for (const webhook of (await server.client.get('/webhooks')).body.data) await server.client.delete(`/webhooks/${webhook.id}`);
-    receiver = await new Receiver().listen();
+    receiver = await freshReceiver(server.client);
     return () => receiver.close();
   });
 

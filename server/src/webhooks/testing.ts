@@ -2,6 +2,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Client } from '../testing/server.js';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -50,6 +51,12 @@ export class Receiver {
     }
     return this.received;
   }
+}
+
+/** Each test its own receiver and subscriptions: removes every subscription, then listens on a free port. */
+export async function freshReceiver(client: Client): Promise<Receiver> {
+  for (const webhook of (await client.get('/webhooks')).body.data) await client.delete(`/webhooks/${webhook.id}`);
+  return new Receiver().listen();
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

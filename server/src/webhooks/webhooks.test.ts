@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
-import { Receiver, signed, sleep } from './testing.js';
+import { freshReceiver, Receiver, signed, sleep } from './testing.js';
 
 // Three attempts 200 ms apart; a poll every 50 ms.
 const FAST = { WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_RETRY_SECONDS: '0.2,0.2', WEBHOOK_TIMEOUT_MS: '2000' };
@@ -33,9 +33,7 @@ describe('webhooks over HTTP', () => {
     await server.dispose();
   });
   beforeEach(async () => {
-    // Each test its own receiver and subscriptions.
-    for (const webhook of (await server.client.get('/webhooks')).body.data) await server.client.delete(`/webhooks/${webhook.id}`);
-    receiver = await new Receiver().listen();
+    receiver = await freshReceiver(server.client);
     return () => receiver.close();
   });
 
