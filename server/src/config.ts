@@ -65,8 +65,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     pointsSettlementMs: nonNegative(env.POINTS_SETTLEMENT_INTERVAL_MS ?? '600000', 'POINTS_SETTLEMENT_INTERVAL_MS'),
     webhookPollMs: nonNegative(env.WEBHOOK_POLL_INTERVAL_MS ?? '1000', 'WEBHOOK_POLL_INTERVAL_MS'),
-    webhookTimeoutMs: nonNegative(env.WEBHOOK_TIMEOUT_MS ?? '10000', 'WEBHOOK_TIMEOUT_MS'),
-    webhookRetrySeconds: (env.WEBHOOK_RETRY_SECONDS || '30,120,600,3600,10800,21600,43200').split(',').map((delay) => nonNegative(delay.trim(), 'WEBHOOK_RETRY_SECONDS')),
+    webhookTimeoutMs: positive(env.WEBHOOK_TIMEOUT_MS ?? '10000', 'WEBHOOK_TIMEOUT_MS'),
+    webhookRetrySeconds: (env.WEBHOOK_RETRY_SECONDS || '30,120,600,3600,10800,21600,43200').split(',').map((delay) => delaySeconds(delay, 'WEBHOOK_RETRY_SECONDS')),
     webhookPrivateAddresses: oneOf(env.WEBHOOK_PRIVATE_ADDRESSES || 'allow', 'WEBHOOK_PRIVATE_ADDRESSES', PRIVATE_ADDRESSES),
     auditRetentionDays: nonNegative(env.AUDIT_LOG_RETENTION_DAYS ?? '365', 'AUDIT_LOG_RETENTION_DAYS'),
     auditPruneMs: nonNegative(env.AUDIT_LOG_PRUNE_INTERVAL_MS ?? '3600000', 'AUDIT_LOG_PRUNE_INTERVAL_MS'),
@@ -98,6 +98,19 @@ function portNumber(value: string, name: string): number {
 function oneOf<T extends string>(value: string, name: string, accepted: readonly T[]): T {
   if (!accepted.includes(value as T)) throw new Error(`${name} must be one of ${accepted.join(', ')}, got ${value}`);
   return value as T;
+}
+
+/** A timeout of 0 would fail every attempt at once. */
+function positive(value: string, name: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new Error(`${name} must be a number > 0, got ${value}`);
+  return number;
+}
+
+/** One delay of a comma-separated list: an empty item ("30,,60") is a typo, not 0 seconds. */
+function delaySeconds(item: string, name: string): number {
+  if (item.trim() === '') throw new Error(`${name} must be numbers >= 0 separated by commas, got an empty item`);
+  return nonNegative(item.trim(), name);
 }
 
 function nonNegative(value: string | undefined, name: string): number {

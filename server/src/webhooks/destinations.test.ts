@@ -86,10 +86,12 @@ describe('WEBHOOK_PRIVATE_ADDRESSES=refuse', () => {
 });
 
 describe('WEBHOOK_PRIVATE_ADDRESSES other than allow or refuse', () => {
-  it('stops the start with its reason', async () => {
+  it('stops the start with its reason (also a webhook timeout of 0 or an empty retry delay)', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tally-test-'));
     try {
       await expect(startServer({ dataDir, env: { WEBHOOK_PRIVATE_ADDRESSES: 'deny' } })).rejects.toThrow(/WEBHOOK_PRIVATE_ADDRESSES must be one of allow, refuse, got deny/);
+      await expect(startServer({ dataDir, env: { WEBHOOK_TIMEOUT_MS: '0' } })).rejects.toThrow(/WEBHOOK_TIMEOUT_MS must be a number > 0, got 0/);
+      await expect(startServer({ dataDir, env: { WEBHOOK_RETRY_SECONDS: '30,,60' } })).rejects.toThrow(/WEBHOOK_RETRY_SECONDS must be numbers >= 0 separated by commas/);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
