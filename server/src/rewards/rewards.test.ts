@@ -9,7 +9,6 @@ import { createReward, customersWithPoints, LOCATION } from './testing.js';
 
 describe('reward catalogue', () => {
   let server: TestServer;
-  const ids = (body: { data: Array<{ id: number }> }) => body.data.map((r) => r.id);
   const list = async (query: Record<string, string> = {}, headers: Record<string, string> = {}) => {
     const res = await server.client.get('/rewards', { query: { per_page: '100', ...query }, headers });
     expect(res.status, res.text).toBe(200);
