@@ -531,6 +531,9 @@ export interface CompanyUpdate {
     rule: {};
   }[];
   rate_limits?: CommonRateLimits;
+  /**
+   * At most 31536000 (one year; Tally's bound, the contract states none).
+   */
   cart_cancellation_wait_seconds?: number;
 }
 export interface CommonRateLimits {
