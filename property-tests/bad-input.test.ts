@@ -14,6 +14,11 @@
  * NUL, a lone surrogate, nested containers) or added, or a body that is not an
  * object at all. A 2xx is allowed for a body the schema accepts (the store is
  * then read again); semantic refusals are the routes' and are 4xx like any.
+ *
+ * So that every handler is exercised past its first check, each operation's
+ * base request, unmutated, must be answered 2xx (on a second server seeded
+ * alike, so the sweep's store stays as seeded); the sweep reports the
+ * operations none of whose mutations was answered 2xx.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import fc from 'fast-check';
@@ -27,6 +32,7 @@ import { REQUEST_SCHEMAS, RESPONSE_BODIES } from '../server/src/openapi/bodies.j
 import { PAGE_PARAMETERS, QUERY_PARAMETERS } from '../server/src/openapi/parameters.js';
 import { cartBody } from '../server/src/testing/carts.js';
 import { startServer, TEST_KEY, TEST_SECRET, type TestServer } from '../server/src/testing/server.js';
+import { sleep } from '../server/src/webhooks/testing.js';
 
 // Fixed, so CI is repeatable; FUZZ_SEED and FUZZ_RUNS explore further by hand (fast-check prints the seed of a failure).
 const SEED = Number(process.env.FUZZ_SEED ?? 20261201);
@@ -183,11 +189,16 @@ function diffSnapshots(before: Snapshot, after: Snapshot): string[] {
 
 describe('bad input, for every operation', () => {
   let server: TestServer;
+  /** A second server seeded alike, where every base request is sent once, unmutated (the sweep's store stays as seeded). */
+  let baseline: TestServer | undefined;
+  let baselineSeeded: Seeded;
   let store: RootDatabase;
   let seeded: Seeded;
   let ajv: Ajv;
   const checks = new Map<string, ValidateFunction>();
   const databases = new Map<string, Database>();
+  /** Per operation, how many of the sweep's requests were answered 2xx and 4xx: how deep its handler was exercised. */
+  const answers = new Map<OperationId, { ok: number; refused: number }>();
 
   function snapshot(): Snapshot {
     store.resetReadTxn();
@@ -204,36 +215,43 @@ describe('bad input, for every operation', () => {
     return result;
   }
 
-  async function send(method: string, url: string, body: string | undefined, jsonContentType: boolean) {
+  async function send(target: TestServer, method: string, url: string, body: string | undefined, jsonContentType: boolean) {
     const headers: Record<string, string> = { 'X-Api-Key': TEST_KEY, 'X-Api-Secret': TEST_SECRET, 'X-Api-Version': '1' };
     if (body !== undefined || jsonContentType) headers['Content-Type'] = 'application/json';
-    const res = await fetch(`${server.url}${url}`, { method, headers, body, signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
+    const res = await fetch(`${target.url}${url}`, { method, headers, body, signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
     return { status: res.status, text: await res.text() };
   }
 
-  async function seed(): Promise<Seeded> {
+  async function seed(target: TestServer): Promise<Seeded> {
     const ok = async (method: string, path: string, body?: unknown) => {
-      const res = await server.client.request(method, path, { body });
+      const res = await target.client.request(method, path, { body });
       expect(res.status, `${method} ${path}: ${res.text}`).toBe(200);
       return res.body;
     };
     await ok('POST', '/locations', { id: 1, code: 'L1', name: 'Barcelona', country: 'ES' });
-    for (let id = 1; id <= 8; id++) await ok('POST', '/customers', { id, code: `C${id}`, name: `Customer ${id}`, email: `c${id}@example.com`, registration_location_id: 1 });
+    for (let id = 1; id <= 10; id++) await ok('POST', '/customers', { id, code: `C${id}`, name: `Customer ${id}`, email: `c${id}@example.com`, registration_location_id: 1 });
     await ok('POST', '/customers', { id: 9223372036854775807n, name: 'Largest id', registration_location_id: 1 });
     await ok('POST', '/associations', { customer_id: 1, associate_customer_id: 2, relationship_type: 'child' });
     await ok('POST', '/taxonomies', { slug: 'family', name: 'Family' });
     await ok('POST', '/taxonomies/family/features', { id: 2, name: 'Bakery' });
     await ok('POST', '/locations/taxonomies', { slug: 'region', name: 'Region' });
     await ok('POST', '/locations/taxonomies/region/features', { id: 1, name: 'North' });
+    // What the deletions remove: nothing holds them, so they can go.
+    await ok('POST', '/taxonomies', { slug: 'season', name: 'Season' });
+    await ok('POST', '/taxonomies/family/features', { id: 4, name: 'Unused' });
+    await ok('POST', '/locations/taxonomies', { slug: 'climate', name: 'Climate' });
+    await ok('POST', '/locations/taxonomies/region/features', { id: 3, name: 'Unused' });
+    // What unmerge undoes.
+    await ok('POST', '/customers/transfer', { old_customer_id: 9, new_customer_id: 10 });
     await ok('POST', '/products', { id: 1, name: 'Bread', features: [{ taxonomy_slug: 'family', id: 2 }] });
     await ok('POST', '/promotions', { id: 1, name: 'Summer' });
     const points = await ok('POST', '/points', { rule_params: { name: 'Welcome', when: 'welcome', rule_effects: [{ type: 'direct_value', value: 100, distribution: 'total' }] } });
     await ok('POST', '/trigger', { trigger: 'welcome', customer_id: 1, loyalty_rule_id: points.id });
     const discount = await ok('POST', '/discounts', {
       rule_params: { name: 'Two off', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 2, distribution: 'total' }] },
-      coupon_params: { static_code: 'SPRING', name: 'Spring', max_redemptions: 100 },
+      coupon_params: { static_code: 'SPRING', name: 'Spring', max_redemptions: 100, printable: true },
     });
-    const coupon = (await server.client.get(`/discounts/${discount.id}`)).body.coupon_info.coupon_id;
+    const coupon = (await target.client.get(`/discounts/${discount.id}`)).body.coupon_info.coupon_id;
     await ok('POST', '/discounts/trigger', { customer_id: 1, loyalty_rule_id: discount.id, external_voucher_code: 'V1' });
     const bare = await ok('POST', '/discounts', { rule_params: { name: 'Bare', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] } });
     const reward = await ok('POST', '/rewards', { name: 'Mug', points: 0, type: 'physical' });
@@ -247,16 +265,24 @@ describe('bad input, for every operation', () => {
     const program = await ok('POST', '/tier_programs', { name: 'Club', attribute: 'total_spent', structure: [{ level: 1, name: 'Bronze', threshold: 0 }, { level: 2, name: 'Gold', threshold: 100 }] });
     await ok('POST', '/custom_event_definitions', { slug: 'visit', name: 'Visit', schema: { type: 'object' } });
     const event = await ok('POST', '/custom_events', { slug: 'visit', customer_id: 1, data: {} });
-    // Port 9 (discard) and the dispatcher off (beforeAll): the delivery stays pending, nothing writes in the background.
+    // Port 9 (discard) refuses the connection: with one retry the delivery fails within a few polls, and can be retried.
+    // Then the dispatcher is turned off, so nothing writes in the background during the sweep.
     const webhook = await ok('POST', '/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['customer.updated'] });
     await ok('PATCH', '/customers/8', { name: 'Hooked' });
-    const [delivery] = (await server.client.get(`/webhooks/${webhook.id}/deliveries`)).body.data;
-    await ok('PATCH', '/company', { cart_cancellation_wait_seconds: 0 });
+    const deliveryOf = async () => (await target.client.get(`/webhooks/${webhook.id}/deliveries`)).body.data[0] as { id: number; status: string };
+    let delivery = await deliveryOf();
+    for (const until = Date.now() + 5000; delivery.status !== 'failed' && Date.now() < until; delivery = await deliveryOf()) await sleep(20);
+    expect(delivery.status).toBe('failed');
+    await target.restart({ WEBHOOK_POLL_INTERVAL_MS: '0' });
+    await ok('PATCH', '/company', {
+      cart_cancellation_wait_seconds: 0,
+      audiences: [{ id: 1, name: 'Spain', rule: { conditions: { and: [{ field: 'customer.country', operator: 'eq', value: 'ES' }] } } }],
+    });
     await ok('POST', '/carts/realtime', cartBody(10, { id: 1, code: 'CART-1', customer_id: 1 }));
     await ok('POST', '/carts/realtime', cartBody(20, { id: 2, code: 'CART-2', customer_id: 1 }));
-    const page = (await server.client.get('/customers/1/attributes', { query: { per_page: '1' } })).body;
-    const token = (await server.client.get('/rewards/transactions', { query: { per_page: '1' } })).body.next_token_starts_after
-      ?? (await server.client.get('/carts', { query: { per_page: '1' } })).body.next_token_starts_after;
+    const page = (await target.client.get('/customers/1/attributes', { query: { per_page: '1' } })).body;
+    const token = (await target.client.get('/rewards/transactions', { query: { per_page: '1' } })).body.next_token_starts_after
+      ?? (await target.client.get('/carts', { query: { per_page: '1' } })).body.next_token_starts_after;
     expect(token, JSON.stringify(page)).toBeTypeOf('string');
     return {
       points: String(points.id), discount: String(discount.id), bare: String(bare.id), coupon: String(coupon), reward: String(reward.id),
@@ -266,10 +292,10 @@ describe('bad input, for every operation', () => {
   }
 
   /** Seeded values of an operation's path parameters, so that its lookups find a record. */
-  function validParams(op: OperationId, path: string): Record<string, string> {
+  function validParams(op: OperationId, path: string, seeded: Seeded): Record<string, string> {
     const resource = op.split('.')[0];
     const byResource: Record<string, string> = {
-      customers: '1', merges: '2', carts: '1', custom_events: seeded.event, discounts: seeded.discount, points: seeded.points, games: seeded.game,
+      customers: '1', associations: '1', merges: '9', carts: '1', custom_events: seeded.event, discounts: seeded.discount, points: seeded.points, games: seeded.game,
       instant_wins: seeded.instantWin, rewards: seeded.reward, challenges: seeded.challenge, tier_programs: seeded.program, coupons: seeded.coupon,
       vouchers: 'V1', products: '1', taxonomies: 'family', features: '2', locations: '1', location_taxonomies: 'region', location_features: '1', promotions: '1',
       webhooks: seeded.webhook,
@@ -285,11 +311,15 @@ describe('bad input, for every operation', () => {
     if (op === 'challenges.customer_get') params.value = '1';
     if (op === 'rewards.rollback') params.id = seeded.redemption;
     if (op === 'webhooks.retry_delivery') params.delivery_id = seeded.delivery;
+    if (op === 'taxonomies.delete') params.slug = 'season';
+    if (op === 'features.delete') params.id = '4';
+    if (op === 'location_taxonomies.delete') params.slug = 'climate';
+    if (op === 'location_features.delete') params.id = '3';
     return params;
   }
 
   /** A request body the operation's schema accepts, naming seeded records. */
-  function baseBody(op: OperationId): Record<string, unknown> | undefined {
+  function baseBody(op: OperationId, seeded: Seeded): Record<string, unknown> | undefined {
     const cart = (fields: Record<string, unknown> = {}) => cartBody(10, { customer_id: 1, ...fields });
     const bodies: Partial<Record<OperationId, Record<string, unknown>>> = {
       'messages.print': { width: 16, messages: [{ text: 'Hello' }] },
@@ -391,6 +421,8 @@ describe('bad input, for every operation', () => {
       'associations.delete': [['customer_id', '1'], ['associate_customer_id', '2']],
       'merges.unmerge': [['with_activites', 'false']],
       'points.cashbacks': [['location_id', '1']],
+      'vouchers.list': [['customer_id', '1']],
+      'vouchers.excluded_products': [['code', 'V1']],
     };
     return required[op] ?? [];
   }
@@ -416,40 +448,65 @@ describe('bad input, for every operation', () => {
     return check(body) ? undefined : `schema ${id}: ${check.errors!.map((e) => `${e.instancePath} ${e.message}`).join('; ')}`;
   }
 
+  /** The operation's base request: valid path values, its required query parameters, its base body. */
+  function baseRequest(op: OperationId, records: Seeded): { url: string; body: string | undefined } {
+    const spec = OPERATIONS[op];
+    const body = spec.method === 'GET' ? undefined : toJson(baseBody(op, records) ?? {});
+    return { url: urlOf(spec.path, validParams(op, spec.path, records), baseQuery(op)), body };
+  }
+
   beforeAll(async () => {
-    // No background writes during the test: the points settlement sweep and the webhook dispatcher are off, merges complete at once.
-    server = await startServer({ env: { POINTS_SETTLEMENT_INTERVAL_MS: '0', TALLY_MERGE_DELAY_MS: '0', WEBHOOK_POLL_INTERVAL_MS: '0' } });
+    // No background writes during the test: the points settlement sweep is off, merges complete at once, the webhook dispatcher is off after seed().
+    const start = () => startServer({ env: { POINTS_SETTLEMENT_INTERVAL_MS: '0', TALLY_MERGE_DELAY_MS: '0', WEBHOOK_POLL_INTERVAL_MS: '20', WEBHOOK_RETRY_SECONDS: '0' } });
+    [server, baseline] = await Promise.all([start(), start()]);
     ajv = createAjv();
     for (const document of SCHEMA_DOCUMENTS.values()) ajv.addSchema(document);
-    seeded = await seed();
+    [seeded, baselineSeeded] = await Promise.all([seed(server), seed(baseline)]);
     store = open({ path: server.dataDir, readOnly: true, maxDbs: 256 });
   });
 
   afterAll(async () => {
     await store?.close();
-    await server?.dispose();
+    await Promise.all([server?.dispose(), baseline?.dispose()]);
   });
 
   it('every base body is one its schema accepts (the mutations start from valid requests)', () => {
     for (const op of Object.keys(OPERATIONS) as OperationId[]) {
       const id = schemaOf(op);
       if (!id || OPERATIONS[op].method === 'GET') continue;
-      const base = baseBody(op);
+      const base = baseBody(op, seeded);
       expect(base, `${op} has no base body`).toBeDefined();
       expect(mustRefuse(op, toJson(base)), op).toBeUndefined();
     }
   });
 
-  // Deletions last: the other operations find the records they would remove.
-  const order = (Object.keys(OPERATIONS) as OperationId[]).sort(
-    (a, b) => Number(OPERATIONS[a].method === 'DELETE') - Number(OPERATIONS[b].method === 'DELETE'),
-  );
+  // Deletions last: the other operations find the records they would remove; the customer's last of all (its association goes first).
+  const rank = (op: OperationId) => (op === 'customers.delete' ? 2 : Number(OPERATIONS[op].method === 'DELETE'));
+  const order = (Object.keys(OPERATIONS) as OperationId[]).sort((a, b) => rank(a) - rank(b));
+
+  // Otherwise a handler the sweep never gets past its first check is only tested up to that check.
+  it('every base request, unmutated, is answered 2xx (in the sweep\'s order, on the baseline server)', async () => {
+    const refused: string[] = [];
+    for (const op of order) {
+      const spec = OPERATIONS[op];
+      const { url, body } = baseRequest(op, baselineSeeded);
+      const res = await send(baseline!, spec.method, url, body, 'jsonContentType' in spec);
+      if (res.status >= 300) refused.push(`${op}: ${spec.method} ${url} ${body ?? ''} -> ${res.status} ${res.text}`);
+      const settling = BACKGROUND_WRITES_MS[op];
+      if (settling) await sleep(settling);
+    }
+    await baseline!.dispose();
+    baseline = undefined;
+    expect(refused).toEqual([]);
+  });
 
   it.each(order)('%s', async (op) => {
     const spec = OPERATIONS[op];
     const names = pathParamNames(spec.path);
-    const valid = validParams(op, spec.path);
-    const base = spec.method === 'GET' ? undefined : baseBody(op) ?? {};
+    const valid = validParams(op, spec.path, seeded);
+    const base = spec.method === 'GET' ? undefined : baseBody(op, seeded) ?? {};
+    const count = { ok: 0, refused: 0 };
+    answers.set(op, count);
     const known = [...(QUERY_PARAMETERS[op] ?? []), ...(RESPONSE_BODIES[op]?.wrap === 'page' ? PAGE_PARAMETERS : [])].map((p) => p.name);
     const token = seeded.token;
     const decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown[];
@@ -488,11 +545,13 @@ describe('bad input, for every operation', () => {
         const shown = `${spec.method} ${url.slice(0, 300)} ${text?.slice(0, 300) ?? ''}`;
         let res: { status: number; text: string };
         try {
-          res = await send(spec.method, url, text, 'jsonContentType' in spec);
+          res = await send(server, spec.method, url, text, 'jsonContentType' in spec);
         } catch (error) {
           throw new Error(`${shown}: no answer within ${ANSWER_WITHIN_MS} ms (${(error as Error).message})`);
         }
         expect(res.status, `${shown}\n${res.text}`).toBeLessThan(500);
+        if (res.status < 300) count.ok++;
+        else count.refused++;
         if (res.status < 300) {
           const refusal = mustRefuse(op, text);
           expect(refusal, `${shown}: answered ${res.status} to a body that must be refused\n${res.text}`).toBeUndefined();
@@ -515,5 +574,10 @@ describe('bad input, for every operation', () => {
       }),
       { numRuns: RUNS_PER_OPERATION, seed: SEED, endOnFailure: true },
     );
+  });
+
+  it('reports the operations no mutation got past validation or lookup (at most their base request did)', () => {
+    const never = [...answers].filter(([, count]) => count.ok === 0).map(([op, count]) => `${op} (${count.refused} refused)`);
+    if (never.length > 0) console.info(`bad-input sweep: no 2xx among the mutations of ${never.join(', ')}`);
   });
 });

@@ -65,6 +65,19 @@ describe('GET and PATCH /company', () => {
     }
   });
 
+  it('bounds cart_cancellation_wait_seconds at one year (31536000 seconds)', async () => {
+    expect((await server.client.patch('/company', { cart_cancellation_wait_seconds: 600 })).status).toBe(200);
+    for (const text of ['{"cart_cancellation_wait_seconds":31536001}', '{"cart_cancellation_wait_seconds":1e308}']) {
+      const res = await server.client.patch('/company', text);
+      expect(res.status, text).toBe(400);
+      expect(res.body).toEqual({ code: 'invalid_request', error: expect.stringMatching(/^cart_cancellation_wait_seconds: /) });
+    }
+    expect((await server.client.get('/company')).body.cart_cancellation_wait_seconds).toBe(600);
+    const year = await server.client.patch('/company', { cart_cancellation_wait_seconds: 31536000 });
+    expect(year.status, year.text).toBe(200);
+    expect(year.body.cart_cancellation_wait_seconds).toBe(31536000);
+  });
+
   it('checks customers against a customer_attribute_schema that has an $id', async () => {
     const schema = { $id: 'https://schemas.example.com/customer.json', type: 'object', properties: { age: { type: 'integer' } } };
     expect((await server.client.patch('/company', { customer_attribute_schema: schema })).status).toBe(200);

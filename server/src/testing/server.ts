@@ -67,8 +67,8 @@ export interface TestServer {
   clientFor(auth: Credentials | null): Client;
   /** SIGTERM; resolves with the exit code. */
   stop(): Promise<number | null>;
-  /** Stops and starts again on the same DATA_DIR (a new port). */
-  restart(): Promise<void>;
+  /** Stops and starts again on the same DATA_DIR (a new port); `env` is added to the environment, for this start and the later ones. */
+  restart(env?: Record<string, string>): Promise<void>;
   /** kill -9: the process dies at once, nothing is flushed or answered; `restart()` starts it again. */
   crash(): Promise<void>;
   /** Stops and removes the DATA_DIR. */
@@ -211,8 +211,9 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     client: makeClient(url, { key: TEST_KEY, secret: TEST_SECRET }),
     clientFor: (auth) => makeClient(url, auth),
     stop,
-    async restart() {
+    async restart(env) {
       await stop();
+      if (env) options = { ...options, env: { ...options.env, ...env } };
       running = await launch(dataDir, options);
     },
     async crash() {

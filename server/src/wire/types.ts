@@ -204,6 +204,9 @@ export interface CampaignsParamsRuleParams {
   name?:
     | string
     | {
+        /**
+         * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+         */
         [k: string]: string | undefined;
       };
   description?:
@@ -255,6 +258,9 @@ export interface CampaignsParamsCouponParams {
   name?:
     | string
     | {
+        /**
+         * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+         */
         [k: string]: string | undefined;
       };
   description?:
@@ -402,6 +408,9 @@ export interface ChallengesParamsChallenge {
   name?:
     | string
     | {
+        /**
+         * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+         */
         [k: string]: string | undefined;
       };
   description?:
@@ -440,6 +449,9 @@ export interface ChallengesParamsChallenge {
 }
 export interface ChallengesParamsLevel {
   level: number;
+  /**
+   * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+   */
   name: string;
   threshold: number;
   points: number;
@@ -455,6 +467,9 @@ export interface ChallengesUpdate {
   name?:
     | string
     | {
+        /**
+         * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+         */
         [k: string]: string | undefined;
       };
   description?:
@@ -509,10 +524,16 @@ export interface CompanyUpdate {
   };
   audiences?: {
     id: string;
+    /**
+     * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+     */
     name: string;
     rule: {};
   }[];
   rate_limits?: CommonRateLimits;
+  /**
+   * At most 31536000 (one year; Tally's bound, the contract states none).
+   */
   cart_cancellation_wait_seconds?: number;
 }
 export interface CommonRateLimits {
@@ -530,6 +551,9 @@ export interface CouponsUpdate {
 }
 export interface CustomEventDefinitionsCreate {
   slug: string;
+  /**
+   * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+   */
   name?: string;
   description?: string;
   schema: {
@@ -557,6 +581,9 @@ export interface CustomersCards {
 }
 export interface CustomersCreate {
   code?: string;
+  /**
+   * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+   */
   name: string;
   surname_1?: string;
   surname_2?: string;
@@ -636,6 +663,9 @@ export interface CustomersSearch {
 }
 export interface CustomersUpdate {
   code?: null | string;
+  /**
+   * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+   */
   name?: string;
   surname_1?: null | string;
   surname_2?: null | string;
@@ -719,10 +749,16 @@ export interface DiscountsTrigger {
 }
 export interface FeatureCreate {
   id: string;
+  /**
+   * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+   */
   name: string;
   description?: string | null;
 }
 export interface FeatureUpdate {
+  /**
+   * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+   */
   name?: string;
   description?: string | null;
 }
@@ -739,6 +775,9 @@ export interface GamesCreate {
   game: GamesParamsGame;
 }
 export interface GamesParamsGame {
+  /**
+   * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+   */
   type?: string;
   config?: string | {};
   template?: string;
@@ -749,6 +788,9 @@ export interface GamesParamsGame {
 }
 export interface GamesParamsPrize {
   id?: string;
+  /**
+   * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+   */
   name: string;
   outcome: 'points' | 'discount' | 'no_prize';
   display_options?: string | {};
@@ -784,6 +826,9 @@ export interface InstantWinsParamsInstantWin {
 }
 export interface InstantWinsParamsPrize {
   id?: string;
+  /**
+   * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+   */
   name: string;
   description?: string;
   outcome?: {
@@ -802,6 +847,9 @@ export interface InstantWinsUpdate {
 export interface LocationCreate {
   id: string;
   code?: string;
+  /**
+   * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+   */
   name: string;
   country: string;
   address?: string | null;
@@ -813,6 +861,9 @@ export interface LocationCreate {
 }
 export interface LocationUpdate {
   code?: string | null;
+  /**
+   * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+   */
   name?: string;
   country?: string;
   address?: string | null;
@@ -883,6 +934,9 @@ export interface ProductCreate {
   id: string;
   code?: string;
   ean?: string;
+  /**
+   * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+   */
   name: string;
   description?: string | null;
   active: boolean;
@@ -891,6 +945,9 @@ export interface ProductCreate {
 export interface ProductUpdate {
   code?: string | null;
   ean?: string | null;
+  /**
+   * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+   */
   name?: string;
   description?: string | null;
   active?: boolean;
@@ -899,6 +956,9 @@ export interface ProductUpdate {
 export interface PromotionCreate {
   id: string;
   code?: string;
+  /**
+   * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+   */
   name: string;
   description?: string | null;
   active: boolean;
@@ -907,6 +967,9 @@ export interface PromotionCreate {
 }
 export interface PromotionUpdate {
   code?: string | null;
+  /**
+   * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+   */
   name?: string;
   description?: string | null;
   active?: boolean;
@@ -917,6 +980,9 @@ export interface RewardsParamsReward {
   name?:
     | string
     | {
+        /**
+         * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+         */
         [k: string]: string | undefined;
       };
   description?:
@@ -947,6 +1013,9 @@ export interface RewardsParamsReward {
    */
   categories?: {
     id: string;
+    /**
+     * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+     */
     name: string;
     taxonomy_slug?: string | null;
     image_url?: string | null;
@@ -993,6 +1062,9 @@ export interface RewardsUpdate {
   name?:
     | string
     | {
+        /**
+         * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+         */
         [k: string]: string | undefined;
       };
   description?:
@@ -1023,6 +1095,9 @@ export interface RewardsUpdate {
    */
   categories?: {
     id: string;
+    /**
+     * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+     */
     name: string;
     taxonomy_slug?: string | null;
     image_url?: string | null;
@@ -1051,14 +1126,23 @@ export interface RewardsUpdate {
 }
 export interface TaxonomyCreate {
   slug: string;
+  /**
+   * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+   */
   name: string;
   description?: string | null;
 }
 export interface TaxonomyUpdate {
+  /**
+   * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+   */
   name?: string;
   description?: string | null;
 }
 export interface TierProgramsCreate {
+  /**
+   * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+   */
   name: string;
   /**
    * @maxItems 250
@@ -1076,10 +1160,16 @@ export interface TierProgramsCreate {
 }
 export interface TierProgramsParamsLevel {
   level: number;
+  /**
+   * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+   */
   name: string;
   threshold: number;
 }
 export interface TierProgramsUpdate {
+  /**
+   * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+   */
   name?: string;
   /**
    * @maxItems 250
