@@ -7,16 +7,11 @@ import { TallyError } from '@tally/engine';
 import type { StoreEnv } from '../store/env.js';
 import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
+import type { CustomerExportCard } from '../wire/types.js';
 import type { CustomerOwnedKind } from './owned-records.js';
 
-export interface Card {
-  id: string;
-  customer_id: string;
-  main: boolean;
-  motive?: string;
-  relationship_type?: string;
-  created_at: string;
-}
+/** A card as stored is the export's wire shape. */
+export type Card = CustomerExportCard;
 
 const db = (env: StoreEnv) => env.db('cards');
 
