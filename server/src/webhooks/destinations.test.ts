@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../testing/server.js';
+import { DestinationRefused, publicLookup } from './destinations.js';
 import { Receiver, sleep } from './testing.js';
 
 // Three attempts 200 ms apart; a poll every 50 ms.
@@ -14,6 +15,8 @@ describe('WEBHOOK_PRIVATE_ADDRESSES=refuse', () => {
   let receiver: Receiver;
   /** Subscribed while private addresses were allowed, with an event waiting for it. */
   let stored: { id: number; url: string };
+  /** Subscribed then too: IPv6 addresses carrying a private IPv4 one (6to4, NAT64, IPv4-compatible) and a Teredo one. */
+  let embedding: { id: number; url: string }[];
 
   const deliveriesOf = async (id: number) => (await server.client.get(`/webhooks/${id}/deliveries`)).body.data as Record<string, unknown>[];
   /** Waits until the subscription's deliveries are settled (the retry schedule spent). */
@@ -34,6 +37,12 @@ describe('WEBHOOK_PRIVATE_ADDRESSES=refuse', () => {
     const allowing = await startServer({ env: { WEBHOOK_POLL_INTERVAL_MS: '0' } });
     stored = (await allowing.client.post('/webhooks', { url: receiver.url, events: ['customer.created'] })).body;
     expect(stored.url).toBe(receiver.url);
+    embedding = [];
+    for (const url of [`http://[2002:7f00:1::]:${receiver.port}/hooks`, 'http://[64:ff9b::7f00:1]/', 'http://[::7f00:1]/', 'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/']) {
+      const res = await allowing.client.post('/webhooks', { url, events: ['customer.created'] });
+      expect(res.status, res.text).toBe(200);
+      embedding.push(res.body);
+    }
     expect((await allowing.client.post('/customers', { id: 1, name: 'Before', registration_location_id: 1 })).status).toBe(200);
     await allowing.stop();
     server = await startServer({ dataDir: allowing.dataDir, env: REFUSE });
@@ -48,12 +57,23 @@ describe('WEBHOOK_PRIVATE_ADDRESSES=refuse', () => {
       receiver.url, 'http://[::1]/', 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.1/', 'http://2130706433/', 'http://0x7f.1/',
       'http://017700000001/', 'http://127.1:9464/metrics', 'http://[::ffff:127.0.0.1]/', 'http://0.0.0.0/', 'http://[::]/', 'https://192.168.1.1/',
       'http://172.16.0.1/', 'http://100.64.0.1/', 'http://[fd00::1]/', 'http://[fe80::1]/', 'http://224.0.0.1/', 'http://[ff02::1]/',
+      // An IPv6 address carrying a private IPv4 one: 6to4 (127.0.0.1, 169.254.169.254), NAT64's well-known prefix; every
+      // IPv4-compatible (deprecated) and every Teredo address, whatever IPv4 addresses they carry.
+      'http://[2002:7f00:0001::]/', 'http://[2002:a9fe:a9fe::1]/latest/meta-data', 'http://[64:ff9b::7f00:1]/', 'http://[64:ff9b::10.0.0.1]/',
+      'http://[::7f00:1]/', 'http://[::127.0.0.1]/', 'http://[::8.8.8.8]/', 'http://[2001:0::1]/', 'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
     ]) {
       const res = await server.client.post('/webhooks', { url, events: ['customer.created'] });
       expect(res.status, url).toBe(400);
       expect(res.body, url).toEqual({ code: 'invalid_request', error: expect.stringMatching(/^url: destination address not allowed/) });
     }
-    expect((await server.client.get('/webhooks')).body.data.map((webhook: { id: number }) => webhook.id)).toEqual([stored.id]);
+    expect((await server.client.get('/webhooks')).body.data.map((webhook: { id: number }) => webhook.id)).toEqual([stored, ...embedding].map(({ id }) => id));
+
+    // An IPv6 address carrying a public IPv4 one (8.8.8.8) is accepted.
+    for (const url of ['https://[2002:808:808::]/hooks', 'https://[64:ff9b::8.8.8.8]/hooks']) {
+      const res = await server.client.post('/webhooks', { url, events: ['customer.created'], active: false });
+      expect(res.status, res.text).toBe(200);
+      expect((await server.client.delete(`/webhooks/${res.body.id}`)).status).toBe(200);
+    }
 
     // A public address is accepted (a documentation range: inactive, nothing is sent there); changing it to a private one is not.
     const publicOne = await server.client.post('/webhooks', { url: 'https://192.0.2.10/hooks', events: ['customer.created'], active: false });
@@ -68,7 +88,9 @@ describe('WEBHOOK_PRIVATE_ADDRESSES=refuse', () => {
 
   it('refuses every attempt to a private address before connecting: one stored before, and a name resolving to loopback', async () => {
     // Stored while allowed: its waiting event is refused now, through the retry schedule.
-    expect(await settled(stored.id)).toEqual([expect.objectContaining({ status: 'failed', attempts: 3, last_status_code: null, last_error: REFUSED, next_attempt_at: null })]);
+    for (const { id, url } of [stored, ...embedding]) {
+      expect(await settled(id), url).toEqual([expect.objectContaining({ status: 'failed', attempts: 3, last_status_code: null, last_error: REFUSED, next_attempt_at: null })]);
+    }
 
     // A name is not resolved when the subscription is written; it is at every attempt (localhost: 127.0.0.1 and ::1).
     const named = await server.client.post('/webhooks', { url: `http://localhost:${receiver.port}/hooks`, events: ['customer.updated'] });
@@ -82,6 +104,40 @@ describe('WEBHOOK_PRIVATE_ADDRESSES=refuse', () => {
     expect(listed[0]).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: REFUSED, next_attempt_at: expect.any(String) });
     expect(await settled(named.body.id)).toEqual([expect.objectContaining({ status: 'failed', attempts: 3, last_status_code: null, last_error: REFUSED })]);
     expect(receiver.received).toHaveLength(0);
+  });
+});
+
+describe('publicLookup, the lookup of every attempt under refuse', () => {
+  /** What the lookup answers for a name; an IP literal resolves to itself, so these are the addresses it checks. */
+  const lookup = (hostname: string) =>
+    new Promise<{ err: Error | null; address: unknown }>((resolve) => publicLookup(hostname, {}, (err, address) => resolve({ err, address })));
+
+  it('refuses an IPv6 address carrying a private IPv4 one, and every IPv4-compatible and Teredo address', async () => {
+    for (const address of [
+      // 6to4 2002::/16, the IPv4 address in bits 16 to 47: 127.0.0.1, 10.0.0.1, 0.0.0.0, both ends of 172.16/12 and 100.64/10, 169.254.169.254, 192.168.1.1, 224.0.0.0, 255.255.255.255.
+      '2002:7f00:1::', '2002:a00:1::', '2002::', '2002:ac10::', '2002:ac1f:ffff::', '2002:6440::1', '2002:647f:ffff::', '2002:a9fe:a9fe::',
+      '2002:c0a8:101::', '2002:e000::', '2002:ffff:ffff::',
+      // NAT64's well-known 64:ff9b::/96, the IPv4 address in the last 32 bits; its local-use 64:ff9b:1::/48 whole.
+      '64:ff9b::7f00:1', '64:ff9b::', '64:ff9b::a9fe:a9fe', '64:ff9b::172.31.255.255', '64:ff9b::192.168.0.1', '64:ff9b:1::808:808',
+      // IPv4-compatible ::/96, whatever it carries (:: and ::1 among them).
+      '::', '::1', '::7f00:1', '::808:808', '::ffff',
+      // Teredo 2001::/32, whatever its server (bits 32 to 63) and client (the last 32, inverted).
+      '2001::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', '2001:0:ffff:ffff:ffff:ffff:ffff:ffff',
+      // As before: IPv4-mapped private, unique-local.
+      '::ffff:7f00:1', 'fd00::1',
+    ]) {
+      expect((await lookup(address)).err, address).toBeInstanceOf(DestinationRefused);
+    }
+  });
+
+  it('allows an IPv6 address carrying a public IPv4 one, and the public addresses beside the refused prefixes', async () => {
+    for (const address of [
+      // 8.8.8.8; 172.32.0.0, 100.63.255.255 and 100.128.0.0 beside 172.16/12 and 100.64/10; 223.255.255.255 below 224/4.
+      '2002:808:808::', '2002:ac20::', '2002:643f:ffff::', '2002:6480::', '2002:dfff:ffff::1',
+      '64:ff9b::808:808', '64:ff9b::ac20:1', '::ffff:808:808', '::1:0:0:0', '2001:1::1', '2001:4860:4860::8888', '2003::1',
+    ]) {
+      expect(await lookup(address), address).toEqual({ err: null, address });
+    }
   });
 });
 

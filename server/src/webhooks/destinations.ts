@@ -15,15 +15,32 @@ export const PRIVATE_ADDRESSES: readonly PrivateAddresses[] = ['allow', 'refuse'
 /** The last_error of an attempt refused before connecting. */
 export const DESTINATION_REFUSED = 'destination address not allowed';
 
-/** Loopback, private, shared (CGNAT), link-local, unique-local, multicast, unspecified and reserved ranges. */
-const PRIVATE = new BlockList();
-for (const [network, prefix] of [
+/** Loopback, private, shared (CGNAT), link-local, multicast, unspecified and reserved IPv4 ranges. */
+const PRIVATE_IPV4 = [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
   ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) PRIVATE.addSubnet(network, prefix, 'ipv4');
-// BlockList matches an IPv4-mapped IPv6 address (::ffff:127.0.0.1) against the IPv4 ranges itself.
+] as const;
+
+/** The two IPv6 groups spelling an IPv4 address: 127.0.0.1 is 7f00:1. */
+function ipv4Groups(ipv4: string): string {
+  const [a, b, c, d] = ipv4.split('.').map(Number);
+  return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+}
+
+/** Every range refused: one BlockList answers for both families (docs/webhooks.md lists them). */
+const PRIVATE = new BlockList();
+for (const [network, prefix] of PRIVATE_IPV4) {
+  // BlockList matches an IPv4-mapped IPv6 address (::ffff:127.0.0.1) against the IPv4 ranges itself.
+  PRIVATE.addSubnet(network, prefix, 'ipv4');
+  // The same ranges inside IPv6 addresses that carry an IPv4 one (a relay or a translator reaches that IPv4 address):
+  // NAT64's well-known prefix 64:ff9b::/96 (the last 32 bits) and 6to4's 2002::/16 (bits 16 to 47).
+  PRIVATE.addSubnet(`64:ff9b::${network}`, 96 + prefix, 'ipv6');
+  PRIVATE.addSubnet(`2002:${ipv4Groups(network)}::`, 16 + prefix, 'ipv6');
+}
+// ::/96 is ::, ::1 and the deprecated IPv4-compatible ::a.b.c.d; 2001::/32 is Teredo, whose two IPv4 addresses
+// (its server's, its client's inverted) no receiver has a reason to use: both prefixes are refused whole.
 for (const [network, prefix] of [
-  ['::', 128], ['::1', 128], ['64:ff9b:1::', 48], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
+  ['::', 96], ['2001::', 32], ['64:ff9b:1::', 48], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const) PRIVATE.addSubnet(network, prefix, 'ipv6');
 
 function isPrivate(address: string): boolean {
