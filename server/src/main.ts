@@ -11,6 +11,7 @@
 import { readConfig } from './config.js';
 import { compileSchemas } from './http/validation.js';
 import { CustomerStore } from './customers/store.js';
+import { migrateDuplicateHolders } from './customers/duplicate-holders.js';
 import { createLogger } from './log.js';
 import { DuplicateSuppressor } from './http/duplicates.js';
 import { Idempotency } from './http/idempotency.js';
@@ -32,7 +33,7 @@ import { startWebhookDispatcher } from './webhooks/dispatcher.js';
 import { LmdbIdempotencyStore } from './store/idempotency.js';
 import { bootstrap } from './tenancy/bootstrap.js';
 import { CachedTenancyStore } from './tenancy/cached-store.js';
-import { LmdbTenancyStore } from './tenancy/store.js';
+import { everyTenant, LmdbTenancyStore } from './tenancy/store.js';
 import type { ServerContext } from './context.js';
 
 async function main(): Promise<void> {
@@ -47,6 +48,8 @@ async function main(): Promise<void> {
   if (migrated > 0) log.info({ buckets: migrated }, 'points buckets moved to one record per transaction');
   CustomerStore.cacheAnswers(env, config.customerCacheEntries);
   const tenancy = new CachedTenancyStore(new LmdbTenancyStore(env));
+  const holders = await migrateDuplicateHolders(env, everyTenant(tenancy));
+  if (holders.listed > 0 || holders.held > 0) log.info(holders, 'holders of duplicated emails and dnis listed');
   await bootstrap(tenancy, config, log, new Date());
   const duplicates = new DuplicateSuppressor();
   const idempotency = new Idempotency(new LmdbIdempotencyStore(env));

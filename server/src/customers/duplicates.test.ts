@@ -5,8 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../testing/server.js';
-
-const base = { name: 'Ana', registration_location_id: 1 };
+import { deleteById, postCustomer, searchId } from './testing.js';
 
 describe('duplicated email and dni', () => {
   let server: TestServer;
@@ -15,15 +14,9 @@ describe('duplicated email and dni', () => {
   });
   afterAll(() => server.dispose());
 
-  const create = (body: Record<string, unknown>, allow?: 'email' | 'dni') =>
-    server.client.post('/customers', { ...base, ...body }, allow ? { query: { [`allow_duplicate_${allow}`]: 'true' } } : {});
-  // The server refuses a DELETE without a JSON content type.
-  const del = (id: number, hard: boolean) =>
-    server.client.delete(`/customers/${id}`, { query: { search_param: 'id', hard: String(hard) }, headers: { 'Content-Type': 'application/json' } });
-  const search = async (body: Record<string, unknown>) => {
-    const res = await server.client.post('/customers/search', body);
-    return res.status === 200 ? res.body.id : res.status;
-  };
+  const create = (body: Record<string, unknown>, ...allow: ('email' | 'dni')[]) => postCustomer(server.client, body, ...allow);
+  const del = (id: number, hard: boolean) => deleteById(server.client, id, hard);
+  const search = (body: Record<string, unknown>) => searchId(server.client, body);
 
   it('passes a dni to the remaining holder when the first one changes it', async () => {
     expect((await create({ id: 7001, dni: 'zz9' })).status).toBe(200);

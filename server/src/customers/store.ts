@@ -24,6 +24,8 @@ const UNIQUE_KEYS: readonly UniqueKey[] = ['code', 'email', 'dni'];
 /** The keys a request may duplicate (allow_duplicate_email / _dni), and the index kind of their other holders. */
 const DUPLICABLE = { email: 'email_duplicate', dni: 'dni_duplicate' } as const;
 type Duplicable = keyof typeof DUPLICABLE;
+/** An index entry `put` writes for a holder of a code, email or dni: the unique one, or the listing of another holder. */
+export type HolderEntry = 'holder' | 'other';
 /** The version token kind of customers' status and merged_to (statusVersion). */
 const STATUS_VERSION = 'customer_status';
 
@@ -105,19 +107,42 @@ export class CustomerStore {
     const prefix = tenantPrefix(tenant);
     if (previous) this.unindex(tenant, previous, record);
     if (previous && (previous.status !== record.status || previous.merged_to !== record.merged_to)) changeVersionInTransaction(this.env, tenant, STATUS_VERSION);
-    for (const key of UNIQUE_KEYS) {
-      const value = record[key];
-      if (value === undefined) continue;
-      const holder = this.findId(tenant, key, value);
-      if (holder === undefined) this.index.putSync([prefix, key, value], record.id);
-      // The other holders are listed, so the value passes to one of them when the holder lets it go.
-      else if (holder !== record.id && key !== 'code') this.index.putSync([prefix, DUPLICABLE[key], value, idKey(record.id)], '');
-    }
+    for (const key of UNIQUE_KEYS) this.indexHolder(tenant, record, key);
     if (record.phone !== undefined) this.index.putSync([prefix, 'phone', record.phone, idKey(record.id)], '');
     this.records.putSync([prefix, idKey(record.id)], record);
     this.viewChanging(tenant, record.id);
     if (record.deleted_at === undefined) this.views.putSync([prefix, idKey(record.id)], stringifyJson(customerView(record, true)));
     else this.views.removeSync([prefix, idKey(record.id)]);
+  }
+
+  /**
+   * Inside a transaction, for stores written before the other holders of an email or dni were listed
+   * (duplicate-holders.ts): indexes the record's email and dni as `put` does, writing only what is missing; answers
+   * the entries it wrote.
+   */
+  listHolder(tenant: Tenant, record: CustomerRecord): HolderEntry[] {
+    return (Object.keys(DUPLICABLE) as Duplicable[]).map((key) => this.indexHolder(tenant, record, key)).filter((entry) => entry !== undefined);
+  }
+
+  /**
+   * Inside a transaction: indexes the record as a holder of its `key` value: the holder when nobody is, else (email,
+   * dni) one of the others, listed so the value passes to one of them when the holder lets it go. Answers the entry
+   * it wrote, if any.
+   */
+  private indexHolder(tenant: Tenant, record: CustomerRecord, key: UniqueKey): HolderEntry | undefined {
+    const value = record[key];
+    if (value === undefined) return undefined;
+    const prefix = tenantPrefix(tenant);
+    const holder = this.findId(tenant, key, value);
+    if (holder === undefined) {
+      this.index.putSync([prefix, key, value], record.id);
+      return 'holder';
+    }
+    if (holder === record.id || key === 'code') return undefined;
+    const listed = [prefix, DUPLICABLE[key], value, idKey(record.id)];
+    if (this.index.doesExist(listed)) return undefined;
+    this.index.putSync(listed, '');
+    return 'other';
   }
 
   /** Inside a transaction: raises the webhook event of a created or changed customer, as GET /customers/{value} answers it once the work is done. */
