@@ -40,6 +40,8 @@ const PROBES: Probe[] = [
   { name: 'GET /discounts?location_code', field: 'location_code', method: 'get', path: '/discounts', query: { location_code: LONG } },
   { name: 'GET /rewards/transactions?customer_code', field: 'customer_code', method: 'get', path: '/rewards/transactions', query: { customer_code: LONG } },
   { name: 'GET /carts?location_code', field: 'location_code', method: 'get', path: '/carts', query: { location_code: LONG } },
+  { name: 'GET /carts?customer_code', field: 'customer_code', method: 'get', path: '/carts', query: { customer_code: LONG } },
+  { name: 'GET /custom_events?customer_code', field: 'customer_code', method: 'get', path: '/custom_events', query: { customer_code: LONG } },
 ];
 
 describe('texts used as keys', () => {
