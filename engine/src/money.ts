@@ -20,10 +20,10 @@ export function toCents(value: unknown, field: string): number {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw invalidRequest(field, 'must be a finite number');
     const cents = Math.round(value * 100);
+    // Cents beyond 2^53 are no longer exact, whatever the decimals (1e16 has none): the string form's message.
+    if (!Number.isSafeInteger(cents)) throw invalidRequest(field, 'is too large');
     // The round trip holds exactly when the number has at most two decimals.
-    if (cents / 100 !== value || !Number.isSafeInteger(cents)) {
-      throw invalidRequest(field, 'must have at most two decimals');
-    }
+    if (cents / 100 !== value) throw invalidRequest(field, 'must have at most two decimals');
     return cents === 0 ? 0 : cents;
   }
   if (typeof value === 'string' && DECIMAL_MONEY.test(value)) {

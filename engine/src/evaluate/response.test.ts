@@ -68,6 +68,12 @@ describe('the cart response', () => {
     expect(outcome.response.lines[0].additional_costs).toEqual({ wrapping: 1.25, original_wrapping: 1.25 });
   });
 
+  it('keeps an original_<name> the request sent, on the cart and on a line, as it keeps original_total', () => {
+    const outcome = evaluate([], cart([line(1, 10, 10, 1, { additional_costs: { wrapping: 1, original_wrapping: 1.25 } })], { additional_costs: { shipping: 3, original_shipping: 4.5 } }));
+    expect(outcome.response.additional_costs).toEqual({ shipping: 3, original_shipping: 4.5 });
+    expect(outcome.response.lines[0].additional_costs).toEqual({ wrapping: 1, original_wrapping: 1.25 });
+  });
+
   it('lines keep their request fields with the adjusted total and the original_total', () => {
     const outcome = evaluate(campaigns.slice(0, 1), cart([line(1, 10, 10, 2, { product_name: 'Tea', attributes: { a: 1 } })]));
     expect(outcome.response.lines).toEqual([{ order: 1, product_id: 10, quantity: 2, product_name: 'Tea', attributes: { a: 1 }, total: 9, original_total: 10 }]);

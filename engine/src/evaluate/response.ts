@@ -100,11 +100,14 @@ export function customerSummary(
   };
 }
 
-/** additional_costs in responses add original_<name> entries. */
+/**
+ * additional_costs in responses add original_<name> entries; one the request sent is kept, as original_total is
+ * (a till sending an evaluated cart again keeps the amounts from before its own discounts).
+ */
 function withOriginals(costs: Record<string, number>): Record<string, number> {
   const result: Record<string, number> = { ...costs };
   for (const [name, value] of Object.entries(costs)) {
-    if (!name.startsWith('original_')) result[`original_${name}`] = value;
+    if (!name.startsWith('original_') && result[`original_${name}`] === undefined) result[`original_${name}`] = value;
   }
   return result;
 }

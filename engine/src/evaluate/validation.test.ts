@@ -22,6 +22,13 @@ describe('invalid carts are rejected with invalid_request naming the field', () 
     expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 1.005)])))).toMatchObject({ field: 'lines[0].total' });
   });
 
+  it('an amount too large for exact cents, said as such (it has no decimals)', () => {
+    for (const total of [1e16, 1e300]) {
+      const error = errorOf(() => evaluate(campaigns, cart([line(1, 1, 10)], { total })));
+      expect(error).toMatchObject({ code: 'invalid_request', field: 'total', message: 'total: is too large' });
+    }
+  });
+
   it('cashback_score_desired together with cashbacks', () => {
     const c = cart([line(1, 1, 10)], { cashback_score_desired: 10, cashbacks: [{ line_order: 1, score: 10 }] });
     expect(errorOf(() => evaluate(campaigns, c))).toMatchObject({ code: 'invalid_request', field: 'cashback_score_desired' });

@@ -67,6 +67,11 @@ export function toEngineCampaign(record: CampaignRecord): Campaign {
   };
 }
 
+/** The other languages' names of the campaigns that have some, by campaign id (what answers localize effects with). */
+export function translatedTexts(records: readonly CampaignRecord[]): CampaignTexts {
+  return new Map(records.filter((record) => Object.keys(record.texts).length > 0).map((record) => [record.id, record.texts]));
+}
+
 export class LmdbCampaignStore implements CampaignStore {
   constructor(private readonly env: StoreEnv) {}
 
@@ -94,7 +99,7 @@ export class LmdbCampaignStore implements CampaignStore {
     return {
       version: this.version(tenant),
       campaigns: [...records.map(toEngineCampaign), ...new InstantWinStore(this.env).cartCampaigns(tenant)],
-      texts: new Map(records.filter((record) => Object.keys(record.texts).length > 0).map((record) => [record.id, record.texts])),
+      texts: translatedTexts(records),
     };
   }
 

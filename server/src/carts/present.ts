@@ -4,7 +4,7 @@
  * bigint above 2^53), so a response is plain JSON; the cart read object adds
  * the stored cart's own fields, whose ids are kept as decimal strings.
  */
-import { customerSummary, type CartLine, type CartResponse, type CouponInfo, type CustomerSummary, type Id } from '@tally/engine';
+import { customerSummary, type CartLine, type CartResponse, type CouponInfo, type CustomerSummary, type Effect, type Id } from '@tally/engine';
 import type { CampaignTexts, Translations } from '../campaigns/types.js';
 import { parseJson, stringifyJson } from '../http/json.js';
 import { localize } from '../http/language.js';
@@ -31,27 +31,44 @@ export function summaryAtBalance(evaluated: CustomerSummary, balance: Balance, s
   return customerSummary(evaluated, balance, settings.cashback_threshold, (points) => pointsAsMoney(points, settings));
 }
 
+/** Texts in `language` (common rule 7), or the stored text when the campaign has no translations of it. */
+function textIn(language: string, settings: CompanySettings) {
+  return <T>(translations: Translations | undefined, stored: T) => (translations ? localize(translations, language, settings) : stored);
+}
+
+function localizedCouponInfo(info: CouponInfo, coupon: Translations | undefined, text: ReturnType<typeof textIn>): CouponInfo {
+  return coupon && info.coupon_name !== undefined ? { ...info, coupon_name: text(coupon, info.coupon_name) } : info;
+}
+
+/**
+ * Effects with their campaigns' names and coupon names in `language` (common rule 7), wherever effects are
+ * answered (carts, triggers, custom events): the engine names them in the Company's default language. Changed
+ * entries are copies. Instant wins (not in `texts`) keep their default names.
+ */
+export function localizedEffects(effects: Effect[], texts: CampaignTexts, language: string, settings: CompanySettings): Effect[] {
+  const text = textIn(language, settings);
+  return effects.map((effect) => {
+    const of = texts.get(String(effect.rule_id));
+    if (!of) return effect;
+    return { ...effect, rule_name: text(of.name, effect.rule_name), ...(effect.coupon_info ? { coupon_info: localizedCouponInfo(effect.coupon_info, of.coupon_name, text) } : {}) };
+  });
+}
+
 /**
  * A cart response with its campaigns' and coupons' names (and coupon descriptions) in `language` (common rule 7):
  * the engine names them in the Company's default language. Changed entries are copies: an evaluation shares its
  * coupon objects with the compiled program. Instant wins (not in `texts`) keep their default names.
  */
 export function localizedResponse(response: CartResponse, texts: CampaignTexts, language: string, settings: CompanySettings): CartResponse {
-  const text = <T>(translations: Translations | undefined, stored: T) => (translations ? localize(translations, language, settings) : stored);
+  const text = textIn(language, settings);
   const textsOf = (id: Id) => texts.get(String(id));
-  const couponInfo = (info: CouponInfo, coupon: Translations | undefined): CouponInfo =>
-    coupon && info.coupon_name !== undefined ? { ...info, coupon_name: text(coupon, info.coupon_name) } : info;
   return {
     ...response,
-    effects: response.effects.map((effect) => {
-      const of = textsOf(effect.rule_id);
-      if (!of) return effect;
-      return { ...effect, rule_name: text(of.name, effect.rule_name), ...(effect.coupon_info ? { coupon_info: couponInfo(effect.coupon_info, of.coupon_name) } : {}) };
-    }),
+    effects: localizedEffects(response.effects, texts, language, settings),
     rejected_campaigns: response.rejected_campaigns.map((rejected) => {
       const of = textsOf(rejected.rule_id);
       if (!of) return rejected;
-      return { ...rejected, rule_name: text(of.name, rejected.rule_name), coupon_info: rejected.coupon_info && couponInfo(rejected.coupon_info, of.coupon_name) };
+      return { ...rejected, rule_name: text(of.name, rejected.rule_name), coupon_info: rejected.coupon_info && localizedCouponInfo(rejected.coupon_info, of.coupon_name, text) };
     }),
     vouchers: response.vouchers.map((voucher) => {
       const of = textsOf(voucher.rule_id);

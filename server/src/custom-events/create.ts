@@ -21,7 +21,7 @@ import { clockOf, customerFromBody, requireUnmerged } from '../points/request.js
 import { raiseEvent } from '../webhooks/outbox.js';
 import type { CustomEventsCreate } from '../wire/types.js';
 import { isBoundToCustomEvent, isBoundToTrigger } from '../triggers/binding.js';
-import { evaluateBound, grantInTransaction, type BoundDeps, type BoundEvent } from '../triggers/bound-points.js';
+import { answeredEffects, evaluateBound, grantInTransaction, type BoundDeps, type BoundEvent } from '../triggers/bound-points.js';
 import { checkData, definitionBySlug } from './definitions.js';
 import type { CustomEventRecord, CustomEventStore } from './store.js';
 import { customEventView } from './view.js';
@@ -95,6 +95,6 @@ export async function createCustomEvent(deps: BoundDeps, stores: EventStores, re
       available_to: s.available_to,
     })),
     customer: customerPoints(customer, readBalance(deps.env, req.tenant, customer.id, clockOf(req))),
-    effects: granted.effects,
+    effects: answeredEffects(granted.effects, event.campaigns, req),
   });
 }

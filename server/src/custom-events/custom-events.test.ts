@@ -271,4 +271,19 @@ describe('custom events over HTTP', () => {
       expect(wrong.body).toEqual({ code: 'invalid_request', error: 'data.n: must be integer' });
     }
   });
+
+  it('names campaigns in the Accept-Language language, as carts do', async () => {
+    expect((await server.client.patch('/company', { languages: ['en', 'es'] })).status).toBe(200);
+    const def = await server.client.post('/custom_event_definitions', { slug: 'tasting', schema: { type: 'object' } });
+    expect(def.status, def.text).toBe(200);
+    const campaign = await server.client.post('/points', {
+      rule_params: { name: { en: 'Tasting points', es: 'Puntos de cata' }, custom_entity_definition_id: def.body.id, rule_effects: [{ type: 'direct_value', value: 3, distribution: 'total' }] },
+    });
+    expect(campaign.status, campaign.text).toBe(200);
+    const names = (body: { effects: { rule_name: string }[] }) => body.effects.map((effect) => effect.rule_name);
+    const spanish = await server.client.post('/custom_events', { customer_id: 35, slug: 'tasting', data: { wine: 'red' } }, { headers: { 'Accept-Language': 'es' } });
+    expect(spanish.status, spanish.text).toBe(200);
+    expect(names(spanish.body)).toEqual(['Puntos de cata']);
+    expect(names((await server.client.post('/custom_events', { customer_id: 35, slug: 'tasting', data: { wine: 'white' } })).body)).toEqual(['Tasting points']);
+  });
 });

@@ -8,7 +8,7 @@ import { TallyError } from '@tally/engine';
 import { findCustomer } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import { invalidRequest } from '../http/errors.js';
-import { optionalInstant, optionalInt64, readPage } from '../http/params.js';
+import { optionalCode, optionalInstant, optionalInt64, readPage } from '../http/params.js';
 import type { TallyRequest } from '../http/types.js';
 import type { CustomEventStore } from './store.js';
 import { customEventView } from './view.js';
@@ -18,7 +18,8 @@ export function listCustomEvents(events: CustomEventStore, customers: CustomerSt
   if (q.get('customer_id') && q.get('customer_code')) throw invalidRequest('customer_id', 'is exclusive with customer_code');
   // An unknown customer is 404 customer_not_found, by id as by code (as GET /points/transactions: an event always has a known customer).
   const customerId = optionalInt64(q.get('customer_id'), 'customer_id');
-  const code = q.get('customer_code') || undefined;
+  // A code is an LMDB key part: a longer one is 400, as on every list (docs/http.md), not lmdb-js's 500.
+  const code = optionalCode(q.get('customer_code'), 'customer_code');
   const customer =
     code !== undefined
       ? findCustomer(customers, req.tenant, 'code', code, 'customer_code').id

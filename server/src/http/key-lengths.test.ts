@@ -24,6 +24,7 @@ const PROBES: Probe[] = [
   { name: 'customers search email', field: 'email', method: 'post', path: '/customers/search', body: { email: LONG } },
   { name: 'cart location_code', field: 'location_code', method: 'post', path: '/carts', body: cartBody(10, { location_code: LONG }) },
   { name: 'cart coupons_desired', field: 'coupons_desired', method: 'post', path: '/carts/simulate', body: cartBody(10, { customer_id: 1, coupons_desired: [LONG] }) },
+  { name: 'cart vouchers_desired', field: 'vouchers_desired', method: 'post', path: '/carts/simulate', body: cartBody(10, { customer_id: 1, vouchers_desired: [LONG] }) },
   { name: 'cart returns ticket_code', field: 'returns[0].ticket_code', method: 'post', path: '/carts', body: cartBody(-10, { returns: [{ ticket_code: LONG, line_order: 1, quantity: 1 }] }) },
   { name: 'GET /carts/{code}', field: 'id', method: 'get', path: `/carts/${LONG}`, query: { search_param: 'code' } },
   { name: 'GET /discounts/{static_code}', field: 'value', method: 'get', path: `/discounts/${LONG}`, query: { search_by: 'static_code' } },
@@ -40,6 +41,8 @@ const PROBES: Probe[] = [
   { name: 'GET /discounts?location_code', field: 'location_code', method: 'get', path: '/discounts', query: { location_code: LONG } },
   { name: 'GET /rewards/transactions?customer_code', field: 'customer_code', method: 'get', path: '/rewards/transactions', query: { customer_code: LONG } },
   { name: 'GET /carts?location_code', field: 'location_code', method: 'get', path: '/carts', query: { location_code: LONG } },
+  { name: 'GET /carts?customer_code', field: 'customer_code', method: 'get', path: '/carts', query: { customer_code: LONG } },
+  { name: 'GET /custom_events?customer_code', field: 'customer_code', method: 'get', path: '/custom_events', query: { customer_code: LONG } },
 ];
 
 describe('texts used as keys', () => {

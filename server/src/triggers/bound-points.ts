@@ -20,8 +20,10 @@
 import { compileCampaigns, evaluateCart, type Campaign, type Effect, type Outcome } from '@tally/engine';
 import { CompiledCache, versionOf } from '../campaigns/compiled.js';
 import { engineSettings } from '../campaigns/engine-settings.js';
+import { translatedTexts } from '../campaigns/store.js';
 import type { CampaignRecord } from '../campaigns/types.js';
 import { buildContext, customerCounterKey, type ContextSources } from '../carts/context.js';
+import { localizedEffects } from '../carts/present.js';
 import { describeProgram, type CountedCampaign } from '../carts/programs.js';
 import type { DrawSeeds } from '../carts/seed.js';
 import type { CounterStore } from '../counters/store.js';
@@ -40,6 +42,17 @@ import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { isUsable } from '../vouchers/status.js';
 import { raiseVoucherEvent } from '../vouchers/events.js';
 import { afterUse } from '../vouchers/use.js';
+
+/**
+ * The effects as a trigger or custom event answers them: campaign and coupon names in the request's language
+ * (common rule 7), as cart answers give them; the points transaction keeps the default names.
+ */
+export function answeredEffects(effects: Effect[], campaigns: readonly CampaignRecord[], request: { language: string | undefined; settings: CompanySettings }): Effect[] {
+  const { language, settings } = request;
+  if (language === undefined || language === settings.default_language) return effects;
+  const texts = translatedTexts(campaigns);
+  return texts.size === 0 ? effects : localizedEffects(effects, texts, language, settings);
+}
 
 /** Who and when: a request, or a background consumer of raised events. */
 export interface EventScope {

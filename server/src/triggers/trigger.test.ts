@@ -209,4 +209,17 @@ describe('POST /trigger', () => {
     const other = await server.client.post('/trigger', { trigger: 'not-spin', customer_id: 30 });
     expect(other.body.effects).toEqual([]);
   });
+
+  it('names campaigns in the Accept-Language language, as carts do; the points transaction keeps the default name', async () => {
+    expect((await server.client.patch('/company', { languages: ['en', 'es'] })).status).toBe(200);
+    await createCustomer(server.client, 42);
+    const campaign = await triggerCampaign(server.client, 'fiesta', 5, { name: { en: 'Party points', es: 'Puntos de fiesta' } });
+    const spanish = await server.client.post('/trigger', { trigger: 'fiesta', customer_id: 42 }, { headers: { 'Accept-Language': 'es' } });
+    expect(spanish.status, spanish.text).toBe(200);
+    expect(spanish.body.effects).toEqual([expect.objectContaining({ rule_id: campaign, rule_name: 'Puntos de fiesta', value: 5 })]);
+    const plain = await server.client.post('/trigger', { trigger: 'fiesta', customer_id: 42 });
+    expect(plain.body.effects).toEqual([expect.objectContaining({ rule_id: campaign, rule_name: 'Party points' })]);
+    const recorded = await server.client.get('/points/transactions', { query: { customer_id: '42', origin_type: 'trigger', include: 'historical' } });
+    expect(recorded.body.data.map((tx: { scores: { loyalty_score_name: string }[] }) => tx.scores[0].loyalty_score_name)).toEqual(['Party points', 'Party points']);
+  });
 });

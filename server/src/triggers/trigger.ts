@@ -29,7 +29,7 @@ import { readBalance } from '../points/ledger.js';
 import { pointsAsMoney } from '../points/money.js';
 import { clockOf, locationOf, requireUnmerged } from '../points/request.js';
 import { CART_EVENT, isBoundToTrigger } from './binding.js';
-import { evaluateBound, grantInTransaction, type BoundDeps, type BoundEvent, type Evaluation } from './bound-points.js';
+import { answeredEffects, evaluateBound, grantInTransaction, type BoundDeps, type BoundEvent, type Evaluation } from './bound-points.js';
 
 export interface TriggerStores {
   customers: CustomerStore;
@@ -120,6 +120,6 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
       available_from: s.available_from,
       available_to: s.available_to,
     })),
-    effects: granted.effects,
+    effects: answeredEffects(granted.effects, bound, req),
   });
 }

@@ -308,7 +308,10 @@ export interface CartsCart {
   original_total?: number;
   currency?: string;
   cashback_score_desired?: number;
-  vouchers_desired?: unknown[];
+  /**
+   * Deprecated name of coupons_desired as a list of codes: the same codes are accepted.
+   */
+  vouchers_desired?: string[];
   coupons_desired?: ('all' | 'selected') | string[];
   /**
    * @minItems 1
