@@ -50,7 +50,7 @@ export function createCustomer({ env, duplicates }: ServerContext, store: Custom
         }
         const record = claimIdentifiers(store, req.tenant, { ...fields, id, attributes, password_hash: passwordHash }, allowed);
         if (body.card_id !== undefined) {
-          attachCard(env, req.tenant, { id: body.card_id, customer_id: id, main: true, created_at: now });
+          attachCard(env, req.tenant, { id: body.card_id, customer_id: id, main: true, created_at: now }, 'card_id');
         }
         store.put(req.tenant, record);
         store.raiseChanged(req.tenant, 'customer.created', id);
