@@ -108,6 +108,19 @@ describe('coupons', () => {
     expect((await read(other)).coupon_info.static_code).toBe('MINE');
   });
 
+  it('answers an identical create as the first, and creates the coupon again once it was deleted (A, B, A)', async () => {
+    const id = await campaign();
+    const body = { loyalty_rule_id: id, coupon_params: { static_code: 'AGAIN' } };
+    const first = await server.client.post('/coupons', body);
+    expect(first.status, first.text).toBe(200);
+    expect((await server.client.post('/coupons', body)).text).toBe(first.text);
+    expect((await server.client.delete(`/coupons/${first.body.id}`)).status).toBe(200);
+    const again = await server.client.post('/coupons', body);
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.id).not.toBe(first.body.id);
+    expect((await read(id)).coupon_info).toMatchObject({ coupon_id: again.body.id, static_code: 'AGAIN' });
+  });
+
   it('updates only the coupon fields sent (PATCH or PUT), and answers 404 for an unknown coupon', async () => {
     const id = await campaign({}, { static_code: 'OLD', name: 'Old name', max_redemptions: 3, key: 'k1' });
     const couponId = (await read(id)).coupon_info.coupon_id;

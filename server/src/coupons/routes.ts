@@ -2,6 +2,7 @@
 import { auditTarget } from '../audit/context.js';
 import type { ServerContext } from '../context.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
+import { createTarget } from '../http/duplicates.js';
 import { requireInt64 } from '../http/params.js';
 import { success, type Routes } from '../http/types.js';
 import { validate } from '../http/validation.js';
@@ -22,7 +23,7 @@ export function couponRoutes({ env, duplicates }: ServerContext): Routes {
   return {
     'coupons.create': (req) => {
       const body = validate('coupons.create', req.body);
-      return duplicates.suppress(req, `coupon:create:${body.loyalty_rule_id}`, async () => {
+      return duplicates.suppress(req, createTarget('coupon', `create:${body.loyalty_rule_id}`), async () => {
         const id = await env.transact(() => {
           const created = createInTransaction(stores, req, body, () => allocateId(env, req.tenant, 'coupons'));
           auditTarget(req, `coupon:${created}`);

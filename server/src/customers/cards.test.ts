@@ -27,7 +27,8 @@ describe('POST /customers/{id}/cards', () => {
   it('refuses a create whose card_id is taken, writing nothing', async () => {
     const res = await server.client.post('/customers', { id: 3, name: 'N', registration_location_id: 1, email: 'three@example.com', card_id: 100 });
     expect(res.status).toBe(409);
-    expect(res.body.code).toBe('duplicate_id');
+    // The field named is card_id: the customer's id is free.
+    expect(res.body).toEqual({ code: 'duplicate_id', error: 'card_id: card 100 already exists' });
     expect((await server.client.get('/customers/3', { query: { search_param: 'id' } })).status).toBe(404);
     expect((await server.client.get('/customers/three@example.com', { query: { search_param: 'email' } })).status).toBe(404);
   });

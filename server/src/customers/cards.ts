@@ -34,9 +34,9 @@ function removeCard(env: StoreEnv, tenant: Tenant, card: Card): void {
   db(env).removeSync([tenantPrefix(tenant), 'of', idKey(card.customer_id), idKey(card.id)]);
 }
 
-/** Inside a transaction: attaches a new card; a main card makes the customer's other cards not main. */
-export function attachCard(env: StoreEnv, tenant: Tenant, card: Card): void {
-  if (getCard(env, tenant, card.id)) throw new TallyError('duplicate_id', `id: card ${card.id} already exists`, 'id');
+/** Inside a transaction: attaches a new card; a main card makes the customer's other cards not main. `field`: the body's name for the card. */
+export function attachCard(env: StoreEnv, tenant: Tenant, card: Card, field = 'id'): void {
+  if (getCard(env, tenant, card.id)) throw new TallyError('duplicate_id', `${field}: card ${card.id} already exists`, field);
   if (card.main) {
     for (const id of cardIds(env, tenant, card.customer_id)) {
       const other = getCard(env, tenant, id)!;

@@ -7,6 +7,7 @@ import { auditTarget } from '../audit/context.js';
 import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
 import { invalidRequest } from '../http/errors.js';
+import { createTarget } from '../http/duplicates.js';
 import { optionalBoolean } from '../http/params.js';
 import { success, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
@@ -18,6 +19,7 @@ import { defineAttributes } from './attribute-definitions.js';
 import { attachCard } from './cards.js';
 import { newCustomerFields } from './fields.js';
 import { claimIdentifiers } from './identifiers.js';
+import { resolveId } from './lookup.js';
 import { hashPassword } from './password.js';
 import { raiseReferral } from './referrals.js';
 import type { CustomerStore } from './store.js';
@@ -32,8 +34,10 @@ export function createCustomer({ env, duplicates }: ServerContext, store: Custom
     const now = wireDatetime(req.now);
     const fields = newCustomerFields(body, now);
     const attributes = createAttributes(req.tenant, req.settings, body.attributes);
-    // Duplicate suppression keys on the id (or code) and, for customers, the email too (common rule 8).
-    const target = `customer:${body.id ?? `code:${body.code}`}:${fields.email ?? ''}`;
+    // The record created (common rule 8), as PATCH, DELETE and merges name it: a change of it since ends the window.
+    const target = body.id !== undefined
+      ? `customer:${body.id}`
+      : createTarget('customer', `code:${body.code}`, resolveId(store, req.tenant, 'code', body.code!, 'code'));
     return duplicates.suppress(req, target, async () => {
       const passwordHash = await hashPassword(body.password);
       const id = await env.transact(() => {
@@ -46,7 +50,7 @@ export function createCustomer({ env, duplicates }: ServerContext, store: Custom
         }
         const record = claimIdentifiers(store, req.tenant, { ...fields, id, attributes, password_hash: passwordHash }, allowed);
         if (body.card_id !== undefined) {
-          attachCard(env, req.tenant, { id: body.card_id, customer_id: id, main: true, created_at: now });
+          attachCard(env, req.tenant, { id: body.card_id, customer_id: id, main: true, created_at: now }, 'card_id');
         }
         store.put(req.tenant, record);
         store.raiseChanged(req.tenant, 'customer.created', id);

@@ -83,6 +83,29 @@ describe('DELETE /customers/{value}', () => {
     expect((await server.client.patch('/customers/9', { city: 'X' }, { query: { search_param: 'id' } })).status).toBe(404);
   });
 
+  it('creates a deleted customer again with an identical create: the delete ended the create\'s window (A, B, A)', async () => {
+    const byId = { id: 10, email: 'ten@example.com' };
+    expect((await create(byId)).status).toBe(200);
+    expect((await del('10', { hard: 'true' })).body.deleted).toBe('hard');
+    expect((await create(byId)).status).toBe(200);
+    expect((await get(10)).status).toBe(200);
+    // Created by code alone (a server id): an identical repeat answers as the first, a delete by code ends the window.
+    const byCode = { code: 'c11' };
+    const first = await create(byCode);
+    expect(first.status).toBe(200);
+    expect((await create(byCode)).text).toBe(first.text);
+    expect((await del('c11', { hard: 'true', search_param: 'code' })).status).toBe(200);
+    const again = await create(byCode);
+    expect(again.status).toBe(200);
+    expect(again.body.id).not.toBe(first.body.id);
+    expect((await server.client.get('/customers/c11', { query: { search_param: 'code' } })).body.id).toBe(again.body.id);
+    // A change between two identical creates: the second runs, and the id is taken.
+    expect((await server.client.patch('/customers/10', { city: 'X' }, { query: { search_param: 'id' } })).status).toBe(200);
+    const taken = await create(byId);
+    expect(taken.status).toBe(409);
+    expect(taken.body.code).toBe('duplicate_id');
+  });
+
   it('refuses to delete a customer being merged with 409', async () => {
     await server.stop();
     const env = openStore(server.dataDir);

@@ -95,7 +95,7 @@ export function newCustomerFields(body: CustomersCreate, now: string): Omit<Cust
 
 /**
  * The record after an update (attributes aside): fields sent replace the
- * stored ones, null clears them; updated_at is the server's time.
+ * stored ones (creation_date too), null clears them; updated_at is the server's time.
  */
 export function updatedCustomer(record: CustomerRecord, body: CustomersUpdate, now: string): CustomerRecord {
   if (body.status !== undefined && (record.status === 'merging' || record.status === 'merged')) {
@@ -123,6 +123,7 @@ export function updatedCustomer(record: CustomerRecord, body: CustomersUpdate, n
   }
   if ('phone' in body) next.phone = identifier(body.phone, canonicalPhone);
   if (body.status !== undefined) next.status = body.status;
+  if (body.creation_date !== undefined) next.creation_date = body.creation_date;
   if (next.phone !== undefined && profile.phone_prefix === undefined) throw invalidRequest('phone_prefix', 'is required when phone is filled');
   return next;
 }

@@ -116,6 +116,16 @@ describe('updating customers and their attributes', () => {
     expect((await server.client.get('/customers/mixed@case.org', { query: { search_param: 'email' } })).body.id).toBe(4);
   });
 
+  it('changes creation_date (Update column O), read in UTC; null is refused: a customer always has one', async () => {
+    await create({ id: 40, creation_date: '2020-01-01T00:00:00Z', attributes: { level: 'gold' } });
+    expect((await server.client.patch('/customers/40', { creation_date: '2019-05-05T10:00:00-0500' })).status).toBe(200);
+    expect((await get(40)).creation_date).toBe('2019-05-05T15:00:00Z');
+    const cleared = await server.client.patch('/customers/40', { creation_date: null });
+    expect(cleared.status).toBe(400);
+    expect(cleared.body.error).toMatch(/^creation_date: /);
+    expect((await get(40)).creation_date).toBe('2019-05-05T15:00:00Z');
+  });
+
   it('moves the indexes: the old email and code no longer find the customer', async () => {
     await create({ id: 5, code: 'K5', email: 'five@example.com', attributes: { level: 'gold' } });
     await server.client.patch('/customers/5', { code: 'K5b', email: 'five.b@example.com' });

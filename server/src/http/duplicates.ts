@@ -9,7 +9,9 @@
  * The target names the record, never the path as sent: the canonical id
  * (requireInt64), or for a record named by a code or another search_param
  * the id the lookup found (`lookupTarget`), so `007` and `7`, or a customer's
- * code and its id, are one target and a change through either counts.
+ * code and its id, are one target and a change through either counts. A
+ * create whose id the server allocates learns its record from its answer
+ * (`createTarget`), so a delete of it ends the window.
  *
  * Only the last successful change of each target is remembered, so A, B, A
  * runs all three. Creating an existing id or deleting a missing one is still
@@ -36,7 +38,21 @@ interface LastChange {
  * A record's target (`customer:42`), or for a record named by a lookup the
  * record found (undefined when none) and the lookup itself (`customer:code:c1`).
  */
-export type SuppressionTarget = string | { record: string | undefined; lookup: string };
+export type SuppressionTarget = string | { record: string | undefined; lookup: string; created?: (reply: Reply) => string };
+
+/**
+ * The target of a create whose record is known once it is made (an id the server allocates): `request` names
+ * what is created (`create:<campaign>`, `code:<code>`), the record is the answer's `id`, or `existing` when the
+ * request already names one (a code taken). A later change of that record (a delete) ends the window, so
+ * create, delete, create runs all three.
+ */
+export function createTarget(kind: string, request: string, existing?: string): SuppressionTarget {
+  return {
+    record: existing === undefined ? undefined : `${kind}:${existing}`,
+    lookup: `${kind}:${request}`,
+    created: (reply) => `${kind}:${(reply.body as { id: unknown }).id}`,
+  };
+}
 
 /** The target of a `kind` record named by `value` read as `by` (id: the canonical id), `id` what the lookup found. */
 export function lookupTarget(kind: string, by: string, value: string, id: string | undefined): SuppressionTarget {
@@ -57,30 +73,39 @@ export class DuplicateSuppressor {
     const fingerprint = [req.operation, canonicalQuery(req.query), canonicalBody(req.rawBody)].join('\u0000');
     const record = typeof target === 'string' ? target : target.record;
     const lookup = typeof target === 'string' ? undefined : scopeOf(req, target.lookup);
+    const created = typeof target === 'string' ? undefined : target.created;
     // The record changed is the audit log's target too (a create's route names the id it allocates).
     auditTarget(req, record);
-    if (record === undefined) return this.found(lookup!, fingerprint) ?? work();
-    const scope = scopeOf(req, record);
+    if (record === undefined && created === undefined) return this.found(lookup!, fingerprint) ?? work();
+    // A create through a lookup that finds nothing yet waits on the lookup: two identical ones do not both run.
+    const scope = record === undefined ? lookup! : scopeOf(req, record);
     for (;;) {
       const running = this.inFlight.get(scope);
       if (!running) break;
       await running.catch(() => undefined);
     }
-    const previous = this.last.get(scope);
-    if (previous && this.repeats(previous, fingerprint)) return previous.reply;
+    const replay = record === undefined ? this.found(lookup!, fingerprint) : this.replay(scope, fingerprint);
+    if (replay) return replay;
     const execution = work();
     this.inFlight.set(scope, execution);
     try {
       const reply = await execution;
       if ((reply.status ?? 200) === 200) {
         const change = { fingerprint, reply: { ...reply, raw: reply.raw ?? stringifyJson(reply.body) }, at: this.clock() };
-        this.last.set(scope, change);
-        if (lookup !== undefined) this.lookups.set(lookup, { scope, change });
+        const changed = record === undefined ? scopeOf(req, created!(reply)) : scope;
+        this.last.set(changed, change);
+        if (lookup !== undefined) this.lookups.set(lookup, { scope: changed, change });
       }
       return reply;
     } finally {
       this.inFlight.delete(scope);
     }
+  }
+
+  /** The answer of the record's last change when this request repeats it within the window. */
+  private replay(scope: string, fingerprint: string): Reply | undefined {
+    const previous = this.last.get(scope);
+    return previous && this.repeats(previous, fingerprint) ? previous.reply : undefined;
   }
 
   /**

@@ -3,6 +3,7 @@ import { auditTarget } from '../audit/context.js';
 import { randomBytes } from 'node:crypto';
 import { invalidRequest, TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
+import { createTarget } from '../http/duplicates.js';
 import { optionalEnum, readPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes } from '../http/types.js';
 import { validate } from '../http/validation.js';
@@ -39,7 +40,7 @@ export function webhookRoutes({ env, duplicates, config }: ServerContext): Route
   return {
     'webhooks.create': (req) => {
       const body = validDestination(validate('webhooks.create', req.body));
-      return duplicates.suppress(req, 'webhooks', async () => {
+      return duplicates.suppress(req, createTarget('webhook', 'create'), async () => {
         const at = wireDatetime(req.now);
         const webhook = await env.transact(() => {
           const created: WebhookRecord = {

@@ -74,6 +74,19 @@ describe('webhooks over HTTP', () => {
     }
   });
 
+  it('answers an identical create as the first, and subscribes again once the subscription was deleted (A, B, A)', async () => {
+    const body = { url: receiver.url, events: ['customer.deleted'], description: 'again' };
+    const first = await server.client.post('/webhooks', body);
+    expect(first.status, first.text).toBe(200);
+    expect((await server.client.post('/webhooks', body)).text).toBe(first.text);
+    expect((await server.client.delete(`/webhooks/${first.body.id}`)).status).toBe(200);
+    const again = await server.client.post('/webhooks', body);
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.id).not.toBe(first.body.id);
+    expect((await server.client.get(`/webhooks/${again.body.id}`)).status).toBe(200);
+    expect((await server.client.delete(`/webhooks/${again.body.id}`)).status).toBe(200);
+  });
+
   it('delivers cart.created for a realtime cart, signed, with the cart as GET /carts/{id} answers it; a simulate or a refused cart raises nothing', async () => {
     const { id, secret } = await subscribe(['cart.created']);
     expect((await server.client.post('/carts/simulate', cartBody(10, { customer_id: 1 }))).status).toBe(200);

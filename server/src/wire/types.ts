@@ -690,7 +690,7 @@ export interface CustomersUpdate {
   registration_location_code?: null | string;
   usual_location_id?: null | string;
   status?: 'active' | 'inactive';
-  creation_date?: null | string;
+  creation_date?: string;
   sms_unsubscribe?: null | boolean;
   email_unsubscribe?: null | boolean;
   push_unsubscribe?: null | boolean;
