@@ -322,6 +322,12 @@ describe('games over HTTP', () => {
       (await server.client.get('/games', { query: { per_page: '100', ...query } })).body.data.map((g: { id: number }) => g.id);
     expect(await ids({ countries: 'FR' })).toContain(fr);
     expect(await ids({ countries: 'IT' })).not.toContain(fr);
+    // The repeatable filter's other forms (as on GET /discounts and GET /rewards), each code in capitals.
+    expect(await ids({ 'countries[]': 'FR' })).toContain(fr);
+    expect(await ids({ 'countries[]': 'IT' })).not.toContain(fr);
+    expect(await ids({ countries: 'IT,FR' })).toContain(fr);
+    const lower = await server.client.get('/games', { query: { countries: 'fr' } });
+    expect([lower.status, lower.body.code, lower.body.error]).toEqual([400, 'invalid_request', 'countries: fr is not an ISO 3166-1 alpha-2 code in capitals']);
     expect(await ids({ tier_id: 'gold' })).toContain(gold);
     expect(await ids({ tier_id: 'silver' })).not.toContain(gold);
     expect(await ids({ location_id: '77' })).toContain(gold);
