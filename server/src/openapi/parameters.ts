@@ -72,7 +72,7 @@ export const QUERY_PARAMETERS: Partial<Record<OperationId, readonly QueryParamet
     q('restricted_by', { type: 'array', items: { type: 'string' } }),
   ],
   'rewards.get': customer,
-  'rewards.transactions': [...location, ...customer, q('status', text)],
+  'rewards.transactions': [...location, ...customer, q('status', oneOf('available', 'reverted'))],
   'challenges.list': [q('country', text), q('type', text)],
   'vouchers.list': [...customer, q('status', text), q('selected', flag), q('loyalty_rule_id', int64), q('coupon_id', int64), q('campaign_type', oneOf('discount', 'points'))],
   'vouchers.get': [...customer, q('validate', flag), ...location],
