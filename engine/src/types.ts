@@ -437,6 +437,12 @@ export interface Outcome {
 export interface GamePrize {
   id: Id;
   name: string;
+  /**
+   * What the prize is (contract: discount, points, no_prize). `no_prize` is a slot of the game that wins
+   * nothing: drawing it is a play without a win, whatever its stock. Any other value, or none, is a prize
+   * the caller delivers.
+   */
+  outcome?: string;
   /** Fraction of 1; the weights of all prizes sum to at most 1 (the rest is "no prize"). */
   weight: Money;
   /** -1 = unlimited. */
@@ -471,7 +477,7 @@ export type GamePlay =
   | {
       eligible: true;
       status: GameStatus;
-      /** The drawn prize (also when its stock is exhausted); null when the draw fell on "no prize". */
+      /** The drawn prize (also when its stock is exhausted, or a `no_prize` slot); null when the draw fell outside every prize. */
       prize_id: Id | null;
       prize_index: number | null;
       draw: { seed: string; drawn: number };

@@ -224,6 +224,20 @@ describe('games over HTTP', () => {
     expect((await server.client.get(`/games/${id}`)).body.game.game_prizes[0].available_stock).toBe(10);
   });
 
+  it('a no_prize slot drawn answers status no_prize (not won), names the slot, takes no stock and still counts as a play', async () => {
+    const id = await create(game({ once: 'num_day', once_limit: 1 }, [prize({ name: 'Nothing', outcome: 'no_prize', points: undefined, stock: 2 })]));
+    const slot = (await server.client.get(`/games/${id}`)).body.game.game_prizes[0].id;
+    const who = await customer();
+    const res = await play(id, { customer_id: who });
+    expect(res.status).toBe(200);
+    const info = res.body.effects[0].game_info;
+    expect(info).toMatchObject({ status: 'no_prize', status_message: 'no prize', prize_id: slot, won_prize: null });
+    expect(JSON.parse(info.outcome)).toEqual({ status: 'no_prize', prize_id: String(slot) });
+    expect((await server.client.get(`/games/${id}`)).body.game.game_prizes[0].available_stock).toBe(2);
+    expect(await score(who)).toBe(0);
+    expect((await play(id, { customer_id: who })).body.effects).toEqual([]);
+  });
+
   it('answers 200 with no effects when the customer may not play, and plays nothing', async () => {
     const who = await customer();
     const french = await customer({ country: 'FR' });
