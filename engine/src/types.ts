@@ -252,7 +252,8 @@ export interface Effect {
   /** Targeted instant wins: the delivery of the campaign to the customer. */
   campaign_history_id?: Id;
   prize_name?: string;
-  prize_description?: string;
+  /** With prize_name, on a win: null when the prize has no description. */
+  prize_description?: string | null;
   prize_rule_id?: Id;
   winned_prize_index?: number;
 }
