@@ -344,6 +344,7 @@ describe('games over HTTP', () => {
     expect([lower.status, lower.body.code, lower.body.error]).toEqual([400, 'invalid_request', 'countries: fr is not an ISO 3166-1 alpha-2 code in capitals']);
     expect(await ids({ tier_id: 'gold' })).toContain(gold);
     expect(await ids({ tier_id: 'silver' })).not.toContain(gold);
+    expect(await ids({ tier_id: '' })).toContain(gold);
     expect(await ids({ location_id: '77' })).toContain(gold);
     expect(await ids({ location_id: '78' })).not.toContain(gold);
     expect(await ids({ campaign_audience: 'targeted' })).not.toContain(gold);

@@ -32,7 +32,8 @@ export function readCampaignFilters(locations: LocationStore, tenant: Tenant, qu
     audience: optionalEnum(query.get('campaign_audience'), 'campaign_audience', ['loyalty', 'targeted'] as const),
     countries: optionalCountries(query) ?? [],
     location: requestLocation(locations, tenant, location),
-    tierId: query.get('tier_id') ?? undefined,
+    // Empty is absent, as for every query filter (http/params.ts) and GET /discounts' tier_id.
+    tierId: query.get('tier_id') || undefined,
   };
 }
 
