@@ -252,7 +252,8 @@ export interface Effect {
   /** Targeted instant wins: the delivery of the campaign to the customer. */
   campaign_history_id?: Id;
   prize_name?: string;
-  prize_description?: string;
+  /** With prize_name, on a win: null when the prize has no description. */
+  prize_description?: string | null;
   prize_rule_id?: Id;
   winned_prize_index?: number;
 }
@@ -437,6 +438,12 @@ export interface Outcome {
 export interface GamePrize {
   id: Id;
   name: string;
+  /**
+   * What the prize is (contract: discount, points, no_prize). `no_prize` is a slot of the game that wins
+   * nothing: drawing it is a play without a win, whatever its stock. Any other value, or none, is a prize
+   * the caller delivers.
+   */
+  outcome?: string;
   /** Fraction of 1; the weights of all prizes sum to at most 1 (the rest is "no prize"). */
   weight: Money;
   /** -1 = unlimited. */
@@ -471,7 +478,7 @@ export type GamePlay =
   | {
       eligible: true;
       status: GameStatus;
-      /** The drawn prize (also when its stock is exhausted); null when the draw fell on "no prize". */
+      /** The drawn prize (also when its stock is exhausted, or a `no_prize` slot); null when the draw fell outside every prize. */
       prize_id: Id | null;
       prize_index: number | null;
       draw: { seed: string; drawn: number };

@@ -49,6 +49,11 @@ describe('instant wins', () => {
     expect(outcome.writes.draws).toMatchObject([{ campaign_id: 5, prize_id: null }]);
   });
 
+  it('a prize won without a description answers prize_description null, beside the rest of the prize data', () => {
+    const effect = play(game([{ ...sure[0], description: undefined }])).response.effects[0];
+    expect(effect).toMatchObject({ prize_name: 'Mug', prize_description: null, prize_rule_id: 900, winned_prize_index: 0 });
+  });
+
   it('unlimited stock (-1) awards without a stock write', () => {
     const outcome = play(game([{ ...sure[0], stock: -1 }]));
     expect(outcome.response.effects[0].prize_name).toBe('Mug');

@@ -47,7 +47,8 @@ export function playInstantWin(run: Run, campaign: CompiledCampaign): void {
   const won = prize !== undefined && stock !== 0;
   if (won) {
     effect.prize_name = prize.name;
-    if (prize.description !== null) effect.prize_description = prize.description;
+    // Every field of the prize data is there on a win (null when the prize has no description), none otherwise.
+    effect.prize_description = prize.description;
     if (prize.ruleId !== null) effect.prize_rule_id = prize.ruleId;
     effect.winned_prize_index = index;
     if (stock > 0) run.writes.stock.push({ campaign_id: campaign.rawId, prize_id: prize.rawId, amount: 1, stock_seen: stock });

@@ -19,13 +19,14 @@ export interface CompiledGame {
 export function compileGame(game: Game, settings: Settings): CompiledGame {
   if (game === null || typeof game !== 'object') throw invalidRequest('game', 'must be an object');
   if (!Array.isArray(game.prizes)) throw invalidRequest('prizes', 'must be an array');
-  const prizes: Prize[] = game.prizes.map((prize, i) => {
-    const strategy = prize?.stock_management_strategy ?? 'decrement';
+  const prizes: Prize[] = game.prizes.map((gamePrize, i) => {
+    const strategy = gamePrize?.stock_management_strategy ?? 'decrement';
     if (!(STOCK_STRATEGIES as readonly string[]).includes(strategy)) {
       throw invalidRequest(`prizes[${i}].stock_management_strategy`, `must be one of ${STOCK_STRATEGIES.join(', ')}`);
     }
-    // An 'unlimited' prize never runs out, whatever stock it shows.
-    return { ...prize, stock: strategy === 'unlimited' ? -1 : prize.stock };
+    const { outcome, ...prize } = gamePrize;
+    // An 'unlimited' prize never runs out, whatever stock it shows; a no_prize slot is the instant wins' "no prize".
+    return { ...prize, stock: strategy === 'unlimited' ? -1 : prize.stock, ...(outcome === 'no_prize' ? { outcome: { promotion_type: '' } } : {}) };
   });
   const campaign = compileCampaign({ id: game.id, type: 'instant_win', rule_params: game.rule_params, prizes });
   return Object.freeze({ campaign: Object.freeze(campaign), settings: compileSettings(settings) });

@@ -48,6 +48,14 @@ describe('playGame', () => {
     expect(play(game({}, [{ id: 2, name: 'Never', weight: 0, stock: 1 }]))).toMatchObject({ status: 'no_prize', prize_id: null, stock: null });
   });
 
+  it('a no_prize slot drawn is a play without a win: its id for the front end, no stock asked, never stock_exhausted', () => {
+    const nothing = (stock: number) => [{ id: 4, name: 'Nothing', outcome: 'no_prize', weight: 1, stock }];
+    expect(play(game({}, nothing(3)))).toMatchObject({ eligible: true, status: 'no_prize', prize_id: 4, prize_index: 0, stock: null });
+    expect(play(game({}, nothing(3)), ctx({ prize_stock: { '4': 0 } }))).toMatchObject({ status: 'no_prize', prize_id: 4, stock: null });
+    // Only no_prize is a slot without a win: the contract's other outcomes are prizes.
+    expect(play(game({}, [{ id: 5, name: 'Fifty', outcome: 'points', weight: 1, stock: -1 }]))).toMatchObject({ status: 'won', prize_id: 5 });
+  });
+
   it('the once limit: counted per period, refused once reached', () => {
     const limited = game({ once: 'num_month', once_limit: 2 });
     expect(play(limited, ctx({ uses: 1 }))).toMatchObject({ eligible: true, limit: { period: 'num_month', period_key: '2026-11', limit: 2 } });

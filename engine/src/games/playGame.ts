@@ -39,6 +39,8 @@ export function playGame(game: CompiledGame, context: GameContext): GamePlay {
   const draw = { seed: context.seed, drawn };
   if (index < 0) return { eligible: true, status: 'no_prize', prize_id: null, prize_index: null, draw, limit, stock: null };
   const prize = campaign.prizes[index];
+  // A no_prize slot: taking part without winning, its stock neither counted nor taken.
+  if (!prize.wins) return { eligible: true, status: 'no_prize', prize_id: prize.rawId, prize_index: index, draw, limit, stock: null };
   const left = prize.stock < 0 ? -1 : (context.prize_stock?.[prize.id] ?? prize.stock);
   if (left === 0) return { eligible: true, status: 'stock_exhausted', prize_id: prize.rawId, prize_index: index, draw, limit, stock: null };
   const stock = left > 0 ? { campaign_id: campaign.rawId, prize_id: prize.rawId, amount: 1 as const, stock_seen: left } : null;

@@ -294,6 +294,30 @@ describe('discount and points campaigns over HTTP', () => {
     expect(new Set(pages).size).toBe(pages.length);
   });
 
+  it('reads countries in every form of a repeatable filter (repeated, countries[], comma list), each code in capitals', async () => {
+    const french = {
+      discounts: (await server.client.post('/discounts', discount({ customer_registration_countries: ['FR'] }))).body.id as number,
+      points: (await server.client.post('/points', { rule_params: { name: 'French points', customer_registration_countries: ['FR'], rule_effects: [{ type: 'ratio', value: 1 }] } })).body.id as number,
+    };
+    for (const kind of ['discounts', 'points'] as const) {
+      const ids = async (query: string) => {
+        const res = await server.client.get(`/${kind}?per_page=100&${query}`);
+        expect(res.status, res.text).toBe(200);
+        return (res.body.data as { id: number }[]).map((c) => c.id);
+      };
+      for (const query of ['countries[]=FR', 'countries[]=PT&countries[]=FR', 'countries=PT&countries=FR', 'countries=PT,FR']) {
+        expect(await ids(query)).toContain(french[kind]);
+      }
+      for (const query of ['countries[]=PT', 'countries[]=PT&countries[]=IT', 'countries=PT']) {
+        expect(await ids(query)).not.toContain(french[kind]);
+      }
+      for (const query of ['countries[]=fr', 'countries=PT,fr']) {
+        const refused = await server.client.get(`/${kind}?${query}`);
+        expect([refused.status, refused.body.code, refused.body.error]).toEqual([400, 'invalid_request', 'countries: fr is not an ISO 3166-1 alpha-2 code in capitals']);
+      }
+    }
+  });
+
   it('lists by location the campaigns whose location leaves admit it, by id or code (either resolved through company data)', async () => {
     for (const [id, code] of [[10, 'MAD'], [11, 'BCN']] as const) {
       expect((await server.client.post('/locations', { id, code, name: code, country: 'ES' })).status).toBe(200);

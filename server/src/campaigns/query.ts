@@ -1,6 +1,6 @@
 /** GET /discounts and GET /points: the query string → ListFilters (the customer is resolved by the route). */
 import { invalidRequest } from '../http/errors.js';
-import { optionalBoolean, optionalCode, optionalEnum, optionalInt64 } from '../http/params.js';
+import { optionalBoolean, optionalCode, optionalCountries, optionalEnum, optionalInt64 } from '../http/params.js';
 import type { LocationRef } from '../vouchers/location.js';
 import { AUDIENCES, POINTS_AUDIENCES, type ListFilters } from './list.js';
 import type { CampaignKind } from './types.js';
@@ -14,13 +14,7 @@ export interface ListQuery {
   selected?: boolean;
 }
 
-const COUNTRY = /^[A-Z]{2}$/;
-
 export function readListQuery(query: URLSearchParams, kind: CampaignKind): ListQuery {
-  const countries = query.getAll('countries').flatMap((value) => value.split(',')).filter((c) => c !== '');
-  for (const country of countries) {
-    if (!COUNTRY.test(country)) throw invalidRequest('countries', 'must be ISO 3166-1 alpha-2 codes in capitals');
-  }
   const selected = optionalBoolean(query.get('selected'), 'selected');
   const customerId = optionalInt64(query.get('customer_id'), 'customer_id');
   const customerCode = optionalCode(query.get('customer_code'), 'customer_code');
@@ -31,7 +25,7 @@ export function readListQuery(query: URLSearchParams, kind: CampaignKind): ListQ
     filters: {
       kind,
       audience: optionalEnum(query.get('campaign_audience'), 'campaign_audience', kind === 'points' ? POINTS_AUDIENCES : AUDIENCES),
-      countries: countries.length > 0 ? countries : undefined,
+      countries: optionalCountries(query),
       tierId: query.get('tier_id') || undefined,
       categoryId: optionalInt64(query.get('category_id'), 'category_id'),
     },

@@ -224,6 +224,20 @@ describe('games over HTTP', () => {
     expect((await server.client.get(`/games/${id}`)).body.game.game_prizes[0].available_stock).toBe(10);
   });
 
+  it('a no_prize slot drawn answers status no_prize (not won), names the slot, takes no stock and still counts as a play', async () => {
+    const id = await create(game({ once: 'num_day', once_limit: 1 }, [prize({ name: 'Nothing', outcome: 'no_prize', points: undefined, stock: 2 })]));
+    const slot = (await server.client.get(`/games/${id}`)).body.game.game_prizes[0].id;
+    const who = await customer();
+    const res = await play(id, { customer_id: who });
+    expect(res.status).toBe(200);
+    const info = res.body.effects[0].game_info;
+    expect(info).toMatchObject({ status: 'no_prize', status_message: 'no prize', prize_id: slot, won_prize: null });
+    expect(JSON.parse(info.outcome)).toEqual({ status: 'no_prize', prize_id: String(slot) });
+    expect((await server.client.get(`/games/${id}`)).body.game.game_prizes[0].available_stock).toBe(2);
+    expect(await score(who)).toBe(0);
+    expect((await play(id, { customer_id: who })).body.effects).toEqual([]);
+  });
+
   it('answers 200 with no effects when the customer may not play, and plays nothing', async () => {
     const who = await customer();
     const french = await customer({ country: 'FR' });
@@ -322,8 +336,15 @@ describe('games over HTTP', () => {
       (await server.client.get('/games', { query: { per_page: '100', ...query } })).body.data.map((g: { id: number }) => g.id);
     expect(await ids({ countries: 'FR' })).toContain(fr);
     expect(await ids({ countries: 'IT' })).not.toContain(fr);
+    // The repeatable filter's other forms (as on GET /discounts and GET /rewards), each code in capitals.
+    expect(await ids({ 'countries[]': 'FR' })).toContain(fr);
+    expect(await ids({ 'countries[]': 'IT' })).not.toContain(fr);
+    expect(await ids({ countries: 'IT,FR' })).toContain(fr);
+    const lower = await server.client.get('/games', { query: { countries: 'fr' } });
+    expect([lower.status, lower.body.code, lower.body.error]).toEqual([400, 'invalid_request', 'countries: fr is not an ISO 3166-1 alpha-2 code in capitals']);
     expect(await ids({ tier_id: 'gold' })).toContain(gold);
     expect(await ids({ tier_id: 'silver' })).not.toContain(gold);
+    expect(await ids({ tier_id: '' })).toContain(gold);
     expect(await ids({ location_id: '77' })).toContain(gold);
     expect(await ids({ location_id: '78' })).not.toContain(gold);
     expect(await ids({ campaign_audience: 'targeted' })).not.toContain(gold);

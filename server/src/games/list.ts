@@ -9,7 +9,7 @@ import type { RuleParams } from '@tally/engine';
 import { ruleAccepts, ruleAdmitsLocation } from '../campaigns/rule-values.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
-import { optionalCode, optionalEnum, optionalInt64, requireInt64 } from '../http/params.js';
+import { optionalCode, optionalCountries, optionalEnum, optionalInt64, requireInt64 } from '../http/params.js';
 import type { LocationStore } from '../locations/store.js';
 import type { Tenant } from '../tenancy/types.js';
 import { optionalCustomer, type CustomerRef } from '../vouchers/customer.js';
@@ -30,9 +30,10 @@ export function readCampaignFilters(locations: LocationStore, tenant: Tenant, qu
   const location = { id: optionalInt64(query.get('location_id'), 'location_id'), code: optionalCode(query.get('location_code'), 'location_code') };
   return {
     audience: optionalEnum(query.get('campaign_audience'), 'campaign_audience', ['loyalty', 'targeted'] as const),
-    countries: query.getAll('countries').flatMap((c) => c.split(',')).filter(Boolean),
+    countries: optionalCountries(query) ?? [],
     location: requestLocation(locations, tenant, location),
-    tierId: query.get('tier_id') ?? undefined,
+    // Empty is absent, as for every query filter (http/params.ts) and GET /discounts' tier_id.
+    tierId: query.get('tier_id') || undefined,
   };
 }
 

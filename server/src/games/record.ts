@@ -76,7 +76,7 @@ export function engineGame(record: Omit<GameRecord, 'history_id'>): Game {
   return {
     id: record.id,
     rule_params: record.rule_params,
-    prizes: record.game.prizes.map((p) => ({ id: p.id, name: p.name, weight: p.weight, stock: p.stock, stock_management_strategy: p.stock_management_strategy })),
+    prizes: record.game.prizes.map((p) => ({ id: p.id, name: p.name, outcome: p.outcome, weight: p.weight, stock: p.stock, stock_management_strategy: p.stock_management_strategy })),
   };
 }
 

@@ -85,6 +85,24 @@ export function requireEnum<T extends string>(value: Raw, field: string, allowed
   return parsed;
 }
 
+/**
+ * A repeatable query parameter (the contract's "repeatable" and "array" filters), read in every form a
+ * client sends one: repeated, as `name[]` (`countries[]=ES&countries[]=PT`) or comma-separated; undefined when absent.
+ */
+export function listParam(query: URLSearchParams, name: string): string[] | undefined {
+  const values = [...query.getAll(name), ...query.getAll(`${name}[]`)].flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return values.length === 0 ? undefined : values;
+}
+
+/** The `countries` filter of the lists: ISO 3166-1 alpha-2 codes in capitals (listParam's forms); undefined when absent. */
+export function optionalCountries(query: URLSearchParams): string[] | undefined {
+  const countries = listParam(query, 'countries');
+  for (const country of countries ?? []) {
+    if (!/^[A-Z]{2}$/.test(country)) throw invalidRequest('countries', `${country} is not an ISO 3166-1 alpha-2 code in capitals`);
+  }
+  return countries;
+}
+
 /** Page size limits of cursor pagination (common rule 4; the maximum is Tally's, docs/http.md). */
 export const PER_PAGE_DEFAULT = 10;
 export const PER_PAGE_MAX = 100;

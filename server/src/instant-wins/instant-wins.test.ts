@@ -255,6 +255,9 @@ describe('instant wins over HTTP', () => {
       (await server.client.get('/instant_wins', { query: { per_page: '100', ...query } })).body.data.map((w: { id: number }) => w.id);
     expect(await ids({ countries: 'FR' })).toContain(fr);
     expect(await ids({ countries: 'ES' })).not.toContain(fr);
+    expect(await ids({ 'countries[]': 'FR' })).toContain(fr);
+    expect(await ids({ 'countries[]': 'ES' })).not.toContain(fr);
+    expect((await server.client.get('/instant_wins', { query: { countries: 'fr' } })).status).toBe(400);
     expect(await ids({ customer_id: String(spanish) })).not.toContain(fr);
     expect(await ids({ campaign_audience: 'targeted' })).toEqual([targeted]);
     // A targeted instant win is listed for a customer only with its delivery (a voucher of the campaign).

@@ -21,7 +21,7 @@ const q = (name: string, schema: Record<string, unknown>, extra: Partial<QueryPa
 const duplicates = [q('allow_duplicate_email', flag), q('allow_duplicate_dni', flag)];
 const customer = [q('customer_id', int64), q('customer_code', text)];
 const location = [q('location_id', int64), q('location_code', text)];
-const countries = q('countries', { type: 'array', items: { type: 'string', pattern: '^[A-Z]{2}$' } }, { description: 'Repeatable.' });
+const countries = q('countries', { type: 'array', items: { type: 'string', pattern: '^[A-Z]{2}$' } }, { description: 'Repeatable: repeated, as countries[] or comma-separated.' });
 const audience = [q('campaign_audience', text), ...location, ...customer, countries, q('tier_id', text, { description: 'A tier level name, as rules name it (customer.tier).' })];
 const campaigns = [...audience, q('category_id', int64), q('selected', flag)];
 const searchBy = q('search_by', oneOf('loyalty_rule_id', 'loyalty_rule_history_id', 'campaign_history_id', 'static_code'));
@@ -72,7 +72,7 @@ export const QUERY_PARAMETERS: Partial<Record<OperationId, readonly QueryParamet
     q('restricted_by', { type: 'array', items: { type: 'string' } }),
   ],
   'rewards.get': customer,
-  'rewards.transactions': [...location, ...customer, q('status', text)],
+  'rewards.transactions': [...location, ...customer, q('status', oneOf('available', 'reverted'))],
   'challenges.list': [q('country', text), q('type', text)],
   'vouchers.list': [...customer, q('status', text), q('selected', flag), q('loyalty_rule_id', int64), q('coupon_id', int64), q('campaign_type', oneOf('discount', 'points'))],
   'vouchers.get': [...customer, q('validate', flag), ...location],

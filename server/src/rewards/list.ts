@@ -7,8 +7,7 @@
  * reasons.
  */
 import type { CustomerRecord } from '../customers/types.js';
-import { invalidRequest } from '../http/errors.js';
-import { optionalEnum } from '../http/params.js';
+import { listParam, optionalCountries, optionalEnum } from '../http/params.js';
 import type { LocationRecord } from '../locations/types.js';
 import type { Missing, MissingReason } from './eligibility.js';
 import { REWARD_TYPES, type RewardRecord } from './types.js';
@@ -25,17 +24,10 @@ export interface RewardFilters {
   countries?: string[];
 }
 
-/** A repeatable query parameter, also accepted comma-separated (`countries=ES,PT` or `countries[]=ES&countries[]=PT`). */
-export function listParam(query: URLSearchParams, name: string): string[] | undefined {
-  const values = [...query.getAll(name), ...query.getAll(`${name}[]`)].flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
-  return values.length === 0 ? undefined : values;
-}
-
 export function readFilters(query: URLSearchParams): RewardFilters {
   const restricted = listParam(query, 'restricted_by') ?? [];
   for (const reason of restricted) optionalEnum(reason, 'restricted_by', RESTRICTIONS);
-  const countries = listParam(query, 'countries');
-  for (const country of countries ?? []) if (!/^[A-Z]{2}$/.test(country)) throw invalidRequest('countries', `${country} is not an ISO 3166-1 alpha-2 code`);
+  const countries = optionalCountries(query);
   // The contract's default is `all`: sent, it filters nothing.
   const status = optionalEnum(query.get('status') || undefined, 'status', ['all', 'active', 'inactive'] as const);
   return {

@@ -297,6 +297,10 @@ describe('reward redemption', () => {
     // "id wins when both are given", for the location pair too: location 10 is MAD-01.
     expect((await list({ location_id: '10', location_code: 'nowhere', per_page: '100' })).data.length).toBe((await list({ location_id: '10', per_page: '100' })).data.length);
     expect((await list({ customer_id: '20', status: 'available' })).data.map((r: { id: number }) => r.id)).toEqual([second]);
+    expect((await list({ customer_id: '20', status: 'reverted' })).data.map((r: { id: number }) => r.id)).toEqual([first]);
+    // A status no redemption can have is a mistyped filter, not an empty list.
+    const unknown = await server.client.get('/rewards/transactions', { query: { customer_id: '20', status: 'Available' } });
+    expect([unknown.status, unknown.body.code, unknown.body.error]).toEqual([400, 'invalid_request', 'status: must be one of available, reverted']);
     const page = await list({ location_code: 'MAD-01', per_page: '1' });
     expect(page.data[0].id).toBeGreaterThanOrEqual(second);
     expect(page.next_token_starts_after).toEqual(expect.any(String));

@@ -12,7 +12,7 @@ import { findAccountHolder, findCustomer } from '../customers/lookup.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
-import { optionalCode, optionalInt64, readPage, requireInt64 } from '../http/params.js';
+import { optionalCode, optionalEnum, optionalInt64, readPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
@@ -31,7 +31,7 @@ import { buildReward, type RewardWrite } from './record.js';
 import { redeemReward } from './redeem.js';
 import { rollbackRedemption } from './rollback.js';
 import { RewardStore } from './store.js';
-import type { RewardRecord } from './types.js';
+import { REDEMPTION_STATUSES, type RewardRecord } from './types.js';
 import { redemptionView, rewardView, type ViewContext } from './view.js';
 
 export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
@@ -121,7 +121,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
     'rewards.transactions': async (req) => {
       const customer = queryCustomer(req, true);
       const location = queryLocation(req, true);
-      const status = req.query.get('status') || undefined;
+      const status = optionalEnum(req.query.get('status'), 'status', REDEMPTION_STATUSES);
       const scope = customer ? { customer_id: customer.id } : location ? { location_id: location.id } : {};
       const page = rewards.page(req.tenant, scope, readPage(req.query), (r) =>
         (status === undefined || r.status === status) && (location === undefined || r.location_id === location.id) ? redemptionView(r) : undefined,

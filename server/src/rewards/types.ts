@@ -56,7 +56,8 @@ export interface RewardRecord {
   updated_at: string;
 }
 
-export type RedemptionStatus = 'available' | 'reverted';
+export const REDEMPTION_STATUSES = ['available', 'reverted'] as const;
+export type RedemptionStatus = (typeof REDEMPTION_STATUSES)[number];
 
 export interface RedemptionRecord {
   id: string;
