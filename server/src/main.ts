@@ -20,6 +20,7 @@ import { buildRoutes } from './http/registry.js';
 import { createPipeline } from './http/pipeline.js';
 import { BACKEND, createApp, startHttpServer } from './http/server.js';
 import { openStore } from './store/env.js';
+import { indexAuditTargets } from './audit/backfill.js';
 import { auditWitness } from './audit/context.js';
 import { startAuditRetention } from './audit/retention.js';
 import { logCommitMetrics } from './store/metrics.js';
@@ -46,6 +47,8 @@ async function main(): Promise<void> {
   if (clustered > 0) log.info({ entries: clustered }, 'customer entries moved into customer_entries');
   const migrated = await migrateWalletLayout(env);
   if (migrated > 0) log.info({ buckets: migrated }, 'points buckets moved to one record per transaction');
+  const indexed = await indexAuditTargets(env);
+  if (indexed > 0) log.info({ entries: indexed }, 'audit log entries indexed by target');
   CustomerStore.cacheAnswers(env, config.customerCacheEntries);
   const tenancy = new CachedTenancyStore(new LmdbTenancyStore(env));
   const holders = await migrateDuplicateHolders(env, everyTenant(tenancy));

@@ -1,10 +1,51 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCustomer } from '../points/testing.js';
+import { openStore, type Key, type StoreEnv } from '../store/env.js';
 import { realtimeCart } from '../testing/carts.js';
 import { runCli } from '../testing/cli.js';
-import { startServer, TEST_KEY, type TestServer } from '../testing/server.js';
+import { startServer, TEST_KEY, type Client, type TestServer } from '../testing/server.js';
+import { indexAuditTargets } from './backfill.js';
+import { AUDIT_LOG, AUDIT_LOG_TARGETS, targetKey, type AuditEntry } from './log.js';
 
 const AUTHOR = { headers: { 'X-Author-Email': 'Ana@Example.com' } };
 const discount = { rule_params: { name: 'Ten off', rule_effects: [{ type: 'percentage', value: 10, distribution: 'individual_items' }] } };
+const TENANT = 'default/sandbox';
+const token = (key: unknown) => Buffer.from(JSON.stringify(key)).toString('base64url');
+
+/** Every entry GET /audit_log lists with `query`, page after page of `perPage`. */
+async function everyPage(client: Client, query: Record<string, string> = {}, perPage = 100): Promise<any[]> {
+  const all: any[] = [];
+  let after: string | undefined;
+  do {
+    const res = await client.get('/audit_log', { query: { ...query, per_page: String(perPage), ...(after === undefined ? {} : { starting_after: after }) } });
+    expect(res.status, res.text).toBe(200);
+    all.push(...res.body.data);
+    after = res.body.next_token_starts_after;
+  } while (after !== undefined);
+  return all;
+}
+
+/** The index keys the store holds, and those its entries call for (one per entry with a target), both sorted alike. */
+function indexOf(env: StoreEnv): { held: Key[][]; wanted: Key[][] } {
+  // The backfill's progress is the one key that is not an array.
+  const held = [...env.db(AUDIT_LOG_TARGETS).getKeys({})].filter((key): key is Key[] => Array.isArray(key));
+  const wanted = [...env.db(AUDIT_LOG).getRange({})].flatMap(({ key, value }) => {
+    const [tenant, entryKey] = key as string[];
+    const { target } = value as AuditEntry;
+    return target === null ? [] : [targetKey(tenant, target, entryKey)];
+  });
+  const sorted = (keys: Key[][]) => keys.map((key) => JSON.stringify(key)).sort().map((key) => JSON.parse(key) as Key[]);
+  return { held: sorted(held), wanted: sorted(wanted) };
+}
+
+async function withStore<T>(dataDir: string, read: (env: StoreEnv) => T | Promise<T>): Promise<T> {
+  const env = openStore(dataDir);
+  try {
+    return await read(env);
+  } finally {
+    await env.close();
+  }
+}
 
 describe('the audit log over HTTP', () => {
   let server: TestServer;
@@ -141,6 +182,59 @@ describe('the audit log over HTTP', () => {
     expect(again.status, again.text).toBe(409);
     expect(await entries()).toEqual(before);
   });
+
+  it('filters by target through its index: the pages hold what the whole log filtered by hand holds', async () => {
+    for (const round of [1, 2, 3]) {
+      for (const id of [41, 42]) expect((await server.client.patch(`/customers/${id}`, { name: `Round ${round}` }, AUTHOR)).status).toBe(200);
+    }
+    const all = await everyPage(server.client);
+    const targets = new Set(all.map((entry) => entry.target as string | null).filter((target) => target !== null));
+    for (const target of [...targets, 'customer:9999']) {
+      const theirs = all.filter((entry) => entry.target === target);
+      expect(await everyPage(server.client, { target }, 2), target).toEqual(theirs);
+      expect(await everyPage(server.client, { target }), target).toEqual(theirs);
+    }
+    // The other filters apply to what the index yields.
+    const updates = all.filter((entry) => entry.target === 'customer:41' && entry.operation === 'customers.update' && entry.actor.author === 'ana@example.com');
+    expect(updates).toHaveLength(3);
+    expect(await everyPage(server.client, { target: 'customer:41', operation: 'customers.update', author: 'ana@example.com' }, 2)).toEqual(updates);
+
+    // A page token is an entry's place in the log: it goes on in the filtered list and in the unfiltered one alike.
+    const filtered = await server.client.get('/audit_log', { query: { target: 'customer:41', per_page: '2' } });
+    const [, second] = filtered.body.data;
+    const rest = await everyPage(server.client, { starting_after: filtered.body.next_token_starts_after });
+    expect(rest).toEqual(all.slice(all.findIndex((entry) => entry.id === second.id) + 1));
+    const unfiltered = await server.client.get('/audit_log', { query: { per_page: '1' } });
+    const [newest] = unfiltered.body.data;
+    expect(newest.target).not.toBe('customer:41');
+    const older = await everyPage(server.client, { target: 'customer:41', starting_after: unfiltered.body.next_token_starts_after });
+    expect(older).toEqual(all.filter((entry) => entry.target === 'customer:41' && entry.id < newest.id));
+  });
+
+  it('refuses a target longer than any, and a page token that is not an entry’s key', async () => {
+    for (const query of [{}, { target: 'customer:41' }] as Record<string, string>[]) {
+      for (const starting_after of [token([TENANT, 'a'.repeat(3000)]), token([TENANT, '0000000000000000001', 'x']), token([TENANT, 7]), token([TENANT, '123'])]) {
+        const res = await server.client.get('/audit_log', { query: { ...query, starting_after } });
+        expect(res.status, res.text).toBe(400);
+        expect(res.body).toMatchObject({ code: 'invalid_request', error: expect.stringContaining('starting_after') });
+      }
+    }
+    const long = await server.client.get('/audit_log', { query: { target: `customer:${'9'.repeat(292)}` } });
+    expect(long.status).toBe(400);
+    expect(long.body).toMatchObject({ code: 'invalid_request', error: 'target: is longer than 300 characters' });
+    // At the bound, in characters of four UTF-8 bytes: a place in the index, with nothing there.
+    for (const target of [`customer:${'9'.repeat(291)}`, '\u{1F600}'.repeat(300)]) {
+      const res = await server.client.get('/audit_log', { query: { target, starting_after: token([TENANT, '0000000000000000001']) } });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.data).toEqual([]);
+    }
+  });
+
+  it('keeps one index key per entry with a target, written in its transaction', async () => {
+    const { held, wanted } = await withStore(server.dataDir, indexOf);
+    expect(held.length).toBeGreaterThan(10);
+    expect(held).toEqual(wanted);
+  });
 });
 
 describe('audit log retention', () => {
@@ -151,11 +245,80 @@ describe('audit log retention', () => {
   });
   afterAll(() => server.dispose());
 
-  it('removes the entries older than AUDIT_LOG_RETENTION_DAYS in the background', async () => {
+  it('removes the entries older than AUDIT_LOG_RETENTION_DAYS in the background, and their index keys', async () => {
     expect((await server.client.post('/customers', { id: 1, name: 'Old', registration_location_id: 1 })).status).toBe(200);
     expect((await server.client.get('/audit_log')).body.data).toHaveLength(1);
+    const indexed = await withStore(server.dataDir, indexOf);
+    expect(indexed.held.map((key) => key[1])).toEqual(['customer:1']);
     await new Promise((resume) => setTimeout(resume, 3500));
     expect((await server.client.post('/customers', { id: 2, name: 'New', registration_location_id: 1 })).status).toBe(200);
     expect((await server.client.get('/audit_log')).body.data.map((e: any) => e.target)).toEqual(['customer:2']);
+    expect(await everyPage(server.client, { target: 'customer:1' })).toEqual([]);
+    // None dangles: every key left names an entry of its target.
+    const { held, wanted } = await withStore(server.dataDir, indexOf);
+    expect(held.map((key) => key[1])).toEqual(['customer:2']);
+    expect(held).toEqual(wanted);
+  });
+});
+
+describe('the target index of a store written before it', () => {
+  let server: TestServer;
+  let all: any[];
+  beforeAll(async () => {
+    server = await startServer();
+    const c = server.client;
+    // A points redeem has no target (no path parameter, nothing created): it is not indexed.
+    for (const id of [1, 2, 3]) await createCustomer(c, id);
+    expect((await c.post('/points/redeem', { customer_id: 1, amount: 10, comments: 'no target' })).status).toBe(200);
+    for (const name of ['A', 'B']) expect((await c.patch('/customers/1', { name })).status).toBe(200);
+    expect((await c.patch('/company', { currency: 'USD' })).status).toBe(200);
+    expect((await c.delete('/customers/3', { query: { hard: 'true' }, headers: { 'Content-Type': 'application/json' } })).status).toBe(200);
+    all = await everyPage(c);
+    expect(all.some((entry) => entry.target === null)).toBe(true);
+    await server.stop();
+  });
+  afterAll(() => server.dispose());
+
+  /** The store as written before the index: no `audit_log_targets` database. */
+  const withoutIndex = () => withStore(server.dataDir, (env) => env.transact(() => env.db(AUDIT_LOG_TARGETS).dropSync()));
+
+  it('is built at start: a target’s entries read as the whole log filtered by hand', async () => {
+    await withoutIndex();
+    await server.restart();
+    const targeted = all.filter((entry) => entry.target !== null);
+    const built = server.lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line)).find((line) => line.msg === 'audit log entries indexed by target');
+    expect(built).toMatchObject({ entries: targeted.length });
+    for (const target of new Set(targeted.map((entry) => entry.target as string))) {
+      expect(await everyPage(server.client, { target }, 2), target).toEqual(all.filter((entry) => entry.target === target));
+    }
+    await server.stop();
+    const { held, wanted } = await withStore(server.dataDir, indexOf);
+    expect(held).toHaveLength(targeted.length);
+    expect(held).toEqual(wanted);
+    // Once built, a start does not build it again.
+    await server.restart();
+    expect(server.lines.some((line) => line.includes('indexed by target'))).toBe(false);
+    await server.stop();
+  });
+
+  it('is built in batches, a failed one resumed where it stopped, a key put twice changing nothing', async () => {
+    await withoutIndex();
+    await withStore(server.dataDir, async (env) => {
+      const entries = [...env.db(AUDIT_LOG).getRange({})];
+      const total = entries.filter(({ value }) => (value as AuditEntry).target !== null).length;
+      const firstBatch = entries.slice(0, 3).filter(({ value }) => (value as AuditEntry).target !== null).length;
+      // The second batch's transaction fails, as a crash would stop it.
+      let batches = 0;
+      const failing: StoreEnv = { ...env, transact: (work) => (++batches === 2 ? Promise.reject(new Error('crash')) : env.transact(work)) };
+      await expect(indexAuditTargets(failing, 3)).rejects.toThrow('crash');
+      expect(indexOf(env).held).toHaveLength(firstBatch);
+      expect(await indexAuditTargets(env, 3)).toBe(total - firstBatch);
+      expect(await indexAuditTargets(env, 3)).toBe(0);
+      const { held, wanted } = indexOf(env);
+      expect(held).toHaveLength(total);
+      expect(held).toEqual(wanted);
+    });
+    await server.restart();
+    expect(await everyPage(server.client, { target: 'customer:1' })).toEqual(all.filter((entry) => entry.target === 'customer:1'));
   });
 });

@@ -3,18 +3,32 @@
  * newest-first key] -> AuditEntry. The key part is INT64_MAX minus the
  * entry's id (ids grow per tenant, allocated in the change's transaction), so
  * key order is newest first for the list, and a tenant's oldest entries are
- * at the end of its range for the retention sweep.
+ * at the end of its range for the retention sweep. `audit_log_targets`
+ * [tenant, target, newest-first key] -> '' indexes the entries that have a
+ * target, written and removed with them, so a target's entries (the
+ * `target` filter, a customer's export) are read without the others.
  */
 import { canonicalJson } from '../http/json.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
-import type { StoreEnv } from '../store/env.js';
+import type { Key, StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { newestFirstKey, tenantPrefix, under } from '../store/keys.js';
+import { decodeCursor, notIssued, paginate, type KeyOrdered, type Page, type PageRequest } from '../store/paginate.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { AuditEntryResponse } from '../wire/types.js';
 import type { AuditContext } from './context.js';
 
 export const AUDIT_LOG = 'audit_log';
+export const AUDIT_LOG_TARGETS = 'audit_log_targets';
+/** Written inside any write transaction (the witness): opened with the store. */
+export const AUDIT_DATABASES = [AUDIT_LOG, AUDIT_LOG_TARGETS];
+
+/**
+ * The longest target the list is filtered by: a target is a kind (at most 23 characters, `custom_event_definition`),
+ * a colon and an id or a path value (at most KEY_TEXT_MAX, http/params.ts). A longer filter is refused, as a long
+ * code is: it becomes part of an LMDB key, whose size lmdb-js bounds.
+ */
+export const TARGET_MAX = 300;
 
 /** A request body longer than this (UTF-16 units of its canonical JSON) is cut, and `body_truncated` set. */
 const MAX_BODY_LENGTH = 16 * 1024;
@@ -47,15 +61,51 @@ export function writeEntry(env: StoreEnv, context: AuditContext): void {
       actor: context.actor, operation: context.operation, method: context.method, path: context.path, target: context.target,
       body: truncated ? text.slice(0, MAX_BODY_LENGTH) : text, body_truncated: truncated, status: 'committed',
     };
-    env.db(AUDIT_LOG).putSync([tenantPrefix(tenant), newestFirstKey(entry.id)], entry);
+    const prefix = tenantPrefix(tenant);
+    const key = newestFirstKey(entry.id);
+    env.db(AUDIT_LOG).putSync([prefix, key], entry);
+    if (entry.target !== null) env.db(AUDIT_LOG_TARGETS).putSync(targetKey(prefix, entry.target, key), '');
   }
 }
+
+/** The index key of an entry with a target: [tenant, target, the entry's newest-first key]. */
+export const targetKey = (tenant: string, target: string, entryKey: string): Key[] => [tenant, target, entryKey];
 
 /** An entry as GET /audit_log answers it. */
 export const auditEntryView = (entry: AuditEntry) => ({ ...entry, id: wireInt(entry.id) });
 
 /** The key prefix of a tenant's entries, newest first. */
-export const entriesOf = (tenant: Tenant) => [tenantPrefix(tenant)];
+const entriesOf = (tenant: Tenant) => [tenantPrefix(tenant)];
+
+/** An entry's key part: INT64_MAX − id as 19 digits. */
+const ENTRY_KEY = /^\d{19}$/;
+
+/**
+ * A page of the tenant's entries, newest first; with a target, only that target's, read through its index.
+ * Either way a page token is an entry's key, so the same token goes on in the filtered list and the other; any
+ * other key is refused (a forged key part put after the target could exceed what lmdb-js encodes).
+ */
+export function pageOfEntries<T>(env: StoreEnv, tenant: Tenant, target: string | undefined, page: PageRequest, toItem: (entry: AuditEntry) => T | undefined): Page<T> {
+  const prefix = entriesOf(tenant);
+  if (page.startingAfter !== undefined) {
+    const [, part, ...rest] = decodeCursor(page.startingAfter, prefix);
+    if (typeof part !== 'string' || !ENTRY_KEY.test(part) || rest.length > 0) throw notIssued();
+  }
+  return paginate<AuditEntry, T>(target === undefined ? env.db(AUDIT_LOG) : entriesWithTarget(env, target), prefix, page, toItem);
+}
+
+/** A target's entries as paginate reads a range of `audit_log`: the range and the keys are entry keys, [tenant, ...]. */
+function entriesWithTarget(env: StoreEnv, target: string): KeyOrdered {
+  const indexKey = ([tenant, ...rest]: Key[]): Key[] => [tenant, target, ...rest];
+  return {
+    *getRange({ start, end, reverse }) {
+      for (const key of env.db(AUDIT_LOG_TARGETS).getKeys({ start: indexKey(start), end: indexKey(end), reverse })) {
+        const [tenant, , entryKey] = key as string[];
+        yield { key: [tenant, entryKey], value: env.db(AUDIT_LOG).get([tenant, entryKey]) };
+      }
+    },
+  };
+}
 
 /**
  * Removes up to `limit` of the tenant's entries recorded before `before` (ms),
@@ -67,8 +117,11 @@ export function pruneEntries(env: StoreEnv, tenant: Tenant, before: number, limi
     const { start, end } = under(entriesOf(tenant));
     let removed = 0;
     for (const { key, value } of db.getRange({ start: end, end: start, reverse: true, limit })) {
-      if (Date.parse((value as AuditEntry).at) >= before) break;
+      const entry = value as AuditEntry;
+      if (Date.parse(entry.at) >= before) break;
       db.removeSync(key);
+      const [prefix, entryKey] = key as string[];
+      if (entry.target !== null) env.db(AUDIT_LOG_TARGETS).removeSync(targetKey(prefix, entry.target, entryKey));
       removed++;
     }
     return removed;

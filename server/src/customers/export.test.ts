@@ -62,11 +62,44 @@ describe('GET /customers/{value}/export', () => {
     expect(exported.custom_events).toEqual(await read('/custom_events', mine));
     expect(exported.custom_events.data).toHaveLength(1);
     expect(exported.tiers).toEqual((await read('/customers/700/tiers')).data);
-    // The changes made to the customer through the API (create, update) and no other's.
+    // The changes made to the customer through the API (create, update) and no other's: the whole log filtered by hand.
     expect(exported.audit_log).toEqual(await read('/audit_log', { target: 'customer:700', per_page: '100' }));
+    const log = (await read('/audit_log', { per_page: '100' })).data as { target: string | null }[];
+    expect(log.some((entry) => entry.target !== 'customer:700')).toBe(true);
+    expect(exported.audit_log.data).toEqual(log.filter((entry) => entry.target === 'customer:700'));
     expect(exported.audit_log.data.map((entry: { operation: string }) => entry.operation)).toEqual(['customers.update', 'customers.create']);
     // The associate's side of the association is in its export too.
     expect((await exportOf('701')).body.associations).toEqual(exported.associations);
+  });
+
+  it('cuts a list at 1,000 records, oldest first as its list, and its token reads the rest of that list', async () => {
+    const c = server.client;
+    await createCustomer(c, 705);
+    const event = (n: number) => c.post('/custom_events', { id: `bulk-${n}`, customer_id: 705, slug: 'review', data: { stars: n % 5 } });
+    const made = async (n: number) => expect((await event(n)).status).toBe(200);
+    // The first and the last alone, the others 50 at a time: bulk-0 is the oldest, bulk-1000 the newest.
+    await made(0);
+    for (let from = 1; from < 1000; from += 50) await Promise.all(Array.from({ length: Math.min(50, 1000 - from) }, (_, i) => made(from + i)));
+    await made(1000);
+
+    const section = (await exportOf('705')).body.custom_events;
+    expect(section.data).toHaveLength(1000);
+    expect(section.data[0].id).toBe('bulk-0');
+    expect(section.data.map((e: { id: string }) => e.id)).not.toContain('bulk-1000');
+    // The first 1,000 of GET /custom_events for the customer, in its order (ingestion, oldest first).
+    const list: unknown[] = [];
+    let after: string | undefined;
+    do {
+      const page = await read('/custom_events', { customer_id: '705', per_page: '100', ...(after === undefined ? {} : { starting_after: after }) });
+      list.push(...page.data);
+      after = page.next_token_starts_after;
+    } while (after !== undefined);
+    expect(list).toHaveLength(1001);
+    expect(section.data).toEqual(list.slice(0, 1000));
+    // The token goes on in that list: the one record left, and no further token.
+    const rest = await read('/custom_events', { customer_id: '705', per_page: '100', starting_after: section.next_token_starts_after });
+    expect(rest).toEqual({ data: [list[1000]] });
+    expect(rest.data[0].id).toBe('bulk-1000');
   });
 
   it('finds the customer by code, and writes nothing', async () => {

@@ -11,7 +11,7 @@
 import type { ServerContext } from '../context.js';
 import { AssociationStore } from '../associations/store.js';
 import { associationView } from '../associations/view.js';
-import { AUDIT_LOG, auditEntryView, entriesOf, type AuditEntry } from '../audit/log.js';
+import { auditEntryView, pageOfEntries } from '../audit/log.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { cartReadBody } from '../carts/present.js';
 import { CartStore } from '../carts/store.js';
@@ -95,7 +95,7 @@ export function exportCustomer({ env }: ServerContext, customers: CustomerStore)
       cards: listCards(env, tenant, customer.id),
       custom_events: events.page(tenant, customer.id, first, customEventView),
       game_deliveries: games.assignmentsOf(tenant, customer.id),
-      audit_log: paginate<AuditEntry, unknown>(env.db(AUDIT_LOG), entriesOf(tenant), first, (entry) => (entry.target === target ? auditEntryView(entry) : undefined)),
+      audit_log: pageOfEntries(env, tenant, target, first, auditEntryView),
     });
   };
 }

@@ -33,17 +33,17 @@ export function requireWire(type: WireType, value: Raw, field: string): string {
  */
 export const KEY_TEXT_MAX = 255;
 
-export function longerThanKeyText(value: string): boolean {
+export function longerThanKeyText(value: string, max = KEY_TEXT_MAX): boolean {
   // Counting code points only when the UTF-16 length could exceed the limit.
-  return value.length > KEY_TEXT_MAX && [...value].length > KEY_TEXT_MAX;
+  return value.length > max && [...value].length > max;
 }
 
 export const KEY_TEXT_TOO_LONG = `is longer than ${KEY_TEXT_MAX} characters`;
 
-/** A query value that names a record by its code (customer_code, location_code). */
-export function optionalCode(value: Raw, field: string): string | undefined {
+/** A query value that names a record by its code (customer_code, location_code), or by a text at most `max` long. */
+export function optionalCode(value: Raw, field: string, max = KEY_TEXT_MAX): string | undefined {
   if (!present(value)) return undefined;
-  if (longerThanKeyText(value)) throw invalidRequest(field, KEY_TEXT_TOO_LONG);
+  if (longerThanKeyText(value, max)) throw invalidRequest(field, `is longer than ${max} characters`);
   return value;
 }
 

@@ -10,7 +10,7 @@ import { open, type Database, type Key, type RootDatabase, type RootDatabaseOpti
 import { CUSTOMER_ENTRIES } from './customer-entries.js';
 import { VERSIONS_DATABASE } from './versioned.js';
 import { OUTBOX_DATABASES } from '../webhooks/outbox.js';
-import { AUDIT_LOG } from '../audit/log.js';
+import { AUDIT_DATABASES } from '../audit/log.js';
 
 export type Db = Database<unknown, Key>;
 export type { Key };
@@ -109,8 +109,8 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
   let settling: (() => void)[] | undefined;
   let collecting: Map<object, { value: unknown; prepare: (value: unknown) => void }> | undefined;
   // allocateId (ids.ts), version tokens (versioned.ts), customer entries (customer-entries.ts), webhook events
-  // (webhooks/outbox.ts) and audit entries (audit/log.ts) are only ever written inside transactions: open their databases now.
-  for (const name of ['sequences', VERSIONS_DATABASE, CUSTOMER_ENTRIES, ...OUTBOX_DATABASES, AUDIT_LOG]) dbs.set(name, root.openDB({ name }) as Db);
+  // (webhooks/outbox.ts) and audit entries and their index (audit/log.ts) are only ever written inside transactions: open their databases now.
+  for (const name of ['sequences', VERSIONS_DATABASE, CUSTOMER_ENTRIES, ...OUTBOX_DATABASES, ...AUDIT_DATABASES]) dbs.set(name, root.openDB({ name }) as Db);
   const env: StoreEnv = {
     db(name) {
       let db = dbs.get(name);

@@ -39,6 +39,9 @@ const MAX_TOKEN_LENGTH = 4096;
 /** A key part a list issues: lists key records by strings and numbers only. */
 const isKeyPart = (part: unknown) => typeof part === 'string' || (typeof part === 'number' && Number.isFinite(part));
 
+/** The answer to a page token the list did not issue. */
+export const notIssued = () => invalidRequest('starting_after', 'is not a token returned by this list');
+
 /** The key of a page token this list issued (starting with `prefix`); any other token is invalid_request. */
 export function decodeCursor(token: string, prefix: Key[]): Key[] {
   try {
@@ -47,7 +50,7 @@ export function decodeCursor(token: string, prefix: Key[]): Key[] {
   } catch {
     // fall through to the error below
   }
-  throw invalidRequest('starting_after', 'is not a token returned by this list');
+  throw notIssued();
 }
 
 /**
