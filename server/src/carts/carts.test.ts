@@ -385,3 +385,48 @@ describe('GET /carts filters', () => {
     }
   });
 });
+
+// A retailer's dates are its own days: at UTC+14 a cart created at 10:30 UTC on October 31 is a November 1 cart,
+// and one created at 10:00 UTC on November 30 is a December 1 cart (explicit creation dates: any time of day).
+describe('GET /carts dates in the Company timezone', () => {
+  let server: TestServer;
+  const ids = async (query: Record<string, string>) => {
+    const res = await server.client.get('/carts', { query });
+    expect(res.status, res.text).toBe(200);
+    return res.body.data.map((c: { id: number }) => c.id);
+  };
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '1' } });
+    expect((await server.client.patch('/company', { timezone: 'Pacific/Kiritimati' })).status).toBe(200);
+    const base = { total: 1, lines: [{ order: 1, total: 1, quantity: 1 }] };
+    const created = [
+      [21, '2026-10-31T09:59:59Z'], // local 2026-10-31 23:59:59
+      [22, '2026-10-31T10:30:00Z'], // local 2026-11-01 00:30
+      [23, '2026-11-30T09:59:59Z'], // local 2026-11-30 23:59:59
+      [24, '2026-11-30T10:00:00Z'], // local 2026-12-01 00:00
+      [25, '2026-11-15T12:00:00+14:00'], // sent with an offset: 2026-11-14T22:00:00Z, local 2026-11-15
+    ] as const;
+    for (const [id, creation_date] of created) {
+      expect((await server.client.post('/carts/realtime', { ...base, id, creation_date })).status).toBe(200);
+    }
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it("keeps the carts created on the Company's days, both ends included", async () => {
+    expect(await ids({ from_date: '2026-11-01', to_date: '2026-11-30' })).toEqual([22, 23, 25]);
+    expect(await ids({ from_date: '2026-12-01', to_date: '2026-12-01' })).toEqual([24]);
+    expect(await ids({ to_date: '2026-10-31' })).toEqual([21]);
+    expect(await ids({ from_date: '2026-11-15', to_date: '2026-11-15' })).toEqual([25]);
+    expect(await ids({ from_date: '2026-11-14', to_date: '2026-11-14' })).toEqual([]);
+  });
+
+  it("reads the days in the Company's timezone of the query", async () => {
+    // UTC-12: every cart above is on the UTC date's previous day.
+    expect((await server.client.patch('/company', { timezone: 'Etc/GMT+12' })).status).toBe(200);
+    expect(await ids({ from_date: '2026-10-30', to_date: '2026-10-30' })).toEqual([21, 22]);
+    expect(await ids({ from_date: '2026-11-29', to_date: '2026-11-30' })).toEqual([23, 24]);
+    expect(await ids({ from_date: '2026-11-14', to_date: '2026-11-14' })).toEqual([25]);
+  });
+});

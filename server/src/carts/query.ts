@@ -1,10 +1,11 @@
 /**
  * GET /carts query: the filters, their exclusivity rules (spec part 2) and
- * the predicate they make. Dates filter the cart's creation_date, both ends
- * included.
+ * the predicate they make. Dates filter the cart's creation_date read as a
+ * day of the Company's timezone, both ends included.
  */
 import { invalidRequest } from '../http/errors.js';
 import { optionalCode, optionalInt64, optionalWire } from '../http/params.js';
+import { localDate } from '../points/local-date.js';
 import type { CartRecord } from './types.js';
 
 export interface CartQuery {
@@ -69,12 +70,12 @@ export function readCartQuery(query: URLSearchParams): CartQuery {
 }
 
 /**
- * `locationOfCode`: the id of the location whose code is the query's location_code, when one has it; a cart
- * sent with that location's id only (no location_code) is that location's cart too.
+ * `timezone`: the Company's; from_date and to_date are its days, as carts' targeting and points read the
+ * creation date. `locationOfCode`: the id of the location whose code is the query's location_code, when one
+ * has it; a cart sent with that location's id only (no location_code) is that location's cart too.
  */
-export function cartFilter(query: CartQuery, locationOfCode?: string): (cart: CartRecord) => boolean {
+export function cartFilter(query: CartQuery, timezone: string, locationOfCode?: string): (cart: CartRecord) => boolean {
   return (cart) => {
-    const day = cart.creation_date.slice(0, 10);
     return (
       (query.id === undefined || cart.id === query.id) &&
       (query.code === undefined || cart.code === query.code) &&
@@ -83,9 +84,15 @@ export function cartFilter(query: CartQuery, locationOfCode?: string): (cart: Ca
       (query.location_id === undefined || cart.location_id === query.location_id) &&
       (query.location_code === undefined || cart.location_code === query.location_code || (locationOfCode !== undefined && cart.location_id === locationOfCode)) &&
       (query.order_id === undefined || cart.order_id === query.order_id) &&
-      (query.from_date === undefined || day >= query.from_date) &&
-      (query.to_date === undefined || day <= query.to_date) &&
-      (query.countries === undefined || (cart.country !== null && query.countries.has(cart.country)))
+      (query.countries === undefined || (cart.country !== null && query.countries.has(cart.country))) &&
+      // Last: only the carts the other filters keep pay for the conversion to a local day.
+      inDates(cart, query, timezone)
     );
   };
+}
+
+function inDates(cart: CartRecord, { from_date, to_date }: CartQuery, timezone: string): boolean {
+  if (from_date === undefined && to_date === undefined) return true;
+  const day = localDate(new Date(cart.creation_date), timezone);
+  return (from_date === undefined || day >= from_date) && (to_date === undefined || day <= to_date);
 }

@@ -57,7 +57,7 @@ export function cartsRoutes(ctx: ServerContext): Routes {
     'carts.list': async (req) => {
       const query = readCartQuery(req.query);
       const page = readPage(req.query);
-      const keep = cartFilter(query, query.location_code === undefined ? undefined : locations.locationByCode(req.tenant, query.location_code)?.id);
+      const keep = cartFilter(query, req.settings.timezone, query.location_code === undefined ? undefined : locations.locationByCode(req.tenant, query.location_code)?.id);
       let customerId = query.customer_id;
       if (query.customer_code !== undefined) {
         customerId = customers.findId(req.tenant, 'code', query.customer_code);

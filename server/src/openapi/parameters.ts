@@ -46,7 +46,9 @@ export const QUERY_PARAMETERS: Partial<Record<OperationId, readonly QueryParamet
   'merges.unmerge': [q('with_activites', flag, { required: true }), q('search_param', oneOf('id', 'code'))],
   'carts.get': [q('search_param', text)],
   'carts.list': [
-    ...customer, q('associate_id', int64), ...location, q('order_id', text), q('from_date', { type: 'string', format: 'date' }), q('to_date', { type: 'string', format: 'date' }),
+    ...customer, q('associate_id', int64), ...location, q('order_id', text),
+    q('from_date', { type: 'string', format: 'date' }, { description: "A day of the Company's timezone: carts created on it or later." }),
+    q('to_date', { type: 'string', format: 'date' }, { description: "A day of the Company's timezone: carts created on it or earlier." }),
     q('id', int64), q('code', text), q('country', text), q('countries', text, { description: 'Comma-separated ISO 3166-1 alpha-2 codes.' }),
   ],
   'audit_log.list': [
