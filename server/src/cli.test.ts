@@ -27,8 +27,11 @@ describe('the tally CLI, against the running server', () => {
     expect(duplicate.error.code).toBe('duplicate_id');
     const bad = await runCli(server.dataDir, 'company', 'create', 'not a slug');
     expect(bad.error.code).toBe('invalid_request');
+    const long = await runCli(server.dataDir, 'company', 'create', 'a'.repeat(65));
+    expect(long.error).toMatchObject({ code: 'invalid_request', error: expect.stringContaining('at most 64') });
+    expect((await runCli(server.dataDir, 'company', 'create', 'b'.repeat(64))).code).toBe(0);
     const list = await runCli(server.dataDir, 'company', 'list');
-    expect(list.output.map((c: { id: string }) => c.id).sort()).toEqual(['acme', 'default']);
+    expect(list.output.map((c: { id: string }) => c.id).sort()).toEqual(['acme', 'b'.repeat(64), 'default']);
   });
 
   it('creates a key the running server accepts at once, for its Company and environment only', async () => {

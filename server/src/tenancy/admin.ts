@@ -31,8 +31,13 @@ export function parseEnvironment(value: string): Environment {
   return value as Environment;
 }
 
+/** Every key of a Company's data starts with its id, and LMDB keys are bounded (about 1,900 bytes): ids stay short. */
+const COMPANY_ID_MAX = 64;
+
 export async function createCompany(tenancy: TenancyStore, id: string, name: string, now: Date): Promise<Company> {
-  if (toSlug(id) === undefined) throw invalidRequest('id', 'must be a slug (letters, digits, underscores, hyphens)');
+  if (toSlug(id) === undefined || id.length > COMPANY_ID_MAX) {
+    throw invalidRequest('id', `must be a slug (letters, digits, underscores, hyphens) of at most ${COMPANY_ID_MAX} characters`);
+  }
   const company: Company = { id, name, created_at: wireDatetime(now) };
   if (!(await tenancy.createCompany(company))) throw new TallyError('duplicate_id', `company ${id} already exists`, 'id');
   return company;
