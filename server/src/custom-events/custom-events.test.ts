@@ -58,6 +58,16 @@ describe('custom events over HTTP', () => {
     }
   });
 
+  it('names the second of customer_id and customer_code when a list is sent both, as the other lists do', async () => {
+    const query = { customer_id: '30', customer_code: 'E30' };
+    const expected = { code: 'invalid_request', error: 'customer_code: cannot be sent with customer_id' };
+    for (const path of ['/custom_events', '/custom_entities', '/discounts/transactions', '/games']) {
+      const res = await server.client.get(path, { query });
+      expect(res.status, `${path}: ${res.text}`).toBe(400);
+      expect(res.body, path).toEqual(expected);
+    }
+  });
+
   it('grants the points of the campaigns bound to the definition whose conditions hold on the data', async () => {
     const bound = await server.client.post('/points', {
       rule_params: {

@@ -5,27 +5,22 @@
  * GET /custom_events/{id}: one event.
  */
 import { TallyError } from '@tally/engine';
-import { findCustomer } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
-import { invalidRequest } from '../http/errors.js';
 import { optionalCode, optionalInstant, optionalInt64, readPage } from '../http/params.js';
 import type { TallyRequest } from '../http/types.js';
+import { optionalCustomer } from '../vouchers/customer.js';
 import type { CustomEventStore } from './store.js';
 import { customEventView } from './view.js';
 
 export function listCustomEvents(events: CustomEventStore, customers: CustomerStore, req: TallyRequest) {
   const q = req.query;
-  if (q.get('customer_id') && q.get('customer_code')) throw invalidRequest('customer_id', 'is exclusive with customer_code');
-  // An unknown customer is 404 customer_not_found, by id as by code (as GET /points/transactions: an event always has a known customer).
-  const customerId = optionalInt64(q.get('customer_id'), 'customer_id');
-  // A code is an LMDB key part: a longer one is 400, as on every list (docs/http.md), not lmdb-js's 500.
-  const code = optionalCode(q.get('customer_code'), 'customer_code');
-  const customer =
-    code !== undefined
-      ? findCustomer(customers, req.tenant, 'code', code, 'customer_code').id
-      : customerId === undefined
-        ? undefined
-        : findCustomer(customers, req.tenant, 'id', customerId, 'customer_id').id;
+  // Both sent: the second is named, as on every list; an unknown customer is 404 customer_not_found, by id as by
+  // code (as GET /points/transactions: an event always has a known customer). A code is an LMDB key part: a longer
+  // one is 400, as on every list (docs/http.md), not lmdb-js's 500.
+  const customer = optionalCustomer(customers, req.tenant, {
+    customer_id: optionalInt64(q.get('customer_id'), 'customer_id'),
+    customer_code: optionalCode(q.get('customer_code'), 'customer_code'),
+  })?.id;
   const id = q.get('id') || undefined;
   const slug = q.get('slug') || undefined;
   const after = optionalInstant(q.get('created_at_gt'), 'created_at_gt');

@@ -36,6 +36,29 @@ describe('pagination of the lists', () => {
     }
   });
 
+  it('states the real range of per_page on every list, whatever the value (not the int64 range)', async () => {
+    expect((await server.client.post('/customers', { id: 1, name: 'N', registration_location_id: 1, code: 'C1' })).status).toBe(200);
+    const lists = [
+      ...LISTS,
+      '/audit_log',
+      '/webhooks',
+      '/custom_events',
+      '/points/transactions',
+      '/discounts/transactions',
+      '/rewards/transactions',
+      '/vouchers?customer_id=1',
+      '/customers/1/attributes',
+      '/customers/1/challenges',
+    ];
+    for (const path of lists) {
+      for (const per_page of ['0', '101', '-1', '2.5', 'ten', '99999999999999999999']) {
+        const res = await server.client.get(`${path}${path.includes('?') ? '&' : '?'}per_page=${per_page}`);
+        expect(res.status, `${path} per_page=${per_page}: ${res.text}`).toBe(400);
+        expect(res.body, `${path} per_page=${per_page}`).toEqual({ code: 'invalid_request', error: 'per_page: must be an integer between 1 and 100' });
+      }
+    }
+  });
+
   it('refuses forged tokens of the right tenant: parts that are not strings or numbers, huge keys, not base64', async () => {
     const token = (key: unknown) => Buffer.from(JSON.stringify(key)).toString('base64url');
     const tenant = 'default/sandbox';

@@ -112,11 +112,12 @@ export function readPage(query: URLSearchParams): PageRequest {
   return { startingAfter: query.get('starting_after') || undefined, perPage: readPerPage(query.get('per_page')) };
 }
 
+/** `per_page`: every value outside 1..PER_PAGE_MAX (0, 101, -1, 2.5, abc) gets the one message that states the real range. */
 export function readPerPage(value: Raw): number {
   if (!present(value)) return PER_PAGE_DEFAULT;
-  const canonical = optionalInt64(value, 'per_page')!;
-  if (canonical.length > 3 || Number(canonical) > PER_PAGE_MAX) {
-    throw invalidRequest('per_page', `must be between 1 and ${PER_PAGE_MAX}`);
+  const canonical = WIRE_TYPES.int64(value);
+  if (canonical === undefined || canonical.length > 3 || Number(canonical) > PER_PAGE_MAX) {
+    throw invalidRequest('per_page', `must be an integer between 1 and ${PER_PAGE_MAX}`);
   }
   return Number(canonical);
 }

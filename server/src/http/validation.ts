@@ -42,6 +42,8 @@ wireValidate.errors = undefined as Partial<ErrorObject>[] | undefined;
 export function createAjv(options: { removeAdditional?: boolean; regExp?: RegExpEngine; formats?: FormatName[] } = {}): Ajv {
   const ajv = new Ajv({
     allErrors: false,
+    // Errors carry their schema: schemaError reads a failed oneOf/anyOf's branches to name the fields of a one-of pair.
+    verbose: true,
     useDefaults: true,
     removeAdditional: options.removeAdditional ? 'all' : false,
     // Strict mode stays on (unknown keywords are errors); its type lint only warns
@@ -112,10 +114,47 @@ export function compileSchemas(ids: readonly string[] = [...SCHEMA_DOCUMENTS.key
 }
 
 /**
+ * The fields of a oneOf or anyOf whose branches (two or more) are each `{"required": [field]}` (`customer_id` or
+ * `customer_code`), in the schema's order, failed on an object; undefined for any other oneOf or anyOf. (On a value
+ * that is not an object, where no `type` stops it first, every `required` holds: no field is at fault.)
+ */
+function alternativesOf(error: Partial<ErrorObject>): string[] | undefined {
+  if (error.keyword !== 'oneOf' && error.keyword !== 'anyOf') return undefined;
+  if (!Array.isArray(error.schema) || error.schema.length < 2) return undefined;
+  if (error.data === null || typeof error.data !== 'object' || Array.isArray(error.data)) return undefined;
+  const fields = (error.schema as unknown[]).map((branch) => {
+    const required = (branch as { required?: unknown } | null)?.required;
+    const single = branch !== null && typeof branch === 'object' && Object.keys(branch).length === 1;
+    return single && Array.isArray(required) && required.length === 1 && typeof required[0] === 'string' ? required[0] : undefined;
+  });
+  return fields.every((field) => field !== undefined) ? (fields as string[]) : undefined;
+}
+
+/**
+ * A one-of pair of fields (`oneOf`/`anyOf` of `required` branches) answered as the routes that check one in code
+ * answer it: none sent, `customer_id: is required (or customer_code)`; two sent where one is allowed,
+ * `customer_code: cannot be sent with customer_id`. ajv's own messages name neither field. With allErrors off,
+ * validation stops at the failed keyword, so its error is the last one (the branches' errors come before it).
+ */
+function alternativesError(errors: readonly Partial<ErrorObject>[], root: string): Error | undefined {
+  const error = errors[errors.length - 1];
+  const fields = alternativesOf(error);
+  if (!fields) return undefined;
+  const at = fieldOfPointer(root, error.instancePath ?? '');
+  const name = (field: string) => [at, field].filter(Boolean).join('.');
+  // oneOf's passingSchemas: the branches that held when more than one did (null when none did); anyOf fails only on none.
+  const sent = ((error.params as { passingSchemas?: number[] | null }).passingSchemas ?? []).map((branch) => fields[branch]);
+  if (sent.length > 1) return invalidRequest(name(sent[1]), `cannot be sent with ${name(sent[0])}`);
+  return invalidRequest(name(fields[0]), `is required (or ${fields.slice(1).map(name).join(' or ')})`);
+}
+
+/**
  * Turns the first ajv error into invalid_request naming the field, written as
  * the engine and the routes write fields: `lines[0].order`.
  */
 export function schemaError(errors: readonly Partial<ErrorObject>[] | null | undefined, root = ''): Error {
+  const alternatives = errors && errors.length > 0 ? alternativesError(errors, root) : undefined;
+  if (alternatives) return alternatives;
   const error = errors?.[0];
   let field = fieldOfPointer(root, error?.instancePath ?? '');
   let message = error?.message ?? 'is invalid';
