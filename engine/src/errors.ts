@@ -56,3 +56,16 @@ export function statusOf(code: ErrorCode): number {
 export function invalidRequest(field: string, message: string): TallyError {
   return new TallyError('invalid_request', `${field}: ${message}`, field);
 }
+
+/**
+ * Two fields sent where one is allowed (a customer by id or by code, ...): the later one, as the contract lists
+ * them, is named, `customer_code: cannot be sent with customer_id`. The one wording of the engine and the server.
+ */
+export function cannotBeSentWith(field: string, other: string): TallyError {
+  return invalidRequest(field, `cannot be sent with ${other}`);
+}
+
+/** None of alternative fields sent: the first is named, `customer_id: is required (or customer_code or associate_id)`. */
+export function requiredOr(field: string, ...alternatives: string[]): TallyError {
+  return invalidRequest(field, `is required (or ${alternatives.join(' or ')})`);
+}

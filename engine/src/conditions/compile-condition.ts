@@ -1,5 +1,5 @@
 /** One item of a rule: an `and`/`or` group, a line condition, or a leaf on a cart field. */
-import { invalidRequest } from '../errors.js';
+import { cannotBeSentWith, invalidRequest } from '../errors.js';
 import type { CompileContext, ConditionNode } from './condition-node.js';
 import { checkKeys, compileLeaf, isPlainObject, LEAF_KEYS } from './compile-leaf.js';
 import { compileLineCondition } from './compile-line-condition.js';
@@ -18,6 +18,7 @@ export function compileCondition(raw: unknown, path: string, context: CompileCon
 /** `{and: [...]}` or `{or: [...]}`; an empty group puts no constraint (holds, selects every line). */
 export function compileGroup(raw: Record<string, unknown>, path: string, context: CompileContext, depth: number): ConditionNode {
   if (depth >= MAX_DEPTH) throw invalidRequest(path, `nested deeper than ${MAX_DEPTH} levels`);
+  if ('and' in raw && 'or' in raw) throw cannotBeSentWith(`${path}.or`, `${path}.and`);
   const kind = 'and' in raw ? 'and' : 'or';
   checkKeys(raw, [kind, 'key'], path);
   const items = raw[kind];

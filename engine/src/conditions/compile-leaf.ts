@@ -1,5 +1,5 @@
 /** A leaf `{field, operator, value | values}`, compiled once into a predicate and its json-rules-engine form. */
-import { invalidRequest } from '../errors.js';
+import { cannotBeSentWith, invalidRequest } from '../errors.js';
 import type { Field } from './fields/field.js';
 import { OPERATORS, operatorNamed, type Operator, type Scalar } from './operators/index.js';
 
@@ -60,7 +60,7 @@ export function compileValue(
   parse: (value: unknown, path: string) => Scalar,
 ): Scalar | Scalar[] {
   const given = (key: string) => raw[key] !== undefined && raw[key] !== null;
-  if (given('value') && given('values')) throw invalidRequest(`${path}.values`, 'give value or values, not both');
+  if (given('value') && given('values')) throw cannotBeSentWith(`${path}.values`, `${path}.value`);
   if (operator.takes === 'value') {
     if (given('values')) throw invalidRequest(`${path}.values`, `'${operator.name}' takes one value, not values`);
     if (!given('value')) throw invalidRequest(`${path}.value`, 'required');

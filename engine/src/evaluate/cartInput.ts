@@ -4,7 +4,7 @@
  */
 import { Decimal } from 'decimal.js';
 import { isCurrency } from '../currency.js';
-import { invalidRequest } from '../errors.js';
+import { cannotBeSentWith, invalidRequest } from '../errors.js';
 import { idString } from '../ids.js';
 import { toCents } from '../money.js';
 import { parseInstant } from '../time/zonedDate.js';
@@ -127,7 +127,7 @@ function checkCashbacks(cart: Cart, lineByOrder: ReadonlyMap<number, LineState>)
   const desired = cart.cashback_score_desired;
   if (desired !== undefined && desired !== null) {
     if (cart.cashbacks !== undefined && cart.cashbacks !== null) {
-      throw invalidRequest('cashback_score_desired', 'cannot be sent together with cashbacks');
+      throw cannotBeSentWith('cashbacks', 'cashback_score_desired');
     }
     if (!Number.isSafeInteger(desired) || desired < -1) {
       throw invalidRequest('cashback_score_desired', 'must be a non-negative integer, or -1 for all available points');

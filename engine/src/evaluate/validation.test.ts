@@ -31,7 +31,7 @@ describe('invalid carts are rejected with invalid_request naming the field', () 
 
   it('cashback_score_desired together with cashbacks', () => {
     const c = cart([line(1, 1, 10)], { cashback_score_desired: 10, cashbacks: [{ line_order: 1, score: 10 }] });
-    expect(errorOf(() => evaluate(campaigns, c))).toMatchObject({ code: 'invalid_request', field: 'cashback_score_desired' });
+    expect(errorOf(() => evaluate(campaigns, c))).toMatchObject({ code: 'invalid_request', field: 'cashbacks', message: 'cashbacks: cannot be sent with cashback_score_desired' });
   });
 
   it('a returned quantity larger than the line it refers to', () => {

@@ -3,8 +3,8 @@
  * the predicate they make. Dates filter the cart's creation_date read as a
  * day of the Company's timezone, both ends included.
  */
-import { invalidRequest } from '../http/errors.js';
-import { optionalCode, optionalInt64, optionalWire } from '../http/params.js';
+import { cannotBeSentWith, invalidRequest } from '../http/errors.js';
+import { atMostOne, optionalCode, optionalInt64, optionalWire } from '../http/params.js';
 import { localDate } from '../points/local-date.js';
 import type { CartRecord } from './types.js';
 
@@ -29,15 +29,10 @@ function text(query: URLSearchParams, name: string): string | undefined {
   return value === null || value === '' ? undefined : value;
 }
 
-function exclusive(query: CartQuery, names: (keyof CartQuery)[]): void {
-  const given = names.filter((name) => query[name] !== undefined);
-  if (given.length > 1) throw invalidRequest(given[1], `is mutually exclusive with ${given[0]}`);
-}
-
 function readCountries(query: URLSearchParams): ReadonlySet<string> | undefined {
   const country = text(query, 'country');
   const countries = text(query, 'countries');
-  if (country !== undefined && countries !== undefined) throw invalidRequest('countries', 'is mutually exclusive with country');
+  if (country !== undefined && countries !== undefined) throw cannotBeSentWith('countries', 'country');
   const list = country !== undefined ? [country] : countries?.split(',').map((c) => c.trim());
   if (list === undefined) return undefined;
   const field = country !== undefined ? 'country' : 'countries';
@@ -59,10 +54,11 @@ export function readCartQuery(query: URLSearchParams): CartQuery {
     code: text(query, 'code'),
     countries: readCountries(query),
   };
-  exclusive(parsed, ['id', 'code']);
-  exclusive(parsed, ['customer_id', 'customer_code', 'location_id']);
-  exclusive(parsed, ['associate_id', 'customer_id']);
-  exclusive(parsed, ['associate_id', 'customer_code']);
+  const sent = (name: keyof CartQuery) => parsed[name] !== undefined;
+  atMostOne(['id', 'code'], sent);
+  atMostOne(['customer_id', 'customer_code', 'location_id'], sent);
+  atMostOne(['associate_id', 'customer_id'], sent);
+  atMostOne(['associate_id', 'customer_code'], sent);
   if (parsed.from_date !== undefined && parsed.to_date !== undefined && parsed.from_date > parsed.to_date) {
     throw invalidRequest('to_date', 'must not be before from_date');
   }

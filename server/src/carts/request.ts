@@ -2,13 +2,13 @@
  * The cart request as the worker reads it: parsed from the JSON text (the
  * main thread does not parse it: `workerParsesBody` in the routing table),
  * validated (schemas/carts/cart.json, which canonicalises ids to decimal
- * strings), the exclusivity rules checked naming the field. The canonical
+ * strings), customer_id and customer_code checked naming the field. The canonical
  * identifiers are kept for the stores; the ids the evaluation echoes are
  * turned back into numbers so the response needs no rewriting.
  */
 import type { Cart } from '@tally/engine';
 import { checkLimits } from '../customers/attribute-limits.js';
-import { invalidRequest } from '../http/errors.js';
+import { cannotBeSentWith } from '../http/errors.js';
 import { parseJsonObject } from '../http/json.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
@@ -38,12 +38,8 @@ function numericRows(rows: unknown, fields: readonly string[]): void {
 
 export function readCartRequest(text: string): CartRequest {
   const wire = validate('carts.cart', parseJsonObject(text));
-  if (wire.customer_id !== undefined && wire.customer_code !== undefined) {
-    throw invalidRequest('customer_code', 'is mutually exclusive with customer_id');
-  }
-  if (wire.cashback_score_desired !== undefined && wire.cashbacks !== undefined) {
-    throw invalidRequest('cashbacks', 'is mutually exclusive with cashback_score_desired');
-  }
+  if (wire.customer_id !== undefined && wire.customer_code !== undefined) throw cannotBeSentWith('customer_code', 'customer_id');
+  // cashbacks with cashback_score_desired is the engine's check (evaluate/cartInput.ts): every evaluation runs it, offline previews too.
   // "Same flat-object rules as customer attributes": flat and at most 50 is the schema's; 10 KB is checked here.
   if (wire.attributes !== undefined) checkLimits(wire.attributes);
   wire.lines.forEach((line, i) => line.attributes !== undefined && checkLimits(line.attributes, `lines[${i}].attributes`));

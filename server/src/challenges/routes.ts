@@ -18,7 +18,7 @@ import { clockOf, customerFromPath, requireActive } from '../points/request.js';
 import { customerCountry } from '../rewards/eligibility.js';
 import { allocateId } from '../store/ids.js';
 import { idKey } from '../store/keys.js';
-import { optionalCustomer } from '../vouchers/customer.js';
+import { requireCustomer } from '../vouchers/customer.js';
 import { isRunning, rewardLevels } from './progress.js';
 import { buildChallenge } from './record.js';
 import { ChallengeStore } from './store.js';
@@ -104,8 +104,7 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
     // Enrolling is idempotent by itself (a repeat changes nothing): no duplicate suppression needed.
     'challenges.enroll': async (req) => {
       const body = validate('challenges.enroll', req.body);
-      const customer = optionalCustomer(customers, req.tenant, body);
-      if (!customer) throw invalidRequest('customer_id', 'customer_id or customer_code is required');
+      const customer = requireCustomer(customers, req.tenant, body);
       requireActive(customer, body.customer_code !== undefined ? 'customer_code' : 'customer_id');
       const id = requireInt64(req.params.id, 'id');
       await env.transact(() => enroll(req, id, customer));

@@ -4,7 +4,7 @@
  * filtered, in name order, cursor-paginated by name (stable under concurrent
  * changes). Custom attributes have attribute_type "custom" and system false.
  */
-import { invalidRequest } from '../http/errors.js';
+import { cannotBeSentWith } from '../http/errors.js';
 import { optionalBoolean, optionalInt64, readPerPage } from '../http/params.js';
 import { ok, type Reply, type TallyRequest } from '../http/types.js';
 import { wireInt } from '../http/wire.js';
@@ -44,9 +44,7 @@ export function listAttributes(env: StoreEnv, store: CustomerStore) {
     const customer = findCustomer(store, req.tenant, 'id', req.params.id, 'id');
     const attributeType = req.query.get('attribute_type') || undefined;
     const attributeId = optionalInt64(req.query.get('attribute_id'), 'attribute_id');
-    if (attributeType !== undefined && attributeId !== undefined) {
-      throw invalidRequest('attribute_id', 'must not be sent with attribute_type');
-    }
+    if (attributeType !== undefined && attributeId !== undefined) throw cannotBeSentWith('attribute_id', 'attribute_type');
     const name = req.query.get('name')?.toLowerCase() || undefined;
     const system = optionalBoolean(req.query.get('system'), 'system');
     const perPage = readPerPage(req.query.get('per_page'));

@@ -4,7 +4,7 @@
  * lowercase, dni in uppercase, phone as digits), birth years outside
  * 1900..9999 stored as null, phone_prefix with phone, push_token with app.
  */
-import { invalidRequest } from '../http/errors.js';
+import { cannotBeSentWith, invalidRequest, requiredOr } from '../http/errors.js';
 import type { CustomersCreate, CustomersUpdate } from '../wire/types.js';
 import type { CustomerProfile, CustomerRecord } from './types.js';
 
@@ -54,7 +54,7 @@ function identifier(value: string | null | undefined, normalize: (v: string) => 
 
 function checkCollective(fields: { collective_id?: unknown; collective_slug?: unknown }): void {
   if (fields.collective_id != null && fields.collective_slug != null) {
-    throw invalidRequest('collective_slug', 'must not be sent with collective_id');
+    throw cannotBeSentWith('collective_slug', 'collective_id');
   }
 }
 
@@ -67,10 +67,10 @@ function checkCode(code: string | null | undefined): void {
 
 /** The new record's fields (everything but id, password hash and attributes, which the route settles). */
 export function newCustomerFields(body: CustomersCreate, now: string): Omit<CustomerRecord, 'id' | 'password_hash' | 'attributes'> {
-  if (body.id === undefined && body.code === undefined) throw invalidRequest('id', 'is required (or code)');
+  if (body.id === undefined && body.code === undefined) throw requiredOr('id', 'code');
   checkCode(body.code);
   if (body.registration_location_id === undefined && body.registration_location_code === undefined) {
-    throw invalidRequest('registration_location_id', 'is required (or registration_location_code)');
+    throw requiredOr('registration_location_id', 'registration_location_code');
   }
   if (body.phone !== undefined && body.phone_prefix === undefined) throw invalidRequest('phone_prefix', 'is required when phone is filled');
   if (body.password_confirmation !== undefined && body.password_confirmation !== body.password) {

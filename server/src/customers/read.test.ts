@@ -93,11 +93,15 @@ describe('reading customers', () => {
       expect(none.body.code).toBe('customer_not_found');
     });
 
-    it('refuses none or two keys', async () => {
-      for (const body of [{}, { id: 1, code: 'A1' }]) {
+    it('refuses none or two keys, as every one-of choice is refused (docs/http.md, Errors)', async () => {
+      for (const [body, error] of [
+        [{}, 'id: is required (or code or dni or associate_id or email)'],
+        [{ id: 1, code: 'A1' }, 'code: cannot be sent with id'],
+        [{ email: 'a@example.com', dni: 'D1' }, 'email: cannot be sent with dni'],
+      ] as const) {
         const res = await server.client.post('/customers/search', body);
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ code: 'invalid_request', error: 'body: must hold exactly one of id, code, dni, associate_id, email' });
+        expect(res.body).toEqual({ code: 'invalid_request', error });
       }
       // The one key is then checked by the schema.
       const notAnId = await server.client.post('/customers/search', { id: 'abc' });

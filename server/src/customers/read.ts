@@ -1,7 +1,7 @@
 /** GET /customers/{value} (Tier 1), GET /customers (ids and/or phones) and POST /customers/search. */
 import type { AssociationStore } from '../associations/store.js';
-import { invalidRequest } from '../http/errors.js';
-import { requireEnum } from '../http/params.js';
+import { invalidRequest, requiredOr } from '../http/errors.js';
+import { exactlyOne, requireEnum } from '../http/params.js';
 import { ok, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { toInt64 } from '../http/wire.js';
@@ -41,7 +41,7 @@ export function listCustomers(store: CustomerStore) {
       return id;
     });
     const phones = listOf(req.query.get('phones'), 'phones').map(normalizePhone);
-    if (ids.length === 0 && phones.length === 0) throw invalidRequest('ids', 'ids or phones is required');
+    if (ids.length === 0 && phones.length === 0) throw requiredOr('ids', 'phones');
     const found = new Map<string, CustomerRecord>();
     for (const id of [...ids, ...phones.flatMap((phone) => store.idsByPhone(req.tenant, phone))]) {
       const record = store.get(req.tenant, id);
@@ -64,7 +64,7 @@ function sentKeys<V>(body: Partial<Record<(typeof SEARCH_KEYS)[number], V>>) {
 export function searchCustomer(store: CustomerStore, associations: AssociationStore) {
   return async (req: TallyRequest): Promise<Reply> => {
     // Counted before the schema, whose minProperties and maxProperties would say it less plainly.
-    if (sentKeys(req.body).length !== 1) throw invalidRequest('body', `must hold exactly one of ${SEARCH_KEYS.join(', ')}`);
+    exactlyOne(SEARCH_KEYS, (key) => req.body[key] !== undefined);
     const [{ key, value }] = sentKeys(validate('customers.search', req.body));
     if (key !== 'associate_id') return ok(customerView(findCustomer(store, req.tenant, key, value, key)));
     // The customer an associate belongs to: the owner of its active association.

@@ -7,8 +7,11 @@ import { TallyError } from '@tally/engine';
 import type { Logger } from 'pino';
 import type { Reply } from './types.js';
 
-/** invalid_request naming the field: the engine's helper, so both raise the same error. */
-export { invalidRequest } from '@tally/engine';
+/**
+ * invalid_request naming the field, and the one wording of each kind of one-of message (both sent, neither sent):
+ * the engine's helpers, so both raise the same errors. `atMostOne` and `exactlyOne` (http/params.ts) use them.
+ */
+export { cannotBeSentWith, invalidRequest, requiredOr } from '@tally/engine';
 
 /** Authentication failures have their own body (Authentication rule 1). */
 export const FORBIDDEN: Reply = { status: 403, body: { message: 'Forbidden' } };

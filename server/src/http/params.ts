@@ -3,7 +3,7 @@
  * undefined when the value is absent or empty (`optional*`), and throws
  * invalid_request naming the field when it is malformed or required.
  */
-import { invalidRequest } from './errors.js';
+import { cannotBeSentWith, invalidRequest, requiredOr } from './errors.js';
 import { toDate, toDatetime, WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
 import type { PageRequest } from '../store/paginate.js';
 
@@ -101,6 +101,23 @@ export function optionalCountries(query: URLSearchParams): string[] | undefined 
     if (!/^[A-Z]{2}$/.test(country)) throw invalidRequest('countries', `${country} is not an ISO 3166-1 alpha-2 code in capitals`);
   }
   return countries;
+}
+
+/**
+ * The one of alternative fields (customer_id, customer_code, associate_id, in the contract's order) that is sent
+ * (`isSent`), if any; two sent is 400 naming the second, `customer_code: cannot be sent with customer_id`.
+ */
+export function atMostOne<F extends string>(fields: readonly F[], isSent: (field: F) => boolean): F | undefined {
+  const sent = fields.filter(isSent);
+  if (sent.length > 1) throw cannotBeSentWith(sent[1], sent[0]);
+  return sent[0];
+}
+
+/** atMostOne where one is required: none sent is 400 naming the first, `customer_id: is required (or customer_code)`. */
+export function exactlyOne<F extends string>(fields: readonly F[], isSent: (field: F) => boolean): F {
+  const sent = atMostOne(fields, isSent);
+  if (sent === undefined) throw requiredOr(fields[0], ...fields.slice(1));
+  return sent;
 }
 
 /** Page size limits of cursor pagination (common rule 4; the maximum is Tally's, docs/http.md). */

@@ -13,7 +13,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { DataValidationCxt, RegExpEngine } from 'ajv/dist/types/index.js';
 import addFormatsModule from 'ajv-formats';
 import { formatNames, type FormatName } from 'ajv-formats/dist/formats.js';
-import { invalidRequest } from './errors.js';
+import { cannotBeSentWith, invalidRequest, requiredOr } from './errors.js';
 import type { RequestBodies } from '../wire/types.js';
 import { WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
 
@@ -42,7 +42,8 @@ wireValidate.errors = undefined as Partial<ErrorObject>[] | undefined;
 export function createAjv(options: { removeAdditional?: boolean; regExp?: RegExpEngine; formats?: FormatName[] } = {}): Ajv {
   const ajv = new Ajv({
     allErrors: false,
-    // Errors carry their schema: schemaError reads a failed oneOf/anyOf's branches to name the fields of a one-of pair.
+    // Errors carry their schema and value: schemaError reads a failed oneOf/anyOf's branches to name the fields of a
+    // one-of pair, and a bigint's bounds from the schema that declares its field.
     verbose: true,
     useDefaults: true,
     removeAdditional: options.removeAdditional ? 'all' : false,
@@ -144,24 +145,76 @@ function alternativesError(errors: readonly Partial<ErrorObject>[], root: string
   const name = (field: string) => [at, field].filter(Boolean).join('.');
   // oneOf's passingSchemas: the branches that held when more than one did (null when none did); anyOf fails only on none.
   const sent = ((error.params as { passingSchemas?: number[] | null }).passingSchemas ?? []).map((branch) => fields[branch]);
-  if (sent.length > 1) return invalidRequest(name(sent[1]), `cannot be sent with ${name(sent[0])}`);
-  return invalidRequest(name(fields[0]), `is required (or ${fields.slice(1).map(name).join(' or ')})`);
+  if (sent.length > 1) return cannotBeSentWith(name(sent[1]), name(sent[0]));
+  return requiredOr(name(fields[0]), ...fields.slice(1).map(name));
+}
+
+/** The types a `type` error names (`["integer", "null"]` reaches ajv's params as `integer,null`). */
+const typesOf = (error: Partial<ErrorObject>) => String((error.params as { type: string | string[] }).type).split(',');
+
+/** `must be string`, `must be string or null`, `must be string, number or null`: null last, the value to clear a field. */
+function mustBe(types: readonly string[]): string {
+  const unique = [...new Set(types)];
+  const names = [...unique.filter((type) => type !== 'null'), ...unique.filter((type) => type === 'null')];
+  return `must be ${names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`}`;
 }
 
 /**
- * Turns the first ajv error into invalid_request naming the field, written as
+ * An integer beyond 2^53: the body is parsed losslessly, so it arrives as a bigint, which ajv reports as "must be
+ * integer". The value is a number, out of the field's range (not the type error it would be for a string field).
+ */
+const outOfRange = (error: Partial<ErrorObject>) =>
+  error.keyword === 'type' && typeof error.data === 'bigint' && typesOf(error).some((type) => type === 'integer' || type === 'number');
+
+/** The value is not of a type the schema (or one alternative of an anyOf/oneOf) takes, at `at`. */
+const mismatch = (error: Partial<ErrorObject>, at: string | undefined) => error.keyword === 'type' && error.instancePath === at && !outOfRange(error);
+
+/**
+ * The error to answer. With allErrors off, validation stops at the first failed keyword: its error is the last,
+ * and when it is an anyOf or a oneOf that no alternative passed (`[string, null]` for a field null clears), the
+ * alternatives' errors come before it. Then the alternative whose type the value has says what is wrong (`surname_1:
+ * must NOT have more than 255 characters`, not the first alternative's `must be null`), first one that failed inside
+ * the value (`coupons_desired[0]: must be string`, not the enum alternative's complaint); when the value has none of
+ * their types, the answer lists them (`code: must be string or null`). Otherwise the first error, as ajv lists them.
+ */
+function reportedError(errors: readonly Partial<ErrorObject>[]): Partial<ErrorObject> {
+  const failed = errors[errors.length - 1];
+  // A oneOf more than one alternative passed: its own message says so (errors before it are of those that failed).
+  if (failed.keyword === 'oneOf' && (failed.params as { passingSchemas?: unknown }).passingSchemas) return failed;
+  if (failed.keyword !== 'anyOf' && failed.keyword !== 'oneOf') return errors[0];
+  const theirs = errors.slice(0, -1).filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'oneOf');
+  const inside = theirs.find((error) => error.instancePath?.startsWith(`${failed.instancePath}/`));
+  const telling = inside ?? theirs.find((error) => !mismatch(error, failed.instancePath));
+  if (telling || theirs.length === 0) return telling ?? failed;
+  return { ...failed, keyword: 'type', params: { type: theirs.flatMap(typesOf).join(',') } };
+}
+
+/** The message of an error: a type error names its types as the answers write alternatives, a bigint its range. */
+function messageOf(error: Partial<ErrorObject>): string {
+  if (outOfRange(error)) {
+    // The bounds of the schema that declares the field, wherever it is ($ref'd documents included).
+    const { minimum, maximum } = (error.parentSchema ?? {}) as { minimum?: unknown; maximum?: unknown };
+    return typeof minimum === 'number' && typeof maximum === 'number' ? `is out of range: must be ${minimum}..${maximum}` : 'is out of range';
+  }
+  if (error.keyword === 'type') return mustBe(typesOf(error));
+  return error.message ?? 'is invalid';
+}
+
+/**
+ * Turns ajv's errors into invalid_request naming the field, written as
  * the engine and the routes write fields: `lines[0].order`.
  */
 export function schemaError(errors: readonly Partial<ErrorObject>[] | null | undefined, root = ''): Error {
-  const alternatives = errors && errors.length > 0 ? alternativesError(errors, root) : undefined;
+  if (!errors || errors.length === 0) return invalidRequest(root || 'body', 'is invalid');
+  const alternatives = alternativesError(errors, root);
   if (alternatives) return alternatives;
-  const error = errors?.[0];
-  let field = fieldOfPointer(root, error?.instancePath ?? '');
-  let message = error?.message ?? 'is invalid';
-  if (error?.keyword === 'required') {
+  const error = reportedError(errors);
+  let field = fieldOfPointer(root, error.instancePath ?? '');
+  let message = messageOf(error);
+  if (error.keyword === 'required') {
     field = [field, (error.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
     message = 'is required';
-  } else if (error?.keyword === 'additionalProperties') {
+  } else if (error.keyword === 'additionalProperties') {
     field = [field, (error.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join('.');
     message = 'is not an accepted field';
   }
@@ -179,23 +232,6 @@ function fieldOfPointer(root: string, path: string): string {
 }
 
 /**
- * The body is parsed losslessly, so an integer beyond 2^53 arrives as a bigint, which ajv reports as "must be
- * integer": the first error then says the value is out of the field's range, with the schema's bounds when the
- * field is declared in the schema itself (not behind a $ref to another document).
- */
-function withRanges(errors: ValidateFunction['errors'], data: unknown, schema: unknown): ValidateFunction['errors'] {
-  const error = errors?.[0];
-  if (error?.keyword !== 'type') return errors;
-  const value = pointer(error.instancePath).reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], data);
-  if (typeof value !== 'bigint') return errors;
-  const declared = error.schemaPath.startsWith('#/')
-    ? (pointer(error.schemaPath.slice(1)).slice(0, -1).reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], schema) as { minimum?: number; maximum?: number } | undefined)
-    : undefined;
-  const bounds = declared?.minimum !== undefined && declared.maximum !== undefined ? `: must be ${declared.minimum}..${declared.maximum}` : '';
-  return [{ ...error, message: `is out of range${bounds}` }, ...errors!.slice(1)];
-}
-
-/**
  * Validates (and canonicalises, in place) a request body against the schema
  * `id` from `schemas/`; throws invalid_request naming the field. The body is
  * typed by the schema (`RequestBodies`, generated from `schemas/` by
@@ -204,6 +240,6 @@ function withRanges(errors: ValidateFunction['errors'], data: unknown, schema: u
 export function validate<K extends keyof RequestBodies>(id: K, data: unknown): RequestBodies[K] {
   // The schema of `id` is what RequestBodies[K] was generated from: ajv's guard narrows `data` to it.
   const check = checkOf(id) as ValidateFunction<RequestBodies[K]>;
-  if (!check(data)) throw schemaError(withRanges(check.errors, data, check.schema));
+  if (!check(data)) throw schemaError(check.errors);
   return data;
 }

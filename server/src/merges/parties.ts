@@ -9,15 +9,14 @@ import { findCustomer } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
+import { exactlyOne } from '../http/params.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { MergesTransfer } from '../wire/types.js';
 
 /** Checks the "exactly one of" rules before any read. */
 export function checkNaming(body: MergesTransfer): void {
   for (const side of ['old', 'new'] as const) {
-    const byId = body[`${side}_customer_id`] !== undefined;
-    const byCode = body[`${side}_customer_code`] !== undefined;
-    if (byId === byCode) throw invalidRequest(`${side}_customer_id`, `exactly one of ${side}_customer_id and ${side}_customer_code is required`);
+    exactlyOne([`${side}_customer_id`, `${side}_customer_code`] as const, (field) => body[field] !== undefined);
   }
 }
 

@@ -12,6 +12,7 @@ import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { LocationStore } from '../locations/store.js';
 import { invalidRequest } from '../http/errors.js';
+import { exactlyOne } from '../http/params.js';
 import { ok, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime } from '../http/wire.js';
@@ -44,11 +45,10 @@ export async function redeem(env: StoreEnv, customers: CustomerStore, req: Tally
 }
 
 function findCart(carts: CartStore, req: TallyRequest, body: PointsRedeemCart): CartRecord {
-  if (body.activity_id !== undefined && body.activity_code !== undefined) throw invalidRequest('activity_id', 'is exclusive with activity_code');
-  if (body.activity_id === undefined && body.activity_code === undefined) throw invalidRequest('activity_id', 'activity_id or activity_code is required');
-  const cart = body.activity_id !== undefined ? carts.get(req.tenant, body.activity_id) : carts.byCode(req.tenant, body.activity_code!);
-  const field = body.activity_id !== undefined ? 'activity_id' : 'activity_code';
-  if (!cart) throw new TallyError('cart_not_found', `${field}: no cart ${body.activity_id ?? body.activity_code}`, field);
+  const field = exactlyOne(['activity_id', 'activity_code'], (name) => body[name] !== undefined);
+  const value = body[field]!;
+  const cart = field === 'activity_id' ? carts.get(req.tenant, value) : carts.byCode(req.tenant, value);
+  if (!cart) throw new TallyError('cart_not_found', `${field}: no cart ${value}`, field);
   return cart;
 }
 

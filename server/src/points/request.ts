@@ -1,6 +1,6 @@
 /** What the points routes read from a request: the ledger's clock and the customer a body or path names. */
 import { TallyError } from '@tally/engine';
-import { invalidRequest } from '../http/errors.js';
+import { invalidRequest, requiredOr } from '../http/errors.js';
 import { optionalEnum } from '../http/params.js';
 import type { TallyRequest } from '../http/types.js';
 import { findCustomer } from '../customers/lookup.js';
@@ -31,7 +31,7 @@ export function customerFromBody(customers: CustomerStore, req: TallyRequest, bo
     return customer;
   }
   if (typeof code === 'string') return findCustomer(customers, req.tenant, 'code', code, codeField);
-  throw invalidRequest(idField, `${idField} or ${codeField} is required`);
+  throw requiredOr(idField, codeField);
 }
 
 /** The customer of a `/customers/{value}/...` path, read by search_param (id by default). */

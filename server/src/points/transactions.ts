@@ -7,7 +7,7 @@
  */
 import { invalidRequest } from '../http/errors.js';
 import { localize } from '../http/language.js';
-import { optionalInstant, optionalInt64, readPage } from '../http/params.js';
+import { atMostOne, optionalInstant, optionalInt64, readPage } from '../http/params.js';
 import type { TallyRequest } from '../http/types.js';
 import type { CampaignStore } from '../campaigns/store.js';
 import type { CartStore } from '../carts/store.js';
@@ -43,8 +43,7 @@ export async function listTransactions(env: StoreEnv, stores: { customers: Custo
   const include = q.get('include');
   if (include && !include.split(',').every((v) => INCLUDE.includes(v))) throw invalidRequest('include', `must be ${INCLUDE.join(', ')}`);
   const historical = include !== null && include.split(',').includes('historical');
-  const given = ['customer_id', 'customer_code', 'associate_id'].filter((f) => q.get(f));
-  if (given.length > 1) throw invalidRequest(given[1], `is exclusive with ${given[0]}`);
+  const field = atMostOne(['customer_id', 'customer_code', 'associate_id'] as const, (name) => Boolean(q.get(name)));
   const createdAfter = optionalInstant(q.get('created_at_gt'), 'created_at_gt');
   const originType = q.get('origin_type') || undefined;
   if (originType !== undefined && !(POINTS_TRANSACTION_TYPES as readonly string[]).includes(originType)) {
@@ -59,8 +58,7 @@ export async function listTransactions(env: StoreEnv, stores: { customers: Custo
     return view(tx);
   };
   const prefix = tenantPrefix(req.tenant);
-  if (given.length === 0) return paginate<PointsTransaction, unknown>(env.db('points_transactions'), [prefix], page, keep);
-  const field = given[0];
+  if (field === undefined) return paginate<PointsTransaction, unknown>(env.db('points_transactions'), [prefix], page, keep);
   const value = q.get(field)!;
   // associate_id: the transactions a merge moved from that (former) customer.
   const customerId =

@@ -11,8 +11,8 @@ import type { ServerContext } from '../context.js';
 import { findAccountHolder, findCustomer } from '../customers/lookup.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
-import { invalidRequest } from '../http/errors.js';
-import { optionalCode, optionalEnum, optionalInt64, readPage, requireInt64 } from '../http/params.js';
+import { cannotBeSentWith, invalidRequest, requiredOr } from '../http/errors.js';
+import { atMostOne, exactlyOne, optionalCode, optionalEnum, optionalInt64, readPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
@@ -144,7 +144,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
   function queryCustomer(req: TallyRequest, idWins = false): CustomerRecord | undefined {
     const id = optionalInt64(req.query.get('customer_id') || undefined, 'customer_id');
     const code = optionalCode(req.query.get('customer_code'), 'customer_code');
-    if (id !== undefined && code !== undefined && !idWins) throw invalidRequest('customer_code', 'cannot be sent with customer_id');
+    if (id !== undefined && code !== undefined && !idWins) throw cannotBeSentWith('customer_code', 'customer_id');
     if (id !== undefined) return findCustomer(customers, req.tenant, 'id', id, 'customer_id');
     return code === undefined ? undefined : findCustomer(customers, req.tenant, 'code', code, 'customer_code');
   }
@@ -153,16 +153,15 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
   function queryLocation(req: TallyRequest, idWins = false): LocationRecord | undefined {
     const id = optionalInt64(req.query.get('location_id') || undefined, 'location_id');
     const code = optionalCode(req.query.get('location_code'), 'location_code');
-    if (id !== undefined && code !== undefined && !idWins) throw invalidRequest('location_code', 'cannot be sent with location_id');
+    if (id !== undefined && code !== undefined && !idWins) throw cannotBeSentWith('location_code', 'location_id');
     if (id !== undefined) return foundLocation(locations.locationById(req.tenant, id), 'location_id', id);
     return code === undefined ? undefined : foundLocation(locations.locationByCode(req.tenant, code), 'location_code', code);
   }
 
   /** The list's scope: a customer, a location or countries, at most one (contract: mutually exclusive). */
   function listScope(req: TallyRequest, byCountries: boolean): Scope {
-    const sent = ['customer_id', 'customer_code', 'location_id', 'location_code'].filter((name) => req.query.get(name));
-    if (sent.length > 1) throw invalidRequest(sent[1], `cannot be sent with ${sent[0]}`);
-    if (sent.length === 1 && byCountries) throw invalidRequest('countries', `cannot be sent with ${sent[0]}`);
+    const sent = atMostOne(['customer_id', 'customer_code', 'location_id', 'location_code'], (name) => Boolean(req.query.get(name)));
+    if (sent !== undefined && byCountries) throw cannotBeSentWith('countries', sent);
     const customer = queryCustomer(req);
     if (customer) return { customer, customerCountry: customerCountry(customer, req.settings) };
     const location = queryLocation(req);
@@ -170,18 +169,17 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
   }
 
   function redeemer(req: TallyRequest, body: RewardsRedeem): CustomerRecord {
-    const sent = (['customer_id', 'customer_code', 'associate_id'] as const).filter((name) => body[name] !== undefined);
-    if (sent.length > 1) throw invalidRequest(sent[1], `cannot be sent with ${sent[0]}`);
-    if (body.customer_code !== undefined) return findCustomer(customers, req.tenant, 'code', body.customer_code, 'customer_code');
-    if (body.customer_id !== undefined) return findCustomer(customers, req.tenant, 'id', body.customer_id, 'customer_id');
-    if (body.associate_id === undefined) throw invalidRequest('customer_id', 'customer_id, customer_code or associate_id is required');
+    const field = exactlyOne(['customer_id', 'customer_code', 'associate_id'] as const, (name) => body[name] !== undefined);
+    const value = body[field]!;
+    if (field === 'customer_code') return findCustomer(customers, req.tenant, 'code', value, field);
+    if (field === 'customer_id') return findCustomer(customers, req.tenant, 'id', value, field);
     // An associate redeems with the points of the customer it was merged into (the end of merged_to).
-    return findAccountHolder(customers, req.tenant, 'id', body.associate_id, 'associate_id');
+    return findAccountHolder(customers, req.tenant, 'id', value, field);
   }
 
   function redeemLocation(req: TallyRequest, body: RewardsRedeem): LocationRecord {
     const location = locationOf(locations, req, body);
-    if (!location) throw invalidRequest('location_id', 'location_id or location_code is required');
+    if (!location) throw requiredOr('location_id', 'location_code');
     return location;
   }
 }

@@ -8,7 +8,7 @@ import { TallyError } from '@tally/engine';
 import { resolveId } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord, SearchParam } from '../customers/types.js';
-import { invalidRequest } from '../http/errors.js';
+import { cannotBeSentWith, requiredOr } from '../http/errors.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { CustomerRef } from './customer.js';
 
@@ -23,9 +23,7 @@ export function holderBy(store: CustomerStore, tenant: Tenant, by: SearchParam, 
 
 /** undefined when neither field is sent. */
 export function optionalHolder(store: CustomerStore, tenant: Tenant, ref: CustomerRef): CustomerRecord | undefined {
-  if (ref.customer_id !== undefined && ref.customer_code !== undefined) {
-    throw invalidRequest('customer_code', 'cannot be sent with customer_id');
-  }
+  if (ref.customer_id !== undefined && ref.customer_code !== undefined) throw cannotBeSentWith('customer_code', 'customer_id');
   if (ref.customer_id !== undefined) return holderBy(store, tenant, 'id', ref.customer_id, 'customer_id');
   if (ref.customer_code !== undefined) return holderBy(store, tenant, 'code', ref.customer_code, 'customer_code');
   return undefined;
@@ -33,6 +31,6 @@ export function optionalHolder(store: CustomerStore, tenant: Tenant, ref: Custom
 
 export function requireHolder(store: CustomerStore, tenant: Tenant, ref: CustomerRef): CustomerRecord {
   const customer = optionalHolder(store, tenant, ref);
-  if (!customer) throw invalidRequest('customer_id', 'is required (or customer_code)');
+  if (!customer) throw requiredOr('customer_id', 'customer_code');
   return customer;
 }

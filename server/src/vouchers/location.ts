@@ -7,7 +7,7 @@
 import { TallyError } from '@tally/engine';
 import { ruleValues } from '../campaigns/rule-values.js';
 import type { CampaignRecord } from '../campaigns/types.js';
-import { invalidRequest } from '../http/errors.js';
+import { cannotBeSentWith } from '../http/errors.js';
 import type { LocationStore } from '../locations/store.js';
 import type { Tenant } from '../tenancy/types.js';
 
@@ -18,7 +18,7 @@ export interface LocationRef {
 
 /** The location of a request (location_id or location_code, at most one), completed from company data when known. */
 export function requestLocation(locations: LocationStore, tenant: Tenant, ref: LocationRef): LocationRef | undefined {
-  if (ref.id !== undefined && ref.code !== undefined) throw invalidRequest('location_code', 'cannot be sent with location_id');
+  if (ref.id !== undefined && ref.code !== undefined) throw cannotBeSentWith('location_code', 'location_id');
   if (ref.id !== undefined) return { id: ref.id, code: locations.locationById(tenant, ref.id)?.code ?? undefined };
   if (ref.code !== undefined) return { id: locations.locationByCode(tenant, ref.code)?.id, code: ref.code };
   return undefined;

@@ -10,8 +10,7 @@ import type { ServerContext } from '../context.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { CouponStore } from '../coupons/store.js';
 import { CustomerStore } from '../customers/store.js';
-import { invalidRequest } from '../http/errors.js';
-import { optionalBoolean, optionalCode, optionalEnum, optionalInt64, readPage, requireInt64 } from '../http/params.js';
+import { exactlyOne, optionalBoolean, optionalCode, optionalEnum, optionalInt64, readPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Handler, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { LocationStore } from '../locations/store.js';
@@ -122,9 +121,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
     'vouchers.unfreeze': one(actions.unfreeze),
 
     'vouchers.excluded_products': async (req) => {
-      const given = (['code', 'static_code', 'coupon_id'] as const).filter((field) => req.query.get(field));
-      if (given.length !== 1) throw invalidRequest('code', 'exactly one of code, static_code and coupon_id is required');
-      const [field] = given;
+      const field = exactlyOne(['code', 'static_code', 'coupon_id'] as const, (name) => Boolean(req.query.get(name)));
       const value = req.query.get(field)!;
       const campaign = campaignNamed[field](req, value);
       if (campaign) return ok(excludedProducts(campaign));

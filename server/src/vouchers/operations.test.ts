@@ -338,7 +338,8 @@ describe('voucher operations', () => {
     const couponId = (await voucher(code)).coupon.id;
     expect((await server.client.get('/vouchers/excluded_products', { query: { coupon_id: String(couponId) } })).body).toEqual(expected);
     expect((await server.client.get('/vouchers/excluded_products', { query: { code: await issue(customer) } })).body).toMatchObject({ product_ids: [], categories: [] });
-    expectError(await server.client.get('/vouchers/excluded_products'), 400, 'invalid_request', /^code: exactly one/);
+    expectError(await server.client.get('/vouchers/excluded_products'), 400, 'invalid_request', /^code: is required \(or static_code or coupon_id\)$/);
+    expectError(await server.client.get('/vouchers/excluded_products', { query: { code: 'A', coupon_id: '1' } }), 400, 'invalid_request', /^coupon_id: cannot be sent with code$/);
     expectError(await server.client.get('/vouchers/excluded_products', { query: { code: 'NOPE' } }), 404, 'voucher_not_found');
     expectError(await server.client.get('/vouchers/excluded_products', { query: { coupon_id: '987654' } }), 404, 'coupon_not_found');
   });

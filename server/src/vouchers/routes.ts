@@ -4,26 +4,19 @@ import { LmdbCampaignStore } from '../campaigns/store.js';
 import { CartStore } from '../carts/store.js';
 import { LmdbCounterStore } from '../counters/store.js';
 import { CustomerStore } from '../customers/store.js';
-import { invalidRequest } from '../http/errors.js';
-import { optionalCode, optionalInt64, readPage } from '../http/params.js';
+import { exactlyOne, readPage } from '../http/params.js';
 import { localize } from '../http/language.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { InstantWinStore } from '../instant-wins/store.js';
 import { requireStillActive, requireUnmerged } from '../points/request.js';
-import { optionalCustomer, requireCustomer } from './customer.js';
+import { customerOfQuery, requireCustomer } from './customer.js';
 import { requireHolder } from './holder.js';
 import { redeemInTransaction, type Redemption } from './redeem.js';
 import { LmdbVoucherStore } from './store.js';
 import { discountTransactionView, DiscountTransactionStore, toMoney } from './transactions.js';
 import { issueInTransaction, triggerTarget } from './trigger.js';
-
-/** Exactly one of two alternative fields (both listed as required by the contract). */
-function exactlyOne<T extends object>(body: T, first: keyof T & string, second: keyof T & string): void {
-  if (body[first] !== undefined && body[second] !== undefined) throw invalidRequest(second, `cannot be sent with ${first}`);
-  if (body[first] === undefined && body[second] === undefined) throw invalidRequest(first, `is required (or ${second})`);
-}
 
 /** The effect answered by POST /discounts/redeem, names in the request's language (common rule 7). */
 function redemptionEffect({ campaign, voucher, transaction }: Redemption, req: TallyRequest) {
@@ -61,9 +54,11 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
   return {
     'discounts.redeem': async (req) => {
       const body = validate('discounts.redeem', req.body);
-      exactlyOne(body, 'voucher_code', 'static_code');
-      exactlyOne(body, 'customer_id', 'customer_code');
-      exactlyOne(body, 'cart_id', 'cart_code');
+      // Each pair is listed as required by the contract: exactly one of the two.
+      const sent = (field: keyof typeof body) => body[field] !== undefined;
+      exactlyOne(['voucher_code', 'static_code'], sent);
+      exactlyOne(['customer_id', 'customer_code'], sent);
+      exactlyOne(['cart_id', 'cart_code'], sent);
       // No duplicate suppression: each call is one more use (docs/decisions.md); Idempotency-Key makes a retry safe.
       // A voucher operation: an unknown customer is voucher_not_found (part 1's table).
       const customer = requireHolder(customers, req.tenant, body);
@@ -76,10 +71,7 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
     },
 
     'discounts.transactions': async (req) => {
-      const customer = optionalCustomer(customers, req.tenant, {
-        customer_id: optionalInt64(req.query.get('customer_id'), 'customer_id'),
-        customer_code: optionalCode(req.query.get('customer_code'), 'customer_code'),
-      });
+      const customer = customerOfQuery(customers, req.tenant, req.query);
       const page = readPage(req.query);
       return ok(
         transactions.page(req.tenant, customer?.id, page, discountTransactionView),

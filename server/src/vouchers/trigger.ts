@@ -11,6 +11,7 @@
 import { TallyError } from '@tally/engine';
 import type { CampaignStore } from '../campaigns/store.js';
 import { invalidRequest } from '../http/errors.js';
+import { exactlyOne } from '../http/params.js';
 import type { InstantWinStore } from '../instant-wins/store.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
@@ -27,12 +28,8 @@ export interface TriggerStores {
 }
 
 export function triggerTarget({ campaigns, instantWins }: TriggerStores, tenant: Tenant, body: DiscountsTrigger): VoucherTarget {
-  if (body.coupon_id !== undefined && body.loyalty_rule_id !== undefined) {
-    throw invalidRequest('loyalty_rule_id', 'cannot be sent with coupon_id');
-  }
-  const field = body.coupon_id !== undefined ? 'coupon_id' : 'loyalty_rule_id';
-  const value = body.coupon_id ?? body.loyalty_rule_id;
-  if (value === undefined) throw invalidRequest('coupon_id', 'is required (or loyalty_rule_id)');
+  const field = exactlyOne(['coupon_id', 'loyalty_rule_id'] as const, (name) => body[name] !== undefined);
+  const value = body[field]!;
   const campaign = body.coupon_id !== undefined ? campaigns.byCouponId(tenant, value) : campaigns.get(tenant, value);
   const instantWin = campaign === undefined && body.loyalty_rule_id !== undefined ? instantWins.get(tenant, value) : undefined;
   if (instantWin) {
