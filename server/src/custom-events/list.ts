@@ -6,21 +6,17 @@
  */
 import { TallyError } from '@tally/engine';
 import type { CustomerStore } from '../customers/store.js';
-import { optionalCode, optionalInstant, optionalInt64, readPage } from '../http/params.js';
+import { optionalInstant, readPage } from '../http/params.js';
 import type { TallyRequest } from '../http/types.js';
-import { optionalCustomer } from '../vouchers/customer.js';
+import { customerOfQuery } from '../vouchers/customer.js';
 import type { CustomEventStore } from './store.js';
 import { customEventView } from './view.js';
 
 export function listCustomEvents(events: CustomEventStore, customers: CustomerStore, req: TallyRequest) {
   const q = req.query;
-  // Both sent: the second is named, as on every list; an unknown customer is 404 customer_not_found, by id as by
-  // code (as GET /points/transactions: an event always has a known customer). A code is an LMDB key part: a longer
-  // one is 400, as on every list (docs/http.md), not lmdb-js's 500.
-  const customer = optionalCustomer(customers, req.tenant, {
-    customer_id: optionalInt64(q.get('customer_id'), 'customer_id'),
-    customer_code: optionalCode(q.get('customer_code'), 'customer_code'),
-  })?.id;
+  // An unknown customer is 404 customer_not_found, by id as by code (as GET /points/transactions: an event always
+  // has a known customer).
+  const customer = customerOfQuery(customers, req.tenant, q)?.id;
   const id = q.get('id') || undefined;
   const slug = q.get('slug') || undefined;
   const after = optionalInstant(q.get('created_at_gt'), 'created_at_gt');

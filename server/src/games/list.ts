@@ -7,12 +7,9 @@
  */
 import type { RuleParams } from '@tally/engine';
 import { ruleAccepts, ruleAdmitsLocation } from '../campaigns/rule-values.js';
-import type { CustomerStore } from '../customers/store.js';
-import type { CustomerRecord } from '../customers/types.js';
-import { optionalCode, optionalCountries, optionalEnum, optionalInt64, requireInt64 } from '../http/params.js';
+import { optionalCode, optionalCountries, optionalEnum, optionalInt64 } from '../http/params.js';
 import type { LocationStore } from '../locations/store.js';
 import type { Tenant } from '../tenancy/types.js';
-import { optionalCustomer, type CustomerRef } from '../vouchers/customer.js';
 import { requestLocation, type LocationRef } from '../vouchers/location.js';
 
 /** The values of `search_by` on GET /games/{id} and GET /instant_wins/{id}. */
@@ -49,14 +46,4 @@ export function passesFilters(params: RuleParams, filters: CampaignFilters, cust
   if (filters.location !== undefined && !ruleAdmitsLocation(conditions, filters.location)) return false;
   if (filters.tierId !== undefined && !ruleAccepts(conditions, 'customer.tier', filters.tierId)) return false;
   return true;
-}
-
-/** The customer named by the query (customer_id or customer_code), if any. */
-export function listCustomer(customers: CustomerStore, tenant: Tenant, query: URLSearchParams): CustomerRecord | undefined {
-  const ref: CustomerRef = {};
-  const id = query.get('customer_id');
-  const code = optionalCode(query.get('customer_code'), 'customer_code');
-  if (id) ref.customer_id = requireInt64(id, 'customer_id');
-  if (code) ref.customer_code = code;
-  return optionalCustomer(customers, tenant, ref);
 }

@@ -18,9 +18,9 @@ import { wireDatetime, wireInt } from '../http/wire.js';
 import { LocationStore } from '../locations/store.js';
 import { allocateId } from '../store/ids.js';
 import { TierStore } from '../tiers/store.js';
-import { optionalCustomer } from '../vouchers/customer.js';
+import { customerOfQuery, optionalCustomer } from '../vouchers/customer.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
-import { listCustomer, passesFilters, readCampaignFilters, SEARCH_BY } from './list.js';
+import { passesFilters, readCampaignFilters, SEARCH_BY } from './list.js';
 import { playerState } from './player.js';
 import { gameNotFound, play, type PlaySources } from './play.js';
 import { buildGame, type GameWrite } from './record.js';
@@ -94,7 +94,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
 
     'games.list': async (req) => {
       const filters = readCampaignFilters(locations, req.tenant, req.query);
-      const customer = listCustomer(customers, req.tenant, req.query);
+      const customer = customerOfQuery(customers, req.tenant, req.query);
       const page = games.page(req.tenant, readPage(req.query), (game) => {
         if (!passesFilters(game.rule_params, filters, customer ? playerState(customer, req.settings).country : undefined)) return undefined;
         if (game.rule_params.select_customers !== 'targeted' || !customer) return viewOf(req, game, false);

@@ -11,7 +11,7 @@ import { LmdbCounterStore } from '../counters/store.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
-import { listCustomer, passesFilters, readCampaignFilters, SEARCH_BY } from '../games/list.js';
+import { passesFilters, readCampaignFilters, SEARCH_BY } from '../games/list.js';
 import { playerState } from '../games/player.js';
 import { GameStore } from '../games/store.js';
 import { optionalEnum, readPage, requireInt64 } from '../http/params.js';
@@ -21,6 +21,7 @@ import { wireDatetime, wireInt } from '../http/wire.js';
 import { LocationStore } from '../locations/store.js';
 import { RewardStore } from '../rewards/store.js';
 import { allocateId } from '../store/ids.js';
+import { customerOfQuery } from '../vouchers/customer.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import type { InstantWinsUpdate } from '../wire/types.js';
 import { buildInstantWin, type InstantWinWrite } from './record.js';
@@ -98,7 +99,7 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
 
     'instant_wins.list': async (req) => {
       const filters = readCampaignFilters(locations, req.tenant, req.query);
-      const customer = listCustomer(customers, req.tenant, req.query);
+      const customer = customerOfQuery(customers, req.tenant, req.query);
       const country = customer ? playerState(customer, req.settings).country : undefined;
       const page = instantWins.page(req.tenant, readPage(req.query), (record) => {
         if (!passesFilters(record.rule_params, filters, country)) return undefined;
@@ -112,7 +113,7 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
     'instant_wins.get': async (req) => {
       const by = optionalEnum(req.query.get('search_by'), 'search_by', SEARCH_BY) ?? 'loyalty_rule_id';
       const filters = readCampaignFilters(locations, req.tenant, req.query);
-      const customer = listCustomer(customers, req.tenant, req.query);
+      const customer = customerOfQuery(customers, req.tenant, req.query);
       const value = req.params.id;
       const record = find(req, by, value);
       // The location, country and tier filters ask whether the campaign runs there: one that does not is not found there.
