@@ -214,6 +214,29 @@ describe('deleting a customer others are merged into', () => {
     expect(await cards(1)).toEqual(['9001']);
   });
 
+  it('unmerges the start of a chain (A into B, B into C): A gets back from C what its merge moved, B stays merged', async () => {
+    await create(20, { card_id: 9020 });
+    await create(21);
+    await create(22);
+    await grant(server.client, 'visit', 20, campaign);
+    expect((await transfer(20, 21)).status).toBe(200);
+    expect((await transfer(21, 22)).status).toBe(200);
+    expect((await balance(server.client, 22)).score).toBe(40);
+    expect(await cards(22)).toEqual(['9020']);
+
+    const res = await server.client.post('/customers/20/unmerge', undefined, { headers: json, query: { with_activites: 'true' } });
+    expect(res.status).toBe(200);
+    expect((await get(20)).body).toMatchObject({ status: 'active', merged: false });
+    expect((await balance(server.client, 20)).score).toBe(40);
+    expect((await balance(server.client, 22)).score).toBe(0);
+    expect(await cards(20)).toEqual(['9020']);
+    expect(await cards(22)).toEqual([]);
+    expect((await get(21)).body).toMatchObject({ status: 'merged', merged_to: 22 });
+    // The merge association, which had moved on to 22 with 21's records, is inactive.
+    const links = (await server.client.get('/customers/22/associates', { headers: json, query: { active: 'false' } })).body.list;
+    expect(links).toEqual(expect.arrayContaining([expect.objectContaining({ associate_customer_id: 20, active: false, merge_id: expect.any(Number) })]));
+  });
+
   it('refuses the delete of a customer merged on whose own merged customers point at it, and of the end of the chain', async () => {
     await create(10);
     await create(11);
