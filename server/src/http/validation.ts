@@ -42,7 +42,8 @@ wireValidate.errors = undefined as Partial<ErrorObject>[] | undefined;
 export function createAjv(options: { removeAdditional?: boolean; regExp?: RegExpEngine; formats?: FormatName[] } = {}): Ajv {
   const ajv = new Ajv({
     allErrors: false,
-    // Errors carry their schema: schemaError reads a failed oneOf/anyOf's branches to name the fields of a one-of pair.
+    // Errors carry their schema and value: schemaError reads a failed oneOf/anyOf's branches to name the fields of a
+    // one-of pair, withRanges a field's bounds.
     verbose: true,
     useDefaults: true,
     removeAdditional: options.removeAdditional ? 'all' : false,
@@ -180,18 +181,15 @@ function fieldOfPointer(root: string, path: string): string {
 
 /**
  * The body is parsed losslessly, so an integer beyond 2^53 arrives as a bigint, which ajv reports as "must be
- * integer": the first error then says the value is out of the field's range, with the schema's bounds when the
- * field is declared in the schema itself (not behind a $ref to another document).
+ * integer": the first error then says the value is out of the field's range, with its schema's bounds when it
+ * declares both. The schema is the error's own (`parentSchema`, kept by `verbose`), so a field behind a `$ref`,
+ * to another document too (`campaigns.params#/$defs/priority`), names its bounds as well.
  */
-function withRanges(errors: ValidateFunction['errors'], data: unknown, schema: unknown): ValidateFunction['errors'] {
+function withRanges(errors: ValidateFunction['errors']): ValidateFunction['errors'] {
   const error = errors?.[0];
-  if (error?.keyword !== 'type') return errors;
-  const value = pointer(error.instancePath).reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], data);
-  if (typeof value !== 'bigint') return errors;
-  const declared = error.schemaPath.startsWith('#/')
-    ? (pointer(error.schemaPath.slice(1)).slice(0, -1).reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], schema) as { minimum?: number; maximum?: number } | undefined)
-    : undefined;
-  const bounds = declared?.minimum !== undefined && declared.maximum !== undefined ? `: must be ${declared.minimum}..${declared.maximum}` : '';
+  if (error?.keyword !== 'type' || typeof error.data !== 'bigint') return errors;
+  const { minimum, maximum } = (error.parentSchema ?? {}) as { minimum?: number; maximum?: number };
+  const bounds = minimum !== undefined && maximum !== undefined ? `: must be ${minimum}..${maximum}` : '';
   return [{ ...error, message: `is out of range${bounds}` }, ...errors!.slice(1)];
 }
 
@@ -204,6 +202,6 @@ function withRanges(errors: ValidateFunction['errors'], data: unknown, schema: u
 export function validate<K extends keyof RequestBodies>(id: K, data: unknown): RequestBodies[K] {
   // The schema of `id` is what RequestBodies[K] was generated from: ajv's guard narrows `data` to it.
   const check = checkOf(id) as ValidateFunction<RequestBodies[K]>;
-  if (!check(data)) throw schemaError(withRanges(check.errors, data, check.schema));
+  if (!check(data)) throw schemaError(withRanges(check.errors));
   return data;
 }
