@@ -195,17 +195,17 @@ describe('discount and points campaigns over HTTP', () => {
     expect(old.body).toMatchObject({ id: body.id, name: 'Ten off', active: true });
   });
 
-  it('bounds rule_params.priority and coupon_params.priority at 1..2147483647 (common rule 3), on create and update, writing nothing', async () => {
+  it('bounds rule_params.priority and coupon_params.priority at 0..2147483647, on create and update, writing nothing', async () => {
     const top = await server.client.post('/discounts', { ...discount({ priority: 2147483647 }), coupon_params: { name: 'Top', priority: 2147483647 } });
     expect(top.status, top.text).toBe(200);
     const refused: [unknown, string][] = [
-      [0, 'must be >= 1'],
-      [-5, 'must be >= 1'],
+      [-1, 'must be >= 0'],
+      [-5, 'must be >= 0'],
       [2147483648, 'must be <= 2147483647'],
       [1e30, 'must be <= 2147483647'],
       // Beyond 2^53 the body parses them as bigints: the message gives the range all the same.
-      [9007199254740993n, 'is out of range: must be 1..2147483647'],
-      [9223372036854775807n, 'is out of range: must be 1..2147483647'],
+      [9007199254740993n, 'is out of range: must be 0..2147483647'],
+      [9223372036854775807n, 'is out of range: must be 0..2147483647'],
     ];
     for (const [priority, message] of refused) {
       const asRule = await server.client.post('/discounts', discount({ priority }));
@@ -218,8 +218,13 @@ describe('discount and points campaigns over HTTP', () => {
     const read = (await server.client.get(`/discounts/${top.body.id}`)).body;
     expect(read.priority).toBe(2147483647);
     // No refused create took an id (nor stored a campaign): the next one is the next id.
-    const next = await server.client.post('/discounts', discount({ priority: 1 }));
+    const next = await server.client.post('/discounts', discount());
     expect(next.body.id).toBe(top.body.id + 1);
+    // An absent priority reads 0, and that read sent back is accepted: 0 is none.
+    const unset = (await server.client.get(`/discounts/${next.body.id}`)).body;
+    expect(unset.priority).toBe(0);
+    expect((await server.client.patch(`/discounts/${next.body.id}`, { rule_params: { priority: unset.priority } })).status).toBe(200);
+    expect((await server.client.get(`/discounts/${next.body.id}`)).body.priority).toBe(0);
   });
 
   it('refuses an update that does not compile and keeps the stored campaign', async () => {

@@ -238,7 +238,7 @@ export interface CampaignsParamsRuleParams {
   rule_effects?: {} | unknown[] | string | null;
   stackability_properties?: string;
   /**
-   * 1..2147483647; absent is 0, the lowest.
+   * 0..2147483647; 0 (also absent) is none, the lowest.
    */
   priority?: number;
   custom_entity_definition_id?: string;
@@ -279,7 +279,7 @@ export interface CampaignsParamsCouponParams {
   print_delay_days?: number;
   printable?: boolean;
   /**
-   * 1..2147483647; absent is 0, the lowest.
+   * 0..2147483647; 0 (also absent) is none, the lowest.
    */
   priority?: number;
   external_id?: string;
