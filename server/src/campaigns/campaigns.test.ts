@@ -227,6 +227,20 @@ describe('discount and points campaigns over HTTP', () => {
     expect((await server.client.get(`/discounts/${next.body.id}`)).body.priority).toBe(0);
   });
 
+  it('bounds once_limit, chance_to_accrue_limit and coupon max_redemptions at 2147483647 (a schema message, not the engine\'s)', async () => {
+    for (const [field, body] of [
+      ['rule_params.once_limit', (n: number) => discount({ once: 'always', once_limit: n })],
+      ['rule_params.chance_to_accrue_limit', (n: number) => discount({ chance_to_accrue_period: 'always', chance_to_accrue_limit: n })],
+      ['coupon_params.max_redemptions', (n: number) => ({ ...discount(), coupon_params: { name: 'C', max_redemptions: n } })],
+    ] as const) {
+      for (const n of [2147483648, 1e30]) {
+        const refused = await server.client.post('/discounts', body(n));
+        expect(refused.body, `${field} ${n}`).toEqual({ code: 'invalid_request', error: `${field}: must be <= 2147483647` });
+      }
+      expect((await server.client.post('/discounts', body(2147483647))).status, field).toBe(200);
+    }
+  });
+
   it('refuses an update that does not compile and keeps the stored campaign', async () => {
     const { body } = await server.client.post('/discounts', discount());
     const bad = await server.client.patch(`/discounts/${body.id}`, { rule_params: { rule_effects: [{ type: 'nonsense', value: 1 }] } });
