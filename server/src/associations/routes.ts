@@ -5,8 +5,9 @@
  */
 import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
-import { findCustomer } from '../customers/lookup.js';
+import { customerOwner, findCustomer } from '../customers/lookup.js';
 import { CustomerStore } from '../customers/store.js';
+import { ownedTarget } from '../http/duplicates.js';
 import { invalidRequest } from '../http/errors.js';
 import { optionalBoolean, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
@@ -33,11 +34,19 @@ export function associationsRoutes({ env, duplicates }: ServerContext): Routes {
     return association;
   };
 
+  // Common rule 8: the pair's association, whichever operation; it goes when either customer is deleted.
+  const pairTarget = (req: TallyRequest, customerId: string, associateId: string) =>
+    ownedTarget(
+      `association:${customerId}:${associateId}`,
+      customerOwner(customers, req.tenant, 'id', customerId, 'customer_id'),
+      customerOwner(customers, req.tenant, 'id', associateId, 'associate_customer_id'),
+    );
+
   return {
     'associations.create': (req) => {
       const body = validate('associations.create', req.body);
       if (body.customer_id === body.associate_customer_id) throw invalidRequest('associate_customer_id', 'must differ from customer_id');
-      return duplicates.suppress(req, `association:${body.customer_id}:${body.associate_customer_id}`, async () => {
+      return duplicates.suppress(req, pairTarget(req, body.customer_id, body.associate_customer_id), async () => {
         const now = wireDatetime(req.now);
         const association = await env.transact(() => {
           findCustomer(customers, req.tenant, 'id', body.customer_id, 'customer_id');
@@ -62,7 +71,7 @@ export function associationsRoutes({ env, duplicates }: ServerContext): Routes {
 
     'associations.update': (req) => {
       const body = validate('associations.update', req.body);
-      return duplicates.suppress(req, `association:${body.customer_id}:${body.associate_customer_id}`, async () => {
+      return duplicates.suppress(req, pairTarget(req, body.customer_id, body.associate_customer_id), async () => {
         await env.transact(() => {
           const association = activePair(req, body.customer_id, body.associate_customer_id);
           const next: Association = {
@@ -80,7 +89,7 @@ export function associationsRoutes({ env, duplicates }: ServerContext): Routes {
     'associations.delete': (req) => {
       const customerId = requireInt64(req.query.get('customer_id'), 'customer_id');
       const associateId = requireInt64(req.query.get('associate_customer_id'), 'associate_customer_id');
-      return duplicates.suppress(req, `association:${customerId}:${associateId}`, async () => {
+      return duplicates.suppress(req, pairTarget(req, customerId, associateId), async () => {
         await env.transact(() => {
           const association = activePair(req, customerId, associateId);
           store.put(req.tenant, { ...association, active: false, updated_at: wireDatetime(req.now) }, association);

@@ -195,6 +195,52 @@ describe('discount and points campaigns over HTTP', () => {
     expect(old.body).toMatchObject({ id: body.id, name: 'Ten off', active: true });
   });
 
+  it('bounds rule_params.priority and coupon_params.priority at 0..2147483647, on create and update, writing nothing', async () => {
+    const top = await server.client.post('/discounts', { ...discount({ priority: 2147483647 }), coupon_params: { name: 'Top', priority: 2147483647 } });
+    expect(top.status, top.text).toBe(200);
+    const refused: [unknown, string][] = [
+      [-1, 'must be >= 0'],
+      [-5, 'must be >= 0'],
+      [2147483648, 'must be <= 2147483647'],
+      [1e30, 'must be <= 2147483647'],
+      // Beyond 2^53 the body parses them as bigints: the message gives the range all the same.
+      [9007199254740993n, 'is out of range: must be 0..2147483647'],
+      [9223372036854775807n, 'is out of range: must be 0..2147483647'],
+    ];
+    for (const [priority, message] of refused) {
+      const asRule = await server.client.post('/discounts', discount({ priority }));
+      expect(asRule.body, String(priority)).toEqual({ code: 'invalid_request', error: `rule_params.priority: ${message}` });
+      const asCoupon = await server.client.post('/discounts', { ...discount(), coupon_params: { name: 'C', priority } });
+      expect(asCoupon.body, String(priority)).toEqual({ code: 'invalid_request', error: `coupon_params.priority: ${message}` });
+      const patched = await server.client.patch(`/discounts/${top.body.id}`, { rule_params: { priority } });
+      expect(patched.body, String(priority)).toEqual({ code: 'invalid_request', error: `rule_params.priority: ${message}` });
+    }
+    const read = (await server.client.get(`/discounts/${top.body.id}`)).body;
+    expect(read.priority).toBe(2147483647);
+    // No refused create took an id (nor stored a campaign): the next one is the next id.
+    const next = await server.client.post('/discounts', discount());
+    expect(next.body.id).toBe(top.body.id + 1);
+    // An absent priority reads 0, and that read sent back is accepted: 0 is none.
+    const unset = (await server.client.get(`/discounts/${next.body.id}`)).body;
+    expect(unset.priority).toBe(0);
+    expect((await server.client.patch(`/discounts/${next.body.id}`, { rule_params: { priority: unset.priority } })).status).toBe(200);
+    expect((await server.client.get(`/discounts/${next.body.id}`)).body.priority).toBe(0);
+  });
+
+  it('bounds once_limit, chance_to_accrue_limit and coupon max_redemptions at 2147483647 (a schema message, not the engine\'s)', async () => {
+    for (const [field, body] of [
+      ['rule_params.once_limit', (n: number) => discount({ once: 'always', once_limit: n })],
+      ['rule_params.chance_to_accrue_limit', (n: number) => discount({ chance_to_accrue_period: 'always', chance_to_accrue_limit: n })],
+      ['coupon_params.max_redemptions', (n: number) => ({ ...discount(), coupon_params: { name: 'C', max_redemptions: n } })],
+    ] as const) {
+      for (const n of [2147483648, 1e30]) {
+        const refused = await server.client.post('/discounts', body(n));
+        expect(refused.body, `${field} ${n}`).toEqual({ code: 'invalid_request', error: `${field}: must be <= 2147483647` });
+      }
+      expect((await server.client.post('/discounts', body(2147483647))).status, field).toBe(200);
+    }
+  });
+
   it('refuses an update that does not compile and keeps the stored campaign', async () => {
     const { body } = await server.client.post('/discounts', discount());
     const bad = await server.client.patch(`/discounts/${body.id}`, { rule_params: { rule_effects: [{ type: 'nonsense', value: 1 }] } });

@@ -195,6 +195,39 @@ describe('carts over HTTP', () => {
     expect((await server.client.post('/carts/simulate', 'not json')).status).toBe(400);
   });
 
+  it("bounds the integers of a cart's sub-objects at 1..2147483647 (common rule 3): line orders and cashback points", async () => {
+    const line = { order: 1, product_id: 100, total: 2.99, quantity: 1 };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ cashbacks: [{ line_order: 0, score: 1 }] }, 'cashbacks[0].line_order: must be >= 1'],
+      [{ cashbacks: [{ line_order: 1, score: 0 }] }, 'cashbacks[0].score: must be >= 1'],
+      [{ cashbacks: [{ line_order: 1, score: 2147483648 }] }, 'cashbacks[0].score: must be <= 2147483647'],
+      [{ cashbacks: [{ line_order: 1, score: 9223372036854775807n }] }, 'cashbacks[0].score: is out of range: must be 1..2147483647'],
+      [{ returns: [{ line_order: 0, quantity: 1 }] }, 'returns[0].line_order: must be >= 1'],
+      [{ returns: [{ line_order: 1, from_line_order: -3, quantity: 1 }] }, 'returns[0].from_line_order: must be >= 1'],
+      [{ returns: [{ line_order: 1, line_order_change: 0, quantity: 1 }] }, 'returns[0].line_order_change: must be >= 1'],
+      [{ returns: [{ line_order: 1, line_order_change: -1, quantity: 1 }] }, 'returns[0].line_order_change: must be >= 1'],
+      // Informational, but a line order all the same: a promotion on the whole cart leaves line_order out.
+      [{ promotions: [{ promotion_id: 1, discount: 1, line_order: -1 }] }, 'promotions[0].line_order: must be >= 1'],
+      [{ promotions: [{ promotion_id: 1, discount: 1, line_order: 1e30 }] }, 'promotions[0].line_order: must be <= 2147483647'],
+      [{ lines: [{ ...line, order: 1e30 }] }, 'lines[0].order: must be <= 2147483647'],
+      [{ lines: [{ ...line, order: 9007199254740993n }] }, 'lines[0].order: is out of range: must be 1..2147483647'],
+    ];
+    const before = (await points(7)).score;
+    for (const [extra, error] of cases) {
+      const body = cart(extra);
+      for (const path of ['/carts/simulate', '/carts/realtime']) {
+        const res = await server.client.post(path, body);
+        expect(res.body, `${path} ${res.text}`).toEqual({ code: 'invalid_request', error });
+      }
+      expect((await server.client.get(`/carts/${body.id}`)).status).toBe(404);
+    }
+    expect((await points(7)).score).toBe(before);
+    const highest = cart({ lines: [{ ...line, order: 2147483647 }], promotions: [{ promotion_id: 1, discount: 1, line_order: 2147483647 }] });
+    const res = await server.client.post('/carts/realtime', highest);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.lines[0].order).toBe(2147483647);
+  });
+
   it('realtime checks the id in real time: a duplicate id or code is 409 duplicate_id and changes nothing', async () => {
     const body = cart({ code: 'TICKET-1' });
     expect((await server.client.post('/carts/realtime', body)).status).toBe(200);

@@ -106,6 +106,65 @@ describe('DELETE /customers/{value}', () => {
     expect(taken.body.code).toBe('duplicate_id');
   });
 
+  it('ends the windows of what the customer\'s delete removed: identical card, association, event and game delivery creates run again', async () => {
+    const visit = await server.client.post('/custom_event_definitions', { slug: 'visit', schema: { type: 'object' } });
+    expect(visit.status).toBe(200);
+    const game = await server.client.post('/games', {
+      rule_params: { name: 'Wheel', select_customers: 'targeted' },
+      game: { type: 'wheel', config: { slices: 8 }, template: 'spin', game_prizes: [{ name: 'P', outcome: 'points', points: 5, weight: 1, stock: -1 }] },
+    });
+    expect(game.status).toBe(200);
+    const card = { id: 601 };
+    const association = { customer_id: 20, associate_customer_id: 21 };
+    const events = [{ customer_id: 20, slug: 'visit', data: {} }, { id: 'e20', customer_id: 20, slug: 'visit', data: {} }, { customer_code: 'K20', slug: 'visit', data: {} }];
+    const assign = () => server.client.post(`/games/${game.body.id}/assignments`, { customer_id: 20 });
+    const firsts = async () => {
+      expect((await server.client.post('/customers/20/cards', card)).status).toBe(200);
+      const made = await server.client.post('/associations', association);
+      expect(made.status).toBe(200);
+      for (const event of events) expect((await server.client.post('/custom_events', event)).status).toBe(200);
+      const assigned = await assign();
+      expect(assigned.status).toBe(200);
+      return { association: made.body.id, assignment: assigned.body.id };
+    };
+    await create({ id: 20, code: 'K20' });
+    await create({ id: 21 });
+    const first = await firsts();
+    // The same card through another customer's path is another request: the card is taken.
+    const taken = await server.client.post('/customers/21/cards', card);
+    expect(taken.status).toBe(409);
+    expect(taken.body.code).toBe('duplicate_id');
+
+    expect((await del('20', { hard: 'true' })).body.deleted).toBe('hard');
+    // Not the first answer: the customer is gone.
+    expect((await server.client.post('/customers/20/cards', card)).status).toBe(404);
+    // Made again, each identical create runs and makes its record again.
+    await create({ id: 20, code: 'K20' });
+    const again = await firsts();
+    expect(again.association).not.toBe(first.association);
+    expect(again.assignment).not.toBe(first.assignment);
+    const exported = (await server.client.get('/customers/20/export', { query: { search_param: 'id' } })).body;
+    expect(exported.cards.map((c: { id: string }) => c.id)).toEqual(['601']);
+    expect(exported.custom_events.data).toHaveLength(3);
+    expect(exported.associations).toEqual([expect.objectContaining({ id: again.association, associate_customer_id: 21, active: true })]);
+    expect(exported.game_deliveries).toEqual([expect.objectContaining({ id: String(again.assignment) })]);
+  });
+
+  it('answers an identical association change or event after the customer\'s soft delete with 404, not the first answer', async () => {
+    await create({ id: 22 });
+    await create({ id: 23 });
+    const deactivate = () => server.client.delete('/associations', { query: { customer_id: '22', associate_customer_id: '23' }, headers: json });
+    const event = { customer_id: 23, slug: 'visit', data: { n: 1 } };
+    expect((await server.client.post('/associations', { customer_id: 22, associate_customer_id: 23 })).status).toBe(200);
+    expect((await deactivate()).status).toBe(200);
+    expect((await server.client.post('/custom_events', event)).status).toBe(200);
+    expect((await del('23', { hard: 'false' })).body.deleted).toBe('soft');
+    const repeated = await deactivate();
+    expect(repeated.status).toBe(404);
+    expect(repeated.body).toMatchObject({ code: 'customer_not_found', error: expect.stringMatching(/^associate_customer_id: /) });
+    expect((await server.client.post('/custom_events', event)).body.code).toBe('customer_not_found');
+  });
+
   it('refuses to delete a customer being merged with 409', async () => {
     await server.stop();
     const env = openStore(server.dataDir);

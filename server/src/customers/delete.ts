@@ -1,11 +1,13 @@
 /**
  * DELETE /customers/{value} (contract, States and transitions): a customer
- * being merged cannot be deleted (409); a hard delete removes the customer and
+ * being merged cannot be deleted (409), nor one other customers are merged
+ * into (409, docs/decisions.md); a hard delete removes the customer and
  * everything it owns, unless it has a critical relation, in which case the
  * soft delete is performed instead; a soft delete empties the record (its id
  * is never reused) and removes its non-critical relations.
  */
 import { TallyError } from '@tally/engine';
+import { mergedInto } from '../merges/merged-into.js';
 import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
 import { OWNED_KINDS } from './owned-kinds.js';
@@ -27,6 +29,12 @@ export function deleteCustomer(
 ): DeleteMode {
   if (record.status === 'merging') {
     throw new TallyError('customer_merging', `value: customer ${record.id} is being merged and cannot be deleted`, 'value');
+  }
+  // Their records are this customer's now and their merged_to names it: the delete would take their points and
+  // cards with it and leave them pointing at nothing, so they are unmerged (records back) or deleted first.
+  const merged = mergedInto(env, store, tenant, record);
+  if (merged.length > 0) {
+    throw new TallyError('conflict', `value: customer ${record.id} has merged customers (${merged.join(', ')}): unmerge or delete them first`, 'value');
   }
   const critical = kinds.some((kind) => kind.critical && kind.ids(env, tenant, record.id).length > 0);
   if (hard && !critical) {

@@ -2,7 +2,8 @@
  * The field rules of the contract's Customer table that a schema cannot
  * express: the alternatives among required fields, canonical forms (email in
  * lowercase, dni in uppercase, phone as digits), birth years outside
- * 1900..9999 stored as null, phone_prefix with phone, push_token with app.
+ * 1900..9999 stored as null, phone_prefix with phone, push_token with app, a
+ * registration location kept by updates.
  */
 import { cannotBeSentWith, invalidRequest, requiredOr } from '../http/errors.js';
 import type { CustomersCreate, CustomersUpdate } from '../wire/types.js';
@@ -125,6 +126,19 @@ export function updatedCustomer(record: CustomerRecord, body: CustomersUpdate, n
   if (body.status !== undefined) next.status = body.status;
   if (body.creation_date !== undefined) next.creation_date = body.creation_date;
   if (next.phone !== undefined && profile.phone_prefix === undefined) throw invalidRequest('phone_prefix', 'is required when phone is filled');
+  checkRegistrationLocation(body, profile);
   return next;
+}
+
+/**
+ * The create requires a registration location (id or code); an update may clear one of them while the other
+ * remains, never both. Judged on the stored record with the update applied (`updatedCustomer` runs inside the
+ * update's transaction), and only when the update clears one: a record without either is refused no other change.
+ */
+function checkRegistrationLocation(body: CustomersUpdate, profile: CustomerProfile): void {
+  const clears = body.registration_location_id === null || body.registration_location_code === null;
+  if (clears && profile.registration_location_id === undefined && profile.registration_location_code === undefined) {
+    throw invalidRequest('registration_location_id', 'is required (or registration_location_code): an update cannot clear both');
+  }
 }
 

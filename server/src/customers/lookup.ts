@@ -38,6 +38,12 @@ export function customerTarget(store: CustomerStore, tenant: Tenant, by: SearchP
   return lookupTarget('customer', by, value, resolveId(store, tenant, by, value, field));
 }
 
+/** The customer a value names as the owner of a record it holds (duplicates' ownedTarget): `customer:<id>`, undefined when none. */
+export function customerOwner(store: CustomerStore, tenant: Tenant, by: SearchParam, value: string, field: string): string | undefined {
+  const id = resolveId(store, tenant, by, value, field);
+  return id === undefined ? undefined : `customer:${id}`;
+}
+
 /** The live customer a value names; 404 customer_not_found otherwise. */
 export function findCustomer(store: CustomerStore, tenant: Tenant, by: SearchParam, value: string, field: string): CustomerRecord {
   const id = resolveId(store, tenant, by, value, field);

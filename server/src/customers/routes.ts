@@ -1,6 +1,7 @@
 /** The customer operations of contract part 1 ("Customers"); each lives in its own file. */
 import { AssociationStore } from '../associations/store.js';
 import type { ServerContext } from '../context.js';
+import { ownedTarget } from '../http/duplicates.js';
 import { optionalEnum, requireBoolean } from '../http/params.js';
 import { success, type Routes } from '../http/types.js';
 import { validate } from '../http/validation.js';
@@ -10,7 +11,7 @@ import { createCustomer } from './create.js';
 import { openCustomerDatabases } from './databases.js';
 import { deleteCustomer } from './delete.js';
 import { exportCustomer } from './export.js';
-import { customerTarget, findCustomer } from './lookup.js';
+import { customerOwner, customerTarget, findCustomer } from './lookup.js';
 import { getCustomer, listCustomers, searchCustomer } from './read.js';
 import { CustomerStore } from './store.js';
 import { updateCustomer } from './update.js';
@@ -35,20 +36,22 @@ export function customersRoutes(ctx: ServerContext): Routes {
       const hard = requireBoolean(req.query.get('hard'), 'hard');
       const by = optionalEnum(req.query.get('search_param'), 'search_param', ['id', 'code'] as const) ?? 'id';
       return duplicates.suppress(req, customerTarget(store, req.tenant, by, req.params.value, 'value'), async () => {
-        const mode = await env.transact(() => {
+        const { id, mode } = await env.transact(() => {
           const record = findCustomer(store, req.tenant, by, req.params.value, 'value');
           const mode = deleteCustomer(env, store, req.tenant, record, hard, wireDatetime(req.now));
           // Not the profile: a deleted customer's data leaves Tally no more.
           raiseEvent(env, req.tenant, 'customer.deleted', () => stringifyJson({ id: wireInt(record.id), code: record.code ?? null, deleted: mode }));
-          return mode;
+          return { id: record.id, mode };
         });
+        // Its cards, events, associations... went with it: identical creates of them run again.
+        duplicates.deleted(req, `customer:${id}`);
         return success({ deleted: mode });
       });
     },
 
     'customers.cards': (req) => {
       const body = validate('customers.cards', req.body);
-      return duplicates.suppress(req, `card:${body.id}`, async () => {
+      return duplicates.suppress(req, ownedTarget(`card:${body.id}`, customerOwner(store, req.tenant, 'id', req.params.id, 'id')), async () => {
         await env.transact(() => {
           const customer = findCustomer(store, req.tenant, 'id', req.params.id, 'id');
           attachCard(env, req.tenant, { ...body, main: body.main ?? false, customer_id: customer.id, created_at: wireDatetime(req.now) });

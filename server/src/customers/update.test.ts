@@ -126,6 +126,26 @@ describe('updating customers and their attributes', () => {
     expect((await get(40)).creation_date).toBe('2019-05-05T15:00:00Z');
   });
 
+  it('keeps a registration location: one of registration_location_id and registration_location_code may be cleared while the other remains, not both', async () => {
+    await create({ id: 41, registration_location_code: 'SHOP-41', attributes: { level: 'gold' } });
+    const keepsOne = 'registration_location_id: is required (or registration_location_code): an update cannot clear both';
+    const both = await server.client.patch('/customers/41', { name: 'Renamed', registration_location_id: null, registration_location_code: null });
+    expect(both.body).toEqual({ code: 'invalid_request', error: keepsOne });
+    expect(await get(41)).toMatchObject({ name: 'N', registration_location_id: 1, registration_location_code: 'SHOP-41' });
+    // The code remains: the id may go.
+    expect((await server.client.patch('/customers/41', { registration_location_id: null })).status).toBe(200);
+    expect(await get(41)).not.toHaveProperty('registration_location_id');
+    // Now the code is the last one (the stored record decides, not the body).
+    const last = await server.client.put('/customers/41', { registration_location_code: null });
+    expect(last.body).toEqual({ code: 'invalid_request', error: keepsOne });
+    expect((await get(41)).registration_location_code).toBe('SHOP-41');
+    // Replaced in the same update: the customer keeps one.
+    expect((await server.client.patch('/customers/41', { registration_location_id: 7, registration_location_code: null })).status).toBe(200);
+    const after = await get(41);
+    expect(after.registration_location_id).toBe(7);
+    expect(after).not.toHaveProperty('registration_location_code');
+  });
+
   it('moves the indexes: the old email and code no longer find the customer', async () => {
     await create({ id: 5, code: 'K5', email: 'five@example.com', attributes: { level: 'gold' } });
     await server.client.patch('/customers/5', { code: 'K5b', email: 'five.b@example.com' });

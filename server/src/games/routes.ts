@@ -8,7 +8,9 @@ import { CartStore } from '../carts/store.js';
 import { DrawSeeds } from '../carts/seed.js';
 import type { ServerContext } from '../context.js';
 import { LmdbCounterStore } from '../counters/store.js';
+import { customerOwner } from '../customers/lookup.js';
 import { CustomerStore } from '../customers/store.js';
+import { ownedTarget } from '../http/duplicates.js';
 import { invalidRequest } from '../http/errors.js';
 import { InstantWinStore } from '../instant-wins/store.js';
 import { optionalEnum, readPage, requireInt64 } from '../http/params.js';
@@ -78,9 +80,13 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
         return success({ id: wireInt(previous.id) });
       }),
 
-    'games.assign': (req) =>
-      duplicates.suppress(req, `game_assignment:${requireInt64(req.params.id, 'id')}`, async () => {
-        const body = validate('games.assign', req.body);
+    'games.assign': (req) => {
+      const body = validate('games.assign', req.body);
+      // The delivery goes when its customer is deleted: an identical assignment then delivers again.
+      const owner = body.customer_id !== undefined
+        ? customerOwner(customers, req.tenant, 'id', body.customer_id, 'customer_id')
+        : customerOwner(customers, req.tenant, 'code', body.customer_code!, 'customer_code');
+      return duplicates.suppress(req, ownedTarget(`game_assignment:${requireInt64(req.params.id, 'id')}`, owner), async () => {
         const game = existing(req);
         if (game.rule_params.select_customers !== 'targeted') throw invalidRequest('id', 'only targeted games are delivered to customers');
         const customer = optionalCustomer(customers, req.tenant, body)!;
@@ -90,7 +96,8 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
           return assignment.id;
         });
         return success({ id: wireInt(id) });
-      }),
+      });
+    },
 
     'games.list': async (req) => {
       const filters = readCampaignFilters(locations, req.tenant, req.query);

@@ -11,7 +11,10 @@
  * the id the lookup found (`lookupTarget`), so `007` and `7`, or a customer's
  * code and its id, are one target and a change through either counts. A
  * create whose id the server allocates learns its record from its answer
- * (`createTarget`), so a delete of it ends the window.
+ * (`createTarget`), so a delete of it ends the window. A record that belongs
+ * to others (a customer's card, event, association) names them as its owners
+ * (`ownedTarget`): a delete of an owner (`deleted`), which removed it with
+ * them, ends its window too.
  *
  * Only the last successful change of each target is remembered, so A, B, A
  * runs all three. Creating an existing id or deleting a missing one is still
@@ -32,13 +35,30 @@ interface LastChange {
   fingerprint: string;
   reply: Reply;
   at: number;
+  /** When the change started (the suppressor's sequence): an owner deleted after that ends it. */
+  seq: number;
+  /** The owners' scopes. */
+  owners: readonly string[];
 }
 
 /**
  * A record's target (`customer:42`), or for a record named by a lookup the
  * record found (undefined when none) and the lookup itself (`customer:code:c1`).
  */
-export type SuppressionTarget = string | { record: string | undefined; lookup: string; created?: (reply: Reply) => string };
+export type SuppressionTarget =
+  | string
+  | { record: string | undefined; lookup: string; created?: (reply: Reply) => string }
+  | { record: string; owners: readonly string[] };
+
+/**
+ * The target of a record that belongs to other records (`customer:42`) and goes when any of them is deleted (a
+ * customer's card, event, game delivery, association): the owner's delete (`deleted`) ends the record's window,
+ * so an identical create after the owner is deleted (and made again) runs rather than answering what is gone.
+ * An owner undefined (a lookup that found no customer) is left out.
+ */
+export function ownedTarget(record: string, ...owners: (string | undefined)[]): SuppressionTarget {
+  return { record, owners: owners.filter((owner) => owner !== undefined) };
+}
 
 /**
  * The target of a create whose record is known once it is made (an id the server allocates): `request` names
@@ -65,15 +85,21 @@ export class DuplicateSuppressor {
   private readonly inFlight = new Map<string, Promise<unknown>>();
   /** Per lookup, the record's change made through it (see found()). */
   private readonly lookups = new Map<string, { scope: string; change: LastChange }>();
+  /** Per owner's scope, its last delete (`deleted`). */
+  private readonly ends = new Map<string, { seq: number; at: number }>();
+  /** Orders change starts and owner deletes. */
+  private seq = 0;
 
   constructor(private readonly clock: () => number = Date.now) {}
 
   async suppress(req: TallyRequest, target: SuppressionTarget, work: () => Promise<Reply>): Promise<Reply> {
-    // The raw body parsed again (routes may have rewritten req.body in place): formatting and key order do not count.
-    const fingerprint = [req.operation, canonicalQuery(req.query), canonicalBody(req.rawBody)].join('\u0000');
     const record = typeof target === 'string' ? target : target.record;
-    const lookup = typeof target === 'string' ? undefined : scopeOf(req, target.lookup);
-    const created = typeof target === 'string' ? undefined : target.created;
+    const lookup = typeof target === 'string' || !('lookup' in target) ? undefined : scopeOf(req, target.lookup);
+    const created = typeof target === 'string' || !('created' in target) ? undefined : target.created;
+    const owners = typeof target === 'string' || !('owners' in target) ? [] : target.owners.map((owner) => scopeOf(req, owner));
+    // The raw body parsed again (routes may have rewritten req.body in place): formatting and key order do not count.
+    // The owners too: one card attached through another customer's path is another request.
+    const fingerprint = [req.operation, canonicalQuery(req.query), canonicalBody(req.rawBody), ...owners].join('\u0000');
     // The record changed is the audit log's target too (a create's route names the id it allocates).
     auditTarget(req, record);
     if (record === undefined && created === undefined) return this.found(lookup!, fingerprint) ?? work();
@@ -86,12 +112,15 @@ export class DuplicateSuppressor {
     }
     const replay = record === undefined ? this.found(lookup!, fingerprint) : this.replay(scope, fingerprint);
     if (replay) return replay;
+    // Taken before the work: an owner deleted while it runs (its commit before the owner's) ends the change.
+    const seq = ++this.seq;
     const execution = work();
     this.inFlight.set(scope, execution);
     try {
       const reply = await execution;
-      if ((reply.status ?? 200) === 200) {
-        const change = { fingerprint, reply: { ...reply, raw: reply.raw ?? stringifyJson(reply.body) }, at: this.clock() };
+      // A change whose owner was deleted while it ran is not remembered: it is gone already.
+      if ((reply.status ?? 200) === 200 && !this.ownerDeletedSince(owners, seq)) {
+        const change = { fingerprint, reply: { ...reply, raw: reply.raw ?? stringifyJson(reply.body) }, at: this.clock(), seq, owners };
         const changed = record === undefined ? scopeOf(req, created!(reply)) : scope;
         this.last.set(changed, change);
         if (lookup !== undefined) this.lookups.set(lookup, { scope: changed, change });
@@ -100,6 +129,14 @@ export class DuplicateSuppressor {
     } finally {
       this.inFlight.delete(scope);
     }
+  }
+
+  /**
+   * `record` (`customer:42`) was deleted, with the records it owns: their remembered changes (ownedTarget) no
+   * longer repeat. Called by the delete's work once committed.
+   */
+  deleted(req: TallyRequest, record: string): void {
+    this.ends.set(scopeOf(req, record), { seq: ++this.seq, at: this.clock() });
   }
 
   /** The answer of the record's last change when this request repeats it within the window. */
@@ -119,7 +156,12 @@ export class DuplicateSuppressor {
   }
 
   private repeats(change: LastChange, fingerprint: string): boolean {
-    return change.fingerprint === fingerprint && change.at > this.clock() - DUPLICATE_WINDOW_MS;
+    return change.fingerprint === fingerprint && change.at > this.clock() - DUPLICATE_WINDOW_MS
+      && !this.ownerDeletedSince(change.owners, change.seq);
+  }
+
+  private ownerDeletedSince(owners: readonly string[], seq: number): boolean {
+    return owners.some((owner) => (this.ends.get(owner)?.seq ?? 0) > seq);
   }
 
   /** Forgets changes older than the window; called periodically by the server. */
@@ -127,5 +169,7 @@ export class DuplicateSuppressor {
     const before = this.clock() - DUPLICATE_WINDOW_MS;
     for (const [scope, change] of this.last) if (change.at <= before) this.last.delete(scope);
     for (const [lookup, via] of this.lookups) if (via.change.at <= before) this.lookups.delete(lookup);
+    // A delete older than the window can only end changes older still (one made after it is not remembered).
+    for (const [owner, end] of this.ends) if (end.at <= before) this.ends.delete(owner);
   }
 }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IdempotencyStore, StoredAnswer } from '../store/idempotency.js';
 import type { Tenant } from '../tenancy/types.js';
-import { DUPLICATE_WINDOW_MS, DuplicateSuppressor } from './duplicates.js';
+import { DUPLICATE_WINDOW_MS, DuplicateSuppressor, ownedTarget } from './duplicates.js';
 import { IDEMPOTENCY_TTL_MS, Idempotency } from './idempotency.js';
 import type { Reply, TallyRequest } from './types.js';
 
@@ -108,5 +108,32 @@ describe('duplicate suppression lasts 5 minutes', () => {
     const answers = await Promise.all([1, 2, 3].map(() => duplicates.suppress(request('{}'), 'customer:9', work)));
     expect(runs).toBe(1);
     expect(answers.map((a) => a.body)).toEqual([{ run: 1 }, { run: 1 }, { run: 1 }]);
+  });
+
+  it('does not remember a change whose owner was deleted while it ran, so sweeping the delete revives nothing', async () => {
+    let now = 0;
+    const duplicates = new DuplicateSuppressor(() => now);
+    const card = ownedTarget('card:5', 'customer:1');
+    let runs = 0;
+    let release: () => void = () => undefined;
+    const slow = async (): Promise<Reply> => {
+      runs += 1;
+      await new Promise<void>((r) => (release = r));
+      return { body: { run: runs } };
+    };
+    // The owner's delete commits while the create is still answering: the create's record went with it.
+    const first = duplicates.suppress(request('{}'), card, slow);
+    duplicates.deleted(request(''), 'customer:1');
+    now = 10;
+    release();
+    expect((await first).body).toEqual({ run: 1 });
+    // The delete leaves the window before the create would have.
+    now = DUPLICATE_WINDOW_MS + 5;
+    duplicates.sweep();
+    const second = duplicates.suppress(request('{}'), card, slow);
+    release();
+    expect((await second).body).toEqual({ run: 2 });
+    // A change made after the delete is remembered.
+    expect((await duplicates.suppress(request('{}'), card, slow)).body).toEqual({ run: 2 });
   });
 });

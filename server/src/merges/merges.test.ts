@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { balance, grant, triggerCampaign } from '../points/testing.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
 const json = { 'Content-Type': 'application/json' };
@@ -164,5 +165,90 @@ describe('POST /customers/transfer-new', () => {
     expect(res.status).toBe(409);
     expect(res.body.error).toMatch(/^new_customer_id: /);
     expect((await get(5)).status).toBe('active');
+  });
+});
+
+describe('deleting a customer others are merged into', () => {
+  let server: TestServer;
+  const create = (id: number, extra: Record<string, unknown> = {}) =>
+    server.client.post('/customers', { id, name: `N${id}`, registration_location_id: 1, ...extra });
+  const get = (id: number) => server.client.get(`/customers/${id}`, { query: { search_param: 'id' } });
+  const del = (id: number, hard: string) => server.client.delete(`/customers/${id}`, { query: { hard }, headers: json });
+  const transfer = (old: number, into: number) => server.client.post('/customers/transfer', { old_customer_id: old, new_customer_id: into });
+  const cards = async (id: number) => (await server.client.get(`/customers/${id}/export`, { query: { search_param: 'id' } })).body.cards.map((card: { id: string }) => card.id);
+  let campaign: number;
+
+  beforeAll(async () => {
+    server = await startServer();
+    campaign = await triggerCampaign(server.client, 'visit', 40);
+  });
+  afterAll(() => server.dispose());
+
+  it('refuses the receiver\'s soft and hard delete with 409 naming the merged customers; unmerged, it is deleted and they keep their points and cards', async () => {
+    await create(1, { card_id: 9001 });
+    await create(2);
+    await create(3);
+    await grant(server.client, 'visit', 1, campaign);
+    expect((await transfer(1, 2)).status).toBe(200);
+    expect((await transfer(3, 2)).status).toBe(200);
+    expect((await balance(server.client, 2)).score).toBe(40);
+
+    for (const hard of ['true', 'false']) {
+      const refused = await del(2, hard);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual({ code: 'conflict', error: 'value: customer 2 has merged customers (1, 3): unmerge or delete them first' });
+    }
+    // Nothing changed: the receiver holds the merged customers' records, which still point at it.
+    expect((await get(2)).status).toBe(200);
+    expect((await get(1)).body).toMatchObject({ status: 'merged', merged_to: 2 });
+    expect(await cards(2)).toEqual(['9001']);
+    expect((await balance(server.client, 2)).score).toBe(40);
+
+    // Unmerged, customer 1 has its points and card back; deleting the merged customer 3 is allowed.
+    expect((await server.client.post('/customers/1/unmerge', undefined, { headers: json, query: { with_activites: 'true' } })).status).toBe(200);
+    expect((await del(3, 'true')).body).toEqual({ status: 'success', deleted: 'hard' });
+    expect((await del(2, 'true')).body).toEqual({ status: 'success', deleted: 'hard' });
+    expect((await get(2)).status).toBe(404);
+    expect((await get(1)).body).toMatchObject({ status: 'active', merged: false });
+    expect((await balance(server.client, 1)).score).toBe(40);
+    expect(await cards(1)).toEqual(['9001']);
+  });
+
+  it('unmerges the start of a chain (A into B, B into C): A gets back from C what its merge moved, B stays merged', async () => {
+    await create(20, { card_id: 9020 });
+    await create(21);
+    await create(22);
+    await grant(server.client, 'visit', 20, campaign);
+    expect((await transfer(20, 21)).status).toBe(200);
+    expect((await transfer(21, 22)).status).toBe(200);
+    expect((await balance(server.client, 22)).score).toBe(40);
+    expect(await cards(22)).toEqual(['9020']);
+
+    const res = await server.client.post('/customers/20/unmerge', undefined, { headers: json, query: { with_activites: 'true' } });
+    expect(res.status).toBe(200);
+    expect((await get(20)).body).toMatchObject({ status: 'active', merged: false });
+    expect((await balance(server.client, 20)).score).toBe(40);
+    expect((await balance(server.client, 22)).score).toBe(0);
+    expect(await cards(20)).toEqual(['9020']);
+    expect(await cards(22)).toEqual([]);
+    expect((await get(21)).body).toMatchObject({ status: 'merged', merged_to: 22 });
+    // The merge association, which had moved on to 22 with 21's records, is inactive.
+    const links = (await server.client.get('/customers/22/associates', { headers: json, query: { active: 'false' } })).body.list;
+    expect(links).toEqual(expect.arrayContaining([expect.objectContaining({ associate_customer_id: 20, active: false, merge_id: expect.any(Number) })]));
+  });
+
+  it('refuses the delete of a customer merged on whose own merged customers point at it, and of the end of the chain', async () => {
+    await create(10);
+    await create(11);
+    await create(12);
+    expect((await transfer(10, 11)).status).toBe(200);
+    expect((await transfer(11, 12)).status).toBe(200);
+    // 10's merge association moved on to 12 with 11's records; 10 still names 11.
+    expect((await del(11, 'false')).body.error).toBe('value: customer 11 has merged customers (10): unmerge or delete them first');
+    expect((await del(12, 'true')).body.error).toBe('value: customer 12 has merged customers (11): unmerge or delete them first');
+    // Deleted from the start of the chain, each goes in turn.
+    expect((await del(10, 'true')).status).toBe(200);
+    expect((await del(11, 'true')).status).toBe(200);
+    expect((await del(12, 'false')).body).toEqual({ status: 'success', deleted: 'soft' });
   });
 });

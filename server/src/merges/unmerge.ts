@@ -3,12 +3,14 @@
  * merge association becomes inactive, the associate is active again with
  * merged_to cleared, the records the merge moved go back to it (activities
  * only with with_activites: without, they stay with the parent), and an
- * unmerge log entry is recorded; customer.unmerged is raised.
+ * unmerge log entry is recorded; customer.unmerged is raised. In a chain (A into B, B into C) the
+ * records went on to C: they come back from the end of the parent's merged_to.
  */
 import { TallyError } from '@tally/engine';
 import { AssociationStore } from '../associations/store.js';
 import { OWNED_KINDS } from '../customers/owned-kinds.js';
 import type { CustomerOwnedKind } from '../customers/owned-records.js';
+import { accountHolder } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { StoreEnv } from '../store/env.js';
@@ -31,19 +33,23 @@ export function unmerge(
     throw new TallyError('conflict', `associate_id: customer ${associate.id} is not merged (merged_to is empty)`, 'associate_id');
   }
   const associations = new AssociationStore(env);
+  // Who holds the moved records now: the parent, or, when the parent was merged on since (a chain: A into B,
+  // B into C), the customer at the end of the chain, where they and the merge association went with the parent's.
+  const parent = customers.get(tenant, parentId);
+  const holderId = (parent && accountHolder(customers, tenant, parent)?.id) ?? parentId;
   // The latest association the merge created (it may have been deactivated since).
   const link = associations
     .asAssociate(tenant, associate.id)
-    .filter((a) => a.customer_id === parentId && a.merge_id !== undefined)
+    .filter((a) => (a.customer_id === parentId || a.customer_id === holderId) && a.merge_id !== undefined)
     .pop();
   const merge = link ? merges.get(tenant, link.merge_id!) : undefined;
   if (link && link.active) associations.put(tenant, { ...link, active: false, updated_at: now }, link);
   if (merge) {
     for (const kind of kinds) {
       if (kind.activities && !withActivities) continue;
-      const stillWithParent = new Set(kind.ids(env, tenant, parentId));
-      const back = (merge.moved[kind.name] ?? []).filter((id) => stillWithParent.has(id));
-      kind.reassign(env, tenant, back, parentId, associate.id);
+      const stillWithHolder = new Set(kind.ids(env, tenant, holderId));
+      const back = (merge.moved[kind.name] ?? []).filter((id) => stillWithHolder.has(id));
+      kind.reassign(env, tenant, back, holderId, associate.id);
     }
     merges.put(tenant, { ...merge, status: 'unmerged', unmerged_at: now });
   }

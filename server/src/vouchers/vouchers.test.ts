@@ -71,6 +71,19 @@ describe('vouchers: trigger, redeem, transactions', () => {
     expect(second.status).toBe(200);
   });
 
+  it('allocates one above a coupon at the highest priority a client can send, exactly (priorities are JS numbers)', async () => {
+    const top = await campaign({ select_customers: 'targeted' }, { name: 'Top', priority: 2147483647 });
+    const customer = await newCustomer();
+    const codes = ['TOP-1', 'TOP-2', 'TOP-3'];
+    for (const code of codes) {
+      const res = await trigger({ customer_id: customer, loyalty_rule_id: top, priority_allocation: true, external_voucher_code: code });
+      expect(res.status, res.text).toBe(200);
+    }
+    const priorities = await Promise.all(codes.map(async (code) =>
+      (await server.client.get(`/discounts/${code}`, { query: { search_by: 'voucher_code' } })).body.coupon_info.voucher_info.priority));
+    expect(priorities).toEqual([2147483648, 2147483649, 2147483650]);
+  });
+
   it('refuses a trigger without exactly one campaign reference, for a campaign without coupon, an unknown customer or a taken code', async () => {
     const customer = await newCustomer();
     const noCoupon = await campaign({});

@@ -237,6 +237,9 @@ export interface CampaignsParamsRuleParams {
   rule_application?: {} | unknown[] | string | null;
   rule_effects?: {} | unknown[] | string | null;
   stackability_properties?: string;
+  /**
+   * 0..2147483647; 0 (also absent) is none, the lowest.
+   */
   priority?: number;
   custom_entity_definition_id?: string;
   activation_period_type?: 'relative' | 'fixed';
@@ -275,6 +278,9 @@ export interface CampaignsParamsCouponParams {
   print_days?: number;
   print_delay_days?: number;
   printable?: boolean;
+  /**
+   * 0..2147483647; 0 (also absent) is none, the lowest.
+   */
   priority?: number;
   external_id?: string;
   auto_select?: boolean;
@@ -318,6 +324,9 @@ export interface CartsCart {
    */
   lines: CartsCartLine[];
   cashbacks?: {
+    /**
+     * A line order, 1..2147483647 (-1, the line of effects on the whole cart, is only answered, never sent).
+     */
     line_order: number;
     score: number;
     discount?: number;
@@ -325,14 +334,26 @@ export interface CartsCart {
   returns?: {
     ticket_id?: string;
     ticket_code?: string;
+    /**
+     * A line order, 1..2147483647 (-1, the line of effects on the whole cart, is only answered, never sent).
+     */
     line_order: number;
+    /**
+     * A line order, 1..2147483647 (-1, the line of effects on the whole cart, is only answered, never sent).
+     */
     from_line_order?: number;
     quantity: number;
+    /**
+     * A line order, 1..2147483647 (-1, the line of effects on the whole cart, is only answered, never sent).
+     */
     line_order_change?: number;
   }[];
   promotions?: {
     promotion_id?: string;
     discount?: number;
+    /**
+     * A line order, 1..2147483647 (-1, the line of effects on the whole cart, is only answered, never sent).
+     */
     line_order?: number;
     product_id?: string;
   }[];
@@ -377,7 +398,7 @@ export interface CartsCart {
 }
 export interface CartsCartLine {
   /**
-   * 1 or more: -1 is the line of effects on the whole cart.
+   * A line order, 1..2147483647 (-1, the line of effects on the whole cart, is only answered, never sent).
    */
   order?: number;
   product_id?: string;
