@@ -326,6 +326,10 @@ describe('games over HTTP', () => {
     const missing = await play(id, { customer_id: 99999999 });
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('customer_not_found');
+    // The contract gives the play's customer_code up to 255 characters: a code longer than any customer's (36) names nobody.
+    const longCode = await play(id, { customer_code: 'x'.repeat(255) });
+    expect(longCode.status).toBe(404);
+    expect(longCode.body.code).toBe('customer_not_found');
   });
 
   it('list filters: audience, countries, tier and location from the rule conditions, pagination', async () => {

@@ -826,9 +826,6 @@ export interface GamesParamsPrize {
 }
 export interface GamesPlay {
   customer_id?: string;
-  /**
-   * A customer's code, as it names a customer in a request: at most 36 characters (contract part 1).
-   */
   customer_code?: string;
   loyalty_rule_history_id?: string;
 }
