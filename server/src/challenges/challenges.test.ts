@@ -242,4 +242,23 @@ describe('challenges', () => {
       expect((await progress(14, ids[i])).attribute_value, JSON.stringify(body)).toBe(expected);
     }
   });
+
+  it("answers expires_at as the last second of available_to in the Company's timezone, across DST and at the last date", async () => {
+    await createCustomer(server.client, 15, { country: 'ES' });
+    expect((await server.client.patch('/company', { timezone: 'America/Santiago' })).status).toBe(200);
+    try {
+      const expiresAt = async (availableTo: string) => (await progress(15, await create({ challenge_type: 'expiry', available_to: availableTo }))).expires_at;
+      // Santiago ends DST at 24:00 of the first Saturday of April (23:00 to 23:59:59 come twice): the day ends at the second 23:59:59.
+      expect(await expiresAt('2030-04-06')).toBe('2030-04-07T03:59:59Z');
+      expect(await expiresAt('2030-04-05')).toBe('2030-04-06T02:59:59Z');
+      // It starts DST at 24:00 of the first Saturday of September (midnight is skipped): the day ends at 23:59:59 (-04:00).
+      expect(await expiresAt('2030-09-07')).toBe('2030-09-08T03:59:59Z');
+      // The end of 9999-12-31 west of UTC is past the last datetime the contract writes: that last datetime.
+      expect(await expiresAt('9999-12-31')).toBe('9999-12-31T23:59:59Z');
+      // Before 1000, at Santiago's local mean time (-04:42:45).
+      expect(await expiresAt('0999-12-31')).toBe('1000-01-01T04:42:44Z');
+    } finally {
+      await server.client.patch('/company', { timezone: 'UTC' });
+    }
+  });
 });

@@ -2,8 +2,8 @@
 import { attributeDefinition } from '../customers/attribute-definitions.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { localize } from '../http/language.js';
-import { wireInt } from '../http/wire.js';
-import { localDate, zonedInstant } from '../points/local-date.js';
+import { wireDatetime, wireInt } from '../http/wire.js';
+import { endOfDay, localDate } from '../points/local-date.js';
 import type { StoreEnv } from '../store/env.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { attributeValue, isCartMetric, reachedLevel } from './measure.js';
@@ -46,7 +46,7 @@ export function customerChallengeView(challenge: ChallengeRecord, customer: Cust
     current_level: level?.level ?? 0,
     current_level_name: level?.name ?? null,
     last_execution_time: progress.last_execution_time,
-    expires_at: challenge.available_to === null ? null : zonedInstant(challenge.available_to, '23:59:59', ctx.settings.timezone),
+    expires_at: challenge.available_to === null ? null : wireDatetime(endOfDay(challenge.available_to, ctx.settings.timezone)),
     enrolled: progress.enrolled_at !== null,
   };
 }

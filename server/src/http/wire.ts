@@ -88,7 +88,7 @@ export function wireDatetime(instant: Date): string {
   return `${instant.toISOString().slice(0, 19)}Z`;
 }
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 /** The last instant a wire datetime can write (years 0000..9999). */
 const LAST_WIRE_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
 

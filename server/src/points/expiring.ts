@@ -3,15 +3,16 @@
  * points by the day they expire, from today up to `date`. The search covers
  * at most 60 days: an omitted or past date becomes today + 60, a later one is
  * capped there. expiration_date is the last instant the points are available
- * (the end of their available_to day in the Company's timezone).
+ * (the end of their available_to day in the Company's timezone, endOfDay).
  */
 import { optionalEnum, optionalWire } from '../http/params.js';
 import type { TallyRequest } from '../http/types.js';
+import { wireDatetime } from '../http/wire.js';
 import { findAccountHolder, findCustomer } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { StoreEnv } from '../store/env.js';
 import { readExpiring } from './ledger.js';
-import { addDays, localDate, zonedInstant } from './local-date.js';
+import { addDays, endOfDay, localDate } from './local-date.js';
 import { pointsAsMoney } from './money.js';
 import { clockOf } from './request.js';
 
@@ -34,7 +35,7 @@ export function expiringPoints(env: StoreEnv, customers: CustomerStore, req: Tal
       score_available: byDay.get(day)!,
       score_available_as_money: pointsAsMoney(byDay.get(day)!, req.settings),
       currency: req.settings.currency,
-      expiration_date: zonedInstant(day, '23:59:59', req.settings.timezone),
+      expiration_date: wireDatetime(endOfDay(day, req.settings.timezone)),
     })),
   };
 }

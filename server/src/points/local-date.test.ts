@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localDate } from './local-date.js';
+import { addDays, endOfDay, localDate, zonedInstant } from './local-date.js';
 
 // localDate remembers the last date per zone for the minute it holds (carts read it several times a request).
 describe('localDate', () => {
@@ -12,5 +12,89 @@ describe('localDate', () => {
     expect(localDate(new Date('2026-11-22T18:14:30.000Z'), 'Asia/Kathmandu')).toBe('2026-11-22');
     expect(localDate(new Date('2026-11-22T23:59:59.999Z'), 'UTC')).toBe('2026-11-22');
     expect(localDate(new Date('2026-11-23T00:00:00.000Z'), 'UTC')).toBe('2026-11-23');
+  });
+});
+
+// Transitions as Node 20's Intl (ICU's tz data) has them.
+const at = (date: string, time: string, timezone: string) => zonedInstant(date, time, timezone).toISOString();
+const end = (date: string, timezone: string) => endOfDay(date, timezone).toISOString();
+
+describe('zonedInstant', () => {
+  it('reads an existing time at its one offset (quarter hours, whole-day offsets far from UTC)', () => {
+    expect(at('2026-11-23', '00:00:00', 'Asia/Kathmandu')).toBe('2026-11-22T18:15:00.000Z');
+    expect(at('2026-03-01', '00:00:00', 'Pacific/Kiritimati')).toBe('2026-02-28T10:00:00.000Z');
+    expect(at('2026-07-01', '12:00:00', 'America/Santiago')).toBe('2026-07-01T16:00:00.000Z');
+  });
+
+  it('reads a time the clocks skip as the instant they jumped to', () => {
+    // America/Santiago: 24:00 of the first Saturday of September is 01:00 (-04:00 to -03:00); the whole first hour of Sunday is skipped.
+    for (const sunday of ['2022-09-11', '2023-09-03', '2024-09-08', '2025-09-07', '2026-09-06']) {
+      const jump = `${sunday}T04:00:00.000Z`;
+      expect(at(sunday, '00:00:00', 'America/Santiago'), sunday).toBe(jump);
+      expect(at(sunday, '00:30:00', 'America/Santiago'), sunday).toBe(jump);
+      expect(at(sunday, '01:00:00', 'America/Santiago'), sunday).toBe(jump);
+      expect(at(addDays(sunday, -1), '23:59:59', 'America/Santiago'), sunday).toBe(`${sunday}T03:59:59.000Z`);
+    }
+    // America/Havana (-05:00 to -04:00) and Asia/Beirut (+02:00 to +03:00) skip midnight too.
+    for (const day of ['2024-03-10', '2025-03-09', '2026-03-08']) expect(at(day, '00:00:00', 'America/Havana'), day).toBe(`${day}T05:00:00.000Z`);
+    for (const day of ['2024-03-31', '2025-03-30', '2026-03-29']) expect(at(day, '00:00:00', 'Asia/Beirut'), day).toBe(`${addDays(day, -1)}T22:00:00.000Z`);
+    // Europe/Madrid skips 02:00 to 02:59:59: 02:30 is 03:00 (the jump, not Temporal's 03:30).
+    for (const day of ['2024-03-31', '2025-03-30', '2026-03-29']) expect(at(day, '02:30:00', 'Europe/Madrid'), day).toBe(`${day}T01:00:00.000Z`);
+    // Pacific/Apia skipped all of 2011-12-30 (-10:00 to +14:00): the day is the instant 2011-12-31 starts.
+    expect(at('2011-12-30', '00:00:00', 'Pacific/Apia')).toBe('2011-12-30T10:00:00.000Z');
+    expect(at('2011-12-30', '12:00:00', 'Pacific/Apia')).toBe('2011-12-30T10:00:00.000Z');
+    expect(at('2011-12-31', '00:00:00', 'Pacific/Apia')).toBe('2011-12-30T10:00:00.000Z');
+  });
+
+  it('reads a time the clocks show twice as the earlier instant', () => {
+    // America/Santiago: 24:00 of the first Saturday of April is 23:00 again (-03:00 to -04:00).
+    for (const saturday of ['2022-04-02', '2023-04-01', '2024-04-06', '2025-04-05', '2026-04-04']) {
+      const sunday = addDays(saturday, 1);
+      expect(at(saturday, '23:00:00', 'America/Santiago'), saturday).toBe(`${sunday}T02:00:00.000Z`);
+      expect(at(saturday, '23:59:59', 'America/Santiago'), saturday).toBe(`${sunday}T02:59:59.000Z`);
+      expect(at(sunday, '00:00:00', 'America/Santiago'), saturday).toBe(`${sunday}T04:00:00.000Z`);
+    }
+    // America/Havana: 01:00 is 00:00 again on the first Sunday of November (-04:00 to -05:00).
+    for (const day of ['2024-11-03', '2025-11-02', '2026-11-01']) {
+      expect(at(day, '00:00:00', 'America/Havana'), day).toBe(`${day}T04:00:00.000Z`);
+      expect(at(day, '00:30:00', 'America/Havana'), day).toBe(`${day}T04:30:00.000Z`);
+    }
+    // Asia/Beirut: 24:00 is 23:00 again (+03:00 to +02:00).
+    for (const day of ['2024-10-26', '2025-10-25', '2026-10-24']) expect(at(day, '23:30:00', 'Asia/Beirut'), day).toBe(`${day}T20:30:00.000Z`);
+    for (const day of ['2024-10-27', '2025-10-26', '2026-10-25']) expect(at(day, '02:30:00', 'Europe/Madrid'), day).toBe(`${day}T00:30:00.000Z`);
+  });
+
+  it('reads any year 0000..9999, local mean times included', () => {
+    expect(at('0005-03-01', '00:00:00', 'Europe/Madrid')).toBe('0005-03-01T00:14:44.000Z');
+    expect(at('0000-01-01', '00:00:00', 'UTC')).toBe('0000-01-01T00:00:00.000Z');
+    expect(at('9999-12-31', '23:59:59', 'Pacific/Kiritimati')).toBe('9999-12-31T09:59:59.000Z');
+  });
+
+  it("starts every day of 2024 to 2026 at the first second of its date in zones that move their clocks at midnight", () => {
+    for (const timezone of ['America/Santiago', 'America/Havana', 'Asia/Beirut', 'America/Asuncion', 'Asia/Tehran', 'Europe/Madrid']) {
+      for (let day = '2024-01-01'; day < '2027-01-01'; day = addDays(day, 1)) {
+        const start = zonedInstant(day, '00:00:00', timezone).getTime();
+        expect([localDate(new Date(start - 1000), timezone), localDate(new Date(start), timezone)], `${timezone} ${day}`).toEqual([addDays(day, -1), day]);
+      }
+    }
+  });
+});
+
+describe('endOfDay', () => {
+  it('is the second before the next date starts: the later 23:59:59 of an overlap, the one before a skipped midnight', () => {
+    expect(end('2026-11-22', 'Asia/Kathmandu')).toBe('2026-11-22T18:14:59.000Z');
+    for (const saturday of ['2024-04-06', '2025-04-05', '2026-04-04']) expect(end(saturday, 'America/Santiago'), saturday).toBe(`${addDays(saturday, 1)}T03:59:59.000Z`);
+    for (const saturday of ['2024-09-07', '2025-09-06', '2026-09-05']) expect(end(saturday, 'America/Santiago'), saturday).toBe(`${addDays(saturday, 1)}T03:59:59.000Z`);
+    for (const day of ['2024-10-26', '2025-10-25', '2026-10-24']) expect(end(day, 'Asia/Beirut'), day).toBe(`${day}T21:59:59.000Z`);
+    // Havana's fall-back hour is the next day's first: the day before ends once, at -04:00.
+    for (const day of ['2024-11-02', '2025-11-01', '2026-10-31']) expect(end(day, 'America/Havana'), day).toBe(`${addDays(day, 1)}T03:59:59.000Z`);
+    // A skipped day ends before it starts: its date is never shown, and points ending on it end with the day before.
+    expect(end('2011-12-30', 'Pacific/Apia')).toBe('2011-12-30T09:59:59.000Z');
+    expect(end('2011-12-29', 'Pacific/Apia')).toBe('2011-12-30T09:59:59.000Z');
+  });
+
+  it('ends 9999-12-31 at the last datetime the contract writes, west of UTC too', () => {
+    expect(end('9999-12-31', 'America/Santiago')).toBe('9999-12-31T23:59:59.000Z');
+    expect(end('9999-12-31', 'Pacific/Kiritimati')).toBe('9999-12-31T09:59:59.000Z');
   });
 });

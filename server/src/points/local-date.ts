@@ -1,5 +1,5 @@
 /** Calendar dates of the Company: points activate and expire by local date. */
-import { wireDatetime } from '../http/wire.js';
+import { boundedInstant, DAY_MS } from '../http/wire.js';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -28,18 +28,53 @@ export function addDays(date: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** The ISO instant (UTC, seconds) of a wall-clock time in `timezone`. */
-export function zonedInstant(date: string, time: string, timezone: string): string {
-  const asUtc = Date.parse(`${date}T${time}Z`);
-  // The zone's offset at that moment, read back from Intl (two passes settle DST edges).
-  let guess = asUtc;
-  for (let i = 0; i < 2; i++) {
-    const local = new Intl.DateTimeFormat('en-CA', {
-      timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
-    }).formatToParts(new Date(guess));
-    const part = (type: string) => local.find((p) => p.type === type)!.value;
-    const shown = Date.parse(`${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}:${part('second')}Z`);
-    guess += asUtc - shown;
+const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+const OFFSET = /^GMT(?:([+-])(\d{2}):(\d{2})(?::(\d{2}))?)?$/;
+
+/** `timezone`'s offset from UTC at `ms`, in milliseconds (whole seconds: local mean times such as Madrid's -0:14:44 have seconds). */
+function offsetAt(ms: number, timezone: string): number {
+  let f = offsetFormatters.get(timezone);
+  if (!f) offsetFormatters.set(timezone, (f = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, timeZoneName: 'longOffset' })));
+  // The offset as Intl writes it (GMT+05:45, GMT-04:42:45, GMT): unlike the local date and time, it reads the same in every year 0000..9999.
+  const [, sign, h, m, s] = OFFSET.exec(f.formatToParts(new Date(ms)).find((p) => p.type === 'timeZoneName')!.value)!;
+  return sign === undefined ? 0 : (sign === '-' ? -1 : 1) * ((+h * 60 + +m) * 60 + +(s ?? 0)) * 1000;
+}
+
+/**
+ * The instant `timezone`'s clocks show `wall` (a local date and time written as if UTC, epoch milliseconds, whole
+ * seconds). A time the clocks skip (a gap: America/Santiago's midnight in September, when 24:00 becomes 01:00) is
+ * the instant they jumped, the first existing time after it; a time they show twice (the fall-back overlap) is the
+ * earlier. Both are the first instant whose local time is at or after `wall`, so a day starts at the first instant
+ * of that date, whatever the zone does at midnight.
+ */
+function instantOfWall(wall: number, timezone: string): number {
+  // At most one transition falls within a day of `wall` (every offset is under 24 hours): the offsets on either side.
+  const before = offsetAt(wall - DAY_MS, timezone);
+  const after = offsetAt(wall + DAY_MS, timezone);
+  const readings = [wall - before, wall - after].filter((ms) => ms + offsetAt(ms, timezone) === wall);
+  if (readings.length > 0) return Math.min(...readings);
+  // A gap: the clocks moved from `before` to `after` in (wall - after, wall - before]; the second they did, by bisection.
+  let [lo, hi] = [wall - after, wall - before];
+  while (hi - lo > 1000) {
+    const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+    if (offsetAt(mid, timezone) === before) lo = mid;
+    else hi = mid;
   }
-  return wireDatetime(new Date(guess));
+  return hi;
+}
+
+/** The instant of a wall-clock time (`hh:mm:ss`) of `date` in `timezone`; a skipped or repeated time as instantOfWall reads it. */
+export function zonedInstant(date: string, time: string, timezone: string): Date {
+  return new Date(instantOfWall(Date.parse(`${date}T${time}Z`), timezone));
+}
+
+/**
+ * The last instant (whole seconds) whose local date in `timezone` is `date` or earlier, the second before the next
+ * day starts: a day that ends in a fall-back overlap (Santiago's 24:00 becoming 23:00 in April) ends at the second
+ * 23:59:59, one followed by a skipped midnight at the 23:59:59 before the jump. Points and challenges are available
+ * through it (they end when the local date passes available_to). Bounded as boundedInstant (9999-12-31 west of UTC).
+ */
+export function endOfDay(date: string, timezone: string): Date {
+  // From the wall-clock milliseconds, not addDays: the day after 9999-12-31 has no YYYY-MM-DD.
+  return boundedInstant(instantOfWall(Date.parse(`${date}T00:00:00Z`) + DAY_MS, timezone) - 1000);
 }
