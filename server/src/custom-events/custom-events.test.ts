@@ -11,6 +11,7 @@ const reviewSchema = {
 describe('custom events over HTTP', () => {
   let server: TestServer;
   let review: number;
+  const ids = async (query: Record<string, string>) => (await server.client.get('/custom_events', { query })).body.data.map((e: { id: string }) => e.id);
   beforeAll(async () => {
     server = await startServer();
     for (const id of [30, 31, 32, 33, 34, 35, 36]) await createCustomer(server.client, id, { code: `E${id}` });
@@ -148,7 +149,6 @@ describe('custom events over HTTP', () => {
     const missing = await server.client.get('/custom_events/none');
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('custom_event_not_found');
-    const ids = async (query: Record<string, string>) => (await server.client.get('/custom_events', { query })).body.data.map((e: { id: string }) => e.id);
     expect((await ids({ customer_code: 'E33' }))[0]).toBe('ev-2');
     expect(await ids({ id: 'ev-1' })).toEqual(['ev-1']);
     expect(await ids({ slug: 'review', customer_id: '31' })).toEqual(['ev-1']);
@@ -160,6 +160,36 @@ describe('custom events over HTTP', () => {
     expect(second.body.data[0].id).not.toBe(first.body.data[0].id);
     expect((await server.client.get('/custom_events', { query: { customer_id: '33', customer_code: 'E33' } })).status).toBe(400);
     expect((await server.client.get('/custom_events', { query: { created_at_gt: 'soon' } })).status).toBe(400);
+  });
+
+  it("reads a date-only created_at_gt as the Company's day: events created after its local midnight", async () => {
+    await createCustomer(server.client, 38, { code: 'E38' });
+    // At Pacific/Kiritimati (UTC+14) 2026-03-01 starts at 2026-02-28T10:00:00Z; at America/Santiago 2026-09-06 starts at
+    // 04:00:00Z, when its clocks jump from 24:00 (-04:00) to 01:00 (-03:00).
+    const createdAt = {
+      before: '2026-02-28T09:59:59Z', midnight: '2026-02-28T10:00:00Z', after: '2026-02-28T10:00:01Z', utc: '2026-03-01T00:00:00Z',
+      last: '2026-03-01T09:59:59Z', next: '2026-03-01T10:00:00Z', santiago: '2026-09-06T03:59:59Z', jump: '2026-09-06T04:00:00Z', dst: '2026-09-06T04:00:01Z',
+    };
+    for (const [name, at] of Object.entries(createdAt)) {
+      const res = await server.client.post('/custom_events', { id: `tz-${name}`, customer_id: 38, slug: 'review', data: { stars: 4 }, created_at: at });
+      expect(res.status, res.text).toBe(200);
+    }
+    const after = async (createdAtGt: string) => (await ids({ customer_id: '38', per_page: '100', created_at_gt: createdAtGt })).map((id: string) => id.slice(3));
+    try {
+      expect((await server.client.patch('/company', { timezone: 'Pacific/Kiritimati' })).status).toBe(200);
+      // A record at the local midnight itself is not after it.
+      expect(await after('2026-03-01')).toEqual(['after', 'utc', 'last', 'next', 'santiago', 'jump', 'dst']);
+      expect(await after('2026-03-02')).toEqual(['santiago', 'jump', 'dst']);
+      expect(await after('2026-02-28')).toEqual(Object.keys(createdAt));
+      // A datetime is the instant it names, whatever the timezone.
+      expect(await after('2026-03-01T00:00:00Z')).toEqual(['last', 'next', 'santiago', 'jump', 'dst']);
+      expect(await after('2026-03-01T00:00:00+14:00')).toEqual(await after('2026-03-01'));
+      expect((await server.client.patch('/company', { timezone: 'America/Santiago' })).status).toBe(200);
+      expect(await after('2026-09-06')).toEqual(['dst']);
+      expect(await after('2026-09-05')).toEqual(['santiago', 'jump', 'dst']);
+    } finally {
+      await server.client.patch('/company', { timezone: 'UTC' });
+    }
   });
 
   it('draws the instant wins whose `when` is the event\'s slug', async () => {

@@ -1,7 +1,7 @@
 /**
  * GET /custom_events (+ /custom_entities): in ingestion order, filtered by
  * id, customer (customer_id or customer_code; an unknown one is 404), slug and created_at_gt (a
- * date means its start, 00:00 UTC; a datetime is taken as is).
+ * date means its start in the Company's timezone; a datetime is taken as is).
  * GET /custom_events/{id}: one event.
  */
 import { TallyError } from '@tally/engine';
@@ -19,7 +19,7 @@ export function listCustomEvents(events: CustomEventStore, customers: CustomerSt
   const customer = customerOfQuery(customers, req.tenant, q)?.id;
   const id = q.get('id') || undefined;
   const slug = q.get('slug') || undefined;
-  const after = optionalInstant(q.get('created_at_gt'), 'created_at_gt');
+  const after = optionalInstant(q.get('created_at_gt'), 'created_at_gt', req.settings.timezone);
   const page = readPage(q);
   return events.page(req.tenant, customer, page, (record) => {
     if (id !== undefined && record.id !== id) return undefined;

@@ -5,6 +5,7 @@
  */
 import { cannotBeSentWith, invalidRequest, requiredOr } from './errors.js';
 import { toDate, toDatetime, WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
+import { zonedInstant } from '../points/local-date.js';
 import type { PageRequest } from '../store/paginate.js';
 
 type Raw = string | null | undefined;
@@ -50,11 +51,14 @@ export function optionalCode(value: Raw, field: string, max = KEY_TEXT_MAX): str
 export const optionalInt64 = (value: Raw, field: string) => optionalWire('int64', value, field);
 export const requireInt64 = (value: Raw, field: string) => requireWire('int64', value, field);
 
-/** An ISO 8601 date (its start, 00:00 UTC) or datetime, as epoch milliseconds (the created_at_gt filters). */
-export function optionalInstant(value: Raw, field: string): number | undefined {
+/**
+ * An ISO 8601 datetime, or a date meaning its start in `timezone` (the Company's: its local midnight, or the instant
+ * its clocks jumped to when they skip midnight), as epoch milliseconds (the created_at_gt filters).
+ */
+export function optionalInstant(value: Raw, field: string, timezone: string): number | undefined {
   if (!present(value)) return undefined;
   const date = toDate(value);
-  if (date !== undefined) return Date.parse(`${date}T00:00:00Z`);
+  if (date !== undefined) return zonedInstant(date, '00:00:00', timezone).getTime();
   const datetime = toDatetime(value);
   if (datetime === undefined) throw invalidRequest(field, 'must be an ISO 8601 date or datetime');
   return Date.parse(datetime);

@@ -24,6 +24,7 @@ const location = [q('location_id', int64), q('location_code', text)];
 const countries = q('countries', { type: 'array', items: { type: 'string', pattern: '^[A-Z]{2}$' } }, { description: 'Repeatable: repeated, as countries[] or comma-separated.' });
 const audience = [q('campaign_audience', text), ...location, ...customer, countries, q('tier_id', text, { description: 'A tier level name, as rules name it (customer.tier).' })];
 const campaigns = [...audience, q('category_id', int64), q('selected', flag)];
+const createdAfter = q('created_at_gt', text, { description: "A datetime, or a date: created after that day starts in the Company's timezone." });
 const searchBy = q('search_by', oneOf('loyalty_rule_id', 'loyalty_rule_history_id', 'campaign_history_id', 'static_code'));
 
 export const PAGE_PARAMETERS: readonly QueryParameter[] = [
@@ -55,13 +56,13 @@ export const QUERY_PARAMETERS: Partial<Record<OperationId, readonly QueryParamet
     q('operation', text), q('target', text, { description: 'kind:id, e.g. customer:42.' }), q('api_key', text), q('author', text),
     q('from', { type: 'string', format: 'date-time' }, { description: 'Entries at or after.' }), q('to', { type: 'string', format: 'date-time' }, { description: 'Entries at or before.' }),
   ],
-  'custom_events.list': [q('id', text), ...customer, q('slug', text), q('created_at_gt', text)],
+  'custom_events.list': [q('id', text), ...customer, q('slug', text), createdAfter],
   'discounts.list': campaigns,
   'discounts.get': [q('search_by', text)],
   'discounts.transactions': customer,
   'points.list': campaigns,
   'points.get': [q('search_by', text)],
-  'points.transactions': [q('include', text), ...customer, q('associate_id', int64), q('created_at_gt', text), q('origin_type', text)],
+  'points.transactions': [q('include', text), ...customer, q('associate_id', int64), createdAfter, q('origin_type', text)],
   'games.list': audience,
   'games.get': [searchBy],
   'instant_wins.list': audience,

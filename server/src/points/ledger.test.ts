@@ -165,7 +165,7 @@ describe('points ledger over HTTP', () => {
     expect((await transactions(server.client, 7, { origin_type: 'trigger' })).at(-1)!.scores[0].loyalty_score_name).toBe('New name');
     const future = await server.client.get('/points/transactions', { query: { customer_id: '7', created_at_gt: '2999-01-01T00:00:00Z' } });
     expect(future.body.data).toEqual([]);
-    // A date means its start (00:00 UTC), as GET /custom_events reads it.
+    // A date means its start in the Company's timezone (UTC here), as GET /custom_events reads it.
     const count = (await transactions(server.client, 7)).length;
     const byDate = async (date: string) => (await server.client.get('/points/transactions', { query: { customer_id: '7', per_page: '100', created_at_gt: date } })).body.data.length;
     expect([await byDate('2999-01-01'), await byDate('2000-01-01')]).toEqual([0, count]);
@@ -175,6 +175,27 @@ describe('points ledger over HTTP', () => {
       const bad = await server.client.get('/points/transactions', { query });
       expect(bad.status, JSON.stringify(query)).toBe(400);
       expect(bad.body.code).toBe('invalid_request');
+    }
+  });
+
+  it("reads a date-only created_at_gt as the Company's day: transactions created after its local midnight", async () => {
+    const latest = (await transactions(server.client, 7)).at(-1)!;
+    const createdAt = Date.parse(latest.created_at);
+    const after = async (createdAtGt: string) =>
+      (await transactions(server.client, 7, { created_at_gt: createdAtGt })).map((tx) => tx.id).includes(latest.id);
+    // The transaction is dated now: whatever the hour, one of the two zones is on another date than UTC then (UTC+14
+    // from 10:00 UTC, UTC-12 before 12:00), where a date read as 00:00 UTC would answer otherwise.
+    try {
+      for (const [timezone, hours] of [['Pacific/Kiritimati', 14], ['Etc/GMT+12', -12]] as const) {
+        expect((await server.client.patch('/company', { timezone })).status).toBe(200);
+        // The local date of the second before: its midnight is before the transaction, the next one not (at or after it).
+        const day = new Date(createdAt - 1000 + hours * 3_600_000);
+        const date = day.toISOString().slice(0, 10);
+        const next = new Date(day.getTime() + 86_400_000).toISOString().slice(0, 10);
+        expect([await after(date), await after(next)], `${timezone} ${date}`).toEqual([true, false]);
+      }
+    } finally {
+      await server.client.patch('/company', { timezone: 'UTC' });
     }
   });
 

@@ -32,7 +32,7 @@ export async function balance(client: Client, customerId: number) {
 export async function transactions(client: Client, customerId: number, query: Record<string, string> = {}) {
   const res = await client.get('/points/transactions', { query: { customer_id: String(customerId), per_page: '100', ...query } });
   expect(res.status, res.text).toBe(200);
-  return res.body.data as { id: number; type: string; amount: number; pending_amount: number; scores: { loyalty_score_id: number | null; score: number; loyalty_score_name: string | null }[]; origin_info: Record<string, unknown>; author?: string }[];
+  return res.body.data as { id: number; type: string; created_at: string; amount: number; pending_amount: number; scores: { loyalty_score_id: number | null; score: number; loyalty_score_name: string | null }[]; origin_info: Record<string, unknown>; author?: string }[];
 }
 
 /** The balance equals the sum of the transactions: Σ amount = available, Σ pending_amount = pending. */

@@ -44,7 +44,7 @@ export async function listTransactions(env: StoreEnv, stores: { customers: Custo
   if (include && !include.split(',').every((v) => INCLUDE.includes(v))) throw invalidRequest('include', `must be ${INCLUDE.join(', ')}`);
   const historical = include !== null && include.split(',').includes('historical');
   const field = atMostOne(['customer_id', 'customer_code', 'associate_id'] as const, (name) => Boolean(q.get(name)));
-  const createdAfter = optionalInstant(q.get('created_at_gt'), 'created_at_gt');
+  const createdAfter = optionalInstant(q.get('created_at_gt'), 'created_at_gt', req.settings.timezone);
   const originType = q.get('origin_type') || undefined;
   if (originType !== undefined && !(POINTS_TRANSACTION_TYPES as readonly string[]).includes(originType)) {
     throw invalidRequest('origin_type', `must be one of ${POINTS_TRANSACTION_TYPES.join(', ')}`);
