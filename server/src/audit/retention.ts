@@ -6,6 +6,7 @@
  * settlement sweep does). One sweep at a time; stopping waits for the chunk
  * in progress.
  */
+import { DAY_MS } from '../http/wire.js';
 import type { Logger } from '../log.js';
 import { startSweep } from '../sweeps.js';
 import type { StoreEnv } from '../store/env.js';
@@ -13,7 +14,6 @@ import { everyTenant, type TenancyStore } from '../tenancy/store.js';
 import { pruneEntries } from './log.js';
 
 const CHUNK = 500;
-const DAY_MS = 24 * 3600 * 1000;
 
 /** Removes the entries older than `retentionDays` (at the sweep's start); returns how many. */
 async function pruneAuditLog(env: StoreEnv, tenancy: TenancyStore, retentionDays: number, stopped: () => boolean): Promise<number> {

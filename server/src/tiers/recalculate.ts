@@ -9,9 +9,7 @@ import type { Tenant } from '../tenancy/types.js';
 import { programStanding } from './measured.js';
 import { appliesTo } from './standing.js';
 import { TierStore } from './store.js';
-import { wireDatetime } from '../http/wire.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS, wireDatetime } from '../http/wire.js';
 
 /** Inside a transaction; `now` is `YYYY-MM-DDThh:mm:ssZ` (cart metrics are measured up to its UTC date). Realtime carts call it too. */
 export function recalculateTiers(env: StoreEnv, tenant: Tenant, customer: CustomerRecord, now: string): void {
