@@ -10,13 +10,18 @@ import { programStanding } from './measured.js';
 import { appliesTo } from './standing.js';
 import { TierStore } from './store.js';
 import { DAY_MS, wireDatetime } from '../http/wire.js';
+import { localDate } from '../points/local-date.js';
 
-/** Inside a transaction; `now` is `YYYY-MM-DDThh:mm:ssZ` (cart metrics are measured up to its UTC date). Realtime carts call it too. */
-export function recalculateTiers(env: StoreEnv, tenant: Tenant, customer: CustomerRecord, now: string): void {
+/**
+ * Inside a transaction; `now` is `YYYY-MM-DDThh:mm:ssZ`. Cart metrics are kept by the Company's local date, so
+ * they are measured up to its local today, as reads and carts measure them. Realtime carts call it too.
+ */
+export function recalculateTiers(env: StoreEnv, tenant: Tenant, customer: CustomerRecord, now: string, timezone: string): void {
   const store = new TierStore(env);
+  const today = localDate(new Date(now), timezone);
   for (const program of store.listPrograms(tenant)) {
     if (!appliesTo(program, customer)) continue;
-    const level = programStanding(env, tenant, program, customer, now.slice(0, 10)).current?.level;
+    const level = programStanding(env, tenant, program, customer, today).current?.level;
     if (level === undefined || store.membership(tenant, customer.id, program.id)?.level === level) continue;
     const expires = program.validity_days === undefined ? undefined : new Date(Date.parse(now) + program.validity_days * DAY_MS);
     store.putMembership(tenant, customer.id, program.id, {

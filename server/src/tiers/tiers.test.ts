@@ -1,6 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChallengeStore } from '../challenges/store.js';
+import type { CustomerRecord } from '../customers/types.js';
 import { openStore } from '../store/env.js';
+import { realtimeCart } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
+import { recalculateTiers } from './recalculate.js';
 import { TierStore } from './store.js';
 import type { TierProgram } from './types.js';
 
@@ -78,5 +85,54 @@ describe('GET /customers/{id}/tiers', () => {
     const res = await tiers('404');
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('customer_not_found');
+  });
+});
+
+describe('a level won by a realtime cart', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.dispose());
+
+  // Cart metrics are kept by the Company's local date; the level a cart wins is recorded (won_at) by measuring them
+  // up to the local today, as GET /customers/{id}/tiers measures them. At UTC+14 the local date is the UTC date's
+  // next day from 10:00 UTC: measured up to the UTC date, the cart's own metrics were missed and the level read
+  // won_at null (before 10:00 UTC both dates agree and this asserts the same).
+  it('is recorded with won_at, measured up to the Company\'s local date', async () => {
+    expect((await server.client.patch('/company', { timezone: 'Pacific/Kiritimati' })).status).toBe(200);
+    expect((await server.client.post('/customers', { id: 1, name: 'Ana', registration_location_id: 1, country: 'ES' })).status).toBe(200);
+    await server.client.post('/points', { rule_params: { name: 'Ten per unit', rule_effects: [{ type: 'ratio', value: 10, distribution: 'individual_items' }] } });
+    const structure = [{ level: 1, name: 'Member', threshold: 0 }, { level: 2, name: 'Star', threshold: 20 }];
+    expect((await server.client.post('/tier_programs', { name: 'Earned', attribute: 'points_earned', period_months: 12, validity_days: 30, structure })).status).toBe(200);
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    expect((await realtimeCart(server.client, 1, 2.99)).body.score).toBe(29);
+    const [earned] = (await server.client.get('/customers/1/tiers')).body.data;
+    expect(earned).toMatchObject({ current_level: 2, current_level_name: 'Star', attribute_value: 29 });
+    expect(Date.parse(earned.won_at)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(earned.expires_at) - Date.parse(earned.won_at)).toBe(30 * 24 * 3600 * 1000);
+  });
+});
+
+describe('recalculateTiers', () => {
+  // The same rule as above at a fixed instant, so it holds at any hour: 11:00 UTC on November 27 is
+  // November 28 at UTC+14, the day the cart's metrics are kept under.
+  it('measures cart metrics up to the Company\'s local date', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tally-tiers-'));
+    const env = openStore(dir);
+    try {
+      const customer: CustomerRecord = { id: '7', status: 'active', profile: { name: 'Ana' }, attributes: {}, password_hash: '', creation_date: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' };
+      const structure = [{ level: 1, name: 'Member', threshold: 0 }, { level: 2, name: 'Star', threshold: 20 }];
+      const now = '2026-11-27T11:00:00Z';
+      await env.transact(() => {
+        new TierStore(env).putProgram(tenant, { id: '1', name: 'Earned', countries: [], active: true, attribute: 'points_earned', levels: structure });
+        new ChallengeStore(env).addCartInTransaction(tenant, '7', '2026-11-28', { total_spent_cents: 299, carts: 1, points_earned: 29 });
+        recalculateTiers(env, tenant, customer, now, 'Pacific/Kiritimati');
+      });
+      expect(new TierStore(env).membership(tenant, '7', '1')).toMatchObject({ level: 2, won_at: now });
+    } finally {
+      await env.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
