@@ -102,8 +102,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
     'rewards.redeem': async (req) => {
       const body = validate('rewards.redeem', req.body);
       const rewardId = requireInt64(req.params.id, 'id');
-      const customer = redeemer(req, body);
-      const customerField = body.customer_code !== undefined ? 'customer_code' : 'customer_id';
+      const { customer, field: customerField } = redeemer(req, body);
       requireActive(customer, customerField);
       const location = redeemLocation(req, body);
       const redemption = await redeemReward(stores, req, rewardId, { customer, customerField, location: { id: location.id, code: location.code }, body });
@@ -168,13 +167,14 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
     return location ? { location } : {};
   }
 
-  function redeemer(req: TallyRequest, body: RewardsRedeem): CustomerRecord {
+  /** The redeeming customer and the field the request named it by, which its refusals name. */
+  function redeemer(req: TallyRequest, body: RewardsRedeem): { customer: CustomerRecord; field: string } {
     const field = exactlyOne(['customer_id', 'customer_code', 'associate_id'] as const, (name) => body[name] !== undefined);
     const value = body[field]!;
-    if (field === 'customer_code') return findCustomer(customers, req.tenant, 'code', value, field);
-    if (field === 'customer_id') return findCustomer(customers, req.tenant, 'id', value, field);
+    if (field === 'customer_code') return { customer: findCustomer(customers, req.tenant, 'code', value, field), field };
+    if (field === 'customer_id') return { customer: findCustomer(customers, req.tenant, 'id', value, field), field };
     // An associate redeems with the points of the customer it was merged into (the end of merged_to).
-    return findAccountHolder(customers, req.tenant, 'id', value, field);
+    return { customer: findAccountHolder(customers, req.tenant, 'id', value, field), field };
   }
 
   function redeemLocation(req: TallyRequest, body: RewardsRedeem): LocationRecord {
