@@ -1,8 +1,8 @@
 /**
  * One wording for each kind of bad-input message, whoever finds it (a route, the engine, a schema): two fields
  * sent where one is allowed, `<second>: cannot be sent with <first>`; none of them, `<first>: is required (or
- * <second>)`; a field that null clears answers what is wrong with the value, never "must be null" (docs/http.md,
- * Errors).
+ * <second>)`; one sent without the field it needs, `<missing>: is required with <sent>`; a field that null clears
+ * answers what is wrong with the value, never "must be null" (docs/http.md, Errors).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestResponse, type TestServer } from '../testing/server.js';
@@ -47,6 +47,28 @@ describe('bad-input messages', () => {
     expect400(await client.post('/points/redeem', { amount: 1, comments: 'x' }), 'customer_id: is required (or customer_code)');
     expect400(await client.post('/rewards/1/redeem', { location_id: 1 }), 'customer_id: is required (or customer_code or associate_id)');
     expect400(await client.post('/rewards/1/redeem', { customer_id: 1 }), 'location_id: is required (or location_code)');
+  });
+
+  it('names the missing field of one sent without the field it needs, the one sent after "with"', async () => {
+    const { client } = server;
+    expect400(await client.get('/rewards', { query: { restricted_by: 'tiers' } }), 'customer_id: is required (or customer_code) with restricted_by');
+    expect400(await client.get('/rewards', { query: { store: 'usual' } }), 'customer_id: is required (or customer_code) with store');
+    expect400(await client.get('/discounts', { query: { selected: 'true' } }), 'customer_id: is required (or customer_code) with selected');
+    expect400(await client.post('/trigger', { trigger: 'bonus', customer_id: 1, score_overwrite: 5 }), 'loyalty_rule_id: is required with score_overwrite');
+    const prize = { name: 'Mug', description: 'A mug', outcome: { promotion_id: 1 }, weight: 1, stock: -1 };
+    const prizeField = 'instant_win.instant_win_prizes[0].outcome';
+    expect400(
+      await client.post('/instant_wins', { rule_params: { name: 'Scratch card', select_customers: 'loyalty' }, instant_win: { instant_win_prizes: [prize] } }),
+      `${prizeField}.promotion_type: is required with ${prizeField}.promotion_id`,
+    );
+    // The engine's rule compiler, nested fields by their full name.
+    const at = 'rule_params.rule_conditions.conditions.and[0]';
+    const campaign = (condition: unknown) => ({ rule_params: { name: 'Ten off', rule_conditions: { conditions: { and: [condition] } }, rule_effects: [{ type: 'percentage', value: 10 }] } });
+    expect400(await client.post('/discounts', campaign({ array_field: 'lines', conditions: [], operator: 'gte', value: 1 })), `${at}.field: is required with ${at}.operator`);
+    expect400(await client.post('/discounts', campaign({ array_field: 'lines', conditions: [], grouped: true })), `${at}.field: is required with ${at}.grouped`);
+    expect400(await client.post('/discounts', campaign({ field: 'channel', operator: 'eq' })), `${at}.value: is required`);
+    expect400(await client.post('/discounts', campaign({ field: 'channel', operator: 'eq', value: 'web', colour: 'red' })), `${at}.colour: is not an accepted field`);
+    expect((await client.get('/discounts')).body.data).toEqual([]);
   });
 
   it('answers what is wrong with the value of a field that null clears, not "must be null", and of any alternatives', async () => {

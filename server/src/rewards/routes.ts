@@ -11,7 +11,7 @@ import type { ServerContext } from '../context.js';
 import { findAccountHolder, findCustomer } from '../customers/lookup.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
-import { cannotBeSentWith, invalidRequest, requiredOr } from '../http/errors.js';
+import { cannotBeSentWith, requiredOr, requiredWith } from '../http/errors.js';
 import { atMostOne, exactlyOne, optionalCode, optionalEnum, optionalInt64, readPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
@@ -83,8 +83,8 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
     'rewards.list': async (req) => {
       const filters = readFilters(req.query);
       const scope = listScope(req, filters.countries !== undefined);
-      if (filters.restricted_by.length > 0 && !scope.customer) throw invalidRequest('restricted_by', 'needs customer_id or customer_code');
-      if (filters.store && !scope.customer) throw invalidRequest('store', 'needs customer_id or customer_code');
+      if (filters.restricted_by.length > 0 && !scope.customer) throw requiredWith(['customer_id', 'customer_code'], 'restricted_by');
+      if (filters.store && !scope.customer) throw requiredWith(['customer_id', 'customer_code'], 'store');
       const missingOf = scope.customer && missingFor(req, scope.customer);
       const page = rewards.pageRewards(req.tenant, readPage(req.query), (reward) => {
         const missing = missingOf?.(reward);
