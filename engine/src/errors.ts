@@ -69,3 +69,14 @@ export function cannotBeSentWith(field: string, other: string): TallyError {
 export function requiredOr(field: string, ...alternatives: string[]): TallyError {
   return invalidRequest(field, `is required (or ${alternatives.join(' or ')})`);
 }
+
+/**
+ * A field that only means something with another sent without it: the missing one is named, as a missing field
+ * always is, `loyalty_rule_id: is required with score_overwrite`; one of alternatives, the first with the others in
+ * brackets, `customer_id: is required (or customer_code) with restricted_by`.
+ */
+export function requiredWith(fields: string | readonly [string, ...string[]], sent: string): TallyError {
+  const [field, ...alternatives] = typeof fields === 'string' ? [fields] : fields;
+  const or = alternatives.length > 0 ? ` (or ${alternatives.join(' or ')})` : '';
+  return invalidRequest(field, `is required${or} with ${sent}`);
+}

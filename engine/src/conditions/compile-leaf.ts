@@ -17,7 +17,7 @@ export const LEAF_KEYS = ['key', 'field', 'operator', 'value', 'values'] as cons
 /** Unknown properties are errors: a misspelt `grouped` or `values` must not silently change a campaign. */
 export function checkKeys(raw: Record<string, unknown>, allowed: readonly string[], path: string): void {
   for (const key of Object.keys(raw)) {
-    if (!allowed.includes(key)) throw invalidRequest(`${path}.${key}`, 'unknown property');
+    if (!allowed.includes(key)) throw invalidRequest(`${path}.${key}`, 'is not an accepted field');
   }
 }
 
@@ -32,7 +32,7 @@ export function compileLeaf<F>(
   where: 'cart' | 'line',
 ): CompiledLeaf<F> {
   const fieldName = raw.field;
-  if (fieldName === undefined || fieldName === null) throw invalidRequest(`${path}.field`, 'required');
+  if (fieldName === undefined || fieldName === null) throw invalidRequest(`${path}.field`, 'is required');
   if (typeof fieldName !== 'string') throw invalidRequest(`${path}.field`, 'must be a string');
   const field = lookup(fieldName);
   if (!field) throw invalidRequest(`${path}.field`, `unknown ${where} field '${fieldName}'`);
@@ -46,7 +46,7 @@ export function compileLeaf<F>(
 }
 
 export function compileOperator(raw: unknown, path: string): Operator {
-  if (raw === undefined || raw === null) throw invalidRequest(`${path}.operator`, 'required');
+  if (raw === undefined || raw === null) throw invalidRequest(`${path}.operator`, 'is required');
   const operator = typeof raw === 'string' ? operatorNamed(raw) : undefined;
   if (!operator) throw invalidRequest(`${path}.operator`, `unknown operator '${String(raw)}'`);
   return operator;
@@ -63,13 +63,13 @@ export function compileValue(
   if (given('value') && given('values')) throw cannotBeSentWith(`${path}.values`, `${path}.value`);
   if (operator.takes === 'value') {
     if (given('values')) throw invalidRequest(`${path}.values`, `'${operator.name}' takes one value, not values`);
-    if (!given('value')) throw invalidRequest(`${path}.value`, 'required');
+    if (!given('value')) throw invalidRequest(`${path}.value`, 'is required');
     if (Array.isArray(raw.value)) throw invalidRequest(`${path}.value`, `'${operator.name}' takes one value, not a list`);
     return parse(raw.value, `${path}.value`);
   }
   const key = given('values') ? 'values' : 'value';
   const list = raw[key];
-  if (!given(key)) throw invalidRequest(`${path}.values`, 'required');
+  if (!given(key)) throw invalidRequest(`${path}.values`, 'is required');
   if (!Array.isArray(list)) throw invalidRequest(`${path}.${key}`, `'${operator.name}' takes a list`);
   // An empty list is almost surely a misconfiguration (the campaign could never, or always, apply).
   if (list.length === 0) throw invalidRequest(`${path}.${key}`, 'must not be empty');

@@ -4,7 +4,7 @@
  * group total of the matching lines satisfies the comparison (a sum over no lines is 0). As an
  * application it selects the matching lines (a grouped one only when its group total holds).
  */
-import { invalidRequest } from '../errors.js';
+import { invalidRequest, requiredWith } from '../errors.js';
 import type { CompileContext, ConditionNode } from './condition-node.js';
 import { checkKeys, compileLeaf, compileOperator, compileValue, isPlainObject, LEAF_KEYS, type CompiledLeaf } from './compile-leaf.js';
 import type { CartFacts, LineFacts } from './facts.js';
@@ -15,15 +15,17 @@ const LINE_CONDITION_KEYS = [...LEAF_KEYS, 'array_field', 'conditions', 'grouped
 
 export function compileLineCondition(raw: Record<string, unknown>, path: string, context: CompileContext): ConditionNode {
   checkKeys(raw, LINE_CONDITION_KEYS, path);
-  if (raw.array_field === undefined || raw.array_field === null) throw invalidRequest(`${path}.array_field`, "required with conditions (array_field: 'lines')");
+  if (raw.array_field === undefined || raw.array_field === null) {
+    throw 'conditions' in raw ? requiredWith(`${path}.array_field`, `${path}.conditions`) : invalidRequest(`${path}.array_field`, 'is required');
+  }
   if (raw.array_field !== 'lines') throw invalidRequest(`${path}.array_field`, `unknown array_field '${String(raw.array_field)}' (only 'lines')`);
   const leaves = compileLineLeaves(raw.conditions, `${path}.conditions`);
   const grouped = optionalBoolean(raw.grouped, `${path}.grouped`);
   const bundle = optionalBundle(raw.bundle, `${path}.bundle`);
   const hasField = raw.field !== undefined && raw.field !== null;
   if (!hasField) {
-    if (raw.operator !== undefined && raw.operator !== null) throw invalidRequest(`${path}.field`, 'required with operator');
-    if (grouped) throw invalidRequest(`${path}.grouped`, 'needs a field to sum');
+    if (raw.operator !== undefined && raw.operator !== null) throw requiredWith(`${path}.field`, `${path}.operator`);
+    if (grouped) throw requiredWith(`${path}.field`, `${path}.grouped`);
   }
   // `count` only makes sense over the group, so it implies grouped.
   const group = hasField && (grouped || raw.field === 'count') ? compileGroupComparison(raw, path) : undefined;

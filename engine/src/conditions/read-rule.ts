@@ -25,7 +25,7 @@ export function readRule(raw: unknown, field: string): Record<string, unknown> |
   }
   if (!isPlainObject(raw)) throw invalidRequest(field, 'must be an object or a JSON string');
   for (const key of Object.keys(raw)) {
-    if (key !== 'conditions') throw invalidRequest(`${field}.${key}`, 'unknown property');
+    if (key !== 'conditions') throw invalidRequest(`${field}.${key}`, 'is not an accepted field');
   }
   const conditions = raw.conditions;
   if (conditions === undefined || conditions === null) return undefined;

@@ -46,7 +46,8 @@ const CURRENCY = /^[A-Z]{3}$/;
 
 export function readCart(cart: Cart, companyCurrency: string): CartInput {
   if (cart === null || typeof cart !== 'object') throw invalidRequest('cart', 'must be an object');
-  if (!Array.isArray(cart.lines) || cart.lines.length === 0) throw invalidRequest('lines', 'a cart needs at least one line');
+  if (!Array.isArray(cart.lines)) throw invalidRequest('lines', cart.lines === undefined ? 'is required' : 'must be a list');
+  if (cart.lines.length === 0) throw invalidRequest('lines', 'must not be empty');
   const currency = cart.currency ?? companyCurrency;
   if (typeof currency !== 'string' || !CURRENCY.test(currency)) throw invalidRequest('currency', 'must be an ISO 4217 code in capitals');
   // A code sent with the cart must be a currency in use (part 2: ISO 4217); the Company's is the settings' own check.
@@ -163,7 +164,7 @@ function readCoupons(cart: Cart): CartInput['coupons'] {
   if (value === undefined || value === null) return [];
   if (value === 'all' || value === 'selected') return value;
   if (Array.isArray(value) && value.every((code) => typeof code === 'string')) return value as string[];
-  throw invalidRequest(field, "must be 'all', 'selected' or a list of codes");
+  throw invalidRequest(field, 'must be all, selected or a list of codes');
 }
 
 function readFlag(value: unknown, field: string): boolean {

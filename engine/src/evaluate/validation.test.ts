@@ -5,7 +5,11 @@ const campaigns = [discount(1, { rule_effects: [{ type: 'percentage', value: 10 
 
 describe('invalid carts are rejected with invalid_request naming the field', () => {
   it('a cart without lines', () => {
-    expect(errorOf(() => evaluate(campaigns, { creation_date: '2026-11-20T18:30:00Z', total: 10, lines: [] }))).toMatchObject({ code: 'invalid_request', field: 'lines' });
+    const without = (lines: unknown) => errorOf(() => evaluate(campaigns, { creation_date: '2026-11-20T18:30:00Z', total: 10, lines } as never));
+    // Worded as the cart schema words them for the server (lines: minItems 1).
+    expect(without([])).toMatchObject({ code: 'invalid_request', field: 'lines', message: 'lines: must not be empty' });
+    expect(without(undefined)).toMatchObject({ code: 'invalid_request', field: 'lines', message: 'lines: is required' });
+    expect(without({})).toMatchObject({ code: 'invalid_request', field: 'lines', message: 'lines: must be a list' });
   });
 
   it('a line total not divisible by its quantity at two decimals', () => {
@@ -54,7 +58,10 @@ describe('invalid carts are rejected with invalid_request naming the field', () 
     expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 10, 0)])))).toMatchObject({ field: 'lines[0].quantity' });
     expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 10)], { currency: 'eur' })))).toMatchObject({ field: 'currency' });
     expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 10)], { creation_date: '20/11/2026' })))).toMatchObject({ field: 'creation_date' });
-    expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 10)], { coupons_desired: 'some' as never })))).toMatchObject({ field: 'coupons_desired' });
+    expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 10)], { coupons_desired: 'some' as never })))).toMatchObject({
+      field: 'coupons_desired',
+      message: 'coupons_desired: must be all, selected or a list of codes',
+    });
   });
 
   it('a line order below 1 (-1 is the whole cart in effects)', () => {

@@ -221,7 +221,7 @@ describe('the audit log over HTTP', () => {
     }
     const long = await server.client.get('/audit_log', { query: { target: `customer:${'9'.repeat(292)}` } });
     expect(long.status).toBe(400);
-    expect(long.body).toMatchObject({ code: 'invalid_request', error: 'target: is longer than 300 characters' });
+    expect(long.body).toMatchObject({ code: 'invalid_request', error: 'target: must be at most 300 characters' });
     // At the bound, in characters of four UTF-8 bytes: a place in the index, with nothing there.
     for (const target of [`customer:${'9'.repeat(291)}`, '\u{1F600}'.repeat(300)]) {
       const res = await server.client.get('/audit_log', { query: { target, starting_after: token([TENANT, '0000000000000000001']) } });

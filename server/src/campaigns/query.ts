@@ -1,5 +1,5 @@
 /** GET /discounts and GET /points: the query string → ListFilters (the customer is resolved by the route). */
-import { invalidRequest } from '../http/errors.js';
+import { requiredWith } from '../http/errors.js';
 import { optionalBoolean, optionalCode, optionalCountries, optionalEnum, optionalInt64 } from '../http/params.js';
 import type { LocationRef } from '../vouchers/location.js';
 import { AUDIENCES, POINTS_AUDIENCES, type ListFilters } from './list.js';
@@ -18,9 +18,8 @@ export function readListQuery(query: URLSearchParams, kind: CampaignKind): ListQ
   const selected = optionalBoolean(query.get('selected'), 'selected');
   const customerId = optionalInt64(query.get('customer_id'), 'customer_id');
   const customerCode = optionalCode(query.get('customer_code'), 'customer_code');
-  if (selected !== undefined && customerId === undefined && customerCode === undefined) {
-    throw invalidRequest('selected', 'needs customer_id or customer_code (it filters the customer\'s vouchers)');
-  }
+  // selected filters the customer's vouchers.
+  if (selected !== undefined && customerId === undefined && customerCode === undefined) throw requiredWith(['customer_id', 'customer_code'], 'selected');
   return {
     filters: {
       kind,

@@ -3,7 +3,7 @@
  * (search_param), through one index get at most. A soft-deleted customer is
  * not found.
  */
-import { TallyError } from '@tally/engine';
+import { TallyError, type ErrorCode } from '@tally/engine';
 import { lookupTarget, type SuppressionTarget } from '../http/duplicates.js';
 import { invalidRequest } from '../http/errors.js';
 import { toInt64 } from '../http/wire.js';
@@ -12,8 +12,12 @@ import { normalizeDni, normalizeEmail } from './fields.js';
 import type { CustomerStore } from './store.js';
 import type { CustomerRecord, SearchParam } from './types.js';
 
-export function customerNotFound(field: string, value: string): TallyError {
-  return new TallyError('customer_not_found', `${field}: no customer ${value}`, field);
+/**
+ * No live customer holds a value: customer_not_found, or the code an operation answers instead (voucher
+ * operations' voucher_not_found, vouchers/customer.ts).
+ */
+export function customerNotFound(field: string, value: string, code: ErrorCode = 'customer_not_found'): TallyError {
+  return new TallyError(code, `${field}: no customer ${value}`, field);
 }
 
 /** The id a value names, or undefined when no customer holds it. */
@@ -44,11 +48,18 @@ export function customerOwner(store: CustomerStore, tenant: Tenant, by: SearchPa
   return id === undefined ? undefined : `customer:${id}`;
 }
 
-/** The live customer a value names; 404 customer_not_found otherwise. */
-export function findCustomer(store: CustomerStore, tenant: Tenant, by: SearchParam, value: string, field: string): CustomerRecord {
+/** The live customer a value names; 404 customer_not_found (or `notFound`) otherwise. */
+export function findCustomer(
+  store: CustomerStore,
+  tenant: Tenant,
+  by: SearchParam,
+  value: string,
+  field: string,
+  notFound: ErrorCode = 'customer_not_found',
+): CustomerRecord {
   const id = resolveId(store, tenant, by, value, field);
   const record = id === undefined ? undefined : store.get(tenant, id);
-  if (!record || record.deleted_at !== undefined) throw customerNotFound(field, value);
+  if (!record || record.deleted_at !== undefined) throw customerNotFound(field, value, notFound);
   return record;
 }
 

@@ -13,7 +13,9 @@ import { TallyError } from '@tally/engine';
 import type { IdempotencyStore, StoredAnswer } from '../store/idempotency.js';
 import { tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
+import { invalidRequest } from './errors.js';
 import { stringifyJson } from './json.js';
+import { atMostCharacters } from './params.js';
 import type { Reply } from './types.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -45,7 +47,7 @@ export class Idempotency {
 
   async run(req: IdempotentRequest, work: () => Promise<Reply>): Promise<Reply> {
     if (req.key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-      throw new TallyError('invalid_request', `Idempotency-Key: at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`, 'Idempotency-Key');
+      throw invalidRequest('Idempotency-Key', atMostCharacters(MAX_IDEMPOTENCY_KEY_LENGTH));
     }
     const scope = `${tenantPrefix(req.tenant)}\u0000${req.key}`;
     const fingerprint = createHash('sha256')

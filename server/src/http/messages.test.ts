@@ -1,8 +1,9 @@
 /**
  * One wording for each kind of bad-input message, whoever finds it (a route, the engine, a schema): two fields
  * sent where one is allowed, `<second>: cannot be sent with <first>`; none of them, `<first>: is required (or
- * <second>)`; a field that null clears answers what is wrong with the value, never "must be null" (docs/http.md,
- * Errors).
+ * <second>)`; one sent without the field it needs, `<missing>: is required with <sent>`; a text too long, `must be at
+ * most <n> characters`; a value outside an enum, its values listed; a field that null clears answers what is wrong
+ * with the value, never "must be null" (docs/http.md, Errors).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestResponse, type TestServer } from '../testing/server.js';
@@ -49,9 +50,77 @@ describe('bad-input messages', () => {
     expect400(await client.post('/rewards/1/redeem', { customer_id: 1 }), 'location_id: is required (or location_code)');
   });
 
+  it('names the missing field of one sent without the field it needs, the one sent after "with"', async () => {
+    const { client } = server;
+    expect400(await client.get('/rewards', { query: { restricted_by: 'tiers' } }), 'customer_id: is required (or customer_code) with restricted_by');
+    expect400(await client.get('/rewards', { query: { store: 'usual' } }), 'customer_id: is required (or customer_code) with store');
+    expect400(await client.get('/discounts', { query: { selected: 'true' } }), 'customer_id: is required (or customer_code) with selected');
+    expect400(await client.post('/trigger', { trigger: 'bonus', customer_id: 1, score_overwrite: 5 }), 'loyalty_rule_id: is required with score_overwrite');
+    const prize = { name: 'Mug', description: 'A mug', outcome: { promotion_id: 1 }, weight: 1, stock: -1 };
+    const prizeField = 'instant_win.instant_win_prizes[0].outcome';
+    expect400(
+      await client.post('/instant_wins', { rule_params: { name: 'Scratch card', select_customers: 'loyalty' }, instant_win: { instant_win_prizes: [prize] } }),
+      `${prizeField}.promotion_type: is required with ${prizeField}.promotion_id`,
+    );
+    // The engine's rule compiler, nested fields by their full name.
+    const at = 'rule_params.rule_conditions.conditions.and[0]';
+    const campaign = (condition: unknown) => ({ rule_params: { name: 'Ten off', rule_conditions: { conditions: { and: [condition] } }, rule_effects: [{ type: 'percentage', value: 10 }] } });
+    expect400(await client.post('/discounts', campaign({ array_field: 'lines', conditions: [], operator: 'gte', value: 1 })), `${at}.field: is required with ${at}.operator`);
+    expect400(await client.post('/discounts', campaign({ array_field: 'lines', conditions: [], grouped: true })), `${at}.field: is required with ${at}.grouped`);
+    expect400(await client.post('/discounts', campaign({ field: 'channel', operator: 'eq' })), `${at}.value: is required`);
+    expect400(await client.post('/discounts', campaign({ field: 'channel', operator: 'eq', value: 'web', colour: 'red' })), `${at}.colour: is not an accepted field`);
+    expect((await client.get('/discounts')).body.data).toEqual([]);
+  });
+
+  it('words a length, a count and an enum one way, whoever checks them, and lists an enum\'s values when few', async () => {
+    const { client } = server;
+    const long = 'x'.repeat(256);
+    // A query reader, the router (a path value), the Idempotency-Key check and a schema's maxLength.
+    expect400(await client.get('/carts', { query: { customer_code: long } }), 'customer_code: must be at most 255 characters');
+    expect400(await client.get(`/customers/${long}`), 'value: must be at most 255 characters');
+    expect400(await client.post('/locations', { id: 2, code: 'MAD', name: 'Madrid', country: 'ES' }, { headers: { 'Idempotency-Key': long } }), 'Idempotency-Key: must be at most 255 characters');
+    expect400(await client.post('/locations', { id: 2, code: long, name: 'Madrid', country: 'ES' }), 'code: must be at most 64 characters');
+    expect400(await client.post('/locations', { id: 2, code: 'MAD', name: '', country: 'ES' }), 'name: must not be empty');
+    const cart = { creation_date: '2026-11-20T10:00:00Z', total: 10, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }] };
+    expect400(await client.post('/carts/simulate', { ...cart, lines: [] }), 'lines: must not be empty');
+    expect400(await client.post('/carts/simulate', { ...cart, coupons_desired: 'some' }), 'coupons_desired: must be one of all, selected');
+    expect400(await client.patch('/company', { languages: ['es', 'es'] }), 'languages: must not have duplicate items (items 0 and 1 are identical)');
+    // Fifteen event types: too many to list in a message.
+    expect400(await client.post('/webhooks', { url: 'https://example.com/hook', events: ['cart.lost'] }), 'events[0]: must be one of the allowed values');
+    // An empty text among the values is written as "".
+    const prize = { name: 'Mug', description: 'A mug', outcome: { promotion_type: 'coupon', promotion_id: 1 }, weight: 1, stock: -1 };
+    expect400(
+      await client.post('/instant_wins', { rule_params: { name: 'Scratch card', select_customers: 'loyalty' }, instant_win: { instant_win_prizes: [prize] } }),
+      'instant_win.instant_win_prizes[0].outcome.promotion_type: must be one of points, reward, game, ""',
+    );
+    expect((await client.get('/locations/2')).status).toBe(404);
+  });
+
+  it("words a Company's schema's sizes and values as Tally's own (custom event data)", async () => {
+    const { client } = server;
+    const schema = {
+      type: 'object',
+      properties: {
+        size: { const: 'XL' },
+        note: { type: 'string', minLength: 3 },
+        tags: { type: 'array', maxItems: 1 },
+        extras: { type: 'object', minProperties: 2 },
+        level: { enum: [1, 2, null] },
+      },
+    };
+    expect((await client.post('/custom_event_definitions', { slug: 'fitting', schema })).status).toBe(200);
+    const send = (data: unknown) => client.post('/custom_events', { customer_id: 1, slug: 'fitting', data });
+    expect400(await send({ size: 'L' }), 'data.size: must be XL');
+    expect400(await send({ note: 'ok' }), 'data.note: must be at least 3 characters');
+    expect400(await send({ tags: ['a', 'b'] }), 'data.tags: must have at most 1 item');
+    expect400(await send({ extras: { a: 1 } }), 'data.extras: must have at least 2 fields');
+    expect400(await send({ level: 3 }), 'data.level: must be one of 1, 2, null');
+    expect((await client.get('/custom_events', { query: { customer_id: '1' } })).body.data).toEqual([]);
+  });
+
   it('answers what is wrong with the value of a field that null clears, not "must be null", and of any alternatives', async () => {
     const { client } = server;
-    expect400(await client.patch('/customers/1', { surname_1: 'x'.repeat(256) }), 'surname_1: must NOT have more than 255 characters');
+    expect400(await client.patch('/customers/1', { surname_1: 'x'.repeat(256) }), 'surname_1: must be at most 255 characters');
     expect400(await client.patch('/customers/1', { code: 5 }), 'code: must be string or null');
     expect400(await client.patch('/customers/1', { email_unsubscribe: 'yes' }), 'email_unsubscribe: must be boolean or null');
     // The alternative is a $ref to another document (company_data#/$defs/code).

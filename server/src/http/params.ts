@@ -39,12 +39,17 @@ export function longerThanKeyText(value: string, max = KEY_TEXT_MAX): boolean {
   return value.length > max && [...value].length > max;
 }
 
-export const KEY_TEXT_TOO_LONG = `is longer than ${KEY_TEXT_MAX} characters`;
+/** The one wording of a text over its length, whoever checks it: a reader here, the router, a schema's maxLength. */
+export function atMostCharacters(max: number): string {
+  return `must be at most ${max} character${max === 1 ? '' : 's'}`;
+}
+
+export const KEY_TEXT_TOO_LONG = atMostCharacters(KEY_TEXT_MAX);
 
 /** A query value that names a record by its code (customer_code, location_code), or by a text at most `max` long. */
 export function optionalCode(value: Raw, field: string, max = KEY_TEXT_MAX): string | undefined {
   if (!present(value)) return undefined;
-  if (longerThanKeyText(value, max)) throw invalidRequest(field, `is longer than ${max} characters`);
+  if (longerThanKeyText(value, max)) throw invalidRequest(field, atMostCharacters(max));
   return value;
 }
 

@@ -14,6 +14,7 @@ import type { DataValidationCxt, RegExpEngine } from 'ajv/dist/types/index.js';
 import addFormatsModule from 'ajv-formats';
 import { formatNames, type FormatName } from 'ajv-formats/dist/formats.js';
 import { cannotBeSentWith, invalidRequest, requiredOr } from './errors.js';
+import { atMostCharacters } from './params.js';
 import type { RequestBodies } from '../wire/types.js';
 import { WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
 
@@ -173,7 +174,7 @@ const mismatch = (error: Partial<ErrorObject>, at: string | undefined) => error.
  * The error to answer. With allErrors off, validation stops at the first failed keyword: its error is the last,
  * and when it is an anyOf or a oneOf that no alternative passed (`[string, null]` for a field null clears), the
  * alternatives' errors come before it. Then the alternative whose type the value has says what is wrong (`surname_1:
- * must NOT have more than 255 characters`, not the first alternative's `must be null`), first one that failed inside
+ * must be at most 255 characters`, not the first alternative's `must be null`), first one that failed inside
  * the value (`coupons_desired[0]: must be string`, not the enum alternative's complaint); when the value has none of
  * their types, the answer lists them (`code: must be string or null`). Otherwise the first error, as ajv lists them.
  */
@@ -189,6 +190,52 @@ function reportedError(errors: readonly Partial<ErrorObject>[]): Partial<ErrorOb
   return { ...failed, keyword: 'type', params: { type: theirs.flatMap(typesOf).join(',') } };
 }
 
+/** An enum's values listed in its message up to this many; a longer list is not read in an error line. */
+const LISTED_VALUES = 10;
+
+/** A value of an enum or const as the messages write it: text bare, as the routes list theirs (`must be one of a, b`), but `""`. */
+const valueText = (value: unknown) => (typeof value === 'string' && value !== '' ? value : JSON.stringify(value));
+
+/** `at least 2 items`, `at most 1 item`. */
+const count = (limit: number, noun: string) => `${limit} ${noun}${limit === 1 ? '' : 's'}`;
+
+/**
+ * ajv's messages of sizes and allowed values in the words the routes and the engine use for the same checks
+ * (`must be at most 255 characters`, `must not be empty`, `must be one of a, b`): ajv's own ("must NOT have more
+ * than 255 characters", "must be equal to one of the allowed values") are another wording, and name no value.
+ */
+function ownMessage(error: Partial<ErrorObject>): string | undefined {
+  const params = (error.params ?? {}) as { limit?: number; allowedValues?: unknown[]; allowedValue?: unknown; i?: number; j?: number };
+  const limit = Number(params.limit);
+  const atLeast = (verb: string, noun: string) => (limit === 1 ? 'must not be empty' : `must ${verb} at least ${count(limit, noun)}`);
+  switch (error.keyword) {
+    case 'maxLength':
+      return atMostCharacters(limit);
+    case 'minLength':
+      return atLeast('be', 'character');
+    case 'maxItems':
+      return `must have at most ${count(limit, 'item')}`;
+    case 'minItems':
+      return atLeast('have', 'item');
+    case 'maxProperties':
+      return `must have at most ${count(limit, 'field')}`;
+    case 'minProperties':
+      return atLeast('have', 'field');
+    case 'uniqueItems': {
+      const [first, second] = [Number(params.i), Number(params.j)].sort((a, b) => a - b);
+      return `must not have duplicate items (items ${first} and ${second} are identical)`;
+    }
+    case 'enum': {
+      const values = params.allowedValues ?? [];
+      return `must be one of ${values.length <= LISTED_VALUES ? values.map(valueText).join(', ') : 'the allowed values'}`;
+    }
+    case 'const':
+      return `must be ${valueText(params.allowedValue)}`;
+    default:
+      return undefined;
+  }
+}
+
 /** The message of an error: a type error names its types as the answers write alternatives, a bigint its range. */
 function messageOf(error: Partial<ErrorObject>): string {
   if (outOfRange(error)) {
@@ -197,7 +244,7 @@ function messageOf(error: Partial<ErrorObject>): string {
     return typeof minimum === 'number' && typeof maximum === 'number' ? `is out of range: must be ${minimum}..${maximum}` : 'is out of range';
   }
   if (error.keyword === 'type') return mustBe(typesOf(error));
-  return error.message ?? 'is invalid';
+  return ownMessage(error) ?? error.message ?? 'is invalid';
 }
 
 /**

@@ -11,7 +11,7 @@ import { checkStaticCodeFree } from '../campaigns/static-codes.js';
 import type { CampaignStore } from '../campaigns/store.js';
 import { mergeCampaignFields } from '../games/campaign-fields.js';
 import type { GameStore } from '../games/store.js';
-import { invalidRequest } from '../http/errors.js';
+import { invalidRequest, requiredWith } from '../http/errors.js';
 import type { RewardStore } from '../rewards/store.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { InstantWinsParamsPrize, InstantWinsUpdate } from '../wire/types.js';
@@ -46,7 +46,7 @@ function buildPrize(write: InstantWinWrite, prize: InstantWinsParamsPrize, i: nu
   const type = prize.outcome?.promotion_type || undefined;
   const promotionId = prize.outcome?.promotion_id;
   if (type !== undefined && promotionId === undefined) throw invalidRequest(`${field}.outcome.promotion_id`, `is required for a ${type} prize`);
-  if (type === undefined && promotionId !== undefined) throw invalidRequest(`${field}.outcome.promotion_type`, 'is required with a promotion_id');
+  if (type === undefined && promotionId !== undefined) throw requiredWith(`${field}.outcome.promotion_type`, `${field}.outcome.promotion_id`);
   if (type === 'points' && fixedPoints(write.campaigns.get(write.tenant, promotionId!)) === null) {
     throw invalidRequest(`${field}.outcome.promotion_id`, 'must be a points campaign giving a fixed number of points (one direct_value effect)');
   }

@@ -271,6 +271,16 @@ describe('reward redemption', () => {
     expect((await server.client.get('/rewards/transactions', { query: { customer_id: '62' } })).body.data).toEqual([expect.objectContaining({ reward_id: id })]);
   });
 
+  it('names associate_id, the field the request used, when the customer an associate was merged into is inactive', async () => {
+    await customersWithPoints(server.client, [70, 71], 100);
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 70, new_customer_id: 71 })).status).toBe(200);
+    expect((await server.client.patch('/customers/71', { status: 'inactive' })).status).toBe(200);
+    const id = await createReward(server.client, { points: 10 });
+    const res = await server.client.post(`/rewards/${id}/redeem`, { location_id: LOCATION.id, associate_id: 70 });
+    expect([res.status, res.body]).toEqual([402, { code: 'customer_inactive', error: 'associate_id: customer 71 is inactive' }]);
+    expect((await server.client.get('/rewards/transactions', { query: { customer_id: '71' } })).body.data).toEqual([]);
+  });
+
   it('refuses a customer merged while the redemption waited for its transaction, and writes nothing for it', async () => {
     await customersWithPoints(server.client, [50, 51], 100);
     // A free reward would be redeemed by the merged customer without the check; a paid one refused for its points.

@@ -93,7 +93,7 @@ describe('reward catalogue', () => {
     expect(page.data).toHaveLength(1);
     const next = await list({ per_page: '1', starting_after: page.next_token_starts_after });
     expect(next.data[0].id).toBeGreaterThan(page.data[0].id);
-    for (const [query, field] of [[{ status: 'gone' }, 'status'], [{ type: 'car' }, 'type'], [{ countries: 'es' }, 'countries'], [{ restricted_by: 'points' }, 'restricted_by'], [{ customer_id: '1', location_id: '10' }, 'location_id'], [{ location_id: '10', countries: 'ES' }, 'countries']] as const) {
+    for (const [query, field] of [[{ status: 'gone' }, 'status'], [{ type: 'car' }, 'type'], [{ countries: 'es' }, 'countries'], [{ restricted_by: 'points' }, 'customer_id'], [{ customer_id: '1', location_id: '10' }, 'location_id'], [{ location_id: '10', countries: 'ES' }, 'countries']] as const) {
       const res = await server.client.get('/rewards', { query });
       expect(res.status, JSON.stringify(query)).toBe(400);
       expect(res.body.error.startsWith(`${field}:`), res.body.error).toBe(true);

@@ -11,7 +11,7 @@ import type { ServerContext } from '../context.js';
 import { findAccountHolder, findCustomer } from '../customers/lookup.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
-import { cannotBeSentWith, invalidRequest, requiredOr } from '../http/errors.js';
+import { cannotBeSentWith, requiredOr, requiredWith } from '../http/errors.js';
 import { atMostOne, exactlyOne, optionalCode, optionalEnum, optionalInt64, readPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
@@ -83,8 +83,8 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
     'rewards.list': async (req) => {
       const filters = readFilters(req.query);
       const scope = listScope(req, filters.countries !== undefined);
-      if (filters.restricted_by.length > 0 && !scope.customer) throw invalidRequest('restricted_by', 'needs customer_id or customer_code');
-      if (filters.store && !scope.customer) throw invalidRequest('store', 'needs customer_id or customer_code');
+      if (filters.restricted_by.length > 0 && !scope.customer) throw requiredWith(['customer_id', 'customer_code'], 'restricted_by');
+      if (filters.store && !scope.customer) throw requiredWith(['customer_id', 'customer_code'], 'store');
       const missingOf = scope.customer && missingFor(req, scope.customer);
       const page = rewards.pageRewards(req.tenant, readPage(req.query), (reward) => {
         const missing = missingOf?.(reward);
@@ -102,8 +102,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
     'rewards.redeem': async (req) => {
       const body = validate('rewards.redeem', req.body);
       const rewardId = requireInt64(req.params.id, 'id');
-      const customer = redeemer(req, body);
-      const customerField = body.customer_code !== undefined ? 'customer_code' : 'customer_id';
+      const { customer, field: customerField } = redeemer(req, body);
       requireActive(customer, customerField);
       const location = redeemLocation(req, body);
       const redemption = await redeemReward(stores, req, rewardId, { customer, customerField, location: { id: location.id, code: location.code }, body });
@@ -168,13 +167,14 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
     return location ? { location } : {};
   }
 
-  function redeemer(req: TallyRequest, body: RewardsRedeem): CustomerRecord {
+  /** The redeeming customer and the field the request named it by, which its refusals name. */
+  function redeemer(req: TallyRequest, body: RewardsRedeem): { customer: CustomerRecord; field: string } {
     const field = exactlyOne(['customer_id', 'customer_code', 'associate_id'] as const, (name) => body[name] !== undefined);
     const value = body[field]!;
-    if (field === 'customer_code') return findCustomer(customers, req.tenant, 'code', value, field);
-    if (field === 'customer_id') return findCustomer(customers, req.tenant, 'id', value, field);
+    if (field === 'customer_code') return { customer: findCustomer(customers, req.tenant, 'code', value, field), field };
+    if (field === 'customer_id') return { customer: findCustomer(customers, req.tenant, 'id', value, field), field };
     // An associate redeems with the points of the customer it was merged into (the end of merged_to).
-    return findAccountHolder(customers, req.tenant, 'id', value, field);
+    return { customer: findAccountHolder(customers, req.tenant, 'id', value, field), field };
   }
 
   function redeemLocation(req: TallyRequest, body: RewardsRedeem): LocationRecord {

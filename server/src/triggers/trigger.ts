@@ -15,7 +15,7 @@ import { TallyError, type Outcome } from '@tally/engine';
 import type { CampaignStore } from '../campaigns/store.js';
 import type { CustomerStore } from '../customers/store.js';
 import { findCustomer } from '../customers/lookup.js';
-import { invalidRequest } from '../http/errors.js';
+import { invalidRequest, requiredWith } from '../http/errors.js';
 import { ok, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
@@ -60,7 +60,7 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
   const location = locationOf(locations, req, body);
   const ruleId = body.loyalty_rule_id ?? body.loyalty_score_id;
   const ruleField = body.loyalty_rule_id !== undefined ? 'loyalty_rule_id' : 'loyalty_score_id';
-  if (body.score_overwrite !== undefined && ruleId === undefined) throw invalidRequest('score_overwrite', 'needs loyalty_rule_id');
+  if (body.score_overwrite !== undefined && ruleId === undefined) throw requiredWith('loyalty_rule_id', 'score_overwrite');
   const author = authorOf(req);
   const customer = findCustomer(customers, req.tenant, 'id', body.customer_id, 'customer_id');
   let bound;

@@ -1,4 +1,5 @@
 /** The customer a campaign or voucher operation names by customer_id or customer_code (at most one). */
+import type { ErrorCode } from '@tally/engine';
 import { findCustomer } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
@@ -11,16 +12,25 @@ export interface CustomerRef {
   customer_code?: string;
 }
 
-/** Throws invalid_request when both are given, customer_not_found when absent; undefined when neither is given. */
-export function optionalCustomer(store: CustomerStore, tenant: Tenant, ref: CustomerRef): CustomerRecord | undefined {
+/**
+ * For voucher operations an unknown customer is the contract's voucher_not_found ("voucher not found, customer not
+ * found, or voucher does not belong to the customer"), not customer_not_found: their `notFound`.
+ */
+export const UNKNOWN_HOLDER: ErrorCode = 'voucher_not_found';
+
+/**
+ * Throws invalid_request when both are given, customer_not_found (or `notFound`) when absent; undefined when
+ * neither is given.
+ */
+export function optionalCustomer(store: CustomerStore, tenant: Tenant, ref: CustomerRef, notFound?: ErrorCode): CustomerRecord | undefined {
   if (ref.customer_id !== undefined && ref.customer_code !== undefined) throw cannotBeSentWith('customer_code', 'customer_id');
-  if (ref.customer_id !== undefined) return findCustomer(store, tenant, 'id', ref.customer_id, 'customer_id');
-  if (ref.customer_code !== undefined) return findCustomer(store, tenant, 'code', ref.customer_code, 'customer_code');
+  if (ref.customer_id !== undefined) return findCustomer(store, tenant, 'id', ref.customer_id, 'customer_id', notFound);
+  if (ref.customer_code !== undefined) return findCustomer(store, tenant, 'code', ref.customer_code, 'customer_code', notFound);
   return undefined;
 }
 
-export function requireCustomer(store: CustomerStore, tenant: Tenant, ref: CustomerRef): CustomerRecord {
-  const customer = optionalCustomer(store, tenant, ref);
+export function requireCustomer(store: CustomerStore, tenant: Tenant, ref: CustomerRef, notFound?: ErrorCode): CustomerRecord {
+  const customer = optionalCustomer(store, tenant, ref, notFound);
   if (!customer) throw requiredOr('customer_id', 'customer_code');
   return customer;
 }

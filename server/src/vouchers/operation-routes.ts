@@ -9,6 +9,7 @@ import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { CouponStore } from '../coupons/store.js';
+import { findCustomer } from '../customers/lookup.js';
 import { CustomerStore } from '../customers/store.js';
 import { exactlyOne, optionalBoolean, optionalCode, optionalEnum, optionalInt64, readPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Handler, type Routes, type TallyRequest } from '../http/types.js';
@@ -17,10 +18,9 @@ import { LocationStore } from '../locations/store.js';
 import type { VouchersRedeem } from '../wire/types.js';
 import * as actions from './actions.js';
 import { applyAction } from './apply.js';
-import type { CustomerRef } from './customer.js';
+import { optionalCustomer, requireCustomer, UNKNOWN_HOLDER, type CustomerRef } from './customer.js';
 import { excludedProducts } from './excluded.js';
 import { findVoucher, usageRefusal, withCoupon, type FoundVoucher } from './find.js';
-import { holderBy, optionalHolder, requireHolder } from './holder.js';
 import { listMatches, readListFilters } from './list.js';
 import { requestLocation } from './location.js';
 import { voucherView } from './present.js';
@@ -55,7 +55,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
   /** One voucher by the path's code: select, deselect, freeze, unfreeze. */
   const one = (action: actions.VoucherAction): Handler => async (req) => {
     const body = validate('vouchers.one', req.body);
-    const holder = optionalHolder(customers, req.tenant, body);
+    const holder = optionalCustomer(customers, req.tenant, body, UNKNOWN_HOLDER);
     const target = { tenant: req.tenant, holder, codes: [{ code: req.params.code, field: 'code' }] };
     const [found] = await applyAction(stores, target, action, { now: wireDatetime(req.now) });
     return success({ voucher: view(req)(found) });
@@ -66,7 +66,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
   const many = (schema: 'vouchers.many' | 'vouchers.redeem', action: actions.VoucherAction, event?: 'voucher.redeemed'): Handler => async (req) => {
     // vouchers.many is vouchers.redeem without a location.
     const body: VouchersRedeem = validate(schema, req.body);
-    const holder = optionalHolder(customers, req.tenant, body);
+    const holder = optionalCustomer(customers, req.tenant, body, UNKNOWN_HOLDER);
     const location = requestLocation(locations, req.tenant, { id: body.location_id, code: body.location_code });
     const codes = body.codes.map((code, i) => ({ code, field: `codes[${i}]` }));
     const raise = event && ((voucher: VoucherRecord) => raiseVoucherEvent(env, req.tenant, req.settings, req.now, event, voucher.id));
@@ -76,7 +76,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
 
   return {
     'vouchers.list': async (req) => {
-      const holder = requireHolder(customers, req.tenant, queryCustomer(req));
+      const holder = requireCustomer(customers, req.tenant, queryCustomer(req), UNKNOWN_HOLDER);
       const filters = readListFilters(req.query);
       const now = wireDatetime(req.now);
       const page = readPage(req.query);
@@ -90,13 +90,13 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
 
     'vouchers.selected': async (req) => {
       const by = optionalEnum(req.query.get('search_param'), 'search_param', ['id', 'code'] as const) ?? 'id';
-      const holder = holderBy(customers, req.tenant, by, req.params.id, 'id');
+      const holder = findCustomer(customers, req.tenant, by, req.params.id, 'id', UNKNOWN_HOLDER);
       const selected = vouchers.ofCustomer(req.tenant, holder.id).filter((voucher) => voucher.selected);
       return ok({ data: selected.map((voucher) => view(req)(withCoupon(stores, req.tenant, voucher))) });
     },
 
     'vouchers.get': async (req) => {
-      const holder = optionalHolder(customers, req.tenant, queryCustomer(req));
+      const holder = optionalCustomer(customers, req.tenant, queryCustomer(req), UNKNOWN_HOLDER);
       const found = findVoucher(stores, req.tenant, req.params.code, holder, 'code');
       if (optionalBoolean(req.query.get('validate'), 'validate') === true) {
         const location = requestLocation(locations, req.tenant, {

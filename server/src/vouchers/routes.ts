@@ -11,8 +11,7 @@ import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { InstantWinStore } from '../instant-wins/store.js';
 import { requireStillActive, requireUnmerged } from '../points/request.js';
-import { customerOfQuery, requireCustomer } from './customer.js';
-import { requireHolder } from './holder.js';
+import { customerOfQuery, requireCustomer, UNKNOWN_HOLDER } from './customer.js';
 import { redeemInTransaction, type Redemption } from './redeem.js';
 import { LmdbVoucherStore } from './store.js';
 import { discountTransactionView, DiscountTransactionStore, toMoney } from './transactions.js';
@@ -61,7 +60,7 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
       exactlyOne(['cart_id', 'cart_code'], sent);
       // No duplicate suppression: each call is one more use (docs/decisions.md); Idempotency-Key makes a retry safe.
       // A voucher operation: an unknown customer is voucher_not_found (part 1's table).
-      const customer = requireHolder(customers, req.tenant, body);
+      const customer = requireCustomer(customers, req.tenant, body, UNKNOWN_HOLDER);
       const redemption = await env.transact(() => {
         // Read in the transaction: a merge committed since the lookup moved the customer's vouchers and redemptions.
         requireUnmerged(customers, req.tenant, customer.id);
