@@ -84,7 +84,10 @@ describe('texts used as keys', () => {
   });
 });
 
-/** A customer code is at most 36 characters (contract part 1), wherever a request names a customer by it (common#/$defs/customer_code). */
+/**
+ * A customer code is at most 36 characters (contract part 1), wherever a request names a customer by it (common#/$defs/customer_code),
+ * except the game play, whose customer_code the contract gives 255 (games.test.ts: 256 is 400, 255 names nobody, 404).
+ */
 describe('customer codes in request bodies', () => {
   const BODIES: [string, string, (code: string) => Record<string, unknown>][] = [
     ['vouchers redeem', '/vouchers/redeem', (code) => ({ codes: ['V'], customer_code: code })],
@@ -95,7 +98,6 @@ describe('customer codes in request bodies', () => {
     ['custom event', '/custom_events', (code) => ({ customer_code: code, slug: 's', data: {} })],
     ['reward redeem', '/rewards/1/redeem', (code) => ({ customer_code: code })],
     ['challenge enroll', '/challenges/1/enroll', (code) => ({ customer_code: code })],
-    ['game play', '/games/1/play', (code) => ({ customer_code: code })],
     ['game assignment', '/games/1/assignments', (code) => ({ customer_code: code })],
   ];
   let server: TestServer;

@@ -15,7 +15,7 @@ const effects = [{ type: 'direct_value', value: 1, distribution: 'total' }];
 
 const PROBES: Probe[] = [
   { name: 'campaign', method: 'post', path: '/discounts', field: 'rule_params.name', body: (name) => ({ rule_params: { name, rule_effects: effects } }) },
-  { name: 'campaign, per language', method: 'post', path: '/points', field: 'rule_params.name', body: (name) => ({ rule_params: { name: { en: 'Points', es: name }, rule_effects: effects } }) },
+  { name: 'campaign, per language', method: 'post', path: '/points', field: 'rule_params.name.es', body: (name) => ({ rule_params: { name: { en: 'Points', es: name }, rule_effects: effects } }) },
   {
     name: 'coupon', method: 'post', path: '/discounts', field: 'coupon_params.name',
     body: (name) => ({ rule_params: { name: 'D', select_customers: 'targeted', rule_effects: effects }, coupon_params: { static_code: 'NEW', name } }),
