@@ -1,7 +1,7 @@
 /** One item of a rule: an `and`/`or` group, a line condition, or a leaf on a cart field. */
 import { cannotBeSentWith, invalidRequest } from '../errors.js';
 import type { CompileContext, ConditionNode } from './condition-node.js';
-import { checkKeys, compileLeaf, isPlainObject, LEAF_KEYS } from './compile-leaf.js';
+import { checkKeys, compileLeaf, isPlainObject, LEAF_KEYS, withoutNullLineKeys } from './compile-leaf.js';
 import { compileLineCondition } from './compile-line-condition.js';
 import { cartField } from './fields/cart-fields.js';
 
@@ -11,8 +11,9 @@ export const MAX_DEPTH = 16;
 export function compileCondition(raw: unknown, path: string, context: CompileContext, depth: number): ConditionNode {
   if (!isPlainObject(raw)) throw invalidRequest(path, 'must be an object');
   if ('and' in raw || 'or' in raw) return compileGroup(raw, path, context, depth);
-  if ('array_field' in raw || 'conditions' in raw) return compileLineCondition(raw, path, context);
-  return compileCartLeaf(raw, path, context);
+  const item = withoutNullLineKeys(raw);
+  if ('array_field' in item || 'conditions' in item) return compileLineCondition(item, path, context);
+  return compileCartLeaf(item, path, context);
 }
 
 /** `{and: [...]}` or `{or: [...]}`; an empty group puts no constraint (holds, selects every line). */

@@ -59,7 +59,6 @@ const cases: [title: string, raw: unknown, field: string, message: string][] = [
   ['bundle on a cart leaf', rule({ ...web, bundle: 1 }), `${AND0}.bundle`, 'only a line condition is a bundle part'],
   ['unknown array_field', rule({ array_field: 'items', conditions: [] }), `${AND0}.array_field`, "unknown array_field 'items' (only 'lines')"],
   ['line conditions without array_field', rule({ conditions: [] }), `${AND0}.array_field`, `is required with ${AND0}.conditions`],
-  ['a null array_field without conditions', rule({ ...web, array_field: null }), `${AND0}.array_field`, 'is required'],
   ['line conditions not a list', rule(lines({} as never)), `${AND0}.conditions`, 'must be a list of leaves on line fields'],
   ['a group inside a line condition', rule(lines([{ and: [] }])), LINE0, 'a line condition holds leaves on line fields only'],
   ['a line item that is not an object', rule(lines(['x'])), LINE0, 'must be an object'],

@@ -100,3 +100,17 @@ function jreOperator<F>(field: Field<F>, operator: Operator, value: Scalar | Sca
   if (field.untyped && operator.ordering) return { operator: `numeric:${operator.jre}`, value };
   return { operator: operator.jre, value };
 }
+
+/** The keys only a line condition has. */
+const LINE_KEYS = ['array_field', 'conditions', 'grouped', 'bundle'] as const;
+
+/**
+ * The contract shows every key on each rule item (`array_field`, `conditions`, `grouped`, `bundle` beside a leaf's
+ * own), so a client may send them all, null where they do not apply: a null one is one not sent.
+ */
+export function withoutNullLineKeys(raw: Record<string, unknown>): Record<string, unknown> {
+  if (!LINE_KEYS.some((key) => raw[key] === null)) return raw;
+  const item = { ...raw };
+  for (const key of LINE_KEYS) if (item[key] === null) delete item[key];
+  return item;
+}

@@ -6,7 +6,7 @@
  */
 import { invalidRequest, requiredWith } from '../errors.js';
 import type { CompileContext, ConditionNode } from './condition-node.js';
-import { checkKeys, compileLeaf, compileOperator, compileValue, isPlainObject, LEAF_KEYS, type CompiledLeaf } from './compile-leaf.js';
+import { checkKeys, compileLeaf, compileOperator, compileValue, isPlainObject, LEAF_KEYS, withoutNullLineKeys, type CompiledLeaf } from './compile-leaf.js';
 import type { CartFacts, LineFacts } from './facts.js';
 import { lineField } from './fields/line-fields.js';
 import { GROUP_TOTALS, type GroupTotal } from './group-totals.js';
@@ -44,9 +44,10 @@ export function compileLineCondition(raw: Record<string, unknown>, path: string,
 function compileLineLeaves(raw: unknown, path: string): CompiledLeaf<LineFacts>[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) throw invalidRequest(path, 'must be a list of leaves on line fields');
-  return raw.map((item, i) => {
+  return raw.map((sent, i) => {
     const itemPath = `${path}[${i}]`;
-    if (!isPlainObject(item)) throw invalidRequest(itemPath, 'must be an object');
+    if (!isPlainObject(sent)) throw invalidRequest(itemPath, 'must be an object');
+    const item = withoutNullLineKeys(sent);
     if ('and' in item || 'or' in item || 'array_field' in item) throw invalidRequest(itemPath, 'a line condition holds leaves on line fields only');
     checkKeys(item, LEAF_KEYS, itemPath);
     return compileLeaf(item, itemPath, lineField, 'line');

@@ -15,6 +15,16 @@ describe('compileRule', () => {
     expect(rule.json).toEqual({ all: [] });
   });
 
+  it('reads null line keys as not sent: items shaped as the contract shows them, every key present', () => {
+    const absent = { array_field: null, conditions: null, grouped: null, bundle: null };
+    const cart = cartFacts({ channel: 'web', lines: [{ product_id: '1' }, { product_id: '2' }] });
+    const leaf = compileRule(and({ field: 'channel', operator: 'eq', value: 'web', ...absent }), 'rule_conditions');
+    expect(leaf.test(cart)).toBe(true);
+    expect(leaf.json).toEqual(compileRule(and({ field: 'channel', operator: 'eq', value: 'web' }), 'rule_conditions').json);
+    const line = compileRule(and(lines([{ field: 'product_id', operator: 'eq', value: 2, ...absent }], { field: null, operator: null, grouped: null, bundle: null })), 'rule_application');
+    expect(line.selectLines(cart)).toEqual([false, true]);
+  });
+
   it('selects no line of a cart without the products an application names, whatever the other conditions', () => {
     const product = (ids: number[]) => lines([{ field: 'product_id', operator: 'in', values: ids }]);
     const cart = cartFacts({ lines: [{ product_id: '1' }, { product_id: '2' }, {}] });
