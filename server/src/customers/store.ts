@@ -86,7 +86,7 @@ export class CustomerStore {
 
   /**
    * The id of the customer holding this code, email or dni: for a duplicated value the first holder, and once
-   * that one lets it go (update, delete, merge) the remaining holder of lowest id.
+   * that one lets it go (an update or a delete; a merged customer keeps its own) the remaining holder of lowest id.
    */
   findId(tenant: Tenant, key: UniqueKey, value: string): string | undefined {
     return this.index.get([tenantPrefix(tenant), key, value]) as string | undefined;
