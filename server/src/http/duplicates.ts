@@ -169,7 +169,8 @@ export class DuplicateSuppressor {
     const before = this.clock() - DUPLICATE_WINDOW_MS;
     for (const [scope, change] of this.last) if (change.at <= before) this.last.delete(scope);
     for (const [lookup, via] of this.lookups) if (via.change.at <= before) this.lookups.delete(lookup);
-    // A delete older than the window can only end changes older still (one made after it is not remembered).
+    // A delete older than the window can only end changes older still (one still running at the delete was not
+    // remembered; one started after it is not ended by it).
     for (const [owner, end] of this.ends) if (end.at <= before) this.ends.delete(owner);
   }
 }
