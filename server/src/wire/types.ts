@@ -826,6 +826,9 @@ export interface GamesParamsPrize {
 }
 export interface GamesPlay {
   customer_id?: string;
+  /**
+   * 1 to 255 characters (contract part 2); a code longer than any customer's (36) names none: 404 customer_not_found.
+   */
   customer_code?: string;
   loyalty_rule_history_id?: string;
 }
