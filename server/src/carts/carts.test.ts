@@ -392,6 +392,8 @@ describe('GET /carts filters', () => {
     expect(ids(await server.client.get('/carts', { query: { code: 'B' } }))).toEqual([12]);
     expect(ids(await server.client.get('/carts', { query: { country: 'FR' } }))).toEqual([13]);
     expect(ids(await server.client.get('/carts', { query: { countries: 'ES,FR' } }))).toEqual([11, 12, 13]);
+    // Read in every form the other lists read it (docs/http.md, Lists in the query): countries[]=FR was no filter.
+    expect(ids(await server.client.get('/carts', { query: { 'countries[]': 'FR' } }))).toEqual([13]);
   });
 
   it('pages with per_page and starting_after', async () => {
@@ -410,6 +412,8 @@ describe('GET /carts filters', () => {
       [{ associate_id: '3', customer_id: '1' }, 'customer_id'],
       [{ country: 'ES', countries: 'FR' }, 'countries'],
       [{ country: 'es' }, 'country'],
+      [{ countries: 'ES,fr' }, 'countries'],
+      [{ country: 'ES', 'countries[]': 'FR' }, 'countries'],
       [{ from_date: '2026-13-01' }, 'from_date'],
     ];
     for (const [query, field] of cases) {

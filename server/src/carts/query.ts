@@ -4,7 +4,7 @@
  * day of the Company's timezone, both ends included.
  */
 import { cannotBeSentWith, invalidRequest } from '../http/errors.js';
-import { atMostOne, optionalCode, optionalInt64, optionalWire } from '../http/params.js';
+import { atMostOne, optionalCode, optionalCountries, optionalInt64, optionalWire } from '../http/params.js';
 import { localDate } from '../points/local-date.js';
 import type { CartRecord } from './types.js';
 
@@ -29,15 +29,13 @@ function text(query: URLSearchParams, name: string): string | undefined {
   return value === null || value === '' ? undefined : value;
 }
 
+/** `country`, or `countries` in every form the other lists read it (repeated, `countries[]`, comma list). */
 function readCountries(query: URLSearchParams): ReadonlySet<string> | undefined {
   const country = text(query, 'country');
-  const countries = text(query, 'countries');
+  const countries = optionalCountries(query);
   if (country !== undefined && countries !== undefined) throw cannotBeSentWith('countries', 'country');
-  const list = country !== undefined ? [country] : countries?.split(',').map((c) => c.trim());
-  if (list === undefined) return undefined;
-  const field = country !== undefined ? 'country' : 'countries';
-  for (const code of list) if (!COUNTRY.test(code)) throw invalidRequest(field, `${code} is not an ISO 3166-1 alpha-2 code in capitals`);
-  return new Set(list);
+  if (country !== undefined && !COUNTRY.test(country)) throw invalidRequest('country', `${country} is not an ISO 3166-1 alpha-2 code in capitals`);
+  return country !== undefined ? new Set([country]) : countries && new Set(countries);
 }
 
 export function readCartQuery(query: URLSearchParams): CartQuery {
