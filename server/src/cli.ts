@@ -104,7 +104,7 @@ function action<A extends unknown[]>(run: (tenancy: TenancyStore, ...args: A) =>
 const company = program.command('company').description('Companies and their settings');
 company
   .command('create <id>')
-  .description('create a Company (id: a slug)')
+  .description('create a Company (id: a slug of at most 64 characters)')
   .option('--name <name>', 'display name (default: the id)')
   .action(
     action(
