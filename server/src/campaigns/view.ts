@@ -100,6 +100,6 @@ function couponInfo(record: CampaignRecord, options: ViewOptions): Record<string
     coupon_name: localize(record.texts.coupon_name ?? (coupon.name ?? ''), options.language, options.settings),
     external_id: coupon.external_id ?? null,
     key: coupon.key ?? null,
-    ...(options.voucher ? { voucher_info: voucherInfo(options.voucher, coupon) } : {}),
+    ...(options.voucher ? { voucher_info: voucherInfo(options.voucher, coupon, options.settings.timezone) } : {}),
   };
 }

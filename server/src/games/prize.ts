@@ -38,7 +38,7 @@ export function deliverGamePrize(d: PrizeDelivery, game: GameRecord, prize: Game
   if (prize.outcome === 'discount') {
     // play() draws a discount prize only while it is deliverable, checked in this same transaction.
     const target = prizeCoupon(d.campaigns, d.tenant, prize.promotion_id!)!;
-    const voucher = newVoucher({ id: allocateId(d.env, d.tenant, 'vouchers'), code: generateVoucherCode(), target, customerId, now: d.now, priority: 0 });
+    const voucher = newVoucher({ id: allocateId(d.env, d.tenant, 'vouchers'), code: generateVoucherCode(), target, customerId, now: d.now, priority: 0, timezone: d.settings.timezone });
     d.vouchers.putInTransaction(d.tenant, voucher);
     raiseVoucherEvent(d.env, d.tenant, d.settings, d.now, 'voucher.issued', voucher.id);
     return { voucher_id: voucher.id, voucher_code: voucher.code };

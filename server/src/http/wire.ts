@@ -89,16 +89,19 @@ export function wireDatetime(instant: Date): string {
 }
 
 export const DAY_MS = 86_400_000;
-/** The last instant a wire datetime can write (years 0000..9999). */
+/** The first and last instants a wire datetime can write (years 0000..9999). */
+const FIRST_WIRE_MS = Date.parse('0000-01-01T00:00:00Z');
 const LAST_WIRE_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
 
 /**
  * `ms` as a Date no later than 9999-12-31T23:59:59Z; NaN (date arithmetic
  * overflowing JavaScript's dates) is that last instant too. Counts of days
  * and months are bounded on write, but records stored before may hold any.
+ * No earlier than 0000-01-01T00:00:00Z either: the Company's 0000-01-01
+ * starts before it east of UTC.
  */
 export function boundedInstant(ms: number): Date {
-  return new Date(Number.isNaN(ms) || ms > LAST_WIRE_MS ? LAST_WIRE_MS : ms);
+  return new Date(Number.isNaN(ms) || ms > LAST_WIRE_MS ? LAST_WIRE_MS : Math.max(ms, FIRST_WIRE_MS));
 }
 
 /** `days` days after the instant `ms`, bounded as boundedInstant. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, endOfDay, localDate, zonedInstant } from './local-date.js';
+import { addDays, boundInstant, endOfDay, localDate, zonedInstant } from './local-date.js';
 
 // localDate remembers the last date per zone for the minute it holds (carts read it several times a request).
 describe('localDate', () => {
@@ -96,5 +96,24 @@ describe('endOfDay', () => {
   it('ends 9999-12-31 at the last datetime the contract writes, west of UTC too', () => {
     expect(end('9999-12-31', 'America/Santiago')).toBe('9999-12-31T23:59:59.000Z');
     expect(end('9999-12-31', 'Pacific/Kiritimati')).toBe('9999-12-31T09:59:59.000Z');
+  });
+});
+
+describe('boundInstant', () => {
+  const bound = (value: string, end: boolean, timezone: string) => boundInstant(value, end, timezone).toISOString();
+
+  it('reads a bare date as the local day, a start where the clocks jump past midnight, and a datetime as itself', () => {
+    expect(bound('2026-03-01', false, 'Pacific/Kiritimati')).toBe('2026-02-28T10:00:00.000Z');
+    expect(bound('2026-12-31', true, 'America/Mexico_City')).toBe('2027-01-01T05:59:59.000Z');
+    expect(bound('2026-09-06', false, 'America/Santiago')).toBe('2026-09-06T04:00:00.000Z');
+    expect(bound('2026-04-04', true, 'America/Santiago')).toBe('2026-04-05T03:59:59.000Z');
+    expect(bound('2026-03-01T12:00:00Z', false, 'Pacific/Kiritimati')).toBe('2026-03-01T12:00:00.000Z');
+    expect(bound('2026-03-01T12:00:00Z', true, 'Pacific/Kiritimati')).toBe('2026-03-01T12:00:00.000Z');
+  });
+
+  it('keeps the first and last days within the datetimes the contract writes', () => {
+    // Tokyo's local mean time was UTC+09:18:59: its 0000-01-01 starts in the year before.
+    expect(bound('0000-01-01', false, 'Asia/Tokyo')).toBe('0000-01-01T00:00:00.000Z');
+    expect(bound('9999-12-31', true, 'America/Mexico_City')).toBe('9999-12-31T23:59:59.000Z');
   });
 });

@@ -1,4 +1,4 @@
-/** Calendar dates of the Company: points activate and expire by local date. */
+/** Calendar dates of the Company: points activate and expire by local date; coupon and reward dates bound vouchers by it. */
 import { boundedInstant, DAY_MS } from '../http/wire.js';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -77,4 +77,14 @@ export function zonedInstant(date: string, time: string, timezone: string): Date
 export function endOfDay(date: string, timezone: string): Date {
   // From the wall-clock milliseconds, not addDays: the day after 9999-12-31 has no YYYY-MM-DD.
   return boundedInstant(instantOfWall(Date.parse(`${date}T00:00:00Z`) + DAY_MS, timezone) - 1000);
+}
+
+/**
+ * A coupon's or reward's date-or-datetime bound as an instant: a datetime is the instant it names; a bare date
+ * (YYYY-MM-DD) is the Company's day, as campaign and points dates are, so a start is its first instant
+ * (zonedInstant) and an end its last second (endOfDay). Bounded as boundedInstant.
+ */
+export function boundInstant(value: string, end: boolean, timezone: string): Date {
+  if (value.length !== 10) return new Date(value);
+  return end ? endOfDay(value, timezone) : boundedInstant(zonedInstant(value, '00:00:00', timezone).getTime());
 }

@@ -110,7 +110,7 @@ export async function redeemReward(stores: RedeemStores, req: TallyRequest, rewa
       origin_info: { reward: rewardOrigin(reward, req.settings) },
       spend: cost,
     });
-    const voucher = target && issueInTransaction(env, vouchers, req.tenant, req.settings, target, { customer_id: customer.id }, req.now, voucherValidUntil(reward, req.now));
+    const voucher = target && issueInTransaction(env, vouchers, req.tenant, req.settings, target, { customer_id: customer.id }, req.now, voucherValidUntil(reward, req.now, req.settings.timezone));
     const record: RedemptionRecord = {
       id: allocateId(env, req.tenant, 'redemptions'),
       created_at: at.slice(0, 19).replace('T', ' '),

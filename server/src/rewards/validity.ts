@@ -2,25 +2,26 @@
  * How long the voucher a reward issues (process_actions) stays usable: its
  * `available_to`. Relative: number + unit from the redemption (calendar
  * months and years, clamped to the month's last day: Jan 31 + 1 month =
- * Feb 28/29). Fixed: the end (23:59:59 UTC) of validity_duration_date, like a
- * coupon's date-only bound. An end beyond 9999-12-31T23:59:59Z is that
- * instant (rewards stored before the count was bounded). undefined when the reward sets no validity: the
+ * Feb 28/29). Fixed: the end of validity_duration_date, the Company's day in
+ * `timezone` (its last second, endOfDay), like a coupon's date-only bound.
+ * An end beyond 9999-12-31T23:59:59Z is that instant (rewards stored before
+ * the count was bounded). undefined when the reward sets no validity: the
  * coupon's own dates apply (rewards/record.ts refuses an incomplete one).
  */
-import { instant } from '../vouchers/issue.js';
 import type { RewardRecord } from './types.js';
 import { boundedInstant, daysAfter, wireDatetime } from '../http/wire.js';
+import { endOfDay } from '../points/local-date.js';
 
 type Validity = Pick<RewardRecord, 'validity_duration_type' | 'validity_duration_number' | 'validity_duration_unit_option' | 'validity_duration_date'>;
 
-export function voucherValidUntil(reward: Validity, redeemedAt: Date): string | undefined {
-  const end = validityEnd(reward, redeemedAt);
+export function voucherValidUntil(reward: Validity, redeemedAt: Date, timezone: string): string | undefined {
+  const end = validityEnd(reward, redeemedAt, timezone);
   return end === undefined ? undefined : wireDatetime(boundedInstant(end.getTime()));
 }
 
-function validityEnd(reward: Validity, redeemedAt: Date): Date | undefined {
+function validityEnd(reward: Validity, redeemedAt: Date, timezone: string): Date | undefined {
   if (reward.validity_duration_type === 'fixed' && reward.validity_duration_date !== null) {
-    return instant(reward.validity_duration_date, true);
+    return endOfDay(reward.validity_duration_date, timezone);
   }
   const n = reward.validity_duration_number;
   if (reward.validity_duration_type !== 'relative' || n === null) return undefined;

@@ -13,6 +13,8 @@ import { afterReturn, afterUse } from './use.js';
 
 export interface ActionContext {
   now: string;
+  /** The Company's: a coupon's bare print dates are its days. */
+  timezone: string;
   /** Where the voucher is used (redeem, validate). */
   location?: LocationRef;
 }
@@ -59,7 +61,7 @@ export const print: VoucherAction = (found, ctx) => {
   const { voucher, coupon } = found;
   if (coupon?.params.printable !== true) throw new TallyError('invalid_request', `voucher ${voucher.code}: its coupon is not printable`);
   refuse(found, ctx, true);
-  const window = printWindow(voucher, coupon.params);
+  const window = printWindow(voucher, coupon.params, ctx.timezone);
   const at = Date.parse(ctx.now);
   if ((window.print_from !== null && Date.parse(window.print_from) > at) || (window.print_to !== null && Date.parse(window.print_to) < at)) {
     throw new TallyError('invalid_request', `voucher ${voucher.code}: can be printed from ${window.print_from} to ${window.print_to}`);

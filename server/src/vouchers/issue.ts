@@ -2,10 +2,12 @@
  * A new voucher for a customer: of a campaign's coupon (POST /discounts/trigger,
  * a reward's process_actions, a game's discount prize), or the delivery of a
  * targeted instant win. A coupon's voucher takes its dates from the coupon:
- * fixed available_from/available_to, or relative to the issue
- * (available_delay_days, then available_days); `validUntil` (a reward's
- * validity) replaces the end; a date past 9999 is 9999-12-31T23:59:59Z (the
- * counts are bounded on write, coupons stored before may hold any). Redemptions default to one per voucher; an
+ * fixed available_from/available_to (a bare date is the Company's day in
+ * `timezone`, from its first instant through its last second), or relative to
+ * the issue (available_delay_days, then available_days); `validUntil` (a
+ * reward's validity) replaces the end; a date past 9999 is
+ * 9999-12-31T23:59:59Z (the counts are bounded on write, coupons stored before
+ * may hold any). Redemptions default to one per voucher; an
  * `auto_select` coupon issues them selected.
  */
 import { randomInt } from 'node:crypto';
@@ -14,6 +16,7 @@ import type { CampaignRecord } from '../campaigns/types.js';
 import type { InstantWinRecord } from '../instant-wins/types.js';
 import type { VoucherRecord } from './types.js';
 import { daysAfter, wireDatetime } from '../http/wire.js';
+import { boundInstant } from '../points/local-date.js';
 
 /** No 0/O or 1/I: codes are read aloud and typed at tills. */
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -54,15 +57,17 @@ export interface IssueInput {
   customerId: string;
   now: Date;
   priority: number;
+  /** The Company's: a coupon's bare dates are its days. */
+  timezone: string;
   /** Replaces the coupon's end date (ISO instant). */
   validUntil?: string;
 }
 
-export function newVoucher({ id, code, target, customerId, now, priority, validUntil }: IssueInput): VoucherRecord {
+export function newVoucher({ id, code, target, customerId, now, priority, timezone, validUntil }: IssueInput): VoucherRecord {
   const coupon = target.coupon;
   const delayDays = typeof coupon.available_delay_days === 'number' ? coupon.available_delay_days : 0;
-  const from = typeof coupon.available_from === 'string' ? instant(coupon.available_from) : daysAfter(now.getTime(), delayDays);
-  let to: string | null = typeof coupon.available_to === 'string' ? wireDatetime(instant(coupon.available_to, true)) : null;
+  const from = typeof coupon.available_from === 'string' ? boundInstant(coupon.available_from, false, timezone) : daysAfter(now.getTime(), delayDays);
+  let to: string | null = typeof coupon.available_to === 'string' ? wireDatetime(boundInstant(coupon.available_to, true, timezone)) : null;
   if (to === null && typeof coupon.available_days === 'number') to = wireDatetime(daysAfter(from.getTime(), coupon.available_days));
   return {
     id,
@@ -81,10 +86,4 @@ export function newVoucher({ id, code, target, customerId, now, priority, validU
     available_to: validUntil ?? to,
     created_at: wireDatetime(now),
   };
-}
-
-/** A date-only bound covers its whole day (UTC). */
-export function instant(value: string, endOfDay = false): Date {
-  if (value.length === 10) return new Date(`${value}T${endOfDay ? '23:59:59' : '00:00:00'}Z`);
-  return new Date(value);
 }

@@ -57,7 +57,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
     const body = validate('vouchers.one', req.body);
     const holder = optionalCustomer(customers, req.tenant, body, UNKNOWN_HOLDER);
     const target = { tenant: req.tenant, holder, codes: [{ code: req.params.code, field: 'code' }] };
-    const [found] = await applyAction(stores, target, action, { now: wireDatetime(req.now) });
+    const [found] = await applyAction(stores, target, action, { now: wireDatetime(req.now), timezone: req.settings.timezone });
     return success({ voucher: view(req)(found) });
   };
 
@@ -70,7 +70,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
     const location = requestLocation(locations, req.tenant, { id: body.location_id, code: body.location_code });
     const codes = body.codes.map((code, i) => ({ code, field: `codes[${i}]` }));
     const raise = event && ((voucher: VoucherRecord) => raiseVoucherEvent(env, req.tenant, req.settings, req.now, event, voucher.id));
-    const found = await applyAction(stores, { tenant: req.tenant, holder, codes }, action, { now: wireDatetime(req.now), location }, raise);
+    const found = await applyAction(stores, { tenant: req.tenant, holder, codes }, action, { now: wireDatetime(req.now), timezone: req.settings.timezone, location }, raise);
     return success({ vouchers: found.map(view(req)) });
   };
 

@@ -32,7 +32,7 @@ export function voucherView({ voucher, coupon }: FoundVoucher, ctx: PresentConte
     available_redemptions: voucher.max_redemptions === null ? null : voucher.max_redemptions - voucher.redemptions,
     available_from: voucher.available_from,
     available_to: voucher.available_to,
-    ...printWindow(voucher, coupon?.params),
+    ...printWindow(voucher, coupon?.params, ctx.settings.timezone),
     printable: coupon?.params.printable === true,
     prints: voucher.prints ?? 0,
     printed_at: voucher.printed_at ?? null,

@@ -69,7 +69,7 @@ export function issueInTransaction(
     ? Math.max(base, ...vouchers.ofCustomer(tenant, body.customer_id).map((v) => v.priority)) + 1
     : base;
   const id = allocateId(env, tenant, 'vouchers');
-  const voucher = newVoucher({ id, code, target, customerId: body.customer_id, now, priority, ...(validUntil === undefined ? {} : { validUntil }) });
+  const voucher = newVoucher({ id, code, target, customerId: body.customer_id, now, priority, timezone: settings.timezone, ...(validUntil === undefined ? {} : { validUntil }) });
   vouchers.putInTransaction(tenant, voucher);
   raiseVoucherEvent(env, tenant, settings, now, 'voucher.issued', voucher.id);
   return voucher;

@@ -4,7 +4,7 @@ import { wireInt } from '../http/wire.js';
 import { printWindow } from './print-window.js';
 import type { VoucherRecord } from './types.js';
 
-export function voucherInfo(voucher: VoucherRecord, coupon: CouponParams): Record<string, unknown> {
+export function voucherInfo(voucher: VoucherRecord, coupon: CouponParams, timezone: string): Record<string, unknown> {
   return {
     voucher_id: wireInt(voucher.id),
     voucher_code: voucher.code,
@@ -14,7 +14,7 @@ export function voucherInfo(voucher: VoucherRecord, coupon: CouponParams): Recor
     status: voucher.status,
     available_from: voucher.available_from,
     available_to: voucher.available_to,
-    ...printWindow(voucher, coupon),
+    ...printWindow(voucher, coupon, timezone),
     priority: voucher.priority,
     printable: coupon.printable ?? false,
   };
