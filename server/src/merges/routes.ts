@@ -22,7 +22,7 @@ import { wireDatetime } from '../http/wire.js';
 export function mergesRoutes({ env, log, duplicates, config }: ServerContext): Routes {
   const customers = new CustomerStore(env);
   const merges = new MergeStore(env);
-  const worker = new MergeWorker(env, merges, log, config.mergeDelayMs);
+  const worker = new MergeWorker(env, merges, log, config.mergeDelayMs, duplicates);
   worker.resumeQueued();
 
   const readBody = (req: TallyRequest) => {
