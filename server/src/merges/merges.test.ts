@@ -176,6 +176,16 @@ describe('POST /customers/transfer-new', () => {
     expect((await get(7)).merged_to).toBe(8);
   });
 
+  it('gives an inactive customer back as inactive when its transfer-new is given up (the new customer was deleted meanwhile)', async () => {
+    for (const id of [10, 11]) await server.client.post('/customers', { id, name: `N${id}`, registration_location_id: 1 });
+    expect((await server.client.patch('/customers/10', { status: 'inactive' }, { query: { search_param: 'id' } })).status).toBe(200);
+    expect((await server.client.post('/customers/transfer-new', { old_customer_id: 10, new_customer_id: 11 })).status).toBe(200);
+    expect((await get(10)).status).toBe('merging');
+    expect((await server.client.delete('/customers/11', { query: { hard: 'true' }, headers: json })).status).toBe(200);
+    await until(async () => (await get(10)).status !== 'merging');
+    expect(await get(10)).toMatchObject({ status: 'inactive', merged: false });
+  });
+
   it('refuses two customers with an active association', async () => {
     await server.client.post('/associations', { customer_id: 6, associate_customer_id: 5 });
     const res = await server.client.post('/customers/transfer-new', { old_customer_id: 5, new_customer_id: 6 });

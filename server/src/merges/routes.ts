@@ -77,6 +77,7 @@ export function mergesRoutes({ env, log, duplicates, config }: ServerContext): R
             motive: body.motive,
             mode: 'transfer_new',
             status: 'pending',
+            old_status: old.status,
             moved: {},
             created_at: now,
           });

@@ -44,9 +44,10 @@ export class MergeWorker {
         const now = wireDatetime(new Date());
         const target = customers.get(tenant, merge.new_customer_id);
         if (!target || target.deleted_at !== undefined || target.status === 'merged' || target.status === 'merging') {
-          // The new customer changed since the request: the old customer is released, the merge recorded as failed.
+          // The new customer changed since the request: the old customer is released as it was (an inactive one stays
+          // inactive), the merge recorded as failed.
           const old = customers.get(tenant, merge.old_customer_id)!;
-          customers.put(tenant, { ...old, status: 'active', updated_at: now }, old);
+          customers.put(tenant, { ...old, status: merge.old_status ?? 'active', updated_at: now }, old);
           this.merges.put(tenant, { ...merge, status: 'failed', completed_at: now });
           return old.id;
         }
