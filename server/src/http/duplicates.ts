@@ -23,13 +23,14 @@
  */
 import { auditTarget } from '../audit/context.js';
 import { tenantPrefix } from '../store/keys.js';
+import type { Tenant } from '../tenancy/types.js';
 import { canonicalBody, stringifyJson } from './json.js';
 import { canonicalQuery } from './params.js';
 import type { Reply, TallyRequest } from './types.js';
 
 export const DUPLICATE_WINDOW_MS = 5 * 60 * 1000;
 
-const scopeOf = (req: TallyRequest, target: string) => `${tenantPrefix(req.tenant)}\u0000${target}`;
+const scopeOf = (tenant: Tenant, target: string) => `${tenantPrefix(tenant)}\u0000${target}`;
 
 interface LastChange {
   fingerprint: string;
@@ -94,9 +95,9 @@ export class DuplicateSuppressor {
 
   async suppress(req: TallyRequest, target: SuppressionTarget, work: () => Promise<Reply>): Promise<Reply> {
     const record = typeof target === 'string' ? target : target.record;
-    const lookup = typeof target === 'string' || !('lookup' in target) ? undefined : scopeOf(req, target.lookup);
+    const lookup = typeof target === 'string' || !('lookup' in target) ? undefined : scopeOf(req.tenant, target.lookup);
     const created = typeof target === 'string' || !('created' in target) ? undefined : target.created;
-    const owners = typeof target === 'string' || !('owners' in target) ? [] : target.owners.map((owner) => scopeOf(req, owner));
+    const owners = typeof target === 'string' || !('owners' in target) ? [] : target.owners.map((owner) => scopeOf(req.tenant, owner));
     // The raw body parsed again (routes may have rewritten req.body in place): formatting and key order do not count.
     // The owners too: one card attached through another customer's path is another request.
     const fingerprint = [req.operation, canonicalQuery(req.query), canonicalBody(req.rawBody), ...owners].join('\u0000');
@@ -104,7 +105,7 @@ export class DuplicateSuppressor {
     auditTarget(req, record);
     if (record === undefined && created === undefined) return this.found(lookup!, fingerprint) ?? work();
     // A create through a lookup that finds nothing yet waits on the lookup: two identical ones do not both run.
-    const scope = record === undefined ? lookup! : scopeOf(req, record);
+    const scope = record === undefined ? lookup! : scopeOf(req.tenant, record);
     for (;;) {
       const running = this.inFlight.get(scope);
       if (!running) break;
@@ -121,7 +122,7 @@ export class DuplicateSuppressor {
       // A change whose owner was deleted while it ran is not remembered: it is gone already.
       if ((reply.status ?? 200) === 200 && !this.ownerDeletedSince(owners, seq)) {
         const change = { fingerprint, reply: { ...reply, raw: reply.raw ?? stringifyJson(reply.body) }, at: this.clock(), seq, owners };
-        const changed = record === undefined ? scopeOf(req, created!(reply)) : scope;
+        const changed = record === undefined ? scopeOf(req.tenant, created!(reply)) : scope;
         this.last.set(changed, change);
         if (lookup !== undefined) this.lookups.set(lookup, { scope: changed, change });
       }
@@ -136,7 +137,17 @@ export class DuplicateSuppressor {
    * longer repeat. Called by the delete's work once committed.
    */
   deleted(req: TallyRequest, record: string): void {
-    this.ends.set(scopeOf(req, record), { seq: ++this.seq, at: this.clock() });
+    this.ends.set(scopeOf(req.tenant, record), { seq: ++this.seq, at: this.clock() });
+  }
+
+  /**
+   * `record` (`customer:42`) was changed by the server itself, after the answer of its last change: an
+   * asynchronous transfer-new given up, which makes the old customer active again. That change no longer
+   * describes the record (A, B, A), so an identical request runs again rather than answering success for a
+   * merge that will never happen.
+   */
+  changed(tenant: Tenant, record: string): void {
+    this.last.delete(scopeOf(tenant, record));
   }
 
   /** The answer of the record's last change when this request repeats it within the window. */

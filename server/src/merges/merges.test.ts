@@ -159,6 +159,33 @@ describe('POST /customers/transfer-new', () => {
     expect((await get(3)).merged_to).toBe(4);
   });
 
+  it('runs an identical transfer-new again once the first was given up (the new customer was merged meanwhile)', async () => {
+    for (const id of [7, 8, 9]) await server.client.post('/customers', { id, name: `N${id}`, registration_location_id: 1 });
+    const merge = { old_customer_id: 7, new_customer_id: 8 };
+    expect((await server.client.post('/customers/transfer-new', merge)).status).toBe(200);
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 8, new_customer_id: 9 })).status).toBe(200);
+    await until(async () => (await get(7)).status === 'active');
+    // Not the first answer again (success, nothing done): 8 is merged now.
+    const retry = await server.client.post('/customers/transfer-new', merge);
+    expect(retry.status).toBe(409);
+    expect(retry.body).toMatchObject({ code: 'conflict', error: expect.stringMatching(/^new_customer_id: /) });
+    // 8 active again, the same request merges 7 into it.
+    expect((await server.client.post('/customers/8/unmerge', undefined, { headers: json, query: { with_activites: 'true' } })).status).toBe(200);
+    expect((await server.client.post('/customers/transfer-new', merge)).status).toBe(200);
+    await until(async () => (await get(7)).status === 'merged');
+    expect((await get(7)).merged_to).toBe(8);
+  });
+
+  it('gives an inactive customer back as inactive when its transfer-new is given up (the new customer was deleted meanwhile)', async () => {
+    for (const id of [10, 11]) await server.client.post('/customers', { id, name: `N${id}`, registration_location_id: 1 });
+    expect((await server.client.patch('/customers/10', { status: 'inactive' }, { query: { search_param: 'id' } })).status).toBe(200);
+    expect((await server.client.post('/customers/transfer-new', { old_customer_id: 10, new_customer_id: 11 })).status).toBe(200);
+    expect((await get(10)).status).toBe('merging');
+    expect((await server.client.delete('/customers/11', { query: { hard: 'true' }, headers: json })).status).toBe(200);
+    await until(async () => (await get(10)).status !== 'merging');
+    expect(await get(10)).toMatchObject({ status: 'inactive', merged: false });
+  });
+
   it('refuses two customers with an active association', async () => {
     await server.client.post('/associations', { customer_id: 6, associate_customer_id: 5 });
     const res = await server.client.post('/customers/transfer-new', { old_customer_id: 5, new_customer_id: 6 });

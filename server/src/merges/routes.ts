@@ -22,7 +22,7 @@ import { wireDatetime } from '../http/wire.js';
 export function mergesRoutes({ env, log, duplicates, config }: ServerContext): Routes {
   const customers = new CustomerStore(env);
   const merges = new MergeStore(env);
-  const worker = new MergeWorker(env, merges, log, config.mergeDelayMs);
+  const worker = new MergeWorker(env, merges, log, config.mergeDelayMs, duplicates);
   worker.resumeQueued();
 
   const readBody = (req: TallyRequest) => {
@@ -77,6 +77,7 @@ export function mergesRoutes({ env, log, duplicates, config }: ServerContext): R
             motive: body.motive,
             mode: 'transfer_new',
             status: 'pending',
+            old_status: old.status,
             moved: {},
             created_at: now,
           });

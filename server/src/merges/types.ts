@@ -1,3 +1,5 @@
+import type { CustomerStatus } from '../customers/types.js';
+
 /** A merge of an old customer into a new one (POST /customers/transfer and transfer-new). */
 export interface MergeRecord {
   id: string;
@@ -8,6 +10,8 @@ export interface MergeRecord {
   /** transfer completes in its own transaction; transfer_new completes asynchronously. */
   mode: 'transfer' | 'transfer_new';
   status: 'pending' | 'completed' | 'failed' | 'unmerged';
+  /** transfer_new: the old customer's status before it became merging, which a merge given up gives back (absent: active). */
+  old_status?: CustomerStatus;
   /** Ids of the records moved, by owned kind name: what an unmerge gives back. */
   moved: Record<string, string[]>;
   /** The association the merge created (new customer -> old customer). */

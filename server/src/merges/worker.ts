@@ -4,8 +4,11 @@
  * customer merging; the worker completes it after `delayMs` in its own
  * transaction and dequeues it. At start-up every queued merge is resumed, so
  * a merge survives a restart (or a crash) between the two transactions.
+ * A merge given up (the new customer deleted or merged meanwhile) ends the
+ * request's duplicate-suppression window: the old customer changed since.
  */
 import { CustomerStore } from '../customers/store.js';
+import type { DuplicateSuppressor } from '../http/duplicates.js';
 import type { Logger } from '../log.js';
 import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
@@ -19,6 +22,7 @@ export class MergeWorker {
     private readonly merges: MergeStore,
     private readonly log: Logger,
     private readonly delayMs: number,
+    private readonly duplicates: DuplicateSuppressor,
   ) {}
 
   schedule(tenant: Tenant, mergeId: string): void {
@@ -32,22 +36,26 @@ export class MergeWorker {
 
   private async run(tenant: Tenant, mergeId: string): Promise<void> {
     try {
-      await this.env.transact(() => {
+      const failed = await this.env.transact(() => {
         const merge = this.merges.get(tenant, mergeId);
         this.merges.dequeue(tenant, mergeId);
-        if (merge?.status !== 'pending') return;
+        if (merge?.status !== 'pending') return undefined;
         const customers = new CustomerStore(this.env);
         const now = wireDatetime(new Date());
         const target = customers.get(tenant, merge.new_customer_id);
         if (!target || target.deleted_at !== undefined || target.status === 'merged' || target.status === 'merging') {
-          // The new customer changed since the request: the old customer is released, the merge recorded as failed.
+          // The new customer changed since the request: the old customer is released as it was (an inactive one stays
+          // inactive), the merge recorded as failed.
           const old = customers.get(tenant, merge.old_customer_id)!;
-          customers.put(tenant, { ...old, status: 'active', updated_at: now }, old);
+          customers.put(tenant, { ...old, status: merge.old_status ?? 'active', updated_at: now }, old);
           this.merges.put(tenant, { ...merge, status: 'failed', completed_at: now });
-          return;
+          return old.id;
         }
         completeMerge(this.env, customers, this.merges, tenant, merge, now);
+        return undefined;
       });
+      // Otherwise an identical transfer-new would be answered success again, and nothing done.
+      if (failed !== undefined) this.duplicates.changed(tenant, `customer:${failed}`);
     } catch (err) {
       this.log.error({ err, merge: mergeId }, 'asynchronous merge failed; it stays queued for the next start');
     }
