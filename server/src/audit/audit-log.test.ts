@@ -4,7 +4,8 @@ import { openStore, type Key, type StoreEnv } from '../store/env.js';
 import { realtimeCart } from '../testing/carts.js';
 import { runCli } from '../testing/cli.js';
 import { startServer, TEST_KEY, type Client, type TestServer } from '../testing/server.js';
-import { indexAuditTargets } from './backfill.js';
+import { migrations } from '../store/migrations.js';
+import { indexAuditTargets, PROGRESS } from './backfill.js';
 import { AUDIT_LOG, AUDIT_LOG_TARGETS, targetKey, type AuditEntry } from './log.js';
 
 const AUTHOR = { headers: { 'X-Author-Email': 'Ana@Example.com' } };
@@ -27,8 +28,7 @@ async function everyPage(client: Client, query: Record<string, string> = {}, per
 
 /** The index keys the store holds, and those its entries call for (one per entry with a target), both sorted alike. */
 function indexOf(env: StoreEnv): { held: Key[][]; wanted: Key[][] } {
-  // The backfill's progress is the one key that is not an array.
-  const held = [...env.db(AUDIT_LOG_TARGETS).getKeys({})].filter((key): key is Key[] => Array.isArray(key));
+  const held = [...env.db(AUDIT_LOG_TARGETS).getKeys({})] as Key[][];
   const wanted = [...env.db(AUDIT_LOG).getRange({})].flatMap(({ key, value }) => {
     const [tenant, entryKey] = key as string[];
     const { target } = value as AuditEntry;
@@ -279,8 +279,11 @@ describe('the target index of a store written before it', () => {
   });
   afterAll(() => server.dispose());
 
-  /** The store as written before the index: no `audit_log_targets` database. */
-  const withoutIndex = () => withStore(server.dataDir, (env) => env.transact(() => env.db(AUDIT_LOG_TARGETS).dropSync()));
+  /** The store as written before the index: no `audit_log_targets` database, no backfill recorded. */
+  const withoutIndex = () => withStore(server.dataDir, (env) => env.transact(() => {
+    env.db(AUDIT_LOG_TARGETS).dropSync();
+    migrations(env).removeSync(PROGRESS);
+  }));
 
   it('is built at start: a target’s entries read as the whole log filtered by hand', async () => {
     await withoutIndex();

@@ -4,13 +4,11 @@
  * (docs/audit-log.md, Storage).
  */
 import type { Key, StoreEnv } from '../store/env.js';
+import { migrations } from '../store/migrations.js';
 import { AUDIT_LOG, AUDIT_LOG_TARGETS, targetKey, type AuditEntry } from './log.js';
 
-/**
- * The backfill's progress, in the index's database under a key no index key has (those are [tenant, target,
- * entry] and a tenant holds a `/`): the `audit_log` key the next batch starts at, or DONE.
- */
-const PROGRESS = 'backfill';
+/** Its entry in `migrations`: the `audit_log` key the next batch starts at, or DONE. */
+export const PROGRESS = 'audit_log_targets';
 const DONE = 'done';
 
 /**
@@ -20,7 +18,7 @@ const DONE = 'done';
  * indexed.
  */
 export async function indexAuditTargets(env: StoreEnv, batch = 10_000): Promise<number> {
-  if (env.db(AUDIT_LOG_TARGETS).get(PROGRESS) === DONE) return 0;
+  if (migrations(env).get(PROGRESS) === DONE) return 0;
   let indexed = 0;
   for (;;) {
     const { count, done } = await env.transact(() => indexSome(env, batch));
@@ -31,7 +29,7 @@ export async function indexAuditTargets(env: StoreEnv, batch = 10_000): Promise<
 
 function indexSome(env: StoreEnv, batch: number): { count: number; done: boolean } {
   const index = env.db(AUDIT_LOG_TARGETS);
-  const next = index.get(PROGRESS) as Key[] | undefined;
+  const next = migrations(env).get(PROGRESS) as Key[] | undefined;
   // One entry more than the batch: where the next batch starts.
   const entries = [...env.db(AUDIT_LOG).getRange({ start: next, limit: batch + 1 })];
   let count = 0;
@@ -43,6 +41,6 @@ function indexSome(env: StoreEnv, batch: number): { count: number; done: boolean
     count++;
   }
   const done = entries.length <= batch;
-  index.putSync(PROGRESS, done ? DONE : entries[batch].key);
+  migrations(env).putSync(PROGRESS, done ? DONE : entries[batch].key);
   return { count, done };
 }

@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Key, type StoreEnv } from '../store/env.js';
 import { idKey, tenantPrefix, under } from '../store/keys.js';
+import { migrations } from '../store/migrations.js';
 import { BOOTSTRAP_COMPANY } from '../tenancy/bootstrap.js';
 import type { Tenant } from '../tenancy/types.js';
 import { startServer, type TestServer } from '../testing/server.js';
@@ -41,7 +42,7 @@ async function writeOldLayout(env: StoreEnv): Promise<void> {
     const index = env.db('customer_index');
     for (const { key } of indexEntries(env).filter(isOtherHolder)) index.removeSync(key);
     for (const [tenant, kind, value] of PASSED_ON) index.removeSync([tenantPrefix(tenant), kind, value]);
-    env.db('migrations').removeSync('duplicate_holders');
+    migrations(env).removeSync('duplicate_holders');
   });
 }
 
@@ -122,7 +123,7 @@ describe('duplicate holders of a store written before they were listed', () => {
       await writeOldLayout(env);
       expect(await migrateDuplicateHolders(env, TENANTS, 4)).toEqual({ listed: LISTED, held: PASSED_ON.length });
       expect(await migrateDuplicateHolders(env, TENANTS, 4)).toEqual({ listed: 0, held: 0 });
-      await env.transact(() => env.db('migrations').removeSync('duplicate_holders'));
+      await env.transact(() => migrations(env).removeSync('duplicate_holders'));
       expect(await migrateDuplicateHolders(env, TENANTS, 4)).toEqual({ listed: 0, held: 0 });
       expect(indexEntries(env)).toEqual(written);
     });

@@ -6,13 +6,13 @@
  */
 import type { Key, StoreEnv } from '../store/env.js';
 import { tenantPrefix, under } from '../store/keys.js';
+import { migrations } from '../store/migrations.js';
 import type { Tenant } from '../tenancy/types.js';
 import { openCustomerDatabases } from './databases.js';
 import { CustomerStore } from './store.js';
 import type { CustomerRecord } from './types.js';
 
-/** One entry per start-up migration that runs once per store: when it finished. */
-const MIGRATIONS = 'migrations';
+/** Its entry in `migrations`: when it finished. */
 const HOLDERS_LISTED = 'duplicate_holders';
 
 export interface HoldersListed {
@@ -28,9 +28,8 @@ export interface HoldersListed {
  * restart after a crash scans again from the start: the batches already committed write nothing.
  */
 export async function migrateDuplicateHolders(env: StoreEnv, tenants: readonly Tenant[], batch = 10_000): Promise<HoldersListed> {
-  const migrations = env.db(MIGRATIONS);
   const done: HoldersListed = { listed: 0, held: 0 };
-  if (migrations.doesExist(HOLDERS_LISTED)) return done;
+  if (migrations(env).doesExist(HOLDERS_LISTED)) return done;
   // Outside any transaction (databases.ts says why).
   openCustomerDatabases(env);
   const store = new CustomerStore(env);
@@ -53,6 +52,6 @@ export async function migrateDuplicateHolders(env: StoreEnv, tenants: readonly T
       start = under(last).end;
     }
   }
-  await env.transact(() => migrations.putSync(HOLDERS_LISTED, new Date().toISOString()));
+  await env.transact(() => migrations(env).putSync(HOLDERS_LISTED, new Date().toISOString()));
   return done;
 }
