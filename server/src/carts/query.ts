@@ -4,7 +4,7 @@
  * day of the Company's timezone, both ends included.
  */
 import { cannotBeSentWith, invalidRequest } from '../http/errors.js';
-import { atMostOne, optionalCode, optionalCountries, optionalInt64, optionalWire } from '../http/params.js';
+import { atMostOne, countryCode, optionalCode, optionalCountries, optionalInt64, optionalWire } from '../http/params.js';
 import { localDate } from '../points/local-date.js';
 import type { CartRecord } from './types.js';
 
@@ -22,8 +22,6 @@ export interface CartQuery {
   countries?: ReadonlySet<string>;
 }
 
-const COUNTRY = /^[A-Z]{2}$/;
-
 function text(query: URLSearchParams, name: string): string | undefined {
   const value = query.get(name);
   return value === null || value === '' ? undefined : value;
@@ -34,8 +32,7 @@ function readCountries(query: URLSearchParams): ReadonlySet<string> | undefined 
   const country = text(query, 'country');
   const countries = optionalCountries(query);
   if (country !== undefined && countries !== undefined) throw cannotBeSentWith('countries', 'country');
-  if (country !== undefined && !COUNTRY.test(country)) throw invalidRequest('country', `${country} is not an ISO 3166-1 alpha-2 code in capitals`);
-  return country !== undefined ? new Set([country]) : countries && new Set(countries);
+  return country !== undefined ? new Set([countryCode(country, 'country')]) : countries && new Set(countries);
 }
 
 export function readCartQuery(query: URLSearchParams): CartQuery {

@@ -103,13 +103,15 @@ export function listParam(query: URLSearchParams, name: string): string[] | unde
   return values.length === 0 ? undefined : values;
 }
 
+/** A country filter's code: ISO 3166-1 alpha-2 in capitals, else 400 naming `field`. */
+export function countryCode(value: string, field: string): string {
+  if (!/^[A-Z]{2}$/.test(value)) throw invalidRequest(field, `${value} is not an ISO 3166-1 alpha-2 code in capitals`);
+  return value;
+}
+
 /** The `countries` filter of the lists: ISO 3166-1 alpha-2 codes in capitals (listParam's forms); undefined when absent. */
 export function optionalCountries(query: URLSearchParams): string[] | undefined {
-  const countries = listParam(query, 'countries');
-  for (const country of countries ?? []) {
-    if (!/^[A-Z]{2}$/.test(country)) throw invalidRequest('countries', `${country} is not an ISO 3166-1 alpha-2 code in capitals`);
-  }
-  return countries;
+  return listParam(query, 'countries')?.map((country) => countryCode(country, 'countries'));
 }
 
 /**

@@ -50,7 +50,7 @@ export const QUERY_PARAMETERS: Partial<Record<OperationId, readonly QueryParamet
     ...customer, q('associate_id', int64), ...location, q('order_id', text),
     q('from_date', { type: 'string', format: 'date' }, { description: "A day of the Company's timezone: carts created on it or later." }),
     q('to_date', { type: 'string', format: 'date' }, { description: "A day of the Company's timezone: carts created on it or earlier." }),
-    q('id', int64), q('code', text), q('country', text), q('countries', text, { description: 'Comma-separated ISO 3166-1 alpha-2 codes.' }),
+    q('id', int64), q('code', text), q('country', text), q('countries', text, { description: 'ISO 3166-1 alpha-2 codes: repeated, as countries[] or comma-separated.' }),
   ],
   'audit_log.list': [
     q('operation', text), q('target', text, { description: 'kind:id, e.g. customer:42; at most 300 characters.' }), q('api_key', text), q('author', text),
