@@ -4,7 +4,7 @@
  * not ended campaigns of their country plus the targeted campaigns whose
  * voucher they hold (reported in coupon_info.voucher_info).
  */
-import { localDate } from '../points/local-date.js';
+import { localDate } from '../calendar/company-days.js';
 import { isUsable } from '../vouchers/status.js';
 import type { VoucherRecord } from '../vouchers/types.js';
 import type { LocationRef } from '../vouchers/location.js';

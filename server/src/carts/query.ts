@@ -5,7 +5,7 @@
  */
 import { cannotBeSentWith, invalidRequest } from '../http/errors.js';
 import { atMostOne, countryCode, optionalCode, optionalCountries, optionalInt64, optionalWire } from '../http/params.js';
-import { localDate } from '../points/local-date.js';
+import { localDate } from '../calendar/company-days.js';
 import type { CartRecord } from './types.js';
 
 export interface CartQuery {

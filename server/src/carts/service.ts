@@ -26,7 +26,7 @@ import { readCartRequest, type CartRequest } from './request.js';
 import { readReturns } from './returns.js';
 import { DrawSeeds } from './seed.js';
 import { CartStore } from './store.js';
-import { localDate } from '../points/local-date.js';
+import { localDate } from '../calendar/company-days.js';
 import { customerTier } from '../tiers/customer-tier.js';
 import { TierStore } from '../tiers/store.js';
 

@@ -4,7 +4,7 @@
  * week (from Monday), month or year, the last N months (relative_months,
  * today included), or fixed dates. Never beyond today or the challenge end.
  */
-import { addDays } from '../points/local-date.js';
+import { addDays } from '../calendar/company-days.js';
 import type { ChallengeRecord } from './types.js';
 
 export interface Window {

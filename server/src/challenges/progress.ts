@@ -14,7 +14,7 @@ import { localize } from '../http/language.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import { recordPoints } from '../points/ledger.js';
 import { customerCountry } from '../rewards/eligibility.js';
-import { localDate } from '../points/local-date.js';
+import { localDate } from '../calendar/company-days.js';
 import type { LedgerClock } from '../points/types.js';
 import type { StoreEnv } from '../store/env.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';

@@ -13,7 +13,7 @@ import { optionalBoolean, readPage, readPerPage, requireInt64 } from '../http/pa
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
-import { localDate } from '../points/local-date.js';
+import { localDate } from '../calendar/company-days.js';
 import { clockOf, customerFromPath, requireActive } from '../points/request.js';
 import { customerCountry } from '../rewards/eligibility.js';
 import { allocateId } from '../store/ids.js';

@@ -3,7 +3,7 @@ import { attributeDefinition } from '../customers/attribute-definitions.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { localize } from '../http/language.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
-import { endOfDay, localDate } from '../points/local-date.js';
+import { endOfDay, localDate } from '../calendar/company-days.js';
 import type { StoreEnv } from '../store/env.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { attributeValue, isCartMetric, reachedLevel } from './measure.js';

@@ -17,7 +17,7 @@ import type { TallyRequest } from '../http/types.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { tenantPrefix } from '../store/keys.js';
-import { localDate } from '../points/local-date.js';
+import { localDate } from '../calendar/company-days.js';
 import { customerTier } from '../tiers/customer-tier.js';
 import type { TierStore } from '../tiers/store.js';
 import { optionalCustomer } from '../vouchers/customer.js';

@@ -5,7 +5,7 @@
  */
 import { cannotBeSentWith, invalidRequest, requiredOr } from './errors.js';
 import { toDate, toDatetime, WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
-import { zonedInstant } from '../points/local-date.js';
+import { zonedInstant } from '../calendar/company-days.js';
 import type { PageRequest } from '../store/paginate.js';
 
 type Raw = string | null | undefined;

@@ -12,7 +12,7 @@ import { findAccountHolder, findCustomer } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { StoreEnv } from '../store/env.js';
 import { readExpiring } from './ledger.js';
-import { addDays, endOfDay, localDate } from './local-date.js';
+import { addDays, endOfDay, localDate } from '../calendar/company-days.js';
 import { pointsAsMoney } from './money.js';
 import { clockOf } from './request.js';
 

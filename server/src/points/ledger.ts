@@ -20,7 +20,7 @@ import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { idFromKey, idKey, tenantPrefix, under } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
-import { localDate } from './local-date.js';
+import { localDate } from '../calendar/company-days.js';
 import type { Balance, LedgerClock, OriginCart, PointsTransaction, PointsTransactionType, ScoreLine } from './types.js';
 import { availableIn, bucketKey, combine, giveBack, grant, plainPoints, reverse, settle, slicePoints, spend, takeBack, type Bucket, type Movement, type Returns } from './wallet.js';
 import { moveBuckets, removeWallet, WalletView } from './wallet-store.js';

@@ -23,7 +23,7 @@ import type { StoreEnv } from '../store/env.js';
 import { idFromKey, tenantPrefix } from '../store/keys.js';
 import { everyTenant, type TenancyStore } from '../tenancy/store.js';
 import { needsSettlement, settleCustomer } from './ledger.js';
-import { localDate } from './local-date.js';
+import { localDate } from '../calendar/company-days.js';
 import { settlementMayBeDue } from './wallet-store.js';
 
 /** Customers read, and at most settled in one write transaction, between two yields. */

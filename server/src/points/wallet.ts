@@ -6,7 +6,7 @@
  * first. Every change is returned as a transaction line so the stored
  * transactions always add up to the balance.
  */
-import { addDays } from './local-date.js';
+import { addDays } from '../calendar/company-days.js';
 import type { Balance, ScoreLine } from './types.js';
 
 export interface Bucket {

@@ -7,7 +7,7 @@
  */
 import { periodKey } from '@tally/engine';
 import type { CustomerRecord } from '../customers/types.js';
-import { localDate } from '../points/local-date.js';
+import { localDate } from '../calendar/company-days.js';
 import { ownCountry } from '../locations/registration.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { StoreEnv } from '../store/env.js';

@@ -10,7 +10,7 @@
  */
 import type { RewardRecord } from './types.js';
 import { boundedInstant, daysAfter, wireDatetime } from '../http/wire.js';
-import { endOfDay } from '../points/local-date.js';
+import { endOfDay } from '../calendar/company-days.js';
 
 type Validity = Pick<RewardRecord, 'validity_duration_type' | 'validity_duration_number' | 'validity_duration_unit_option' | 'validity_duration_date'>;
 

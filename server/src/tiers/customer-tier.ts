@@ -7,7 +7,7 @@
 import type { CustomerRecord } from '../customers/types.js';
 import type { TallyRequest } from '../http/types.js';
 import { wireInt } from '../http/wire.js';
-import { localDate } from '../points/local-date.js';
+import { localDate } from '../calendar/company-days.js';
 import type { Tenant } from '../tenancy/types.js';
 import { programStanding } from './measured.js';
 import { appliesTo } from './standing.js';

@@ -10,7 +10,7 @@ import { programStanding } from './measured.js';
 import { appliesTo } from './standing.js';
 import { TierStore } from './store.js';
 import { DAY_MS, wireDatetime } from '../http/wire.js';
-import { localDate } from '../points/local-date.js';
+import { localDate } from '../calendar/company-days.js';
 
 /**
  * Inside a transaction; `now` is `YYYY-MM-DDThh:mm:ssZ`. Cart metrics are kept by the Company's local date, so

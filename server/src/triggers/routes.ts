@@ -10,7 +10,7 @@ import { CustomerStore } from '../customers/store.js';
 import type { Routes } from '../http/types.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import { readBalance } from '../points/ledger.js';
-import { localDate } from '../points/local-date.js';
+import { localDate } from '../calendar/company-days.js';
 import type { Tenant } from '../tenancy/types.js';
 import { customerTier } from '../tiers/customer-tier.js';
 import { TierStore } from '../tiers/store.js';

@@ -16,7 +16,7 @@ import type { CampaignRecord } from '../campaigns/types.js';
 import type { InstantWinRecord } from '../instant-wins/types.js';
 import type { VoucherRecord } from './types.js';
 import { daysAfter, wireDatetime } from '../http/wire.js';
-import { boundInstant } from '../points/local-date.js';
+import { boundInstant } from '../calendar/company-days.js';
 
 /** No 0/O or 1/I: codes are read aloud and typed at tills. */
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';

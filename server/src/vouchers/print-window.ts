@@ -8,7 +8,7 @@
 import type { CouponParams } from '@tally/engine';
 import type { VoucherRecord } from './types.js';
 import { daysAfter, wireDatetime } from '../http/wire.js';
-import { boundInstant } from '../points/local-date.js';
+import { boundInstant } from '../calendar/company-days.js';
 
 export interface PrintWindow {
   print_from: string | null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, boundInstant, endOfDay, localDate, zonedInstant } from './local-date.js';
+import { addDays, boundInstant, endOfDay, localDate, zonedInstant } from './company-days.js';
 
 // localDate remembers the last date per zone for the minute it holds (carts read it several times a request).
 describe('localDate', () => {
