@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, boundInstant, endOfDay, localDate, zonedInstant } from './company-days.js';
+import { addDays, boundInstant, daysLater, endOfDay, localDate, monthsLater, zonedInstant } from './company-days.js';
 
 // localDate remembers the last date per zone for the minute it holds (carts read it several times a request).
 describe('localDate', () => {
@@ -115,5 +115,59 @@ describe('boundInstant', () => {
     // Tokyo's local mean time was UTC+09:18:59: its 0000-01-01 starts in the year before.
     expect(bound('0000-01-01', false, 'Asia/Tokyo')).toBe('0000-01-01T00:00:00.000Z');
     expect(bound('9999-12-31', true, 'America/Mexico_City')).toBe('9999-12-31T23:59:59.000Z');
+  });
+});
+
+describe('daysLater and monthsLater', () => {
+  const days = (instant: string, count: number, timezone: string) => daysLater(new Date(instant), count, timezone).toISOString();
+  const months = (instant: string, count: number, timezone: string) => monthsLater(new Date(instant), count, timezone).toISOString();
+
+  it('end at the local time they start, across a change of offset either way', () => {
+    // Europe/Madrid: 11:00 at UTC+1 on March 20 to 11:00 at UTC+2 on April 19, and back in October.
+    expect(days('2026-03-20T10:00:00Z', 30, 'Europe/Madrid')).toBe('2026-04-19T09:00:00.000Z');
+    expect(days('2026-10-01T10:00:00Z', 30, 'Europe/Madrid')).toBe('2026-10-31T11:00:00.000Z');
+    // America/New_York: 10:00 at UTC-5 on March 5 to 10:00 at UTC-4 on March 12 (the change on the 8th).
+    expect(days('2026-03-05T15:00:00Z', 7, 'America/New_York')).toBe('2026-03-12T14:00:00.000Z');
+    // No change crossed: whole days.
+    expect(days('2026-06-01T10:00:00Z', 30, 'Europe/Madrid')).toBe('2026-07-01T10:00:00.000Z');
+    expect(days('2026-03-20T10:00:00Z', 30, 'UTC')).toBe('2026-04-19T10:00:00.000Z');
+    // Monthly: 10:00 at UTC-5 on March 1 to 10:00 at UTC-4 on April 1.
+    expect(months('2026-03-01T15:00:00Z', 1, 'America/New_York')).toBe('2026-04-01T14:00:00.000Z');
+  });
+
+  it('count local dates, not UTC ones', () => {
+    // 23:30 on January 30 at UTC-5 is January 31 in UTC: a month later is February 28 at 23:30 local (March 1 in
+    // UTC), where a month of UTC dates ends on February 28 at 04:30 UTC, the 27th at 23:30 local.
+    expect(months('2026-01-31T04:30:00Z', 1, 'America/New_York')).toBe('2026-03-01T04:30:00.000Z');
+    expect(months('2026-01-31T04:30:00Z', 1, 'UTC')).toBe('2026-02-28T04:30:00.000Z');
+    expect(months('2026-01-31T15:00:00Z', 1, 'America/New_York')).toBe('2026-02-28T15:00:00.000Z');
+    expect(months('2028-01-31T15:00:00Z', 1, 'America/New_York')).toBe('2028-02-29T15:00:00.000Z');
+    expect(months('2028-02-29T15:00:00Z', 12, 'America/New_York')).toBe('2029-02-28T15:00:00.000Z');
+    // Kiritimati (UTC+14): 08:00 on March 1 local is February 28 in UTC; a day later is March 2 local.
+    expect(days('2026-02-28T18:00:00Z', 1, 'Pacific/Kiritimati')).toBe('2026-03-01T18:00:00.000Z');
+  });
+
+  it('reach a local time the clocks skip where they jump, and one they show twice at the earlier instant', () => {
+    // Europe/Madrid: 02:30 on March 29 is skipped (02:00 became 03:00): 03:00, zonedInstant's reading.
+    expect(days('2026-02-27T01:30:00Z', 30, 'Europe/Madrid')).toBe('2026-03-29T01:00:00.000Z');
+    expect(months('2026-02-28T01:30:00Z', 1, 'Europe/Madrid')).toBe('2026-03-28T01:30:00.000Z');
+    // 02:30 on October 25 is shown twice (03:00 became 02:00): the first, at UTC+2.
+    expect(days('2026-09-25T00:30:00Z', 30, 'Europe/Madrid')).toBe('2026-10-25T00:30:00.000Z');
+    // From either of the two 02:30s, a day later is the one 02:30 of October 26; no days at all is the instant itself.
+    expect(days('2026-10-25T00:30:00Z', 1, 'Europe/Madrid')).toBe('2026-10-26T01:30:00.000Z');
+    expect(days('2026-10-25T01:30:00Z', 1, 'Europe/Madrid')).toBe('2026-10-26T01:30:00.000Z');
+    expect(days('2026-10-25T01:30:00Z', 0, 'Europe/Madrid')).toBe('2026-10-25T01:30:00.000Z');
+    // America/Santiago skips its midnight in September: 00:30 on September 6 is 01:00, the jump.
+    expect(days('2026-08-07T04:30:00Z', 30, 'America/Santiago')).toBe('2026-09-06T04:00:00.000Z');
+  });
+
+  it('write whole seconds and end past 9999 at the last datetime the contract writes', () => {
+    expect(days('2026-06-01T10:00:00.750Z', 1, 'Europe/Madrid')).toBe('2026-06-02T10:00:00.000Z');
+    expect(days('9999-12-30T20:00:00Z', 1, 'Pacific/Kiritimati')).toBe('9999-12-31T20:00:00.000Z');
+    expect(days('9999-12-30T20:00:00Z', 2, 'Pacific/Kiritimati')).toBe('9999-12-31T23:59:59.000Z');
+    expect(days('2026-01-01T00:00:00Z', 36500 * 100, 'America/New_York')).toBe('9999-12-31T23:59:59.000Z');
+    expect(days('2026-01-01T00:00:00Z', 1e300, 'America/New_York')).toBe('9999-12-31T23:59:59.000Z');
+    expect(months('2026-01-01T00:00:00Z', 12 * 36500, 'America/New_York')).toBe('9999-12-31T23:59:59.000Z');
+    expect(months('2026-01-01T00:00:00Z', 1e300, 'America/New_York')).toBe('9999-12-31T23:59:59.000Z');
   });
 });

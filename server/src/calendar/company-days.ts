@@ -1,4 +1,7 @@
-/** Calendar dates of the Company: points activate and expire by local date; coupon and reward dates bound vouchers by it. */
+/**
+ * The Company's calendar: points activate and expire by local date; coupon and reward dates bound vouchers by it;
+ * counts of days and months of a customer's validity (a voucher's, a reward's, a tier level's) are its calendar days.
+ */
 import { boundedInstant, DAY_MS } from '../http/wire.js';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -87,4 +90,44 @@ export function endOfDay(date: string, timezone: string): Date {
 export function boundInstant(value: string, end: boolean, timezone: string): Date {
   if (value.length !== 10) return new Date(value);
   return end ? endOfDay(value, timezone) : boundedInstant(zonedInstant(value, '00:00:00', timezone).getTime());
+}
+
+/** Past every zone's 9999-12-31 (offsets are under a day): a wall-clock time from here is past the last wire datetime. */
+const PAST_LAST_WALL = Date.UTC(10000, 0, 2);
+
+/**
+ * The instant `timezone`'s clocks show `instant`'s wall-clock time moved by `move` (calendar arithmetic on the local
+ * date and time written as if UTC): a time the clocks skip or show twice is read as zonedInstant reads it. A move
+ * of nothing (0 days) is `instant` itself, even the later of an overlap's two times. Whole seconds, as the wire
+ * writes them; bounded as boundedInstant (a count past 9999, or beyond JavaScript's dates, is the last instant).
+ */
+function sameWallTime(instant: Date, timezone: string, move: (wall: number) => number): Date {
+  const ms = Math.floor(instant.getTime() / 1000) * 1000;
+  const wall = ms + offsetAt(ms, timezone);
+  const moved = move(wall);
+  if (moved === wall) return boundedInstant(ms);
+  return boundedInstant(moved < PAST_LAST_WALL ? instantOfWall(moved, timezone) : NaN);
+}
+
+/**
+ * `days` days of the Company's calendar after `instant`: the same local wall-clock time `days` dates later, as
+ * Temporal's ZonedDateTime.add({days}) counts them, so "valid 30 days" from 10:00 ends at 10:00 local across a DST
+ * change (whole 24-hour days ended at 09:00 or 11:00).
+ */
+export function daysLater(instant: Date, days: number, timezone: string): Date {
+  return sameWallTime(instant, timezone, (wall) => wall + days * DAY_MS);
+}
+
+/** `months` calendar months after `instant` in `timezone` (the month's last day when it has fewer: Jan 31 + 1 is Feb 28/29), at the same local time; as daysLater. */
+export function monthsLater(instant: Date, months: number, timezone: string): Date {
+  return sameWallTime(instant, timezone, (wall) => {
+    const to = new Date(wall);
+    const day = to.getUTCDate();
+    to.setUTCDate(1);
+    to.setUTCMonth(to.getUTCMonth() + months);
+    const lastDay = new Date(to.getTime());
+    lastDay.setUTCMonth(to.getUTCMonth() + 1, 0);
+    to.setUTCDate(Math.min(day, lastDay.getUTCDate()));
+    return to.getTime();
+  });
 }

@@ -104,11 +104,6 @@ export function boundedInstant(ms: number): Date {
   return new Date(Number.isNaN(ms) || ms > LAST_WIRE_MS ? LAST_WIRE_MS : Math.max(ms, FIRST_WIRE_MS));
 }
 
-/** `days` days after the instant `ms`, bounded as boundedInstant. */
-export function daysAfter(ms: number, days: number): Date {
-  return boundedInstant(ms + days * DAY_MS);
-}
-
 const SLUG = /^[A-Za-z0-9_-]+$/;
 
 /** Letters, digits, underscores and hyphens. */

@@ -9,12 +9,13 @@ import type { Tenant } from '../tenancy/types.js';
 import { programStanding } from './measured.js';
 import { appliesTo } from './standing.js';
 import { TierStore } from './store.js';
-import { DAY_MS, wireDatetime } from '../http/wire.js';
-import { localDate } from '../calendar/company-days.js';
+import { wireDatetime } from '../http/wire.js';
+import { daysLater, localDate } from '../calendar/company-days.js';
 
 /**
  * Inside a transaction; `now` is `YYYY-MM-DDThh:mm:ssZ`. Cart metrics are kept by the Company's local date, so
- * they are measured up to its local today, as reads and carts measure them. Realtime carts call it too.
+ * they are measured up to its local today, as reads and carts measure them; a level's validity_days are its calendar
+ * days (expires_at at the local time it was won). Realtime carts call it too.
  */
 export function recalculateTiers(env: StoreEnv, tenant: Tenant, customer: CustomerRecord, now: string, timezone: string): void {
   const store = new TierStore(env);
@@ -23,7 +24,7 @@ export function recalculateTiers(env: StoreEnv, tenant: Tenant, customer: Custom
     if (!appliesTo(program, customer)) continue;
     const level = programStanding(env, tenant, program, customer, today).current?.level;
     if (level === undefined || store.membership(tenant, customer.id, program.id)?.level === level) continue;
-    const expires = program.validity_days === undefined ? undefined : new Date(Date.parse(now) + program.validity_days * DAY_MS);
+    const expires = program.validity_days === undefined ? undefined : daysLater(new Date(now), program.validity_days, timezone);
     store.putMembership(tenant, customer.id, program.id, {
       level,
       won_at: now,

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countAcrossChange, expectLater } from '../calendar/testing.js';
 import { ChallengeStore } from '../challenges/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { openStore } from '../store/env.js';
@@ -111,6 +112,29 @@ describe('a level won by a realtime cart', () => {
     expect(earned).toMatchObject({ current_level: 2, current_level_name: 'Star', attribute_value: 29 });
     expect(Date.parse(earned.won_at)).toBeGreaterThanOrEqual(before);
     expect(Date.parse(earned.expires_at) - Date.parse(earned.won_at)).toBe(30 * 24 * 3600 * 1000);
+  });
+});
+
+describe("a level's validity_days", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.dispose());
+
+  // With the real clock: a count chosen from today whose end is past a change of Madrid's offset (24-hour days ended
+  // an hour before or after the local time the level was won).
+  it("are the Company's calendar days: expires_at is at the local time the level was won, whatever today is", async () => {
+    const timezone = 'Europe/Madrid';
+    const days = countAcrossChange(timezone, 'days', 150);
+    const company = await server.client.patch('/company', { timezone, customer_attribute_schema: { type: 'object', properties: { spend: { type: 'number' } } } });
+    expect(company.status, company.text).toBe(200);
+    expect((await server.client.post('/tier_programs', { name: 'Spend', attribute: 'spend', validity_days: days, structure: levels })).status).toBe(200);
+    expect((await server.client.post('/customers', { id: 1, name: 'Ana', registration_location_id: 1, country: 'ES', attributes: { spend: 0 } })).status).toBe(200);
+    expect((await server.client.patch('/customers/1', { attributes: { spend: 1500 } })).status).toBe(200);
+    const [spend] = (await server.client.get('/customers/1/tiers')).body.data;
+    expect(spend).toMatchObject({ current_level: 3, won_at: expect.any(String) });
+    expectLater(spend.won_at, spend.expires_at, days, 'days', timezone);
   });
 });
 

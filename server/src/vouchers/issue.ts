@@ -4,7 +4,8 @@
  * targeted instant win. A coupon's voucher takes its dates from the coupon:
  * fixed available_from/available_to (a bare date is the Company's day in
  * `timezone`, from its first instant through its last second), or relative to
- * the issue (available_delay_days, then available_days); `validUntil` (a
+ * the issue (available_delay_days, then available_days: days of the Company's
+ * calendar, ending at the local time they start); `validUntil` (a
  * reward's validity) replaces the end; a date past 9999 is
  * 9999-12-31T23:59:59Z (the counts are bounded on write, coupons stored before
  * may hold any). Redemptions default to one per voucher; an
@@ -15,8 +16,8 @@ import { DEFAULT_MAX_REDEMPTIONS, type CouponParams } from '@tally/engine';
 import type { CampaignRecord } from '../campaigns/types.js';
 import type { InstantWinRecord } from '../instant-wins/types.js';
 import type { VoucherRecord } from './types.js';
-import { daysAfter, wireDatetime } from '../http/wire.js';
-import { boundInstant } from '../calendar/company-days.js';
+import { wireDatetime } from '../http/wire.js';
+import { boundInstant, daysLater } from '../calendar/company-days.js';
 
 /** No 0/O or 1/I: codes are read aloud and typed at tills. */
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -57,7 +58,7 @@ export interface IssueInput {
   customerId: string;
   now: Date;
   priority: number;
-  /** The Company's: a coupon's bare dates are its days. */
+  /** The Company's: a coupon's bare dates and counts of days are its days. */
   timezone: string;
   /** Replaces the coupon's end date (ISO instant). */
   validUntil?: string;
@@ -66,9 +67,9 @@ export interface IssueInput {
 export function newVoucher({ id, code, target, customerId, now, priority, timezone, validUntil }: IssueInput): VoucherRecord {
   const coupon = target.coupon;
   const delayDays = typeof coupon.available_delay_days === 'number' ? coupon.available_delay_days : 0;
-  const from = typeof coupon.available_from === 'string' ? boundInstant(coupon.available_from, false, timezone) : daysAfter(now.getTime(), delayDays);
+  const from = typeof coupon.available_from === 'string' ? boundInstant(coupon.available_from, false, timezone) : daysLater(now, delayDays, timezone);
   let to: string | null = typeof coupon.available_to === 'string' ? wireDatetime(boundInstant(coupon.available_to, true, timezone)) : null;
-  if (to === null && typeof coupon.available_days === 'number') to = wireDatetime(daysAfter(from.getTime(), coupon.available_days));
+  if (to === null && typeof coupon.available_days === 'number') to = wireDatetime(daysLater(from, coupon.available_days, timezone));
   return {
     id,
     code,

@@ -3,16 +3,22 @@
  * code's dates are, over HTTP: a voucher's available_from/available_to and print_from/print_to, and a reward's
  * fixed validity, are the first instant and the last second of the local day, whichever way the voucher is issued.
  * They were read as UTC days: at UTC+14 a voucher "until 2026-12-31" ended 14 hours after the Company's day had.
+ * Their counts of days (and a reward's of weeks, months, years) are the Company's calendar days: a validity ends at
+ * the local time it started, across a DST change too (whole 24-hour days ended an hour off).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countAcrossChange, expectLater } from '../calendar/testing.js';
 import { createReward, customersWithPoints, LOCATION, redeem } from '../rewards/testing.js';
 import { startServer, type TestResponse, type TestServer } from '../testing/server.js';
 
 /** Pacific/Kiritimati is UTC+14 and America/Mexico_City UTC-6, all year (neither has had DST since 2022). */
 const KIRITIMATI = 'Pacific/Kiritimati';
 const MEXICO_CITY = 'America/Mexico_City';
+/** Both move their clocks: Madrid at 01:00 UTC on the last Sundays of March and October, New York at 02:00 local on the second Sunday of March and the first of November. */
+const MADRID = 'Europe/Madrid';
+const NEW_YORK = 'America/New_York';
 
-describe("a coupon's and a reward's bare dates are the Company's days", () => {
+describe("a coupon's and a reward's dates and counts of days are the Company's", () => {
   let server: TestServer;
   let nextCustomer = 100;
 
@@ -44,6 +50,12 @@ describe("a coupon's and a reward's bare dates are the Company's days", () => {
   const dates = (voucher: Record<string, unknown>) => ({
     available_from: voucher.available_from, available_to: voucher.available_to, print_from: voucher.print_from, print_to: voucher.print_to,
   });
+  /** The voucher as GET /vouchers/{code} answers it. */
+  const voucher = async (code: string) => {
+    const res = await server.client.get(`/vouchers/${code}`);
+    expect(res.status, res.text).toBe(200);
+    return res.body;
+  };
   /** The voucher's dates as each read answers them: the voucher, the customer's list, the campaign's voucher_info. */
   const reads = async (code: string, customerId: number) => {
     const one = await server.client.get(`/vouchers/${code}`);
@@ -128,6 +140,67 @@ describe("a coupon's and a reward's bare dates are the Company's days", () => {
         expect(answer.status, `${timezone} ${answer.text}`).toBe(400);
         expect(answer.body).toMatchObject({ code: 'invalid_request', error: expect.stringMatching(/can be printed from/) });
       }
+    }
+  });
+
+  it('counts a coupon\'s available_days and print_days from a datetime as calendar days, ending at the local time they start', async () => {
+    const coupon = { available_from: '2026-03-20T10:00:00Z', available_days: 30, printable: true, print_from: '2026-10-01T10:00:00Z', print_days: 30 };
+    // Madrid: 11:00 on March 20 (UTC+1) to 11:00 on April 19 (UTC+2); 12:00 on October 1 (UTC+2) to 12:00 on October 31 (UTC+1).
+    // New York: 06:00 on March 20 (UTC-4, after March 8) to 06:00 on April 19; 06:00 on October 1 (UTC-4) to 06:00 on October 31 (still UTC-4).
+    const expected = {
+      [MADRID]: { available_from: '2026-03-20T10:00:00Z', available_to: '2026-04-19T09:00:00Z', print_from: '2026-10-01T10:00:00Z', print_to: '2026-10-31T11:00:00Z' },
+      [NEW_YORK]: { available_from: '2026-03-20T10:00:00Z', available_to: '2026-04-19T10:00:00Z', print_from: '2026-10-01T10:00:00Z', print_to: '2026-10-31T10:00:00Z' },
+    };
+    for (const timezone of [MADRID, NEW_YORK] as const) {
+      await setTimezone(timezone);
+      const holder = await customer();
+      const code = await issue(await discount(coupon), holder);
+      expect(await reads(code, holder), timezone).toEqual([expected[timezone], expected[timezone], expected[timezone]]);
+    }
+    // New York's change falls inside these: 10:00 on March 1 (UTC-5) to 10:00 on March 11 (UTC-4), 10:00 on October 30 (UTC-4) to 10:00 on November 4 (UTC-5).
+    const holder = await customer();
+    const code = await issue(await discount({ available_from: '2026-03-01T15:00:00Z', available_days: 10, printable: true, print_from: '2026-10-30T14:00:00Z', print_days: 5 }), holder);
+    expect((await reads(code, holder))[0]).toEqual({ available_from: '2026-03-01T15:00:00Z', available_to: '2026-03-11T14:00:00Z', print_from: '2026-10-30T14:00:00Z', print_to: '2026-11-04T15:00:00Z' });
+  });
+
+  it('ends a count that reaches a local time the clocks skip where they jump, and one they show twice at its first', async () => {
+    await setTimezone(MADRID);
+    const holder = await customer();
+    // 02:30 on February 27 (UTC+1) plus 30 days is 02:30 on March 29, skipped (02:00 became 03:00): 03:00, the jump.
+    // 02:30 on September 25 (UTC+2) plus 30 days is 02:30 on October 25, shown twice (03:00 became 02:00): the first.
+    const code = await issue(await discount({ available_from: '2026-02-27T01:30:00Z', available_days: 30, printable: true, print_from: '2026-09-25T00:30:00Z', print_days: 30 }), holder);
+    expect((await reads(code, holder))[0]).toEqual({ available_from: '2026-02-27T01:30:00Z', available_to: '2026-03-29T01:00:00Z', print_from: '2026-09-25T00:30:00Z', print_to: '2026-10-25T00:30:00Z' });
+  });
+
+  // From the issue, with the real clock: counts chosen from today so that their end is past a change of the zone's offset.
+  it('counts available_delay_days, available_days, print_delay_days and print_days from the issue as calendar days, whatever today is', async () => {
+    for (const timezone of [MADRID, NEW_YORK]) {
+      await setTimezone(timezone);
+      const days = countAcrossChange(timezone, 'days', 150);
+      const delayed = await voucher(await issue(await discount({ available_delay_days: days, printable: true, print_delay_days: days }), await customer()));
+      expectLater(delayed.created_at, delayed.available_from, days, 'days', timezone);
+      expectLater(delayed.created_at, delayed.print_from, days, 'days', timezone);
+      const counted = await voucher(await issue(await discount({ available_days: days, printable: true, print_days: days }), await customer()));
+      expect(counted.available_from).toBeNull();
+      expectLater(counted.created_at, counted.available_to, days, 'days', timezone);
+      expectLater(counted.created_at, counted.print_to, days, 'days', timezone);
+    }
+  });
+
+  it('ends the voucher of a reward with a relative validity at the local time of the redemption, whatever today is', async () => {
+    await setTimezone(MADRID);
+    const couponId = (await server.client.get(`/discounts/${await discount({})}`)).body.coupon_info.coupon_id as number;
+    for (const [unit, atLeast] of [['days', 150], ['weeks', 20], ['months', 1]] as const) {
+      const count = countAcrossChange(MADRID, unit, atLeast);
+      const reward = await createReward(server.client, {
+        points: 10, type: 'coupon', coupon_id: couponId, validity_duration_type: 'relative', validity_duration_number: count, validity_duration_unit_option: unit,
+      });
+      const holder = nextCustomer++;
+      await customersWithPoints(server.client, [holder], 100);
+      const redeemed = await redeem(server.client, reward, holder, { process_actions: true });
+      expect(redeemed.status, redeemed.text).toBe(200);
+      const [issued] = (await server.client.get('/vouchers', { query: { customer_id: String(holder) } })).body.data;
+      expectLater(issued.created_at, issued.available_to, count, unit, MADRID);
     }
   });
 

@@ -2,13 +2,14 @@
  * When a voucher may be printed: the coupon's print_from/print_to dates (a
  * bare date is the Company's day in `timezone`, as the voucher's own dates
  * are), or relative to the voucher's issue (print_delay_days, then
- * print_days). Computed on each read, so a bare date follows the Company's
- * timezone as it is then.
+ * print_days: days of the Company's calendar, ending at the local time they
+ * start). Computed on each read, so bare dates and counts follow the
+ * Company's timezone as it is then.
  */
 import type { CouponParams } from '@tally/engine';
 import type { VoucherRecord } from './types.js';
-import { daysAfter, wireDatetime } from '../http/wire.js';
-import { boundInstant } from '../calendar/company-days.js';
+import { wireDatetime } from '../http/wire.js';
+import { boundInstant, daysLater } from '../calendar/company-days.js';
 
 export interface PrintWindow {
   print_from: string | null;
@@ -17,15 +18,15 @@ export interface PrintWindow {
 
 export function printWindow(voucher: VoucherRecord, coupon: CouponParams | undefined, timezone: string): PrintWindow {
   const params = coupon ?? {};
-  const issued = Date.parse(voucher.created_at);
+  const issued = new Date(voucher.created_at);
   const delay = typeof params.print_delay_days === 'number' ? params.print_delay_days : undefined;
-  const from = typeof params.print_from === 'string' ? boundInstant(params.print_from, false, timezone).getTime() : delay === undefined ? null : daysAfter(issued, delay).getTime();
+  const from = typeof params.print_from === 'string' ? boundInstant(params.print_from, false, timezone) : delay === undefined ? null : daysLater(issued, delay, timezone);
   const to = typeof params.print_to === 'string'
-    ? boundInstant(params.print_to, true, timezone).getTime()
-    : typeof params.print_days === 'number' ? daysAfter(from ?? issued, params.print_days).getTime() : null;
+    ? boundInstant(params.print_to, true, timezone)
+    : typeof params.print_days === 'number' ? daysLater(from ?? issued, params.print_days, timezone) : null;
   return { print_from: iso(from), print_to: iso(to) };
 }
 
-function iso(at: number | null): string | null {
-  return at === null ? null : wireDatetime(new Date(at));
+function iso(at: Date | null): string | null {
+  return at === null ? null : wireDatetime(at);
 }
