@@ -13,6 +13,23 @@ describe('localDate', () => {
     expect(localDate(new Date('2026-11-22T23:59:59.999Z'), 'UTC')).toBe('2026-11-22');
     expect(localDate(new Date('2026-11-23T00:00:00.000Z'), 'UTC')).toBe('2026-11-23');
   });
+
+  it('writes four-digit years before 1000 as the wire does, the year 0000 included', () => {
+    // Intl writes these 999-06-01, 5-02-28 and 1-06-01 (1 BC).
+    expect(localDate(new Date('0999-06-01T12:00:00Z'), 'UTC')).toBe('0999-06-01');
+    expect(localDate(new Date('0999-12-31T23:59:59Z'), 'Asia/Kathmandu')).toBe('1000-01-01');
+    // Madrid's local mean time was UTC-0:14:44: 00:10 UTC on March 1 of the year 5 is February 28 there.
+    expect(localDate(new Date('0005-03-01T00:10:00Z'), 'Europe/Madrid')).toBe('0005-02-28');
+    expect(localDate(new Date('0000-06-01T12:00:00Z'), 'UTC')).toBe('0000-06-01');
+    expect(localDate(new Date('0000-02-29T12:00:00Z'), 'Asia/Tokyo')).toBe('0000-02-29');
+  });
+
+  it('keeps a local date beyond the wire\'s years at the nearest one it writes', () => {
+    // The first instant the wire writes is still 1 BC (-0001-12-31) west of UTC; its last is 10000-01-01 east of it.
+    expect(localDate(new Date('0000-01-01T00:00:00Z'), 'America/Mexico_City')).toBe('0000-01-01');
+    expect(localDate(new Date('9999-12-31T23:59:59Z'), 'Pacific/Kiritimati')).toBe('9999-12-31');
+    expect(localDate(new Date('9999-12-31T09:59:59Z'), 'Pacific/Kiritimati')).toBe('9999-12-31');
+  });
 });
 
 // Transitions as Node 20's Intl (ICU's tz data) has them.

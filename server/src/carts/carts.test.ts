@@ -424,6 +424,44 @@ describe('GET /carts filters', () => {
   });
 });
 
+// Carts back-dated before the year 1000 are on the Company's days written as the query's dates are (four digits): its
+// local date was written 999-06-01 (and 0000-06-01 as 1-06-01), so to_date 0999-12-31 missed them and from_date
+// 1000-01-01 kept them. Europe/Madrid ran on local mean time then (UTC-0:14:44).
+describe('GET /carts dates before the year 1000', () => {
+  let server: TestServer;
+  const ids = async (query: Record<string, string>) => {
+    const res = await server.client.get('/carts', { query });
+    expect(res.status, res.text).toBe(200);
+    return res.body.data.map((c: { id: number }) => c.id);
+  };
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '1' } });
+    expect((await server.client.patch('/company', { timezone: 'Europe/Madrid' })).status).toBe(200);
+    const base = { total: 1, lines: [{ order: 1, total: 1, quantity: 1 }] };
+    const created = [
+      [31, '0999-06-01T12:00:00Z'], // local 0999-06-01 11:45:16
+      [32, '0000-06-01T12:00:00Z'], // local 0000-06-01 11:45:16
+      [33, '0005-03-01T00:10:00Z'], // local 0005-02-28 23:55:16
+      [34, '1000-01-01T00:20:00Z'], // local 1000-01-01 00:05:16
+    ] as const;
+    for (const [id, creation_date] of created) {
+      const res = await server.client.post('/carts/realtime', { ...base, id, creation_date });
+      expect(res.status, res.text).toBe(200);
+    }
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it("keeps the carts created on the Company's days, years before 1000 and 0000 included", async () => {
+    expect(await ids({ from_date: '0999-06-01', to_date: '0999-06-01' })).toEqual([31]);
+    expect(await ids({ from_date: '0000-06-01', to_date: '0000-06-01' })).toEqual([32]);
+    expect(await ids({ from_date: '0005-02-28', to_date: '0005-02-28' })).toEqual([33]);
+    expect(await ids({ to_date: '0999-12-31' })).toEqual([31, 32, 33]);
+    expect(await ids({ from_date: '1000-01-01' })).toEqual([34]);
+  });
+});
+
 // A retailer's dates are its own days: at UTC+14 a cart created at 10:30 UTC on October 31 is a November 1 cart,
 // and one created at 10:00 UTC on November 30 is a December 1 cart (explicit creation dates: any time of day).
 describe('GET /carts dates in the Company timezone', () => {
