@@ -100,10 +100,11 @@ export function typeName(type: JsonType): string {
 }
 
 /**
- * What a value must be, its alternatives listed one way: `must be a date YYYY-MM-DD or an ISO 8601 datetime`,
- * `must be all, selected or an array`; null last (the value that clears a field), each phrase once.
+ * What a value must be, in phrases that carry their article, its alternatives listed one way: `must be an email
+ * address`, `must be a date YYYY-MM-DD or an ISO 8601 datetime`, `must be all, selected or an array`; null last
+ * (the value that clears a field), each phrase once.
  */
-export function mustBeAnyOf(phrases: readonly string[]): string {
+export function mustBeAnyOf(...phrases: readonly string[]): string {
   const unique = [...new Set(phrases)];
   const listed = [...unique.filter((phrase) => phrase !== 'null'), ...unique.filter((phrase) => phrase === 'null')];
   const last = listed.pop();
@@ -115,5 +116,5 @@ export function mustBeAnyOf(phrases: readonly string[]): string {
  * null last, `must be a string`, `must be an integer or null`, `must be a string, a number, a boolean or null`.
  */
 export function mustBe(...types: readonly JsonType[]): string {
-  return mustBeAnyOf(types.map(typeName));
+  return mustBeAnyOf(...types.map(typeName));
 }
