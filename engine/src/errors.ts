@@ -80,3 +80,41 @@ export function requiredWith(fields: string | readonly [string, ...string[]], se
   const or = alternatives.length > 0 ? ` (or ${alternatives.join(' or ')})` : '';
   return invalidRequest(field, `is required${or} with ${sent}`);
 }
+
+/** A JSON value's type, as JSON Schema names it. */
+export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
+
+const TYPE_NAMES: Readonly<Record<JsonType, string>> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
+
+/** A JSON type as the messages name it: `a string`, `an integer`, `null`. */
+export function typeName(type: JsonType): string {
+  return TYPE_NAMES[type];
+}
+
+/**
+ * What a value must be, in phrases that carry their article, its alternatives listed one way: `must be an email
+ * address`, `must be a date YYYY-MM-DD or an ISO 8601 datetime`, `must be all, selected or an array`; null last
+ * (the value that clears a field), each phrase once.
+ */
+export function mustBeAnyOf(...phrases: readonly string[]): string {
+  const unique = [...new Set(phrases)];
+  const listed = [...unique.filter((phrase) => phrase !== 'null'), ...unique.filter((phrase) => phrase === 'null')];
+  const last = listed.pop();
+  return `must be ${listed.length > 0 ? `${listed.join(', ')} or ${last}` : last}`;
+}
+
+/**
+ * The one wording of a type error, whoever finds it (the engine, a route, a schema): each type with its article,
+ * null last, `must be a string`, `must be an integer or null`, `must be a string, a number, a boolean or null`.
+ */
+export function mustBe(...types: readonly JsonType[]): string {
+  return mustBeAnyOf(...types.map(typeName));
+}

@@ -1,5 +1,5 @@
 /** int64 ids: compared and keyed as decimal strings so that 9223372036854775807 survives. */
-import { invalidRequest } from './errors.js';
+import { invalidRequest, mustBe } from './errors.js';
 
 const DIGITS = /^\d+$/;
 
@@ -7,7 +7,7 @@ const DIGITS = /^\d+$/;
 export function idString(value: unknown, field: string): string {
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'number') {
-    if (!Number.isInteger(value)) throw invalidRequest(field, 'must be an integer');
+    if (!Number.isInteger(value)) throw invalidRequest(field, mustBe('integer'));
     if (!Number.isSafeInteger(value)) throw invalidRequest(field, 'is above 2^53: send it as a string or bigint');
     return String(value);
   }

@@ -3,7 +3,7 @@
  * decimal.js is used only where a rate or a share applies.
  */
 import { Decimal } from 'decimal.js';
-import { invalidRequest } from './errors.js';
+import { invalidRequest, mustBe } from './errors.js';
 
 const DECIMAL_MONEY = /^-?\d+(\.\d+)?$/;
 
@@ -33,7 +33,7 @@ export function toCents(value: unknown, field: string): number {
     if (!Number.isSafeInteger(cents)) throw invalidRequest(field, 'is too large');
     return cents === 0 ? 0 : cents;
   }
-  throw invalidRequest(field, 'must be a number');
+  throw invalidRequest(field, mustBe('number'));
 }
 
 /** Cents back to a wire number: the nearest double of an exact two-decimal value. */
@@ -45,7 +45,7 @@ export function toMoney(cents: number): number {
 export function toDecimal(value: unknown, field: string): Decimal {
   if (typeof value === 'number' && Number.isFinite(value)) return new Decimal(String(value));
   if (typeof value === 'string' && DECIMAL_MONEY.test(value)) return new Decimal(value);
-  throw invalidRequest(field, 'must be a number');
+  throw invalidRequest(field, mustBe('number'));
 }
 
 /** cents × rate, rounded half away from zero to whole cents. */

@@ -1,6 +1,6 @@
 /** One campaign's JSON → its compiled form. Throws invalid_request naming the field. */
 import { compileRule } from '../conditions/index.js';
-import { invalidRequest } from '../errors.js';
+import { invalidRequest, mustBe } from '../errors.js';
 import { idString } from '../ids.js';
 import { toCents } from '../money.js';
 import { checkPeriod } from '../time/periodKey.js';
@@ -17,13 +17,13 @@ import { compileTargeting } from './targeting.js';
 const TYPES: readonly CampaignType[] = ['discount', 'points', 'instant_win'];
 
 export function compileCampaign(campaign: Campaign): CompiledCampaign {
-  if (campaign === null || typeof campaign !== 'object') throw invalidRequest('campaign', 'must be an object');
+  if (campaign === null || typeof campaign !== 'object') throw invalidRequest('campaign', mustBe('object'));
   const type = campaign.type;
   if (!TYPES.includes(type)) throw invalidRequest('type', `must be one of ${TYPES.join(', ')}`);
   const params = campaign.rule_params;
-  if (params === null || typeof params !== 'object') throw invalidRequest('rule_params', 'must be an object');
+  if (params === null || typeof params !== 'object') throw invalidRequest('rule_params', mustBe('object'));
   const coupon = campaign.coupon_params ?? null;
-  if (coupon !== null && typeof coupon !== 'object') throw invalidRequest('coupon_params', 'must be an object');
+  if (coupon !== null && typeof coupon !== 'object') throw invalidRequest('coupon_params', mustBe('object'));
   const budget = optionalMoney(params.budget_value, 'rule_params.budget_value');
   const prizes = compilePrizes(campaign.prizes);
   const effects = compileEffects(params.rule_effects, type);

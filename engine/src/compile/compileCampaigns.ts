@@ -2,7 +2,7 @@
  * compileCampaigns: a Company's campaigns and settings → one frozen Program.
  * Every malformed campaign is rejected here, never at evaluation.
  */
-import { TallyError } from '../errors.js';
+import { invalidRequest, mustBe, TallyError } from '../errors.js';
 import { compareIds } from '../ids.js';
 import type { Campaign, Settings } from '../types.js';
 import { compileCampaign } from './campaign.js';
@@ -11,7 +11,7 @@ import { compileSettings } from './settings.js';
 
 export function compileCampaigns(campaigns: readonly Campaign[], settings: Settings): Program {
   const compiledSettings = compileSettings(settings);
-  if (!Array.isArray(campaigns)) throw new TallyError('invalid_request', 'campaigns: must be an array', 'campaigns');
+  if (!Array.isArray(campaigns)) throw invalidRequest('campaigns', mustBe('array'));
   const compiled = campaigns.map((campaign, i) => {
     try {
       return Object.freeze(compileCampaign(campaign));

@@ -5,7 +5,7 @@
  * still compiles: evaluation cuts each of its awards to MAX_POINTS.
  */
 import { Decimal } from 'decimal.js';
-import { invalidRequest } from '../errors.js';
+import { invalidRequest, mustBe } from '../errors.js';
 import { asSafeInteger, MAX_POINTS, toCents, toDecimal } from '../money.js';
 import type { CampaignType } from '../types.js';
 import { DISTRIBUTIONS, type CompiledEffect } from './program.js';
@@ -38,7 +38,7 @@ export function checkEffectBounds(raw: unknown, type: CampaignType): void {
 }
 
 function compileEffect(item: unknown, field: string, campaignType: CampaignType): CompiledEffect {
-  if (item === null || typeof item !== 'object' || Array.isArray(item)) throw invalidRequest(field, 'must be an object');
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) throw invalidRequest(field, mustBe('object'));
   const raw = item as Record<string, unknown>;
   const limits = optionalInteger(raw.limits, `${field}.limits`, 1);
   if (campaignType === 'points') {

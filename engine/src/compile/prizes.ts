@@ -1,6 +1,6 @@
 /** Instant-win prizes: weights (fractions of 1) compiled to slices of the draw scale. */
 import { Decimal } from 'decimal.js';
-import { invalidRequest } from '../errors.js';
+import { invalidRequest, mustBe } from '../errors.js';
 import { idString } from '../ids.js';
 import { toDecimal } from '../money.js';
 import { DRAW_SCALE } from '../random.js';
@@ -9,11 +9,11 @@ import type { CompiledPrize } from './program.js';
 
 export function compilePrizes(raw: unknown): CompiledPrize[] {
   if (raw === undefined || raw === null) return [];
-  if (!Array.isArray(raw)) throw invalidRequest('prizes', 'must be an array');
+  if (!Array.isArray(raw)) throw invalidRequest('prizes', mustBe('array'));
   let cumulative = new Decimal(0);
   return (raw as Prize[]).map((prize, i) => {
     const field = `prizes[${i}]`;
-    if (prize === null || typeof prize !== 'object') throw invalidRequest(field, 'must be an object');
+    if (prize === null || typeof prize !== 'object') throw invalidRequest(field, mustBe('object'));
     if (typeof prize.name !== 'string' || prize.name === '') throw invalidRequest(`${field}.name`, 'is required');
     const weight = toDecimal(prize.weight, `${field}.weight`);
     if (weight.lt(0) || weight.gt(1)) throw invalidRequest(`${field}.weight`, 'must be a fraction between 0 and 1');

@@ -3,18 +3,18 @@
  * invalid_request naming the field, so compileCampaigns rejects a malformed
  * campaign before any cart is evaluated.
  */
-import { invalidRequest } from '../errors.js';
+import { invalidRequest, mustBe } from '../errors.js';
 
 export function optionalString(value: unknown, field: string): string | null {
   if (value === undefined || value === null || value === '') return null;
   if (typeof value === 'string') return value;
-  throw invalidRequest(field, 'must be a string');
+  throw invalidRequest(field, mustBe('string'));
 }
 
 export function optionalBoolean(value: unknown, field: string, fallback: boolean): boolean {
   if (value === undefined || value === null) return fallback;
   if (typeof value === 'boolean') return value;
-  throw invalidRequest(field, 'must be a boolean');
+  throw invalidRequest(field, mustBe('boolean'));
 }
 
 export function optionalInteger(value: unknown, field: string, min: number): number | null {

@@ -1,4 +1,4 @@
-import { invalidRequest } from '../errors.js';
+import { invalidRequest, mustBe } from '../errors.js';
 import { asSafeInteger, toDecimal } from '../money.js';
 import { zoneFormatter } from '../time/zonedDate.js';
 import type { Settings } from '../types.js';
@@ -7,7 +7,7 @@ import type { CompiledSettings } from './program.js';
 const CURRENCY = /^[A-Z]{3}$/;
 
 export function compileSettings(settings: Settings): CompiledSettings {
-  if (settings === null || typeof settings !== 'object') throw invalidRequest('settings', 'must be an object');
+  if (settings === null || typeof settings !== 'object') throw invalidRequest('settings', mustBe('object'));
   if (typeof settings.currency !== 'string' || !CURRENCY.test(settings.currency)) {
     throw invalidRequest('settings.currency', 'must be an ISO 4217 code in capitals');
   }

@@ -1,5 +1,5 @@
 /** One item of a rule: an `and`/`or` group, a line condition, or a leaf on a cart field. */
-import { cannotBeSentWith, invalidRequest } from '../errors.js';
+import { cannotBeSentWith, invalidRequest, mustBe } from '../errors.js';
 import type { CompileContext, ConditionNode } from './condition-node.js';
 import { checkKeys, compileLeaf, isPlainObject, LEAF_KEYS, withoutNullLineKeys } from './compile-leaf.js';
 import { compileLineCondition } from './compile-line-condition.js';
@@ -9,7 +9,7 @@ import { cartField } from './fields/cart-fields.js';
 export const MAX_DEPTH = 16;
 
 export function compileCondition(raw: unknown, path: string, context: CompileContext, depth: number): ConditionNode {
-  if (!isPlainObject(raw)) throw invalidRequest(path, 'must be an object');
+  if (!isPlainObject(raw)) throw invalidRequest(path, mustBe('object'));
   if ('and' in raw || 'or' in raw) return compileGroup(raw, path, context, depth);
   const item = withoutNullLineKeys(raw);
   if ('array_field' in item || 'conditions' in item) return compileLineCondition(item, path, context);
@@ -23,7 +23,7 @@ export function compileGroup(raw: Record<string, unknown>, path: string, context
   const kind = 'and' in raw ? 'and' : 'or';
   checkKeys(raw, [kind, 'key'], path);
   const items = raw[kind];
-  if (!Array.isArray(items)) throw invalidRequest(`${path}.${kind}`, 'must be a list');
+  if (!Array.isArray(items)) throw invalidRequest(`${path}.${kind}`, mustBe('array'));
   const children = items.map((item, i) => compileCondition(item, `${path}.${kind}[${i}]`, context, depth + 1));
   const json = { [kind === 'and' ? 'all' : 'any']: children.map((child) => child.json) };
   // A group of one item means the item: skipping the level saves a call per line on the hot path.

@@ -1,5 +1,5 @@
 /** A leaf `{field, operator, value | values}`, compiled once into a predicate and its json-rules-engine form. */
-import { cannotBeSentWith, invalidRequest } from '../errors.js';
+import { cannotBeSentWith, invalidRequest, mustBe } from '../errors.js';
 import type { Field } from './fields/field.js';
 import { OPERATORS, operatorNamed, type Operator, type Scalar } from './operators/index.js';
 
@@ -33,7 +33,7 @@ export function compileLeaf<F>(
 ): CompiledLeaf<F> {
   const fieldName = raw.field;
   if (fieldName === undefined || fieldName === null) throw invalidRequest(`${path}.field`, 'is required');
-  if (typeof fieldName !== 'string') throw invalidRequest(`${path}.field`, 'must be a string');
+  if (typeof fieldName !== 'string') throw invalidRequest(`${path}.field`, mustBe('string'));
   const field = lookup(fieldName);
   if (!field) throw invalidRequest(`${path}.field`, `unknown ${where} field '${fieldName}'`);
   const operator = compileOperator(raw.operator, path);

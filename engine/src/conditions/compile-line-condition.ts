@@ -4,7 +4,7 @@
  * group total of the matching lines satisfies the comparison (a sum over no lines is 0). As an
  * application it selects the matching lines (a grouped one only when its group total holds).
  */
-import { invalidRequest, requiredWith } from '../errors.js';
+import { invalidRequest, mustBe, requiredWith } from '../errors.js';
 import type { CompileContext, ConditionNode } from './condition-node.js';
 import { checkKeys, compileLeaf, compileOperator, compileValue, isPlainObject, LEAF_KEYS, withoutNullLineKeys, type CompiledLeaf } from './compile-leaf.js';
 import type { CartFacts, LineFacts } from './facts.js';
@@ -46,7 +46,7 @@ function compileLineLeaves(raw: unknown, path: string): CompiledLeaf<LineFacts>[
   if (!Array.isArray(raw)) throw invalidRequest(path, 'must be a list of leaves on line fields');
   return raw.map((sent, i) => {
     const itemPath = `${path}[${i}]`;
-    if (!isPlainObject(sent)) throw invalidRequest(itemPath, 'must be an object');
+    if (!isPlainObject(sent)) throw invalidRequest(itemPath, mustBe('object'));
     const item = withoutNullLineKeys(sent);
     if ('and' in item || 'or' in item || 'array_field' in item) throw invalidRequest(itemPath, 'a line condition holds leaves on line fields only');
     checkKeys(item, LEAF_KEYS, itemPath);
@@ -128,7 +128,7 @@ function groupedNode(leaves: readonly CompiledLeaf<LineFacts>[], group: GroupCom
 
 function optionalBoolean(raw: unknown, path: string): boolean {
   if (raw === undefined || raw === null) return false;
-  if (typeof raw !== 'boolean') throw invalidRequest(path, 'must be true or false');
+  if (typeof raw !== 'boolean') throw invalidRequest(path, mustBe('boolean'));
   return raw;
 }
 

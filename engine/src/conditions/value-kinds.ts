@@ -2,7 +2,7 @@
  * The kinds of value a condition compares, each parsing a rule's `value` once
  * at compile time into the form the facts hold (cents, canonical id strings).
  */
-import { invalidRequest } from '../errors.js';
+import { invalidRequest, mustBe } from '../errors.js';
 import { idString } from '../ids.js';
 import { toCents } from '../money.js';
 import type { Scalar } from './operators/index.js';
@@ -44,7 +44,7 @@ export function text(options: { upperCase?: boolean } = {}): ValueKind {
     ordered: false,
     parse(raw, path) {
       if (typeof raw === 'number' && Number.isFinite(raw)) raw = String(raw);
-      if (typeof raw !== 'string') throw invalidRequest(path, 'must be a string');
+      if (typeof raw !== 'string') throw invalidRequest(path, mustBe('string'));
       return options.upperCase ? raw.toUpperCase() : raw;
     },
   };
@@ -54,7 +54,7 @@ export const number: ValueKind = {
   ordered: true,
   parse(raw, path) {
     if (typeof raw === 'string' && NUMERIC.test(raw)) raw = Number(raw);
-    if (typeof raw !== 'number' || !Number.isFinite(raw)) throw invalidRequest(path, 'must be a number');
+    if (typeof raw !== 'number' || !Number.isFinite(raw)) throw invalidRequest(path, mustBe('number'));
     return raw;
   },
 };
@@ -77,6 +77,6 @@ export const attribute: ValueKind = {
       return raw;
     }
     if (typeof raw === 'string' || typeof raw === 'boolean' || (typeof raw === 'number' && Number.isFinite(raw))) return raw;
-    throw invalidRequest(path, 'must be a string, a number or a boolean');
+    throw invalidRequest(path, mustBe('string', 'number', 'boolean'));
   },
 };

@@ -4,7 +4,7 @@
  */
 import { Decimal } from 'decimal.js';
 import { isCurrency } from '../currency.js';
-import { cannotBeSentWith, invalidRequest } from '../errors.js';
+import { cannotBeSentWith, invalidRequest, mustBe } from '../errors.js';
 import { idString } from '../ids.js';
 import { toCents } from '../money.js';
 import { parseInstant } from '../time/zonedDate.js';
@@ -45,8 +45,8 @@ export interface CartInput {
 const CURRENCY = /^[A-Z]{3}$/;
 
 export function readCart(cart: Cart, companyCurrency: string): CartInput {
-  if (cart === null || typeof cart !== 'object') throw invalidRequest('cart', 'must be an object');
-  if (!Array.isArray(cart.lines)) throw invalidRequest('lines', cart.lines === undefined ? 'is required' : 'must be a list');
+  if (cart === null || typeof cart !== 'object') throw invalidRequest('cart', mustBe('object'));
+  if (!Array.isArray(cart.lines)) throw invalidRequest('lines', cart.lines === undefined ? 'is required' : mustBe('array'));
   if (cart.lines.length === 0) throw invalidRequest('lines', 'must not be empty');
   const currency = cart.currency ?? companyCurrency;
   if (typeof currency !== 'string' || !CURRENCY.test(currency)) throw invalidRequest('currency', 'must be an ISO 4217 code in capitals');
@@ -80,7 +80,7 @@ export function readCart(cart: Cart, companyCurrency: string): CartInput {
 
 function readLine(line: CartLine, index: number): LineState {
   const field = `lines[${index}]`;
-  if (line === null || typeof line !== 'object') throw invalidRequest(field, 'must be an object');
+  if (line === null || typeof line !== 'object') throw invalidRequest(field, mustBe('object'));
   const order = line.order ?? index + 1;
   // Effects name line -1 for the whole cart (part 2, Effect): a line's own order is an integer of 1 or more (part 1, rule 3).
   if (!Number.isSafeInteger(order) || order < 1) throw invalidRequest(`${field}.order`, 'must be an integer of 1 or more');
@@ -135,7 +135,7 @@ function checkCashbacks(cart: Cart, lineByOrder: ReadonlyMap<number, LineState>)
     }
   }
   if (cart.cashbacks === undefined || cart.cashbacks === null) return;
-  if (!Array.isArray(cart.cashbacks)) throw invalidRequest('cashbacks', 'must be an array');
+  if (!Array.isArray(cart.cashbacks)) throw invalidRequest('cashbacks', mustBe('array'));
   cart.cashbacks.forEach((cashback, i) => {
     if (!lineByOrder.has(cashback?.line_order)) throw invalidRequest(`cashbacks[${i}].line_order`, 'must be the order of a line of the cart');
     if (!Number.isSafeInteger(cashback.score) || cashback.score < 0) {
@@ -147,11 +147,11 @@ function checkCashbacks(cart: Cart, lineByOrder: ReadonlyMap<number, LineState>)
 /** A return names the cart line it gives back; it cannot return more units than that line holds. */
 function checkReturns(cart: Cart, lineByOrder: ReadonlyMap<number, LineState>): void {
   if (cart.returns === undefined || cart.returns === null) return;
-  if (!Array.isArray(cart.returns)) throw invalidRequest('returns', 'must be an array');
+  if (!Array.isArray(cart.returns)) throw invalidRequest('returns', mustBe('array'));
   cart.returns.forEach((ret, i) => {
     const line = lineByOrder.get(ret?.line_order);
     if (!line) throw invalidRequest(`returns[${i}].line_order`, 'must be the order of a line of the cart');
-    if (typeof ret.quantity !== 'number' || !Number.isFinite(ret.quantity)) throw invalidRequest(`returns[${i}].quantity`, 'must be a number');
+    if (typeof ret.quantity !== 'number' || !Number.isFinite(ret.quantity)) throw invalidRequest(`returns[${i}].quantity`, mustBe('number'));
     if (Math.abs(ret.quantity) > Math.abs(line.quantity)) {
       throw invalidRequest(`returns[${i}].quantity`, `is larger than the quantity of line ${line.order}`);
     }
@@ -170,5 +170,5 @@ function readCoupons(cart: Cart): CartInput['coupons'] {
 function readFlag(value: unknown, field: string): boolean {
   if (value === undefined || value === null) return true;
   if (typeof value === 'boolean') return value;
-  throw invalidRequest(field, 'must be a boolean');
+  throw invalidRequest(field, mustBe('boolean'));
 }

@@ -1,5 +1,5 @@
 /** Validates the evaluation context: clock, mode, seed, customer state, counters. */
-import { invalidRequest } from '../errors.js';
+import { invalidRequest, mustBe } from '../errors.js';
 import { idString } from '../ids.js';
 import { parseInstant } from '../time/zonedDate.js';
 import type { CampaignCounters, Context, CustomerState, HeldVoucher, ReturnedPoints } from '../types.js';
@@ -23,12 +23,12 @@ const EMPTY = Object.freeze({});
 
 /** `returnCount`: how many returns the cart has (context.returns may not have more). */
 export function readContext(context: Context, returnCount = 0): ContextInput {
-  if (context === null || typeof context !== 'object') throw invalidRequest('context', 'must be an object');
+  if (context === null || typeof context !== 'object') throw invalidRequest('context', mustBe('object'));
   if (context.mode !== 'simulate' && context.mode !== 'realtime') throw invalidRequest('context.mode', "must be 'simulate' or 'realtime'");
-  if (typeof context.seed !== 'string') throw invalidRequest('context.seed', 'must be a string');
+  if (typeof context.seed !== 'string') throw invalidRequest('context.seed', mustBe('string'));
   const customer = context.customer ?? null;
   const points = customer?.points_available ?? 0;
-  if (!Number.isSafeInteger(points)) throw invalidRequest('context.customer.points_available', 'must be an integer');
+  if (!Number.isSafeInteger(points)) throw invalidRequest('context.customer.points_available', mustBe('integer'));
   return {
     now: parseInstant(context.now, 'context.now'),
     mode: context.mode,
@@ -49,13 +49,13 @@ export function readContext(context: Context, returnCount = 0): ContextInput {
 
 function readReturned(returns: Context['returns'], returnCount: number): (ReturnedPoints | null)[] {
   if (returns === undefined) return [];
-  if (!Array.isArray(returns)) throw invalidRequest('context.returns', 'must be an array');
+  if (!Array.isArray(returns)) throw invalidRequest('context.returns', mustBe('array'));
   if (returns.length > returnCount) throw invalidRequest('context.returns', `has ${returns.length} entries for ${returnCount} returns of the cart`);
   return returns.map((returned, i) => {
     if (returned === null) return null;
     const field = `context.returns[${i}]`;
     idString(returned.ticket_id, `${field}.ticket_id`);
-    if (!Number.isSafeInteger(returned.line_order)) throw invalidRequest(`${field}.line_order`, 'must be an integer');
+    if (!Number.isSafeInteger(returned.line_order)) throw invalidRequest(`${field}.line_order`, mustBe('integer'));
     if (typeof returned.quantity !== 'number' || !(returned.quantity >= 0)) throw invalidRequest(`${field}.quantity`, 'must be a number, 0 or more');
     for (const points of ['score_from_customer', 'score_to_customer'] as const) {
       if (!Number.isSafeInteger(returned[points]) || returned[points] < 0) throw invalidRequest(`${field}.${points}`, 'must be an integer, 0 or more');

@@ -9,7 +9,7 @@ describe('invalid carts are rejected with invalid_request naming the field', () 
     // Worded as the cart schema words them for the server (lines: minItems 1).
     expect(without([])).toMatchObject({ code: 'invalid_request', field: 'lines', message: 'lines: must not be empty' });
     expect(without(undefined)).toMatchObject({ code: 'invalid_request', field: 'lines', message: 'lines: is required' });
-    expect(without({})).toMatchObject({ code: 'invalid_request', field: 'lines', message: 'lines: must be a list' });
+    expect(without({})).toMatchObject({ code: 'invalid_request', field: 'lines', message: 'lines: must be an array' });
   });
 
   it('a line total not divisible by its quantity at two decimals', () => {

@@ -6,7 +6,7 @@
 import { compileCampaign } from '../compile/campaign.js';
 import type { CompiledCampaign, CompiledSettings } from '../compile/program.js';
 import { compileSettings } from '../compile/settings.js';
-import { invalidRequest } from '../errors.js';
+import { invalidRequest, mustBe } from '../errors.js';
 import type { Game, Prize, Settings } from '../types.js';
 
 export const STOCK_STRATEGIES = ['decrement', 'unlimited'] as const;
@@ -17,8 +17,8 @@ export interface CompiledGame {
 }
 
 export function compileGame(game: Game, settings: Settings): CompiledGame {
-  if (game === null || typeof game !== 'object') throw invalidRequest('game', 'must be an object');
-  if (!Array.isArray(game.prizes)) throw invalidRequest('prizes', 'must be an array');
+  if (game === null || typeof game !== 'object') throw invalidRequest('game', mustBe('object'));
+  if (!Array.isArray(game.prizes)) throw invalidRequest('prizes', mustBe('array'));
   const prizes: Prize[] = game.prizes.map((gamePrize, i) => {
     const strategy = gamePrize?.stock_management_strategy ?? 'decrement';
     if (!(STOCK_STRATEGIES as readonly string[]).includes(strategy)) {

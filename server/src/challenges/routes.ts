@@ -9,7 +9,7 @@ import type { ServerContext } from '../context.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
-import { optionalBoolean, readPage, readPerPage, requireInt64 } from '../http/params.js';
+import { countryCode, optionalBoolean, readPage, readPerPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
@@ -60,8 +60,8 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
       }),
 
     'challenges.list': async (req) => {
-      const country = req.query.get('country') || undefined;
-      if (country !== undefined && !/^[A-Z]{2}$/.test(country)) throw invalidRequest('country', 'is not an ISO 3166-1 alpha-2 code');
+      const sent = req.query.get('country') || undefined;
+      const country = sent === undefined ? undefined : countryCode(sent, 'country');
       const type = req.query.get('type') || undefined;
       const page = challenges.page(req.tenant, readPage(req.query), (c) => {
         if (type !== undefined && c.challenge_type !== type) return undefined;

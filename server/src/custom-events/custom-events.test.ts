@@ -233,12 +233,12 @@ describe('custom events over HTTP', () => {
     const attack = `${'a'.repeat(40)}!`;
     const byPattern = await server.client.post('/custom_events', { customer_id: 36, slug: 'evil', data: { tag: attack } });
     expect(byPattern.status).toBe(400);
-    expect(byPattern.body.error).toMatch(/^data\.tag: must match pattern/);
+    expect(byPattern.body.error).toBe('data.tag: must match the pattern ^(a+)+$');
     // The property name does not match the pattern, so its value is not checked as an integer.
     const byName = await server.client.post('/custom_events', { customer_id: 36, slug: 'evil', data: { [attack]: 'x', aaa: 1 } });
     expect(byName.status, byName.text).toBe(200);
     const nameMatches = await server.client.post('/custom_events', { customer_id: 36, slug: 'evil', data: { aaa: 'x' } });
-    expect(nameMatches.body.error).toMatch(/^data\.aaa: must be integer/);
+    expect(nameMatches.body.error).toBe('data.aaa: must be an integer');
     expect((await server.client.post('/custom_events', { customer_id: 36, slug: 'evil', data: { tag: 'aaaa' } })).status).toBe(200);
   });
 
@@ -277,7 +277,7 @@ describe('custom events over HTTP', () => {
     const negative = await server.client.post('/custom_events', { customer_id: 37, slug: 'purchase', data: { amount: -12345678901234567890n } });
     expect(negative.body).toEqual({ code: 'invalid_request', error: 'data.amount: must be >= 0' });
     const notText = await server.client.post('/custom_events', { customer_id: 37, slug: 'purchase', data: { ref: 12345678901234567890n } });
-    expect(notText.body).toEqual({ code: 'invalid_request', error: 'data.ref: must be string' });
+    expect(notText.body).toEqual({ code: 'invalid_request', error: 'data.ref: must be a string' });
   });
 
   it('refuses the slug after_create_activity, the event of a cart, whose instant wins it would draw', async () => {
@@ -308,7 +308,7 @@ describe('custom events over HTTP', () => {
       const def = await server.client.post('/custom_event_definitions', { slug, schema: { $id: 'https://schemas.example.com/e.json', ...required } });
       expect(def.status, def.text).toBe(200);
       const wrong = await server.client.post('/custom_events', { customer_id: 36, slug, data: { n: 'x' } });
-      expect(wrong.body).toEqual({ code: 'invalid_request', error: 'data.n: must be integer' });
+      expect(wrong.body).toEqual({ code: 'invalid_request', error: 'data.n: must be an integer' });
     }
   });
 

@@ -5,8 +5,8 @@
  */
 import { TallyError, type ErrorCode } from '@tally/engine';
 import { lookupTarget, type SuppressionTarget } from '../http/duplicates.js';
-import { invalidRequest } from '../http/errors.js';
-import { toInt64 } from '../http/wire.js';
+import { invalidRequest, mustBeAnyOf } from '../http/errors.js';
+import { toInt64, WIRE_DESCRIPTIONS } from '../http/wire.js';
 import type { Tenant } from '../tenancy/types.js';
 import { normalizeDni, normalizeEmail } from './fields.js';
 import type { CustomerStore } from './store.js';
@@ -25,7 +25,7 @@ export function resolveId(store: CustomerStore, tenant: Tenant, by: SearchParam,
   switch (by) {
     case 'id': {
       const id = toInt64(value);
-      if (id === undefined) throw invalidRequest(field, 'must be an integer between 1 and 9223372036854775807');
+      if (id === undefined) throw invalidRequest(field, mustBeAnyOf(WIRE_DESCRIPTIONS.int64));
       return id;
     }
     case 'code':

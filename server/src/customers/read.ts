@@ -4,7 +4,7 @@ import { invalidRequest, requiredOr } from '../http/errors.js';
 import { exactlyOne, requireEnum } from '../http/params.js';
 import { ok, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
-import { toInt64 } from '../http/wire.js';
+import { toInt64, WIRE_DESCRIPTIONS } from '../http/wire.js';
 import { normalizePhone } from './fields.js';
 import { customerNotFound, findCustomer, resolveId } from './lookup.js';
 import type { CustomerStore } from './store.js';
@@ -37,7 +37,7 @@ export function listCustomers(store: CustomerStore) {
   return async (req: TallyRequest): Promise<Reply> => {
     const ids = listOf(req.query.get('ids'), 'ids').map((value) => {
       const id = toInt64(value);
-      if (id === undefined) throw invalidRequest('ids', `${value} is not an integer between 1 and 9223372036854775807`);
+      if (id === undefined) throw invalidRequest('ids', `${value} is not ${WIRE_DESCRIPTIONS.int64}`);
       return id;
     });
     const phones = listOf(req.query.get('phones'), 'phones').map(normalizePhone);

@@ -43,7 +43,7 @@ describe('updating customers and their attributes', () => {
   it('matches attribute patterns in time linear in the value', { timeout: 10_000 }, async () => {
     const attack = await create({ id: 9, attributes: { level: 'gold', tag: `${'a'.repeat(40)}!` } });
     expect(attack.status).toBe(400);
-    expect(attack.body.error).toMatch(/^attributes\.tag: must match pattern/);
+    expect(attack.body.error).toBe('attributes.tag: must match the pattern ^(a+)+$');
     expect((await create({ id: 9, attributes: { level: 'gold', tag: 'aaaa' } })).status).toBe(200);
     expect((await get(9)).attributes).toEqual({ level: 'gold', tag: 'aaaa' });
   });

@@ -4,7 +4,7 @@
  * bare JSON numbers, so an id like 9223372036854775807 survives a round trip.
  */
 import { parse, isInteger } from 'lossless-json';
-import { invalidRequest } from './errors.js';
+import { invalidRequest, mustBe } from './errors.js';
 
 function parseNumber(text: string): number | bigint {
   if (isInteger(text)) {
@@ -89,7 +89,7 @@ export function parseJsonObject(text: string): Record<string, unknown> {
     throw invalidRequest('body', `is not valid JSON (${(err as Error).message})`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw invalidRequest('body', 'must be a JSON object');
+    throw invalidRequest('body', mustBe('object'));
   }
   return value as Record<string, unknown>;
 }

@@ -2,8 +2,10 @@
  * One wording for each kind of bad-input message, whoever finds it (a route, the engine, a schema): two fields
  * sent where one is allowed, `<second>: cannot be sent with <first>`; none of them, `<first>: is required (or
  * <second>)`; one sent without the field it needs, `<missing>: is required with <sent>`; a text too long, `must be at
- * most <n> characters`; a value outside an enum, its values listed; a field that null clears answers what is wrong
- * with the value, never "must be null" (docs/http.md, Errors).
+ * most <n> characters`; a value outside an enum, its values listed; a type, each with its article and null last
+ * (`must be a string or null`); a format or a pattern in words (`must be an email address`); alternatives of an
+ * anyOf/oneOf by what they take; a field that null clears answers what is wrong with the value, never "must be
+ * null" (docs/http.md, Errors).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestResponse, type TestServer } from '../testing/server.js';
@@ -106,6 +108,10 @@ describe('bad-input messages', () => {
         tags: { type: 'array', maxItems: 1 },
         extras: { type: 'object', minProperties: 2 },
         level: { enum: [1, 2, null] },
+        fit: { type: 'object', dependencies: { chest: ['waist'] } },
+        legacy: false,
+        made: { type: 'string', format: 'date', formatMaximum: '2026-12-31' },
+        pair: { type: 'array', items: [{ type: 'string' }], minItems: 1, additionalItems: false },
       },
     };
     expect((await client.post('/custom_event_definitions', { slug: 'fitting', schema })).status).toBe(200);
@@ -115,22 +121,32 @@ describe('bad-input messages', () => {
     expect400(await send({ tags: ['a', 'b'] }), 'data.tags: must have at most 1 item');
     expect400(await send({ extras: { a: 1 } }), 'data.extras: must have at least 2 fields');
     expect400(await send({ level: 3 }), 'data.level: must be one of 1, 2, null');
+    // A field that needs another, as the routes word it; a field the schema refuses; a format's bound; a tuple's size.
+    expect400(await send({ fit: { chest: 90 } }), 'data.fit.waist: is required with data.fit.chest');
+    expect400(await send({ legacy: 1 }), 'data.legacy: is not accepted');
+    expect400(await send({ made: '2027-01-01' }), 'data.made: must be <= 2026-12-31');
+    expect400(await send({ pair: ['a', 'b'] }), 'data.pair: must have at most 1 item');
     expect((await client.get('/custom_events', { query: { customer_id: '1' } })).body.data).toEqual([]);
   });
 
   it('answers what is wrong with the value of a field that null clears, not "must be null", and of any alternatives', async () => {
     const { client } = server;
     expect400(await client.patch('/customers/1', { surname_1: 'x'.repeat(256) }), 'surname_1: must be at most 255 characters');
-    expect400(await client.patch('/customers/1', { code: 5 }), 'code: must be string or null');
-    expect400(await client.patch('/customers/1', { email_unsubscribe: 'yes' }), 'email_unsubscribe: must be boolean or null');
+    expect400(await client.patch('/customers/1', { code: 5 }), 'code: must be a string or null');
+    expect400(await client.patch('/customers/1', { email_unsubscribe: 'yes' }), 'email_unsubscribe: must be a boolean or null');
     // The alternative is a $ref to another document (company_data#/$defs/code).
-    expect400(await client.patch('/locations/1', { code: 5 }), 'code: must be string or null');
+    expect400(await client.patch('/locations/1', { code: 5 }), 'code: must be a string or null');
     // A type union (`["integer", "null"]`), as the answers write alternatives.
-    expect400(await client.post('/rewards', { name: 'Mug', points: 1, type: 'physical', total_stock: 'many' }), 'total_stock: must be integer or null');
+    expect400(await client.post('/rewards', { name: 'Mug', points: 1, type: 'physical', total_stock: 'many' }), 'total_stock: must be an integer or null');
+    // A text of the alternative's type answers for it; a value of no alternative's type lists them, null last.
+    expect400(await client.patch('/customers/1', { code: 'a b' }), 'code: must be a slug (letters, digits, underscores, hyphens)');
+    expect400(await client.patch('/customers/1', { birth: 'soon' }), 'birth: must be a date YYYY-MM-DD');
+    expect400(await client.patch('/customers/1', { birth: 5 }), 'birth: must be a date YYYY-MM-DD or null');
+    expect400(await client.patch('/customers/1', { registration_location_id: true }), 'registration_location_id: must be an integer between 1 and 9223372036854775807 or null');
     // Any anyOf or oneOf: the alternative that failed inside the value answers, else the types are listed.
     const cart = { creation_date: '2026-11-20T10:00:00Z', total: 10, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }] };
-    expect400(await client.post('/carts/simulate', { ...cart, coupons_desired: [5] }), 'coupons_desired[0]: must be string');
-    expect400(await client.post('/carts/simulate', { ...cart, attributes: { size: { cm: 3 } } }), 'attributes.size: must be string, number, boolean or null');
+    expect400(await client.post('/carts/simulate', { ...cart, coupons_desired: [5] }), 'coupons_desired[0]: must be a string');
+    expect400(await client.post('/carts/simulate', { ...cart, attributes: { size: { cm: 3 } } }), 'attributes.size: must be a string, a number, a boolean or null');
     // Nothing was changed by the refused updates.
     expect((await client.get('/customers/1', { query: { search_param: 'id' } })).body).toMatchObject({ code: 'C1' });
     expect((await client.get('/locations/1')).body).toMatchObject({ code: 'BCN' });
@@ -142,7 +158,141 @@ describe('bad-input messages', () => {
     expect400(await client.post('/rewards', '{"name": "Mug", "points": 9223372036854775807, "type": "physical"}'), 'points: is out of range: must be 0..2147483647');
     expect400(await client.post('/rewards', '{"name": "Mug", "points": 1, "type": "physical", "total_stock": 9223372036854775807}'), 'total_stock: is out of range: must be 0..2147483647');
     // A big number where text is wanted is a type error, not a range.
-    expect400(await client.patch('/customers/1', '{"surname_1": 9223372036854775807}'), 'surname_1: must be string or null');
+    expect400(await client.patch('/customers/1', '{"surname_1": 9223372036854775807}'), 'surname_1: must be a string or null');
     expect((await client.get('/rewards')).body.data).toEqual([]);
+  });
+
+  it('names each type with its article, whoever checks it (a schema, a route, the engine), and lists types null last', async () => {
+    const { client } = server;
+    const location = { id: 2, code: 'MAD', name: 'Madrid', country: 'ES' };
+    const cart = { creation_date: '2026-11-20T10:00:00Z', total: 10, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }] };
+    const params = (fields: Record<string, unknown>) => ({ rule_params: { name: 'Ten off', rule_effects: [{ type: 'percentage', value: 10 }], ...fields } });
+    expect400(await client.post('/locations', { ...location, name: 5 }), 'name: must be a string');
+    expect400(await client.post('/rewards', { name: 'Mug', points: 'many', type: 'physical' }), 'points: must be an integer');
+    expect400(await client.post('/carts/simulate', { ...cart, total: 'ten' }), 'total: must be a number');
+    expect400(await client.post('/discounts', params({ active: 'yes' })), 'rule_params.active: must be a boolean');
+    expect400(await client.post('/discounts', { rule_params: 5 }), 'rule_params: must be an object');
+    expect400(await client.post('/discounts', params({ recurrence_days: 5 })), 'rule_params.recurrence_days: must be an array');
+    expect((await client.post('/custom_event_definitions', { slug: 'nothing', schema: { type: 'object', properties: { none: { type: 'null' } } } })).status).toBe(200);
+    expect400(await client.post('/custom_events', { customer_id: 1, slug: 'nothing', data: { none: 0 } }), 'data.none: must be null');
+    // More than two types, null last; a route's check of the body and the engine's of a rule word the same faults alike.
+    expect400(await client.post('/discounts', params({ rule_conditions: 5 })), 'rule_params.rule_conditions: must be an object, an array, a string or null');
+    expect400(await client.post('/locations', '[1]'), 'body: must be an object');
+    const at = 'rule_params.rule_conditions.conditions.and[0]';
+    expect400(await client.post('/discounts', params({ rule_conditions: { conditions: { and: [{ field: 5, operator: 'eq', value: 'web' }] } } })), `${at}.field: must be a string`);
+    expect400(await client.post('/discounts', params({ rule_conditions: { conditions: { and: {} } } })), 'rule_params.rule_conditions.conditions.and: must be an array');
+    expect((await client.get('/discounts')).body.data).toEqual([]);
+    expect((await client.get('/locations/2')).status).toBe(404);
+  });
+
+  it('words each format a Company\'s schema may use, as Tally words the same check of its own fields', async () => {
+    const { client } = server;
+    // format, a value it refuses, the message: every ajv-formats format that can fail (float, double, password and
+    // binary take any value of their type; url is refused in a Company's schema).
+    const formats: [string, unknown, string][] = [
+      ['date', '2026-02-30', 'must be a date YYYY-MM-DD'],
+      ['time', '10:00:00', 'must be a time (hh:mm:ssZ or with an offset such as -0500)'],
+      ['date-time', '2026-11-20T10:00:00', 'must be an ISO 8601 datetime (YYYY-MM-DDThh:mm:ssZ or with an offset such as -0500)'],
+      ['iso-time', '10:00', 'must be a time (hh:mm:ss, optionally with Z or an offset such as -0500)'],
+      ['iso-date-time', '2026-11-20', 'must be an ISO 8601 datetime (YYYY-MM-DDThh:mm:ss, optionally with Z or an offset such as -0500)'],
+      ['duration', '1 day', 'must be an ISO 8601 duration (such as P1D or PT1H30M)'],
+      ['uri', '/relative', 'must be an absolute URI (such as https://example.com/page)'],
+      ['uri-reference', 'a b', 'must be a URI or a relative reference'],
+      ['uri-template', '{unclosed', 'must be a URI template (RFC 6570)'],
+      ['email', 'ann', 'must be an email address'],
+      ['hostname', '-bad', 'must be a hostname'],
+      ['ipv4', '256.1.1.1', 'must be an IPv4 address'],
+      ['ipv6', 'gggg::1', 'must be an IPv6 address'],
+      ['regex', '(', 'must be a regular expression'],
+      ['uuid', '1234', 'must be a UUID'],
+      ['json-pointer', 'a/b', 'must be a JSON pointer (such as /a/0)'],
+      ['json-pointer-uri-fragment', '/a', 'must be a JSON pointer URI fragment (such as #/a/0)'],
+      ['relative-json-pointer', '/a', 'must be a relative JSON pointer (such as 1/a)'],
+      ['byte', 'not base64!', 'must be base64-encoded bytes'],
+      ['int32', 3000000000, 'must be an integer between -2147483648 and 2147483647'],
+      ['int64', 1.5, 'must be an integer'],
+    ];
+    const properties = Object.fromEntries(formats.map(([format]) => [format, { format }]));
+    expect((await client.post('/custom_event_definitions', { slug: 'formats', schema: { type: 'object', properties } })).status).toBe(200);
+    for (const [format, value, message] of formats) {
+      expect400(await client.post('/custom_events', { customer_id: 1, slug: 'formats', data: { [format]: value } }), `data.${format}: ${message}`);
+    }
+    // Tally's own checks of a date, a datetime and an email address: the same words.
+    const cart = { creation_date: '2026-11-20T10:00:00Z', total: 10, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }] };
+    expect400(await client.patch('/customers/1', { birth: '2026-02-30' }), 'birth: must be a date YYYY-MM-DD');
+    expect400(await client.post('/carts/simulate', { ...cart, creation_date: '2026-11-20 10:00' }), 'creation_date: must be an ISO 8601 datetime (YYYY-MM-DDThh:mm:ssZ or with an offset such as -0500)');
+    expect400(await client.patch('/customers/1', { email: 'ann' }), 'email: must be an email address');
+    const transfer = { from_customer_id: 1, to_customer_id: 2, score: 1 };
+    expect400(await client.post('/points/transfer', transfer, { headers: { 'X-Author-Email': 'ann' } }), 'X-Author-Email: must be an email address');
+    expect((await client.get('/custom_events', { query: { customer_id: '1' } })).body.data).toEqual([]);
+  });
+
+  it('words each pattern of the schemas by what it means (patternDescription), and any other by the pattern', async () => {
+    const { client } = server;
+    const customer = { id: 2, name: 'Bo', registration_location_id: 1 };
+    expect400(await client.post('/customers', { ...customer, code: 'B 2' }), 'code: must be a slug (letters, digits, underscores, hyphens)');
+    // The slug wire type says the same of the same form.
+    expect400(await client.patch('/customers/1', { collective_slug: 'B 2' }), 'collective_slug: must be a slug (letters, digits, underscores, hyphens)');
+    expect400(await client.post('/customers', { ...customer, email: 'bo' }), 'email: must be an email address');
+    expect400(await client.post('/customers', { ...customer, phone: 'none' }), 'phone: must be a phone number (4 to 30 digits, spaces, brackets and hyphens)');
+    expect400(await client.patch('/customers/1', { phone_prefix: '0034x' }), 'phone_prefix: must be a phone prefix (1 to 4 digits, optionally after a +)');
+    expect400(await client.patch('/customers/1', { preferred_language: 'EN' }), 'preferred_language: must be an ISO 639-1 code in lower case');
+    expect400(await client.post('/products', { id: 1, name: 'Mug', ean: '123' }), 'ean: must be an EAN (8 to 14 digits)');
+    const location = { id: 2, code: 'MAD', name: 'Madrid', country: 'ES' };
+    expect400(await client.post('/locations', { ...location, name: 'Mad\u0007rid' }), 'name: must be a text without control characters (U+0000-U+001F, U+007F)');
+    expect400(await client.post('/locations', { ...location, country: 'es' }), 'country: must be an ISO 3166-1 alpha-2 code in capitals');
+    // A query's country filter names the value, as a list's items are named (`countries=ES,fr`): one check, countryCode.
+    expect400(await client.get('/challenges', { query: { country: 'es' } }), 'country: es is not an ISO 3166-1 alpha-2 code in capitals');
+    expect400(await client.get('/carts', { query: { country: 'es' } }), 'country: es is not an ISO 3166-1 alpha-2 code in capitals');
+    expect400(await client.post('/locations', { ...location, code: 'MAD/1' }), 'code: must be a text without control characters (U+0000-U+001F) or /');
+    const cart = { creation_date: '2026-11-20T10:00:00Z', total: 10, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }] };
+    expect400(await client.post('/carts/simulate', { ...cart, currency: 'eur' }), 'currency: must be an ISO 4217 code in capitals');
+    const params = (fields: Record<string, unknown>) => ({ rule_params: { name: 'Ten off', rule_effects: [{ type: 'percentage', value: 10 }], ...fields } });
+    expect400(await client.post('/discounts', params({ budget_value: '1,5' })), 'rule_params.budget_value: must be a decimal number as text (up to 12 digits, optionally a point and up to 12 more)');
+    expect400(await client.post('/webhooks', { url: 'ftp://example.com/hook', events: ['cart.created'] }), 'url: must be an http or https URL');
+    // A key that propertyNames refuses is named as an unknown field is, with what a key must be.
+    expect400(await client.post('/discounts', params({ name: { EN: 'Ten off' } })), 'rule_params.name.EN: is not an accepted field (a key must be an ISO 639-1 code in lower case)');
+    // A Company's pattern: its own description when it gives one, else the pattern itself.
+    const schema = { type: 'object', properties: { ref: { type: 'string', pattern: '^R[0-9]+$' }, sku: { type: 'string', pattern: '^S[0-9]+$', patternDescription: 'an S and digits' } } };
+    expect((await client.post('/custom_event_definitions', { slug: 'patterns', schema })).status).toBe(200);
+    expect400(await client.post('/custom_events', { customer_id: 1, slug: 'patterns', data: { ref: 'X1' } }), 'data.ref: must match the pattern ^R[0-9]+$');
+    expect400(await client.post('/custom_events', { customer_id: 1, slug: 'patterns', data: { sku: 'X1' } }), 'data.sku: must be an S and digits');
+    expect((await client.get('/customers/2', { query: { search_param: 'id' } })).status).toBe(404);
+    expect((await client.get('/locations/2')).status).toBe(404);
+    expect((await client.get('/discounts')).body.data).toEqual([]);
+  });
+
+  it('names what the alternatives of an anyOf or oneOf take, not "must match a schema in anyOf"', async () => {
+    const { client } = server;
+    const params = (fields: Record<string, unknown>) => ({ rule_params: { name: 'Ten off', rule_effects: [{ type: 'percentage', value: 10 }], ...fields } });
+    // Two wire types (a date or a datetime): a text of neither, or a value of neither type, lists both.
+    const when = 'must be a date YYYY-MM-DD or an ISO 8601 datetime (YYYY-MM-DDThh:mm:ssZ or with an offset such as -0500)';
+    expect400(await client.post('/discounts', params({ available_from: 'soon' })), `rule_params.available_from: ${when}`);
+    expect400(await client.post('/discounts', params({ available_to: 20261120 })), `rule_params.available_to: ${when}`);
+    // A number or a decimal text: the one of the value's type answers; a value of neither type lists both types.
+    expect400(await client.post('/discounts', params({ budget_value: -1 })), 'rule_params.budget_value: must be >= 0');
+    expect400(await client.post('/discounts', params({ budget_value: true })), 'rule_params.budget_value: must be a number or a string');
+    // A text or a text per language.
+    expect400(await client.post('/discounts', params({ description: 5 })), 'rule_params.description: must be a string or an object');
+    expect400(await client.post('/discounts', params({ name: {} })), 'rule_params.name: must not be empty');
+    // An enum or an array (a oneOf): a text outside the enum gets its values, a value of neither kind everything.
+    const cart = { creation_date: '2026-11-20T10:00:00Z', total: 10, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }] };
+    expect400(await client.post('/carts/simulate', { ...cart, coupons_desired: 'some' }), 'coupons_desired: must be one of all, selected');
+    expect400(await client.post('/carts/simulate', { ...cart, coupons_desired: 5 }), 'coupons_desired: must be all, selected or an array');
+    // A Company's schema: alternatives of one type listed by format; a oneOf more than one alternative holds.
+    const schema = {
+      type: 'object',
+      properties: {
+        contact: { anyOf: [{ type: 'string', format: 'email' }, { type: 'string', format: 'uuid' }] },
+        amount: { oneOf: [{ type: 'integer' }, { type: 'number', multipleOf: 0.5 }] },
+      },
+    };
+    expect((await client.post('/custom_event_definitions', { slug: 'either', schema })).status).toBe(200);
+    const send = (data: unknown) => client.post('/custom_events', { customer_id: 1, slug: 'either', data });
+    expect400(await send({ contact: 'ann' }), 'data.contact: must be an email address or a UUID');
+    expect400(await send({ amount: 2 }), 'data.amount: must match exactly one alternative (it matches alternatives 1 and 2)');
+    expect400(await send({ amount: 0.3 }), 'data.amount: must be a multiple of 0.5');
+    expect((await client.get('/discounts')).body.data).toEqual([]);
+    expect((await client.get('/custom_events', { query: { customer_id: '1' } })).body.data).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
  * undefined when the value is absent or empty (`optional*`), and throws
  * invalid_request naming the field when it is malformed or required.
  */
-import { cannotBeSentWith, invalidRequest, requiredOr } from './errors.js';
+import { cannotBeSentWith, invalidRequest, mustBeAnyOf, requiredOr } from './errors.js';
 import { toDate, toDatetime, WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
 import { zonedInstant } from '../calendar/company-days.js';
 import type { PageRequest } from '../store/paginate.js';
@@ -17,7 +17,7 @@ function present(value: Raw): value is string {
 export function optionalWire(type: WireType, value: Raw, field: string): string | undefined {
   if (!present(value)) return undefined;
   const canonical = WIRE_TYPES[type](value);
-  if (canonical === undefined) throw invalidRequest(field, WIRE_DESCRIPTIONS[type]);
+  if (canonical === undefined) throw invalidRequest(field, mustBeAnyOf(WIRE_DESCRIPTIONS[type]));
   return canonical;
 }
 

@@ -13,7 +13,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { DataValidationCxt, RegExpEngine } from 'ajv/dist/types/index.js';
 import addFormatsModule from 'ajv-formats';
 import { formatNames, type FormatName } from 'ajv-formats/dist/formats.js';
-import { cannotBeSentWith, invalidRequest, requiredOr } from './errors.js';
+import { cannotBeSentWith, invalidRequest, mustBe, mustBeAnyOf, requiredOr, requiredWith, typeName, type JsonType } from './errors.js';
+import { FORMAT_DESCRIPTIONS } from './formats.js';
 import { atMostCharacters } from './params.js';
 import type { RequestBodies } from '../wire/types.js';
 import { WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
@@ -26,7 +27,7 @@ const addFormats = addFormatsModule.default;
 function wireValidate(type: WireType, data: unknown, _schema: unknown, cxt?: DataValidationCxt): boolean {
   const canonical = WIRE_TYPES[type](data);
   if (canonical === undefined) {
-    wireValidate.errors = [{ keyword: 'wire', message: WIRE_DESCRIPTIONS[type], params: { type } }];
+    wireValidate.errors = [{ keyword: 'wire', message: mustBeAnyOf(WIRE_DESCRIPTIONS[type]), params: { type } }];
     return false;
   }
   if (cxt?.parentData !== undefined && canonical !== data) {
@@ -37,7 +38,7 @@ function wireValidate(type: WireType, data: unknown, _schema: unknown, cxt?: Dat
 wireValidate.errors = undefined as Partial<ErrorObject>[] | undefined;
 
 /**
- * Creates an ajv instance with Tally's formats and the `wire` keyword; a
+ * Creates an ajv instance with Tally's formats and the `wire` and `patternDescription` keywords; a
  * Company's schemas get theirs from company-schemas.ts (`regExp`, `formats`).
  */
 export function createAjv(options: { removeAdditional?: boolean; regExp?: RegExpEngine; formats?: FormatName[] } = {}): Ajv {
@@ -62,6 +63,9 @@ export function createAjv(options: { removeAdditional?: boolean; regExp?: RegExp
     validate: wireValidate,
     metaSchema: { enum: Object.keys(WIRE_TYPES) },
   });
+  // What the `pattern` beside it means, in words that take an article ("an email address"): its error says the value
+  // must be that, not ajv's "must match pattern" and the expression. An annotation: it checks nothing.
+  ajv.addKeyword({ keyword: 'patternDescription', schemaType: 'string' });
   return ajv;
 }
 
@@ -151,14 +155,18 @@ function alternativesError(errors: readonly Partial<ErrorObject>[], root: string
 }
 
 /** The types a `type` error names (`["integer", "null"]` reaches ajv's params as `integer,null`). */
-const typesOf = (error: Partial<ErrorObject>) => String((error.params as { type: string | string[] }).type).split(',');
+const typesOf = (error: Partial<ErrorObject>) => String((error.params as { type: string | string[] }).type).split(',') as JsonType[];
 
-/** `must be string`, `must be string or null`, `must be string, number or null`: null last, the value to clear a field. */
-function mustBe(types: readonly string[]): string {
-  const unique = [...new Set(types)];
-  const names = [...unique.filter((type) => type !== 'null'), ...unique.filter((type) => type === 'null')];
-  return `must be ${names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`}`;
+/** A value's JSON type, every number (a bigint too: an integer beyond 2^53 parsed losslessly) a `number`. */
+function typeOf(value: unknown): JsonType {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'bigint') return 'number';
+  return typeof value as JsonType;
 }
+
+/** Whether a value of the JSON type `type` (typeOf) is of one of `types`: an integer type takes numbers too, as ajv tells them apart. */
+const isOf = (type: JsonType, types: readonly JsonType[]) => types.some((taken) => taken === type || (taken === 'integer' && type === 'number'));
 
 /**
  * An integer beyond 2^53: the body is parsed losslessly, so it arrives as a bigint, which ajv reports as "must be
@@ -167,27 +175,10 @@ function mustBe(types: readonly string[]): string {
 const outOfRange = (error: Partial<ErrorObject>) =>
   error.keyword === 'type' && typeof error.data === 'bigint' && typesOf(error).some((type) => type === 'integer' || type === 'number');
 
-/** The value is not of a type the schema (or one alternative of an anyOf/oneOf) takes, at `at`. */
-const mismatch = (error: Partial<ErrorObject>, at: string | undefined) => error.keyword === 'type' && error.instancePath === at && !outOfRange(error);
-
-/**
- * The error to answer. With allErrors off, validation stops at the first failed keyword: its error is the last,
- * and when it is an anyOf or a oneOf that no alternative passed (`[string, null]` for a field null clears), the
- * alternatives' errors come before it. Then the alternative whose type the value has says what is wrong (`surname_1:
- * must be at most 255 characters`, not the first alternative's `must be null`), first one that failed inside
- * the value (`coupons_desired[0]: must be string`, not the enum alternative's complaint); when the value has none of
- * their types, the answer lists them (`code: must be string or null`). Otherwise the first error, as ajv lists them.
- */
-function reportedError(errors: readonly Partial<ErrorObject>[]): Partial<ErrorObject> {
-  const failed = errors[errors.length - 1];
-  // A oneOf more than one alternative passed: its own message says so (errors before it are of those that failed).
-  if (failed.keyword === 'oneOf' && (failed.params as { passingSchemas?: unknown }).passingSchemas) return failed;
-  if (failed.keyword !== 'anyOf' && failed.keyword !== 'oneOf') return errors[0];
-  const theirs = errors.slice(0, -1).filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'oneOf');
-  const inside = theirs.find((error) => error.instancePath?.startsWith(`${failed.instancePath}/`));
-  const telling = inside ?? theirs.find((error) => !mismatch(error, failed.instancePath));
-  if (telling || theirs.length === 0) return telling ?? failed;
-  return { ...failed, keyword: 'type', params: { type: theirs.flatMap(typesOf).join(',') } };
+/** The words of a pattern, from its schema's `patternDescription` (ajv's `verbose` errors carry the schema). */
+function patternDescription(error: Partial<ErrorObject>): string | undefined {
+  const description = (error.parentSchema as { patternDescription?: unknown } | undefined)?.patternDescription;
+  return typeof description === 'string' ? description : undefined;
 }
 
 /** An enum's values listed in its message up to this many; a longer list is not read in an error line. */
@@ -196,16 +187,82 @@ const LISTED_VALUES = 10;
 /** A value of an enum or const as the messages write it: text bare, as the routes list theirs (`must be one of a, b`), but `""`. */
 const valueText = (value: unknown) => (typeof value === 'string' && value !== '' ? value : JSON.stringify(value));
 
+/**
+ * What an alternative of an anyOf or oneOf takes, when its error says the value is not of that kind (a type, a wire
+ * type, a format, a described pattern, an enum's or a const's values), rather than of it and wrong (`must be at
+ * most 255 characters`): the phrases a message lists (`a string`, `a date YYYY-MM-DD`, `all`), and whether the value
+ * has the alternative's JSON type (a text that is no date has a date's type; a number has not).
+ */
+function kindOf(error: Partial<ErrorObject>): { phrases: string[]; fits: boolean } | undefined {
+  const params = (error.params ?? {}) as { type?: WireType; format?: FormatName; allowedValues?: unknown[]; allowedValue?: unknown };
+  const type = typeOf(error.data);
+  switch (error.keyword) {
+    case 'type':
+      return outOfRange(error) ? undefined : { phrases: typesOf(error).map(typeName), fits: false };
+    case 'wire':
+      return { phrases: [WIRE_DESCRIPTIONS[params.type!]], fits: isOf(type, params.type === 'int64' ? ['integer', 'string'] : ['string']) };
+    // A format or a pattern applies only to the types it checks: the value that failed one is of its type.
+    case 'format':
+      return { phrases: [FORMAT_DESCRIPTIONS[params.format!]], fits: true };
+    case 'pattern': {
+      const description = patternDescription(error);
+      return description === undefined ? undefined : { phrases: [description], fits: true };
+    }
+    case 'enum': {
+      const values = params.allowedValues ?? [];
+      const phrases = values.length <= LISTED_VALUES ? values.map(valueText) : ['one of the allowed values'];
+      return { phrases, fits: values.some((value) => typeOf(value) === type) };
+    }
+    case 'const':
+      return { phrases: [valueText(params.allowedValue)], fits: typeOf(params.allowedValue) === type };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The error to answer. With allErrors off, validation stops at the first failed keyword: its error is the last,
+ * and when it is an anyOf or a oneOf that no alternative passed (`[string, null]` for a field null clears), the
+ * alternatives' errors come before it. Then what is wrong inside the value answers, first (`coupons_desired[0]:
+ * must be a string`, `rule_params.name.EN`, a key), else what is wrong with a value of an alternative's kind
+ * (`surname_1: must be at most 255 characters`, not the first alternative's `must be null`); else the alternatives
+ * whose type the value has, or when it has none of them, all of them: one answers with its own message (`code: must
+ * be a slug (...)`), more are listed (`available_from: must be a date YYYY-MM-DD or an ISO 8601 datetime (...)`,
+ * `code: must be a string or null`, `coupons_desired: must be all, selected or an array`). Otherwise the first
+ * error, as ajv lists them.
+ */
+function reportedError(errors: readonly Partial<ErrorObject>[]): Partial<ErrorObject> {
+  const failed = errors[errors.length - 1];
+  // A oneOf more than one alternative passed: its own message says so (errors before it are of those that failed).
+  if (failed.keyword === 'oneOf' && (failed.params as { passingSchemas?: unknown }).passingSchemas) return failed;
+  if (failed.keyword !== 'anyOf' && failed.keyword !== 'oneOf') return errors[0];
+  // A key's propertyNames error follows the error of the key itself, which names it (propertyName).
+  const theirs = errors.slice(0, -1).filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'oneOf' && error.keyword !== 'propertyNames');
+  const inside = theirs.find((error) => error.instancePath?.startsWith(`${failed.instancePath}/`) || error.propertyName !== undefined);
+  if (inside) return inside;
+  const alternatives = theirs.map((error) => ({ error, kind: kindOf(error) }));
+  const wrong = alternatives.find(({ kind }) => kind === undefined);
+  if (wrong || alternatives.length === 0) return wrong?.error ?? failed;
+  const fitting = alternatives.filter(({ kind }) => kind!.fits);
+  const listed = fitting.length > 0 ? fitting : alternatives;
+  if (listed.length === 1) return listed[0].error;
+  return { ...failed, params: {}, message: mustBeAnyOf(...listed.flatMap(({ kind }) => kind!.phrases)) };
+}
+
 /** `at least 2 items`, `at most 1 item`. */
 const count = (limit: number, noun: string) => `${limit} ${noun}${limit === 1 ? '' : 's'}`;
 
 /**
- * ajv's messages of sizes and allowed values in the words the routes and the engine use for the same checks
- * (`must be at most 255 characters`, `must not be empty`, `must be one of a, b`): ajv's own ("must NOT have more
- * than 255 characters", "must be equal to one of the allowed values") are another wording, and name no value.
+ * ajv's messages in the words the routes and the engine use for the same checks (`must be at most 255 characters`,
+ * `must not be empty`, `must be one of a, b`, `must be an email address`): ajv's own ("must NOT have more than 255
+ * characters", "must be equal to one of the allowed values", "must match format \"email\"") are another wording,
+ * name no value, or show an expression where a reader wants words.
  */
 function ownMessage(error: Partial<ErrorObject>): string | undefined {
-  const params = (error.params ?? {}) as { limit?: number; allowedValues?: unknown[]; allowedValue?: unknown; i?: number; j?: number };
+  const params = (error.params ?? {}) as {
+    limit?: unknown; allowedValues?: unknown[]; allowedValue?: unknown; i?: number; j?: number;
+    format?: FormatName; pattern?: string; multipleOf?: number; comparison?: string; passingSchemas?: number[] | null;
+  };
   const limit = Number(params.limit);
   const atLeast = (verb: string, noun: string) => (limit === 1 ? 'must not be empty' : `must ${verb} at least ${count(limit, noun)}`);
   switch (error.keyword) {
@@ -214,6 +271,7 @@ function ownMessage(error: Partial<ErrorObject>): string | undefined {
     case 'minLength':
       return atLeast('be', 'character');
     case 'maxItems':
+    case 'additionalItems':
       return `must have at most ${count(limit, 'item')}`;
     case 'minItems':
       return atLeast('have', 'item');
@@ -231,19 +289,40 @@ function ownMessage(error: Partial<ErrorObject>): string | undefined {
     }
     case 'const':
       return `must be ${valueText(params.allowedValue)}`;
+    case 'format':
+      return mustBeAnyOf(FORMAT_DESCRIPTIONS[params.format!]);
+    case 'pattern': {
+      const description = patternDescription(error);
+      return description === undefined ? `must match the pattern ${params.pattern}` : mustBeAnyOf(description);
+    }
+    case 'multipleOf':
+      return `must be a multiple of ${params.multipleOf}`;
+    // ajv-formats' bounds of a format (formatMaximum, ...): "should be <= ...", where every other bound says "must".
+    case 'formatMaximum':
+    case 'formatMinimum':
+    case 'formatExclusiveMaximum':
+    case 'formatExclusiveMinimum':
+      return `must be ${params.comparison} ${valueText(params.limit)}`;
+    case 'false schema':
+      return 'is not accepted';
+    case 'oneOf': {
+      // More than one alternative held (of a oneOf none held, reportedError lists the alternatives in the message).
+      const passing = params.passingSchemas;
+      return passing ? `must match exactly one alternative (it matches alternatives ${passing.map((index) => index + 1).join(' and ')})` : undefined;
+    }
     default:
       return undefined;
   }
 }
 
-/** The message of an error: a type error names its types as the answers write alternatives, a bigint its range. */
+/** The message of an error: a type error names its types (`mustBe`), a bigint its range. */
 function messageOf(error: Partial<ErrorObject>): string {
   if (outOfRange(error)) {
     // The bounds of the schema that declares the field, wherever it is ($ref'd documents included).
     const { minimum, maximum } = (error.parentSchema ?? {}) as { minimum?: unknown; maximum?: unknown };
     return typeof minimum === 'number' && typeof maximum === 'number' ? `is out of range: must be ${minimum}..${maximum}` : 'is out of range';
   }
-  if (error.keyword === 'type') return mustBe(typesOf(error));
+  if (error.keyword === 'type') return mustBe(...typesOf(error));
   return ownMessage(error) ?? error.message ?? 'is invalid';
 }
 
@@ -256,14 +335,24 @@ export function schemaError(errors: readonly Partial<ErrorObject>[] | null | und
   const alternatives = alternativesError(errors, root);
   if (alternatives) return alternatives;
   const error = reportedError(errors);
-  let field = fieldOfPointer(root, error.instancePath ?? '');
+  const at = fieldOfPointer(root, error.instancePath ?? '');
+  const name = (member: string) => [at, member].filter(Boolean).join('.');
+  const params = error.params as { missingProperty: string; additionalProperty: string; property: string };
+  let field = at;
   let message = messageOf(error);
   if (error.keyword === 'required') {
-    field = [field, (error.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
+    field = name(params.missingProperty);
     message = 'is required';
   } else if (error.keyword === 'additionalProperties') {
-    field = [field, (error.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join('.');
+    field = name(params.additionalProperty);
     message = 'is not an accepted field';
+  } else if (error.keyword === 'dependencies') {
+    // A field that needs another (a schema's `dependencies`), worded as the routes word it.
+    return requiredWith(name(params.missingProperty), name(params.property));
+  } else if (error.propertyName !== undefined) {
+    // A key that propertyNames refuses (a language code, ...): the key is named, as an unknown field is.
+    field = name(error.propertyName);
+    message = `is not an accepted field (a key ${message})`;
   }
   return invalidRequest(field || 'body', message);
 }

@@ -120,11 +120,12 @@ export const WIRE_TYPES = {
 
 export type WireType = keyof typeof WIRE_TYPES;
 
+/** What each wire type is, as a message says what a value must be (`mustBeAnyOf`): also the `date` and `date-time` formats' words. */
 export const WIRE_DESCRIPTIONS: Record<WireType, string> = {
-  int64: 'must be an integer between 1 and 9223372036854775807',
-  date: 'must be a date YYYY-MM-DD',
-  datetime: 'must be an ISO 8601 datetime (YYYY-MM-DDThh:mm:ssZ or with an offset such as -0500)',
-  slug: 'must be a slug (letters, digits, underscores, hyphens)',
+  int64: 'an integer between 1 and 9223372036854775807',
+  date: 'a date YYYY-MM-DD',
+  datetime: 'an ISO 8601 datetime (YYYY-MM-DDThh:mm:ssZ or with an offset such as -0500)',
+  slug: 'a slug (letters, digits, underscores, hyphens)',
 };
 
 /** An int64 id (canonical decimal string) for a reply: a number when exact, else a bigint. */

@@ -3,9 +3,11 @@
  * becomes the component named by its `$id`; each of its `$defs` becomes the
  * component `<$id>.<name>` (tools resolve a flat list more reliably than
  * pointers into a component). References are rewritten to
- * `#/components/schemas/...`, and the `wire` keyword (an ajv extension) is
- * replaced by the plain JSON Schema of what it accepts.
+ * `#/components/schemas/...`, the `wire` keyword (an ajv extension) is
+ * replaced by the plain JSON Schema of what it accepts, and `patternDescription`
+ * (another) by a `description` saying it, where the schema has none of its own.
  */
+import { mustBeAnyOf } from '../http/errors.js';
 import { WIRE_DESCRIPTIONS, type WireType } from '../http/wire.js';
 import type { SchemaDocument } from '../http/validation.js';
 import { hasBody, parseSchemaRef } from './schema-refs.js';
@@ -36,7 +38,8 @@ export function toOpenApiSchema(schema: unknown, owner?: string): unknown {
   for (const [key, value] of Object.entries(schema)) {
     if (key === '$id' || key === '$defs') continue;
     if (key === '$ref' && typeof value === 'string') out.$ref = componentRef(value, owner);
-    else if (key === 'wire') Object.assign(out, WIRE_SCHEMAS[value as WireType], { description: `The value ${WIRE_DESCRIPTIONS[value as WireType]}.` });
+    else if (key === 'patternDescription') out.description ??= `The value ${mustBeAnyOf(value as string)}.`;
+    else if (key === 'wire') Object.assign(out, WIRE_SCHEMAS[value as WireType], { description: `The value ${mustBeAnyOf(WIRE_DESCRIPTIONS[value as WireType])}.` });
     else out[key] = toOpenApiSchema(value, owner);
   }
   return out;

@@ -3,7 +3,8 @@
  * contract does not name it). Tally reads `X-Author-Email` and records it on
  * the points transactions the request writes.
  */
-import { invalidRequest } from '../http/errors.js';
+import { invalidRequest, mustBeAnyOf } from '../http/errors.js';
+import { FORMAT_DESCRIPTIONS } from '../http/formats.js';
 import type { TallyRequest } from '../http/types.js';
 
 export const AUTHOR_HEADER = 'x-author-email';
@@ -12,6 +13,6 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 export function authorOf(req: TallyRequest): string | undefined {
   const value = req.header(AUTHOR_HEADER);
   if (value === undefined || value === '') return undefined;
-  if (value.length > 254 || !EMAIL.test(value)) throw invalidRequest('X-Author-Email', 'must be an email address');
+  if (value.length > 254 || !EMAIL.test(value)) throw invalidRequest('X-Author-Email', mustBeAnyOf(FORMAT_DESCRIPTIONS.email));
   return value.toLowerCase();
 }

@@ -85,7 +85,7 @@ describe('GET and PATCH /company', () => {
     const created = await server.client.post('/customers', { id: 70, name: 'N', registration_location_id: 1, attributes: { age: 30 } });
     expect(created.status, created.text).toBe(200);
     const wrong = await server.client.patch('/customers/70', { attributes: { age: 'old' } });
-    expect(wrong.body).toEqual({ code: 'invalid_request', error: 'attributes.age: must be integer' });
+    expect(wrong.body).toEqual({ code: 'invalid_request', error: 'attributes.age: must be an integer' });
   });
 
   it('writes audience ids back as exact JSON numbers', async () => {
