@@ -21,7 +21,8 @@
  *   the end of its customer's `merged_to` chain (a chain's records, the association included, went on with
  *   the parent's); deleted customers hold none;
  * - every card and cart is held by the customer the model says (a merge moves the old customer's, an
- *   unmerge brings back those still with the holder, carts only with_activites; a delete removes the cards);
+ *   unmerge brings back those still with the holder, carts only with_activites; a delete removes the cards;
+ *   a merging or merged customer takes no card, 402 customer_inactive);
  * - an unmerged customer is active again, without `merged_to`; a transfer-new given up (its new customer
  *   deleted or merged meanwhile) leaves the old customer as it was, and an identical one then runs again.
  *
@@ -478,7 +479,9 @@ class Run {
     const target = { scope: `card:${card}` };
     const res = await this.client.post(`/customers/${c.id}/cards`, { id: card });
     if (this.replay(target, fingerprint)) return this.answer(res, OK, `${what} (a repeat)`);
-    this.answer(res, !this.live(i) ? refused(404, 'customer_not_found') : this.cards.has(card) ? refused(409, 'duplicate_id') : OK, what);
+    // A merging or merged customer takes no card (its cards are, or are about to be, the receiver's).
+    const expected = !this.live(i) ? refused(404, 'customer_not_found') : !this.own(i) ? refused(402, 'customer_inactive') : this.cards.has(card) ? refused(409, 'duplicate_id') : OK;
+    this.answer(res, expected, what);
     if (res.status !== 200) return;
     this.remember(target, fingerprint, res.body, i);
     this.cards.set(card, i);

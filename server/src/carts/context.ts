@@ -5,6 +5,7 @@
  * fact it needs comes from here.
  */
 import { TallyError, periodKey, type CampaignCounters, type Context, type CustomerState } from '@tally/engine';
+import type { AssociationStore } from '../associations/store.js';
 import { accountHolder } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
@@ -24,6 +25,8 @@ export interface PointsBalance {
 
 export interface ContextSources {
   customers: CustomerStore;
+  /** Where a merged customer's merge is held (accountHolder). */
+  associations: AssociationStore;
   vouchers: VoucherStore;
   counters: CounterStore;
   locations: LocationStore;
@@ -72,7 +75,7 @@ export function resolveCustomer(sources: ContextSources, tenant: Tenant, request
 
 function holderOf(sources: ContextSources, tenant: Tenant, named: CustomerRecord): CartCustomer {
   if (named.deleted_at !== undefined) return ANONYMOUS;
-  const holder = accountHolder(sources.customers, tenant, named);
+  const holder = accountHolder(sources.customers, sources.associations, tenant, named);
   if (!holder || holder.deleted_at !== undefined) return ANONYMOUS;
   const customer: CartCustomer = { id: holder.id, code: holder.code ?? null, record: holder };
   if (holder !== named) customer.associate_id = named.id;

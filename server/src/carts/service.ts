@@ -5,8 +5,10 @@
  * commit the cart in one durable transaction. Returns the response as JSON text.
  */
 import { evaluateCart, TallyError, type Cart, type CartResponse, type Context, type Outcome } from '@tally/engine';
+import { AssociationStore } from '../associations/store.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { LmdbCounterStore } from '../counters/store.js';
+import { openCustomerDatabases } from '../customers/databases.js';
 import { CustomerStore } from '../customers/store.js';
 import { readBalance } from '../points/ledger.js';
 import { parseJson } from '../http/json.js';
@@ -63,8 +65,12 @@ export class CartService {
     const vouchers = new LmdbVoucherStore(env);
     const tiers = new TierStore(env);
     this.products = new ProductStore(env);
+    // The realtime transaction may resolve its customer again (a merge committed meanwhile), reading customers and
+    // associations: never opened first inside a write transaction (docs/storage.md), also in a worker thread.
+    openCustomerDatabases(env);
     this.sources = {
       customers: new CustomerStore(env),
+      associations: new AssociationStore(env),
       vouchers,
       counters,
       locations: new LocationStore(env),

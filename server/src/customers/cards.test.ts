@@ -4,7 +4,8 @@ import { startServer, type TestServer } from '../testing/server.js';
 describe('POST /customers/{id}/cards', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startServer();
+    // transfer-new's merges stay merging for the file's duration.
+    server = await startServer({ env: { TALLY_MERGE_DELAY_MS: '600000' } });
     await server.client.post('/customers', { id: 1, name: 'N', registration_location_id: 1, card_id: 100 });
     await server.client.post('/customers', { id: 2, name: 'N', registration_location_id: 1 });
   });
@@ -40,5 +41,24 @@ describe('POST /customers/{id}/cards', () => {
     const unknown = await server.client.post('/customers/404/cards', { id: 5 });
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('customer_not_found');
+  });
+
+  it('refuses a card for a merged or merging customer (402 customer_inactive), attaching nothing; unmerged, it attaches', async () => {
+    for (const id of [10, 11, 12, 13]) expect((await server.client.post('/customers', { id, name: 'N', registration_location_id: 1 })).status).toBe(200);
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 10, new_customer_id: 11 })).status).toBe(200);
+    expect((await server.client.post('/customers/transfer-new', { old_customer_id: 12, new_customer_id: 13 })).status).toBe(200);
+    for (const [customer, status] of [[10, 'merged'], [12, 'merging']] as const) {
+      const res = await server.client.post(`/customers/${customer}/cards`, { id: 500 + customer, main: true });
+      expect(res.status, res.text).toBe(402);
+      expect(res.body).toEqual({ code: 'customer_inactive', error: `id: customer ${customer} is ${status}` });
+    }
+    // Nothing was attached: the numbers are free.
+    expect((await server.client.post('/customers/11/cards', { id: 510 })).status).toBe(200);
+    expect((await server.client.post('/customers/13/cards', { id: 512 })).status).toBe(200);
+    // Once unmerged the customer is its own again, and so are its cards (the identical request runs again: it was refused).
+    expect((await server.client.post('/customers/10/unmerge', undefined, { headers: { 'Content-Type': 'application/json' }, query: { with_activites: 'false' } })).status).toBe(200);
+    expect((await server.client.post('/customers/10/cards', { id: 520, main: true })).status).toBe(200);
+    const exported = await server.client.get('/customers/10/export', { query: { search_param: 'id' } });
+    expect(exported.body.cards).toEqual([expect.objectContaining({ id: '520', customer_id: '10', main: true })]);
   });
 });

@@ -4,6 +4,7 @@
  * not found.
  */
 import { TallyError, type ErrorCode } from '@tally/engine';
+import type { AssociationStore } from '../associations/store.js';
 import { lookupTarget, type SuppressionTarget } from '../http/duplicates.js';
 import { invalidRequest, mustBeAnyOf } from '../http/errors.js';
 import { toInt64, WIRE_DESCRIPTIONS } from '../http/wire.js';
@@ -68,17 +69,25 @@ export function findCustomer(
  * followed to the end (that one may have been merged since: A into B, then B into C, leads A to C; a merge
  * never targets a merged or merging customer, so merged_to never loops). A merging customer (transfer-new not
  * completed) still holds its records: what is recorded for it moves with them when the merge completes.
- * Undefined when the holder was deleted for good.
+ * Undefined when the holder was deleted for good, or does not hold the merge association (new -> old, merge_id;
+ * it moves with the records to the end of the chain): stores written before a merge's receiver could not be
+ * deleted may name in merged_to a customer deleted since, its association gone with it, or one created since
+ * with the deleted one's id, which must not take the merged customer's purchases.
  */
-export function accountHolder(store: CustomerStore, tenant: Tenant, record: CustomerRecord): CustomerRecord | undefined {
+export function accountHolder(store: CustomerStore, associations: AssociationStore, tenant: Tenant, record: CustomerRecord): CustomerRecord | undefined {
   let holder: CustomerRecord | undefined = record;
   while (holder?.status === 'merged' && holder.merged_to !== undefined) holder = store.get(tenant, holder.merged_to);
-  return holder;
+  if (holder === undefined || holder === record) return holder;
+  const end = holder.id;
+  return associations.asAssociate(tenant, record.id).some((a) => a.merge_id !== undefined && a.customer_id === end) ? holder : undefined;
 }
 
 /** The live holder (accountHolder) of the customer a value names: an associate_id lookup; 404 customer_not_found otherwise. */
-export function findAccountHolder(store: CustomerStore, tenant: Tenant, by: SearchParam, value: string, field: string): CustomerRecord {
-  const holder = accountHolder(store, tenant, findCustomer(store, tenant, by, value, field));
-  if (!holder || holder.deleted_at !== undefined) throw customerNotFound(field, value);
+export function findAccountHolder(store: CustomerStore, associations: AssociationStore, tenant: Tenant, by: SearchParam, value: string, field: string): CustomerRecord {
+  const named = findCustomer(store, tenant, by, value, field);
+  const holder = accountHolder(store, associations, tenant, named);
+  if (!holder || holder.deleted_at !== undefined) {
+    throw new TallyError('customer_not_found', `${field}: customer ${named.id} is merged, and the customer holding its records was deleted: unmerge it`, field);
+  }
   return holder;
 }

@@ -5,6 +5,7 @@ import { ownedTarget } from '../http/duplicates.js';
 import { optionalEnum, requireBoolean } from '../http/params.js';
 import { success, type Routes } from '../http/types.js';
 import { validate } from '../http/validation.js';
+import { requireUnmerged } from '../points/request.js';
 import { listAttributes } from './attribute-list.js';
 import { attachCard } from './cards.js';
 import { createCustomer } from './create.js';
@@ -54,6 +55,9 @@ export function customersRoutes(ctx: ServerContext): Routes {
       return duplicates.suppress(req, ownedTarget(`card:${body.id}`, customerOwner(store, req.tenant, 'id', req.params.id, 'id')), async () => {
         await env.transact(() => {
           const customer = findCustomer(store, req.tenant, 'id', req.params.id, 'id');
+          // A merged customer's cards are the receiver's: one attached to it would stay on the tombstone. A merging
+          // one is refused as points movements are, rather than its card moving away under the caller.
+          requireUnmerged(store, req.tenant, customer.id, 'id');
           attachCard(env, req.tenant, { ...body, main: body.main ?? false, customer_id: customer.id, created_at: wireDatetime(req.now) });
         });
         return success();

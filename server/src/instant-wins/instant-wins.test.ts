@@ -282,6 +282,28 @@ describe('instant wins over HTTP', () => {
     await retire(inStore5);
   });
 
+  it('GET /instant_wins/{id} takes every filter of the list (campaign_audience and tier_id too), as the OpenAPI document lists; other parameters are ignored', async () => {
+    // Inactive: read all the same, and no cart of the other tests draws it.
+    const gold = await create(instantWin({ active: false, rule_conditions: { conditions: { and: [{ field: 'customer.tier', operator: 'in', values: ['gold'] }] } } }));
+    const get = (query: Record<string, string>) => server.client.get(`/instant_wins/${gold}`, { query });
+    const plain = await get({});
+    expect(plain.status).toBe(200);
+    expect((await get({ campaign_audience: 'loyalty', tier_id: 'gold' })).body).toEqual(plain.body);
+    for (const query of [{ campaign_audience: 'targeted' }, { tier_id: 'silver' }] as Record<string, string>[]) {
+      const res = await get(query);
+      expect([res.status, res.body.code], JSON.stringify(query)).toEqual([404, 'instant_win_not_found']);
+    }
+    const badAudience = await get({ campaign_audience: 'all_customers' });
+    expect([badAudience.status, badAudience.body.error]).toEqual([400, 'campaign_audience: must be one of loyalty, targeted']);
+    // A parameter the operation does not take is ignored, as on every operation: the discount lists' category_id and selected.
+    expect((await get({ category_id: 'x', selected: 'maybe' })).body).toEqual(plain.body);
+
+    const paths = (await server.client.get('/openapi.json')).body.paths;
+    const queryOf = (operation: { parameters: { in?: string; name: string }[] }) => operation.parameters.filter((p) => p.in === 'query').map((p) => p.name).sort();
+    const paging = ['per_page', 'starting_after'];
+    expect(queryOf(paths['/instant_wins/{id}'].get)).toEqual([...queryOf(paths['/instant_wins'].get).filter((name) => !paging.includes(name)), 'search_by'].sort());
+  });
+
   it('the location filters read the location leaves as the campaign lists do: a location_code not_in excludes the location sent by id', async () => {
     expect((await server.client.post('/locations', { id: 551, code: 'IBCN', name: 'Barcelona', country: 'ES' })).status).toBe(200);
     // Inactive: listed and read all the same, and no cart of the other tests draws it.

@@ -14,7 +14,7 @@ import type { Tenant } from '../tenancy/types.js';
 /** Inside a transaction: the ids, in the order of their merges' associations. */
 export function mergedInto(env: StoreEnv, customers: CustomerStore, tenant: Tenant, record: CustomerRecord): string[] {
   const associations = new AssociationStore(env);
-  const holders = new Set([record.id, accountHolder(customers, tenant, record)?.id ?? record.id]);
+  const holders = new Set([record.id, accountHolder(customers, associations, tenant, record)?.id ?? record.id]);
   const merged = new Set<string>();
   for (const holder of holders) {
     for (const association of associations.ofCustomer(tenant, holder)) {

@@ -36,7 +36,7 @@ export function unmerge(
   // Who holds the moved records now: the parent, or, when the parent was merged on since (a chain: A into B,
   // B into C), the customer at the end of the chain, where they and the merge association went with the parent's.
   const parent = customers.get(tenant, parentId);
-  const holderId = (parent && accountHolder(customers, tenant, parent)?.id) ?? parentId;
+  const holderId = (parent && accountHolder(customers, associations, tenant, parent)?.id) ?? parentId;
   // The latest association the merge created (it may have been deactivated since).
   const link = associations
     .asAssociate(tenant, associate.id)

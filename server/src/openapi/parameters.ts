@@ -66,7 +66,8 @@ export const QUERY_PARAMETERS: Partial<Record<OperationId, readonly QueryParamet
   'games.list': audience,
   'games.get': [searchBy],
   'instant_wins.list': audience,
-  'instant_wins.get': [searchBy, ...customer, ...location, countries],
+  // The list's filters: the contract names the customer, location and countries ones; the other two ask the same (docs/decisions.md).
+  'instant_wins.get': [searchBy, ...audience],
   'points.balance': [q('search_param', oneOf('id', 'code'))],
   'points.expiring': [q('date', { type: 'string', format: 'date' }), q('search_param', oneOf('id', 'code', 'associate_id'))],
   'points.cashbacks': [q('location_id', int64, { required: true })],

@@ -5,6 +5,7 @@
  * capped there. expiration_date is the last instant the points are available
  * (the end of their available_to day in the Company's timezone, endOfDay).
  */
+import { AssociationStore } from '../associations/store.js';
 import { optionalEnum, optionalWire } from '../http/params.js';
 import type { TallyRequest } from '../http/types.js';
 import { wireDatetime } from '../http/wire.js';
@@ -22,7 +23,7 @@ export function expiringPoints(env: StoreEnv, customers: CustomerStore, req: Tal
   const by = optionalEnum(req.query.get('search_param'), 'search_param', ['id', 'code', 'associate_id'] as const) ?? 'id';
   const value = req.params.value ?? '';
   // associate_id: a customer merged into another; its points are now the other's (the end of merged_to).
-  const customer = by === 'associate_id' ? findAccountHolder(customers, req.tenant, 'id', value, 'value') : findCustomer(customers, req.tenant, by, value, 'value');
+  const customer = by === 'associate_id' ? findAccountHolder(customers, new AssociationStore(env), req.tenant, 'id', value, 'value') : findCustomer(customers, req.tenant, by, value, 'value');
   const today = localDate(req.now, req.settings.timezone);
   const limit = addDays(today, EXPIRING_WINDOW_DAYS);
   const asked = optionalWire('date', req.query.get('date'), 'date');

@@ -57,13 +57,13 @@ export function requireStillActive(customers: CustomerStore, tenant: Tenant, cus
 
 /**
  * Inside `env.transact`, before the first write (so a merge committing meanwhile is seen): points movements
- * (triggers, custom events, redemptions) refuse a merging or merged customer, 402 customer_inactive as
- * POST /discounts/trigger: its points moved (or are moving) to the customer it is merged into, and points
- * left on it would be out of everyone's reach.
+ * (triggers, custom events, redemptions) and card attachments refuse a merging or merged customer, 402
+ * customer_inactive as POST /discounts/trigger: its records moved (or are moving) to the customer it is merged
+ * into, and one left on it would be out of everyone's reach.
  */
-export function requireUnmerged(customers: CustomerStore, tenant: Tenant, customerId: string): void {
+export function requireUnmerged(customers: CustomerStore, tenant: Tenant, customerId: string, field = 'customer_id'): void {
   const status = customers.get(tenant, customerId)?.status;
-  if (status === 'merging' || status === 'merged') throw new TallyError('customer_inactive', `customer_id: customer ${customerId} is ${status}`, 'customer_id');
+  if (status === 'merging' || status === 'merged') throw new TallyError('customer_inactive', `${field}: customer ${customerId} is ${status}`, field);
 }
 
 /** The location found, or 404 location_not_found naming `field`. */

@@ -4,6 +4,7 @@
  * /rewards/transactions and POST /rewards/transactions/{id}/rollback (with
  * their /redemptions aliases, in the routing table).
  */
+import { AssociationStore } from '../associations/store.js';
 import { auditTarget } from '../audit/context.js';
 import { TallyError } from '@tally/engine';
 import { LmdbCampaignStore } from '../campaigns/store.js';
@@ -39,6 +40,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
   const campaigns = new LmdbCampaignStore(env);
   const tiers = new TierStore(env);
   const customers = new CustomerStore(env);
+  const associations = new AssociationStore(env);
   const locations = new LocationStore(env);
   const vouchers = new LmdbVoucherStore(env);
   const stores = { env, rewards, campaigns, tiers, vouchers, customers };
@@ -174,7 +176,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
     if (field === 'customer_code') return { customer: findCustomer(customers, req.tenant, 'code', value, field), field };
     if (field === 'customer_id') return { customer: findCustomer(customers, req.tenant, 'id', value, field), field };
     // An associate redeems with the points of the customer it was merged into (the end of merged_to).
-    return { customer: findAccountHolder(customers, req.tenant, 'id', value, field), field };
+    return { customer: findAccountHolder(customers, associations, req.tenant, 'id', value, field), field };
   }
 
   function redeemLocation(req: TallyRequest, body: RewardsRedeem): LocationRecord {

@@ -47,7 +47,7 @@ async function consume(sources: ReferralSources, tenant: Tenant, key: unknown, p
   const statusAt = customers.statusVersion(tenant);
   const holderOf = (id: string) => {
     const record = customers.get(tenant, id);
-    return record && accountHolder(customers, tenant, record);
+    return record && accountHolder(customers, deps.sources.associations, tenant, record);
   };
   const roles = [
     { customer: holderOf(pending.referred_by), data: { role: 'referrer', referred_customer_id: pending.customer_id } },

@@ -1,4 +1,5 @@
 /** POST /trigger (+ /scores/trigger), and the consumer of the refer_a_friend trigger raised by customer creation. */
+import { AssociationStore } from '../associations/store.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import type { ServerContext } from '../context.js';
 import { CartStore } from '../carts/store.js';
@@ -30,6 +31,7 @@ export function boundDeps(ctx: ServerContext): BoundDeps {
     seeds: new DrawSeeds(env, new CartStore(env)),
     sources: {
       customers,
+      associations: new AssociationStore(env),
       counters,
       vouchers: new LmdbVoucherStore(env),
       locations: new LocationStore(env),

@@ -61,6 +61,9 @@ describe('WEBHOOK_PRIVATE_ADDRESSES=refuse', () => {
       // IPv4-compatible (deprecated) and every Teredo address, whatever IPv4 addresses they carry.
       'http://[2002:7f00:0001::]/', 'http://[2002:a9fe:a9fe::1]/latest/meta-data', 'http://[64:ff9b::7f00:1]/', 'http://[64:ff9b::10.0.0.1]/',
       'http://[::7f00:1]/', 'http://[::127.0.0.1]/', 'http://[::8.8.8.8]/', 'http://[2001:0::1]/', 'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
+      // The special-purpose ranges IANA lists as not globally reachable: documentation, benchmarking, discard, SRv6.
+      'https://192.0.2.10/hooks', 'https://198.51.100.7/', 'https://203.0.113.1/', 'https://198.18.0.1/', 'http://[2001:db8::1]/',
+      'http://[3fff::1]/', 'http://[2001:2::1]/', 'http://[100::1]/', 'http://[5f00::1]/', 'http://[2002:c000:20a::]/', 'http://[64:ff9b::203.0.113.1]/',
     ]) {
       const res = await server.client.post('/webhooks', { url, events: ['customer.created'] });
       expect(res.status, url).toBe(400);
@@ -75,13 +78,13 @@ describe('WEBHOOK_PRIVATE_ADDRESSES=refuse', () => {
       expect((await server.client.delete(`/webhooks/${res.body.id}`)).status).toBe(200);
     }
 
-    // A public address is accepted (a documentation range: inactive, nothing is sent there); changing it to a private one is not.
-    const publicOne = await server.client.post('/webhooks', { url: 'https://192.0.2.10/hooks', events: ['customer.created'], active: false });
+    // A public address is accepted (inactive: nothing is sent there); changing it to a private one is not.
+    const publicOne = await server.client.post('/webhooks', { url: 'https://8.8.8.8/hooks', events: ['customer.created'], active: false });
     expect(publicOne.status, publicOne.text).toBe(200);
     const moved = await server.client.patch(`/webhooks/${publicOne.body.id}`, { url: 'http://[::ffff:10.1.2.3]/' });
     expect(moved.status).toBe(400);
     expect(moved.body.error).toMatch(/^url: /);
-    expect((await server.client.get(`/webhooks/${publicOne.body.id}`)).body.url).toBe('https://192.0.2.10/hooks');
+    expect((await server.client.get(`/webhooks/${publicOne.body.id}`)).body.url).toBe('https://8.8.8.8/hooks');
     expect((await server.client.patch(`/webhooks/${publicOne.body.id}`, { description: 'no url given' })).status).toBe(200);
     expect((await server.client.delete(`/webhooks/${publicOne.body.id}`)).status).toBe(200);
   });
@@ -134,8 +137,48 @@ describe('publicLookup, the lookup of every attempt under refuse', () => {
     for (const address of [
       // 8.8.8.8; 172.32.0.0, 100.63.255.255 and 100.128.0.0 beside 172.16/12 and 100.64/10; 223.255.255.255 below 224/4.
       '2002:808:808::', '2002:ac20::', '2002:643f:ffff::', '2002:6480::', '2002:dfff:ffff::1',
-      '64:ff9b::808:808', '64:ff9b::ac20:1', '::ffff:808:808', '::1:0:0:0', '2001:1::1', '2001:4860:4860::8888', '2003::1',
+      '64:ff9b::808:808', '64:ff9b::ac20:1', '::ffff:808:808', '::1:0:0:0', '2001:200::1', '2001:4860:4860::8888', '2003::1',
     ]) {
+      expect(await lookup(address), address).toEqual({ err: null, address });
+    }
+  });
+});
+
+describe('the special-purpose ranges (IANA registries) refused under refuse, edge to edge', () => {
+  const lookup = (hostname: string) =>
+    new Promise<{ err: Error | null; address: unknown }>((resolve) => publicLookup(hostname, {}, (err, address) => resolve({ err, address })));
+  /** Each range: its first and last addresses (refused), and the addresses just before and after it (allowed). */
+  const RANGES: [range: string, first: string, last: string, before: string, after: string][] = [
+    // IPv4 Special-Purpose Address Registry, "Globally Reachable: False".
+    ['0.0.0.0/8', '0.0.0.0', '0.255.255.255', '', '1.0.0.0'],
+    ['100.64.0.0/10', '100.64.0.0', '100.127.255.255', '100.63.255.255', '100.128.0.0'],
+    ['192.0.0.0/24', '192.0.0.0', '192.0.0.255', '191.255.255.255', '192.0.1.0'],
+    ['192.0.2.0/24 TEST-NET-1', '192.0.2.0', '192.0.2.255', '192.0.1.255', '192.0.3.0'],
+    ['198.18.0.0/15', '198.18.0.0', '198.19.255.255', '198.17.255.255', '198.20.0.0'],
+    ['198.51.100.0/24 TEST-NET-2', '198.51.100.0', '198.51.100.255', '198.51.99.255', '198.51.101.0'],
+    ['203.0.113.0/24 TEST-NET-3', '203.0.113.0', '203.0.113.255', '203.0.112.255', '203.0.114.0'],
+    // Multicast (its own registry), reserved 240/4 with the limited broadcast 255.255.255.255 at its end.
+    ['224.0.0.0/4 and 240.0.0.0/4', '224.0.0.0', '255.255.255.255', '223.255.255.255', ''],
+    // IPv6 Special-Purpose Address Registry.
+    ['100::/64 discard-only, 100:0:0:1::/64 dummy', '100::', '100:0:0:1:ffff:ffff:ffff:ffff', 'ff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '100:0:0:2::'],
+    ['2001::/23 IETF protocol assignments', '2001::', '2001:1ff:ffff:ffff:ffff:ffff:ffff:ffff', '2000:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '2001:200::'],
+    ['2001:db8::/32 documentation', '2001:db8::', '2001:db8:ffff:ffff:ffff:ffff:ffff:ffff', '2001:db7:ffff:ffff:ffff:ffff:ffff:ffff', '2001:db9::'],
+    ['3fff::/20 documentation', '3fff::', '3fff:fff:ffff:ffff:ffff:ffff:ffff:ffff', '3ffe:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '3fff:1000::'],
+    ['5f00::/16 SRv6 SIDs', '5f00::', '5f00:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '5eff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '5f01::'],
+    // Link-local, deprecated site-local and multicast, end to end.
+    ['fe80::/10, fec0::/10 and ff00::/8', 'fe80::', 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'fe7f:ffff:ffff:ffff:ffff:ffff:ffff:ffff', ''],
+  ];
+
+  it.each(RANGES)('%s: refused from its first address to its last, allowed beside it', async (_range, first, last, before, after) => {
+    for (const address of [first, last]) expect((await lookup(address)).err, address).toBeInstanceOf(DestinationRefused);
+    for (const address of [before, after].filter(Boolean)) expect(await lookup(address), address).toEqual({ err: null, address });
+  });
+
+  it('refuses the IPv4 ranges in their IPv6 forms too (mapped, NAT64, 6to4), and allows those forms of the addresses beside them', async () => {
+    for (const address of ['::ffff:192.0.2.1', '64:ff9b::198.51.100.255', '2002:cb00:7100::', '64:ff9b::198.19.255.255', '2002:c000:2ff::']) {
+      expect((await lookup(address)).err, address).toBeInstanceOf(DestinationRefused);
+    }
+    for (const address of ['::ffff:c000:301', '64:ff9b::c633:6500', '2002:cb00:70ff::', '64:ff9b::c614:0']) {
       expect(await lookup(address), address).toEqual({ err: null, address });
     }
   });

@@ -1,6 +1,7 @@
 /**
  * Where webhook deliveries may go (WEBHOOK_PRIVATE_ADDRESSES, docs/webhooks.md).
- * With `refuse`, no address of the operator's own networks: a URL naming one
+ * With `refuse`, no address of the operator's own networks, nor any other that is
+ * not globally reachable (IANA's special-purpose registries): a URL naming one
  * is refused when the subscription is written, and every attempt resolves its
  * host name itself and connects only to the addresses it checked, so a name
  * that resolves elsewhere later (DNS rebinding) is caught when it matters.
@@ -15,10 +16,15 @@ export const PRIVATE_ADDRESSES: readonly PrivateAddresses[] = ['allow', 'refuse'
 /** The last_error of an attempt refused before connecting. */
 export const DESTINATION_REFUSED = 'destination address not allowed';
 
-/** Loopback, private, shared (CGNAT), link-local, multicast, unspecified and reserved IPv4 ranges. */
+/**
+ * The IPv4 ranges IANA's IPv4 Special-Purpose Address Registry marks not globally reachable (this network, private,
+ * shared (CGNAT), loopback, link-local, IETF protocol assignments, the three documentation ranges, benchmarking,
+ * reserved with the limited broadcast), and multicast.
+ */
 const PRIVATE_IPV4 = [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
+  ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const;
 
 /** The two IPv6 groups spelling an IPv4 address: 127.0.0.1 is 7f00:1. */
@@ -37,10 +43,14 @@ for (const [network, prefix] of PRIVATE_IPV4) {
   PRIVATE.addSubnet(`64:ff9b::${network}`, 96 + prefix, 'ipv6');
   PRIVATE.addSubnet(`2002:${ipv4Groups(network)}::`, 16 + prefix, 'ipv6');
 }
-// ::/96 is ::, ::1 and the deprecated IPv4-compatible ::a.b.c.d; 2001::/32 is Teredo, whose two IPv4 addresses
-// (its server's, its client's inverted) no receiver has a reason to use: both prefixes are refused whole.
+// The IPv6 Special-Purpose Address Registry's not globally reachable ranges, and multicast and the deprecated
+// site-local. ::/96 is ::, ::1 and the deprecated IPv4-compatible ::a.b.c.d. 2001::/23 (IETF protocol assignments)
+// is refused whole, as 192.0.0.0/24 is: it holds Teredo, whose two IPv4 addresses (its server's, its client's
+// inverted) no receiver has a reason to use, benchmarking, ORCHID, and a few globally reachable anycast and
+// overlay blocks (PCP, TURN, AMT, AS112, ORCHIDv2, DRIP) where no webhook receiver lives either.
 for (const [network, prefix] of [
-  ['::', 96], ['2001::', 32], ['64:ff9b:1::', 48], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
+  ['::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['100:0:0:1::', 64], ['2001::', 23], ['2001:db8::', 32], ['3fff::', 20],
+  ['5f00::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const) PRIVATE.addSubnet(network, prefix, 'ipv6');
 
 function isPrivate(address: string): boolean {

@@ -33,7 +33,7 @@ export function webhookRoutes({ env, duplicates, config }: ServerContext): Route
   /** The body, validated; with WEBHOOK_PRIVATE_ADDRESSES=refuse, a url naming a private address is refused before anything is stored. */
   const validDestination = <T extends { url?: string }>(body: T): T => {
     if (config.webhookPrivateAddresses === 'refuse' && body.url !== undefined && namesPrivateAddress(body.url)) {
-      throw invalidRequest('url', `${DESTINATION_REFUSED}: loopback, private, link-local and other local addresses are refused (WEBHOOK_PRIVATE_ADDRESSES=refuse)`);
+      throw invalidRequest('url', `${DESTINATION_REFUSED}: loopback, private, link-local, documentation and other addresses that are not globally reachable are refused (WEBHOOK_PRIVATE_ADDRESSES=refuse)`);
     }
     return body;
   };
