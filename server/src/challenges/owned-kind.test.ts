@@ -36,7 +36,7 @@ describe('challenge records and customer merges', () => {
   const unmerge = async (id: number, withActivities: boolean) =>
     expect((await server.client.post(`/customers/${id}/unmerge`, undefined, { headers: json, query: { with_activites: String(withActivities) } })).status).toBe(200);
   const levelsGranted = async (customerId: number) =>
-    (await transactions(server.client, customerId, { type: 'challenge' })).map((t) => t.origin_info.level).sort();
+    (await transactions(server.client, customerId, { origin_type: 'challenge' })).map((t) => t.origin_info.level).sort();
 
   beforeAll(async () => {
     server = await startServer();

@@ -11,6 +11,7 @@ import { FORBIDDEN, errorBody, errorReply, invalidRequest } from './errors.js';
 import { Idempotency } from './idempotency.js';
 import { canonicalBody, canonicalJson, parseJsonObject } from './json.js';
 import { canonicalQuery } from './params.js';
+import { checkQueryNames } from './query.js';
 import { selectLanguage } from './language.js';
 import type { RateLimiter } from './rate-limit.js';
 import { IncomingRequest, type RawRequest } from './request.js';
@@ -88,6 +89,7 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Reply 
   }
   const handler = protocol.routes[match.operation];
   if (!handler) throw new TallyError('not_implemented', `${match.operation} is not implemented yet`);
+  checkQueryNames(match.operation, raw.query);
   if (raw.bodyNotUtf8) throw invalidRequest('body', 'is not valid UTF-8');
   const req = new IncomingRequest(match.operation, raw, match.params, match.spec.workerParsesBody ? {} : parseJsonObject(raw.body));
   if (!apiKey || !settings) return (handler as PublicHandler)(req);

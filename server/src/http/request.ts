@@ -4,6 +4,7 @@
  */
 import type { ApiKeyView, CompanySettings, Tenant } from '../tenancy/types.js';
 import type { OperationId } from './operations.js';
+import { OperationQuery } from './query.js';
 import type { TallyRequest } from './types.js';
 import type { AuditContext } from '../audit/context.js';
 
@@ -34,7 +35,7 @@ export class IncomingRequest implements TallyRequest {
   language: string | undefined;
   now!: Date;
   audit: AuditContext | undefined = undefined;
-  private parsedQuery: URLSearchParams | undefined;
+  private parsedQuery: OperationQuery | undefined;
 
   constructor(
     readonly operation: OperationId,
@@ -48,7 +49,7 @@ export class IncomingRequest implements TallyRequest {
   }
 
   get query(): URLSearchParams {
-    return (this.parsedQuery ??= new URLSearchParams(this.raw.query));
+    return (this.parsedQuery ??= new OperationQuery(this.raw.query, this.operation));
   }
 
   header(name: string): string | undefined {

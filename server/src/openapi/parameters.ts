@@ -1,7 +1,9 @@
 /**
- * The query parameters the OpenAPI document names, for the operations whose
- * query the contract fixes (parts 1 and 2, Endpoints). Paged lists get
- * `starting_after` and `per_page` from their answer (bodies.ts).
+ * Every query parameter an operation accepts, as the OpenAPI document names
+ * them: the contract's (parts 1 and 2, Endpoints) and Tally's own where the
+ * contract shows none. Paged lists also get `starting_after` and `per_page`
+ * from their answer (bodies.ts). The server refuses any other name, and a
+ * route can read no other (http/query.ts).
  */
 import type { OperationId } from '../http/operations.js';
 
@@ -25,6 +27,7 @@ const countries = q('countries', { type: 'array', items: { type: 'string', patte
 const audience = [q('campaign_audience', text), ...location, ...customer, countries, q('tier_id', text, { description: 'A tier level name, as rules name it (customer.tier).' })];
 const campaigns = [...audience, q('category_id', int64), q('selected', flag)];
 const createdAfter = q('created_at_gt', text, { description: "A datetime, or a date: created after that day starts in the Company's timezone." });
+const searchParam = q('search_param', oneOf('id', 'code'));
 const searchBy = q('search_by', oneOf('loyalty_rule_id', 'loyalty_rule_history_id', 'campaign_history_id', 'static_code'));
 
 export const PAGE_PARAMETERS: readonly QueryParameter[] = [
@@ -36,21 +39,21 @@ export const QUERY_PARAMETERS: Partial<Record<OperationId, readonly QueryParamet
   'customers.create': duplicates,
   'customers.list': [q('ids', text, { description: 'Comma-separated customer ids; ids or phones is required.' }), q('phones', text)],
   'customers.get': [q('search_param', oneOf('id', 'code', 'dni', 'email'), { required: true })],
-  'customers.update': [q('search_param', oneOf('id', 'code')), ...duplicates],
-  'customers.delete': [q('hard', flag, { required: true }), q('search_param', oneOf('id', 'code'))],
+  'customers.update': [searchParam, ...duplicates],
+  'customers.delete': [q('hard', flag, { required: true }), searchParam],
   'customers.attributes': [q('attribute_type', text), q('attribute_id', int64), q('name', text), q('system', flag)],
-  'customers.tiers': [q('search_param', oneOf('id', 'code'))],
+  'customers.tiers': [searchParam],
   'customers.export': [q('search_param', oneOf('id', 'code', 'dni', 'email'), { required: true })],
   'customers.audience_validation': [q('segment_id', int64, { required: true })],
   'associations.delete': [q('customer_id', int64, { required: true }), q('associate_customer_id', int64, { required: true })],
   'associations.list': [q('active', flag)],
-  'merges.unmerge': [q('with_activites', flag, { required: true }), q('search_param', oneOf('id', 'code'))],
+  'merges.unmerge': [q('with_activites', flag, { required: true }), searchParam],
   'carts.get': [q('search_param', text)],
   'carts.list': [
     ...customer, q('associate_id', int64), ...location, q('order_id', text),
     q('from_date', { type: 'string', format: 'date' }, { description: "A day of the Company's timezone: carts created on it or later." }),
     q('to_date', { type: 'string', format: 'date' }, { description: "A day of the Company's timezone: carts created on it or earlier." }),
-    q('id', int64), q('code', text), q('country', text), q('countries', text, { description: 'ISO 3166-1 alpha-2 codes: repeated, as countries[] or comma-separated.' }),
+    q('id', int64), q('code', text), q('country', text), countries,
   ],
   'audit_log.list': [
     q('operation', text), q('target', text, { description: 'kind:id, e.g. customer:42; at most 300 characters.' }), q('api_key', text), q('author', text),
@@ -68,7 +71,7 @@ export const QUERY_PARAMETERS: Partial<Record<OperationId, readonly QueryParamet
   'instant_wins.list': audience,
   // The list's filters: the contract names the customer, location and countries ones; the other two ask the same (docs/decisions.md).
   'instant_wins.get': [searchBy, ...audience],
-  'points.balance': [q('search_param', oneOf('id', 'code'))],
+  'points.balance': [searchParam],
   'points.expiring': [q('date', { type: 'string', format: 'date' }), q('search_param', oneOf('id', 'code', 'associate_id'))],
   'points.cashbacks': [q('location_id', int64, { required: true })],
   'rewards.list': [
@@ -81,5 +84,13 @@ export const QUERY_PARAMETERS: Partial<Record<OperationId, readonly QueryParamet
   'vouchers.list': [...customer, q('status', text), q('selected', flag), q('loyalty_rule_id', int64), q('coupon_id', int64), q('campaign_type', oneOf('discount', 'points'))],
   'vouchers.get': [...customer, q('validate', flag), ...location],
   'webhooks.deliveries': [q('status', oneOf('pending', 'delivered', 'failed')), q('event_type', text)],
-  'challenges.customer_list': [q('search_param', oneOf('id', 'code')), q('only_enrolled', flag), q('use_display_dates', flag), q('type', text)],
+  'challenges.customer_get': [searchParam],
+  'locations.get': [searchParam],
+  'locations.update': [searchParam],
+  'locations.delete': [searchParam],
+  'vouchers.selected': [searchParam],
+  'vouchers.excluded_products': [
+    q('code', text, { description: "A voucher's code; exactly one of code, static_code, coupon_id." }), q('static_code', text), q('coupon_id', int64),
+  ],
+  'challenges.customer_list': [searchParam, q('only_enrolled', flag), q('use_display_dates', flag), q('type', text)],
 };
