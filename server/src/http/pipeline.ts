@@ -11,7 +11,7 @@ import { FORBIDDEN, errorBody, errorReply, invalidRequest } from './errors.js';
 import { Idempotency } from './idempotency.js';
 import { canonicalBody, canonicalJson, parseJsonObject } from './json.js';
 import { canonicalQuery } from './params.js';
-import { checkQueryNames } from './query.js';
+import { OperationQuery } from './query.js';
 import { selectLanguage } from './language.js';
 import type { RateLimiter } from './rate-limit.js';
 import { IncomingRequest, type RawRequest } from './request.js';
@@ -89,9 +89,9 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Reply 
   }
   const handler = protocol.routes[match.operation];
   if (!handler) throw new TallyError('not_implemented', `${match.operation} is not implemented yet`);
-  checkQueryNames(match.operation, raw.query);
+  const query = raw.query === '' ? undefined : new OperationQuery(raw.query, match.operation).refuseUnknown();
   if (raw.bodyNotUtf8) throw invalidRequest('body', 'is not valid UTF-8');
-  const req = new IncomingRequest(match.operation, raw, match.params, match.spec.workerParsesBody ? {} : parseJsonObject(raw.body));
+  const req = new IncomingRequest(match.operation, raw, match.params, match.spec.workerParsesBody ? {} : parseJsonObject(raw.body), query);
   if (!apiKey || !settings) return (handler as PublicHandler)(req);
 
   const principal = principalOf(apiKey);

@@ -26,22 +26,25 @@ const ACCEPTED = new Map<OperationId, ReadonlySet<string>>(
   }),
 );
 
-/** 400 naming the first parameter of `query` (without `?`) that `operation` does not accept. */
-export function checkQueryNames(operation: OperationId, query: string): void {
-  if (query === '') return;
-  const accepted = ACCEPTED.get(operation)!;
-  for (const name of new URLSearchParams(query).keys()) {
-    if (!accepted.has(name)) throw invalidRequest(name, 'is not an accepted parameter');
-  }
-}
-
-/** An operation's query, readable only by the names it accepts (a read of another is a bug of the route). */
+/**
+ * An operation's query, parsed once: `refuseUnknown` checks the names sent, and routes can read only the names
+ * the operation accepts (a read of another is a bug of the route).
+ */
 export class OperationQuery extends URLSearchParams {
   constructor(
     query: string,
     private readonly operation: OperationId,
   ) {
     super(query);
+  }
+
+  /** 400 naming the first parameter sent that the operation does not accept. */
+  refuseUnknown(): this {
+    const accepted = ACCEPTED.get(this.operation)!;
+    for (const name of this.keys()) {
+      if (!accepted.has(name)) throw invalidRequest(name, 'is not an accepted parameter');
+    }
+    return this;
   }
 
   override get(name: string): string | null {

@@ -1,6 +1,7 @@
 /**
  * The request object routes receive. A class, so every request has the same
- * shape (cheap for V8); the query string is parsed only if a route reads it.
+ * shape (cheap for V8); a query string is parsed once, by the pipeline, which
+ * checks its names (an empty one only if a route reads it).
  */
 import type { ApiKeyView, CompanySettings, Tenant } from '../tenancy/types.js';
 import type { OperationId } from './operations.js';
@@ -35,13 +36,14 @@ export class IncomingRequest implements TallyRequest {
   language: string | undefined;
   now!: Date;
   audit: AuditContext | undefined = undefined;
-  private parsedQuery: OperationQuery | undefined;
 
   constructor(
     readonly operation: OperationId,
     private readonly raw: RawRequest,
     readonly params: Readonly<Record<string, string>>,
     readonly body: Record<string, unknown>,
+    /** Parsed and checked by the pipeline when the request has one. */
+    private parsedQuery: OperationQuery | undefined,
   ) {
     this.method = raw.method;
     this.path = raw.url;
