@@ -118,3 +118,60 @@ export function mustBeAnyOf(...phrases: readonly string[]): string {
 export function mustBe(...types: readonly JsonType[]): string {
   return mustBeAnyOf(...types.map(typeName));
 }
+
+/**
+ * The bounds of a number, as JSON Schema names them (inclusive unless exclusive); a bigint for a bound beyond 2^53
+ * (int64).
+ */
+export interface Bounds {
+  readonly minimum?: number | bigint;
+  readonly maximum?: number | bigint;
+  readonly exclusiveMinimum?: number | bigint;
+  readonly exclusiveMaximum?: number | bigint;
+}
+
+interface Bound {
+  readonly value: number | bigint;
+  readonly exclusive: boolean;
+}
+
+/**
+ * The stricter of an inclusive and an exclusive bound on one side (`sign` 1 below, -1 above). An integer's exclusive
+ * bound is the inclusive one it means (> 0 is at least 1; < 1.5 is at most 1), so an integer's bounds are always said
+ * inclusive.
+ */
+function boundOf(inclusive: number | bigint | undefined, exclusive: number | bigint | undefined, sign: 1 | -1, integer: boolean): Bound | undefined {
+  let bound = inclusive === undefined ? undefined : { value: inclusive, exclusive: false };
+  if (exclusive === undefined) return bound;
+  const next = (value: number | bigint) => (typeof value === 'bigint' ? value + BigInt(sign) : sign === 1 ? Math.floor(value) + 1 : Math.ceil(value) - 1);
+  const strict = integer ? { value: next(exclusive), exclusive: false } : { value: exclusive, exclusive: true };
+  if (bound === undefined || (sign === 1 ? strict.value >= bound.value : strict.value <= bound.value)) bound = strict;
+  return bound;
+}
+
+/**
+ * A number of a range, as a phrase with its article (the range kin of `typeName`): `an integer between 1 and 100`,
+ * `an integer of at least 0`, `a number of at most 36500`, `a number greater than 0`, `a number greater than 0 and
+ * at most 100`; both bounds inclusive read `between`, the only form of an integer's two bounds. No bound: the type.
+ */
+export function inRange(type: 'integer' | 'number', bounds: Bounds): string {
+  const integer = type === 'integer';
+  const lower = boundOf(bounds.minimum, bounds.exclusiveMinimum, 1, integer);
+  const upper = boundOf(bounds.maximum, bounds.exclusiveMaximum, -1, integer);
+  if (lower && upper && !lower.exclusive && !upper.exclusive) return `${typeName(type)} between ${lower.value} and ${upper.value}`;
+  const words = [
+    lower && `${lower.exclusive ? 'greater than' : 'at least'} ${lower.value}`,
+    upper && `${upper.exclusive ? 'less than' : 'at most'} ${upper.value}`,
+  ].filter(Boolean).join(' and ');
+  if (words === '') return typeName(type);
+  return `${typeName(type)} ${words.startsWith('at ') ? 'of ' : ''}${words}`;
+}
+
+/**
+ * The one wording of a number's range, whoever checks it (a schema's minimum or maximum, an integer beyond 2^53, a
+ * route, the engine): `must be an integer between 1 and 2147483647`, `must be an integer of at least 0`, `must be a
+ * number greater than 0 and at most 100` (`inRange`).
+ */
+export function mustBeIn(type: 'integer' | 'number', bounds: Bounds): string {
+  return mustBeAnyOf(inRange(type, bounds));
+}

@@ -6,7 +6,7 @@ export { DEFAULT_ONCE_LIMIT, RULE_PARAMS_DEFAULTS } from './compile/defaults.js'
 export { evaluateCart } from './evaluate/evaluateCart.js';
 export { emptyWrites } from './evaluate/run.js';
 export type { Program, ProgramJSON } from './compile/program.js';
-export { TallyError, ERROR_STATUS, statusOf, invalidRequest, cannotBeSentWith, requiredOr, requiredWith, mustBe, mustBeAnyOf, typeName, type ErrorCode, type JsonType, type KnownErrorCode } from './errors.js';
+export { TallyError, ERROR_STATUS, statusOf, invalidRequest, cannotBeSentWith, requiredOr, requiredWith, mustBe, mustBeAnyOf, mustBeIn, inRange, typeName, type Bounds, type ErrorCode, type JsonType, type KnownErrorCode } from './errors.js';
 export { periodKey } from './time/periodKey.js';
 export { endsBeforeStart } from './time/dateWindow.js';
 export { cashbackDistance } from './cashbackThreshold.js';

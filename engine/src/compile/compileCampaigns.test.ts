@@ -18,6 +18,7 @@ describe('compileCampaigns rejects malformed campaigns, naming the field', () =>
     ['unknown chance_to_accrue period', discount(1, { chance_to_accrue_period: 'weekly', chance_to_accrue_limit: 1, rule_effects: ok }), 'campaigns[0].rule_params.chance_to_accrue_period'],
     ['chance_to_accrue disagreeing with once', discount(1, { once: 'num_day', once_limit: 1, chance_to_accrue_period: 'num_day', chance_to_accrue_limit: 2, rule_effects: ok }), 'campaigns[0].rule_params.chance_to_accrue_limit'],
     ['weekly recurrence without days', discount(1, { recurrence_type: 'weekly', rule_effects: ok }), 'campaigns[0].rule_params.recurrence_days'],
+    ['a weekly recurrence day beyond 7', discount(1, { recurrence_type: 'weekly', recurrence_days: [1, 8], rule_effects: ok }), 'campaigns[0].rule_params.recurrence_days[1]'],
     ['bad available_from', discount(1, { available_from: 'soon', rule_effects: ok }), 'campaigns[0].rule_params.available_from'],
     ['points ratio on a discount-only distribution', points(1, { rule_effects: [{ type: 'ratio', value: 1, distribution: 'individual_items_pro_rata' }] }), 'campaigns[0].rule_params.rule_effects[0].distribution'],
     ['unknown fixed expiration option', points(1, { expiration_period_type: 'fixed', fixed_option_selected: 'never', rule_effects: [{ type: 'ratio', value: 1 }] }), 'campaigns[0].rule_params.fixed_option_selected'],
@@ -55,8 +56,8 @@ describe('compileCampaigns rejects malformed campaigns, naming the field', () =>
 
 describe('checkEffectBounds: the bounds of points effect values, checked where a campaign is written', () => {
   it.each([
-    ['a ratio above 2147483647 points per currency unit', [{ type: 'ratio', value: 1e300 }], 0, 'a ratio must be at most 2147483647 points per currency unit'],
-    ['a direct_value above 2147483647', [{ type: 'ratio', value: 1 }, { type: 'direct_value', value: MAX_POINTS + 1 }], 1, 'must be at most 2147483647 points'],
+    ['a ratio above 2147483647 points per currency unit', [{ type: 'ratio', value: 1e300 }], 0, 'must be a number greater than 0 and at most 2147483647 (points per currency unit)'],
+    ['a direct_value above 2147483647', [{ type: 'ratio', value: 1 }, { type: 'direct_value', value: MAX_POINTS + 1 }], 1, 'must be an integer between 1 and 2147483647'],
   ])('refuses %s, naming the effect', (_name, effects, i, message) => {
     const field = `rule_params.rule_effects[${i}].value`;
     expect(errorOf(() => checkEffectBounds(effects, 'points'))).toEqual({ code: 'invalid_request', field, message: `${field}: ${message}` });

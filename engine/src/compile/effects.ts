@@ -5,7 +5,7 @@
  * still compiles: evaluation cuts each of its awards to MAX_POINTS.
  */
 import { Decimal } from 'decimal.js';
-import { invalidRequest, mustBe } from '../errors.js';
+import { invalidRequest, mustBe, mustBeIn } from '../errors.js';
 import { asSafeInteger, MAX_POINTS, toCents, toDecimal } from '../money.js';
 import type { CampaignType } from '../types.js';
 import { DISTRIBUTIONS, type CompiledEffect } from './program.js';
@@ -32,8 +32,8 @@ export function checkEffectBounds(raw: unknown, type: CampaignType): void {
   if (type !== 'points') return;
   compileEffects(raw, type).forEach((effect, i) => {
     const field = `rule_params.rule_effects[${i}].value`;
-    if (effect.rate.gt(MAX_POINTS)) throw invalidRequest(field, `a ratio must be at most ${MAX_POINTS} points per currency unit`);
-    if (effect.amount > MAX_POINTS) throw invalidRequest(field, `must be at most ${MAX_POINTS} points`);
+    if (effect.rate.gt(MAX_POINTS)) throw invalidRequest(field, `${mustBeIn('number', { exclusiveMinimum: 0, maximum: MAX_POINTS })} (points per currency unit)`);
+    if (effect.amount > MAX_POINTS) throw invalidRequest(field, mustBeIn('integer', { minimum: 1, maximum: MAX_POINTS }));
   });
 }
 
@@ -45,7 +45,8 @@ function compileEffect(item: unknown, field: string, campaignType: CampaignType)
     const type = oneOf(raw.type, `${field}.type`, POINTS_TYPES, 'ratio');
     const distribution = oneOf(raw.distribution, `${field}.distribution`, POINTS_DISTRIBUTIONS, 'individual_items');
     if (type === 'ratio') {
-      const rate = positive(toDecimal(raw.value, `${field}.value`), `${field}.value`);
+      const rate = toDecimal(raw.value, `${field}.value`);
+      if (rate.lte(0)) throw invalidRequest(`${field}.value`, mustBeIn('number', { exclusiveMinimum: 0 }));
       return { type, distribution, rate, rateInt: asSafeInteger(rate), amount: 0, limits };
     }
     const points = optionalInteger(raw.value, `${field}.value`, 1);
@@ -55,16 +56,11 @@ function compileEffect(item: unknown, field: string, campaignType: CampaignType)
   const type = oneOf(raw.type, `${field}.type`, DISCOUNT_TYPES, 'percentage');
   const distribution = oneOf(raw.distribution, `${field}.distribution`, DISTRIBUTIONS, 'individual_items');
   if (type === 'percentage') {
-    const percent = positive(toDecimal(raw.value, `${field}.value`), `${field}.value`);
-    if (percent.gt(100)) throw invalidRequest(`${field}.value`, 'a percentage must be at most 100');
+    const percent = toDecimal(raw.value, `${field}.value`);
+    if (percent.lte(0) || percent.gt(100)) throw invalidRequest(`${field}.value`, mustBeIn('number', { exclusiveMinimum: 0, maximum: 100 }));
     return { type, distribution, rate: percent, rateInt: asSafeInteger(percent), amount: 0, limits };
   }
   const cents = toCents(raw.value, `${field}.value`);
-  if (cents < 0) throw invalidRequest(`${field}.value`, 'must not be negative');
+  if (cents < 0) throw invalidRequest(`${field}.value`, mustBeIn('number', { minimum: 0 }));
   return { type, distribution, rate: new Decimal(0), rateInt: 0, amount: cents, limits };
-}
-
-function positive(value: Decimal, field: string): Decimal {
-  if (value.lte(0)) throw invalidRequest(field, 'must be positive');
-  return value;
 }

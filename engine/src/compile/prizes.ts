@@ -1,6 +1,6 @@
 /** Instant-win prizes: weights (fractions of 1) compiled to slices of the draw scale. */
 import { Decimal } from 'decimal.js';
-import { invalidRequest, mustBe } from '../errors.js';
+import { invalidRequest, mustBe, mustBeIn } from '../errors.js';
 import { idString } from '../ids.js';
 import { toDecimal } from '../money.js';
 import { DRAW_SCALE } from '../random.js';
@@ -16,11 +16,11 @@ export function compilePrizes(raw: unknown): CompiledPrize[] {
     if (prize === null || typeof prize !== 'object') throw invalidRequest(field, mustBe('object'));
     if (typeof prize.name !== 'string' || prize.name === '') throw invalidRequest(`${field}.name`, 'is required');
     const weight = toDecimal(prize.weight, `${field}.weight`);
-    if (weight.lt(0) || weight.gt(1)) throw invalidRequest(`${field}.weight`, 'must be a fraction between 0 and 1');
+    if (weight.lt(0) || weight.gt(1)) throw invalidRequest(`${field}.weight`, mustBeIn('number', { minimum: 0, maximum: 1 }));
     cumulative = cumulative.plus(weight);
     if (cumulative.gt(1)) throw invalidRequest('prizes', 'the weights of all prizes must sum to at most 1');
     if (!Number.isSafeInteger(prize.stock) || prize.stock < -1) {
-      throw invalidRequest(`${field}.stock`, 'must be an integer >= -1 (-1 = unlimited)');
+      throw invalidRequest(`${field}.stock`, `${mustBeIn('integer', { minimum: -1 })} (-1 for unlimited)`);
     }
     const outcome = prize.outcome;
     const promotionId = outcome?.promotion_id;

@@ -3,7 +3,7 @@
  * invalid_request naming the field, so compileCampaigns rejects a malformed
  * campaign before any cart is evaluated.
  */
-import { invalidRequest, mustBe } from '../errors.js';
+import { invalidRequest, mustBe, mustBeIn } from '../errors.js';
 
 export function optionalString(value: unknown, field: string): string | null {
   if (value === undefined || value === null || value === '') return null;
@@ -20,7 +20,7 @@ export function optionalBoolean(value: unknown, field: string, fallback: boolean
 export function optionalInteger(value: unknown, field: string, min: number): number | null {
   if (value === undefined || value === null) return null;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= min) return value;
-  throw invalidRequest(field, `must be an integer >= ${min}`);
+  throw invalidRequest(field, mustBeIn('integer', { minimum: min }));
 }
 
 export function optionalStringArray(value: unknown, field: string): string[] | null {

@@ -1,4 +1,4 @@
-import { invalidRequest, mustBe } from '../errors.js';
+import { invalidRequest, mustBe, mustBeIn } from '../errors.js';
 import { asSafeInteger, toDecimal } from '../money.js';
 import { zoneFormatter } from '../time/zonedDate.js';
 import type { Settings } from '../types.js';
@@ -12,12 +12,12 @@ export function compileSettings(settings: Settings): CompiledSettings {
     throw invalidRequest('settings.currency', 'must be an ISO 4217 code in capitals');
   }
   const pointValue = toDecimal(settings.point_value ?? '0.01', 'settings.point_value');
-  if (pointValue.lte(0)) throw invalidRequest('settings.point_value', 'must be positive');
+  if (pointValue.lte(0)) throw invalidRequest('settings.point_value', mustBeIn('number', { exclusiveMinimum: 0 }));
   const cashbackCap = toDecimal(settings.cashback_cap ?? '0.5', 'settings.cashback_cap');
-  if (cashbackCap.lt(0) || cashbackCap.gt(1)) throw invalidRequest('settings.cashback_cap', 'must be between 0 and 1');
+  if (cashbackCap.lt(0) || cashbackCap.gt(1)) throw invalidRequest('settings.cashback_cap', mustBeIn('number', { minimum: 0, maximum: 1 }));
   const threshold = settings.score_threshold_cashback ?? 0;
   if (!Number.isSafeInteger(threshold) || threshold < 0) {
-    throw invalidRequest('settings.score_threshold_cashback', 'must be a non-negative integer');
+    throw invalidRequest('settings.score_threshold_cashback', mustBeIn('integer', { minimum: 0 }));
   }
   return Object.freeze({
     currency: settings.currency,

@@ -44,10 +44,10 @@ const cases: [title: string, raw: unknown, field: string, message: string][] = [
   ['both value and values', rule({ field: 'channel', operator: 'in', value: ['web'], values: ['app'] }), `${AND0}.values`, `cannot be sent with ${AND0}.value`],
   ['money with three decimals', rule({ field: 'total', operator: 'gte', value: 10.005 }), `${AND0}.value`, 'must have at most two decimals'],
   ['money as text', rule({ field: 'total', operator: 'gte', value: 'ten' }), `${AND0}.value`, 'must be a number'],
-  ['an id that is not digits', rule({ field: 'location_id', operator: 'in', values: [1, 'abc'] }), `${AND0}.values[1]`, 'must be an id from 1 to 9223372036854775807'],
+  ['an id that is not digits', rule({ field: 'location_id', operator: 'in', values: [1, 'abc'] }), `${AND0}.values[1]`, 'must be an integer between 1 and 9223372036854775807'],
   ['an id that is not a number or a string', rule({ field: 'location_id', operator: 'eq', value: true }), `${AND0}.value`, 'must be an id'],
-  ['id zero', rule({ field: 'location_id', operator: 'eq', value: '000' }), `${AND0}.value`, 'must be an id from 1 to 9223372036854775807'],
-  ['id beyond int64', rule({ field: 'location_id', operator: 'eq', value: '9223372036854775808' }), `${AND0}.value`, 'must be an id from 1 to 9223372036854775807'],
+  ['id zero', rule({ field: 'location_id', operator: 'eq', value: '000' }), `${AND0}.value`, 'must be an integer between 1 and 9223372036854775807'],
+  ['id beyond int64', rule({ field: 'location_id', operator: 'eq', value: '9223372036854775808' }), `${AND0}.value`, 'must be an integer between 1 and 9223372036854775807'],
   ['id number beyond 2^53', rule({ field: 'location_id', operator: 'eq', value: 2 ** 60 }), `${AND0}.value`, 'is above 2^53: send it as a string or bigint'],
   ['text that is not a string', rule({ field: 'channel', operator: 'eq', value: true }), `${AND0}.value`, 'must be a string'],
   ['a number field given text', rule({ field: 'creation_date.weekday', operator: 'eq', value: 'monday' }), `${AND0}.value`, 'must be a number'],
@@ -74,8 +74,8 @@ const cases: [title: string, raw: unknown, field: string, message: string][] = [
   ['a group quantity with seven decimals', rule(lines([], { field: 'quantity', operator: 'gte', value: 0.1234567, grouped: true })), `${AND0}.value`, 'a quantity has at most six decimals'],
   ['a group total with three decimals', rule(lines([], { field: 'total', operator: 'in', values: [1, 2.555], grouped: true })), `${AND0}.values[1]`, 'must have at most two decimals'],
   ['a non-grouped field of unknown name', rule(lines([], { field: 'weight', operator: 'gt', value: 1 })), `${AND0}.field`, "unknown line field 'weight'"],
-  ['bundle zero', rule(lines([], { bundle: 0 })), `${AND0}.bundle`, 'must be a positive integer'],
-  ['bundle not an integer', rule(lines([], { bundle: 1.5 })), `${AND0}.bundle`, 'must be a positive integer'],
+  ['bundle zero', rule(lines([], { bundle: 0 })), `${AND0}.bundle`, 'must be an integer of at least 1'],
+  ['bundle not an integer', rule(lines([], { bundle: 1.5 })), `${AND0}.bundle`, 'must be an integer of at least 1'],
 ];
 
 describe('compile errors', () => {

@@ -4,7 +4,7 @@
  * group total of the matching lines satisfies the comparison (a sum over no lines is 0). As an
  * application it selects the matching lines (a grouped one only when its group total holds).
  */
-import { invalidRequest, mustBe, requiredWith } from '../errors.js';
+import { invalidRequest, mustBe, mustBeIn, requiredWith } from '../errors.js';
 import type { CompileContext, ConditionNode } from './condition-node.js';
 import { checkKeys, compileLeaf, compileOperator, compileValue, isPlainObject, LEAF_KEYS, withoutNullLineKeys, type CompiledLeaf } from './compile-leaf.js';
 import type { CartFacts, LineFacts } from './facts.js';
@@ -134,6 +134,6 @@ function optionalBoolean(raw: unknown, path: string): boolean {
 
 function optionalBundle(raw: unknown, path: string): number | undefined {
   if (raw === undefined || raw === null) return undefined;
-  if (typeof raw !== 'number' || !Number.isSafeInteger(raw) || raw < 1) throw invalidRequest(path, 'must be a positive integer');
+  if (typeof raw !== 'number' || !Number.isSafeInteger(raw) || raw < 1) throw invalidRequest(path, mustBeIn('integer', { minimum: 1 }));
   return raw;
 }

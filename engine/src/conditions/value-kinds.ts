@@ -2,7 +2,7 @@
  * The kinds of value a condition compares, each parsing a rule's `value` once
  * at compile time into the form the facts hold (cents, canonical id strings).
  */
-import { invalidRequest, mustBe } from '../errors.js';
+import { invalidRequest, mustBe, mustBeIn } from '../errors.js';
 import { idString } from '../ids.js';
 import { toCents } from '../money.js';
 import type { Scalar } from './operators/index.js';
@@ -32,7 +32,7 @@ export const id: ValueKind = {
     const canonical = idString(raw, path);
     // A rule names real ids: a typo such as '12a' or 0 would make a campaign that never applies.
     if (!DIGITS.test(canonical) || canonical === '0' || canonical.length > INT64_MAX.length || (canonical.length === INT64_MAX.length && canonical > INT64_MAX)) {
-      throw invalidRequest(path, 'must be an id from 1 to 9223372036854775807');
+      throw invalidRequest(path, mustBeIn('integer', { minimum: 1, maximum: BigInt(INT64_MAX) }));
     }
     return canonical;
   },

@@ -146,6 +146,12 @@ describe('points availability from the campaign settings', () => {
     expect(datesOf({ activation_period_type: 'relative', activation_delay: 15, activation_delay_unit: 'days', expiration_period_type: 'relative', availability_duration: 12, availability_duration_unit: 'months' })).toEqual(['2026-12-05', '2027-12-05']);
   });
 
+  it('counts the dates of a cart back-dated to the years 0000..0099 in those years, not in 1900..1999', () => {
+    const relative = { activation_period_type: 'relative', activation_delay: 15, activation_delay_unit: 'days', expiration_period_type: 'relative', availability_duration: 12, availability_duration_unit: 'months' };
+    expect(datesOf(relative, '0050-03-01T12:00:00Z')).toEqual(['0050-03-16', '0051-03-16']);
+    expect(datesOf(relative, '0000-02-14T12:00:00Z')).toEqual(['0000-02-29', '0001-02-28']);
+  });
+
   it('a delay or duration reaching beyond 9999-12-31 ends there (campaigns stored before counts were bounded)', () => {
     expect(datesOf({ expiration_period_type: 'relative', availability_duration: 36500, availability_duration_unit: 'years' })).toEqual(['2026-11-20', '9999-12-31']);
     expect(datesOf({ expiration_period_type: 'relative', availability_duration: 4_000_000_000, availability_duration_unit: 'days', availability_duration_natural: true })).toEqual(['2026-11-20', '9999-12-31']);

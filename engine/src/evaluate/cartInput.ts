@@ -4,7 +4,7 @@
  */
 import { Decimal } from 'decimal.js';
 import { isCurrency } from '../currency.js';
-import { cannotBeSentWith, invalidRequest, mustBe } from '../errors.js';
+import { cannotBeSentWith, invalidRequest, mustBe, mustBeIn } from '../errors.js';
 import { idString } from '../ids.js';
 import { toCents } from '../money.js';
 import { parseInstant } from '../time/zonedDate.js';
@@ -83,7 +83,7 @@ function readLine(line: CartLine, index: number): LineState {
   if (line === null || typeof line !== 'object') throw invalidRequest(field, mustBe('object'));
   const order = line.order ?? index + 1;
   // Effects name line -1 for the whole cart (part 2, Effect): a line's own order is an integer of 1 or more (part 1, rule 3).
-  if (!Number.isSafeInteger(order) || order < 1) throw invalidRequest(`${field}.order`, 'must be an integer of 1 or more');
+  if (!Number.isSafeInteger(order) || order < 1) throw invalidRequest(`${field}.order`, mustBeIn('integer', { minimum: 1 }));
   const quantity = line.quantity ?? 1;
   if (typeof quantity !== 'number' || !Number.isFinite(quantity) || quantity === 0) {
     throw invalidRequest(`${field}.quantity`, 'must be a non-zero number');
@@ -131,7 +131,7 @@ function checkCashbacks(cart: Cart, lineByOrder: ReadonlyMap<number, LineState>)
       throw cannotBeSentWith('cashbacks', 'cashback_score_desired');
     }
     if (!Number.isSafeInteger(desired) || desired < -1) {
-      throw invalidRequest('cashback_score_desired', 'must be a non-negative integer, or -1 for all available points');
+      throw invalidRequest('cashback_score_desired', `${mustBeIn('integer', { minimum: -1 })} (-1 for all available points)`);
     }
   }
   if (cart.cashbacks === undefined || cart.cashbacks === null) return;
@@ -139,7 +139,7 @@ function checkCashbacks(cart: Cart, lineByOrder: ReadonlyMap<number, LineState>)
   cart.cashbacks.forEach((cashback, i) => {
     if (!lineByOrder.has(cashback?.line_order)) throw invalidRequest(`cashbacks[${i}].line_order`, 'must be the order of a line of the cart');
     if (!Number.isSafeInteger(cashback.score) || cashback.score < 0) {
-      throw invalidRequest(`cashbacks[${i}].score`, 'must be a non-negative integer');
+      throw invalidRequest(`cashbacks[${i}].score`, mustBeIn('integer', { minimum: 0 }));
     }
   });
 }

@@ -1,5 +1,5 @@
 /** Validates the evaluation context: clock, mode, seed, customer state, counters. */
-import { invalidRequest, mustBe } from '../errors.js';
+import { invalidRequest, mustBe, mustBeIn } from '../errors.js';
 import { idString } from '../ids.js';
 import { parseInstant } from '../time/zonedDate.js';
 import type { CampaignCounters, Context, CustomerState, HeldVoucher, ReturnedPoints } from '../types.js';
@@ -56,9 +56,9 @@ function readReturned(returns: Context['returns'], returnCount: number): (Return
     const field = `context.returns[${i}]`;
     idString(returned.ticket_id, `${field}.ticket_id`);
     if (!Number.isSafeInteger(returned.line_order)) throw invalidRequest(`${field}.line_order`, mustBe('integer'));
-    if (typeof returned.quantity !== 'number' || !(returned.quantity >= 0)) throw invalidRequest(`${field}.quantity`, 'must be a number, 0 or more');
+    if (typeof returned.quantity !== 'number' || !(returned.quantity >= 0)) throw invalidRequest(`${field}.quantity`, mustBeIn('number', { minimum: 0 }));
     for (const points of ['score_from_customer', 'score_to_customer'] as const) {
-      if (!Number.isSafeInteger(returned[points]) || returned[points] < 0) throw invalidRequest(`${field}.${points}`, 'must be an integer, 0 or more');
+      if (!Number.isSafeInteger(returned[points]) || returned[points] < 0) throw invalidRequest(`${field}.${points}`, mustBeIn('integer', { minimum: 0 }));
     }
     return returned;
   });

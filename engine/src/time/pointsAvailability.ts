@@ -2,7 +2,7 @@
  * available_from / available_to of earned points, from a points campaign's
  * activation and expiration settings, as local dates of the Company.
  */
-import { invalidRequest } from '../errors.js';
+import { invalidRequest, mustBeIn } from '../errors.js';
 import { addToDate, DATE_UNITS, formatDate, isDateOnly, lastDayOfMonth, type LocalDate, type ZonedDate } from './zonedDate.js';
 export type PointsAvailability = (earned: ZonedDate) => { from: string; to: string | null };
 
@@ -80,7 +80,7 @@ function compileExpiration(params: Record<string, unknown>): (from: LocalDate) =
 
 function nonNegativeInt(value: unknown, field: string): number {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
-  throw invalidRequest(field, 'must be a non-negative integer');
+  throw invalidRequest(field, mustBeIn('integer', { minimum: 0 }));
 }
 
 function dateUnit(value: unknown, field: string): string {

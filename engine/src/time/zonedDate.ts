@@ -43,6 +43,8 @@ export function zoneFormatter(timezone: unknown, field: string): Intl.DateTimeFo
   try {
     formatter = new Intl.DateTimeFormat('en-US', {
       timeZone: timezone,
+      // Intl numbers years of the era: the year 0000 is 1 BC. The era says which.
+      era: 'short',
       year: 'numeric',
       month: 'numeric',
       day: 'numeric',
@@ -57,15 +59,19 @@ export function zoneFormatter(timezone: unknown, field: string): Intl.DateTimeFo
 }
 
 /**
- * UTC offsets are multiples of 15 minutes and change on 15-minute boundaries,
- * so every instant of a 15-minute slot has the same local date, hour and
- * weekday: a small memo per formatter saves formatToParts on the hot path.
+ * Since 1973 UTC offsets are multiples of 15 minutes and change on 15-minute
+ * boundaries (Monrovia's -0:44:30 ended in 1972; local mean times, such as
+ * Tokyo's +9:18:59, before), so every instant of a 15-minute slot has the same
+ * local date, hour and weekday: a small memo per formatter saves formatToParts
+ * on the hot path. An earlier instant is read as it is.
  */
 const SLOT_MS = 15 * 60 * 1000;
+const WHOLE_SLOT_OFFSETS_FROM = Date.UTC(1973, 0, 1);
 const MEMO_SIZE = 256;
 const memos = new WeakMap<Intl.DateTimeFormat, Map<number, ZonedDate>>();
 
 export function zonedDate(ms: number, formatter: Intl.DateTimeFormat): ZonedDate {
+  if (ms < WHOLE_SLOT_OFFSETS_FROM) return Object.freeze(computeZonedDate(ms, formatter));
   const slot = Math.floor(ms / SLOT_MS);
   let memo = memos.get(formatter);
   if (!memo) memos.set(formatter, (memo = new Map()));
@@ -78,19 +84,35 @@ export function zonedDate(ms: number, formatter: Intl.DateTimeFormat): ZonedDate
   return found;
 }
 
+/** The first and last local times the wire's dates hold (0000-01-01..9999-12-31): a local time beyond is the nearest. */
+const FIRST_LOCAL = { year: 0, month: 1, day: 1, hour: 0 };
+const LAST_LOCAL = { year: 9999, month: 12, day: 31, hour: 23 };
+
 function computeZonedDate(ms: number, formatter: Intl.DateTimeFormat): ZonedDate {
   let year = 0;
   let month = 0;
   let day = 0;
   let hour = 0;
+  let era = '';
   for (const part of formatter.formatToParts(ms)) {
     if (part.type === 'year') year = Number(part.value);
     else if (part.type === 'month') month = Number(part.value);
     else if (part.type === 'day') day = Number(part.value);
     else if (part.type === 'hour') hour = Number(part.value);
+    else if (part.type === 'era') era = part.value;
   }
-  const weekday = ((new Date(Date.UTC(year, month - 1, day)).getUTCDay() + 6) % 7) + 1;
-  return { year, month, day, hour, weekday, date: formatDate(year, month, day) };
+  // 1 BC is the year 0000, 2 BC the year -0001.
+  if (era === 'BC') year = 1 - year;
+  const local = year < 0 ? FIRST_LOCAL : year > 9999 ? LAST_LOCAL : { year, month, day, hour };
+  const weekday = ((new Date(utcDay(local.year, local.month - 1, local.day)).getUTCDay() + 6) % 7) + 1;
+  return { ...local, weekday, date: formatDate(local.year, local.month, local.day) };
+}
+
+/** Date.UTC for every year: Date.UTC reads the years 0..99 as 1900..1999. */
+function utcDay(year: number, monthIndex: number, day: number): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, day);
+  return date.getTime();
 }
 
 export function formatDate(year: number, month: number, day: number): string {
@@ -121,10 +143,10 @@ function addUnbounded({ year, month, day }: LocalDate, amount: number, unit: str
   switch (unit) {
     case 'days':
     case 'day':
-      return fromUtc(Date.UTC(year, month - 1, day + amount));
+      return fromUtc(utcDay(year, month - 1, day + amount));
     case 'weeks':
     case 'week':
-      return fromUtc(Date.UTC(year, month - 1, day + 7 * amount));
+      return fromUtc(utcDay(year, month - 1, day + 7 * amount));
     case 'months':
     case 'month':
       return clampDay(year, month + amount, day);
@@ -139,11 +161,11 @@ function addUnbounded({ year, month, day }: LocalDate, amount: number, unit: str
 export const DATE_UNITS: readonly string[] = ['day', 'days', 'week', 'weeks', 'month', 'months', 'year', 'years'];
 
 export function lastDayOfMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return new Date(utcDay(year, month, 0)).getUTCDate();
 }
 
 function clampDay(year: number, month: number, day: number): LocalDate {
-  const first = fromUtc(Date.UTC(year, month - 1, 1));
+  const first = fromUtc(utcDay(year, month - 1, 1));
   return { ...first, day: Math.min(day, lastDayOfMonth(first.year, first.month)) };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, boundInstant, daysLater, endOfDay, localDate, monthsLater, zonedInstant } from './company-days.js';
+import { addDays, addMonths, boundInstant, daysLater, endOfDay, localDate, monthsLater, zonedInstant } from './company-days.js';
 
 // localDate remembers the last date per zone for the minute it holds (carts read it several times a request).
 describe('localDate', () => {
@@ -186,5 +186,24 @@ describe('daysLater and monthsLater', () => {
     expect(days('2026-01-01T00:00:00Z', 1e300, 'America/New_York')).toBe('9999-12-31T23:59:59.000Z');
     expect(months('2026-01-01T00:00:00Z', 12 * 36500, 'America/New_York')).toBe('9999-12-31T23:59:59.000Z');
     expect(months('2026-01-01T00:00:00Z', 1e300, 'America/New_York')).toBe('9999-12-31T23:59:59.000Z');
+  });
+});
+
+describe('addMonths', () => {
+  it("moves a date by calendar months either way, to the month's last day when it has fewer, as monthsLater counts them", () => {
+    expect(addMonths('2026-03-31', -1)).toBe('2026-02-28');
+    expect(addMonths('2028-03-31', -1)).toBe('2028-02-29');
+    expect(addMonths('2026-01-31', 1)).toBe('2026-02-28');
+    expect(addMonths('2026-01-15', -13)).toBe('2024-12-15');
+    expect(addMonths('2026-11-30', 14)).toBe('2028-01-30');
+    expect(addMonths('2026-05-20', 0)).toBe('2026-05-20');
+    // Years before 100 are those years, not 1900 + year as Date.UTC reads them: 0000 is a leap year, 1900 is not.
+    expect(addMonths('0000-03-31', -1)).toBe('0000-02-29');
+    expect(addMonths('0100-03-31', -1)).toBe('0100-02-28');
+  });
+
+  it('stays within the dates the wire writes', () => {
+    expect(addMonths('0000-03-15', -12)).toBe('0000-01-01');
+    expect(addMonths('9999-11-15', 2)).toBe('9999-12-31');
   });
 });

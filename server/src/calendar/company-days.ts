@@ -35,7 +35,11 @@ const PAST_LAST_DATE_MS = Date.UTC(10000, 0, 1);
 
 /** The local date of `ms` in `timezone` from its offset (it reads the same in every year), within 0000-01-01..9999-12-31. */
 function wallDate(ms: number, timezone: string): string {
-  const wall = ms + offsetAt(ms, timezone);
+  return dateOfWall(ms + offsetAt(ms, timezone));
+}
+
+/** The YYYY-MM-DD of a wall-clock time (a local date and time written as if UTC), within 0000-01-01..9999-12-31. */
+function dateOfWall(wall: number): string {
   if (wall < FIRST_WALL_MS) return '0000-01-01';
   if (wall >= PAST_LAST_DATE_MS) return '9999-12-31';
   return new Date(wall).toISOString().slice(0, 10);
@@ -46,6 +50,26 @@ export function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);
+}
+
+/**
+ * `months` calendar months after a YYYY-MM-DD date (before it when negative), as monthsLater counts them: the
+ * month's last day when it has fewer (Mar 31 - 1 is Feb 28/29); within 0000-01-01..9999-12-31.
+ */
+export function addMonths(date: string, months: number): string {
+  return dateOfWall(wallMonthsLater(Date.parse(`${date}T00:00:00Z`), months));
+}
+
+/** `months` calendar months after a wall-clock time, at the same time of day (the month's last day when it has fewer). */
+function wallMonthsLater(wall: number, months: number): number {
+  const to = new Date(wall);
+  const day = to.getUTCDate();
+  to.setUTCDate(1);
+  to.setUTCMonth(to.getUTCMonth() + months);
+  const lastDay = new Date(to.getTime());
+  lastDay.setUTCMonth(to.getUTCMonth() + 1, 0);
+  to.setUTCDate(Math.min(day, lastDay.getUTCDate()));
+  return to.getTime();
 }
 
 const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
@@ -137,14 +161,5 @@ export function daysLater(instant: Date, days: number, timezone: string): Date {
 
 /** `months` calendar months after `instant` in `timezone` (the month's last day when it has fewer: Jan 31 + 1 is Feb 28/29), at the same local time; as daysLater. */
 export function monthsLater(instant: Date, months: number, timezone: string): Date {
-  return sameWallTime(instant, timezone, (wall) => {
-    const to = new Date(wall);
-    const day = to.getUTCDate();
-    to.setUTCDate(1);
-    to.setUTCMonth(to.getUTCMonth() + months);
-    const lastDay = new Date(to.getTime());
-    lastDay.setUTCMonth(to.getUTCMonth() + 1, 0);
-    to.setUTCDate(Math.min(day, lastDay.getUTCDate()));
-    return to.getTime();
-  });
+  return sameWallTime(instant, timezone, (wall) => wallMonthsLater(wall, months));
 }

@@ -199,13 +199,13 @@ describe('discount and points campaigns over HTTP', () => {
     const top = await server.client.post('/discounts', { ...discount({ priority: 2147483647 }), coupon_params: { name: 'Top', priority: 2147483647 } });
     expect(top.status, top.text).toBe(200);
     const refused: [unknown, string][] = [
-      [-1, 'must be >= 0'],
-      [-5, 'must be >= 0'],
-      [2147483648, 'must be <= 2147483647'],
-      [1e30, 'must be <= 2147483647'],
+      [-1, 'must be an integer between 0 and 2147483647'],
+      [-5, 'must be an integer between 0 and 2147483647'],
+      [2147483648, 'must be an integer between 0 and 2147483647'],
+      [1e30, 'must be an integer between 0 and 2147483647'],
       // Beyond 2^53 the body parses them as bigints: the message gives the range all the same.
-      [9007199254740993n, 'is out of range: must be 0..2147483647'],
-      [9223372036854775807n, 'is out of range: must be 0..2147483647'],
+      [9007199254740993n, 'must be an integer between 0 and 2147483647'],
+      [9223372036854775807n, 'must be an integer between 0 and 2147483647'],
     ];
     for (const [priority, message] of refused) {
       const asRule = await server.client.post('/discounts', discount({ priority }));
@@ -235,7 +235,7 @@ describe('discount and points campaigns over HTTP', () => {
     ] as const) {
       for (const n of [2147483648, 1e30]) {
         const refused = await server.client.post('/discounts', body(n));
-        expect(refused.body, `${field} ${n}`).toEqual({ code: 'invalid_request', error: `${field}: must be <= 2147483647` });
+        expect(refused.body, `${field} ${n}`).toEqual({ code: 'invalid_request', error: `${field}: must be an integer between 1 and 2147483647` });
       }
       expect((await server.client.post('/discounts', body(2147483647))).status, field).toBe(200);
     }

@@ -4,7 +4,7 @@
  * week (from Monday), month or year, the last N months (relative_months,
  * today included), or fixed dates. Never beyond today or the challenge end.
  */
-import { addDays } from '../calendar/company-days.js';
+import { addDays, addMonths } from '../calendar/company-days.js';
 import type { ChallengeRecord } from './types.js';
 
 export interface Window {
@@ -36,17 +36,7 @@ export function measuredWindow(challenge: ChallengeRecord, today: string): Windo
 
 /** The last `months` months up to today (today included). */
 export function lastMonths(today: string, months: number): Window {
-  return { from: addDays(monthsBefore(today, months), 1), to: today };
-}
-
-/** The same day `months` months before (the month's last day when it has fewer days). */
-function monthsBefore(date: string, months: number): string {
-  const [y, m, d] = date.split('-').map(Number);
-  const index = y * 12 + (m - 1) - months;
-  const year = Math.floor(index / 12);
-  const month = (index % 12) + 1;
-  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(Math.min(d, last)).padStart(2, '0')}`;
+  return { from: addDays(addMonths(today, -months), 1), to: today };
 }
 
 function minDate(a: string, b: string): string {

@@ -6,7 +6,7 @@
  * attribute) and only the attributes it sends are validated.
  */
 import type { ValidateFunction } from 'ajv';
-import { invalidRequest } from '../http/errors.js';
+import { invalidRequest, mustBeIn } from '../http/errors.js';
 import { checkCompanyData, compileCompanySchema, createCompanyAjv } from '../http/company-schemas.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { tenantPrefix } from '../store/keys.js';
@@ -61,7 +61,7 @@ function checkFlat(attributes: Record<string, unknown>, numbers: ReadonlySet<str
     if (value !== null && typeof value === 'object') throw invalidRequest(`attributes.${name}`, 'must be a single value (attributes are flat)');
     if (typeof value === 'bigint' && (value < INT64_MIN || value > INT64_MAX)) {
       if (numbers.has(name)) attributes[name] = Number(value);
-      else throw invalidRequest(`attributes.${name}`, 'is out of range: integers must be -9223372036854775808..9223372036854775807');
+      else throw invalidRequest(`attributes.${name}`, mustBeIn('integer', { minimum: INT64_MIN, maximum: INT64_MAX }));
     }
   }
 }

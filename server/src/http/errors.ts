@@ -9,10 +9,11 @@ import type { Reply } from './types.js';
 
 /**
  * invalid_request naming the field, the one wording of each kind of message about paired fields (both sent,
- * neither sent, one sent without the field it needs) and of what a value must be (`mustBe`: a type): the engine's
- * helpers, so both raise the same errors. `atMostOne` and `exactlyOne` (http/params.ts) use them.
+ * neither sent, one sent without the field it needs) and of what a value must be (`mustBe`: a type; `mustBeIn`: a
+ * number's range): the engine's helpers, so both raise the same errors. `atMostOne` and `exactlyOne` (http/params.ts)
+ * use them.
  */
-export { cannotBeSentWith, invalidRequest, mustBe, mustBeAnyOf, requiredOr, requiredWith, typeName, type JsonType } from '@tally/engine';
+export { cannotBeSentWith, inRange, invalidRequest, mustBe, mustBeAnyOf, mustBeIn, requiredOr, requiredWith, typeName, type JsonType } from '@tally/engine';
 
 /** Authentication failures have their own body (Authentication rule 1). */
 export const FORBIDDEN: Reply = { status: 403, body: { message: 'Forbidden' } };

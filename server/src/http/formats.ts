@@ -6,6 +6,7 @@
  * email schema. Formats that accept every value of their type (`float`, `double`, `password`, `binary`) never fail.
  */
 import type { FormatName } from 'ajv-formats/dist/formats.js';
+import { inRange } from './errors.js';
 import { WIRE_DESCRIPTIONS } from './wire.js';
 
 export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, string>> = {
@@ -29,7 +30,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, string>> = {
   'json-pointer-uri-fragment': 'a JSON pointer URI fragment (such as #/a/0)',
   'relative-json-pointer': 'a relative JSON pointer (such as 1/a)',
   byte: 'base64-encoded bytes',
-  int32: 'an integer between -2147483648 and 2147483647',
+  int32: inRange('integer', { minimum: -(2 ** 31), maximum: 2 ** 31 - 1 }),
   int64: 'an integer',
   float: 'a number',
   double: 'a number',

@@ -5,7 +5,8 @@
  * most <n> characters`; a value outside an enum, its values listed; a type, each with its article and null last
  * (`must be a string or null`); a format or a pattern in words (`must be an email address`); alternatives of an
  * anyOf/oneOf by what they take; a field that null clears answers what is wrong with the value, never "must be
- * null" (docs/http.md, Errors).
+ * null"; a number's range stated whole, in words (`must be an integer between 1 and 2147483647`) (docs/http.md,
+ * Errors).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestResponse, type TestServer } from '../testing/server.js';
@@ -124,7 +125,7 @@ describe('bad-input messages', () => {
     // A field that needs another, as the routes word it; a field the schema refuses; a format's bound; a tuple's size.
     expect400(await send({ fit: { chest: 90 } }), 'data.fit.waist: is required with data.fit.chest');
     expect400(await send({ legacy: 1 }), 'data.legacy: is not accepted');
-    expect400(await send({ made: '2027-01-01' }), 'data.made: must be <= 2026-12-31');
+    expect400(await send({ made: '2027-01-01' }), 'data.made: must be on or before 2026-12-31');
     expect400(await send({ pair: ['a', 'b'] }), 'data.pair: must have at most 1 item');
     expect((await client.get('/custom_events', { query: { customer_id: '1' } })).body.data).toEqual([]);
   });
@@ -155,8 +156,8 @@ describe('bad-input messages', () => {
   it('states the range of an integer beyond 2^53 declared in a $ref\'d document, and only for a number field', async () => {
     const { client } = server;
     // rewards.create is `allOf: [{$ref: rewards.params#/$defs/reward}]`: the bounds are that document's.
-    expect400(await client.post('/rewards', '{"name": "Mug", "points": 9223372036854775807, "type": "physical"}'), 'points: is out of range: must be 0..2147483647');
-    expect400(await client.post('/rewards', '{"name": "Mug", "points": 1, "type": "physical", "total_stock": 9223372036854775807}'), 'total_stock: is out of range: must be 0..2147483647');
+    expect400(await client.post('/rewards', '{"name": "Mug", "points": 9223372036854775807, "type": "physical"}'), 'points: must be an integer between 0 and 2147483647');
+    expect400(await client.post('/rewards', '{"name": "Mug", "points": 1, "type": "physical", "total_stock": 9223372036854775807}'), 'total_stock: must be an integer between 0 and 2147483647');
     // A big number where text is wanted is a type error, not a range.
     expect400(await client.patch('/customers/1', '{"surname_1": 9223372036854775807}'), 'surname_1: must be a string or null');
     expect((await client.get('/rewards')).body.data).toEqual([]);
@@ -270,7 +271,7 @@ describe('bad-input messages', () => {
     expect400(await client.post('/discounts', params({ available_from: 'soon' })), `rule_params.available_from: ${when}`);
     expect400(await client.post('/discounts', params({ available_to: 20261120 })), `rule_params.available_to: ${when}`);
     // A number or a decimal text: the one of the value's type answers; a value of neither type lists both types.
-    expect400(await client.post('/discounts', params({ budget_value: -1 })), 'rule_params.budget_value: must be >= 0');
+    expect400(await client.post('/discounts', params({ budget_value: -1 })), 'rule_params.budget_value: must be a number of at least 0');
     expect400(await client.post('/discounts', params({ budget_value: true })), 'rule_params.budget_value: must be a number or a string');
     // A text or a text per language.
     expect400(await client.post('/discounts', params({ description: 5 })), 'rule_params.description: must be a string or an object');
@@ -292,6 +293,59 @@ describe('bad-input messages', () => {
     expect400(await send({ contact: 'ann' }), 'data.contact: must be an email address or a UUID');
     expect400(await send({ amount: 2 }), 'data.amount: must match exactly one alternative (it matches alternatives 1 and 2)');
     expect400(await send({ amount: 0.3 }), 'data.amount: must be a multiple of 0.5');
+    expect((await client.get('/discounts')).body.data).toEqual([]);
+    expect((await client.get('/custom_events', { query: { customer_id: '1' } })).body.data).toEqual([]);
+  });
+
+  it("states a number's range one way, whoever checks it, whichever bound fails, and a date's in words of time", async () => {
+    const { client } = server;
+    const cart = { creation_date: '2026-11-20T10:00:00Z', total: 10, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }] };
+    const params = (fields: Record<string, unknown>) => ({ rule_params: { name: 'Ten off', rule_effects: [{ type: 'percentage', value: 10 }], ...fields } });
+    // A schema's minimum and maximum: the field's whole range, from its schema, not ajv's `must be >= 1` alone.
+    expect400(await client.post('/rewards', { name: 'Mug', points: -1, type: 'physical' }), 'points: must be an integer between 0 and 2147483647');
+    expect400(await client.post('/carts/simulate', { ...cart, cashbacks: [{ line_order: 1, score: 0 }] }), 'cashbacks[0].score: must be an integer between 1 and 2147483647');
+    expect400(await client.post('/carts/simulate', { ...cart, cashbacks: [{ line_order: 1, score: 2147483648 }] }), 'cashbacks[0].score: must be an integer between 1 and 2147483647');
+    // A decimal number field (a number or a decimal text) with a minimum only.
+    expect400(await client.post('/discounts', params({ budget_value: -0.5 })), 'rule_params.budget_value: must be a number of at least 0');
+    // Beyond 2^53 (a bigint): the schema's bounds; where it sets none, what a number field holds exactly.
+    expect400(await client.post('/carts/simulate', { ...cart, lines: [{ ...cart.lines[0], order: 9007199254740993n }] }), 'lines[0].order: must be an integer between 1 and 2147483647');
+    expect400(await client.post('/carts/simulate', { ...cart, total: 9223372036854775807n }), 'total: must be a number between -9007199254740991 and 9007199254740991');
+    // A Company's schema: a minimum only, a maximum only, exclusive bounds (an integer's said as the inclusive ones
+    // they mean), and the bounds of a date.
+    const schema = {
+      type: 'object',
+      properties: {
+        visits: { type: 'integer', minimum: 1 },
+        rating: { type: 'integer', maximum: 10 },
+        share: { type: 'number', exclusiveMaximum: 1 },
+        weight: { type: 'number', exclusiveMinimum: 0, maximum: 5 },
+        level: { type: 'integer', exclusiveMinimum: 0, exclusiveMaximum: 10 },
+        made: { type: 'string', format: 'date', formatMinimum: '2026-01-01', formatMaximum: '2026-12-31' },
+        sold: { type: 'string', format: 'date', formatExclusiveMinimum: '2026-01-01' },
+      },
+    };
+    expect((await client.post('/custom_event_definitions', { slug: 'ranges', schema })).status).toBe(200);
+    const send = (data: unknown) => client.post('/custom_events', { customer_id: 1, slug: 'ranges', data });
+    expect400(await send({ visits: 0 }), 'data.visits: must be an integer of at least 1');
+    expect400(await send({ rating: 11 }), 'data.rating: must be an integer of at most 10');
+    expect400(await send({ share: 1 }), 'data.share: must be a number less than 1');
+    expect400(await send({ weight: 0 }), 'data.weight: must be a number greater than 0 and at most 5');
+    expect400(await send({ weight: 5.5 }), 'data.weight: must be a number greater than 0 and at most 5');
+    expect400(await send({ level: 10 }), 'data.level: must be an integer between 1 and 9');
+    expect400(await send({ made: '2025-12-31' }), 'data.made: must be between 2026-01-01 and 2026-12-31');
+    expect400(await send({ sold: '2026-01-01' }), 'data.sold: must be after 2026-01-01');
+    // The engine's checks: a cart's (which offline previews run too) and a campaign's.
+    expect400(await client.post('/carts/simulate', { ...cart, cashback_score_desired: -2 }), 'cashback_score_desired: must be an integer of at least -1 (-1 for all available points)');
+    expect400(
+      await client.post('/discounts', params({ rule_effects: [{ type: 'percentage', value: 120 }] })),
+      'rule_params.rule_effects[0].value: must be a number greater than 0 and at most 100',
+    );
+    // A route's checks: a query's per_page, a redemption's score_overwrite.
+    expect400(await client.get('/discounts', { query: { per_page: '0' } }), 'per_page: must be an integer between 1 and 100');
+    const reward = await client.post('/rewards', { name: 'Mug', points: 1, type: 'physical' });
+    expect(reward.status, reward.text).toBe(200);
+    const redeem = { customer_id: 1, location_id: 1, score_overwrite: 2147483648 };
+    expect400(await client.post(`/rewards/${reward.body.id}/redeem`, redeem), 'score_overwrite: must be an integer between 1 and 2147483647');
     expect((await client.get('/discounts')).body.data).toEqual([]);
     expect((await client.get('/custom_events', { query: { customer_id: '1' } })).body.data).toEqual([]);
   });

@@ -3,7 +3,7 @@
  * undefined when the value is absent or empty (`optional*`), and throws
  * invalid_request naming the field when it is malformed or required.
  */
-import { cannotBeSentWith, invalidRequest, mustBeAnyOf, requiredOr } from './errors.js';
+import { cannotBeSentWith, invalidRequest, mustBeAnyOf, mustBeIn, requiredOr } from './errors.js';
 import { toDate, toDatetime, WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
 import { zonedInstant } from '../calendar/company-days.js';
 import type { PageRequest } from '../store/paginate.js';
@@ -145,7 +145,7 @@ export function readPerPage(value: Raw): number {
   if (!present(value)) return PER_PAGE_DEFAULT;
   const canonical = WIRE_TYPES.int64(value);
   if (canonical === undefined || canonical.length > 3 || Number(canonical) > PER_PAGE_MAX) {
-    throw invalidRequest('per_page', `must be an integer between 1 and ${PER_PAGE_MAX}`);
+    throw invalidRequest('per_page', mustBeIn('integer', { minimum: 1, maximum: PER_PAGE_MAX }));
   }
   return Number(canonical);
 }

@@ -13,7 +13,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { DataValidationCxt, RegExpEngine } from 'ajv/dist/types/index.js';
 import addFormatsModule from 'ajv-formats';
 import { formatNames, type FormatName } from 'ajv-formats/dist/formats.js';
-import { cannotBeSentWith, invalidRequest, mustBe, mustBeAnyOf, requiredOr, requiredWith, typeName, type JsonType } from './errors.js';
+import { cannotBeSentWith, invalidRequest, mustBe, mustBeAnyOf, mustBeIn, requiredOr, requiredWith, typeName, type JsonType } from './errors.js';
 import { FORMAT_DESCRIPTIONS } from './formats.js';
 import { atMostCharacters } from './params.js';
 import type { RequestBodies } from '../wire/types.js';
@@ -249,6 +249,23 @@ function reportedError(errors: readonly Partial<ErrorObject>[]): Partial<ErrorOb
   return { ...failed, params: {}, message: mustBeAnyOf(...listed.flatMap(({ kind }) => kind!.phrases)) };
 }
 
+/** The words of each bound of a format (ajv-formats' `formatMinimum`, ...), which only dates and times have. */
+const FORMAT_BOUNDS = { formatMinimum: 'on or after', formatExclusiveMinimum: 'after', formatMaximum: 'on or before', formatExclusiveMaximum: 'before' } as const;
+
+/**
+ * A date's or a time's range, stated whole whichever bound failed, as a number's is (`must be between 2026-01-01 and
+ * 2026-12-31`, `must be on or before 2026-12-31`, `must be after 09:00:00Z and before 17:00:00Z`), in the words of
+ * time, not ajv-formats' `should be <= 2026-12-31`.
+ */
+function formatRangeMessage(error: Partial<ErrorObject>): string {
+  const schema = (error.parentSchema ?? {}) as Record<string, unknown>;
+  const bound = (keywords: readonly (keyof typeof FORMAT_BOUNDS)[]) => keywords.find((keyword) => typeof schema[keyword] === 'string');
+  const lower = bound(['formatExclusiveMinimum', 'formatMinimum']);
+  const upper = bound(['formatExclusiveMaximum', 'formatMaximum']);
+  if (lower === 'formatMinimum' && upper === 'formatMaximum') return `must be between ${schema[lower]} and ${schema[upper]}`;
+  return `must be ${[lower, upper].flatMap((keyword) => (keyword ? [`${FORMAT_BOUNDS[keyword]} ${schema[keyword]}`] : [])).join(' and ')}`;
+}
+
 /** `at least 2 items`, `at most 1 item`. */
 const count = (limit: number, noun: string) => `${limit} ${noun}${limit === 1 ? '' : 's'}`;
 
@@ -261,7 +278,7 @@ const count = (limit: number, noun: string) => `${limit} ${noun}${limit === 1 ? 
 function ownMessage(error: Partial<ErrorObject>): string | undefined {
   const params = (error.params ?? {}) as {
     limit?: unknown; allowedValues?: unknown[]; allowedValue?: unknown; i?: number; j?: number;
-    format?: FormatName; pattern?: string; multipleOf?: number; comparison?: string; passingSchemas?: number[] | null;
+    format?: FormatName; pattern?: string; multipleOf?: number; passingSchemas?: number[] | null;
   };
   const limit = Number(params.limit);
   const atLeast = (verb: string, noun: string) => (limit === 1 ? 'must not be empty' : `must ${verb} at least ${count(limit, noun)}`);
@@ -297,12 +314,11 @@ function ownMessage(error: Partial<ErrorObject>): string | undefined {
     }
     case 'multipleOf':
       return `must be a multiple of ${params.multipleOf}`;
-    // ajv-formats' bounds of a format (formatMaximum, ...): "should be <= ...", where every other bound says "must".
     case 'formatMaximum':
     case 'formatMinimum':
     case 'formatExclusiveMaximum':
     case 'formatExclusiveMinimum':
-      return `must be ${params.comparison} ${valueText(params.limit)}`;
+      return formatRangeMessage(error);
     case 'false schema':
       return 'is not accepted';
     case 'oneOf': {
@@ -315,13 +331,30 @@ function ownMessage(error: Partial<ErrorObject>): string | undefined {
   }
 }
 
-/** The message of an error: a type error names its types (`mustBe`), a bigint its range. */
+/** The keywords of a number's bounds, which `rangeMessage` words. */
+const BOUNDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const;
+
+/**
+ * A number's range, stated whole whichever bound failed (`must be an integer between 1 and 2147483647`, not ajv's
+ * `must be >= 1`): every bound of the schema that declares the field (ajv's `verbose` errors carry it, behind a `$ref`
+ * to another document too), as an integer when the schema's type takes one. An integer beyond 2^53 (a bigint) is a
+ * number no field here holds exactly: its range is also within ±(2^53 - 1), on a side the schema leaves open too.
+ */
+function rangeMessage(error: Partial<ErrorObject>): string {
+  const schema = (error.parentSchema ?? {}) as Record<string, unknown>;
+  const bounds: Partial<Record<(typeof BOUNDS)[number], number>> = Object.fromEntries(
+    BOUNDS.filter((keyword) => typeof schema[keyword] === 'number').map((keyword) => [keyword, schema[keyword]]),
+  );
+  const type = [schema.type].flat().includes('integer') ? 'integer' : 'number';
+  if (!outOfRange(error)) return mustBeIn(type, bounds);
+  const minimum = Math.max(bounds.minimum ?? -Infinity, Number.MIN_SAFE_INTEGER);
+  const maximum = Math.min(bounds.maximum ?? Infinity, Number.MAX_SAFE_INTEGER);
+  return mustBeIn(type, { ...bounds, minimum, maximum });
+}
+
+/** The message of an error: a type error names its types (`mustBe`), a number out of its bounds its range (a bigint too). */
 function messageOf(error: Partial<ErrorObject>): string {
-  if (outOfRange(error)) {
-    // The bounds of the schema that declares the field, wherever it is ($ref'd documents included).
-    const { minimum, maximum } = (error.parentSchema ?? {}) as { minimum?: unknown; maximum?: unknown };
-    return typeof minimum === 'number' && typeof maximum === 'number' ? `is out of range: must be ${minimum}..${maximum}` : 'is out of range';
-  }
+  if (outOfRange(error) || (BOUNDS as readonly string[]).includes(error.keyword ?? '')) return rangeMessage(error);
   if (error.keyword === 'type') return mustBe(...typesOf(error));
   return ownMessage(error) ?? error.message ?? 'is invalid';
 }

@@ -3,6 +3,7 @@
  * returns the canonical value, or undefined when the input is not of the type.
  * Used by the `wire` schema keyword (bodies) and by params.ts (path, query).
  */
+import { inRange } from './errors.js';
 
 const INT64_MAX = '9223372036854775807';
 
@@ -122,7 +123,7 @@ export type WireType = keyof typeof WIRE_TYPES;
 
 /** What each wire type is, as a message says what a value must be (`mustBeAnyOf`): also the `date` and `date-time` formats' words. */
 export const WIRE_DESCRIPTIONS: Record<WireType, string> = {
-  int64: 'an integer between 1 and 9223372036854775807',
+  int64: inRange('integer', { minimum: 1, maximum: BigInt(INT64_MAX) }),
   date: 'a date YYYY-MM-DD',
   datetime: 'an ISO 8601 datetime (YYYY-MM-DDThh:mm:ssZ or with an offset such as -0500)',
   slug: 'a slug (letters, digits, underscores, hyphens)',

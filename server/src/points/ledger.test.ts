@@ -251,10 +251,10 @@ describe('points ledger: every score a safe integer', () => {
   it('refuses effect values above 2147483647 points on create and PATCH, naming the effect, and stores nothing', async () => {
     const huge = await server.client.post('/points', ratio(1e300));
     expect(huge.status).toBe(400);
-    expect(huge.body).toEqual({ code: 'invalid_request', error: expect.stringMatching(/^rule_params\.rule_effects\[0\]\.value: a ratio must be at most 2147483647/) });
+    expect(huge.body).toEqual({ code: 'invalid_request', error: expect.stringMatching(/^rule_params\.rule_effects\[0\]\.value: must be a number greater than 0 and at most 2147483647 \(points per currency unit\)$/) });
     const fixed = await server.client.post('/points', { rule_params: { name: 'Big gift', rule_effects: [{ type: 'direct_value', value: MAX_POINTS + 1, distribution: 'total' }] } });
     expect(fixed.status).toBe(400);
-    expect(fixed.body.error).toMatch(/^rule_params\.rule_effects\[0\]\.value: must be at most 2147483647/);
+    expect(fixed.body.error).toMatch(/^rule_params\.rule_effects\[0\]\.value: must be an integer between 1 and 2147483647$/);
     expect((await server.client.get('/points')).body.data).toEqual([]);
     const created = await server.client.post('/points', ratio(1));
     expect(created.status, created.text).toBe(200);
@@ -316,7 +316,7 @@ describe('points ledger: a campaign stored before the bound', () => {
 
     expect((await server.client.patch(`/points/${earner}`, { rule_params: { name: 'Old earner, renamed' } })).status).toBe(200);
     const resent = await server.client.patch(`/points/${earner}`, { rule_params: { rule_effects: [{ type: 'ratio', value: STORED }] } });
-    expect(resent.body).toEqual({ code: 'invalid_request', error: 'rule_params.rule_effects[0].value: a ratio must be at most 2147483647 points per currency unit' });
+    expect(resent.body).toEqual({ code: 'invalid_request', error: 'rule_params.rule_effects[0].value: must be a number greater than 0 and at most 2147483647 (points per currency unit)' });
     expect(JSON.parse((await server.client.get(`/points/${earner}`)).body.rule_effects)[0].value).toBe(STORED);
   });
 });

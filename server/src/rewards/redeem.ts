@@ -15,7 +15,7 @@ import type { CampaignStore } from '../campaigns/store.js';
 import { findCustomer } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
-import { invalidRequest } from '../http/errors.js';
+import { invalidRequest, mustBeIn } from '../http/errors.js';
 import type { TallyRequest } from '../http/types.js';
 import { wireDatetime } from '../http/wire.js';
 import { readBalance, recordPoints } from '../points/ledger.js';
@@ -49,7 +49,7 @@ export interface Redemption {
 /** The points a redemption costs: score_overwrite when sent, else the reward's. */
 export function redemptionCost(reward: RewardRecord, body: RewardsRedeem): number {
   if (body.score_overwrite === undefined) return reward.points;
-  if (BigInt(body.score_overwrite) > BigInt(MAX_POINTS)) throw invalidRequest('score_overwrite', `must be at most ${MAX_POINTS}`);
+  if (BigInt(body.score_overwrite) > BigInt(MAX_POINTS)) throw invalidRequest('score_overwrite', mustBeIn('integer', { minimum: 1, maximum: MAX_POINTS }));
   return Number(body.score_overwrite);
 }
 
