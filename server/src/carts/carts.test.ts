@@ -424,26 +424,16 @@ describe('GET /carts filters', () => {
   });
 });
 
-// Carts back-dated before the year 1000 are on the Company's days written as the query's dates are (four digits): its
-// local date was written 999-06-01 (and 0000-06-01 as 1-06-01), so to_date 0999-12-31 missed them and from_date
-// 1000-01-01 kept them. Europe/Madrid ran on local mean time then (UTC-0:14:44).
-describe('GET /carts dates before the year 1000', () => {
+/**
+ * A server of its own whose Company is in `timezone`, holding one realtime cart for each [id, creation_date]
+ * (explicit creation dates: any time of day); `ids` lists GET /carts' ids for a query.
+ */
+function cartsCreatedIn(timezone: string, created: readonly (readonly [number, string])[]) {
   let server: TestServer;
-  const ids = async (query: Record<string, string>) => {
-    const res = await server.client.get('/carts', { query });
-    expect(res.status, res.text).toBe(200);
-    return res.body.data.map((c: { id: number }) => c.id);
-  };
   beforeAll(async () => {
     server = await startServer({ env: { WORKERS: '1' } });
-    expect((await server.client.patch('/company', { timezone: 'Europe/Madrid' })).status).toBe(200);
+    expect((await server.client.patch('/company', { timezone })).status).toBe(200);
     const base = { total: 1, lines: [{ order: 1, total: 1, quantity: 1 }] };
-    const created = [
-      [31, '0999-06-01T12:00:00Z'], // local 0999-06-01 11:45:16
-      [32, '0000-06-01T12:00:00Z'], // local 0000-06-01 11:45:16
-      [33, '0005-03-01T00:10:00Z'], // local 0005-02-28 23:55:16
-      [34, '1000-01-01T00:20:00Z'], // local 1000-01-01 00:05:16
-    ] as const;
     for (const [id, creation_date] of created) {
       const res = await server.client.post('/carts/realtime', { ...base, id, creation_date });
       expect(res.status, res.text).toBe(200);
@@ -452,6 +442,26 @@ describe('GET /carts dates before the year 1000', () => {
   afterAll(async () => {
     await server.dispose();
   });
+  return {
+    client: () => server.client,
+    ids: async (query: Record<string, string>) => {
+      const res = await server.client.get('/carts', { query });
+      expect(res.status, res.text).toBe(200);
+      return res.body.data.map((c: { id: number }) => c.id);
+    },
+  };
+}
+
+// Carts back-dated before the year 1000 are on the Company's days written as the query's dates are (four digits): its
+// local date was written 999-06-01 (and 0000-06-01 as 1-06-01), so to_date 0999-12-31 missed them and from_date
+// 1000-01-01 kept them. Europe/Madrid ran on local mean time then (UTC-0:14:44).
+describe('GET /carts dates before the year 1000', () => {
+  const { ids } = cartsCreatedIn('Europe/Madrid', [
+    [31, '0999-06-01T12:00:00Z'], // local 0999-06-01 11:45:16
+    [32, '0000-06-01T12:00:00Z'], // local 0000-06-01 11:45:16
+    [33, '0005-03-01T00:10:00Z'], // local 0005-02-28 23:55:16
+    [34, '1000-01-01T00:20:00Z'], // local 1000-01-01 00:05:16
+  ]);
 
   it("keeps the carts created on the Company's days, years before 1000 and 0000 included", async () => {
     expect(await ids({ from_date: '0999-06-01', to_date: '0999-06-01' })).toEqual([31]);
@@ -465,30 +475,13 @@ describe('GET /carts dates before the year 1000', () => {
 // A retailer's dates are its own days: at UTC+14 a cart created at 10:30 UTC on October 31 is a November 1 cart,
 // and one created at 10:00 UTC on November 30 is a December 1 cart (explicit creation dates: any time of day).
 describe('GET /carts dates in the Company timezone', () => {
-  let server: TestServer;
-  const ids = async (query: Record<string, string>) => {
-    const res = await server.client.get('/carts', { query });
-    expect(res.status, res.text).toBe(200);
-    return res.body.data.map((c: { id: number }) => c.id);
-  };
-  beforeAll(async () => {
-    server = await startServer({ env: { WORKERS: '1' } });
-    expect((await server.client.patch('/company', { timezone: 'Pacific/Kiritimati' })).status).toBe(200);
-    const base = { total: 1, lines: [{ order: 1, total: 1, quantity: 1 }] };
-    const created = [
-      [21, '2026-10-31T09:59:59Z'], // local 2026-10-31 23:59:59
-      [22, '2026-10-31T10:30:00Z'], // local 2026-11-01 00:30
-      [23, '2026-11-30T09:59:59Z'], // local 2026-11-30 23:59:59
-      [24, '2026-11-30T10:00:00Z'], // local 2026-12-01 00:00
-      [25, '2026-11-15T12:00:00+14:00'], // sent with an offset: 2026-11-14T22:00:00Z, local 2026-11-15
-    ] as const;
-    for (const [id, creation_date] of created) {
-      expect((await server.client.post('/carts/realtime', { ...base, id, creation_date })).status).toBe(200);
-    }
-  });
-  afterAll(async () => {
-    await server.dispose();
-  });
+  const { ids, client } = cartsCreatedIn('Pacific/Kiritimati', [
+    [21, '2026-10-31T09:59:59Z'], // local 2026-10-31 23:59:59
+    [22, '2026-10-31T10:30:00Z'], // local 2026-11-01 00:30
+    [23, '2026-11-30T09:59:59Z'], // local 2026-11-30 23:59:59
+    [24, '2026-11-30T10:00:00Z'], // local 2026-12-01 00:00
+    [25, '2026-11-15T12:00:00+14:00'], // sent with an offset: 2026-11-14T22:00:00Z, local 2026-11-15
+  ]);
 
   it("keeps the carts created on the Company's days, both ends included", async () => {
     expect(await ids({ from_date: '2026-11-01', to_date: '2026-11-30' })).toEqual([22, 23, 25]);
@@ -500,7 +493,7 @@ describe('GET /carts dates in the Company timezone', () => {
 
   it("reads the days in the Company's timezone of the query", async () => {
     // UTC-12: every cart above is on the UTC date's previous day.
-    expect((await server.client.patch('/company', { timezone: 'Etc/GMT+12' })).status).toBe(200);
+    expect((await client().patch('/company', { timezone: 'Etc/GMT+12' })).status).toBe(200);
     expect(await ids({ from_date: '2026-10-30', to_date: '2026-10-30' })).toEqual([21, 22]);
     expect(await ids({ from_date: '2026-11-29', to_date: '2026-11-30' })).toEqual([23, 24]);
     expect(await ids({ from_date: '2026-11-14', to_date: '2026-11-14' })).toEqual([25]);
