@@ -460,6 +460,41 @@ describe('game plays racing a merge of their customer', () => {
   });
 });
 
+// Plays in flight while the soft delete commits: found before it, written after. The audit log orders them: its
+// entries are numbered in commit order, a play's and the delete's alike.
+describe('game plays racing a soft delete of their customer', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('credit nothing once the delete committed: the customer is read again inside the play\'s transaction', async () => {
+    const created = await server.client.post('/games', game());
+    expect(created.status, created.text).toBe(200);
+    const entries = async (query: Record<string, string>) => (await server.client.get('/audit_log', { query: { per_page: '100', ...query } })).body.data as { id: number; body: string }[];
+    // A first play writes the draw secret in a transaction of its own (an entry more): made here, each play is one entry.
+    await server.client.post('/customers', { id: 100, name: 'P100', registration_location_id: 1 });
+    expect((await server.client.post(`/games/${created.body.id}/play`, { customer_id: 100 })).status).toBe(200);
+    for (let id = 1; id <= 5; id++) {
+      await server.client.post('/customers', { id, name: `P${id}`, registration_location_id: 1 });
+      const playing = () => Array.from({ length: 10 }, () => server.client.post(`/games/${created.body.id}/play`, { customer_id: id }));
+      const before = playing();
+      const deleted = server.client.delete(`/customers/${id}`, { query: { hard: 'false' }, headers: { 'Content-Type': 'application/json' } });
+      const plays = [...before, ...playing()];
+      expect((await deleted).status).toBe(200);
+      await Promise.all(plays);
+      const [deletion] = await entries({ operation: 'customers.delete', target: `customer:${id}` });
+      const playedBefore = (await entries({ operation: 'games.play' })).filter((e) => JSON.parse(e.body).customer_id === String(id) && e.id < deletion.id);
+      // Every play wins 50 points; those committed after the delete win nothing.
+      const exported = await server.client.get(`/customers/${id}/export`, { query: { search_param: 'id' } });
+      expect(exported.body.points.score, `customer ${id}`).toBe(50 * playedBefore.length);
+    }
+  });
+});
+
 describe('a game play\'s tier', () => {
   let server: TestServer;
   beforeAll(async () => {
