@@ -58,11 +58,11 @@ export function requireStillActive(customers: CustomerStore, tenant: Tenant, cus
 
 /**
  * Inside `env.transact`, before the first write (so a merge or delete committing meanwhile is seen): points
- * movements (triggers, custom events, redemptions), card attachments and associations refuse a merging or merged
- * customer, 402 customer_inactive as POST /discounts/trigger: its records moved (or are moving) to the customer it
- * is merged into, and one left on it would be out of everyone's reach. A customer deleted since the request found
- * it is 404 customer_not_found (or `notFound`), as it would have been a moment earlier: a soft delete leaves an
- * emptied account nobody reads, a hard one an id a new customer may take.
+ * movements (triggers, custom events, redemptions), card attachments, associations and game deliveries refuse a
+ * merging or merged customer, 402 customer_inactive as POST /discounts/trigger: its records moved (or are moving)
+ * to the customer it is merged into, and one left on it would be out of everyone's reach. A customer deleted since
+ * the request found it is 404 customer_not_found (or `notFound`), as it would have been a moment earlier: a soft
+ * delete leaves an emptied account nobody reads, a hard one an id a new customer may take.
  */
 export function requireUnmerged(customers: CustomerStore, tenant: Tenant, customerId: string, field = 'customer_id', notFound?: ErrorCode): void {
   const customer = customers.get(tenant, customerId);
