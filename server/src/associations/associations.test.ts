@@ -9,7 +9,8 @@ describe('associations', () => {
     server.client.get(`/customers/${id}/associates`, { headers: json, query: active === undefined ? {} : { active } });
 
   beforeAll(async () => {
-    server = await startServer();
+    // transfer-new's merges stay merging for the file's duration.
+    server = await startServer({ env: { TALLY_MERGE_DELAY_MS: '600000' } });
     for (const id of [1, 2, 3]) await server.client.post('/customers', { id, name: `N${id}`, registration_location_id: 1 });
   });
   afterAll(() => server.dispose());
@@ -89,5 +90,32 @@ describe('associations', () => {
     expect((await associates(5)).body.list).toEqual([expect.objectContaining({ associate_customer_id: 6, relationship_type: 'parent', active: true })]);
     expect((await associates(6)).body.list).toEqual([]);
     expect((await associates(6, 'false')).body.list).toEqual([expect.objectContaining({ associate_customer_id: 5, relationship_type: 'ward', active: false })]);
+  });
+
+  it('refuses a merged or merging customer on either side (402 customer_inactive), creating nothing; unmerged, it is associated', async () => {
+    for (const id of [20, 21, 22, 23, 24]) await server.client.post('/customers', { id, name: `N${id}`, registration_location_id: 1 });
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 20, new_customer_id: 21 })).status).toBe(200);
+    expect((await server.client.post('/customers/transfer-new', { old_customer_id: 22, new_customer_id: 23 })).status).toBe(200);
+    const refused = [
+      [20, 24, 'customer_id: customer 20 is merged'],
+      [24, 20, 'associate_customer_id: customer 20 is merged'],
+      [22, 24, 'customer_id: customer 22 is merging'],
+      [24, 22, 'associate_customer_id: customer 22 is merging'],
+      // The pair the merge will join with its own association.
+      [23, 22, 'associate_customer_id: customer 22 is merging'],
+    ] as const;
+    for (const [customer, associate, error] of refused) {
+      const res = await server.client.post('/associations', { customer_id: customer, associate_customer_id: associate });
+      expect([res.status, res.body]).toEqual([402, { code: 'customer_inactive', error }]);
+    }
+    for (const id of [20, 22, 24]) expect((await associates(id)).body.list, `customer ${id}`).toEqual([]);
+    // An associate is still found through its merge association only, never a merged customer.
+    expect((await server.client.post('/customers/search', { associate_id: 24 })).status).toBe(404);
+    expect((await server.client.post('/customers/search', { associate_id: 20 })).body.id).toBe(21);
+    expect((await associates(21)).body.list).toEqual([expect.objectContaining({ associate_customer_id: 20, merge_id: expect.any(Number), active: true })]);
+    const unmerged = await server.client.post('/customers/20/unmerge', undefined, { headers: json, query: { with_activites: 'false' } });
+    expect(unmerged.status).toBe(200);
+    expect((await server.client.post('/associations', { customer_id: 20, associate_customer_id: 24 })).status).toBe(200);
+    expect((await server.client.post('/customers/search', { associate_id: 24 })).body.id).toBe(20);
   });
 });

@@ -12,6 +12,7 @@ import { invalidRequest } from '../http/errors.js';
 import { optionalBoolean, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
+import { requireUnmerged } from '../points/request.js';
 import { AssociationStore } from './store.js';
 import type { Association } from './types.js';
 import { associationView } from './view.js';
@@ -51,6 +52,11 @@ export function associationsRoutes({ env, duplicates }: ServerContext): Routes {
         const association = await env.transact(() => {
           findCustomer(customers, req.tenant, 'id', body.customer_id, 'customer_id');
           findCustomer(customers, req.tenant, 'id', body.associate_customer_id, 'associate_customer_id');
+          // Neither side may be merged or merging: a merged customer is a tombstone whose associations went to the
+          // customer it was merged into (one made now would tie to an account nobody uses, and as the owner be what
+          // associate_id lookups answer); a merging one is about to be, its merge association taking the pair.
+          requireUnmerged(customers, req.tenant, body.customer_id, 'customer_id');
+          requireUnmerged(customers, req.tenant, body.associate_customer_id, 'associate_customer_id');
           const active = body.active;
           if (active && store.active(req.tenant, body.customer_id, body.associate_customer_id)) {
             throw new TallyError('conflict', 'associate_customer_id: the two customers already have an active association', 'associate_customer_id');

@@ -499,3 +499,33 @@ describe('GET /carts dates in the Company timezone', () => {
     expect(await ids({ from_date: '2026-11-14', to_date: '2026-11-14' })).toEqual([25]);
   });
 });
+
+// Two writer threads with many carts in flight while the delete commits: carts evaluated before it and written after.
+describe('realtime carts racing a soft delete of their customer', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '2', REALTIME_WORKERS: '2', CART_TASKS_PER_WORKER: '16' } });
+    // Reached by every customer's first cart: progress in it, which a delete removes, says a cart was recorded for its customer.
+    const challenge = { name: 'First cart', attribute: 'carts', open_to_all: true, structure: [{ level: 1, name: 'One', threshold: 1, points: 5 }] };
+    expect((await server.client.post('/challenges', challenge)).status).toBe(200);
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('no cart is recorded for the customer once its delete committed: those evaluated before are written without customer', async () => {
+    // The delete lands at a different point of the carts' flow each time.
+    for (const id of [1, 2, 3, 4, 5]) {
+      expect((await server.client.post('/customers', { id, name: `C${id}`, registration_location_id: 1 })).status).toBe(200);
+      const sent = Array.from({ length: 80 }, () => server.client.post('/carts/realtime', cart({ customer_id: id })));
+      // Sent once carts are being written: the others are then evaluated, waiting for the write lock, or queued.
+      const deleted = Promise.race(sent).then(() => server.client.delete(`/customers/${id}`, { query: { hard: 'false' }, headers: { 'Content-Type': 'application/json' } }));
+      const responses = await Promise.all(sent);
+      expect((await deleted).status).toBe(200);
+      expect(responses.map((r) => r.status)).toEqual(Array(80).fill(200));
+      expect((await server.client.get(`/customers/${id}/export`, { query: { search_param: 'id' } })).body.challenges, `customer ${id}`).toEqual([]);
+      const recorded = (await server.client.get('/carts', { query: { customer_id: String(id), per_page: '100' } })).body.data.map((c: { id: number }) => c.id);
+      expect(recorded.sort()).toEqual(responses.filter((r) => r.body.customer.length > 0).map((r) => r.body.id).sort());
+    }
+  });
+});

@@ -6,7 +6,7 @@
  */
 import { TallyError, periodKey, type CampaignCounters, type Context, type CustomerState } from '@tally/engine';
 import type { AssociationStore } from '../associations/store.js';
-import { accountHolder } from '../customers/lookup.js';
+import { liveAccountHolder } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { wireInt } from '../http/wire.js';
@@ -74,9 +74,8 @@ export function resolveCustomer(sources: ContextSources, tenant: Tenant, request
 }
 
 function holderOf(sources: ContextSources, tenant: Tenant, named: CustomerRecord): CartCustomer {
-  if (named.deleted_at !== undefined) return ANONYMOUS;
-  const holder = accountHolder(sources.customers, sources.associations, tenant, named);
-  if (!holder || holder.deleted_at !== undefined) return ANONYMOUS;
+  const holder = liveAccountHolder(sources.customers, sources.associations, tenant, named);
+  if (!holder) return ANONYMOUS;
   const customer: CartCustomer = { id: holder.id, code: holder.code ?? null, record: holder };
   if (holder !== named) customer.associate_id = named.id;
   return customer;

@@ -115,9 +115,10 @@ export async function commitCart(stores: RealtimeStores, pending: PendingCart): 
 
 /**
  * The pending cart as this transaction sees its customer: unchanged unless a customer's status or merged_to
- * changed since it was resolved (one token get); then its customer resolved again, so a merge completed
- * between the evaluation and this transaction gives the cart to the customer merged into, and an unmerge
- * gives it back to the customer it names (or the error of a customer_code no longer found).
+ * changed, or a customer was deleted, since it was resolved (one token get); then its customer resolved again,
+ * so a merge completed between the evaluation and this transaction gives the cart to the customer merged into,
+ * an unmerge gives it back to the customer it names, and a delete leaves it without customer (or the error of a
+ * customer_code no longer found).
  */
 function customerNow(stores: RealtimeStores, pending: PendingCart): PendingCart | TallyError {
   if (stores.customers.statusVersion(pending.tenant) === pending.customerStatus) return pending;

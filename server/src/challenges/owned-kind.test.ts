@@ -123,3 +123,31 @@ describe('challenge records and customer merges', () => {
     expect(await progress(22, id)).toMatchObject({ attribute_value: 5 });
   });
 });
+
+// Enrolments in flight while the merge commits: found active before it, written after.
+describe('challenge enrolments racing a merge of their customer', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.dispose());
+
+  it('enrol and reward nothing on the merged customer: the status is read again inside the enrolment\'s transaction', async () => {
+    // Reached at the enrolment: a level's points are written with it.
+    const structure = [{ level: 1, name: 'Welcome', threshold: 0, points: 7 }];
+    const created = await server.client.post('/challenges', { name: 'Join', attribute: 'total_spent', structure });
+    expect(created.status, created.text).toBe(200);
+    for (let old = 10; old < 20; old += 2) {
+      await createCustomer(server.client, old);
+      await createCustomer(server.client, old + 1);
+      const enrolling = () => Array.from({ length: 5 }, () => server.client.post(`/challenges/${created.body.id}/enroll`, { customer_id: old }));
+      const before = enrolling();
+      const merge = server.client.post('/customers/transfer', { old_customer_id: old, new_customer_id: old + 1 });
+      const sent = [...before, ...enrolling()];
+      expect((await merge).status).toBe(200);
+      for (const res of await Promise.all(sent)) expect(res.status === 200 ? 'enrolled' : res.body.code, res.text).toMatch(/^(enrolled|customer_inactive)$/);
+      expect(await transactions(server.client, old), `customer ${old}`).toEqual([]);
+      expect((await server.client.get(`/customers/${old}/challenges/${created.body.id}`)).body.enrolled, `customer ${old}`).toBe(false);
+    }
+  });
+});

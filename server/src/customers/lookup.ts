@@ -82,11 +82,21 @@ export function accountHolder(store: CustomerStore, associations: AssociationSto
   return associations.asAssociate(tenant, record.id).some((a) => a.merge_id !== undefined && a.customer_id === end) ? holder : undefined;
 }
 
+/**
+ * The holder (accountHolder) of a customer's records when both are live: undefined when the customer or its holder
+ * was deleted (a soft-deleted record is emptied: nothing is credited to it), or nobody holds its records.
+ */
+export function liveAccountHolder(store: CustomerStore, associations: AssociationStore, tenant: Tenant, record: CustomerRecord): CustomerRecord | undefined {
+  if (record.deleted_at !== undefined) return undefined;
+  const holder = accountHolder(store, associations, tenant, record);
+  return holder?.deleted_at === undefined ? holder : undefined;
+}
+
 /** The live holder (accountHolder) of the customer a value names: an associate_id lookup; 404 customer_not_found otherwise. */
 export function findAccountHolder(store: CustomerStore, associations: AssociationStore, tenant: Tenant, by: SearchParam, value: string, field: string): CustomerRecord {
   const named = findCustomer(store, tenant, by, value, field);
-  const holder = accountHolder(store, associations, tenant, named);
-  if (!holder || holder.deleted_at !== undefined) {
+  const holder = liveAccountHolder(store, associations, tenant, named);
+  if (!holder) {
     throw new TallyError('customer_not_found', `${field}: customer ${named.id} is merged, and the customer holding its records was deleted: unmerge it`, field);
   }
   return holder;

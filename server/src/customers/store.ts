@@ -26,7 +26,7 @@ const DUPLICABLE = { email: 'email_duplicate', dni: 'dni_duplicate' } as const;
 type Duplicable = keyof typeof DUPLICABLE;
 /** An index entry `put` writes for a holder of a code, email or dni: the unique one, or the listing of another holder. */
 export type HolderEntry = 'holder' | 'other';
-/** The version token kind of customers' status and merged_to (statusVersion). */
+/** The version token kind of customers' status, merged_to and deletion (statusVersion). */
 const STATUS_VERSION = 'customer_status';
 
 /** One cache per store environment, shared by every CustomerStore over it. */
@@ -76,9 +76,9 @@ export class CustomerStore {
   }
 
   /**
-   * A token that every change of a customer's status or merged_to (merges, unmerges, PATCH status) replaces:
-   * a realtime cart compares it inside its write transaction with the one its customer was resolved at,
-   * one small get instead of reading the customer again.
+   * A token that every change of a customer's status or merged_to (merges, unmerges, PATCH status) and every
+   * delete (soft or hard) replaces: a realtime cart or a referral compares it inside its write transaction with
+   * the one its customer was resolved at, one small get instead of reading the customer again.
    */
   statusVersion(tenant: Tenant): string | undefined {
     return versionToken(this.env, tenant, STATUS_VERSION);
@@ -106,7 +106,9 @@ export class CustomerStore {
   put(tenant: Tenant, record: CustomerRecord, previous?: CustomerRecord): void {
     const prefix = tenantPrefix(tenant);
     if (previous) this.unindex(tenant, previous, record);
-    if (previous && (previous.status !== record.status || previous.merged_to !== record.merged_to)) changeVersionInTransaction(this.env, tenant, STATUS_VERSION);
+    if (previous && (previous.status !== record.status || previous.merged_to !== record.merged_to || previous.deleted_at !== record.deleted_at)) {
+      changeVersionInTransaction(this.env, tenant, STATUS_VERSION);
+    }
     for (const key of UNIQUE_KEYS) this.indexHolder(tenant, record, key);
     if (record.phone !== undefined) this.index.putSync([prefix, 'phone', record.phone, idKey(record.id)], '');
     this.records.putSync([prefix, idKey(record.id)], record);
@@ -153,6 +155,7 @@ export class CustomerStore {
   /** Inside a transaction: removes the record and its index entries (hard delete). */
   remove(tenant: Tenant, record: CustomerRecord): void {
     this.unindex(tenant, record);
+    changeVersionInTransaction(this.env, tenant, STATUS_VERSION);
     this.records.removeSync([tenantPrefix(tenant), idKey(record.id)]);
     this.viewChanging(tenant, record.id);
     this.views.removeSync([tenantPrefix(tenant), idKey(record.id)]);

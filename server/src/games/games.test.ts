@@ -460,6 +460,74 @@ describe('game plays racing a merge of their customer', () => {
   });
 });
 
+describe('game deliveries to merged and merging customers', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // transfer-new's merges stay merging for the file's duration.
+    server = await startServer({ env: { TALLY_MERGE_DELAY_MS: '600000' } });
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('are refused (402 customer_inactive), delivering nothing: nobody could play them; unmerged, the customer gets one', async () => {
+    for (const id of [1, 2, 3, 4]) await server.client.post('/customers', { id, code: `G${id}`, name: `G${id}`, registration_location_id: 1 });
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 1, new_customer_id: 2 })).status).toBe(200);
+    expect((await server.client.post('/customers/transfer-new', { old_customer_id: 3, new_customer_id: 4 })).status).toBe(200);
+    const created = await server.client.post('/games', game({ select_customers: 'targeted' }));
+    expect(created.status, created.text).toBe(200);
+    const assign = (body: Record<string, unknown>) => server.client.post(`/games/${created.body.id}/assignments`, body);
+    for (const [body, id, status] of [[{ customer_id: 1 }, 1, 'merged'], [{ customer_code: 'G1' }, 1, 'merged'], [{ customer_id: 3 }, 3, 'merging']] as const) {
+      const [field] = Object.keys(body);
+      const res = await assign(body);
+      expect([res.status, res.body], JSON.stringify(body)).toEqual([402, { code: 'customer_inactive', error: `${field}: customer ${id} is ${status}` }]);
+    }
+    // Nothing delivered: no customer, the one merged into included, sees the game.
+    for (const id of [1, 2, 3, 4]) expect((await server.client.get('/games', { query: { customer_id: String(id) } })).body.data, `customer ${id}`).toEqual([]);
+    const unmerged = await server.client.post('/customers/1/unmerge', undefined, { headers: { 'Content-Type': 'application/json' }, query: { with_activites: 'false' } });
+    expect(unmerged.status).toBe(200);
+    const delivered = await assign({ customer_id: 1 });
+    expect(delivered.status, delivered.text).toBe(200);
+    const played = await server.client.post(`/games/${created.body.id}/play`, { customer_id: 1, loyalty_rule_history_id: delivered.body.id });
+    expect(played.body.effects).toHaveLength(1);
+  });
+});
+
+// Plays in flight while the soft delete commits: found before it, written after. The audit log orders them: its
+// entries are numbered in commit order, a play's and the delete's alike.
+describe('game plays racing a soft delete of their customer', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('credit nothing once the delete committed: the customer is read again inside the play\'s transaction', async () => {
+    const created = await server.client.post('/games', game());
+    expect(created.status, created.text).toBe(200);
+    const entries = async (query: Record<string, string>) => (await server.client.get('/audit_log', { query: { per_page: '100', ...query } })).body.data as { id: number; body: string }[];
+    // A first play writes the draw secret in a transaction of its own (an entry more): made here, each play is one entry.
+    await server.client.post('/customers', { id: 100, name: 'P100', registration_location_id: 1 });
+    expect((await server.client.post(`/games/${created.body.id}/play`, { customer_id: 100 })).status).toBe(200);
+    for (let id = 1; id <= 5; id++) {
+      await server.client.post('/customers', { id, name: `P${id}`, registration_location_id: 1 });
+      const playing = () => Array.from({ length: 10 }, () => server.client.post(`/games/${created.body.id}/play`, { customer_id: id }));
+      const before = playing();
+      const deleted = server.client.delete(`/customers/${id}`, { query: { hard: 'false' }, headers: { 'Content-Type': 'application/json' } });
+      const plays = [...before, ...playing()];
+      expect((await deleted).status).toBe(200);
+      await Promise.all(plays);
+      const [deletion] = await entries({ operation: 'customers.delete', target: `customer:${id}` });
+      const playedBefore = (await entries({ operation: 'games.play' })).filter((e) => JSON.parse(e.body).customer_id === String(id) && e.id < deletion.id);
+      // Every play wins 50 points; those committed after the delete win nothing.
+      const exported = await server.client.get(`/customers/${id}/export`, { query: { search_param: 'id' } });
+      expect(exported.body.points.score, `customer ${id}`).toBe(50 * playedBefore.length);
+    }
+  });
+});
+
 describe('a game play\'s tier', () => {
   let server: TestServer;
   beforeAll(async () => {

@@ -62,9 +62,10 @@ export async function play(sources: PlaySources, req: TallyRequest, game: GameRe
   const once = compiled.campaign.once;
   const usesKey = once ? periodKey(once.period, now, settings.timezone) : null;
   return sources.env.transact(() => {
-    // Read again inside the transaction: a merge may have committed since (a merged customer's prize would be
-    // stranded), a concurrent play may have used the assignment, the limit or the stock.
-    if (sources.customers.get(tenant, customer.id)?.status !== 'active') return null;
+    // Read again inside the transaction: a merge or delete may have committed since (a merged or deleted customer's
+    // prize would be stranded), a concurrent play may have used the assignment, the limit or the stock.
+    const current = sources.customers.get(tenant, customer.id);
+    if (current?.status !== 'active' || current.deleted_at !== undefined) return null;
     const assignment = targeted ? openAssignment(sources, req, game, customer, body) : null;
     if (targeted && assignment === null) return null;
     const prizeStock: Record<string, number> = {};

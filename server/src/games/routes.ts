@@ -18,6 +18,7 @@ import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import { LocationStore } from '../locations/store.js';
+import { requireUnmerged } from '../points/request.js';
 import { allocateId } from '../store/ids.js';
 import { TierStore } from '../tiers/store.js';
 import { customerOfQuery, optionalCustomer } from '../vouchers/customer.js';
@@ -91,6 +92,9 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
         if (game.rule_params.select_customers !== 'targeted') throw invalidRequest('id', 'only targeted games are delivered to customers');
         const customer = optionalCustomer(customers, req.tenant, body)!;
         const id = await env.transact(() => {
+          // A merged customer's deliveries went to the customer it was merged into and it cannot play: one given to
+          // it now would be played by nobody. A merging one is refused too, as for cards (its deliveries are moving).
+          requireUnmerged(customers, req.tenant, customer.id, body.customer_id !== undefined ? 'customer_id' : 'customer_code');
           const assignment = { id: allocateId(env, req.tenant, 'game_assignments'), game_id: game.id, customer_id: customer.id, created_at: wireDatetime(req.now), played_at: null };
           games.putAssignmentInTransaction(req.tenant, assignment);
           return assignment.id;

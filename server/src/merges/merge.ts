@@ -1,7 +1,8 @@
 /**
  * Completing a merge, inside one write transaction: every customer-owned
  * record of the old customer moves to the new one (OWNED_KINDS), an
- * association links them (new -> old, with the merge id), and the old
+ * association links them (new -> old, with the merge id; the pair's active
+ * association until then becomes inactive), and the old
  * customer becomes merged with merged_to. Its personal data stays as it was;
  * the new customer keeps all its previous records. Raises customer.merged.
  */
@@ -32,7 +33,12 @@ export function completeMerge(
     kind.reassign(env, tenant, ids, old.id, merge.new_customer_id);
     moved[kind.name] = ids;
   }
-  const association = new AssociationStore(env).create(tenant, {
+  const associations = new AssociationStore(env);
+  // A pair has one active association, the merge's from now on: one the new customer already had with the old one
+  // (made before a transfer, which the contract does not refuse for it) becomes inactive, as an unmerge leaves the merge's.
+  const existing = associations.active(tenant, merge.new_customer_id, old.id);
+  if (existing) associations.put(tenant, { ...existing, active: false, updated_at: now }, existing);
+  const association = associations.create(tenant, {
     customer_id: merge.new_customer_id,
     associate_customer_id: old.id,
     relationship_type: merge.relationship_type ?? null,

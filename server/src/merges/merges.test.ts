@@ -111,6 +111,22 @@ describe('POST /customers/transfer and unmerge', () => {
     expect((await server.client.post('/customers/transfer', merge)).status).toBe(200);
     expect(await get(20)).toMatchObject({ status: 'merged', merged_to: 21 });
   });
+
+  it('makes the merge association the pair\'s one active association: the new customer\'s association with the old one becomes inactive', async () => {
+    await create(30);
+    await create(31);
+    expect((await server.client.post('/associations', { customer_id: 31, associate_customer_id: 30, relationship_type: 'family' })).status).toBe(200);
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 30, new_customer_id: 31, relationship_type: 'card' })).status).toBe(200);
+    expect(await associates(31)).toEqual([expect.objectContaining({ associate_customer_id: 30, relationship_type: 'card', merge_id: expect.any(Number) })]);
+    expect(await associates(31, 'false')).toEqual([expect.objectContaining({ associate_customer_id: 30, relationship_type: 'family' })]);
+    // Unmerged, the pair has no active association: none to deactivate, and one (only) may be made again.
+    expect((await unmerge(30, { with_activites: 'false' })).status).toBe(200);
+    expect(await associates(31)).toEqual([]);
+    const deactivate = await server.client.delete('/associations', { headers: json, query: { customer_id: '31', associate_customer_id: '30' } });
+    expect(deactivate.status).toBe(404);
+    expect((await server.client.post('/associations', { customer_id: 31, associate_customer_id: 30, relationship_type: 'parent' })).status).toBe(200);
+    expect((await server.client.post('/associations', { customer_id: 31, associate_customer_id: 30, relationship_type: 'other' })).status).toBe(409);
+  });
 });
 
 describe('POST /customers/transfer-new', () => {

@@ -1,9 +1,9 @@
 /** What the points routes read from a request: the ledger's clock and the customer a body or path names. */
-import { TallyError } from '@tally/engine';
+import { TallyError, type ErrorCode } from '@tally/engine';
 import { invalidRequest, requiredOr } from '../http/errors.js';
 import { optionalEnum } from '../http/params.js';
 import type { TallyRequest } from '../http/types.js';
-import { findCustomer } from '../customers/lookup.js';
+import { customerNotFound, findCustomer } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { LocationStore } from '../locations/store.js';
@@ -49,20 +49,25 @@ export function requireActive(customer: CustomerRecord, field: string): void {
 
 /**
  * Inside `env.transact`, before the first write: requireActive on the customer as the transaction reads it, so a
- * merge (or status change) committed since the request's check refuses the write (transfers, reward redemptions).
+ * merge (or status change) committed since the request's check refuses the write, and a delete is its 404
+ * (transfers, reward redemptions, challenge enrolments).
  */
 export function requireStillActive(customers: CustomerStore, tenant: Tenant, customerId: string, field: string): void {
   requireActive(findCustomer(customers, tenant, 'id', customerId, field), field);
 }
 
 /**
- * Inside `env.transact`, before the first write (so a merge committing meanwhile is seen): points movements
- * (triggers, custom events, redemptions) and card attachments refuse a merging or merged customer, 402
- * customer_inactive as POST /discounts/trigger: its records moved (or are moving) to the customer it is merged
- * into, and one left on it would be out of everyone's reach.
+ * Inside `env.transact`, before the first write (so a merge or delete committing meanwhile is seen): points
+ * movements (triggers, custom events, redemptions), card attachments, associations and game deliveries refuse a
+ * merging or merged customer, 402 customer_inactive as POST /discounts/trigger: its records moved (or are moving)
+ * to the customer it is merged into, and one left on it would be out of everyone's reach. A customer deleted since
+ * the request found it is 404 customer_not_found (or `notFound`), as it would have been a moment earlier: a soft
+ * delete leaves an emptied account nobody reads, a hard one an id a new customer may take.
  */
-export function requireUnmerged(customers: CustomerStore, tenant: Tenant, customerId: string, field = 'customer_id'): void {
-  const status = customers.get(tenant, customerId)?.status;
+export function requireUnmerged(customers: CustomerStore, tenant: Tenant, customerId: string, field = 'customer_id', notFound?: ErrorCode): void {
+  const customer = customers.get(tenant, customerId);
+  if (!customer || customer.deleted_at !== undefined) throw customerNotFound(field, customerId, notFound);
+  const { status } = customer;
   if (status === 'merging' || status === 'merged') throw new TallyError('customer_inactive', `${field}: customer ${customerId} is ${status}`, field);
 }
 

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { raiseReferral } from '../customers/referrals.js';
+import { openStore } from '../store/env.js';
+import { BOOTSTRAP_COMPANY } from '../tenancy/bootstrap.js';
 import { startServer, type TestServer } from '../testing/server.js';
 import { balance, createCustomer, transactions, triggerCampaign } from '../points/testing.js';
+
+const json = { 'Content-Type': 'application/json' };
 
 /** Waits (bounded) until the customer's score reaches `score`: the consumer runs in the background. */
 async function scoreReaches(server: TestServer, customerId: number, score: number): Promise<number> {
@@ -51,5 +56,45 @@ describe('the refer_a_friend trigger raised by customer creation', () => {
     expect(await transactions(server.client, 60)).toEqual([]);
     const [tx] = await transactions(server.client, 61);
     expect(tx).toMatchObject({ origin_info: { role: 'referrer', referred_customer_id: '62' } });
+  });
+
+  it('refuses referred_by naming a deleted customer, as an unknown one, creating nothing', async () => {
+    for (const [id, hard] of [[80, 'false'], [81, 'true']] as const) {
+      await createCustomer(server.client, id);
+      expect((await server.client.delete(`/customers/${id}`, { headers: json, query: { hard } })).status).toBe(200);
+      const res = await server.client.post('/customers', { id: 89, name: 'N', registration_location_id: 1, referred_by: id });
+      expect([res.status, res.body]).toEqual([400, { code: 'invalid_request', error: `referred_by: no customer ${id}` }]);
+    }
+    expect((await server.client.get('/customers/89', { query: { search_param: 'id' } })).status).toBe(404);
+  });
+
+  it('rewards nothing to a customer deleted before its referral was consumed; the other customer still earns', async () => {
+    // Referrals whose customer was deleted between the create and the consumer's run, as the create leaves them:
+    // 70 refers 71, then 70 is soft-deleted; 72 (hard-deleted) refers 73; 74 (soft-deleted) was referred by 75.
+    for (const id of [70, 71, 72, 73, 74, 75]) await createCustomer(server.client, id);
+    for (const [id, hard] of [[70, 'false'], [72, 'true'], [74, 'false']] as const) {
+      expect((await server.client.delete(`/customers/${id}`, { headers: json, query: { hard } })).status).toBe(200);
+    }
+    await server.stop();
+    const env = openStore(server.dataDir);
+    try {
+      const tenant = { companyId: BOOTSTRAP_COMPANY, environment: 'sandbox' as const };
+      await env.transact(() => {
+        for (const [referred, referrer] of [['71', '70'], ['73', '72'], ['74', '75']]) raiseReferral(env, tenant, referred, referrer, new Date().toISOString());
+      });
+    } finally {
+      await env.close();
+    }
+    await server.restart();
+    expect(await scoreReaches(server, 71, 30)).toBe(30);
+    expect(await scoreReaches(server, 73, 30)).toBe(30);
+    expect(await scoreReaches(server, 75, 100)).toBe(100);
+    // The soft-deleted customers' emptied accounts got nothing; the hard-deleted id, taken again, neither.
+    for (const id of [70, 74]) {
+      const exported = (await server.client.get(`/customers/${id}/export`, { query: { search_param: 'id' } })).body;
+      expect([exported.points.score, exported.points_transactions.data]).toEqual([0, []]);
+    }
+    await createCustomer(server.client, 72);
+    expect((await balance(server.client, 72)).score).toBe(0);
   });
 });

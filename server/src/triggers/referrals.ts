@@ -7,10 +7,11 @@
  * (a campaign's conditions choose with `attributes.role`), and removes the
  * pending trigger in the same commit as the points, so each referral is
  * rewarded exactly once, even across a crash. A merged customer is rewarded
- * through the customer it was merged into (customers/lookup.ts accountHolder).
+ * through the customer it was merged into (customers/lookup.ts accountHolder);
+ * a customer deleted since the referral is rewarded nothing (the other one still is).
  */
 import type { CampaignStore } from '../campaigns/store.js';
-import { accountHolder } from '../customers/lookup.js';
+import { liveAccountHolder } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { InstantWinStore } from '../instant-wins/store.js';
 import type { PendingTrigger } from '../customers/referrals.js';
@@ -42,12 +43,13 @@ async function consume(sources: ReferralSources, tenant: Tenant, key: unknown, p
   const bound = campaigns.all(tenant).filter((record) => record.type === 'points' && isBoundToTrigger(record.rule_params, REFER_A_FRIEND));
   const boundWins = instantWins.all(tenant).filter((record) => isBoundToTrigger(record.rule_params, REFER_A_FRIEND));
   const at = pending.created_at;
-  // A merged customer's reward goes to the customer it was merged into (as its carts do); read with the token
-  // the transaction compares, so a merge committing meanwhile sends the referral round again.
+  // A merged customer's reward goes to the customer it was merged into (as its carts do), a deleted one's nowhere
+  // (an emptied account, or an id a new customer may take); read with the token the transaction compares, so a
+  // merge, unmerge or delete committing meanwhile sends the referral round again.
   const statusAt = customers.statusVersion(tenant);
   const holderOf = (id: string) => {
     const record = customers.get(tenant, id);
-    return record && accountHolder(customers, deps.sources.associations, tenant, record);
+    return record && liveAccountHolder(customers, deps.sources.associations, tenant, record);
   };
   const roles = [
     { customer: holderOf(pending.referred_by), data: { role: 'referrer', referred_customer_id: pending.customer_id } },
@@ -63,7 +65,7 @@ async function consume(sources: ReferralSources, tenant: Tenant, key: unknown, p
   const evaluated = rewards.map((r) => ({ ...r, first: r.evaluate() }));
   await deps.env.transact(() => {
     if (deps.env.db(PENDING).get(key as string[]) === undefined) return; // consumed meanwhile
-    if (customers.statusVersion(tenant) !== statusAt) return; // a merge or unmerge meanwhile: the next round
+    if (customers.statusVersion(tenant) !== statusAt) return; // a merge, unmerge or delete meanwhile: the next round
     for (const { customer, data, evaluate, first } of evaluated) {
       grantInTransaction(deps, scope, customer, evaluate, first, { type: 'trigger', created_at: at, origin_info: { comments: null, slug: REFER_A_FRIEND, ...data } });
     }

@@ -63,7 +63,7 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
       const customer = requireCustomer(customers, req.tenant, body, UNKNOWN_HOLDER);
       const redemption = await env.transact(() => {
         // Read in the transaction: a merge committed since the lookup moved the customer's vouchers and redemptions.
-        requireUnmerged(customers, req.tenant, customer.id);
+        requireUnmerged(customers, req.tenant, customer.id, 'customer_id', UNKNOWN_HOLDER);
         return redeemInTransaction(stores, req.tenant, req.settings, customer, body, req.now);
       });
       return ok(redemptionEffect(redemption, req));
