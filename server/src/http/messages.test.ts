@@ -71,6 +71,10 @@ describe('bad-input messages', () => {
     expect400(await client.post('/discounts', campaign({ array_field: 'lines', conditions: [], operator: 'gte', value: 1 })), `${at}.field: is required with ${at}.operator`);
     expect400(await client.post('/discounts', campaign({ array_field: 'lines', conditions: [], grouped: true })), `${at}.field: is required with ${at}.grouped`);
     expect400(await client.post('/discounts', campaign({ field: 'channel', operator: 'eq' })), `${at}.value: is required`);
+    // A recurrence that needs its days, named with the value that needs them.
+    const recurrence = (fields: Record<string, unknown>) => ({ rule_params: { name: 'Ten off', rule_effects: [{ type: 'percentage', value: 10 }], ...fields } });
+    expect400(await client.post('/discounts', recurrence({ recurrence_type: 'weekly' })), 'rule_params.recurrence_days: is required with rule_params.recurrence_type weekly');
+    expect400(await client.post('/discounts', recurrence({ recurrence_type: 'monthly', recurrence_days: [] })), 'rule_params.recurrence_days: must not be empty');
     expect400(await client.post('/discounts', campaign({ field: 'channel', operator: 'eq', value: 'web', colour: 'red' })), `${at}.colour: is not an accepted field`);
     expect((await client.get('/discounts')).body.data).toEqual([]);
   });
