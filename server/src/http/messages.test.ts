@@ -314,6 +314,8 @@ describe('bad-input messages', () => {
     // Beyond 2^53 (a bigint): the schema's bounds; where it sets none, what a number field holds exactly.
     expect400(await client.post('/carts/simulate', { ...cart, lines: [{ ...cart.lines[0], order: 9007199254740993n }] }), 'lines[0].order: must be an integer between 1 and 2147483647');
     expect400(await client.post('/carts/simulate', { ...cart, total: 9223372036854775807n }), 'total: must be a number between -9007199254740991 and 9007199254740991');
+    // An amount within it whose cents would not be exact: the engine's money check states its range too.
+    expect400(await client.post('/carts/simulate', { ...cart, total: 1e14 }), 'total: must be a number between -90071992547409 and 90071992547409');
     // A Company's schema: a minimum only, a maximum only, exclusive bounds (an integer's said as the inclusive ones
     // they mean), and the bounds of a date.
     const schema = {
