@@ -350,8 +350,11 @@ describe('bad-input messages', () => {
     expect400(await client.get('/discounts', { query: { per_page: '0' } }), 'per_page: must be an integer between 1 and 100');
     const reward = await client.post('/rewards', { name: 'Mug', points: 1, type: 'physical' });
     expect(reward.status, reward.text).toBe(200);
-    const redeem = { customer_id: 1, location_id: 1, score_overwrite: 2147483648 };
-    expect400(await client.post(`/rewards/${reward.body.id}/redeem`, redeem), 'score_overwrite: must be an integer between 1 and 2147483647');
+    // Its real range whichever bound fails, as a number or as the string of digits it may also be.
+    for (const score_overwrite of [2147483648, 0, '2147483648', '0', 9223372036854775808n, 'many']) {
+      const redeem = { customer_id: 1, location_id: 1, score_overwrite };
+      expect400(await client.post(`/rewards/${reward.body.id}/redeem`, redeem), 'score_overwrite: must be an integer between 1 and 2147483647');
+    }
     expect((await client.get('/discounts')).body.data).toEqual([]);
     expect((await client.get('/custom_events', { query: { customer_id: '1' } })).body.data).toEqual([]);
   });

@@ -200,7 +200,7 @@ function kindOf(error: Partial<ErrorObject>): { phrases: string[]; fits: boolean
     case 'type':
       return outOfRange(error) ? undefined : { phrases: typesOf(error).map(typeName), fits: false };
     case 'wire':
-      return { phrases: [WIRE_DESCRIPTIONS[params.type!]], fits: isOf(type, params.type === 'int64' ? ['integer', 'string'] : ['string']) };
+      return { phrases: [WIRE_DESCRIPTIONS[params.type!]], fits: isOf(type, params.type === 'int64' || params.type === 'points' ? ['integer', 'string'] : ['string']) };
     // A format or a pattern applies only to the types it checks: the value that failed one is of its type.
     case 'format':
       return { phrases: [FORMAT_DESCRIPTIONS[params.format!]], fits: true };
