@@ -38,6 +38,13 @@ describe('invalid carts are rejected with invalid_request naming the field', () 
     expect(errorOf(() => evaluate(campaigns, c))).toMatchObject({ code: 'invalid_request', field: 'cashbacks', message: 'cashbacks: cannot be sent with cashback_score_desired' });
   });
 
+  it('a cashback score outside the cart schema\'s range, 1..2147483647, the points a request may move', () => {
+    for (const score of [0, -1, 2147483648, 1.5]) {
+      const c = cart([line(1, 1, 10)], { cashbacks: [{ line_order: 1, score }] });
+      expect(errorOf(() => evaluate(campaigns, c))).toMatchObject({ code: 'invalid_request', field: 'cashbacks[0].score', message: 'cashbacks[0].score: must be an integer between 1 and 2147483647' });
+    }
+  });
+
   it('a returned quantity larger than the line it refers to', () => {
     const c = cart([line(1, 1, -20, -2)], { returns: [{ ticket_id: 7, line_order: 1, from_line_order: 3, quantity: 3 }] });
     expect(errorOf(() => evaluate(campaigns, c))).toMatchObject({ code: 'invalid_request', field: 'returns[0].quantity' });
