@@ -63,7 +63,7 @@ const PAUSE_MS = { simulate: Number(process.env.BENCH_PAUSE_MS_SIMULATE ?? 1.5),
 // transaction share their customers' pages by accident of their ids).
 const CUSTOMERS = Number(process.env.BENCH_CART_CUSTOMERS ?? 100);
 const CUSTOMER_ORDER = process.env.BENCH_CUSTOMER_ORDER ?? 'turn';
-if (!Number.isInteger(CUSTOMERS) || CUSTOMERS < 1) throw new Error(`BENCH_CART_CUSTOMERS must be an integer >= 1, got ${process.env.BENCH_CART_CUSTOMERS}`);
+if (!Number.isInteger(CUSTOMERS) || CUSTOMERS < 1) throw new Error(`BENCH_CART_CUSTOMERS must be an integer of at least 1, got ${process.env.BENCH_CART_CUSTOMERS}`);
 if (!['turn', 'random'].includes(CUSTOMER_ORDER)) throw new Error(`BENCH_CUSTOMER_ORDER must be turn or random, got ${CUSTOMER_ORDER}`);
 
 /** A 10-line cart (~1.5 KB); ids and customer are substituted per request. */

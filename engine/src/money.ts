@@ -3,7 +3,7 @@
  * decimal.js is used only where a rate or a share applies.
  */
 import { Decimal } from 'decimal.js';
-import { invalidRequest, mustBe } from './errors.js';
+import { invalidRequest, mustBe, mustBeIn } from './errors.js';
 
 const DECIMAL_MONEY = /^-?\d+(\.\d+)?$/;
 
@@ -15,23 +15,29 @@ const DECIMAL_MONEY = /^-?\d+(\.\d+)?$/;
  */
 export const MAX_POINTS = 2147483647;
 
-/** Exact integer cents of a wire amount; rejects more than two decimals. */
+/**
+ * The largest amount whose cents are exact (a safe integer), in whole currency units: a bound said as a client sends
+ * it (the exact one, 90071992547409.91, is no double), checked before the cents are computed.
+ */
+const MAX_AMOUNT = Math.floor(Number.MAX_SAFE_INTEGER / 100);
+const AMOUNT_RANGE = mustBeIn('number', { minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT });
+
+/** Exact integer cents of a wire amount; rejects more than two decimals and amounts beyond MAX_AMOUNT. */
 export function toCents(value: unknown, field: string): number {
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw invalidRequest(field, 'must be a finite number');
+    // Written so that NaN and the infinities (offline callers') fail it too.
+    if (!(Math.abs(value) <= MAX_AMOUNT)) throw invalidRequest(field, AMOUNT_RANGE);
     const cents = Math.round(value * 100);
-    // Cents beyond 2^53 are no longer exact, whatever the decimals (1e16 has none): the string form's message.
-    if (!Number.isSafeInteger(cents)) throw invalidRequest(field, 'is too large');
     // The round trip holds exactly when the number has at most two decimals.
     if (cents / 100 !== value) throw invalidRequest(field, 'must have at most two decimals');
     return cents === 0 ? 0 : cents;
   }
   if (typeof value === 'string' && DECIMAL_MONEY.test(value)) {
-    const d = new Decimal(value).times(100);
-    if (!d.isInteger()) throw invalidRequest(field, 'must have at most two decimals');
-    const cents = d.toNumber();
-    if (!Number.isSafeInteger(cents)) throw invalidRequest(field, 'is too large');
-    return cents === 0 ? 0 : cents;
+    const amount = new Decimal(value);
+    if (amount.abs().greaterThan(MAX_AMOUNT)) throw invalidRequest(field, AMOUNT_RANGE);
+    const cents = amount.times(100);
+    if (!cents.isInteger()) throw invalidRequest(field, 'must have at most two decimals');
+    return cents.isZero() ? 0 : cents.toNumber();
   }
   throw invalidRequest(field, mustBe('number'));
 }

@@ -207,6 +207,13 @@ describe('tally import customers, through the running server', () => {
     for (const id of [301, 302]) expect((await customerById(server.client, id)).status).toBe(200);
   });
 
+  it('refuses a concurrency below 1, its range in the words of every other range', async () => {
+    const run = await runCliText(['import', 'customers', '-', '--url', server.url, ...credentials, '--concurrency', '0'], { input: `${customer(403)}\n` });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('must be an integer of at least 1');
+    expect((await customerById(server.client, 403)).status).toBe(404);
+  });
+
   it('exits 0 when every line succeeds; refuses to start without credentials', async () => {
     const run = await runCliText(['import', 'customers', '-', '--url', server.url, ...credentials], { input: `${customer(401)}\n` });
     expect(run).toMatchObject({ code: 0, stderr: '' });

@@ -10,7 +10,7 @@ import { TallyError } from '@tally/engine';
 import { auditWitness, runAuditedCommand, type AuditContext } from './audit/context.js';
 import { backup } from './cli/backup.js';
 import { importCustomers } from './cli/import.js';
-import { invalidRequest } from './http/errors.js';
+import { invalidRequest, mustBeIn } from './http/errors.js';
 import { openStore, type StoreEnv } from './store/env.js';
 import {
   createApiKey,
@@ -55,7 +55,7 @@ function keyCommand(tenancy: TenancyStore, name: string, key: string, options: o
 
 function positiveInteger(text: string): number {
   const number = Number(text);
-  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('must be an integer >= 1');
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError(mustBeIn('integer', { minimum: 1 }));
   return number;
 }
 

@@ -2,6 +2,8 @@
  * Settings read from the environment at start-up (README, docs/http.md). The cart pools' own
  * (`WORKERS`, `REALTIME_WORKERS`, `CART_BATCH_SIZE`, `CART_QUEUE_LIMIT`, ...) are read by `readPoolOptions` (pool/pool.ts).
  */
+import type { Bounds } from '@tally/engine';
+import { inRange, mustBeIn } from './http/errors.js';
 import { PRIVATE_ADDRESSES, type PrivateAddresses } from './webhooks/destinations.js';
 
 export interface Config {
@@ -89,9 +91,19 @@ function tlsFiles(env: NodeJS.ProcessEnv): TlsFiles | undefined {
   return { certFile, keyFile, passphrase };
 }
 
+/**
+ * A start-up setting out of its range, `WORKERS must be an integer of at least 0, got -1`: the range worded as every
+ * other (mustBeIn), in a start-up error's form (the setting, then the value found).
+ */
+export function settingOutOfRange(name: string, type: 'integer' | 'number', bounds: Bounds, value: string | undefined): Error {
+  return new Error(`${name} ${mustBeIn(type, bounds)}, got ${value}`);
+}
+
+const PORTS: Bounds = { minimum: 0, maximum: 65535 };
+
 function portNumber(value: string, name: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be 0..65535, got ${value}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw settingOutOfRange(name, 'integer', PORTS, value);
   return port;
 }
 
@@ -103,18 +115,20 @@ function oneOf<T extends string>(value: string, name: string, accepted: readonly
 /** A timeout of 0 would fail every attempt at once. */
 function positive(value: string, name: string): number {
   const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0) throw new Error(`${name} must be a number > 0, got ${value}`);
+  if (!Number.isFinite(number) || number <= 0) throw settingOutOfRange(name, 'number', { exclusiveMinimum: 0 }, value);
   return number;
 }
 
 /** One delay of a comma-separated list: an empty item ("30,,60") is a typo, not 0 seconds. */
 function delaySeconds(item: string, name: string): number {
-  if (item.trim() === '') throw new Error(`${name} must be numbers >= 0 separated by commas, got an empty item`);
+  if (item.trim() === '') throw new Error(`${name} must be numbers separated by commas, each ${inRange('number', NON_NEGATIVE)}, got an empty item`);
   return nonNegative(item.trim(), name);
 }
 
+const NON_NEGATIVE: Bounds = { minimum: 0 };
+
 function nonNegative(value: string | undefined, name: string): number {
   const number = Number(value ?? '0');
-  if (!Number.isFinite(number) || number < 0) throw new Error(`${name} must be a number >= 0, got ${value}`);
+  if (!Number.isFinite(number) || number < 0) throw settingOutOfRange(name, 'number', NON_NEGATIVE, value);
   return number;
 }

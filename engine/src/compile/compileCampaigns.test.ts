@@ -28,6 +28,15 @@ describe('compileCampaigns rejects malformed campaigns, naming the field', () =>
     expect(error.message).toContain(field);
   });
 
+  it('a weekly or monthly recurrence needs its days: missing, not a list, empty, or a day out of the period', () => {
+    const message = (recurrence: Record<string, unknown>) => errorOf(() => compileCampaigns([discount(1, { ...recurrence, rule_effects: ok })], SETTINGS)).message;
+    expect(message({ recurrence_type: 'weekly' })).toBe('campaigns[0].rule_params.recurrence_days: is required with rule_params.recurrence_type weekly');
+    expect(message({ recurrence_type: 'monthly', recurrence_days: null })).toBe('campaigns[0].rule_params.recurrence_days: is required with rule_params.recurrence_type monthly');
+    expect(message({ recurrence_type: 'weekly', recurrence_days: 'mon' })).toBe('campaigns[0].rule_params.recurrence_days: must be an array');
+    expect(message({ recurrence_type: 'monthly', recurrence_days: [] })).toBe('campaigns[0].rule_params.recurrence_days: must not be empty');
+    expect(message({ recurrence_type: 'monthly', recurrence_days: [31, 32] })).toBe('campaigns[0].rule_params.recurrence_days[1]: must be an integer between 1 and 31');
+  });
+
   it('a once period without once_limit means once in that period (never an unlimited campaign); so does chance_to_accrue_period alone', () => {
     const program = compileCampaigns([discount(1, { once: 'num_day', rule_effects: ok }), discount(2, { chance_to_accrue_period: 'num_month', rule_effects: ok }), discount(3, { rule_effects: ok })], SETTINGS);
     expect(program.discounts.map((c) => c.once)).toEqual([{ period: 'num_day', limit: 1 }, { period: 'num_month', limit: 1 }, null]);

@@ -1,5 +1,5 @@
 /** Who and when a campaign applies to: compiled from rule_params once. */
-import { invalidRequest, mustBeIn } from '../errors.js';
+import { invalidRequest, mustBe, mustBeIn, requiredWith } from '../errors.js';
 import { dateBound } from '../time/dateWindow.js';
 import type { RuleParams } from '../types.js';
 import { RULE_PARAMS_DEFAULTS } from './defaults.js';
@@ -27,9 +27,12 @@ function compileRecurrence(params: RuleParams): CompiledTargeting['recurrence'] 
   if (kind === 'daily') return { type: kind, days: new Set() };
   const days = params.recurrence_days;
   const max = kind === 'weekly' ? 7 : 31;
-  if (!Array.isArray(days) || days.length === 0) throw invalidRequest('rule_params.recurrence_days', `must be a non-empty array of days for ${kind} recurrence`);
+  const field = 'rule_params.recurrence_days';
+  if (days === undefined || days === null) throw requiredWith(field, `rule_params.recurrence_type ${kind}`);
+  if (!Array.isArray(days)) throw invalidRequest(field, mustBe('array'));
+  if (days.length === 0) throw invalidRequest(field, 'must not be empty');
   days.forEach((day, i) => {
-    if (!Number.isInteger(day) || day < 1 || day > max) throw invalidRequest(`rule_params.recurrence_days[${i}]`, mustBeIn('integer', { minimum: 1, maximum: max }));
+    if (!Number.isInteger(day) || day < 1 || day > max) throw invalidRequest(`${field}[${i}]`, mustBeIn('integer', { minimum: 1, maximum: max }));
   });
   return { type: kind, days: new Set(days) };
 }

@@ -6,7 +6,7 @@ import { Decimal } from 'decimal.js';
 import { isCurrency } from '../currency.js';
 import { cannotBeSentWith, invalidRequest, mustBe, mustBeIn } from '../errors.js';
 import { idString } from '../ids.js';
-import { toCents } from '../money.js';
+import { MAX_POINTS, toCents } from '../money.js';
 import { parseInstant } from '../time/zonedDate.js';
 import type { Cart, CartLine } from '../types.js';
 
@@ -138,8 +138,9 @@ function checkCashbacks(cart: Cart, lineByOrder: ReadonlyMap<number, LineState>)
   if (!Array.isArray(cart.cashbacks)) throw invalidRequest('cashbacks', mustBe('array'));
   cart.cashbacks.forEach((cashback, i) => {
     if (!lineByOrder.has(cashback?.line_order)) throw invalidRequest(`cashbacks[${i}].line_order`, 'must be the order of a line of the cart');
-    if (!Number.isSafeInteger(cashback.score) || cashback.score < 0) {
-      throw invalidRequest(`cashbacks[${i}].score`, mustBeIn('integer', { minimum: 0 }));
+    // The cart schema's range (the server checks it first; offline callers meet it here): points a request moves.
+    if (!Number.isSafeInteger(cashback.score) || cashback.score < 1 || cashback.score > MAX_POINTS) {
+      throw invalidRequest(`cashbacks[${i}].score`, mustBeIn('integer', { minimum: 1, maximum: MAX_POINTS }));
     }
   });
 }

@@ -26,16 +26,23 @@ describe('invalid carts are rejected with invalid_request naming the field', () 
     expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 1.005)])))).toMatchObject({ field: 'lines[0].total' });
   });
 
-  it('an amount too large for exact cents, said as such (it has no decimals)', () => {
-    for (const total of [1e16, 1e300]) {
+  it('an amount too large for exact cents, its range stated (whatever its decimals, as a number or a decimal string)', () => {
+    for (const total of [1e16, -1e300, 90071992547409.5, '90071992547410', '-90071992547409.01']) {
       const error = errorOf(() => evaluate(campaigns, cart([line(1, 1, 10)], { total })));
-      expect(error).toMatchObject({ code: 'invalid_request', field: 'total', message: 'total: is too large' });
+      expect(error).toMatchObject({ code: 'invalid_request', field: 'total', message: 'total: must be a number between -90071992547409 and 90071992547409' });
     }
   });
 
   it('cashback_score_desired together with cashbacks', () => {
     const c = cart([line(1, 1, 10)], { cashback_score_desired: 10, cashbacks: [{ line_order: 1, score: 10 }] });
     expect(errorOf(() => evaluate(campaigns, c))).toMatchObject({ code: 'invalid_request', field: 'cashbacks', message: 'cashbacks: cannot be sent with cashback_score_desired' });
+  });
+
+  it('a cashback score outside the cart schema\'s range, 1..2147483647, the points a request may move', () => {
+    for (const score of [0, -1, 2147483648, 1.5]) {
+      const c = cart([line(1, 1, 10)], { cashbacks: [{ line_order: 1, score }] });
+      expect(errorOf(() => evaluate(campaigns, c))).toMatchObject({ code: 'invalid_request', field: 'cashbacks[0].score', message: 'cashbacks[0].score: must be an integer between 1 and 2147483647' });
+    }
   });
 
   it('a returned quantity larger than the line it refers to', () => {

@@ -93,8 +93,7 @@ describe('updating customers and their attributes', () => {
     expect(nested.body.error).toMatch(/^attributes\.note: /);
     const many = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`a${i}`, 'v']));
     const tooMany = await server.client.patch('/customers/3', { attributes: many });
-    expect(tooMany.status).toBe(400);
-    expect(tooMany.body.error).toMatch(/^attributes: /);
+    expect([tooMany.status, tooMany.body.error]).toEqual([400, 'attributes: must have at most 50 fields']);
     const big = await server.client.patch('/customers/3', { attributes: { note: 'x'.repeat(10 * 1024) } });
     expect(big.status).toBe(400);
     expect(big.body.error).toMatch(/^attributes: /);

@@ -71,6 +71,10 @@ describe('bad-input messages', () => {
     expect400(await client.post('/discounts', campaign({ array_field: 'lines', conditions: [], operator: 'gte', value: 1 })), `${at}.field: is required with ${at}.operator`);
     expect400(await client.post('/discounts', campaign({ array_field: 'lines', conditions: [], grouped: true })), `${at}.field: is required with ${at}.grouped`);
     expect400(await client.post('/discounts', campaign({ field: 'channel', operator: 'eq' })), `${at}.value: is required`);
+    // A recurrence that needs its days, named with the value that needs them.
+    const recurrence = (fields: Record<string, unknown>) => ({ rule_params: { name: 'Ten off', rule_effects: [{ type: 'percentage', value: 10 }], ...fields } });
+    expect400(await client.post('/discounts', recurrence({ recurrence_type: 'weekly' })), 'rule_params.recurrence_days: is required with rule_params.recurrence_type weekly');
+    expect400(await client.post('/discounts', recurrence({ recurrence_type: 'monthly', recurrence_days: [] })), 'rule_params.recurrence_days: must not be empty');
     expect400(await client.post('/discounts', campaign({ field: 'channel', operator: 'eq', value: 'web', colour: 'red' })), `${at}.colour: is not an accepted field`);
     expect((await client.get('/discounts')).body.data).toEqual([]);
   });
@@ -310,6 +314,8 @@ describe('bad-input messages', () => {
     // Beyond 2^53 (a bigint): the schema's bounds; where it sets none, what a number field holds exactly.
     expect400(await client.post('/carts/simulate', { ...cart, lines: [{ ...cart.lines[0], order: 9007199254740993n }] }), 'lines[0].order: must be an integer between 1 and 2147483647');
     expect400(await client.post('/carts/simulate', { ...cart, total: 9223372036854775807n }), 'total: must be a number between -9007199254740991 and 9007199254740991');
+    // An amount within it whose cents would not be exact: the engine's money check states its range too.
+    expect400(await client.post('/carts/simulate', { ...cart, total: 1e14 }), 'total: must be a number between -90071992547409 and 90071992547409');
     // A Company's schema: a minimum only, a maximum only, exclusive bounds (an integer's said as the inclusive ones
     // they mean), and the bounds of a date.
     const schema = {
@@ -344,8 +350,11 @@ describe('bad-input messages', () => {
     expect400(await client.get('/discounts', { query: { per_page: '0' } }), 'per_page: must be an integer between 1 and 100');
     const reward = await client.post('/rewards', { name: 'Mug', points: 1, type: 'physical' });
     expect(reward.status, reward.text).toBe(200);
-    const redeem = { customer_id: 1, location_id: 1, score_overwrite: 2147483648 };
-    expect400(await client.post(`/rewards/${reward.body.id}/redeem`, redeem), 'score_overwrite: must be an integer between 1 and 2147483647');
+    // Its real range whichever bound fails, as a number or as the string of digits it may also be.
+    for (const score_overwrite of [2147483648, 0, '2147483648', '0', 9223372036854775808n, 'many']) {
+      const redeem = { customer_id: 1, location_id: 1, score_overwrite };
+      expect400(await client.post(`/rewards/${reward.body.id}/redeem`, redeem), 'score_overwrite: must be an integer between 1 and 2147483647');
+    }
     expect((await client.get('/discounts')).body.data).toEqual([]);
     expect((await client.get('/custom_events', { query: { customer_id: '1' } })).body.data).toEqual([]);
   });

@@ -15,7 +15,7 @@ import addFormatsModule from 'ajv-formats';
 import { formatNames, type FormatName } from 'ajv-formats/dist/formats.js';
 import { cannotBeSentWith, invalidRequest, mustBe, mustBeAnyOf, mustBeIn, requiredOr, requiredWith, typeName, type JsonType } from './errors.js';
 import { FORMAT_DESCRIPTIONS } from './formats.js';
-import { atMostCharacters } from './params.js';
+import { atMostCharacters, atMostOf, counted } from './params.js';
 import type { RequestBodies } from '../wire/types.js';
 import { WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
 
@@ -200,7 +200,7 @@ function kindOf(error: Partial<ErrorObject>): { phrases: string[]; fits: boolean
     case 'type':
       return outOfRange(error) ? undefined : { phrases: typesOf(error).map(typeName), fits: false };
     case 'wire':
-      return { phrases: [WIRE_DESCRIPTIONS[params.type!]], fits: isOf(type, params.type === 'int64' ? ['integer', 'string'] : ['string']) };
+      return { phrases: [WIRE_DESCRIPTIONS[params.type!]], fits: isOf(type, params.type === 'int64' || params.type === 'points' ? ['integer', 'string'] : ['string']) };
     // A format or a pattern applies only to the types it checks: the value that failed one is of its type.
     case 'format':
       return { phrases: [FORMAT_DESCRIPTIONS[params.format!]], fits: true };
@@ -266,9 +266,6 @@ function formatRangeMessage(error: Partial<ErrorObject>): string {
   return `must be ${[lower, upper].flatMap((keyword) => (keyword ? [`${FORMAT_BOUNDS[keyword]} ${schema[keyword]}`] : [])).join(' and ')}`;
 }
 
-/** `at least 2 items`, `at most 1 item`. */
-const count = (limit: number, noun: string) => `${limit} ${noun}${limit === 1 ? '' : 's'}`;
-
 /**
  * ajv's messages in the words the routes and the engine use for the same checks (`must be at most 255 characters`,
  * `must not be empty`, `must be one of a, b`, `must be an email address`): ajv's own ("must NOT have more than 255
@@ -281,7 +278,7 @@ function ownMessage(error: Partial<ErrorObject>): string | undefined {
     format?: FormatName; pattern?: string; multipleOf?: number; passingSchemas?: number[] | null;
   };
   const limit = Number(params.limit);
-  const atLeast = (verb: string, noun: string) => (limit === 1 ? 'must not be empty' : `must ${verb} at least ${count(limit, noun)}`);
+  const atLeast = (verb: string, noun: string) => (limit === 1 ? 'must not be empty' : `must ${verb} at least ${counted(limit, noun)}`);
   switch (error.keyword) {
     case 'maxLength':
       return atMostCharacters(limit);
@@ -289,11 +286,11 @@ function ownMessage(error: Partial<ErrorObject>): string | undefined {
       return atLeast('be', 'character');
     case 'maxItems':
     case 'additionalItems':
-      return `must have at most ${count(limit, 'item')}`;
+      return atMostOf(limit, 'item');
     case 'minItems':
       return atLeast('have', 'item');
     case 'maxProperties':
-      return `must have at most ${count(limit, 'field')}`;
+      return atMostOf(limit, 'field');
     case 'minProperties':
       return atLeast('have', 'field');
     case 'uniqueItems': {

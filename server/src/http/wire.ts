@@ -3,6 +3,7 @@
  * returns the canonical value, or undefined when the input is not of the type.
  * Used by the `wire` schema keyword (bodies) and by params.ts (path, query).
  */
+import { MAX_POINTS } from '@tally/engine';
 import { inRange } from './errors.js';
 
 const INT64_MAX = '9223372036854775807';
@@ -29,6 +30,15 @@ export function toInt64(value: unknown): string | undefined {
   if (canonical.length > INT64_MAX.length) return undefined;
   if (canonical.length === INT64_MAX.length && canonical > INT64_MAX) return undefined;
   return canonical;
+}
+
+/**
+ * An int64 of the contract that counts points (a reward redemption's score_overwrite): 1..MAX_POINTS, the largest
+ * points amount, in toInt64's forms, so a value out of it is refused with its real range whichever bound fails.
+ */
+export function toPoints(value: unknown): string | undefined {
+  const canonical = toInt64(value);
+  return canonical !== undefined && BigInt(canonical) <= BigInt(MAX_POINTS) ? canonical : undefined;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -114,6 +124,7 @@ export function toSlug(value: unknown): string | undefined {
 
 export const WIRE_TYPES = {
   int64: toInt64,
+  points: toPoints,
   date: toDate,
   datetime: toDatetime,
   slug: toSlug,
@@ -124,6 +135,7 @@ export type WireType = keyof typeof WIRE_TYPES;
 /** What each wire type is, as a message says what a value must be (`mustBeAnyOf`): also the `date` and `date-time` formats' words. */
 export const WIRE_DESCRIPTIONS: Record<WireType, string> = {
   int64: inRange('integer', { minimum: 1, maximum: BigInt(INT64_MAX) }),
+  points: inRange('integer', { minimum: 1, maximum: MAX_POINTS }),
   date: 'a date YYYY-MM-DD',
   datetime: 'an ISO 8601 datetime (YYYY-MM-DDThh:mm:ssZ or with an offset such as -0500)',
   slug: 'a slug (letters, digits, underscores, hyphens)',

@@ -2,7 +2,7 @@
  * Completing a merge, inside one write transaction: every customer-owned
  * record of the old customer moves to the new one (OWNED_KINDS), an
  * association links them (new -> old, with the merge id; the pair's active
- * association until then becomes inactive), and the old
+ * association until then becomes inactive, recorded), and the old
  * customer becomes merged with merged_to. Its personal data stays as it was;
  * the new customer keeps all its previous records. Raises customer.merged.
  */
@@ -35,7 +35,8 @@ export function completeMerge(
   }
   const associations = new AssociationStore(env);
   // A pair has one active association, the merge's from now on: one the new customer already had with the old one
-  // (made before a transfer, which the contract does not refuse for it) becomes inactive, as an unmerge leaves the merge's.
+  // (made before a transfer, which the contract does not refuse for it) becomes inactive, recorded for the unmerge to
+  // make active again.
   const existing = associations.active(tenant, merge.new_customer_id, old.id);
   if (existing) associations.put(tenant, { ...existing, active: false, updated_at: now }, existing);
   const association = associations.create(tenant, {
@@ -50,7 +51,14 @@ export function completeMerge(
   });
   const merged: CustomerRecord = { ...old, status: 'merged', merged_to: merge.new_customer_id, updated_at: now };
   customers.put(tenant, merged, old);
-  const completed: MergeRecord = { ...merge, status: 'completed', moved, association_id: association.id, completed_at: now };
+  const completed: MergeRecord = {
+    ...merge,
+    status: 'completed',
+    moved,
+    association_id: association.id,
+    ...(existing ? { deactivated_association_id: existing.id } : {}),
+    completed_at: now,
+  };
   merges.put(tenant, completed);
   raiseMergeEvent(env, customers, tenant, 'customer.merged', { oldCustomerId: old.id, newCustomerId: merge.new_customer_id, associationId: association.id });
   return completed;

@@ -112,20 +112,33 @@ describe('POST /customers/transfer and unmerge', () => {
     expect(await get(20)).toMatchObject({ status: 'merged', merged_to: 21 });
   });
 
-  it('makes the merge association the pair\'s one active association: the new customer\'s association with the old one becomes inactive', async () => {
+  it('makes the merge association the pair\'s one active association, and an unmerge gives the pair back the one it deactivated', async () => {
     await create(30);
     await create(31);
     expect((await server.client.post('/associations', { customer_id: 31, associate_customer_id: 30, relationship_type: 'family' })).status).toBe(200);
+    expect(await associates(31)).toEqual([expect.objectContaining({ associate_customer_id: 30, relationship_type: 'family', active: true })]);
     expect((await server.client.post('/customers/transfer', { old_customer_id: 30, new_customer_id: 31, relationship_type: 'card' })).status).toBe(200);
     expect(await associates(31)).toEqual([expect.objectContaining({ associate_customer_id: 30, relationship_type: 'card', merge_id: expect.any(Number) })]);
     expect(await associates(31, 'false')).toEqual([expect.objectContaining({ associate_customer_id: 30, relationship_type: 'family' })]);
-    // Unmerged, the pair has no active association: none to deactivate, and one (only) may be made again.
+    // Unmerged, the pair is as before the merge: the older association active again, the merge's inactive.
     expect((await unmerge(30, { with_activites: 'false' })).status).toBe(200);
-    expect(await associates(31)).toEqual([]);
-    const deactivate = await server.client.delete('/associations', { headers: json, query: { customer_id: '31', associate_customer_id: '30' } });
-    expect(deactivate.status).toBe(404);
-    expect((await server.client.post('/associations', { customer_id: 31, associate_customer_id: 30, relationship_type: 'parent' })).status).toBe(200);
+    expect(await associates(31)).toEqual([expect.objectContaining({ associate_customer_id: 30, relationship_type: 'family', active: true })]);
+    expect(await associates(31, 'false')).toEqual([expect.objectContaining({ associate_customer_id: 30, relationship_type: 'card', merge_id: expect.any(Number) })]);
+    // It is the pair's one active association: a second is refused, and DELETE deactivates it.
     expect((await server.client.post('/associations', { customer_id: 31, associate_customer_id: 30, relationship_type: 'other' })).status).toBe(409);
+    const deactivate = await server.client.delete('/associations', { headers: json, query: { customer_id: '31', associate_customer_id: '30' } });
+    expect(deactivate.status, deactivate.text).toBe(200);
+    expect(await associates(31)).toEqual([]);
+  });
+
+  it('an unmerge reactivates no association deactivated since: one the merge found inactive stays so', async () => {
+    await create(32);
+    await create(33);
+    expect((await server.client.post('/associations', { customer_id: 33, associate_customer_id: 32, relationship_type: 'family' })).status).toBe(200);
+    expect((await server.client.delete('/associations', { headers: json, query: { customer_id: '33', associate_customer_id: '32' } })).status).toBe(200);
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 32, new_customer_id: 33 })).status).toBe(200);
+    expect((await unmerge(32, { with_activites: 'false' })).status).toBe(200);
+    expect(await associates(33)).toEqual([]);
   });
 });
 

@@ -16,6 +16,8 @@ export interface MergeRecord {
   moved: Record<string, string[]>;
   /** The association the merge created (new customer -> old customer). */
   association_id?: string;
+  /** The pair's active association (new customer -> old customer) the merge made inactive: what an unmerge makes active again. */
+  deactivated_association_id?: string;
   created_at: string;
   completed_at?: string;
   unmerged_at?: string;

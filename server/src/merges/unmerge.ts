@@ -1,6 +1,7 @@
 /**
  * POST /customers/{associate_id}/unmerge, inside one write transaction: the
- * merge association becomes inactive, the associate is active again with
+ * merge association becomes inactive (the one the merge deactivated active
+ * again), the associate is active again with
  * merged_to cleared, the records the merge moved go back to it (activities
  * only with with_activites: without, they stay with the parent), and an
  * unmerge log entry is recorded; customer.unmerged is raised. In a chain (A into B, B into C) the
@@ -51,6 +52,7 @@ export function unmerge(
       const back = (merge.moved[kind.name] ?? []).filter((id) => stillWithHolder.has(id));
       kind.reassign(env, tenant, back, holderId, associate.id);
     }
+    reactivate(associations, tenant, merge.deactivated_association_id, now);
     merges.put(tenant, { ...merge, status: 'unmerged', unmerged_at: now });
   }
   const { merged_to: _cleared, ...rest } = associate;
@@ -63,4 +65,14 @@ export function unmerge(
     with_activities: withActivities,
     created_at: now,
   });
+}
+
+/**
+ * The pair's association the merge made inactive is active again, wherever it went since with its customer's
+ * associations (the end of a chain), unless it was removed or its pair has an active association of its own.
+ */
+function reactivate(associations: AssociationStore, tenant: Tenant, id: string | undefined, now: string): void {
+  const previous = id === undefined ? undefined : associations.get(tenant, id);
+  if (!previous || previous.active || associations.active(tenant, previous.customer_id, previous.associate_customer_id)) return;
+  associations.put(tenant, { ...previous, active: true, updated_at: now }, previous);
 }

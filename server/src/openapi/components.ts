@@ -7,6 +7,7 @@
  * replaced by the plain JSON Schema of what it accepts, and `patternDescription`
  * (another) by a `description` saying it, where the schema has none of its own.
  */
+import { MAX_POINTS } from '@tally/engine';
 import { mustBeAnyOf } from '../http/errors.js';
 import { WIRE_DESCRIPTIONS, type WireType } from '../http/wire.js';
 import type { SchemaDocument } from '../http/validation.js';
@@ -16,6 +17,7 @@ type Json = Record<string, unknown>;
 
 const WIRE_SCHEMAS: Record<WireType, Json> = {
   int64: { type: ['integer', 'string'], format: 'int64', minimum: 1, pattern: '^[0-9]{1,19}$' },
+  points: { type: ['integer', 'string'], format: 'int64', minimum: 1, maximum: MAX_POINTS, pattern: '^[0-9]+$' },
   date: { type: 'string', format: 'date' },
   // Not format date-time: offsets without a colon (-0500) are accepted too.
   datetime: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:?\\d{2})?$' },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 import { balance, createCustomer, grant, transactions, triggerCampaign, utcDate } from './testing.js';
 
@@ -6,7 +7,7 @@ describe('customer merge moves the points ledger and custom events', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startServer();
-    for (const id of [40, 41, 42, 43, 44, 45]) await createCustomer(server.client, id, { code: `M${id}` });
+    for (const id of [40, 41, 42, 43, 44, 45, 46, 47]) await createCustomer(server.client, id, { code: `M${id}` });
   });
   afterAll(async () => {
     await server.dispose();
@@ -49,6 +50,29 @@ describe('customer merge moves the points ledger and custom events', () => {
     expect(viaAssociate.body.data).toEqual([expect.objectContaining({ score_available: 30 })]);
     const events = await server.client.get('/custom_events', { query: { customer_id: '41' } });
     expect(events.body.data.map((e: { id: string; customer_code: string }) => [e.id, e.customer_code])).toEqual([['visit-40', 'M41']]);
+  });
+
+  it('refuses a merged customer named by customer_code naming customer_code', async () => {
+    // A cart of nobody: redeem_cart reaches the customer's check (a cart of another customer is refused first).
+    const cart = await server.client.post('/carts/realtime', cartBody(10, { id: 946 }));
+    expect(cart.status, cart.text).toBe(200);
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 46, new_customer_id: 47 })).status).toBe(200);
+    const refused = {
+      '/points/redeem': { customer_code: 'M46', amount: 1, comments: 'merged' },
+      '/points/redeem_cart': { customer_code: 'M46', activity_id: 946, amount: 1 },
+      '/custom_events': { customer_code: 'M46', slug: 'visit', data: {} },
+      '/discounts/redeem': { customer_code: 'M46', static_code: 'NONE', cart_id: 946, discount: 100 },
+      '/challenges/1/enroll': { customer_code: 'M46' },
+    };
+    for (const [path, body] of Object.entries(refused)) {
+      const res = await server.client.post(path, body);
+      expect.soft([res.status, res.body], path).toEqual([402, { error: 'customer_code: customer 46 is merged', code: 'customer_inactive' }]);
+    }
+    // The cart of another customer is refused naming the field sent too.
+    const theirs = await server.client.post('/carts/realtime', cartBody(10, { id: 947, customer_id: 47 }));
+    expect(theirs.status, theirs.text).toBe(200);
+    const other = await server.client.post('/points/redeem_cart', { customer_code: 'M45', activity_id: 947, amount: 1 });
+    expect([other.status, other.body.error]).toEqual([400, 'customer_code: cart 947 belongs to another customer']);
   });
 
   it('an unmerge gives the moved transactions and their points back', async () => {

@@ -34,6 +34,14 @@ export function customerFromBody(customers: CustomerStore, req: TallyRequest, bo
   throw requiredOr(idField, codeField);
 }
 
+/**
+ * The field a body named its customer by, for the refusals that follow the lookup (they name the field the request
+ * used): `customer_id` when sent (customerFromBody reads it first), else `customer_code`.
+ */
+export function customerFieldOf(body: { customer_id?: unknown; customer_code?: unknown }): 'customer_id' | 'customer_code' {
+  return body.customer_id !== undefined ? 'customer_id' : 'customer_code';
+}
+
 /** The customer of a `/customers/{value}/...` path, read by search_param (id by default). */
 export function customerFromPath(customers: CustomerStore, req: TallyRequest): CustomerRecord {
   const by = optionalEnum(req.query.get('search_param'), 'search_param', ['id', 'code'] as const) ?? 'id';
@@ -64,7 +72,7 @@ export function requireStillActive(customers: CustomerStore, tenant: Tenant, cus
  * the request found it is 404 customer_not_found (or `notFound`), as it would have been a moment earlier: a soft
  * delete leaves an emptied account nobody reads, a hard one an id a new customer may take.
  */
-export function requireUnmerged(customers: CustomerStore, tenant: Tenant, customerId: string, field = 'customer_id', notFound?: ErrorCode): void {
+export function requireUnmerged(customers: CustomerStore, tenant: Tenant, customerId: string, field: string, notFound?: ErrorCode): void {
   const customer = customers.get(tenant, customerId);
   if (!customer || customer.deleted_at !== undefined) throw customerNotFound(field, customerId, notFound);
   const { status } = customer;

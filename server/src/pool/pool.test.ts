@@ -83,14 +83,15 @@ describe('the pool options', () => {
 
   it('bound the carts each pool holds to CART_QUEUE_LIMIT, unbounded for 0', () => {
     expect(readPoolOptions({ CART_QUEUE_LIMIT: '0' }).queueLimits).toEqual({ simulate: Infinity, realtime: Infinity });
-    for (const bad of ['-1', '2.5', 'many']) expect(() => readPoolOptions({ CART_QUEUE_LIMIT: bad })).toThrow('CART_QUEUE_LIMIT');
+    for (const bad of ['-1', '2.5', 'many']) expect(() => readPoolOptions({ CART_QUEUE_LIMIT: bad })).toThrow(`CART_QUEUE_LIMIT must be an integer of at least 0, got ${bad}`);
   });
 
   it('refuse anything but a positive integer (WORKERS may be 0: inline)', () => {
     for (const name of ['CART_TASKS_PER_WORKER', 'CART_BATCH_SIZE', 'REALTIME_WORKERS', 'REALTIME_WRITER_FILL']) {
-      for (const bad of ['0', '-1', '2.5', 'many']) expect(() => readPoolOptions({ [name]: bad })).toThrow(name);
+      for (const bad of ['0', '-1', '2.5', 'many']) expect(() => readPoolOptions({ [name]: bad })).toThrow(`${name} must be an integer of at least 1, got ${bad}`);
     }
-    expect(() => readPoolOptions({ WORKERS: '-1' })).toThrow('WORKERS');
+    // The range in the words of every other range (docs/decisions.md), in a start-up error's form.
+    expect(() => readPoolOptions({ WORKERS: '-1' })).toThrow('WORKERS must be an integer of at least 0, got -1');
     expect(readPoolOptions({ WORKERS: '0' }).workers).toBe(0);
   });
 });

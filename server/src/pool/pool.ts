@@ -19,6 +19,7 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { CartService, type CartTask } from '../carts/service.js';
+import { settingOutOfRange } from '../config.js';
 import { OVERLOADED } from '../http/errors.js';
 import type { Logger } from '../log.js';
 import type { StoreEnv } from '../store/env.js';
@@ -56,18 +57,17 @@ export interface PoolOptions {
 }
 
 export function readPoolOptions(env: NodeJS.ProcessEnv = process.env): PoolOptions {
-  const workers = Number(env.WORKERS ?? availableParallelism());
-  const tasksPerWorker = Number(env.CART_TASKS_PER_WORKER ?? 32);
-  const batchSize = Number(env.CART_BATCH_SIZE ?? 16);
-  const writers = Number(env.REALTIME_WORKERS ?? 2);
-  const writerFill = Number(env.REALTIME_WRITER_FILL ?? 16);
-  const queueLimit = env.CART_QUEUE_LIMIT === undefined ? undefined : Number(env.CART_QUEUE_LIMIT);
-  if (!Number.isInteger(workers) || workers < 0) throw new Error(`WORKERS must be an integer >= 0, got ${env.WORKERS}`);
-  if (!Number.isInteger(tasksPerWorker) || tasksPerWorker < 1) throw new Error(`CART_TASKS_PER_WORKER must be an integer >= 1, got ${env.CART_TASKS_PER_WORKER}`);
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`CART_BATCH_SIZE must be an integer >= 1, got ${env.CART_BATCH_SIZE}`);
-  if (!Number.isInteger(writers) || writers < 1) throw new Error(`REALTIME_WORKERS must be an integer >= 1, got ${env.REALTIME_WORKERS}`);
-  if (!Number.isInteger(writerFill) || writerFill < 1) throw new Error(`REALTIME_WRITER_FILL must be an integer >= 1, got ${env.REALTIME_WRITER_FILL}`);
-  if (queueLimit !== undefined && (!Number.isInteger(queueLimit) || queueLimit < 0)) throw new Error(`CART_QUEUE_LIMIT must be an integer >= 0, got ${env.CART_QUEUE_LIMIT}`);
+  const integer = (name: string, fallback: number, minimum: number): number => {
+    const value = Number(env[name] ?? fallback);
+    if (!Number.isInteger(value) || value < minimum) throw settingOutOfRange(name, 'integer', { minimum }, env[name]);
+    return value;
+  };
+  const workers = integer('WORKERS', availableParallelism(), 0);
+  const tasksPerWorker = integer('CART_TASKS_PER_WORKER', 32, 1);
+  const batchSize = integer('CART_BATCH_SIZE', 16, 1);
+  const writers = integer('REALTIME_WORKERS', 2, 1);
+  const writerFill = integer('REALTIME_WRITER_FILL', 16, 1);
+  const queueLimit = env.CART_QUEUE_LIMIT === undefined ? undefined : integer('CART_QUEUE_LIMIT', 0, 0);
   // Infinity for 0: the check per cart stays one comparison.
   const bound = queueLimit === 0 ? Infinity : queueLimit;
   const queueLimits = bound === undefined ? DEFAULT_QUEUE_LIMITS : { simulate: bound, realtime: bound };

@@ -45,6 +45,9 @@ describe('reward redemption', () => {
     expect((await balance(server.client, 2)).score_available).toBe(450);
     const listed = await server.client.get('/rewards/transactions', { query: { customer_id: '2' } });
     expect(listed.body.data[0]).toMatchObject({ reward_id: id, score_expense: 50, source: 'challenge', status: 'available', location_id: LOCATION.id });
+    // An int64 of the contract: a string of digits too, up to the largest points amount.
+    const asText = await redeem(server.client, id, 2, { score_overwrite: '040' });
+    expect(asText.body.score_used).toBe(40);
   });
 
   it('debits twice for two identical redemptions, and once for a replay with the same Idempotency-Key', async () => {

@@ -10,12 +10,11 @@
  * reward's validity_duration_*, rewards/validity.ts). Checks come
  * before any write (a throw after a write would leave it in a group commit).
  */
-import { MAX_POINTS, TallyError } from '@tally/engine';
+import { TallyError } from '@tally/engine';
 import type { CampaignStore } from '../campaigns/store.js';
 import { findCustomer } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
-import { invalidRequest, mustBeIn } from '../http/errors.js';
 import type { TallyRequest } from '../http/types.js';
 import { wireDatetime } from '../http/wire.js';
 import { readBalance, recordPoints } from '../points/ledger.js';
@@ -46,11 +45,9 @@ export interface Redemption {
   body: RewardsRedeem;
 }
 
-/** The points a redemption costs: score_overwrite when sent, else the reward's. */
+/** The points a redemption costs: score_overwrite when sent (within 1..MAX_POINTS, its schema's wire type), else the reward's. */
 export function redemptionCost(reward: RewardRecord, body: RewardsRedeem): number {
-  if (body.score_overwrite === undefined) return reward.points;
-  if (BigInt(body.score_overwrite) > BigInt(MAX_POINTS)) throw invalidRequest('score_overwrite', mustBeIn('integer', { minimum: 1, maximum: MAX_POINTS }));
-  return Number(body.score_overwrite);
+  return body.score_overwrite === undefined ? reward.points : Number(body.score_overwrite);
 }
 
 /** The error of the first missing condition. */

@@ -10,7 +10,7 @@ import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { InstantWinStore } from '../instant-wins/store.js';
-import { requireStillActive, requireUnmerged } from '../points/request.js';
+import { customerFieldOf, requireStillActive, requireUnmerged } from '../points/request.js';
 import { customerOfQuery, requireCustomer, UNKNOWN_HOLDER } from './customer.js';
 import { redeemInTransaction, type Redemption } from './redeem.js';
 import { LmdbVoucherStore } from './store.js';
@@ -63,7 +63,7 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
       const customer = requireCustomer(customers, req.tenant, body, UNKNOWN_HOLDER);
       const redemption = await env.transact(() => {
         // Read in the transaction: a merge committed since the lookup moved the customer's vouchers and redemptions.
-        requireUnmerged(customers, req.tenant, customer.id, 'customer_id', UNKNOWN_HOLDER);
+        requireUnmerged(customers, req.tenant, customer.id, customerFieldOf(body), UNKNOWN_HOLDER);
         return redeemInTransaction(stores, req.tenant, req.settings, customer, body, req.now);
       });
       return ok(redemptionEffect(redemption, req));
