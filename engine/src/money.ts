@@ -17,16 +17,21 @@ export const MAX_POINTS = 2147483647;
 
 /**
  * The largest amount whose cents are exact (a safe integer), in whole currency units: a bound said as a client sends
- * it (the exact one, 90071992547409.91, is no double), checked before the cents are computed.
+ * it (the exact one, 90071992547409.91, is no double), checked before the cents are computed. Every money field of
+ * `schemas/` (common#/$defs/money) is bounded by it, so ajv and the engine state one range (schemas/common.test.ts).
  */
-const MAX_AMOUNT = Math.floor(Number.MAX_SAFE_INTEGER / 100);
-const AMOUNT_RANGE = mustBeIn('number', { minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT });
+export const MAX_AMOUNT = Math.floor(Number.MAX_SAFE_INTEGER / 100);
 
-/** Exact integer cents of a wire amount; rejects more than two decimals and amounts beyond MAX_AMOUNT. */
-export function toCents(value: unknown, field: string): number {
+const outOfRange = (field: string, minimum: number) => invalidRequest(field, mustBeIn('number', { minimum, maximum: MAX_AMOUNT }));
+
+/**
+ * Exact integer cents of a wire amount, from `minimum` (-MAX_AMOUNT, or 0 where an amount cannot be negative:
+ * common#/$defs/money_non_negative) to MAX_AMOUNT; rejects more than two decimals.
+ */
+export function toCents(value: unknown, field: string, minimum = -MAX_AMOUNT): number {
   if (typeof value === 'number') {
     // Written so that NaN and the infinities (offline callers') fail it too.
-    if (!(Math.abs(value) <= MAX_AMOUNT)) throw invalidRequest(field, AMOUNT_RANGE);
+    if (!(value >= minimum && value <= MAX_AMOUNT)) throw outOfRange(field, minimum);
     const cents = Math.round(value * 100);
     // The round trip holds exactly when the number has at most two decimals.
     if (cents / 100 !== value) throw invalidRequest(field, 'must have at most two decimals');
@@ -34,7 +39,7 @@ export function toCents(value: unknown, field: string): number {
   }
   if (typeof value === 'string' && DECIMAL_MONEY.test(value)) {
     const amount = new Decimal(value);
-    if (amount.abs().greaterThan(MAX_AMOUNT)) throw invalidRequest(field, AMOUNT_RANGE);
+    if (amount.lessThan(minimum) || amount.greaterThan(MAX_AMOUNT)) throw outOfRange(field, minimum);
     const cents = amount.times(100);
     if (!cents.isInteger()) throw invalidRequest(field, 'must have at most two decimals');
     return cents.isZero() ? 0 : cents.toNumber();

@@ -1,6 +1,6 @@
 /** One campaign's JSON → its compiled form. Throws invalid_request naming the field. */
 import { compileRule } from '../conditions/index.js';
-import { invalidRequest, mustBe, mustBeIn } from '../errors.js';
+import { invalidRequest, mustBe } from '../errors.js';
 import { idString } from '../ids.js';
 import { toCents } from '../money.js';
 import { checkPeriod } from '../time/periodKey.js';
@@ -73,7 +73,5 @@ function perCustomerLimit(limit: unknown, period: unknown, limitField: string, p
 
 function optionalMoney(value: unknown, field: string): number | null {
   if (value === undefined || value === null) return null;
-  const cents = toCents(value, field);
-  if (cents < 0) throw invalidRequest(field, mustBeIn('number', { minimum: 0 }));
-  return cents;
+  return toCents(value, field, 0);
 }

@@ -37,6 +37,18 @@ describe('compileCampaigns rejects malformed campaigns, naming the field', () =>
     expect(message({ recurrence_type: 'monthly', recurrence_days: [31, 32] })).toBe('campaigns[0].rule_params.recurrence_days[1]: must be an integer between 1 and 31');
   });
 
+  it("an amount a campaign spends (a budget, a direct_value discount) states the money range from 0, whichever bound fails, in either form", () => {
+    const message = (fields: Record<string, unknown>) => errorOf(() => compileCampaigns([discount(1, { rule_effects: ok, ...fields })], SETTINGS)).message;
+    const range = 'must be a number between 0 and 90071992547409';
+    for (const value of [-1, -0.5, '-1', 1e14, 1e300, '90071992547410']) {
+      expect(message({ budget_value: value })).toBe(`campaigns[0].rule_params.budget_value: ${range}`);
+      expect(message({ maximum_budget_transaction: value })).toBe(`campaigns[0].rule_params.maximum_budget_transaction: ${range}`);
+      expect(message({ rule_effects: [{ type: 'direct_value', value }] })).toBe(`campaigns[0].rule_params.rule_effects[0].value: ${range}`);
+    }
+    // The bounds themselves are amounts.
+    expect(() => compileCampaigns([discount(1, { budget_value: 90071992547409, maximum_budget_transaction: 0, rule_effects: [{ type: 'direct_value', value: 90071992547409 }] })], SETTINGS)).not.toThrow();
+  });
+
   it('a once period without once_limit means once in that period (never an unlimited campaign); so does chance_to_accrue_period alone', () => {
     const program = compileCampaigns([discount(1, { once: 'num_day', rule_effects: ok }), discount(2, { chance_to_accrue_period: 'num_month', rule_effects: ok }), discount(3, { rule_effects: ok })], SETTINGS);
     expect(program.discounts.map((c) => c.once)).toEqual([{ period: 'num_day', limit: 1 }, { period: 'num_month', limit: 1 }, null]);

@@ -60,7 +60,5 @@ function compileEffect(item: unknown, field: string, campaignType: CampaignType)
     if (percent.lte(0) || percent.gt(100)) throw invalidRequest(`${field}.value`, mustBeIn('number', { exclusiveMinimum: 0, maximum: 100 }));
     return { type, distribution, rate: percent, rateInt: asSafeInteger(percent), amount: 0, limits };
   }
-  const cents = toCents(raw.value, `${field}.value`);
-  if (cents < 0) throw invalidRequest(`${field}.value`, mustBeIn('number', { minimum: 0 }));
-  return { type, distribution, rate: new Decimal(0), rateInt: 0, amount: cents, limits };
+  return { type, distribution, rate: new Decimal(0), rateInt: 0, amount: toCents(raw.value, `${field}.value`, 0), limits };
 }

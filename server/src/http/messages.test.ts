@@ -275,7 +275,7 @@ describe('bad-input messages', () => {
     expect400(await client.post('/discounts', params({ available_from: 'soon' })), `rule_params.available_from: ${when}`);
     expect400(await client.post('/discounts', params({ available_to: 20261120 })), `rule_params.available_to: ${when}`);
     // A number or a decimal text: the one of the value's type answers; a value of neither type lists both types.
-    expect400(await client.post('/discounts', params({ budget_value: -1 })), 'rule_params.budget_value: must be a number of at least 0');
+    expect400(await client.post('/discounts', params({ budget_value: -1 })), 'rule_params.budget_value: must be a number between 0 and 90071992547409');
     expect400(await client.post('/discounts', params({ budget_value: true })), 'rule_params.budget_value: must be a number or a string');
     // A text or a text per language.
     expect400(await client.post('/discounts', params({ description: 5 })), 'rule_params.description: must be a string or an object');
@@ -309,13 +309,25 @@ describe('bad-input messages', () => {
     expect400(await client.post('/rewards', { name: 'Mug', points: -1, type: 'physical' }), 'points: must be an integer between 0 and 2147483647');
     expect400(await client.post('/carts/simulate', { ...cart, cashbacks: [{ line_order: 1, score: 0 }] }), 'cashbacks[0].score: must be an integer between 1 and 2147483647');
     expect400(await client.post('/carts/simulate', { ...cart, cashbacks: [{ line_order: 1, score: 2147483648 }] }), 'cashbacks[0].score: must be an integer between 1 and 2147483647');
-    // A decimal number field (a number or a decimal text) with a minimum only.
-    expect400(await client.post('/discounts', params({ budget_value: -0.5 })), 'rule_params.budget_value: must be a number of at least 0');
     // Beyond 2^53 (a bigint): the schema's bounds; where it sets none, what a number field holds exactly.
     expect400(await client.post('/carts/simulate', { ...cart, lines: [{ ...cart.lines[0], order: 9007199254740993n }] }), 'lines[0].order: must be an integer between 1 and 2147483647');
-    expect400(await client.post('/carts/simulate', { ...cart, total: 9223372036854775807n }), 'total: must be a number between -9007199254740991 and 9007199254740991');
-    // An amount within it whose cents would not be exact: the engine's money check states its range too.
-    expect400(await client.post('/carts/simulate', { ...cart, total: 1e14 }), 'total: must be a number between -90071992547409 and 90071992547409');
+    expect400(await client.post('/carts/simulate', { ...cart, lines: [{ ...cart.lines[0], quantity: 9223372036854775807n }] }), 'lines[0].quantity: must be a number between -9007199254740991 and 9007199254740991');
+    // Money (common#/$defs/money): the amounts whose cents stay exact, one range whichever bound fails, beyond 2^53
+    // too, in the words of the engine's toCents; a budget or a reward's extra money from 0 (a number or a decimal text).
+    const amount = 'must be a number between -90071992547409 and 90071992547409';
+    for (const total of [1e14, -1e14, 1e300, 9223372036854775807n]) expect400(await client.post('/carts/simulate', { ...cart, total }), `total: ${amount}`);
+    expect400(await client.post('/carts/simulate', { ...cart, lines: [{ ...cart.lines[0], total: 1e300 }] }), `lines[0].total: ${amount}`);
+    expect400(await client.post('/carts/simulate', { ...cart, additional_costs: { shipping: 1e14 } }), `additional_costs.shipping: ${amount}`);
+    expect400(await client.post('/carts/simulate', { ...cart, payments: [{ amount: 10, change: -1e300 }] }), `payments[0].change: ${amount}`);
+    for (const budget_value of [-0.5, 1e14, 1e300]) {
+      expect400(await client.post('/discounts', params({ budget_value })), 'rule_params.budget_value: must be a number between 0 and 90071992547409');
+    }
+    expect400(await client.post('/rewards', { name: 'Mug', points: 1, type: 'physical', extra_money: 1e14 }), 'extra_money: must be a number between 0 and 90071992547409');
+    // The bound itself is an amount, as it was.
+    const largest = 90071992547409;
+    const simulated = await client.post('/carts/simulate', { ...cart, total: largest, original_total: largest, lines: [{ ...cart.lines[0], total: largest }] });
+    expect(simulated.status).toBe(200);
+    expect(simulated.body.total).toBe(largest);
     // A Company's schema: a minimum only, a maximum only, exclusive bounds (an integer's said as the inclusive ones
     // they mean), and the bounds of a date.
     const schema = {
@@ -345,6 +357,10 @@ describe('bad-input messages', () => {
     expect400(
       await client.post('/discounts', params({ rule_effects: [{ type: 'percentage', value: 120 }] })),
       'rule_params.rule_effects[0].value: must be a number greater than 0 and at most 100',
+    );
+    expect400(
+      await client.post('/discounts', params({ rule_effects: [{ type: 'direct_value', value: -5 }] })),
+      'rule_params.rule_effects[0].value: must be a number between 0 and 90071992547409',
     );
     // A route's checks: a query's per_page, a redemption's score_overwrite.
     expect400(await client.get('/discounts', { query: { per_page: '0' } }), 'per_page: must be an integer between 1 and 100');

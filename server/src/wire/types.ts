@@ -310,7 +310,13 @@ export interface CartsCart {
    */
   customer_code?: string;
   creation_date: string;
+  /**
+   * An amount, -90071992547409..90071992547409 (its cents stay exact).
+   */
   total: number;
+  /**
+   * An amount, -90071992547409..90071992547409 (its cents stay exact).
+   */
   original_total?: number;
   currency?: string;
   cashback_score_desired?: number;
@@ -329,6 +335,9 @@ export interface CartsCart {
      */
     line_order: number;
     score: number;
+    /**
+     * An amount, -90071992547409..90071992547409 (its cents stay exact).
+     */
     discount?: number;
   }[];
   returns?: {
@@ -350,6 +359,9 @@ export interface CartsCart {
   }[];
   promotions?: {
     promotion_id?: string;
+    /**
+     * An amount, -90071992547409..90071992547409 (its cents stay exact).
+     */
     discount?: number;
     /**
      * A line order, 1..2147483647 (-1, the line of effects on the whole cart, is only answered, never sent).
@@ -366,14 +378,26 @@ export interface CartsCart {
   custom7?: string | {};
   custom8?: string | {};
   business_name?: string;
+  /**
+   * An amount, -90071992547409..90071992547409 (its cents stay exact).
+   */
   total_net?: number;
+  /**
+   * An amount, -90071992547409..90071992547409 (its cents stay exact).
+   */
   total_tax?: number;
   tpv_id?: string;
   staff_name?: string;
   order_id?: string;
   payments?: {
+    /**
+     * An amount, -90071992547409..90071992547409 (its cents stay exact).
+     */
     amount?: number;
     type?: string;
+    /**
+     * An amount, -90071992547409..90071992547409 (its cents stay exact).
+     */
     change?: number;
   }[];
   shipment?: {
@@ -384,13 +408,22 @@ export interface CartsCart {
     tracking_url?: string;
   };
   checkout_date?: string;
+  /**
+   * An amount, -90071992547409..90071992547409 (its cents stay exact).
+   */
   payment_cost?: number;
+  /**
+   * An amount, -90071992547409..90071992547409 (its cents stay exact).
+   */
   shipping_cost?: number;
   channel?: string;
   attributes?: {
     [k: string]: string | number | boolean | null | undefined;
   };
   additional_costs?: {
+    /**
+     * An amount, -90071992547409..90071992547409 (its cents stay exact).
+     */
     [k: string]: number | undefined;
   };
   apply_discounts?: boolean;
@@ -404,12 +437,27 @@ export interface CartsCartLine {
   product_id?: string;
   product_code?: string;
   product_ean?: string;
+  /**
+   * An amount, -90071992547409..90071992547409 (its cents stay exact).
+   */
   total: number;
+  /**
+   * An amount, -90071992547409..90071992547409 (its cents stay exact).
+   */
   original_total?: number;
+  /**
+   * An amount, -90071992547409..90071992547409 (its cents stay exact).
+   */
   total_cost?: number;
   quantity?: number;
   measurement_unit?: string;
+  /**
+   * An amount, -90071992547409..90071992547409 (its cents stay exact).
+   */
   total_net?: number;
+  /**
+   * An amount, -90071992547409..90071992547409 (its cents stay exact).
+   */
   total_tax?: number;
   product_name?: string;
   product_tax?: number;
@@ -425,6 +473,9 @@ export interface CartsCartLine {
     [k: string]: string | number | boolean | null | undefined;
   };
   additional_costs?: {
+    /**
+     * An amount, -90071992547409..90071992547409 (its cents stay exact).
+     */
     [k: string]: number | undefined;
   };
 }
