@@ -72,6 +72,16 @@ describe('reading customers', () => {
       expect(badId.status).toBe(400);
       expect(badId.body.error).toMatch(/^ids: /);
     });
+
+    it('takes at most 100 values a list, counted as every list is (the 100th still read)', async () => {
+      const values = (n: number) => Array.from({ length: n }, (_, i) => String(i + 1)).join(',');
+      expect((await server.client.get('/customers', { query: { ids: values(100) } })).status).toBe(200);
+      const ids = await server.client.get('/customers', { query: { ids: values(101) } });
+      expect(ids.status).toBe(400);
+      expect(ids.body).toEqual({ code: 'invalid_request', error: 'ids: must have at most 100 items' });
+      const phones = await server.client.get('/customers', { query: { phones: Array.from({ length: 101 }, (_, i) => `600${String(i).padStart(6, '0')}`).join(',') } });
+      expect(phones.body).toEqual({ code: 'invalid_request', error: 'phones: must have at most 100 items' });
+    });
   });
 
   describe('POST /customers/search', () => {

@@ -1,7 +1,7 @@
 /** GET /customers/{value} (Tier 1), GET /customers (ids and/or phones) and POST /customers/search. */
 import type { AssociationStore } from '../associations/store.js';
 import { invalidRequest, requiredOr } from '../http/errors.js';
-import { exactlyOne, requireEnum } from '../http/params.js';
+import { atMostOf, exactlyOne, requireEnum } from '../http/params.js';
 import { ok, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { toInt64, WIRE_DESCRIPTIONS } from '../http/wire.js';
@@ -29,7 +29,7 @@ export function getCustomer(store: CustomerStore) {
 function listOf(raw: string | null, field: string): string[] {
   if (raw === null || raw.trim() === '') return [];
   const values = raw.split(',').map((v) => v.trim()).filter((v) => v !== '');
-  if (values.length > MAX_LISTED) throw invalidRequest(field, `must list at most ${MAX_LISTED} values`);
+  if (values.length > MAX_LISTED) throw invalidRequest(field, atMostOf(MAX_LISTED, 'item'));
   return values;
 }
 
