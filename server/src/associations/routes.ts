@@ -55,8 +55,8 @@ export function associationsRoutes({ env, duplicates }: ServerContext): Routes {
           // Neither side may be merged or merging: a merged customer is a tombstone whose associations went to the
           // customer it was merged into (one made now would tie to an account nobody uses, and as the owner be what
           // associate_id lookups answer); a merging one is about to be, its merge association taking the pair.
-          requireUnmerged(customers, req.tenant, body.customer_id, 'customer_id');
-          requireUnmerged(customers, req.tenant, body.associate_customer_id, 'associate_customer_id');
+          requireUnmerged(customers, req.tenant, body.customer_id, { field: 'customer_id', value: body.customer_id });
+          requireUnmerged(customers, req.tenant, body.associate_customer_id, { field: 'associate_customer_id', value: body.associate_customer_id });
           const active = body.active;
           if (active && store.active(req.tenant, body.customer_id, body.associate_customer_id)) {
             throw new TallyError('conflict', 'associate_customer_id: the two customers already have an active association', 'associate_customer_id');

@@ -14,7 +14,7 @@ import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import { localDate } from '../calendar/company-days.js';
-import { clockOf, customerFieldOf, customerFromPath, requireStillActive } from '../points/request.js';
+import { clockOf, customerFromPath, customerNamedBy, requireStillActive } from '../points/request.js';
 import { customerCountry } from '../rewards/eligibility.js';
 import { allocateId } from '../store/ids.js';
 import { idKey } from '../store/keys.js';
@@ -109,7 +109,7 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
       await env.transact(() => {
         // Read again inside the transaction: enrolled after a merge or delete committed since the lookup, the
         // customer would hold an enrolment and level points on an account nobody reads.
-        requireStillActive(customers, req.tenant, customer.id, customerFieldOf(body));
+        requireStillActive(customers, req.tenant, customer.id, customerNamedBy(body));
         enroll(req, id, customer);
       });
       return success();

@@ -17,7 +17,7 @@ import { ok, type Reply, type TallyRequest } from '../http/types.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import { customerPoints } from '../points/balance.js';
 import { readBalance } from '../points/ledger.js';
-import { clockOf, customerFieldOf, customerFromBody, requireUnmerged } from '../points/request.js';
+import { clockOf, customerFromBody, customerNamedBy, requireUnmerged } from '../points/request.js';
 import { raiseEvent } from '../webhooks/outbox.js';
 import type { CustomEventsCreate } from '../wire/types.js';
 import { isBoundToCustomEvent, isBoundToTrigger } from '../triggers/binding.js';
@@ -53,7 +53,7 @@ export async function createCustomEvent(deps: BoundDeps, stores: EventStores, re
   const evaluate = () => evaluateBound(deps, req, event);
   const evaluation = evaluate();
   const { record, granted } = await deps.env.transact(() => {
-    requireUnmerged(customers, req.tenant, customer.id, customerFieldOf(body));
+    requireUnmerged(customers, req.tenant, customer.id, customerNamedBy(body));
     if (body.id !== undefined && events.get(req.tenant, body.id)) {
       throw new TallyError('duplicate_id', `id: a custom event ${body.id} already exists`, 'id');
     }

@@ -57,7 +57,7 @@ export function customersRoutes(ctx: ServerContext): Routes {
           const customer = findCustomer(store, req.tenant, 'id', req.params.id, 'id');
           // A merged customer's cards are the receiver's: one attached to it would stay on the tombstone. A merging
           // one is refused as points movements are, rather than its card moving away under the caller.
-          requireUnmerged(store, req.tenant, customer.id, 'id');
+          requireUnmerged(store, req.tenant, customer.id, { field: 'id', value: req.params.id });
           attachCard(env, req.tenant, { ...body, main: body.main ?? false, customer_id: customer.id, created_at: wireDatetime(req.now) });
         });
         return success();

@@ -18,7 +18,7 @@ import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import { LocationStore } from '../locations/store.js';
-import { customerFieldOf, requireUnmerged } from '../points/request.js';
+import { customerNamedBy, requireUnmerged } from '../points/request.js';
 import { allocateId } from '../store/ids.js';
 import { TierStore } from '../tiers/store.js';
 import { customerOfQuery, optionalCustomer } from '../vouchers/customer.js';
@@ -94,7 +94,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
         const id = await env.transact(() => {
           // A merged customer's deliveries went to the customer it was merged into and it cannot play: one given to
           // it now would be played by nobody. A merging one is refused too, as for cards (its deliveries are moving).
-          requireUnmerged(customers, req.tenant, customer.id, customerFieldOf(body));
+          requireUnmerged(customers, req.tenant, customer.id, customerNamedBy(body));
           const assignment = { id: allocateId(env, req.tenant, 'game_assignments'), game_id: game.id, customer_id: customer.id, created_at: wireDatetime(req.now), played_at: null };
           games.putAssignmentInTransaction(req.tenant, assignment);
           return assignment.id;

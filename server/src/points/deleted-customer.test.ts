@@ -47,4 +47,19 @@ describe('points movements racing a delete of their customer', () => {
       expect(exported.body.custom_events.data, `customer ${id}`).toEqual([]);
     }
   });
+
+  it('refuse a customer named by code by the code sent, whether its delete came before the lookup or before the write', async () => {
+    expect((await server.client.post('/custom_event_definitions', { slug: 'visit', schema: { type: 'object' } })).status).toBe(200);
+    for (let id = 300; id < 310; id++) {
+      await createCustomer(server.client, id, { code: `C${id}` });
+      const answers: { status: number; body: unknown }[] = [];
+      await around(id, 'false', async () => {
+        answers.push(await server.client.post('/custom_events', { customer_code: `C${id}`, slug: 'visit', data: {} }));
+      });
+      // The one id it resolved to is not what the client sent (it said `customer_code: no customer 300`).
+      for (const { body } of answers.filter((answer) => answer.status !== 200)) {
+        expect(body, `customer ${id}`).toEqual({ code: 'customer_not_found', error: `customer_code: no customer C${id}` });
+      }
+    }
+  });
 });

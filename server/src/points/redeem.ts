@@ -20,7 +20,7 @@ import type { StoreEnv } from '../store/env.js';
 import type { PointsRedeemCart } from '../wire/types.js';
 import { customerPoints } from './balance.js';
 import { readBalance, recordPoints } from './ledger.js';
-import { clockOf, customerFieldOf, customerFromBody, locationOf, requireUnmerged } from './request.js';
+import { clockOf, customerFromBody, customerNamedBy, locationOf, requireUnmerged } from './request.js';
 
 function answer(env: StoreEnv, req: TallyRequest, customer: CustomerRecord, used: number): Reply {
   const balance = readBalance(env, req.tenant, customer.id, clockOf(req));
@@ -31,7 +31,7 @@ export async function redeem(env: StoreEnv, customers: CustomerStore, req: Tally
   const body = validate('points.redeem', req.body);
   const customer = customerFromBody(customers, req, req.body);
   await env.transact(() => {
-    requireUnmerged(customers, req.tenant, customer.id, customerFieldOf(body));
+    requireUnmerged(customers, req.tenant, customer.id, customerNamedBy(body));
     return recordPoints(env, req.tenant, clockOf(req), {
       type: 'subtract',
       customer_id: customer.id,
@@ -57,11 +57,11 @@ export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts:
   const location = locationOf(locations, req, body);
   const customer = customerFromBody(customers, req, req.body);
   const cart = findCart(carts, req, body);
-  if (cart.customer_id !== null && cart.customer_id !== customer.id) throw invalidRequest(customerFieldOf(body), `cart ${cart.id} belongs to another customer`);
+  if (cart.customer_id !== null && cart.customer_id !== customer.id) throw invalidRequest(customerNamedBy(body).field, `cart ${cart.id} belongs to another customer`);
   if (cart.kind === 'cancellation' || cart.cancelled_by !== null) throw invalidRequest('activity_id', `cart ${cart.id} is cancelled`);
   const clock = clockOf(req);
   await env.transact(() => {
-    requireUnmerged(customers, req.tenant, customer.id, customerFieldOf(body));
+    requireUnmerged(customers, req.tenant, customer.id, customerNamedBy(body));
     // Checked inside the transaction, so two concurrent redemptions never spend the same points.
     const available = readBalance(env, req.tenant, customer.id, clock).score_available;
     if (body.amount > available) {

@@ -34,12 +34,19 @@ export function customerFromBody(customers: CustomerStore, req: TallyRequest, bo
   throw requiredOr(idField, codeField);
 }
 
+/** A request field and the value it carried, which a refusal about the record it names repeats. */
+export interface Named {
+  readonly field: string;
+  readonly value: string;
+}
+
 /**
- * The field a body named its customer by, for the refusals that follow the lookup (they name the field the request
- * used): `customer_id` when sent (customerFromBody reads it first), else `customer_code`.
+ * The field a body named its customer by and its value, for the refusals that follow the lookup (they name the field
+ * the request used, and a customer since deleted by the value sent): `customer_id` when sent (customerFromBody reads
+ * it first), else `customer_code`.
  */
-export function customerFieldOf(body: { customer_id?: unknown; customer_code?: unknown }): 'customer_id' | 'customer_code' {
-  return body.customer_id !== undefined ? 'customer_id' : 'customer_code';
+export function customerNamedBy(body: { customer_id?: string; customer_code?: string }): Named & { field: 'customer_id' | 'customer_code' } {
+  return body.customer_id !== undefined ? { field: 'customer_id', value: body.customer_id } : { field: 'customer_code', value: body.customer_code ?? '' };
 }
 
 /** The customer of a `/customers/{value}/...` path, read by search_param (id by default). */
@@ -56,12 +63,22 @@ export function requireActive(customer: CustomerRecord, field: string): void {
 }
 
 /**
+ * The customer as a transaction reads it, found by the request as `named`: one deleted since is 404
+ * customer_not_found (or `notFound`) naming the value the request sent (a code, not the id it resolved to).
+ */
+function stillThere(customers: CustomerStore, tenant: Tenant, customerId: string, named: Named, notFound?: ErrorCode): CustomerRecord {
+  const customer = customers.get(tenant, customerId);
+  if (!customer || customer.deleted_at !== undefined) throw customerNotFound(named.field, named.value, notFound);
+  return customer;
+}
+
+/**
  * Inside `env.transact`, before the first write: requireActive on the customer as the transaction reads it, so a
  * merge (or status change) committed since the request's check refuses the write, and a delete is its 404
  * (transfers, reward redemptions, challenge enrolments).
  */
-export function requireStillActive(customers: CustomerStore, tenant: Tenant, customerId: string, field: string): void {
-  requireActive(findCustomer(customers, tenant, 'id', customerId, field), field);
+export function requireStillActive(customers: CustomerStore, tenant: Tenant, customerId: string, named: Named): void {
+  requireActive(stillThere(customers, tenant, customerId, named), named.field);
 }
 
 /**
@@ -72,11 +89,9 @@ export function requireStillActive(customers: CustomerStore, tenant: Tenant, cus
  * the request found it is 404 customer_not_found (or `notFound`), as it would have been a moment earlier: a soft
  * delete leaves an emptied account nobody reads, a hard one an id a new customer may take.
  */
-export function requireUnmerged(customers: CustomerStore, tenant: Tenant, customerId: string, field: string, notFound?: ErrorCode): void {
-  const customer = customers.get(tenant, customerId);
-  if (!customer || customer.deleted_at !== undefined) throw customerNotFound(field, customerId, notFound);
-  const { status } = customer;
-  if (status === 'merging' || status === 'merged') throw new TallyError('customer_inactive', `${field}: customer ${customerId} is ${status}`, field);
+export function requireUnmerged(customers: CustomerStore, tenant: Tenant, customerId: string, named: Named, notFound?: ErrorCode): void {
+  const { status } = stillThere(customers, tenant, customerId, named, notFound);
+  if (status === 'merging' || status === 'merged') throw new TallyError('customer_inactive', `${named.field}: customer ${customerId} is ${status}`, named.field);
 }
 
 /** The location found, or 404 location_not_found naming `field`. */

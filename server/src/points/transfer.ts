@@ -50,8 +50,8 @@ export async function transfer(env: StoreEnv, customers: CustomerStore, campaign
     to_customer_id: wireInt(to.id),
   };
   const moved = await env.transact(() => {
-    requireStillActive(customers, req.tenant, from.id, 'from_customer_id');
-    requireStillActive(customers, req.tenant, to.id, 'to_customer_id');
+    requireStillActive(customers, req.tenant, from.id, { field: 'from_customer_id', value: body.from_customer_id });
+    requireStillActive(customers, req.tenant, to.id, { field: 'to_customer_id', value: body.to_customer_id });
     const available = readAvailableIn(env, req.tenant, from.id, clock, eligible);
     const score = body.score <= available ? body.score : body.allow_partial ? available : 0;
     if (score === 0) {

@@ -96,7 +96,7 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
   // The country the evaluation applied (version 2: the registration location's by default), recorded as applied.
   const country = body.country ?? registrationOf(locations, req.tenant, customer.profile, req.settings).country;
   const granted = await deps.env.transact(() => {
-    requireUnmerged(customers, req.tenant, customer.id, 'customer_id');
+    requireUnmerged(customers, req.tenant, customer.id, { field: 'customer_id', value: body.customer_id });
     return grantInTransaction(deps, req, customer, evaluate, evaluation, {
       type: 'trigger',
       created_at: at,

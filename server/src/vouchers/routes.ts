@@ -10,7 +10,7 @@ import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { InstantWinStore } from '../instant-wins/store.js';
-import { customerFieldOf, requireStillActive, requireUnmerged } from '../points/request.js';
+import { customerNamedBy, requireStillActive, requireUnmerged } from '../points/request.js';
 import { customerOfQuery, requireCustomer, UNKNOWN_HOLDER } from './customer.js';
 import { redeemInTransaction, type Redemption } from './redeem.js';
 import { LmdbVoucherStore } from './store.js';
@@ -63,7 +63,7 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
       const customer = requireCustomer(customers, req.tenant, body, UNKNOWN_HOLDER);
       const redemption = await env.transact(() => {
         // Read in the transaction: a merge committed since the lookup moved the customer's vouchers and redemptions.
-        requireUnmerged(customers, req.tenant, customer.id, customerFieldOf(body), UNKNOWN_HOLDER);
+        requireUnmerged(customers, req.tenant, customer.id, customerNamedBy(body), UNKNOWN_HOLDER);
         return redeemInTransaction(stores, req.tenant, req.settings, customer, body, req.now);
       });
       return ok(redemptionEffect(redemption, req));
@@ -84,7 +84,7 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
       return duplicates.suppress(req, `voucher_issue:${body.customer_id}:${campaignId}`, async () => {
         const voucher = await env.transact(() => {
           // Vouchers go to active customers only, as the transaction reads them: a merge committing meanwhile is seen.
-          requireStillActive(customers, req.tenant, customer.id, 'customer_id');
+          requireStillActive(customers, req.tenant, customer.id, { field: 'customer_id', value: body.customer_id });
           // The coupon read again: one deleted (or changed) since the lookup issues nothing (or issues on its new terms).
           const target = triggerTarget({ campaigns, instantWins }, req.tenant, body);
           return issueInTransaction(env, vouchers, req.tenant, req.settings, target, body, req.now);
