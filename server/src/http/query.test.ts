@@ -45,6 +45,12 @@ describe('query parameters', () => {
     refused(await server.client.request('GET', '/customers?ids[]=71'), 'ids[]');
   });
 
+  it('refuses a parameter without a name, and reads stray separators as nothing', async () => {
+    const nameless = await server.client.request('GET', '/discounts?=ES');
+    expect([nameless.status, nameless.body]).toEqual([400, { code: 'invalid_request', error: 'query: has a parameter without a name' }]);
+    expect((await server.client.request('GET', '/discounts?&&per_page=5&')).status).toBe(200);
+  });
+
   it('refuses parameters on an operation that takes none, public ones included', async () => {
     refused(await server.client.get('/company', { query: { verbose: '1' } }), 'verbose');
     refused(await server.client.get('/check', { query: { probe: '1' }, auth: null }), 'probe');

@@ -42,6 +42,7 @@ export class OperationQuery extends URLSearchParams {
   refuseUnknown(): this {
     const accepted = ACCEPTED.get(this.operation)!;
     for (const name of this.keys()) {
+      if (name === '') throw invalidRequest('query', 'has a parameter without a name');
       if (!accepted.has(name)) throw invalidRequest(name, 'is not an accepted parameter');
     }
     return this;
