@@ -7,7 +7,7 @@ export { evaluateCart } from './evaluate/evaluateCart.js';
 export { emptyWrites } from './evaluate/run.js';
 export type { Program, ProgramJSON } from './compile/program.js';
 export { TallyError, ERROR_STATUS, statusOf, invalidRequest, cannotBeSentWith, requiredOr, requiredWith, mustBe, mustBeAnyOf, mustBeIn, inRange, typeName, type Bounds, type ErrorCode, type JsonType, type KnownErrorCode } from './errors.js';
-export { periodKey } from './time/periodKey.js';
+export { localDateOf, periodKey } from './time/periodKey.js';
 export { endsBeforeStart } from './time/dateWindow.js';
 export { cashbackDistance } from './cashbackThreshold.js';
 export { currencyOf, isCurrency } from './currency.js';

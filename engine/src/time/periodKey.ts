@@ -36,3 +36,11 @@ export function periodKeyOf(period: Period, at: ZonedDate): string {
 export function periodKey(period: string | undefined | null, at: string, timezone: string): string {
   return periodKeyOf(checkPeriod(period, 'period'), zonedDate(parseInstant(at, 'at'), zoneFormatter(timezone, 'timezone')));
 }
+
+/**
+ * The local date (YYYY-MM-DD, four-digit years, within 0000-01-01..9999-12-31) of the instant `ms` in `timezone`:
+ * the date `num_day` counts by, which the server's Company calendar uses too, so both read one date.
+ */
+export function localDateOf(ms: number, timezone: string): string {
+  return zonedDate(ms, zoneFormatter(timezone, 'timezone')).date;
+}

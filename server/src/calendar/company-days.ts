@@ -2,41 +2,20 @@
  * The Company's calendar: points activate and expire by local date; coupon and reward dates bound vouchers by it;
  * counts of days and months of a customer's validity (a voucher's, a reward's, a tier level's) are its calendar days.
  */
+import { localDateOf } from '@tally/engine';
 import { boundedInstant, DAY_MS } from '../http/wire.js';
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** The last date computed per time zone and the minute it holds for (carts ask several times a request). */
-const lastDates = new Map<string, { minute: number; date: string }>();
-/** Since 1973 every zone's offset is a whole number of minutes (Monrovia's -0:44:30 ended in 1972), so a date holds for the whole minute. */
-const WHOLE_MINUTE_OFFSETS_FROM = Date.UTC(1973, 0, 1);
-
 /**
- * YYYY-MM-DD of `instant` in `timezone`, four-digit years as the wire writes dates. A local date outside the wire's
- * years (the first hours of 0000-01-01 UTC west of UTC, the last of 9999-12-31 east of it) is the nearest it writes,
- * as boundedInstant keeps instants within its datetimes.
+ * YYYY-MM-DD of `instant` in `timezone`: the engine's local date (`localDateOf`, the date its day periods count by),
+ * four-digit years as the wire writes dates, a date outside the wire's years (the first hours of 0000-01-01 UTC west
+ * of UTC, the last of 9999-12-31 east of it) the nearest it writes.
  */
 export function localDate(instant: Date, timezone: string): string {
-  const ms = instant.getTime();
-  const minute = Math.floor(ms / 60_000);
-  const last = lastDates.get(timezone);
-  if (last !== undefined && last.minute === minute && ms >= WHOLE_MINUTE_OFFSETS_FROM) return last.date;
-  let f = formatters.get(timezone);
-  if (!f) formatters.set(timezone, (f = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' })));
-  let date = f.format(instant);
-  // Intl writes a year before 1000 in fewer digits (999-01-01), 0000 as 1 (1 BC) and 10000 in five: from the offset instead.
-  if (date.length !== 10) date = wallDate(ms, timezone);
-  lastDates.set(timezone, { minute, date });
-  return date;
+  return localDateOf(instant.getTime(), timezone);
 }
 
 const FIRST_WALL_MS = Date.parse('0000-01-01T00:00:00Z');
 const PAST_LAST_DATE_MS = Date.UTC(10000, 0, 1);
-
-/** The local date of `ms` in `timezone` from its offset (it reads the same in every year), within 0000-01-01..9999-12-31. */
-function wallDate(ms: number, timezone: string): string {
-  return dateOfWall(ms + offsetAt(ms, timezone));
-}
 
 /** The YYYY-MM-DD of a wall-clock time (a local date and time written as if UTC), within 0000-01-01..9999-12-31. */
 function dateOfWall(wall: number): string {
