@@ -9,6 +9,7 @@ describe('start-up settings', () => {
     expect(() => readConfig({ AUDIT_LOG_RETENTION_DAYS: 'forever' })).toThrow('AUDIT_LOG_RETENTION_DAYS must be a number of at least 0, got forever');
     expect(() => readConfig({ WEBHOOK_TIMEOUT_MS: '0' })).toThrow('WEBHOOK_TIMEOUT_MS must be a number greater than 0, got 0');
     expect(() => readConfig({ WEBHOOK_RETRY_SECONDS: '30,-1' })).toThrow('WEBHOOK_RETRY_SECONDS must be a number of at least 0, got -1');
-    expect(readConfig({ PORT: '0', METRICS_PORT: '65535' })).toMatchObject({ port: 0, metricsPort: 65535 });
+    expect(() => readConfig({ REFERRAL_POLL_INTERVAL_MS: '-5' })).toThrow('REFERRAL_POLL_INTERVAL_MS must be a number of at least 0, got -5');
+    expect(readConfig({ PORT: '0', METRICS_PORT: '65535' })).toMatchObject({ port: 0, metricsPort: 65535, referralPollMs: 200 });
   });
 });

@@ -27,6 +27,8 @@ export interface Config {
   metricsHost: string;
   /** POINTS_SETTLEMENT_INTERVAL_MS: run the points settlement sweep at start and this often (default 600000; 0 = never; points/settlement.ts). */
   pointsSettlementMs: number;
+  /** REFERRAL_POLL_INTERVAL_MS: how often the refer_a_friend consumer looks for pending referrals (default 200; 0 = never; triggers/referrals.ts). */
+  referralPollMs: number;
   /** WEBHOOK_POLL_INTERVAL_MS: how often the dispatcher looks for due webhook deliveries (default 1000; 0 = never; webhooks/dispatcher.ts). */
   webhookPollMs: number;
   /** WEBHOOK_TIMEOUT_MS: how long a webhook receiver has to answer (default 10000). */
@@ -66,6 +68,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: env.METRICS_PORT ? portNumber(env.METRICS_PORT, 'METRICS_PORT') : undefined,
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     pointsSettlementMs: nonNegative(env.POINTS_SETTLEMENT_INTERVAL_MS ?? '600000', 'POINTS_SETTLEMENT_INTERVAL_MS'),
+    referralPollMs: nonNegative(env.REFERRAL_POLL_INTERVAL_MS ?? '200', 'REFERRAL_POLL_INTERVAL_MS'),
     webhookPollMs: nonNegative(env.WEBHOOK_POLL_INTERVAL_MS ?? '1000', 'WEBHOOK_POLL_INTERVAL_MS'),
     webhookTimeoutMs: positive(env.WEBHOOK_TIMEOUT_MS ?? '10000', 'WEBHOOK_TIMEOUT_MS'),
     webhookRetrySeconds: (env.WEBHOOK_RETRY_SECONDS || '30,120,600,3600,10800,21600,43200').split(',').map((delay) => delaySeconds(delay, 'WEBHOOK_RETRY_SECONDS')),

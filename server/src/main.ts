@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     setInterval(() => idempotency.sweep().catch((err: unknown) => log.error({ err }, 'idempotency sweep failed')), 3_600_000),
   ];
   for (const timer of sweeps) timer.unref();
-  const stopReferrals = startReferrals(ctx);
+  const stopReferrals = config.referralPollMs > 0 ? startReferrals(ctx, config.referralPollMs) : () => {};
   const stopCommitMetrics = config.storeMetricsMs > 0 ? logCommitMetrics(env, log, config.storeMetricsMs) : () => {};
   const stopSettlements = config.pointsSettlementMs > 0 ? startSettlementSweep({ env, tenancy }, log, config.pointsSettlementMs) : async () => {};
   const stopWebhooks = config.webhookPollMs > 0

@@ -12,6 +12,7 @@ import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
 import { OWNED_KINDS } from './owned-kinds.js';
 import type { CustomerOwnedKind } from './owned-records.js';
+import { forgetHardDeleted } from './referrals.js';
 import type { CustomerStore } from './store.js';
 import type { CustomerRecord } from './types.js';
 
@@ -40,6 +41,8 @@ export function deleteCustomer(
   if (hard && !critical) {
     for (const kind of kinds) kind.removeAll(env, tenant, record.id);
     store.remove(tenant, record);
+    // The id is free again: a customer created with it must not take this one's pending referral rewards.
+    forgetHardDeleted(env, tenant, record.id);
     return 'hard';
   }
   for (const kind of kinds) if (!kind.critical) kind.removeAll(env, tenant, record.id);

@@ -98,3 +98,36 @@ describe('the refer_a_friend trigger raised by customer creation', () => {
     expect((await balance(server.client, 72)).score).toBe(0);
   });
 });
+
+describe('a referral whose customer was hard-deleted and its id taken by a new customer', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // No consumer until the restart below: the delete and the new customer come first, deterministically.
+    server = await startServer({ env: { REFERRAL_POLL_INTERVAL_MS: '0' } });
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('rewards only the customers the referral named, not the new holder of a deleted one\'s id', async () => {
+    const role = (value: string) => ({ rule_conditions: { conditions: { and: [{ field: 'attributes.role', operator: 'eq', value }] } } });
+    await triggerCampaign(server.client, 'refer_a_friend', 100, role('referrer'));
+    await triggerCampaign(server.client, 'refer_a_friend', 30, role('referred'));
+    // 90 refers 91 and 92 refers 93; then 90 and 93 are hard-deleted and new customers take their ids.
+    for (const id of [90, 92]) await createCustomer(server.client, id);
+    await createCustomer(server.client, 91, { referred_by: 90 });
+    await createCustomer(server.client, 93, { referred_by: 92 });
+    for (const id of [90, 93]) {
+      const res = await server.client.delete(`/customers/${id}`, { headers: json, query: { hard: 'true' } });
+      expect([res.status, res.body.deleted]).toEqual([200, 'hard']);
+      await createCustomer(server.client, id);
+    }
+    await server.restart({ REFERRAL_POLL_INTERVAL_MS: '50' });
+    expect(await scoreReaches(server, 91, 30)).toBe(30);
+    expect(await scoreReaches(server, 92, 100)).toBe(100);
+    // Both referrals are consumed by now (each commits its rewards and its removal together).
+    for (const id of [90, 93]) expect(await transactions(server.client, id)).toEqual([]);
+    const [tx] = await transactions(server.client, 91);
+    expect(tx).toMatchObject({ origin_info: { role: 'referred', referrer_customer_id: '90' } });
+  });
+});

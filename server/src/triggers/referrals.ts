@@ -8,13 +8,14 @@
  * pending trigger in the same commit as the points, so each referral is
  * rewarded exactly once, even across a crash. A merged customer is rewarded
  * through the customer it was merged into (customers/lookup.ts accountHolder);
- * a customer deleted since the referral is rewarded nothing (the other one still is).
+ * a customer deleted since the referral is rewarded nothing (the other one still is),
+ * nor, after a hard delete, a new customer holding its id (the role marked deleted).
  */
 import type { CampaignStore } from '../campaigns/store.js';
 import { liveAccountHolder } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { InstantWinStore } from '../instant-wins/store.js';
-import type { PendingTrigger } from '../customers/referrals.js';
+import type { PendingTrigger, ReferralRole } from '../customers/referrals.js';
 import type { Logger } from '../log.js';
 import type { TenancyStore } from '../tenancy/store.js';
 import type { Environment, Tenant } from '../tenancy/types.js';
@@ -51,9 +52,11 @@ async function consume(sources: ReferralSources, tenant: Tenant, key: unknown, p
     const record = customers.get(tenant, id);
     return record && liveAccountHolder(customers, deps.sources.associations, tenant, record);
   };
+  // A role whose customer was hard-deleted is nobody's, whoever holds its id now.
+  const named = (role: ReferralRole, id: string) => (pending.deleted?.includes(role) ? undefined : holderOf(id));
   const roles = [
-    { customer: holderOf(pending.referred_by), data: { role: 'referrer', referred_customer_id: pending.customer_id } },
-    { customer: holderOf(pending.customer_id), data: { role: 'referred', referrer_customer_id: pending.referred_by } },
+    { customer: named('referrer', pending.referred_by), data: { role: 'referrer', referred_customer_id: pending.customer_id } },
+    { customer: named('referred', pending.customer_id), data: { role: 'referred', referrer_customer_id: pending.referred_by } },
   ];
   const rewards = [];
   for (const { customer, data } of roles) {
@@ -64,7 +67,10 @@ async function consume(sources: ReferralSources, tenant: Tenant, key: unknown, p
   }
   const evaluated = rewards.map((r) => ({ ...r, first: r.evaluate() }));
   await deps.env.transact(() => {
-    if (deps.env.db(PENDING).get(key as string[]) === undefined) return; // consumed meanwhile
+    const current = deps.env.db(PENDING).get(key as string[]) as PendingTrigger | undefined;
+    if (current === undefined) return; // consumed meanwhile
+    // A hard delete since `pending` was read marked a role (and its id may be taken already): the next round.
+    if (current.deleted?.length !== pending.deleted?.length) return;
     if (customers.statusVersion(tenant) !== statusAt) return; // a merge, unmerge or delete meanwhile: the next round
     for (const { customer, data, evaluate, first } of evaluated) {
       grantInTransaction(deps, scope, customer, evaluate, first, { type: 'trigger', created_at: at, origin_info: { comments: null, slug: REFER_A_FRIEND, ...data } });
@@ -83,7 +89,7 @@ export async function drainReferrals(sources: ReferralSources): Promise<void> {
 }
 
 /** Polls for pending referrals; returns a stop function. */
-export function startReferralConsumer(sources: ReferralSources, log: Logger, everyMs = 200): () => void {
+export function startReferralConsumer(sources: ReferralSources, log: Logger, everyMs: number): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;

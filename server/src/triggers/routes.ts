@@ -56,7 +56,7 @@ export function triggerRoutes(ctx: ServerContext): Routes {
 }
 
 /** Starts the refer_a_friend consumer (main.ts); returns its stop function. */
-export function startReferrals(ctx: ServerContext): () => void {
+export function startReferrals(ctx: ServerContext, everyMs: number): () => void {
   const sources = { deps: boundDeps(ctx), customers: new CustomerStore(ctx.env), campaigns: new LmdbCampaignStore(ctx.env), instantWins: new InstantWinStore(ctx.env), tenancy: ctx.tenancy };
-  return startReferralConsumer(sources, ctx.log);
+  return startReferralConsumer(sources, ctx.log, everyMs);
 }
