@@ -20,4 +20,9 @@ describe('mustBeIn: the one wording of a number\'s range', () => {
     expect(mustBeIn(type, bounds)).toBe(message);
     expect(`must be ${inRange(type, bounds)}`).toBe(message);
   });
+
+  it('a value the range leaves out, last', () => {
+    expect(mustBeIn('number', { minimum: -10, maximum: 10 }, 0)).toBe('must be a number between -10 and 10 other than 0');
+    expect(mustBeIn('integer', {}, 0)).toBe('must be an integer other than 0');
+  });
 });

@@ -153,8 +153,15 @@ function boundOf(inclusive: number | bigint | undefined, exclusive: number | big
  * A number of a range, as a phrase with its article (the range kin of `typeName`): `an integer between 1 and 100`,
  * `an integer of at least 0`, `a number of at most 36500`, `a number greater than 0`, `a number greater than 0 and
  * at most 100`; both bounds inclusive read `between`, the only form of an integer's two bounds. No bound: the type.
+ * A value the range leaves out (a schema's `not: {const: 0}`) comes last: `a number between -9007199254740991 and
+ * 9007199254740991 other than 0`.
  */
-export function inRange(type: 'integer' | 'number', bounds: Bounds): string {
+export function inRange(type: 'integer' | 'number', bounds: Bounds, otherThan?: number): string {
+  const phrase = boundsPhrase(type, bounds);
+  return otherThan === undefined ? phrase : `${phrase} other than ${otherThan}`;
+}
+
+function boundsPhrase(type: 'integer' | 'number', bounds: Bounds): string {
   const integer = type === 'integer';
   const lower = boundOf(bounds.minimum, bounds.exclusiveMinimum, 1, integer);
   const upper = boundOf(bounds.maximum, bounds.exclusiveMaximum, -1, integer);
@@ -170,8 +177,9 @@ export function inRange(type: 'integer' | 'number', bounds: Bounds): string {
 /**
  * The one wording of a number's range, whoever checks it (a schema's minimum or maximum, an integer beyond 2^53, a
  * route, the engine): `must be an integer between 1 and 2147483647`, `must be an integer of at least 0`, `must be a
- * number greater than 0 and at most 100` (`inRange`).
+ * number greater than 0 and at most 100`, `must be a number between -9007199254740991 and 9007199254740991 other
+ * than 0` (`inRange`).
  */
-export function mustBeIn(type: 'integer' | 'number', bounds: Bounds): string {
-  return mustBeAnyOf(inRange(type, bounds));
+export function mustBeIn(type: 'integer' | 'number', bounds: Bounds, otherThan?: number): string {
+  return mustBeAnyOf(inRange(type, bounds, otherThan));
 }

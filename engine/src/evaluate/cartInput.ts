@@ -4,7 +4,7 @@
  */
 import { Decimal } from 'decimal.js';
 import { isCurrency } from '../currency.js';
-import { cannotBeSentWith, invalidRequest, mustBe, mustBeIn } from '../errors.js';
+import { cannotBeSentWith, invalidRequest, mustBe, mustBeIn, type Bounds } from '../errors.js';
 import { idString } from '../ids.js';
 import { MAX_POINTS, toCents } from '../money.js';
 import { parseInstant } from '../time/zonedDate.js';
@@ -43,6 +43,8 @@ export interface CartInput {
 }
 
 const CURRENCY = /^[A-Z]{3}$/;
+/** A line's quantity: the cart schema's bounds, besides 0. */
+const QUANTITY: Bounds = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
 
 export function readCart(cart: Cart, companyCurrency: string): CartInput {
   if (cart === null || typeof cart !== 'object') throw invalidRequest('cart', mustBe('object'));
@@ -85,8 +87,10 @@ function readLine(line: CartLine, index: number): LineState {
   // Effects name line -1 for the whole cart (part 2, Effect): a line's own order is an integer of 1 or more (part 1, rule 3).
   if (!Number.isSafeInteger(order) || order < 1) throw invalidRequest(`${field}.order`, mustBeIn('integer', { minimum: 1 }));
   const quantity = line.quantity ?? 1;
-  if (typeof quantity !== 'number' || !Number.isFinite(quantity) || quantity === 0) {
-    throw invalidRequest(`${field}.quantity`, 'must be a non-zero number');
+  if (typeof quantity !== 'number') throw invalidRequest(`${field}.quantity`, mustBe('number'));
+  // The total is divided by it (the cart schema's `not: {const: 0}`).
+  if (!(Math.abs(quantity) <= Number.MAX_SAFE_INTEGER) || quantity === 0) {
+    throw invalidRequest(`${field}.quantity`, mustBeIn('number', QUANTITY, 0));
   }
   const total = toCents(line.total, `${field}.total`);
   if (!divisible(total, quantity)) {

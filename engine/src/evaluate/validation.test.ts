@@ -71,6 +71,20 @@ describe('invalid carts are rejected with invalid_request naming the field', () 
     });
   });
 
+  it('a line quantity that is no number, 0 or beyond ±(2^53 - 1): in the cart schema\'s words (its type, its whole range)', () => {
+    const quantity = (value: unknown) => errorOf(() => evaluate(campaigns, cart([{ ...line(1, 1, 10), quantity: value as number }])));
+    for (const value of ['2', true]) {
+      expect(quantity(value)).toMatchObject({ code: 'invalid_request', field: 'lines[0].quantity', message: 'lines[0].quantity: must be a number' });
+    }
+    for (const value of [0, -0, 1e300, -9007199254740992, NaN, Infinity]) {
+      expect(quantity(value)).toMatchObject({
+        code: 'invalid_request',
+        field: 'lines[0].quantity',
+        message: 'lines[0].quantity: must be a number between -9007199254740991 and 9007199254740991 other than 0',
+      });
+    }
+  });
+
   it('a line order below 1 (-1 is the whole cart in effects)', () => {
     for (const order of [0, -1]) {
       expect(errorOf(() => evaluate(campaigns, cart([line(order, 1, 10)])))).toMatchObject({ code: 'invalid_request', field: 'lines[0].order' });

@@ -311,7 +311,14 @@ describe('bad-input messages', () => {
     expect400(await client.post('/carts/simulate', { ...cart, cashbacks: [{ line_order: 1, score: 2147483648 }] }), 'cashbacks[0].score: must be an integer between 1 and 2147483647');
     // Beyond 2^53 (a bigint): the schema's bounds; where it sets none, what a number field holds exactly.
     expect400(await client.post('/carts/simulate', { ...cart, lines: [{ ...cart.lines[0], order: 9007199254740993n }] }), 'lines[0].order: must be an integer between 1 and 2147483647');
-    expect400(await client.post('/carts/simulate', { ...cart, lines: [{ ...cart.lines[0], quantity: 9223372036854775807n }] }), 'lines[0].quantity: must be a number between -9007199254740991 and 9007199254740991');
+    expect400(await client.post('/carts/simulate', { ...cart, returns: [{ line_order: 1, quantity: 9223372036854775807n }] }), 'returns[0].quantity: must be a number between -9007199254740991 and 9007199254740991');
+    // A line's quantity: a number other than 0 (the engine divides the total by it), one wording whichever check
+    // fails, the schema's bounds or its `not: {const: 0}` (the engine's words for raw carts too).
+    const quantity = 'lines[0].quantity: must be a number between -9007199254740991 and 9007199254740991 other than 0';
+    for (const value of [0, 1e300, -1e300, 9223372036854775807n, -9007199254740992n]) {
+      expect400(await client.post('/carts/simulate', { ...cart, lines: [{ ...cart.lines[0], quantity: value }] }), quantity);
+    }
+    expect400(await client.post('/carts/simulate', { ...cart, lines: [{ ...cart.lines[0], quantity: 'x' }] }), 'lines[0].quantity: must be a number');
     // Money (common#/$defs/money): the amounts whose cents stay exact, one range whichever bound fails, beyond 2^53
     // too, in the words of the engine's toCents; a budget or a reward's extra money from 0 (a number or a decimal text).
     const amount = 'must be a number between -90071992547409 and 90071992547409';

@@ -343,15 +343,23 @@ function rangeMessage(error: Partial<ErrorObject>): string {
     BOUNDS.filter((keyword) => typeof schema[keyword] === 'number').map((keyword) => [keyword, schema[keyword]]),
   );
   const type = [schema.type].flat().includes('integer') ? 'integer' : 'number';
-  if (!outOfRange(error)) return mustBeIn(type, bounds);
+  const otherThan = excludedNumber(schema);
+  if (!outOfRange(error)) return mustBeIn(type, bounds, otherThan);
   const minimum = Math.max(bounds.minimum ?? -Infinity, Number.MIN_SAFE_INTEGER);
   const maximum = Math.min(bounds.maximum ?? Infinity, Number.MAX_SAFE_INTEGER);
-  return mustBeIn(type, { ...bounds, minimum, maximum });
+  return mustBeIn(type, { ...bounds, minimum, maximum }, otherThan);
 }
 
-/** The message of an error: a type error names its types (`mustBe`), a number out of its bounds its range (a bigint too). */
+/** The number a number's schema leaves out of its range, `not: {const: 0}` (a cart line's quantity). */
+function excludedNumber(schema: Record<string, unknown>): number | undefined {
+  const excluded = (schema.not as { const?: unknown } | undefined)?.const;
+  return typeof excluded === 'number' ? excluded : undefined;
+}
+
+/** The message of an error: a type error names its types (`mustBe`), a number out of its bounds or left out its range (a bigint too). */
 function messageOf(error: Partial<ErrorObject>): string {
-  if (outOfRange(error) || (BOUNDS as readonly string[]).includes(error.keyword ?? '')) return rangeMessage(error);
+  const excluded = error.keyword === 'not' && excludedNumber((error.parentSchema ?? {}) as Record<string, unknown>) !== undefined;
+  if (outOfRange(error) || excluded || (BOUNDS as readonly string[]).includes(error.keyword ?? '')) return rangeMessage(error);
   if (error.keyword === 'type') return mustBe(...typesOf(error));
   return ownMessage(error) ?? error.message ?? 'is invalid';
 }
