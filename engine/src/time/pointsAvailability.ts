@@ -3,7 +3,7 @@
  * activation and expiration settings, as local dates of the Company.
  */
 import { invalidRequest, mustBeIn } from '../errors.js';
-import { addToDate, DATE_UNITS, formatDate, isDateOnly, lastDayOfMonth, type LocalDate, type ZonedDate } from './zonedDate.js';
+import { addToDate, DATE_UNITS, formatDate, isDateOnly, lastDayOfMonth, type DateUnit, type LocalDate, type ZonedDate } from './zonedDate.js';
 export type PointsAvailability = (earned: ZonedDate) => { from: string; to: string | null };
 
 const ACTIVATION_FIXED = ['at_the_beginning_of_the_calendar_month', 'at_the_beginning_of_the_calendar_year'];
@@ -83,7 +83,7 @@ function nonNegativeInt(value: unknown, field: string): number {
   throw invalidRequest(field, mustBeIn('integer', { minimum: 0 }));
 }
 
-function dateUnit(value: unknown, field: string): string {
-  if (typeof value === 'string' && DATE_UNITS.includes(value)) return value;
+function dateUnit(value: unknown, field: string): DateUnit {
+  if (DATE_UNITS.includes(value as DateUnit)) return value as DateUnit;
   throw invalidRequest(field, `must be one of ${DATE_UNITS.join(', ')}`);
 }

@@ -125,21 +125,38 @@ export interface LocalDate {
   day: number;
 }
 
-/** The last date a wire date can write (years 0000..9999). */
+/** The first and last dates a wire date can write (years 0000..9999). */
+const FIRST_DATE: LocalDate = Object.freeze({ year: 0, month: 1, day: 1 });
 const LAST_DATE: LocalDate = Object.freeze({ year: 9999, month: 12, day: 31 });
 
 /**
  * Calendar arithmetic on a local date (month overflow clamps to the month's
- * last day). A result after 9999-12-31 is 9999-12-31: counts are bounded on
+ * last day), within 0000-01-01..9999-12-31: a result after 9999-12-31 is
+ * 9999-12-31 and one before 0000-01-01 is 0000-01-01. Counts are bounded on
  * write, but a campaign stored before may hold any (beyond JavaScript's
- * dates too, where the arithmetic gives NaN).
+ * dates too, where the arithmetic gives NaN: the end the amount moves to).
  */
-export function addToDate(date: LocalDate, amount: number, unit: string): LocalDate {
+export function addToDate(date: LocalDate, amount: number, unit: DateUnit): LocalDate {
   const result = addUnbounded(date, amount, unit);
+  if (result.year < FIRST_DATE.year || (Number.isNaN(result.year) && amount < 0)) return FIRST_DATE;
   return result.year <= LAST_DATE.year ? result : LAST_DATE;
 }
 
-function addUnbounded({ year, month, day }: LocalDate, amount: number, unit: string): LocalDate {
+/**
+ * addToDate on a YYYY-MM-DD date, the form the server's Company calendar
+ * keeps (a voucher's and points' dates, a challenge's window): `amount`
+ * units after `date` (before it when negative), the month's last day when it
+ * has fewer (Jan 31 + 1 month is Feb 28/29), within 0000-01-01..9999-12-31
+ * (a result beyond either end is that end).
+ */
+export function addToLocalDate(date: string, amount: number, unit: DateUnit): string {
+  if (!DATE.test(date)) throw new Error(`${date} is not a YYYY-MM-DD date`);
+  const [year, month, day] = date.split('-').map(Number);
+  const result = addToDate({ year, month, day }, amount, unit);
+  return formatDate(result.year, result.month, result.day);
+}
+
+function addUnbounded({ year, month, day }: LocalDate, amount: number, unit: DateUnit): LocalDate {
   switch (unit) {
     case 'days':
     case 'day':
@@ -153,12 +170,11 @@ function addUnbounded({ year, month, day }: LocalDate, amount: number, unit: str
     case 'years':
     case 'year':
       return clampDay(year + amount, month, day);
-    default:
-      throw new Error(`unit ${unit} not compiled`);
   }
 }
 
-export const DATE_UNITS: readonly string[] = ['day', 'days', 'week', 'weeks', 'month', 'months', 'year', 'years'];
+export const DATE_UNITS = ['day', 'days', 'week', 'weeks', 'month', 'months', 'year', 'years'] as const;
+export type DateUnit = (typeof DATE_UNITS)[number];
 
 export function lastDayOfMonth(year: number, month: number): number {
   return new Date(utcDay(year, month, 0)).getUTCDate();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, addMonths, boundInstant, daysLater, endOfDay, localDate, monthsLater, zonedInstant } from './company-days.js';
+import { addToLocalDate } from '@tally/engine';
+import { boundInstant, daysLater, endOfDay, localDate, monthsLater, zonedInstant } from './company-days.js';
 
 // localDate remembers the last date per zone for the minute it holds (carts read it several times a request).
 describe('localDate', () => {
@@ -50,11 +51,11 @@ describe('zonedInstant', () => {
       expect(at(sunday, '00:00:00', 'America/Santiago'), sunday).toBe(jump);
       expect(at(sunday, '00:30:00', 'America/Santiago'), sunday).toBe(jump);
       expect(at(sunday, '01:00:00', 'America/Santiago'), sunday).toBe(jump);
-      expect(at(addDays(sunday, -1), '23:59:59', 'America/Santiago'), sunday).toBe(`${sunday}T03:59:59.000Z`);
+      expect(at(addToLocalDate(sunday, -1, 'days'), '23:59:59', 'America/Santiago'), sunday).toBe(`${sunday}T03:59:59.000Z`);
     }
     // America/Havana (-05:00 to -04:00) and Asia/Beirut (+02:00 to +03:00) skip midnight too.
     for (const day of ['2024-03-10', '2025-03-09', '2026-03-08']) expect(at(day, '00:00:00', 'America/Havana'), day).toBe(`${day}T05:00:00.000Z`);
-    for (const day of ['2024-03-31', '2025-03-30', '2026-03-29']) expect(at(day, '00:00:00', 'Asia/Beirut'), day).toBe(`${addDays(day, -1)}T22:00:00.000Z`);
+    for (const day of ['2024-03-31', '2025-03-30', '2026-03-29']) expect(at(day, '00:00:00', 'Asia/Beirut'), day).toBe(`${addToLocalDate(day, -1, 'days')}T22:00:00.000Z`);
     // Europe/Madrid skips 02:00 to 02:59:59: 02:30 is 03:00 (the jump, not Temporal's 03:30).
     for (const day of ['2024-03-31', '2025-03-30', '2026-03-29']) expect(at(day, '02:30:00', 'Europe/Madrid'), day).toBe(`${day}T01:00:00.000Z`);
     // Pacific/Apia skipped all of 2011-12-30 (-10:00 to +14:00): the day is the instant 2011-12-31 starts.
@@ -66,7 +67,7 @@ describe('zonedInstant', () => {
   it('reads a time the clocks show twice as the earlier instant', () => {
     // America/Santiago: 24:00 of the first Saturday of April is 23:00 again (-03:00 to -04:00).
     for (const saturday of ['2022-04-02', '2023-04-01', '2024-04-06', '2025-04-05', '2026-04-04']) {
-      const sunday = addDays(saturday, 1);
+      const sunday = addToLocalDate(saturday, 1, 'days');
       expect(at(saturday, '23:00:00', 'America/Santiago'), saturday).toBe(`${sunday}T02:00:00.000Z`);
       expect(at(saturday, '23:59:59', 'America/Santiago'), saturday).toBe(`${sunday}T02:59:59.000Z`);
       expect(at(sunday, '00:00:00', 'America/Santiago'), saturday).toBe(`${sunday}T04:00:00.000Z`);
@@ -89,9 +90,9 @@ describe('zonedInstant', () => {
 
   it("starts every day of 2024 to 2026 at the first second of its date in zones that move their clocks at midnight", () => {
     for (const timezone of ['America/Santiago', 'America/Havana', 'Asia/Beirut', 'America/Asuncion', 'Asia/Tehran', 'Europe/Madrid']) {
-      for (let day = '2024-01-01'; day < '2027-01-01'; day = addDays(day, 1)) {
+      for (let day = '2024-01-01'; day < '2027-01-01'; day = addToLocalDate(day, 1, 'days')) {
         const start = zonedInstant(day, '00:00:00', timezone).getTime();
-        expect([localDate(new Date(start - 1000), timezone), localDate(new Date(start), timezone)], `${timezone} ${day}`).toEqual([addDays(day, -1), day]);
+        expect([localDate(new Date(start - 1000), timezone), localDate(new Date(start), timezone)], `${timezone} ${day}`).toEqual([addToLocalDate(day, -1, 'days'), day]);
       }
     }
   });
@@ -100,11 +101,11 @@ describe('zonedInstant', () => {
 describe('endOfDay', () => {
   it('is the second before the next date starts: the later 23:59:59 of an overlap, the one before a skipped midnight', () => {
     expect(end('2026-11-22', 'Asia/Kathmandu')).toBe('2026-11-22T18:14:59.000Z');
-    for (const saturday of ['2024-04-06', '2025-04-05', '2026-04-04']) expect(end(saturday, 'America/Santiago'), saturday).toBe(`${addDays(saturday, 1)}T03:59:59.000Z`);
-    for (const saturday of ['2024-09-07', '2025-09-06', '2026-09-05']) expect(end(saturday, 'America/Santiago'), saturday).toBe(`${addDays(saturday, 1)}T03:59:59.000Z`);
+    for (const saturday of ['2024-04-06', '2025-04-05', '2026-04-04']) expect(end(saturday, 'America/Santiago'), saturday).toBe(`${addToLocalDate(saturday, 1, 'days')}T03:59:59.000Z`);
+    for (const saturday of ['2024-09-07', '2025-09-06', '2026-09-05']) expect(end(saturday, 'America/Santiago'), saturday).toBe(`${addToLocalDate(saturday, 1, 'days')}T03:59:59.000Z`);
     for (const day of ['2024-10-26', '2025-10-25', '2026-10-24']) expect(end(day, 'Asia/Beirut'), day).toBe(`${day}T21:59:59.000Z`);
     // Havana's fall-back hour is the next day's first: the day before ends once, at -04:00.
-    for (const day of ['2024-11-02', '2025-11-01', '2026-10-31']) expect(end(day, 'America/Havana'), day).toBe(`${addDays(day, 1)}T03:59:59.000Z`);
+    for (const day of ['2024-11-02', '2025-11-01', '2026-10-31']) expect(end(day, 'America/Havana'), day).toBe(`${addToLocalDate(day, 1, 'days')}T03:59:59.000Z`);
     // A skipped day ends before it starts: its date is never shown, and points ending on it end with the day before.
     expect(end('2011-12-30', 'Pacific/Apia')).toBe('2011-12-30T09:59:59.000Z');
     expect(end('2011-12-29', 'Pacific/Apia')).toBe('2011-12-30T09:59:59.000Z');
@@ -186,24 +187,15 @@ describe('daysLater and monthsLater', () => {
     expect(days('2026-01-01T00:00:00Z', 1e300, 'America/New_York')).toBe('9999-12-31T23:59:59.000Z');
     expect(months('2026-01-01T00:00:00Z', 12 * 36500, 'America/New_York')).toBe('9999-12-31T23:59:59.000Z');
     expect(months('2026-01-01T00:00:00Z', 1e300, 'America/New_York')).toBe('9999-12-31T23:59:59.000Z');
-  });
-});
-
-describe('addMonths', () => {
-  it("moves a date by calendar months either way, to the month's last day when it has fewer, as monthsLater counts them", () => {
-    expect(addMonths('2026-03-31', -1)).toBe('2026-02-28');
-    expect(addMonths('2028-03-31', -1)).toBe('2028-02-29');
-    expect(addMonths('2026-01-31', 1)).toBe('2026-02-28');
-    expect(addMonths('2026-01-15', -13)).toBe('2024-12-15');
-    expect(addMonths('2026-11-30', 14)).toBe('2028-01-30');
-    expect(addMonths('2026-05-20', 0)).toBe('2026-05-20');
-    // Years before 100 are those years, not 1900 + year as Date.UTC reads them: 0000 is a leap year, 1900 is not.
-    expect(addMonths('0000-03-31', -1)).toBe('0000-02-29');
-    expect(addMonths('0100-03-31', -1)).toBe('0100-02-28');
-  });
-
-  it('stays within the dates the wire writes', () => {
-    expect(addMonths('0000-03-15', -12)).toBe('0000-01-01');
-    expect(addMonths('9999-11-15', 2)).toBe('9999-12-31');
+    // Past 9999-12-31 is the last instant, not 9999-12-31 at the local time; reaching 9999-12-31 is that day's time.
+    expect(months('2026-06-15T10:00:00Z', 12 * 36500, 'UTC')).toBe('9999-12-31T23:59:59.000Z');
+    expect(months('9999-11-15T10:00:00Z', 2, 'Europe/Madrid')).toBe('9999-12-31T23:59:59.000Z');
+    expect(months('9999-10-31T10:00:00Z', 2, 'Europe/Madrid')).toBe('9999-12-31T10:00:00.000Z');
+    // Madrid's 10000-01-01 00:00 (UTC+1) is 9999-12-31T23:00Z, a wire datetime: a month after 9999-12-01 00:00 ends there.
+    expect(months('9999-11-30T23:00:00Z', 1, 'Europe/Madrid')).toBe('9999-12-31T23:00:00.000Z');
+    expect(days('9999-11-30T23:00:00Z', 31, 'Europe/Madrid')).toBe('9999-12-31T23:00:00.000Z');
+    // Kiritimati's wall clock is in 10000 from 10:00 UTC on 9999-12-31: no month later has a date, no months is the instant.
+    expect(months('9999-12-31T12:00:00Z', 1, 'Pacific/Kiritimati')).toBe('9999-12-31T23:59:59.000Z');
+    expect(months('9999-12-31T12:00:00Z', 0, 'Pacific/Kiritimati')).toBe('9999-12-31T12:00:00.000Z');
   });
 });

@@ -2,7 +2,7 @@
  * The Company's calendar: points activate and expire by local date; coupon and reward dates bound vouchers by it;
  * counts of days and months of a customer's validity (a voucher's, a reward's, a tier level's) are its calendar days.
  */
-import { localDateOf } from '@tally/engine';
+import { addToLocalDate, localDateOf } from '@tally/engine';
 import { boundedInstant, DAY_MS } from '../http/wire.js';
 
 /**
@@ -22,33 +22,6 @@ function dateOfWall(wall: number): string {
   if (wall < FIRST_WALL_MS) return '0000-01-01';
   if (wall >= PAST_LAST_DATE_MS) return '9999-12-31';
   return new Date(wall).toISOString().slice(0, 10);
-}
-
-/** `days` after a YYYY-MM-DD date. */
-export function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
-
-/**
- * `months` calendar months after a YYYY-MM-DD date (before it when negative), as monthsLater counts them: the
- * month's last day when it has fewer (Mar 31 - 1 is Feb 28/29); within 0000-01-01..9999-12-31.
- */
-export function addMonths(date: string, months: number): string {
-  return dateOfWall(wallMonthsLater(Date.parse(`${date}T00:00:00Z`), months));
-}
-
-/** `months` calendar months after a wall-clock time, at the same time of day (the month's last day when it has fewer). */
-function wallMonthsLater(wall: number, months: number): number {
-  const to = new Date(wall);
-  const day = to.getUTCDate();
-  to.setUTCDate(1);
-  to.setUTCMonth(to.getUTCMonth() + months);
-  const lastDay = new Date(to.getTime());
-  lastDay.setUTCMonth(to.getUTCMonth() + 1, 0);
-  to.setUTCDate(Math.min(day, lastDay.getUTCDate()));
-  return to.getTime();
 }
 
 const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
@@ -98,7 +71,7 @@ export function zonedInstant(date: string, time: string, timezone: string): Date
  * through it (they end when the local date passes available_to). Bounded as boundedInstant (9999-12-31 west of UTC).
  */
 export function endOfDay(date: string, timezone: string): Date {
-  // From the wall-clock milliseconds, not addDays: the day after 9999-12-31 has no YYYY-MM-DD.
+  // From the wall-clock milliseconds, not addToLocalDate: the day after 9999-12-31 has no YYYY-MM-DD.
   return boundedInstant(instantOfWall(Date.parse(`${date}T00:00:00Z`) + DAY_MS, timezone) - 1000);
 }
 
@@ -138,7 +111,23 @@ export function daysLater(instant: Date, days: number, timezone: string): Date {
   return sameWallTime(instant, timezone, (wall) => wall + days * DAY_MS);
 }
 
-/** `months` calendar months after `instant` in `timezone` (the month's last day when it has fewer: Jan 31 + 1 is Feb 28/29), at the same local time; as daysLater. */
+/** 9999-12 as a count of months from 0000-01: the last month the engine's dates reach. */
+const LAST_MONTH = 9999 * 12 + 11;
+
+/**
+ * `months` calendar months after `instant` in `timezone` (the month's last day when it has fewer: Jan 31 + 1 is Feb
+ * 28/29), at the same local time; as daysLater. The month step is the engine's (addToLocalDate) on the wall-clock
+ * time's date.
+ */
 export function monthsLater(instant: Date, months: number, timezone: string): Date {
-  return sameWallTime(instant, timezone, (wall) => wallMonthsLater(wall, months));
+  return sameWallTime(instant, timezone, (wall) => {
+    const date = dateOfWall(wall);
+    // From the date's midnight: a wall dateOfWall moved to 0000-01-01 or 9999-12-31 keeps its distance from it.
+    const timeOfDay = wall - Date.parse(`${date}T00:00:00Z`);
+    const month = Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1 + months;
+    if (month <= LAST_MONTH) return Date.parse(`${addToLocalDate(date, months, 'months')}T00:00:00Z`) + timeOfDay;
+    // Past the engine's dates, which end at 9999-12-31: January 10000 (no day to clamp) still starts within the last
+    // wire day east of UTC, as daysLater reaches it; a later month is past every wire datetime.
+    return month === LAST_MONTH + 1 ? PAST_LAST_DATE_MS + (Number(date.slice(8)) - 1) * DAY_MS + timeOfDay : NaN;
+  });
 }

@@ -4,7 +4,7 @@
  * week (from Monday), month or year, the last N months (relative_months,
  * today included), or fixed dates. Never beyond today or the challenge end.
  */
-import { addDays, addMonths } from '../calendar/company-days.js';
+import { addToLocalDate } from '@tally/engine';
 import type { ChallengeRecord } from './types.js';
 
 export interface Window {
@@ -19,7 +19,7 @@ export function measuredWindow(challenge: ChallengeRecord, today: string): Windo
   switch (challenge.attribute_data_period_type) {
     case 'current_week': {
       const weekday = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7;
-      return { from: addDays(today, -weekday), to: today };
+      return { from: addToLocalDate(today, -weekday, 'days'), to: today };
     }
     case 'current_month':
       return { from: `${today.slice(0, 7)}-01`, to: today };
@@ -36,7 +36,7 @@ export function measuredWindow(challenge: ChallengeRecord, today: string): Windo
 
 /** The last `months` months up to today (today included). */
 export function lastMonths(today: string, months: number): Window {
-  return { from: addDays(addMonths(today, -months), 1), to: today };
+  return { from: addToLocalDate(addToLocalDate(today, -months, 'months'), 1, 'days'), to: today };
 }
 
 function minDate(a: string, b: string): string {

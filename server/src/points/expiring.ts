@@ -5,6 +5,7 @@
  * capped there. expiration_date is the last instant the points are available
  * (the end of their available_to day in the Company's timezone, endOfDay).
  */
+import { addToLocalDate } from '@tally/engine';
 import { AssociationStore } from '../associations/store.js';
 import { optionalEnum, optionalWire } from '../http/params.js';
 import type { TallyRequest } from '../http/types.js';
@@ -13,7 +14,7 @@ import { findAccountHolder, findCustomer } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { StoreEnv } from '../store/env.js';
 import { readExpiring } from './ledger.js';
-import { addDays, endOfDay, localDate } from '../calendar/company-days.js';
+import { endOfDay, localDate } from '../calendar/company-days.js';
 import { pointsAsMoney } from './money.js';
 import { clockOf } from './request.js';
 
@@ -25,7 +26,7 @@ export function expiringPoints(env: StoreEnv, customers: CustomerStore, req: Tal
   // associate_id: a customer merged into another; its points are now the other's (the end of merged_to).
   const customer = by === 'associate_id' ? findAccountHolder(customers, new AssociationStore(env), req.tenant, 'id', value, 'value') : findCustomer(customers, req.tenant, by, value, 'value');
   const today = localDate(req.now, req.settings.timezone);
-  const limit = addDays(today, EXPIRING_WINDOW_DAYS);
+  const limit = addToLocalDate(today, EXPIRING_WINDOW_DAYS, 'days');
   const asked = optionalWire('date', req.query.get('date'), 'date');
   const until = asked === undefined || asked < today || asked > limit ? limit : asked;
   const byDay = new Map<string, number>();

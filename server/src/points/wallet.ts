@@ -6,7 +6,7 @@
  * first. Every change is returned as a transaction line so the stored
  * transactions always add up to the balance.
  */
-import { addDays } from '../calendar/company-days.js';
+import { addToLocalDate } from '@tally/engine';
 import type { Balance, ScoreLine } from './types.js';
 
 export interface Bucket {
@@ -86,7 +86,7 @@ export function settle(current: Wallet, today: string): Settled {
   const events: Event[] = [];
   for (const b of wallet.buckets) {
     if (!b.active && b.from <= today) events.push({ day: b.from, kind: 1, bucket: b });
-    if (b.to !== null && b.to < today) events.push({ day: addDays(b.to, 1), kind: 0, bucket: b });
+    if (b.to !== null && b.to < today) events.push({ day: addToLocalDate(b.to, 1, 'days'), kind: 0, bucket: b });
   }
   events.sort((x, y) => (x.day < y.day ? -1 : x.day > y.day ? 1 : x.kind - y.kind));
   const byDay = new Map<string, Movement>();
