@@ -168,6 +168,15 @@ export interface HeldVoucher {
   available_to?: string | null;
 }
 
+/** A voucher the customer holds but cannot use now, with the caller's reason (a listed code is then a rejection, not an unknown code). */
+export interface RefusedVoucher {
+  code: string;
+  campaign_id: Id;
+  voucher_id?: Id;
+  /** `<voucher_* code>: <message>`, e.g. `voucher_expired: voucher V1: expired at 2026-01-01T00:00:00Z`. */
+  error: string;
+}
+
 export interface CustomerState {
   id?: Id;
   code?: string;
@@ -185,6 +194,8 @@ export interface CustomerState {
   fraudulent?: boolean;
   attributes?: Record<string, unknown>;
   vouchers?: HeldVoucher[];
+  /** Only those the cart lists by code need be passed. */
+  refused_vouchers?: RefusedVoucher[];
 }
 
 /** Usage of one campaign, read by the caller for the periods named in `writes`. */

@@ -59,6 +59,29 @@ describe('coupons_desired', () => {
     expect(outcome.response.invalid_coupons).toEqual(['NOPE']);
   });
 
+  it("a listed voucher the customer holds but cannot use is a rejection with the caller's reason, not an unknown code", () => {
+    const refused_vouchers = [
+      { code: 'V-2-USED', campaign_id: 2, voucher_id: 512, error: 'voucher_redeemed: voucher V-2-USED: already redeemed' },
+      { code: 'V-4-OLD', campaign_id: 4, voucher_id: 514, error: 'voucher_expired: voucher V-4-OLD: expired at 2026-01-01T00:00:00Z' },
+      { code: 'V-1-OLD', campaign_id: 1, voucher_id: 511, error: 'voucher_expired: voucher V-1-OLD: expired at 2026-01-01T00:00:00Z' },
+    ];
+    const holder = { ...customer, refused_vouchers };
+    const outcome = evaluate(campaigns, cart([line(1, 10, 100)], { coupons_desired: ['V-2-USED', 'V-4-OLD', 'V-1-OLD', 'NOPE'] }), context({ customer: holder }));
+    expect(outcome.response.invalid_coupons).toEqual(['NOPE']);
+    // The mass campaign needs no coupon: it applies, and its voucher's state is no refusal of it.
+    expect(outcome.response.effects.map((e) => e.rule_id)).toEqual([1]);
+    expect(outcome.response.rejected_campaigns).toEqual([
+      { rule_id: 2, rule_name: 'with voucher', type: 'discount', error: 'voucher_redeemed: voucher V-2-USED: already redeemed', coupon_info: { voucher_id: 512, voucher_code: 'V-2-USED', coupon_id: 77, coupon_name: 'Voucher coupon' } },
+      { rule_id: 4, rule_name: 'targeted', type: 'discount', error: 'voucher_expired: voucher V-4-OLD: expired at 2026-01-01T00:00:00Z', coupon_info: { voucher_id: 514, voucher_code: 'V-4-OLD' } },
+    ]);
+    expect(outcome.writes.vouchers_used).toEqual([]);
+    // Not listed by code ('all', 'selected'), a voucher that cannot be used is simply not used.
+    for (const coupons_desired of ['all', 'selected']) {
+      const all = evaluate(campaigns, cart([line(1, 10, 100)], { coupons_desired: coupons_desired as never }), context({ customer: holder }));
+      expect(all.response.rejected_campaigns).toEqual([]);
+    }
+  });
+
   it('a voucher discount is reported in vouchers, coupon_info and total_discount_voucher_applied, and written as used', () => {
     const outcome = evaluate(campaigns, cart([line(1, 10, 100)], { coupons_desired: ['V-2'] }), context({ customer }));
     const effect = outcome.response.effects.find((e) => e.rule_id === 2);

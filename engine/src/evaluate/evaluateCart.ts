@@ -24,6 +24,7 @@ export function evaluateCart(program: Program, cart: Cart, context: Context): Ou
   const input = readCart(cart, program.settings.currency);
   const ctx = readContext(context, input.cart.returns?.length ?? 0);
   const created = zonedDate(input.createdAt, formatter);
+  const coupons = resolveCoupons(program, input, ctx);
   const run: Run = {
     program,
     input,
@@ -31,9 +32,10 @@ export function evaluateCart(program: Program, cart: Cart, context: Context): Ou
     facts: buildFacts(input, ctx, created),
     created,
     now: ctx.now === input.createdAt ? created : zonedDate(ctx.now, formatter),
-    coupons: resolveCoupons(program, input, ctx),
+    coupons,
     effects: [],
-    rejected: [],
+    // The cart's own codes first: vouchers it listed that cannot be used.
+    rejected: coupons.refused,
     vouchers: [],
     scores: [],
     cashbacks: [],

@@ -47,6 +47,8 @@ export interface CartCustomer {
   associate_id?: string;
 }
 
+const NO_CODES: ReadonlySet<string> = new Set();
+
 const ANONYMOUS: CartCustomer = { id: null, code: null, record: undefined };
 
 /**
@@ -97,20 +99,35 @@ export function buildContext(
   mode: Context['mode'],
   seed: string,
   productIds: readonly string[] = [],
+  listedCodes: ReadonlySet<string> = NO_CODES,
 ): Context {
   const at = now.toISOString();
   return {
     now: at,
     mode,
     seed,
-    ...(customer.id === null ? {} : { customer: customerState(sources, tenant, settings, customer, now, cached.usesTier) }),
+    ...(customer.id === null ? {} : { customer: customerState(sources, tenant, settings, customer, now, cached.usesTier, listedCodes) }),
     counters: readCounters(sources, tenant, settings, cached, customerCounterKey(customer), at),
     ...(cached.usesFeatures && sources.products && productIds.length > 0 ? { product_features: sources.products.productFeatures(tenant, productIds) } : {}),
   };
 }
 
-function customerState(sources: ContextSources, tenant: Tenant, settings: CompanySettings, customer: CartCustomer, now: Date, readsTier: boolean): CustomerState {
+function customerState(
+  sources: ContextSources,
+  tenant: Tenant,
+  settings: CompanySettings,
+  customer: CartCustomer,
+  now: Date,
+  readsTier: boolean,
+  listedCodes: ReadonlySet<string>,
+): CustomerState {
   const id = customer.id!;
+  const vouchers = sources.vouchers.heldAndRefused(tenant, id, now.toISOString(), listedCodes);
+  const numericIds = <T extends { campaign_id: unknown; voucher_id?: unknown }>(voucher: T): T => ({
+    ...voucher,
+    campaign_id: wireInt(String(voucher.campaign_id)),
+    ...(voucher.voucher_id === undefined ? {} : { voucher_id: wireInt(String(voucher.voucher_id)) }),
+  });
   const profile = customer.record?.profile ?? {};
   const balance = sources.balance(tenant, id, now);
   const country = ownCountry(profile, settings);
@@ -130,11 +147,9 @@ function customerState(sources: ContextSources, tenant: Tenant, settings: Compan
     tier: readsTier && customer.record ? sources.tier?.(tenant, customer.record, now) : undefined,
     fraudulent: profile.fraudulent === true,
     attributes: customer.record?.attributes ?? {},
-    vouchers: sources.vouchers.held(tenant, id, now.toISOString()).map((voucher) => ({
-      ...voucher,
-      campaign_id: wireInt(String(voucher.campaign_id)),
-      ...(voucher.voucher_id === undefined ? {} : { voucher_id: wireInt(String(voucher.voucher_id)) }),
-    })),
+    vouchers: vouchers.held.map(numericIds),
+    // The listed codes of vouchers it cannot use: the cart answers why (rejected_campaigns), not "unknown" (invalid_coupons).
+    ...(vouchers.refused.length === 0 ? {} : { refused_vouchers: vouchers.refused.map(numericIds) }),
   };
 }
 

@@ -24,6 +24,8 @@ export interface CartRequest {
   location_id: string | undefined;
   /** The lines' product ids (canonical), for the catalogue's features. */
   product_ids: string[];
+  /** The codes coupons_desired (else vouchers_desired) lists, when it is a list: the engine says why a held voucher among them cannot be used. */
+  listed_codes: ReadonlySet<string>;
 }
 
 type Row = Record<string, unknown>;
@@ -50,6 +52,7 @@ export function readCartRequest(text: string): CartRequest {
     customer_code: wire.customer_code,
     location_id: wire.location_id,
     product_ids: productIds(wire),
+    listed_codes: listedCodes(wire),
     body: engineCart(wire),
   };
 }
@@ -58,6 +61,14 @@ function productIds(wire: CartsCart): string[] {
   const ids: string[] = [];
   for (const line of wire.lines) if (line.product_id !== undefined) ids.push(line.product_id);
   return ids;
+}
+
+const NO_CODES: ReadonlySet<string> = new Set();
+
+/** Read as the engine reads it (readCoupons): coupons_desired, else the deprecated vouchers_desired. */
+function listedCodes(wire: CartsCart): ReadonlySet<string> {
+  const desired = wire.coupons_desired ?? wire.vouchers_desired;
+  return Array.isArray(desired) && desired.length > 0 ? new Set(desired) : NO_CODES;
 }
 
 /** The same object, its ids turned back into numbers in place: the engine echoes them into the response. */

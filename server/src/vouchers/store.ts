@@ -3,13 +3,13 @@
  * -> VoucherRecord; `voucher_codes` [tenant, code] -> id; `customer_vouchers`
  * [tenant, idKey(customer_id), idKey(id)] -> null (a customer's vouchers in id order).
  */
-import type { HeldVoucher } from '@tally/engine';
+import type { HeldVoucher, RefusedVoucher } from '@tally/engine';
 import { wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { idFromKey, idKey, tenantPrefix, under } from '../store/keys.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import type { Tenant } from '../tenancy/types.js';
-import { isUsable } from './status.js';
+import { voucherRefusal } from './status.js';
 import type { VoucherRecord } from './types.js';
 
 export interface VoucherStore {
@@ -23,6 +23,8 @@ export interface VoucherStore {
   ofCoupon(tenant: Tenant, couponId: string): VoucherRecord[];
   /** The customer's usable vouchers at `now`, in that order, for the evaluation context. */
   held(tenant: Tenant, customerId: string, now: string): HeldVoucher[];
+  /** `held`, and, in the same read, why each of the customer's vouchers whose code is `listed` cannot be used at `now`. */
+  heldAndRefused(tenant: Tenant, customerId: string, now: string, listed: ReadonlySet<string>): { held: HeldVoucher[]; refused: RefusedVoucher[] };
   /** Inside the caller's `env.transact`: creates or replaces a voucher and its indexes. */
   putInTransaction(tenant: Tenant, record: VoucherRecord): void;
   /** Inside `env.transact`: the voucher and its indexes are gone (a customer's hard delete). */
@@ -30,6 +32,8 @@ export interface VoucherStore {
   /** Inside `env.transact`: the voucher now belongs to `customerId` (merges). */
   reassignInTransaction(tenant: Tenant, record: VoucherRecord, customerId: string): void;
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 function byUseOrder(a: VoucherRecord, b: VoucherRecord): number {
   const end = (v: VoucherRecord) => (v.available_to === null ? Infinity : Date.parse(v.available_to));
@@ -83,16 +87,28 @@ export class LmdbVoucherStore implements VoucherStore {
   }
 
   held(tenant: Tenant, customerId: string, now: string): HeldVoucher[] {
-    return this.ofCustomer(tenant, customerId)
-      .filter((voucher) => isUsable(voucher, now))
-      .map((voucher) => ({
-        code: voucher.code,
-        campaign_id: voucher.campaign_id,
-        voucher_id: voucher.id,
-        selected: voucher.selected,
-        available_to: voucher.available_to,
-        ...(voucher.campaign_history_id === undefined ? {} : { campaign_history_id: wireInt(voucher.campaign_history_id) }),
-      }));
+    return this.heldAndRefused(tenant, customerId, now, NONE).held;
+  }
+
+  heldAndRefused(tenant: Tenant, customerId: string, now: string, listed: ReadonlySet<string>): { held: HeldVoucher[]; refused: RefusedVoucher[] } {
+    const held: HeldVoucher[] = [];
+    const refused: RefusedVoucher[] = [];
+    for (const voucher of this.ofCustomer(tenant, customerId)) {
+      const refusal = voucherRefusal(voucher, now);
+      if (refusal === null) {
+        held.push({
+          code: voucher.code,
+          campaign_id: voucher.campaign_id,
+          voucher_id: voucher.id,
+          selected: voucher.selected,
+          available_to: voucher.available_to,
+          ...(voucher.campaign_history_id === undefined ? {} : { campaign_history_id: wireInt(voucher.campaign_history_id) }),
+        });
+      } else if (listed.has(voucher.code)) {
+        refused.push({ code: voucher.code, campaign_id: voucher.campaign_id, voucher_id: voucher.id, error: `${refusal.code}: ${refusal.message}` });
+      }
+    }
+    return { held, refused };
   }
 
   putInTransaction(tenant: Tenant, record: VoucherRecord): void {
