@@ -179,4 +179,17 @@ describe('points availability from the campaign settings', () => {
     const outcome = evaluate([ratio(10, { activation_period_type: 'relative', activation_delay: 1, activation_delay_unit: 'days' })], cart([line(1, 10, 10)]));
     expect(outcome.response.customer[0]).toMatchObject({ score: 1100, score_available: 1000 });
   });
+
+  it('counts earned points in the customer\'s score as the ledger settles them on the evaluation\'s day, not the cart\'s', () => {
+    // context.now is 2026-11-20: 30 days' delay and 6 months' availability.
+    const dated = ratio(10, { activation_period_type: 'relative', activation_delay: 30, activation_delay_unit: 'days', expiration_period_type: 'relative', availability_duration: 6, availability_duration_unit: 'months' });
+    const summary = (created: string) => evaluate([dated], cart([line(1, 10, 10)], { creation_date: created })).response.customer[0];
+    // Back-dated a year: available from 2025-12-01 to 2026-06-01, expired today: the score is unchanged.
+    expect(summary('2025-11-01T10:00:00Z')).toMatchObject({ score: 1000, score_available: 1000 });
+    // Back-dated two months: available since 2026-10-31.
+    expect(summary('2026-10-01T10:00:00Z')).toMatchObject({ score: 1100, score_available: 1100 });
+    // Without a delay, a future-dated cart's points are pending until its day.
+    const now = evaluate([ratio(10)], cart([line(1, 10, 10)], { creation_date: '2026-12-01T10:00:00Z' })).response.customer[0];
+    expect(now).toMatchObject({ score: 1100, score_available: 1000 });
+  });
 });
