@@ -175,6 +175,14 @@ describe('points availability from the campaign settings', () => {
     expect(datesOf({}, '2026-11-30T23:30:00Z')).toEqual(['2026-12-01', null]);
   });
 
+  it('a datetime activation_date or expiration_date names the Company\'s day it falls on', () => {
+    // 23:30 UTC on 2026-12-31 is 2027-01-01 in Madrid; 21:00 UTC on 2027-06-30 is still the 30th there.
+    const fixed = { activation_period_type: 'fixed', activation_date: '2026-12-31T23:30:00Z', expiration_period_type: 'fixed', expiration_date: '2027-06-30T21:00:00Z' };
+    expect(datesOf(fixed)).toEqual(['2027-01-01', '2027-06-30']);
+    expect(datesOf({ ...fixed, expiration_period_type: 'relative', expiration_date: undefined, availability_duration: 10, availability_duration_unit: 'days' })).toEqual(['2027-01-01', '2027-01-11']);
+    expect(datesOf({ expiration_period_type: 'fixed', expiration_date: '2026-12-15T12:00:00-05:00' })).toEqual(['2026-11-20', '2026-12-15']);
+  });
+
   it('points not yet available are left out of the customer\'s available score', () => {
     const outcome = evaluate([ratio(10, { activation_period_type: 'relative', activation_delay: 1, activation_delay_unit: 'days' })], cart([line(1, 10, 10)]));
     expect(outcome.response.customer[0]).toMatchObject({ score: 1100, score_available: 1000 });

@@ -28,7 +28,7 @@ export function applyPointsCampaign(run: Run, campaign: CompiledCampaign): void 
   // A points campaign's budget and per-cart cap are counted in the money value of its points.
   let budgetLeft = Math.min(admission.budgetLeft ?? Infinity, campaign.maxTransactionCents ?? Infinity);
   let spentCents = 0;
-  const earned = campaign.availability ? campaign.availability(run.created) : { from: run.created.date, to: null };
+  const earned = campaign.availability ? campaign.availability(run.created, run.program.settings.formatter) : { from: run.created.date, to: null };
   for (const effect of campaign.effects) {
     const awards = effect.distribution === 'individual_items' ? perLine(effect, lines, eligible) : onCart(effect, lines, eligible);
     for (const award of awards) {

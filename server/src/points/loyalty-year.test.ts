@@ -55,4 +55,23 @@ describe('a loyalty year over HTTP', () => {
     ]);
     expect(txs[1].origin_info).toEqual({});
   });
+
+  it('takes a datetime activation_date and expiration_date as the Company\'s days they fall on', async () => {
+    const create = (params: Record<string, unknown>) => server.client.post('/points', {
+      rule_params: { name: 'season', when: 'season', rule_effects: [{ type: 'direct_value', value: 40, distribution: 'total' }], ...params },
+    });
+    // Was 400 naming activation_fixed_option_selected, "(or give activation_date)", which the body gave.
+    const dated = { activation_period_type: 'fixed', activation_date: '2027-01-01T00:00:00Z', expiration_period_type: 'fixed', expiration_date: '2027-03-31T23:00:00Z' };
+    const res = await create(dated);
+    expect(res.status, res.text).toBe(200);
+    expect((await server.client.get(`/points/${res.body.id}`)).body).toMatchObject(dated);
+    const granted = await server.client.post('/trigger', { trigger: 'season', customer_id: 2, loyalty_rule_id: res.body.id });
+    expect(granted.status, granted.text).toBe(200);
+    expect(granted.body.scores).toEqual([{ score: 40, loyalty_score_id: res.body.id, available_from: '2027-01-01', available_to: '2027-03-31' }]);
+    expect(granted.body.customer).toMatchObject({ score: 40, score_available: 0 });
+    await expectLedgerAddsUp(server.client, 2);
+    const backwards = await create({ ...dated, expiration_date: '2026-12-31T23:59:59Z' });
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.error).toMatch(/^rule_params\.expiration_date/);
+  });
 });
