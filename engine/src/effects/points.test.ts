@@ -175,8 +175,29 @@ describe('points availability from the campaign settings', () => {
     expect(datesOf({}, '2026-11-30T23:30:00Z')).toEqual(['2026-12-01', null]);
   });
 
+  it('a datetime activation_date or expiration_date names the Company\'s day it falls on', () => {
+    // 23:30 UTC on 2026-12-31 is 2027-01-01 in Madrid; 21:00 UTC on 2027-06-30 is still the 30th there.
+    const fixed = { activation_period_type: 'fixed', activation_date: '2026-12-31T23:30:00Z', expiration_period_type: 'fixed', expiration_date: '2027-06-30T21:00:00Z' };
+    expect(datesOf(fixed)).toEqual(['2027-01-01', '2027-06-30']);
+    expect(datesOf({ ...fixed, expiration_period_type: 'relative', expiration_date: undefined, availability_duration: 10, availability_duration_unit: 'days' })).toEqual(['2027-01-01', '2027-01-11']);
+    expect(datesOf({ expiration_period_type: 'fixed', expiration_date: '2026-12-15T12:00:00-05:00' })).toEqual(['2026-11-20', '2026-12-15']);
+  });
+
   it('points not yet available are left out of the customer\'s available score', () => {
     const outcome = evaluate([ratio(10, { activation_period_type: 'relative', activation_delay: 1, activation_delay_unit: 'days' })], cart([line(1, 10, 10)]));
     expect(outcome.response.customer[0]).toMatchObject({ score: 1100, score_available: 1000 });
+  });
+
+  it('counts earned points in the customer\'s score as the ledger settles them on the evaluation\'s day, not the cart\'s', () => {
+    // context.now is 2026-11-20: 30 days' delay and 6 months' availability.
+    const dated = ratio(10, { activation_period_type: 'relative', activation_delay: 30, activation_delay_unit: 'days', expiration_period_type: 'relative', availability_duration: 6, availability_duration_unit: 'months' });
+    const summary = (created: string) => evaluate([dated], cart([line(1, 10, 10)], { creation_date: created })).response.customer[0];
+    // Back-dated a year: available from 2025-12-01 to 2026-06-01, expired today: the score is unchanged.
+    expect(summary('2025-11-01T10:00:00Z')).toMatchObject({ score: 1000, score_available: 1000 });
+    // Back-dated two months: available since 2026-10-31.
+    expect(summary('2026-10-01T10:00:00Z')).toMatchObject({ score: 1100, score_available: 1100 });
+    // Without a delay, a future-dated cart's points are pending until its day.
+    const now = evaluate([ratio(10)], cart([line(1, 10, 10)], { creation_date: '2026-12-01T10:00:00Z' })).response.customer[0];
+    expect(now).toMatchObject({ score: 1100, score_available: 1000 });
   });
 });

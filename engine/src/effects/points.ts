@@ -28,7 +28,7 @@ export function applyPointsCampaign(run: Run, campaign: CompiledCampaign): void 
   // A points campaign's budget and per-cart cap are counted in the money value of its points.
   let budgetLeft = Math.min(admission.budgetLeft ?? Infinity, campaign.maxTransactionCents ?? Infinity);
   let spentCents = 0;
-  const earned = campaign.availability ? campaign.availability(run.created) : { from: run.created.date, to: null };
+  const earned = campaign.availability ? campaign.availability(run.created, run.program.settings.formatter) : { from: run.created.date, to: null };
   for (const effect of campaign.effects) {
     const awards = effect.distribution === 'individual_items' ? perLine(effect, lines, eligible) : onCart(effect, lines, eligible);
     for (const award of awards) {
@@ -124,7 +124,10 @@ function awardPoints(
   run.effects.push(applied);
   run.scores.push({ line_order: lineOrder, score: points, loyalty_score_id: campaign.rawId, available_from: earned.from, available_to: earned.to });
   run.scoreEarned += points;
-  if (earned.from <= run.created.date) run.scoreEarnedAvailable += points;
+  // Counted as the ledger settles them on the evaluation's day, not the cart's: a back-dated cart's points
+  // may be available already, or expired; a future-dated cart's are pending until their day.
+  if (earned.to !== null && earned.to < run.now.date) run.scoreEarnedExpired += points;
+  else if (earned.from <= run.now.date) run.scoreEarnedAvailable += points;
   if (isIdentified(run.context)) {
     run.writes.points.push({
       customer_id: run.context.customer?.id ?? null,

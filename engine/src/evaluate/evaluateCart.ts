@@ -43,6 +43,7 @@ export function evaluateCart(program: Program, cart: Cart, context: Context): Ou
     discountVoucherCents: 0,
     scoreEarned: 0,
     scoreEarnedAvailable: 0,
+    scoreEarnedExpired: 0,
     scoreUsed: 0,
     scoreCoupon: 0,
     scoreReturnedFrom: 0,

@@ -68,7 +68,7 @@ function summaryOfRun(run: Run, money: (points: number) => number): CustomerSumm
   const customer = run.context.customer;
   const returned = run.scoreReturnedTo - run.scoreReturnedFrom;
   const available = run.context.pointsAvailable + run.scoreEarnedAvailable - run.scoreUsed + returned;
-  const score = (customer?.points ?? run.context.pointsAvailable) + run.scoreEarned - run.scoreUsed + returned;
+  const score = (customer?.points ?? run.context.pointsAvailable) + run.scoreEarned - run.scoreEarnedExpired - run.scoreUsed + returned;
   const identity = { id: customer?.id ?? null, code: customer?.code ?? null, fraudulent: customer?.fraudulent ?? false, attributes: customer?.attributes ?? {} };
   return customerSummary(identity, { score, score_available: available }, run.program.settings.scoreThresholdCashback, money);
 }

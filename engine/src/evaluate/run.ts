@@ -25,8 +25,10 @@ export interface Run {
   discountPromotionCents: number;
   discountVoucherCents: number;
   scoreEarned: number;
-  /** Earned points already available at the cart's date (no activation delay). */
+  /** Earned points available on the evaluation's day (their available_from has come, their available_to has not passed). */
   scoreEarnedAvailable: number;
+  /** Earned points whose available_to has already passed (a back-dated cart): recorded, and expired at once. */
+  scoreEarnedExpired: number;
   scoreUsed: number;
   /** Points earned through campaigns applied with a coupon (total_scores_coupon_applied). */
   scoreCoupon: number;

@@ -1,10 +1,12 @@
 /**
  * available_from / available_to of earned points, from a points campaign's
- * activation and expiration settings, as local dates of the Company.
+ * activation and expiration settings, as local dates of the Company. A
+ * datetime activation_date or expiration_date names the Company's day it
+ * falls on (the formatter is the Company timezone's).
  */
 import { invalidRequest, mustBeIn } from '../errors.js';
-import { addToDate, DATE_UNITS, formatDate, isDateOnly, lastDayOfMonth, type DateUnit, type LocalDate, type ZonedDate } from './zonedDate.js';
-export type PointsAvailability = (earned: ZonedDate) => { from: string; to: string | null };
+import { addToDate, DATE_UNITS, formatDate, isDateOnly, lastDayOfMonth, parseInstant, zonedDate, type DateUnit, type LocalDate, type ZonedDate } from './zonedDate.js';
+export type PointsAvailability = (earned: ZonedDate, formatter: Intl.DateTimeFormat) => { from: string; to: string | null };
 
 const ACTIVATION_FIXED = ['at_the_beginning_of_the_calendar_month', 'at_the_beginning_of_the_calendar_year'];
 const EXPIRATION_FIXED = ['at_the_end_of_the_calendar_month', 'at_the_end_of_the_calendar_year'];
@@ -12,13 +14,13 @@ const EXPIRATION_FIXED = ['at_the_end_of_the_calendar_month', 'at_the_end_of_the
 export function compilePointsAvailability(params: Record<string, unknown>): PointsAvailability {
   const activate = compileActivation(params);
   const expire = compileExpiration(params);
-  return (earned) => {
-    const from = activate(earned);
-    return { from: formatDate(from.year, from.month, from.day), to: expire(from) };
+  return (earned, formatter) => {
+    const from = activate(earned, formatter);
+    return { from: formatDate(from.year, from.month, from.day), to: expire(from, formatter) };
   };
 }
 
-function compileActivation(params: Record<string, unknown>): (earned: ZonedDate) => LocalDate {
+function compileActivation(params: Record<string, unknown>): (earned: ZonedDate, formatter: Intl.DateTimeFormat) => LocalDate {
   const type = params.activation_period_type;
   if (type === undefined || type === null || type === '') return (earned) => earned;
   if (type === 'relative') {
@@ -32,6 +34,8 @@ function compileActivation(params: Record<string, unknown>): (earned: ZonedDate)
       const [year, month, day] = date.split('-').map(Number);
       return () => ({ year, month, day });
     }
+    const at = fixedInstant(date, 'rule_params.activation_date');
+    if (at !== null) return (_earned, formatter) => zonedDate(at, formatter);
     const option = params.activation_fixed_option_selected;
     if (option === 'at_the_beginning_of_the_calendar_month') {
       // Points earned during a month become available on the first day of the next one.
@@ -47,7 +51,7 @@ function compileActivation(params: Record<string, unknown>): (earned: ZonedDate)
   throw invalidRequest('rule_params.activation_period_type', 'must be relative or fixed');
 }
 
-function compileExpiration(params: Record<string, unknown>): (from: LocalDate) => string | null {
+function compileExpiration(params: Record<string, unknown>): (from: LocalDate, formatter: Intl.DateTimeFormat) => string | null {
   const type = params.expiration_period_type;
   if (type === undefined || type === null || type === '') return () => null;
   if (type === 'relative') {
@@ -65,6 +69,8 @@ function compileExpiration(params: Record<string, unknown>): (from: LocalDate) =
   if (type === 'fixed') {
     const date = params.expiration_date;
     if (isDateOnly(date)) return () => date;
+    const at = fixedInstant(date, 'rule_params.expiration_date');
+    if (at !== null) return (_from, formatter) => zonedDate(at, formatter).date;
     const option = params.fixed_option_selected;
     if (option === 'at_the_end_of_the_calendar_month') {
       return (from) => formatDate(from.year, from.month, lastDayOfMonth(from.year, from.month));
@@ -76,6 +82,12 @@ function compileExpiration(params: Record<string, unknown>): (from: LocalDate) =
     );
   }
   throw invalidRequest('rule_params.expiration_period_type', 'must be relative or fixed');
+}
+
+/** A datetime's instant; null when none is given (a fixed option applies). */
+function fixedInstant(value: unknown, field: string): number | null {
+  if (value === undefined || value === null || value === '') return null;
+  return parseInstant(value, field);
 }
 
 function nonNegativeInt(value: unknown, field: string): number {

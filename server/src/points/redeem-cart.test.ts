@@ -84,6 +84,24 @@ describe('POST /points/redeem_cart', () => {
     expect(await balance(server.client, 60)).toEqual(before);
   });
 
+  it('refuses a cancelled cart and a cancellation, naming the field the cart was named by, and writes nothing', async () => {
+    expect((await server.client.patch('/company', { cart_cancellation_wait_seconds: 0 })).status).toBe(200);
+    expect((await server.client.post('/carts/realtime', cart(902, 60, 'T-902'))).status).toBe(200);
+    const cancelled = await server.client.post('/carts/cancellation', { cart_to_cancel_id: 902, new_cart_id: 903, new_cart_code: 'T-903' });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    const before = await balance(server.client, 60);
+    for (const [body, error] of [
+      [{ activity_id: 902 }, 'activity_id: cart 902 is cancelled'],
+      [{ activity_code: 'T-902' }, 'activity_code: cart 902 is cancelled'],
+      [{ activity_code: 'T-903' }, 'activity_code: cart 903 is a cancellation (of cart 902)'],
+    ] as const) {
+      const res = await server.client.post('/points/redeem_cart', { ...body, customer_id: 60, amount: 1 });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body).toEqual({ code: 'invalid_request', error });
+    }
+    expect(await balance(server.client, 60)).toEqual(before);
+  });
+
   it('never spends more than the available points under concurrent redemptions', async () => {
     const available = (await balance(server.client, 61)).score_available;
     const results = await Promise.all(

@@ -44,11 +44,15 @@ export async function redeem(env: StoreEnv, customers: CustomerStore, req: Tally
   return answer(env, req, customer, body.amount);
 }
 
-function findCart(carts: CartStore, req: TallyRequest, body: PointsRedeemCart): CartRecord {
+/** The cart the points pay for: it exists, is the customer's (or nobody's), and is a purchase that still stands. */
+function findCart(carts: CartStore, req: TallyRequest, body: PointsRedeemCart, customer: { id: CustomerRecord['id'] }): CartRecord {
   const field = exactlyOne(['activity_id', 'activity_code'], (name) => body[name] !== undefined);
   const value = body[field]!;
   const cart = field === 'activity_id' ? carts.get(req.tenant, value) : carts.byCode(req.tenant, value);
   if (!cart) throw new TallyError('cart_not_found', `${field}: no cart ${value}`, field);
+  if (cart.customer_id !== null && cart.customer_id !== customer.id) throw invalidRequest(customerNamedBy(body).field, `cart ${cart.id} belongs to another customer`);
+  if (cart.kind === 'cancellation') throw invalidRequest(field, `cart ${cart.id} is a cancellation (of cart ${cart.cancels})`);
+  if (cart.cancelled_by !== null) throw invalidRequest(field, `cart ${cart.id} is cancelled`);
   return cart;
 }
 
@@ -56,11 +60,10 @@ export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts:
   const body = validate('points.redeem_cart', req.body);
   const location = locationOf(locations, req, body);
   const customer = customerFromBody(customers, req, req.body);
-  const cart = findCart(carts, req, body);
-  if (cart.customer_id !== null && cart.customer_id !== customer.id) throw invalidRequest(customerNamedBy(body).field, `cart ${cart.id} belongs to another customer`);
-  if (cart.kind === 'cancellation' || cart.cancelled_by !== null) throw invalidRequest('activity_id', `cart ${cart.id} is cancelled`);
   const clock = clockOf(req);
   await env.transact(() => {
+    // Read inside the transaction: a cancellation committed since the request came is seen.
+    const cart = findCart(carts, req, body, customer);
     requireUnmerged(customers, req.tenant, customer.id, customerNamedBy(body));
     // Checked inside the transaction, so two concurrent redemptions never spend the same points.
     const available = readBalance(env, req.tenant, customer.id, clock).score_available;
