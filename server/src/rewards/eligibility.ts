@@ -80,7 +80,7 @@ export function missingConditions(stores: EligibilityStores, reward: RewardRecor
 
 function holdsTier(stores: EligibilityStores, r: Redeemer, today: string, programId: string, level: number): boolean {
   const program = stores.tiers.program(r.tenant, programId);
-  if (!program || !appliesTo(program, r.customer)) return false;
+  if (!program || !appliesTo(program, r.customer, r.settings)) return false;
   const held = programStanding(stores.env, r.tenant, program, r.customer, today).current?.level;
   return held !== undefined && held >= level;
 }
