@@ -74,7 +74,8 @@ export function missingConditions(stores: EligibilityStores, reward: RewardRecor
   if (reward.total_stock !== null && stores.rewards.stockUsed(r.tenant, reward.id) >= reward.total_stock) {
     missing.push({ reason: 'stock', message: 'the reward is out of stock' });
   }
-  if (r.cost > r.available) missing.push({ reason: 'points', message: `${r.cost - Math.max(0, r.available)} more points are needed` });
+  // What is missing counts a debt (POST /points/redeem may leave the balance negative); a reward of 0 points spends nothing, so a debt does not stop it.
+  if (r.cost > 0 && r.cost > r.available) missing.push({ reason: 'points', message: `${r.cost - r.available} more points are needed` });
   return missing;
 }
 
