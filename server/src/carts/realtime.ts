@@ -216,7 +216,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     const points = writes.points.reduce((sum, p) => sum + p.amount, 0);
     const location = request.location_id ?? null;
     levelPoints = advanceChallenges(env, tenant, { now, timezone: pending.settings.timezone, settings: pending.settings }, { customer: customer.record, total: String(body.total), points, location_id: location });
-    recalculateTiers(env, tenant, customer.record, at, pending.settings.timezone);
+    recalculateTiers(env, tenant, customer.record, at, pending.settings);
   }
   // Then instant wins: a won prize (points, a reward, a game play) is delivered in the cart's transaction.
   const deliveries = customer.id === null ? [] : deliverPrizes(env, {

@@ -76,7 +76,10 @@ export class CartService {
       locations: new LocationStore(env),
       products: this.products,
       balance: (tenant, customerId, now) => readBalance(env, tenant, customerId, { now, timezone: this.settingsOf(tenant).timezone }),
-      tier: (tenant, customer, now) => customerTier(tiers, tenant, customer, localDate(now, this.settingsOf(tenant).timezone)),
+      tier: (tenant, customer, now) => {
+        const settings = this.settingsOf(tenant);
+        return customerTier(tiers, tenant, settings, customer, localDate(now, settings.timezone));
+      },
     };
     this.stores = { env, carts, counters, vouchers, customers: this.sources.customers };
     this.programs = new ProgramCache(new LmdbCampaignStore(env), onCompile);

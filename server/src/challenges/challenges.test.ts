@@ -209,6 +209,21 @@ describe('challenges', () => {
     expect((await server.client.get('/customers/12/challenges', { query: { starting_after: 'nope' } })).status).toBe(400);
   });
 
+  it('a customer known by its code: enrols by customer_code, reads its challenges by search_param=code in the Accept-Language language, progress included', async () => {
+    await createCustomer(server.client, 19, { country: 'ES', code: 'APP-19' });
+    const id = await create({ name: { es: 'Gasta', en: 'Spend' }, challenge_type: 'by-code', structure: [{ level: 1, name: 'Starter', threshold: 10, points: 5 }] });
+    expect((await server.client.post(`/challenges/${id}/enroll`, { customer_code: 'APP-19' })).body).toEqual({ status: 'success' });
+    await cart(19, 12);
+    const listed = await server.client.get('/customers/APP-19/challenges', { query: { search_param: 'code', type: 'by-code' }, headers: { 'Accept-Language': 'en' } });
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.data).toEqual([expect.objectContaining({ id, name: 'Spend', enrolled: true, attribute_value: 12, current_level: 1, current_level_name: 'Starter' })]);
+    const one = await server.client.get(`/customers/APP-19/challenges/${id}`, { query: { search_param: 'code' } });
+    expect(one.body).toMatchObject({ id, name: 'Gasta', enrolled: true });
+    expect((await server.client.get('/customers/APP-19/challenges')).body.code).toBe('invalid_request');
+    const granted = (await transactions(server.client, 19)).filter((t) => t.type === 'challenge' && (t.origin_info.challenge as { id: number }).id === id);
+    expect(granted.map((t) => t.amount)).toEqual([5]);
+  });
+
   it('stops counting a cancelled cart (POST /carts/cancellation); level points already granted stay', async () => {
     await server.client.patch('/company', { cart_cancellation_wait_seconds: 0 });
     await createCustomer(server.client, 13, { country: 'ES' });

@@ -55,7 +55,7 @@ export function createCustomer({ env, duplicates }: ServerContext, store: Custom
         store.put(req.tenant, record);
         store.raiseChanged(req.tenant, 'customer.created', id);
         defineAttributes(env, req.tenant, Object.keys(attributes), now);
-        recalculateTiers(env, req.tenant, record, now, req.settings.timezone);
+        recalculateTiers(env, req.tenant, record, now, req.settings);
         if (record.referred_by !== undefined) raiseReferral(env, req.tenant, id, record.referred_by, now);
         return id;
       });

@@ -34,7 +34,7 @@ export function updateCustomer({ env, duplicates }: ServerContext, store: Custom
         const updated = claimIdentifiers(store, req.tenant, next, allowed, record);
         store.put(req.tenant, updated, record);
         store.raiseChanged(req.tenant, 'customer.updated', updated.id);
-        recalculateTiers(env, req.tenant, updated, now, req.settings.timezone);
+        recalculateTiers(env, req.tenant, updated, now, req.settings);
       });
       return success();
     });

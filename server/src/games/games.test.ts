@@ -392,6 +392,20 @@ describe('games over HTTP', () => {
     expect((await server.client.get(`/games/${id}`)).body.game.game_prizes[0].available_stock).toBe(0);
   });
 
+  it('stock strategies: decrement answers stock_exhausted once the stock is won; unlimited ignores the stock, read as available_stock -1', async () => {
+    const counted = await create(game({ name: 'Counted' }, [prize({ stock: 1 })]));
+    const endless = await create(game({ name: 'Endless' }, [prize({ stock: 0, stock_management_strategy: 'unlimited' })]));
+    const who = await customer();
+    const status = async (id: number) => (await play(id, { customer_id: who })).body.effects[0].game_info;
+    expect(await status(counted)).toMatchObject({ status: 'won', won_prize: { points: 50 } });
+    expect(await status(counted)).toMatchObject({ status: 'stock_exhausted', won_prize: null, status_message: 'the prize drawn is out of stock' });
+    for (let i = 0; i < 2; i++) expect(await status(endless)).toMatchObject({ status: 'won', won_prize: { points: 50 } });
+    expect(await score(who)).toBe(150);
+    const prizes = async (id: number) => (await server.client.get(`/games/${id}`)).body.game.game_prizes;
+    expect(await prizes(counted)).toEqual([expect.objectContaining({ stock: 1, available_stock: 0, stock_management_strategy: 'decrement' })]);
+    expect(await prizes(endless)).toEqual([expect.objectContaining({ stock: 0, available_stock: -1, stock_management_strategy: 'unlimited' })]);
+  });
+
   it('a stock lowered below what was already won leaves none: available_stock 0 and every later play stock_exhausted', async () => {
     const id = await create(game({}, [prize({ stock: 3 })]));
     const who = await customer();

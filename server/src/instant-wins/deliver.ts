@@ -8,8 +8,10 @@
  *   - game: one play of the targeted game, delivered as a game assignment
  *     (its id is the loyalty_rule_history_id the customer plays with);
  *   - reward: redeemed for the customer at no points cost (a redemption with
- *     source and origin_type `instant_win`, counted in the reward's stock);
- *     a reward gone or out of stock leaves the delivery `pending`.
+ *     source and origin_type `instant_win`, counted in the reward's stock),
+ *     with a voucher of its coupon when it has one, as process_actions issues;
+ *     a reward gone, out of stock or whose coupon was deleted leaves the
+ *     delivery `pending`.
  * Every delivery is recorded in `instant_win_deliveries` and raises instant_win.won. The cancellation
  * of a cart takes its prizes back with `takeBackPrizes`.
  */
@@ -27,8 +29,10 @@ import { revertRedemption } from '../rewards/rollback.js';
 import { RewardStore } from '../rewards/store.js';
 import type { RedemptionRecord } from '../rewards/types.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
-import { generateVoucherCode } from '../vouchers/issue.js';
-import type { VoucherStore } from '../vouchers/store.js';
+import { couponTarget, generateVoucherCode } from '../vouchers/issue.js';
+import { LmdbVoucherStore, type VoucherStore } from '../vouchers/store.js';
+import { issueInTransaction } from '../vouchers/trigger.js';
+import { voucherValidUntil } from '../rewards/validity.js';
 import { raiseEvent } from '../webhooks/outbox.js';
 import { fixedPoints } from './points-prize.js';
 import { InstantWinStore } from './store.js';
@@ -138,6 +142,10 @@ function redeemReward(env: StoreEnv, win: PrizeWin, campaignId: string, rewardId
   const rewards = new RewardStore(env);
   const reward = rewards.get(win.tenant, rewardId);
   if (!reward || (reward.total_stock !== null && rewards.stockUsed(win.tenant, reward.id) >= reward.total_stock)) return PENDING;
+  // A coupon reward is its voucher: without the coupon (DELETE /coupons) nothing can be handed over.
+  const campaign = reward.coupon_campaign_id === null ? undefined : new LmdbCampaignStore(env).get(win.tenant, reward.coupon_campaign_id);
+  const target = campaign && couponTarget(campaign);
+  if (reward.coupon_campaign_id !== null && !target) return PENDING;
   const at = wireDatetime(win.now);
   // A zero-point `reward` transaction: the customer's points history shows the reward, and a rollback has one to reverse.
   const tx = recordPoints(env, win.tenant, { now: win.now, timezone: win.settings.timezone }, {
@@ -148,6 +156,7 @@ function redeemReward(env: StoreEnv, win: PrizeWin, campaignId: string, rewardId
     created_at: at,
     origin_info: { reward: rewardOrigin(reward, win.settings) },
   });
+  const voucher = target && issueInTransaction(env, new LmdbVoucherStore(env), win.tenant, win.settings, target, { customer_id: win.customer.id }, win.now, voucherValidUntil(reward, win.now, win.settings.timezone));
   const redemption: RedemptionRecord = {
     id: allocateId(env, win.tenant, 'redemptions'),
     created_at: at.slice(0, 19).replace('T', ' '),
@@ -165,7 +174,7 @@ function redeemReward(env: StoreEnv, win: PrizeWin, campaignId: string, rewardId
     origin_id: campaignId,
     loyalty_rule_id: campaignId,
     points_transaction_id: tx.id,
-    voucher_id: null,
+    voucher_id: voucher?.id ?? null,
     period_key: periodKey(reward.redeem_chances, win.now.toISOString(), win.settings.timezone),
   };
   rewards.addRedemptionInTransaction(win.tenant, redemption);

@@ -219,6 +219,40 @@ describe('instant wins over HTTP', () => {
     expect(played.body.effects[0].game_info.status).toBe('no_prize');
   });
 
+  it('a coupon reward won delivers its voucher, as a redemption with process_actions does; a rollback deletes it unused; a deleted coupon leaves the prize pending', async () => {
+    const who = await customer();
+    const campaign = await server.client.post('/discounts', {
+      rule_params: { name: 'Won coupon', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 2, distribution: 'total' }] },
+      coupon_params: { name: 'Two euros off' },
+    });
+    expect(campaign.status, campaign.text).toBe(200);
+    const couponId = (await server.client.get(`/discounts/${campaign.body.id}`)).body.coupon_info.coupon_id;
+    const reward = await server.client.post('/rewards', {
+      name: 'Coupon', points: 300, type: 'coupon', coupon_id: couponId, total_stock: 5, validity_duration_type: 'fixed', validity_duration_date: '2099-06-30',
+    });
+    expect(reward.status, reward.text).toBe(200);
+    await create(instantWin({ name: 'Coupon draw', when: 'coupon-draw' }, [prize({ name: 'Coupon', outcome: { promotion_type: 'reward', promotion_id: reward.body.id } })]));
+    const vouchers = async () => (await server.client.get('/vouchers', { query: { customer_id: String(who) } })).body.data as Array<Record<string, unknown>>;
+    const applies = async () =>
+      (await server.client.post('/carts/simulate', cartBody(10, { customer_id: who, coupons_desired: 'all' }))).body.effects.some((e: { rule_id: number }) => e.rule_id === campaign.body.id);
+
+    expect(instantEffects((await server.client.post('/trigger', { trigger: 'coupon-draw', customer_id: who })).body)[0].prize_name).toBe('Coupon');
+    expect(await vouchers()).toEqual([expect.objectContaining({ status: 'active', loyalty_rule_id: campaign.body.id, available_to: '2099-06-30T23:59:59Z' })]);
+    expect(await applies()).toBe(true);
+    const [redemption] = (await server.client.get('/rewards/transactions', { query: { customer_id: String(who) } })).body.data;
+    expect(redemption).toMatchObject({ reward_id: reward.body.id, score_expense: 0, source: 'instant_win', status: 'available' });
+    expect((await server.client.post(`/rewards/transactions/${redemption.id}/rollback`, { status_detail: 'won by mistake' })).status).toBe(200);
+    expect(await vouchers()).toEqual([expect.objectContaining({ status: 'deleted' })]);
+    expect(await applies()).toBe(false);
+
+    // Without its coupon the reward cannot be delivered as won: pending, no redemption, no stock taken.
+    expect((await server.client.delete(`/coupons/${couponId}`)).status).toBe(200);
+    expect(instantEffects((await server.client.post('/trigger', { trigger: 'coupon-draw', customer_id: who })).body)[0].prize_name).toBe('Coupon');
+    expect((await server.client.get('/rewards/transactions', { query: { customer_id: String(who) } })).body.data).toHaveLength(1);
+    expect(await vouchers()).toHaveLength(1);
+    expect((await server.client.get(`/rewards/${reward.body.id}`)).body).toMatchObject({ available_stock: 5, redemptions_quantity: 0 });
+  });
+
   it('a simulation takes part but draws nothing and consumes nothing', async () => {
     const who = await customer();
     const id = await create(instantWin({}, [prize({ name: 'Simulated', stock: 3 })]));

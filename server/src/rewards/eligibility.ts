@@ -74,13 +74,14 @@ export function missingConditions(stores: EligibilityStores, reward: RewardRecor
   if (reward.total_stock !== null && stores.rewards.stockUsed(r.tenant, reward.id) >= reward.total_stock) {
     missing.push({ reason: 'stock', message: 'the reward is out of stock' });
   }
-  if (r.cost > r.available) missing.push({ reason: 'points', message: `${r.cost - Math.max(0, r.available)} more points are needed` });
+  // What is missing counts a debt (POST /points/redeem may leave the balance negative); a reward of 0 points spends nothing, so a debt does not stop it.
+  if (r.cost > 0 && r.cost > r.available) missing.push({ reason: 'points', message: `${r.cost - r.available} more points are needed` });
   return missing;
 }
 
 function holdsTier(stores: EligibilityStores, r: Redeemer, today: string, programId: string, level: number): boolean {
   const program = stores.tiers.program(r.tenant, programId);
-  if (!program || !appliesTo(program, r.customer)) return false;
+  if (!program || !appliesTo(program, r.customer, r.settings)) return false;
   const held = programStanding(stores.env, r.tenant, program, r.customer, today).current?.level;
   return held !== undefined && held >= level;
 }

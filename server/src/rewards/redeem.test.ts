@@ -87,6 +87,22 @@ describe('reward redemption', () => {
     expect(await reward(id)).toMatchObject({ available_stock: 3, redemptions_quantity: 0 });
   });
 
+  it('in debt: asks for the whole shortfall, the debt counted, and still redeems a reward of 0 points', async () => {
+    await customersWithPoints(server.client, [90], 5);
+    // POST /points/redeem may leave the balance negative.
+    expect((await server.client.post('/points/redeem', { customer_id: 90, amount: 15, comments: 'debt' })).body.score_available).toBe(-10);
+    const five = await createReward(server.client, { points: 5 });
+    const free = await createReward(server.client, { points: 0 });
+    expect(await reward(five, { customer_id: '90' })).toMatchObject({ can_redeem: false, missing_redeem_conditions: [['points', '15 more points are needed']] });
+    const refused = await redeem(server.client, five, 90);
+    expect(refused.body).toEqual({ code: 'customer_not_enough_score', error: 'id: reward ' + five + ': 15 more points are needed' });
+    expect(await reward(free, { customer_id: '90' })).toMatchObject({ can_redeem: true, missing_redeem_conditions: [] });
+    const redeemed = await redeem(server.client, free, 90);
+    expect(redeemed.status, redeemed.text).toBe(200);
+    expect(redeemed.body).toMatchObject({ score_used: 0, score: -10, score_available: -10 });
+    expect((await balance(server.client, 90)).score_available).toBe(-10);
+  });
+
   it('refuses beyond redeem_times per redeem_chances period and when out of stock (409 conflict)', async () => {
     await customersWithPoints(server.client, [4, 5], 1000);
     const limited = await createReward(server.client, { points: 10, redeem_times: 2, redeem_chances: 'num_month' });

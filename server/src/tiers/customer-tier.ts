@@ -8,15 +8,15 @@ import type { CustomerRecord } from '../customers/types.js';
 import type { TallyRequest } from '../http/types.js';
 import { wireInt } from '../http/wire.js';
 import { localDate } from '../calendar/company-days.js';
-import type { Tenant } from '../tenancy/types.js';
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { programStanding } from './measured.js';
 import { appliesTo } from './standing.js';
 import type { TierStore } from './store.js';
 
 /** `today`: the Company's local date (cart metrics are measured up to it). */
-export function customerTier(tiers: TierStore, tenant: Tenant, customer: CustomerRecord, today: string): string | undefined {
+export function customerTier(tiers: TierStore, tenant: Tenant, settings: CompanySettings, customer: CustomerRecord, today: string): string | undefined {
   for (const program of tiers.listPrograms(tenant)) {
-    if (appliesTo(program, customer)) return programStanding(tiers.env, tenant, program, customer, today).current?.name;
+    if (appliesTo(program, customer, settings)) return programStanding(tiers.env, tenant, program, customer, today).current?.name;
   }
   return undefined;
 }
@@ -25,7 +25,7 @@ export function customerTier(tiers: TierStore, tenant: Tenant, customer: Custome
 export function customerTiers(tiers: TierStore, req: Pick<TallyRequest, 'tenant' | 'now' | 'settings'>, customer: CustomerRecord) {
   return tiers
     .listPrograms(req.tenant)
-    .filter((program) => appliesTo(program, customer))
+    .filter((program) => appliesTo(program, customer, req.settings))
     .map((program) => {
       const { value, current, next, toNext } = programStanding(tiers.env, req.tenant, program, customer, localDate(req.now, req.settings.timezone));
       const membership = tiers.membership(req.tenant, customer.id, program.id);

@@ -5,7 +5,7 @@
  */
 import type { CustomerRecord } from '../customers/types.js';
 import type { StoreEnv } from '../store/env.js';
-import type { Tenant } from '../tenancy/types.js';
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { programStanding } from './measured.js';
 import { appliesTo } from './standing.js';
 import { TierStore } from './store.js';
@@ -17,11 +17,12 @@ import { daysLater, localDate } from '../calendar/company-days.js';
  * they are measured up to its local today, as reads and carts measure them; a level's validity_days are its calendar
  * days (expires_at at the local time it was won). Realtime carts call it too.
  */
-export function recalculateTiers(env: StoreEnv, tenant: Tenant, customer: CustomerRecord, now: string, timezone: string): void {
+export function recalculateTiers(env: StoreEnv, tenant: Tenant, customer: CustomerRecord, now: string, settings: CompanySettings): void {
   const store = new TierStore(env);
+  const { timezone } = settings;
   const today = localDate(new Date(now), timezone);
   for (const program of store.listPrograms(tenant)) {
-    if (!appliesTo(program, customer)) continue;
+    if (!appliesTo(program, customer, settings)) continue;
     const level = programStanding(env, tenant, program, customer, today).current?.level;
     if (level === undefined || store.membership(tenant, customer.id, program.id)?.level === level) continue;
     const expires = program.validity_days === undefined ? undefined : daysLater(new Date(now), program.validity_days, timezone);

@@ -5,6 +5,8 @@
  */
 import { Decimal } from 'decimal.js';
 import type { CustomerRecord } from '../customers/types.js';
+import { ownCountry } from '../locations/registration.js';
+import type { CompanySettings } from '../tenancy/types.js';
 import type { TierLevel, TierProgram } from './types.js';
 
 export interface Standing {
@@ -38,8 +40,10 @@ export function standing(program: TierProgram, customer: CustomerRecord): Standi
   };
 }
 
-/** Active programs of the customer's country or of no country (contract rule). */
-export function appliesTo(program: TierProgram, customer: CustomerRecord): boolean {
-  const country = customer.profile.country;
-  return program.active && (program.countries.length === 0 || (typeof country === 'string' && program.countries.includes(country)));
+/**
+ * Active programs of the customer's country or of no country (contract rule); the customer's country is its own,
+ * else the Company's, as carts, rewards and challenges read it.
+ */
+export function appliesTo(program: TierProgram, customer: CustomerRecord, settings: CompanySettings): boolean {
+  return program.active && (program.countries.length === 0 || program.countries.includes(ownCountry(customer.profile, settings)));
 }

@@ -8,6 +8,7 @@ import type { CustomerRecord } from '../customers/types.js';
 import { openStore } from '../store/env.js';
 import { realtimeCart } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
+import { DEFAULT_SETTINGS } from '../tenancy/settings.js';
 import { recalculateTiers } from './recalculate.js';
 import { TierStore } from './store.js';
 import type { TierProgram } from './types.js';
@@ -151,7 +152,7 @@ describe('recalculateTiers', () => {
       await env.transact(() => {
         new TierStore(env).putProgram(tenant, { id: '1', name: 'Earned', countries: [], active: true, attribute: 'points_earned', levels: structure });
         new ChallengeStore(env).addCartInTransaction(tenant, '7', '2026-11-28', { total_spent_cents: 299, carts: 1, points_earned: 29 });
-        recalculateTiers(env, tenant, customer, now, 'Pacific/Kiritimati');
+        recalculateTiers(env, tenant, customer, now, { ...DEFAULT_SETTINGS, timezone: 'Pacific/Kiritimati' });
       });
       expect(new TierStore(env).membership(tenant, '7', '1')).toMatchObject({ level: 2, won_at: now });
     } finally {

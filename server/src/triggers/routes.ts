@@ -37,7 +37,10 @@ export function boundDeps(ctx: ServerContext): BoundDeps {
       locations: new LocationStore(env),
       balance: (tenant, customerId, now) => readBalance(env, tenant, customerId, { now, timezone: timezoneOf(tenant) }),
       // The customer's tier is a condition field for triggers and custom events as for carts.
-      tier: (tenant, customer, now) => customerTier(tiers, tenant, customer, localDate(now, timezoneOf(tenant))),
+      tier: (tenant, customer, now) => {
+        const settings = ctx.tenancy.getSettings(tenant);
+        return customerTier(tiers, tenant, settings, customer, localDate(now, settings.timezone));
+      },
     },
   };
 }
