@@ -2140,6 +2140,17 @@ export interface CustomerResponse {
   fraudulent?: boolean | null;
   collective_id?: (number | string) | null;
   third_party_consent?: boolean | null;
+  gender?: string | null;
+  document_type?: string | null;
+  usual_location_id?: (number | string) | null;
+  collective_slug?: string | null;
+  sms_unsubscribe?: boolean | null;
+  email_unsubscribe?: boolean | null;
+  push_unsubscribe?: boolean | null;
+  terms?: boolean | null;
+  profiling?: boolean | null;
+  terms_accepted_at?: string | null;
+  profiling_accepted_at?: string | null;
   custom1?: string | null;
   custom2?: string | null;
   custom3?: string | null;
