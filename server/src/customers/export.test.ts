@@ -139,7 +139,11 @@ describe('GET /customers/{value}/export', () => {
     expect((await c.delete('/customers/702', { query: { hard: 'true' }, headers: { 'Content-Type': 'application/json' } })).body.deleted).toBe('soft');
     const deleted = await exportOf('702');
     expect(deleted.status, deleted.text).toBe(200);
-    expect(deleted.body.customer).toMatchObject({ id: 702, code: null, email: null });
+    // The emptied record says it was deleted, and when: its status alone (active) would read as a live customer without data.
+    expect(deleted.body.customer).toEqual({
+      id: 702, code: null, dni: null, email: null, phone: null, status: 'active', merged: false, attributes: {},
+      creation_date: expect.any(String), updated_at: deleted.body.customer.deleted_at, deleted_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
+    });
     expect(deleted.body.carts.data.map((cart: { id: number }) => cart.id)).toEqual([9002]);
     expect((await exportOf('X702', 'code')).status).toBe(404);
 

@@ -32,5 +32,7 @@ export function customerView(record: CustomerRecord, withCustomFields = false): 
   view.attributes = record.attributes;
   view.creation_date = record.creation_date;
   view.updated_at = record.updated_at;
+  // Only the export reads a soft-deleted record (GET answers 404): its status alone would read as a live customer.
+  if (record.deleted_at !== undefined) view.deleted_at = record.deleted_at;
   return view;
 }

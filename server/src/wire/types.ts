@@ -2176,6 +2176,10 @@ export interface CustomerResponse {
   attributes?: {};
   creation_date?: string | null;
   updated_at?: string | null;
+  /**
+   * When the customer was soft-deleted; present only then, so only in GET /customers/{value}/export (every other read answers 404 for it).
+   */
+  deleted_at?: string;
 }
 export interface CustomerAttributeEntry {
   /**
