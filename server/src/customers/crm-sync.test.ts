@@ -1,0 +1,68 @@
+/**
+ * A CRM's batch job over HTTP: a request that timed out on the client is sent
+ * again while the first is still running (common rule 8). Each change must be
+ * done once, every copy answered as the first, and the CRM's webhook receiver
+ * told once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../testing/server.js';
+import { Receiver, sleep } from '../webhooks/testing.js';
+
+const json = { headers: { 'Content-Type': 'application/json' } };
+
+describe('a CRM batch job resending requests still in flight', () => {
+  let server: TestServer;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    server = await startServer({ env: { WEBHOOK_POLL_INTERVAL_MS: '50' } });
+    receiver = await new Receiver().listen();
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await server.dispose();
+  });
+
+  /** Sends the same request three times at once and expects one answer for all. */
+  async function thrice(send: () => Promise<{ status: number; text: string }>): Promise<string> {
+    const answers = await Promise.all([send(), send(), send()]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+    return answers[0]!.text;
+  }
+
+  it('creates, attaches, associates, merges and deletes once; the receiver gets one event per change', async () => {
+    const c = server.client;
+    const events = ['customer.created', 'customer.merged', 'customer.deleted'];
+    expect((await c.post('/webhooks', { url: receiver.url, events })).status).toBe(200);
+
+    expect(JSON.parse(await thrice(() => c.post('/customers', { id: 1, code: 'CRM-1', name: 'Ana', email: 'ana@example.com', registration_location_id: 1 })))).toEqual({ status: 'success', id: 1 });
+    // A create by code alone allocates the id: one customer, the same id answered to every copy.
+    const { id } = JSON.parse(await thrice(() => c.post('/customers', { code: 'CRM-2', name: 'Bea', registration_location_id: 1 })));
+    expect((await c.post('/customers/search', { code: 'CRM-2' })).body.id).toBe(id);
+    expect((await c.get('/customers', { query: { ids: `1,${id},${id + 1}` } })).body.list.map((customer: { id: number }) => customer.id)).toEqual([1, id]);
+
+    await thrice(() => c.post('/customers/1/cards', { id: 5001, main: true }));
+    const association = JSON.parse(await thrice(() => c.post('/associations', { customer_id: 1, associate_customer_id: id, relationship_type: 'family' })));
+    expect((await c.get('/customers/1/associates', json)).body.list).toEqual([association]);
+
+    await thrice(() => c.post('/customers/transfer', { old_customer_code: 'CRM-2', new_customer_id: 1, relationship_type: 'duplicate' }));
+    expect((await c.get(`/customers/${id}`, { query: { search_param: 'id' } })).body).toMatchObject({ status: 'merged', merged: true, merged_to: 1 });
+    // One merge: the family association made inactive by it, the merge's own active.
+    const associations = (await c.get('/customers/1/export', { query: { search_param: 'id' } })).body.associations;
+    expect(associations).toEqual([
+      { ...association, active: false, updated_at: expect.any(String) },
+      expect.objectContaining({ customer_id: 1, associate_customer_id: id, relationship_type: 'duplicate', active: true, merge_id: expect.any(Number) }),
+    ]);
+
+    await thrice(() => c.post(`/customers/${id}/unmerge`, undefined, { query: { with_activites: 'true' }, ...json }));
+    expect(JSON.parse(await thrice(() => c.delete(`/customers/${id}`, { query: { hard: 'true', search_param: 'id' }, ...json })))).toEqual({ status: 'success', deleted: 'hard' });
+    expect((await c.get(`/customers/${id}`, { query: { search_param: 'id' } })).status).toBe(404);
+
+    await receiver.waitFor(4);
+    await sleep(300);
+    expect(receiver.received.map((r) => [r.event.type, r.event.data.id ?? r.event.data.old_customer_id])).toEqual(
+      expect.arrayContaining([['customer.created', 1], ['customer.created', id], ['customer.merged', id], ['customer.deleted', id]]),
+    );
+    expect(receiver.received).toHaveLength(4);
+  });
+});
