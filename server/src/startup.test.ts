@@ -32,4 +32,9 @@ describe('start-up', () => {
     // The first server still answers every request.
     for (let i = 0; i < 20; i++) expect((await server.client.get('/company')).status).toBe(200);
   });
+
+  it('stops before listening on a setting it cannot use, with the setting named on stderr', async () => {
+    await expect(startServer({ env: { LOG_LEVEL: 'verbose' } })).rejects.toThrow('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got verbose');
+    await expect(startServer({ env: { TALLY_RATE_LIMITS: 'false' } })).rejects.toThrow('TALLY_RATE_LIMITS must be one of on, off, got false');
+  });
 });
