@@ -12,4 +12,18 @@ describe('start-up settings', () => {
     expect(() => readConfig({ REFERRAL_POLL_INTERVAL_MS: '-5' })).toThrow('REFERRAL_POLL_INTERVAL_MS must be a number of at least 0, got -5');
     expect(readConfig({ PORT: '0', METRICS_PORT: '65535' })).toMatchObject({ port: 0, metricsPort: 65535, referralPollMs: 200 });
   });
+
+  it('refuse a switch or a name outside its values, naming the setting and what it takes, rather than falling back to a default', () => {
+    // `false` or `0` meant to switch the limits off for a load test; only `off` did, and anything else silently left them on.
+    for (const value of ['false', '0', 'OFF', 'no']) {
+      expect(() => readConfig({ TALLY_RATE_LIMITS: value })).toThrow(`TALLY_RATE_LIMITS must be one of on, off, got ${value}`);
+    }
+    expect(readConfig({}).rateLimits).toBe(true);
+    expect(readConfig({ TALLY_RATE_LIMITS: 'on' }).rateLimits).toBe(true);
+    expect(readConfig({ TALLY_RATE_LIMITS: 'off' }).rateLimits).toBe(false);
+    // pino's own refusal named neither the setting nor the levels (`default level:verbose must be included in custom levels`).
+    expect(() => readConfig({ LOG_LEVEL: 'verbose' })).toThrow('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got verbose');
+    expect(readConfig({}).logLevel).toBe('info');
+    expect(readConfig({ LOG_LEVEL: 'warn' }).logLevel).toBe('warn');
+  });
 });

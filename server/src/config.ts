@@ -4,6 +4,7 @@
  */
 import type { Bounds } from '@tally/engine';
 import { inRange, mustBeIn } from './http/errors.js';
+import { LOG_LEVELS, type LogLevel } from './log.js';
 import { PRIVATE_ADDRESSES, type PrivateAddresses } from './webhooks/destinations.js';
 
 export interface Config {
@@ -13,8 +14,10 @@ export interface Config {
   dataDir: string;
   bootstrapKey?: string;
   bootstrapSecret?: string;
-  /** TALLY_RATE_LIMITS=off disables rate limiting (load tests). */
+  /** TALLY_RATE_LIMITS=off disables rate limiting (load tests); `on` (default) or `off`, anything else refused. */
   rateLimits: boolean;
+  /** LOG_LEVEL: pino's level (default info). */
+  logLevel: LogLevel;
   /** TALLY_MERGE_DELAY_MS: delay before the asynchronous part of transfer-new runs (default 0). */
   mergeDelayMs: number;
   /** CUSTOMER_CACHE_ENTRIES: rendered GET /customers/{value} answers kept in memory (default 250000; 0 = none). */
@@ -61,7 +64,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR || './data',
     bootstrapKey: env.TALLY_BOOTSTRAP_KEY || undefined,
     bootstrapSecret: env.TALLY_BOOTSTRAP_SECRET || undefined,
-    rateLimits: env.TALLY_RATE_LIMITS !== 'off',
+    rateLimits: oneOf(env.TALLY_RATE_LIMITS || 'on', 'TALLY_RATE_LIMITS', ['on', 'off']) === 'on',
+    logLevel: oneOf(env.LOG_LEVEL || 'info', 'LOG_LEVEL', LOG_LEVELS),
     mergeDelayMs: nonNegative(env.TALLY_MERGE_DELAY_MS, 'TALLY_MERGE_DELAY_MS'),
     customerCacheEntries: Math.floor(nonNegative(env.CUSTOMER_CACHE_ENTRIES ?? '250000', 'CUSTOMER_CACHE_ENTRIES')),
     storeMetricsMs: nonNegative(env.STORE_METRICS_INTERVAL_MS, 'STORE_METRICS_INTERVAL_MS'),

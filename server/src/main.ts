@@ -38,8 +38,8 @@ import { everyTenant, LmdbTenancyStore } from './tenancy/store.js';
 import type { ServerContext } from './context.js';
 
 async function main(): Promise<void> {
-  const log = createLogger();
   const config = readConfig();
+  const log = createLogger(config.logLevel);
   const app = createApp(config.tls);
   compileSchemas();
   const env = openStore(config.dataDir, { trackMetrics: config.storeMetricsMs > 0 || config.metricsPort !== undefined, witness: auditWitness });

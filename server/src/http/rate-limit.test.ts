@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../testing/cli.js';
 import { startServer, type Client, type TestResponse, type TestServer } from '../testing/server.js';
+import type { ApiKeyView, CompanySettings } from '../tenancy/types.js';
+import { OPERATIONS } from './operations.js';
+import { RateLimiter } from './rate-limit.js';
 
 /**
  * Sends `count` requests at once. Budgets refill with elapsed time, so the
@@ -83,5 +86,41 @@ describe('rate limits per API key', () => {
     } finally {
       await unlimited.dispose();
     }
+  });
+});
+
+/**
+ * The Limits section's numbers at their boundary, on a stopped clock (over HTTP a burst takes time, and a budget
+ * refills meanwhile): the budget's last request passes, the next one is refused with the seconds to wait.
+ */
+describe('the contract\'s budgets, exactly', () => {
+  const settings = { rate_limits: {} } as unknown as CompanySettings;
+  const key = (name: string) => ({ key: name, rate_limits: {} }) as unknown as ApiKeyView;
+
+  it('passes 60, 25 and 10 requests in one instant for Tier 1, 2 and 3, and refuses the next with Retry-After 1', () => {
+    for (const [operation, budget] of [['customers.get', 60], ['customers.create', 25], ['customers.search', 10]] as const) {
+      const limiter = new RateLimiter(() => 0);
+      for (let i = 0; i < budget; i++) expect(limiter.take(key('k'), settings, OPERATIONS[operation]), `${operation} request ${i + 1}`).toBeUndefined();
+      expect(limiter.take(key('k'), settings, OPERATIONS[operation]), `${operation} request ${budget + 1}`).toBe(1);
+    }
+  });
+
+  it('gives POST /discounts/trigger 50 a second within Tier 1\'s 60: the 51st waits, other Tier 1 operations take the last 10 (the refused one took from neither)', () => {
+    const limiter = new RateLimiter(() => 0);
+    for (let i = 0; i < 50; i++) expect(limiter.take(key('k'), settings, OPERATIONS['discounts.trigger'])).toBeUndefined();
+    expect(limiter.take(key('k'), settings, OPERATIONS['discounts.trigger'])).toBe(1);
+    for (let i = 0; i < 10; i++) expect(limiter.take(key('k'), settings, OPERATIONS['carts.simulate']), `simulate ${i + 1}`).toBeUndefined();
+    expect(limiter.take(key('k'), settings, OPERATIONS['carts.simulate'])).toBe(1);
+  });
+
+  it('refills one request every 1/limit seconds: Tier 3\'s 11th request passes 100 ms after the 10th', () => {
+    let now = 0;
+    const limiter = new RateLimiter(() => now);
+    for (let i = 0; i < 10; i++) limiter.take(key('k'), settings, OPERATIONS['customers.search']);
+    now = 99;
+    expect(limiter.take(key('k'), settings, OPERATIONS['customers.search'])).toBe(1);
+    now = 100;
+    expect(limiter.take(key('k'), settings, OPERATIONS['customers.search'])).toBeUndefined();
+    expect(limiter.take(key('k'), settings, OPERATIONS['customers.search'])).toBe(1);
   });
 });

@@ -121,8 +121,10 @@ export function startHttpServer(app: Uws.TemplatedApp, host: string, port: numbe
   });
 
   return new Promise((resolve, reject) => {
-    app.listen(host, port, (socket) => {
-      if (!socket) return reject(new Error(`cannot listen on ${host}:${port}`));
+    // Exclusive: uWS sets SO_REUSEPORT by default, so a second server started on a taken PORT (another store, or a
+    // restart before the old process stopped) would listen too and the kernel would split the requests between them.
+    listenExclusive(app, host, port, (socket) => {
+      if (!socket) return reject(new Error(`PORT ${port} on ${host} cannot be listened on: another process listens on it, or the address is not one of this machine's`));
       resolve({
         port: uws.us_socket_local_port(socket as unknown as Uws.us_socket),
         close: () =>
@@ -134,6 +136,15 @@ export function startHttpServer(app: Uws.TemplatedApp, host: string, port: numbe
       });
     });
   });
+}
+
+/** uWS's `ListenOptions.LIBUS_LISTEN_EXCLUSIVE_PORT` (a type-only enum of its typings; the pure-JS fallback ignores it, as node:net never shares a port). */
+const LIBUS_LISTEN_EXCLUSIVE_PORT = 1;
+
+/** `app.listen(host, port, options, cb)`: native uWS takes it, its typings list options only without a host. */
+function listenExclusive(app: Uws.TemplatedApp, host: string, port: number, cb: (socket: Uws.us_listen_socket | false) => void): void {
+  const listen = app.listen as unknown as (host: string, port: number, options: number, cb: (socket: Uws.us_listen_socket | false) => void) => void;
+  listen.call(app, host, port, LIBUS_LISTEN_EXCLUSIVE_PORT, cb);
 }
 
 /**
