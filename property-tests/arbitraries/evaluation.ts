@@ -50,6 +50,59 @@ export const arbCart: fc.Arbitrary<Cart> = fc
   )
   .map((cart) => Object.fromEntries(Object.entries(cart).filter(([, v]) => v !== undefined)) as unknown as Cart);
 
+/**
+ * Quantities with their steps (cart rule 4: the cents a quantity divides), integers and weighed fractions p/r in
+ * lowest terms (the step is p): a line's total is a whole number of steps.
+ */
+const STEPPED: readonly (readonly [number, number])[] = [
+  [0.5, 1],
+  [1.5, 3],
+  [0.25, 1],
+  [2.75, 11],
+  [1.2, 6],
+  [0.75, 3],
+  [0.125, 1],
+  [0.333, 333],
+];
+const arbQuantityStep = fc.oneof(
+  fc.integer({ min: 1, max: 12 }).map((q) => [q, q] as const),
+  fc.constantFrom(...STEPPED),
+);
+
+/** A line whose total its quantity divides, with its step, and a markup on original_total (a multiple of the step too). */
+export const arbSteppedLine = (order: number): fc.Arbitrary<{ line: CartLine; step: number }> =>
+  fc
+    .record({
+      product_id: fc.constantFrom(...PRODUCT_IDS),
+      quantityStep: arbQuantityStep,
+      steps: fc.integer({ min: 1, max: 3000 }),
+      markupSteps: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 300 })),
+    })
+    .map(({ product_id, quantityStep: [quantity, step], steps, markupSteps }) => ({
+      step,
+      line: { order, product_id, quantity, total: (steps * step) / 100, original_total: ((steps + markupSteps) * step) / 100 },
+    }));
+
+/** A cart of such lines, spending points by cashback_score_desired or by explicit cashbacks, or not at all. */
+export const arbSteppedCart: fc.Arbitrary<{ cart: Cart; steps: number[] }> = fc
+  .record({
+    lineCount: fc.integer({ min: 1, max: 5 }),
+    creation_date: fc.constantFrom(...INSTANTS),
+    spend: fc.oneof(
+      fc.constant({}),
+      fc.record({ cashback_score_desired: fc.oneof(fc.constant(-1), fc.integer({ min: 0, max: 3000 })) }),
+      fc.record({ cashbacks: fc.array(fc.record({ line_order: fc.integer({ min: 1, max: 5 }), score: fc.integer({ min: 1, max: 3000 }) }), { maxLength: 3 }) }),
+    ),
+  })
+  .chain(({ lineCount, creation_date, spend }) =>
+    fc.tuple(...Array.from({ length: lineCount }, (_, i) => arbSteppedLine(i + 1))).map((stepped) => {
+      const lines = stepped.map((s) => s.line);
+      const cashbacks = 'cashbacks' in spend ? { cashbacks: spend.cashbacks.filter((c) => c.line_order <= lineCount) } : spend;
+      const cart: Cart = { creation_date, total: lines.reduce((sum, line) => sum + Math.round(Number(line.total) * 100), 0) / 100, lines, ...cashbacks };
+      return { cart, steps: stepped.map((s) => s.step) };
+    }),
+  );
+
 export const arbContext: fc.Arbitrary<Context> = fc.record({
   now: fc.constantFrom(...INSTANTS),
   mode: fc.constantFrom<'simulate' | 'realtime'>('simulate', 'realtime'),

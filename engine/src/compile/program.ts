@@ -82,6 +82,11 @@ export interface CompiledSettings {
   pointValue: Decimal;
   /** The point value in whole cents when it is one (fast path), else null. */
   pointValueCents: number | null;
+  /**
+   * The point value as whole cents for whole points, in lowest terms (0.01: 1 cent a point; 0.005: 1 cent for 2),
+   * or null when either is beyond 2^53: the blocks of points whose money is exact.
+   */
+  pointValueFraction: readonly [cents: number, points: number] | null;
   cashbackCap: Decimal;
   scoreThresholdCashback: number;
 }

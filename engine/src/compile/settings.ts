@@ -1,3 +1,4 @@
+import type { Decimal } from 'decimal.js';
 import { invalidRequest, mustBe, mustBeIn } from '../errors.js';
 import { asSafeInteger, toDecimal } from '../money.js';
 import { zoneFormatter } from '../time/zonedDate.js';
@@ -25,7 +26,13 @@ export function compileSettings(settings: Settings): CompiledSettings {
     formatter: zoneFormatter(settings.timezone, 'settings.timezone'),
     pointValue,
     pointValueCents: asSafeInteger(pointValue.times(100)),
+    pointValueFraction: fraction(pointValue.times(100)),
     cashbackCap,
     scoreThresholdCashback: threshold,
   });
+}
+
+function fraction(cents: Decimal): CompiledSettings['pointValueFraction'] {
+  const [numerator, denominator] = cents.toFraction().map(asSafeInteger);
+  return numerator === null || denominator === null ? null : [numerator, denominator];
 }

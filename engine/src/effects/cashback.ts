@@ -2,8 +2,10 @@
  * Cashback: points spent as money off the lines, after discounts and before
  * points are earned. Per line at most the cap share of its original_total (and
  * never below zero); spread by line order for cashback_score_desired (-1 = all
- * available), or on the lines the explicit `cashbacks` name. The result is the
- * recommended `cashbacks` array and score_used.
+ * available), or on the lines the explicit `cashbacks` name. The money off a line
+ * is a whole number of its steps (cart rule 4), as the cap, by spending fewer
+ * points: those not spent stay the customer's. The result is the recommended
+ * `cashbacks` array and score_used.
  */
 import { Decimal } from 'decimal.js';
 import { isIdentified } from '../evaluate/contextInput.js';
@@ -23,11 +25,16 @@ export function applyCashback(run: Run): void {
   if (available <= 0 || available < run.program.settings.scoreThresholdCashback) return;
   const desired = cart.cashback_score_desired;
   let left = desired === undefined || desired === null || desired === -1 ? available : Math.min(desired, available);
+  const { pointValue, pointValueCents } = run.program.settings;
   for (const { line, score } of requests) {
     if (left <= 0) break;
-    const points = Math.min(score, left, maxPoints(run, line));
+    let points = Math.min(score, left, maxPoints(run, line));
+    let cents = pointsToCents(points, pointValue, pointValueCents);
+    if (cents % line.step !== 0) {
+      points = inWholeSteps(run, line, points);
+      cents = pointsToCents(points, pointValue, pointValueCents);
+    }
     if (points <= 0) continue;
-    const cents = pointsToCents(points, run.program.settings.pointValue, run.program.settings.pointValueCents);
     line.current -= cents;
     line.cashback += cents;
     left -= points;
@@ -50,4 +57,20 @@ function maxPoints(run: Run, line: LineState): number {
   if (capCents <= 0) return 0;
   if (pointValueCents !== null) return Math.floor(capCents / pointValueCents);
   return new Decimal(capCents).div(pointValue.times(100)).floor().toNumber();
+}
+
+/**
+ * The most points, up to `points`, in blocks whose money is a whole number of the line's steps: at a point value of
+ * c cents for p points, p × step / gcd(step, c) points buy c × step / gcd(step, c) cents exactly.
+ */
+function inWholeSteps(run: Run, line: LineState, points: number): number {
+  const fraction = run.program.settings.pointValueFraction;
+  if (fraction === null) return 0;
+  const [cents, per] = fraction;
+  return points - (points % (per * (line.step / gcd(line.step, cents))));
+}
+
+function gcd(a: number, b: number): number {
+  while (b !== 0) [a, b] = [b, a % b];
+  return a;
 }

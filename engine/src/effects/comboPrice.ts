@@ -45,5 +45,5 @@ export function comboPrice(
   const regular = lines.map((line, i) => (taken[i] > 0 ? coveredCents(line, taken[i]) : 0));
   const base = sum(regular);
   const discount = Math.max(0, base - combos * effect.amount);
-  return splitProRata(Math.min(discount, base), regular);
+  return splitProRata(Math.min(discount, base), regular, lines);
 }

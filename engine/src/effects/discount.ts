@@ -31,8 +31,9 @@ export function applyDiscountCampaign(run: Run, campaign: CompiledCampaign): voi
     let perLine = allocation.perLine;
     let cents = sum(perLine);
     if (cents > capLeft) {
-      perLine = fillInOrder(capLeft, perLine);
-      cents = capLeft;
+      // In whole steps of each line: the cap may leave a few cents unused.
+      perLine = fillInOrder(capLeft, perLine, lines);
+      cents = sum(perLine);
     }
     if (cents <= 0) continue;
     capLeft -= cents;

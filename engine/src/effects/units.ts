@@ -16,8 +16,11 @@ export function coveredUnits(lines: readonly LineState[], eligible: readonly boo
   });
 }
 
-/** The part of the line's current total that `units` of its units make up, in cents. */
+/**
+ * The part of the line's current total that `units` of its units make up, in cents: whole units of a line with an
+ * integer quantity, whose current total is a whole number of unit prices (its step, cart rule 4).
+ */
 export function coveredCents(line: LineState, units: number): number {
   const all = lineUnits(line);
-  return units >= all ? line.current : Math.round((line.current * units) / all);
+  return units >= all ? line.current : (line.current / all) * units;
 }

@@ -17,6 +17,11 @@ export interface LineState {
   quantity: number;
   /** |quantity| when it is an integer, else null (weighed goods). */
   units: number | null;
+  /**
+   * The cents the quantity divides (cart rule 4): |quantity| for an integer, p for a fraction p/r in lowest terms
+   * (1.5 = 3/2: 3). The line's total is a whole number of steps, and every amount taken off it is too.
+   */
+  step: number;
   productId: string | null;
   originalCents: number;
   /** The line total after the discounts and cashback applied so far. */
@@ -93,12 +98,13 @@ function readLine(line: CartLine, index: number): LineState {
     throw invalidRequest(`${field}.quantity`, mustBeIn('number', QUANTITY, 0));
   }
   const total = toCents(line.total, `${field}.total`);
-  if (!divisible(total, quantity)) {
+  const step = stepOf(quantity);
+  if (total % step !== 0) {
     throw invalidRequest(`${field}.total`, 'must be divisible by the line quantity with at most two decimals');
   }
   const originalCents = line.original_total === undefined || line.original_total === null ? total : toCents(line.original_total, `${field}.original_total`);
   const productId = line.product_id === undefined || line.product_id === null ? null : idString(line.product_id, `${field}.product_id`);
-  return new Line(index, order, line, quantity, Number.isInteger(quantity) ? Math.abs(quantity) : null, productId, originalCents, total);
+  return new Line(index, order, line, quantity, Number.isInteger(quantity) ? Math.abs(quantity) : null, step, productId, originalCents, total);
 }
 
 /**
@@ -116,16 +122,21 @@ class Line implements LineState {
     readonly raw: CartLine,
     readonly quantity: number,
     readonly units: number | null,
+    readonly step: number,
     readonly productId: string | null,
     readonly originalCents: number,
     public current: number,
   ) {}
 }
 
-/** The unit price (total / quantity) is a whole number of cents. */
-function divisible(cents: number, quantity: number): boolean {
-  if (Number.isInteger(quantity)) return cents % quantity === 0;
-  return new Decimal(cents).div(new Decimal(String(quantity))).isInteger();
+/**
+ * A line's step: cents / quantity is whole exactly when the cents are a multiple of it. For a fraction p/r in lowest
+ * terms, cents × r / p is whole when p divides the cents (p and r share no factor). A quantity whose p is beyond
+ * 2^53 has a step no amount reaches: only a total of 0 is divisible by it, as before.
+ */
+function stepOf(quantity: number): number {
+  if (Number.isInteger(quantity)) return Math.abs(quantity);
+  return new Decimal(String(quantity)).toFraction()[0].abs().toNumber();
 }
 
 function checkCashbacks(cart: Cart, lineByOrder: ReadonlyMap<number, LineState>): void {

@@ -12,7 +12,7 @@ export interface DistributionInput {
   eligible: readonly boolean[];
 }
 
-/** Cents per line (never above the line's current total); cartLevel effects are reported on line -1. */
+/** Cents per line, a whole number of its steps, never above its current total; cartLevel effects are reported on line -1. */
 export interface Allocation {
   perLine: number[];
   cartLevel: boolean;

@@ -7,5 +7,5 @@ export const individualItemsProRata: Distribute = ({ effect, type, lines, eligib
   const units = coveredUnits(lines, eligible, effect.limits);
   const weights = lines.map((line, i) => (units[i] > 0 ? coveredCents(line, units[i]) : 0));
   const base = sum(weights);
-  return { perLine: splitProRata(Math.min(type.onAmount(effect, base), base), weights), cartLevel: false };
+  return { perLine: splitProRata(Math.min(type.onAmount(effect, base), base), weights, lines), cartLevel: false };
 };

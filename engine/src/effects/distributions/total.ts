@@ -7,5 +7,5 @@ export const total: Distribute = ({ effect, type, lines, eligible }) => {
   const units = coveredUnits(lines, eligible, effect.limits);
   const capacities = lines.map((line, i) => (units[i] > 0 ? coveredCents(line, units[i]) : 0));
   const base = sum(capacities);
-  return { perLine: fillInOrder(Math.min(type.onAmount(effect, base), base), capacities), cartLevel: false };
+  return { perLine: fillInOrder(Math.min(type.onAmount(effect, base), base), capacities, lines), cartLevel: false };
 };

@@ -9,5 +9,5 @@ import type { Distribute } from './distribution.js';
 export const totalCart: Distribute = ({ effect, type, lines, available }) => {
   const weights = lines.map((line, i) => (available[i] && line.current > 0 ? line.current : 0));
   const base = sum(weights);
-  return { perLine: splitProRata(Math.min(type.onAmount(effect, base), base), weights), cartLevel: true };
+  return { perLine: splitProRata(Math.min(type.onAmount(effect, base), base), weights, lines), cartLevel: true };
 };
