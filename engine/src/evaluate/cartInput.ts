@@ -145,8 +145,9 @@ function checkCashbacks(cart: Cart, lineByOrder: ReadonlyMap<number, LineState>)
     if (cart.cashbacks !== undefined && cart.cashbacks !== null) {
       throw cannotBeSentWith('cashbacks', 'cashback_score_desired');
     }
-    if (!Number.isSafeInteger(desired) || desired < -1) {
-      throw invalidRequest('cashback_score_desired', `${mustBeIn('integer', { minimum: -1 })} (-1 for all available points)`);
+    // -1 spends all available points; otherwise the points a request moves (the cart schema's range).
+    if (!Number.isSafeInteger(desired) || desired < -1 || desired > MAX_POINTS) {
+      throw invalidRequest('cashback_score_desired', mustBeIn('integer', { minimum: -1, maximum: MAX_POINTS }));
     }
   }
   if (cart.cashbacks === undefined || cart.cashbacks === null) return;

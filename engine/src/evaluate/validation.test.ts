@@ -96,8 +96,11 @@ describe('invalid carts are rejected with invalid_request naming the field', () 
     expect(evaluate(campaigns, cart([line(1, 1, 10)], { currency: 'JPY' })).response.currency).toBe('JPY');
   });
 
-  it('cashback_score_desired below -1', () => {
-    expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 10)], { cashback_score_desired: -2 })))).toMatchObject({ field: 'cashback_score_desired' });
+  it('cashback_score_desired outside -1..2147483647', () => {
+    const message = 'cashback_score_desired: must be an integer between -1 and 2147483647';
+    for (const desired of [-2, 2147483648, 2.5]) {
+      expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 10)], { cashback_score_desired: desired })))).toMatchObject({ field: 'cashback_score_desired', message });
+    }
   });
 
   it('an invalid context', () => {

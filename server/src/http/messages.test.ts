@@ -360,7 +360,11 @@ describe('bad-input messages', () => {
     expect400(await send({ made: '2025-12-31' }), 'data.made: must be between 2026-01-01 and 2026-12-31');
     expect400(await send({ sold: '2026-01-01' }), 'data.sold: must be after 2026-01-01');
     // The engine's checks: a cart's (which offline previews run too) and a campaign's.
-    expect400(await client.post('/carts/simulate', { ...cart, cashback_score_desired: -2 }), 'cashback_score_desired: must be an integer of at least -1 (-1 for all available points)');
+    expect400(await client.post('/carts/simulate', { ...cart, cashback_score_desired: -2 }), 'cashback_score_desired: must be an integer between -1 and 2147483647');
+    // Beyond the range or beyond 2^53: the schema's words, the same.
+    expect400(await client.post('/carts/simulate', { ...cart, cashback_score_desired: 2147483648 }), 'cashback_score_desired: must be an integer between -1 and 2147483647');
+    expect400(await client.post('/carts/simulate', { ...cart, cashback_score_desired: 1e20 }), 'cashback_score_desired: must be an integer between -1 and 2147483647');
+    expect400(await client.post('/carts/simulate', { ...cart, cashback_score_desired: 2.5 }), 'cashback_score_desired: must be an integer');
     expect400(
       await client.post('/discounts', params({ rule_effects: [{ type: 'percentage', value: 120 }] })),
       'rule_params.rule_effects[0].value: must be a number greater than 0 and at most 100',

@@ -319,6 +319,9 @@ export interface CartsCart {
    */
   original_total?: number;
   currency?: string;
+  /**
+   * Points the customer wants to spend, -1 for all available; at most 2147483647, the largest points amount.
+   */
   cashback_score_desired?: number;
   /**
    * Deprecated name of coupons_desired as a list of codes: the same codes are accepted.
