@@ -51,7 +51,7 @@ describe('campaigns kept by a back office', () => {
     expect(read.body).toMatchObject({
       description: null, available_to: null, recurrence_type: null, recurrence_days: null, once: null, once_limit: null,
       budget_value: null, budget_period: null, customer_registration_countries: [], currency: null,
-      coupon_info: { coupon_id: expect.any(Number), static_code: null, key: null, external_id: null },
+      coupon_info: { coupon_id: expect.any(Number), static_code: null, coupon_name: null, key: null, external_id: null },
     });
     // No end date, no recurrence, no limit, no budget: two carts in a row both get it.
     expect((await applied()).names).toContain('Ended');

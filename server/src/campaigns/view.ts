@@ -97,7 +97,8 @@ function couponInfo(record: CampaignRecord, options: ViewOptions): Record<string
   return {
     coupon_id: wireInt(record.coupon_id),
     static_code: coupon.static_code ?? null,
-    coupon_name: localize(record.texts.coupon_name ?? (coupon.name ?? ''), options.language, options.settings),
+    // A coupon without a name reads null, as its vouchers show it: "" would be refused if sent back (docs/campaigns.md).
+    coupon_name: record.texts.coupon_name || typeof coupon.name === 'string' ? localize(record.texts.coupon_name ?? coupon.name!, options.language, options.settings) : null,
     external_id: coupon.external_id ?? null,
     key: coupon.key ?? null,
     ...(options.voucher ? { voucher_info: voucherInfo(options.voucher, coupon, options.settings.timezone) } : {}),
