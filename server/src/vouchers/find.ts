@@ -7,7 +7,7 @@ import type { CouponData, CouponStore } from '../coupons/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { Tenant } from '../tenancy/types.js';
 import { locationRefusal, type LocationRef } from './location.js';
-import { voucherRefusal } from './status.js';
+import { inactiveReason, voucherRefusal, type CouponState } from './status.js';
 import type { VoucherStore } from './store.js';
 import type { VoucherRecord } from './types.js';
 
@@ -36,13 +36,20 @@ export function withCoupon(stores: FindStores, tenant: Tenant, voucher: VoucherR
 }
 
 /** Why the voucher cannot be used now (at `location`, when given); null when it can. */
-export function usageRefusal({ voucher, coupon }: FoundVoucher, now: string, location?: LocationRef): TallyError | null {
-  const campaign = coupon?.campaign;
-  // A voucher without a coupon (an instant win's delivery) is usable by its own state and dates.
-  const active = voucher.coupon_id === null || (campaign !== undefined && campaign.rule_params.active !== false && coupon!.params.active !== false);
-  const refusal = voucherRefusal(voucher, now, { active, deleted: coupon?.deleted === true });
+export function usageRefusal(found: FoundVoucher, now: string, location?: LocationRef): TallyError | null {
+  const campaign = found.coupon?.campaign;
+  const refusal = voucherRefusal(found.voucher, now, couponState(found));
   if (refusal || location === undefined || campaign === undefined) return refusal;
-  return locationRefusal(campaign, location, voucher.code);
+  return locationRefusal(campaign, location, found.voucher.code);
+}
+
+/** The voucher's coupon and campaign now, as its refusals and its read status take them. */
+export function couponState({ voucher, coupon }: FoundVoucher): CouponState {
+  // A voucher without a coupon (an instant win's delivery) is usable by its own state and dates.
+  return {
+    inactive: voucher.coupon_id === null ? null : inactiveReason(coupon?.campaign, coupon?.params),
+    deleted: coupon?.deleted === true,
+  };
 }
 
 /** The same error, naming the request field it is about (`codes[2]`). */

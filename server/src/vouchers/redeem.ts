@@ -15,7 +15,7 @@ import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { DiscountsRedeem } from '../wire/types.js';
-import { voucherRefusal } from './status.js';
+import { inactiveReason, voucherRefusal } from './status.js';
 import type { VoucherStore } from './store.js';
 import type { DiscountTransaction, DiscountTransactionStore } from './transactions.js';
 import type { VoucherRecord } from './types.js';
@@ -90,8 +90,7 @@ function discountCampaign(stores: RedeemStores, tenant: Tenant, id: string | und
 const ofDeletedCoupon = (voucher: VoucherRecord, campaign: CampaignRecord) => voucher.coupon_id !== campaign.coupon_id;
 
 function refuseUnusable(voucher: VoucherRecord, campaign: CampaignRecord, at: string): void {
-  const active = campaign.rule_params.active !== false && campaign.coupon_params?.active !== false;
-  const refusal = voucherRefusal(voucher, at, { active, deleted: ofDeletedCoupon(voucher, campaign) });
+  const refusal = voucherRefusal(voucher, at, { inactive: inactiveReason(campaign, campaign.coupon_params), deleted: ofDeletedCoupon(voucher, campaign) });
   if (refusal) throw refusal;
 }
 
@@ -115,7 +114,7 @@ function byStaticCode(stores: RedeemStores, tenant: Tenant, settings: CompanySet
     .ofCustomer(tenant, customer.id)
     .filter((voucher) => voucher.campaign_id === campaign.id)
     .sort((a, b) => expiry(a) - expiry(b));
-  const usable = held.find((voucher) => voucherRefusal(voucher, at, { active: true, deleted: ofDeletedCoupon(voucher, campaign) }) === null);
+  const usable = held.find((voucher) => voucherRefusal(voucher, at, { inactive: null, deleted: ofDeletedCoupon(voucher, campaign) }) === null);
   if (usable) {
     refuseUnusable(usable, campaign, at);
     return { campaign, voucher: usable };
@@ -124,9 +123,8 @@ function byStaticCode(stores: RedeemStores, tenant: Tenant, settings: CompanySet
     if (held.length > 0) refuseUnusable(held[0], campaign, at);
     throw notFound('static_code', code);
   }
-  if (campaign.rule_params.active === false || campaign.coupon_params?.active === false) {
-    throw new TallyError('voucher_inactive', `static_code ${code}: the coupon is not active`);
-  }
+  const inactive = inactiveReason(campaign, campaign.coupon_params);
+  if (inactive !== null) throw new TallyError('voucher_inactive', `static_code ${code}: ${inactive}`);
   const outside = couponDatesRefusal(campaign.coupon_params ?? {}, at, settings.timezone);
   if (outside === 'voucher_out_date') throw new TallyError(outside, `static_code ${code}: the coupon is available from ${campaign.coupon_params?.available_from}`);
   if (outside === 'voucher_expired') throw new TallyError(outside, `static_code ${code}: the coupon expired at ${campaign.coupon_params?.available_to}`);

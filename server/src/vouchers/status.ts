@@ -3,12 +3,14 @@
  * Checked in this order: deleted (the voucher or its coupon), redeemed,
  * inactive (the voucher or its coupon), frozen, not yet available, expired.
  */
-import { TallyError } from '@tally/engine';
+import { TallyError, type CouponParams } from '@tally/engine';
+import type { CampaignRecord } from '../campaigns/types.js';
 import type { VoucherRecord } from './types.js';
 
 /** The voucher's coupon as it is now. */
 export interface CouponState {
-  active: boolean;
+  /** Why its campaign or coupon keeps the voucher from use now ('its campaign 12 is not active'), else null. */
+  inactive: string | null;
   /**
    * Deleted, whatever the voucher's stored status says: a voucher stored
    * active after its coupon's deletion (issued by a trigger racing it, before
@@ -17,14 +19,22 @@ export interface CouponState {
   deleted: boolean;
 }
 
-const LIVE: CouponState = { active: true, deleted: false };
+const LIVE: CouponState = { inactive: null, deleted: false };
+
+/** Why a voucher of this campaign and coupon cannot be used while one of them is inactive (or the campaign is gone), else null. */
+export function inactiveReason(campaign: CampaignRecord | undefined, coupon: CouponParams | undefined): string | null {
+  if (campaign === undefined) return 'its campaign no longer exists';
+  if (campaign.rule_params.active === false) return `its campaign ${campaign.id} is not active`;
+  return coupon?.active === false ? 'its coupon is not active' : null;
+}
 
 export function voucherRefusal(voucher: VoucherRecord, now: string, coupon: CouponState = LIVE): TallyError | null {
   const at = Date.parse(now);
   const code = voucher.code;
   if (voucher.status === 'deleted' || coupon.deleted) return new TallyError('voucher_deleted', `voucher ${code}: its coupon has been deleted`);
   if (voucher.status === 'redeemed') return new TallyError('voucher_redeemed', `voucher ${code}: already redeemed`);
-  if (voucher.status === 'inactive' || !coupon.active) return new TallyError('voucher_inactive', `voucher ${code}: the coupon is not active`);
+  if (voucher.status === 'inactive') return new TallyError('voucher_inactive', `voucher ${code}: not active`);
+  if (coupon.inactive !== null) return new TallyError('voucher_inactive', `voucher ${code}: ${coupon.inactive}`);
   if (voucher.status === 'frozen') return new TallyError('voucher_inactive', `voucher ${code}: frozen until unfrozen`);
   if (voucher.available_from !== null && Date.parse(voucher.available_from) > at) {
     return new TallyError('voucher_out_date', `voucher ${code}: available from ${voucher.available_from}`);
@@ -40,14 +50,16 @@ export function isUsable(voucher: VoucherRecord, now: string): boolean {
 }
 
 /**
- * The status a reader sees: the stored one, with `pending` before and `expired` after the voucher's dates, and
- * `deleted` when its coupon is (a voucher stored active after the deletion: see CouponState).
+ * The status a reader sees: the stored one, with `pending` before and `expired` after the voucher's dates,
+ * `deleted` when its coupon is (a voucher stored active after the deletion: see CouponState), and `inactive`
+ * while its campaign or coupon is (the voucher_inactive it would be answered).
  */
 export type VoucherDisplayStatus = VoucherRecord['status'] | 'pending';
 
-export function displayStatus(voucher: VoucherRecord, now: string, couponDeleted = false): VoucherDisplayStatus {
+export function displayStatus(voucher: VoucherRecord, now: string, coupon: CouponState = LIVE): VoucherDisplayStatus {
   if (voucher.status !== 'active') return voucher.status;
-  if (couponDeleted) return 'deleted';
+  if (coupon.deleted) return 'deleted';
+  if (coupon.inactive !== null) return 'inactive';
   const at = Date.parse(now);
   if (voucher.available_to !== null && Date.parse(voucher.available_to) <= at) return 'expired';
   if (voucher.available_from !== null && Date.parse(voucher.available_from) > at) return 'pending';
