@@ -8,7 +8,7 @@ import { localize } from '../http/language.js';
 import { wireInt } from '../http/wire.js';
 import type { CompanySettings } from '../tenancy/types.js';
 import type { VoucherRecord } from '../vouchers/types.js';
-import { displayStatus, inactiveReason } from '../vouchers/status.js';
+import { campaignDatesRefusal, displayStatus, inactiveReason } from '../vouchers/status.js';
 import { voucherInfo } from '../vouchers/view.js';
 import { ruleValues } from './rule-values.js';
 import type { CampaignRecord, TextField } from './types.js';
@@ -104,11 +104,15 @@ function couponInfo(record: CampaignRecord, options: ViewOptions): Record<string
     coupon_name: record.texts.coupon_name || typeof coupon.name === 'string' ? localize(record.texts.coupon_name ?? coupon.name!, options.language, options.settings) : null,
     external_id: coupon.external_id ?? null,
     key: coupon.key ?? null,
-    ...(options.voucher ? { voucher_info: voucherInfo(options.voucher, coupon, options.settings.timezone, voucherStatus(options.voucher, record, options.now)) } : {}),
+    ...(options.voucher ? { voucher_info: voucherInfo(options.voucher, coupon, options.settings.timezone, voucherStatus(options.voucher, record, options)) } : {}),
   };
 }
 
 /** The voucher's status as its own read shows it: a voucher of a replaced (deleted) coupon is deleted. */
-function voucherStatus(voucher: VoucherRecord, record: CampaignRecord, now: string) {
-  return displayStatus(voucher, now, { inactive: inactiveReason(record, record.coupon_params), deleted: voucher.coupon_id !== record.coupon_id });
+function voucherStatus(voucher: VoucherRecord, record: CampaignRecord, { now, settings }: ViewOptions) {
+  return displayStatus(voucher, now, {
+    inactive: inactiveReason(record, record.coupon_params),
+    campaignDates: campaignDatesRefusal(record, now, settings.timezone),
+    deleted: voucher.coupon_id !== record.coupon_id,
+  });
 }

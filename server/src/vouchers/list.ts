@@ -33,9 +33,9 @@ export function readListFilters(query: URLSearchParams): ListFilters {
   };
 }
 
-export function listMatches(found: FoundVoucher, filters: ListFilters, now: string): boolean {
+export function listMatches(found: FoundVoucher, filters: ListFilters, now: string, timezone: string): boolean {
   const { voucher, coupon } = found;
-  if (filters.statuses && !filters.statuses.includes(displayStatus(voucher, now, couponState(found)))) return false;
+  if (filters.statuses && !filters.statuses.includes(displayStatus(voucher, now, couponState(found, now, timezone)))) return false;
   if (filters.selected !== undefined && voucher.selected !== filters.selected) return false;
   if (filters.campaignId !== undefined && voucher.campaign_id !== filters.campaignId) return false;
   if (filters.couponId !== undefined && voucher.coupon_id !== filters.couponId) return false;

@@ -1,10 +1,12 @@
 /**
- * A back office pauses a campaign, or its coupon, while customers hold its
- * vouchers (docs/coupons-vouchers.md, Statuses): the vouchers read
- * `inactive`, the status filter finds them so, a validation names what is
- * paused, and everything is as before once it is active again.
+ * A back office pauses a campaign, or its coupon, or ends it, while customers
+ * hold its vouchers (docs/coupons-vouchers.md, Statuses): the vouchers read
+ * `inactive` (`expired`, `pending`), the status filter finds them so, a
+ * validation or a redemption is refused naming the campaign as carts refuse
+ * it, and everything is as before once it is active again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
 describe('vouchers of a paused campaign or coupon', () => {
@@ -76,5 +78,39 @@ describe('vouchers of a paused campaign or coupon', () => {
     const issued = await server.client.post('/discounts/trigger', { customer_id: 1, loyalty_rule_id: later.body.id, external_voucher_code: 'LATER-1' });
     expect(issued.status, issued.text).toBe(200);
     expect(await statusOf('LATER-1')).toBe('pending');
+  });
+
+  it('a campaign ended (or not started) by its dates: its vouchers read expired (pending) and are refused as carts refuse it; its static code too', async () => {
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const rule = { select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] };
+    const ended = await server.client.post('/discounts', { rule_params: { name: 'Ended', ...rule }, coupon_params: {} });
+    await server.client.post('/discounts/trigger', { customer_id: 1, loyalty_rule_id: ended.body.id, external_voucher_code: 'ENDED-1' });
+    // The last day is included (a date is the Company's whole day).
+    expect((await server.client.patch(`/discounts/${ended.body.id}`, { rule_params: { available_to: day(0) } })).status).toBe(200);
+    expect(await statusOf('ENDED-1')).toBe('active');
+    expect((await server.client.patch(`/discounts/${ended.body.id}`, { rule_params: { available_to: day(-1) } })).status).toBe(200);
+    expect(await statusOf('ENDED-1')).toBe('expired');
+    const validated = await server.client.get('/vouchers/ENDED-1', { query: { validate: 'true' } });
+    expect(validated.status).toBe(402);
+    expect(validated.body).toEqual({ code: 'voucher_expired', error: `voucher ENDED-1: its campaign ${ended.body.id} ended at ${day(-1)}` });
+    const cart = await server.client.post('/carts/simulate', cartBody(10, { customer_id: 1, coupons_desired: ['ENDED-1'] }));
+    expect(cart.body.rejected_campaigns).toMatchObject([{ rule_name: 'Ended', error: expect.stringMatching(/ended/) }]);
+    const redeemed = await server.client.post('/vouchers/redeem', { codes: ['ENDED-1'], customer_id: 1 });
+    expect(redeemed.status).toBe(402);
+    expect(redeemed.body.code).toBe('voucher_expired');
+    expect((await server.client.post('/discounts/redeem', { voucher_code: 'ENDED-1', customer_id: 1, cart_id: 1, discount: 100 })).body.code).toBe('voucher_expired');
+    expect((await server.client.get('/vouchers/ENDED-1')).body.redemptions).toBe(0);
+
+    const open = await server.client.post('/discounts', { rule_params: { name: 'Open ended', available_to: day(-1), rule_effects: rule.rule_effects }, coupon_params: { static_code: 'OPEN-ENDED' } });
+    const byCode = await server.client.post('/discounts/redeem', { static_code: 'OPEN-ENDED', customer_id: 1, cart_id: 1, discount: 100 });
+    expect(byCode.status).toBe(402);
+    expect(byCode.body).toEqual({ code: 'voucher_expired', error: `static_code OPEN-ENDED: its campaign ${open.body.id} ended at ${day(-1)}` });
+    expect((await server.client.get('/discounts/transactions', { query: { customer_id: '1' } })).body.data).toEqual([]);
+
+    expect((await server.client.patch(`/discounts/${ended.body.id}`, { rule_params: { available_from: day(1), available_to: null } })).status).toBe(200);
+    expect(await statusOf('ENDED-1')).toBe('pending');
+    expect((await server.client.get('/vouchers/ENDED-1', { query: { validate: 'true' } })).body.code).toBe('voucher_out_date');
+    // Chosen ahead, as a voucher not yet available may be.
+    expect((await server.client.post('/vouchers/ENDED-1/select', {})).status).toBe(200);
   });
 });

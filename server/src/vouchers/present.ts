@@ -25,7 +25,7 @@ export function voucherView(found: FoundVoucher, ctx: PresentContext): Record<st
   return {
     id: wireInt(voucher.id),
     code: voucher.code,
-    status: displayStatus(voucher, ctx.now, couponState(found)),
+    status: displayStatus(voucher, ctx.now, couponState(found, ctx.now, ctx.settings.timezone)),
     selected: voucher.selected,
     priority: voucher.priority,
     max_redemptions: voucher.max_redemptions,

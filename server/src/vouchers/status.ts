@@ -1,9 +1,10 @@
 /**
  * Whether a voucher can be used now, as the contract's voucher_* error codes.
  * Checked in this order: deleted (the voucher or its coupon), redeemed,
- * inactive (the voucher or its coupon), frozen, not yet available, expired.
+ * inactive (the voucher, its coupon or its campaign), frozen, not yet
+ * available, expired (the voucher's dates, then its campaign's).
  */
-import { TallyError, type CouponParams } from '@tally/engine';
+import { couponDatesRefusal, TallyError, type CouponParams } from '@tally/engine';
 import type { CampaignRecord } from '../campaigns/types.js';
 import type { VoucherRecord } from './types.js';
 
@@ -11,6 +12,8 @@ import type { VoucherRecord } from './types.js';
 export interface CouponState {
   /** Why its campaign or coupon keeps the voucher from use now ('its campaign 12 is not active'), else null. */
   inactive: string | null;
+  /** Outside its campaign's own dates now (not started, or ended), as carts refuse the campaign; else null. */
+  campaignDates: TallyError | null;
   /**
    * Deleted, whatever the voucher's stored status says: a voucher stored
    * active after its coupon's deletion (issued by a trigger racing it, before
@@ -19,13 +22,25 @@ export interface CouponState {
   deleted: boolean;
 }
 
-const LIVE: CouponState = { inactive: null, deleted: false };
+const LIVE: CouponState = { inactive: null, campaignDates: null, deleted: false };
 
 /** Why a voucher of this campaign and coupon cannot be used while one of them is inactive (or the campaign is gone), else null. */
 export function inactiveReason(campaign: CampaignRecord | undefined, coupon: CouponParams | undefined): string | null {
   if (campaign === undefined) return 'its campaign no longer exists';
   if (campaign.rule_params.active === false) return `its campaign ${campaign.id} is not active`;
   return coupon?.active === false ? 'its coupon is not active' : null;
+}
+
+/**
+ * A voucher_out_date or voucher_expired (message without the voucher) when `now` is outside the campaign's
+ * available_from..available_to, read as carts read them (a date is the Company's whole day); else null.
+ */
+export function campaignDatesRefusal(campaign: CampaignRecord | undefined, now: string, timezone: string): TallyError | null {
+  if (campaign === undefined) return null;
+  const { available_from: from, available_to: to } = campaign.rule_params;
+  const outside = couponDatesRefusal({ ...(from ? { available_from: from } : {}), ...(to ? { available_to: to } : {}) }, now, timezone);
+  if (outside === 'voucher_out_date') return new TallyError(outside, `its campaign ${campaign.id} starts at ${from}`);
+  return outside === 'voucher_expired' ? new TallyError(outside, `its campaign ${campaign.id} ended at ${to}`) : null;
 }
 
 export function voucherRefusal(voucher: VoucherRecord, now: string, coupon: CouponState = LIVE): TallyError | null {
@@ -42,7 +57,8 @@ export function voucherRefusal(voucher: VoucherRecord, now: string, coupon: Coup
   if (voucher.status === 'expired' || (voucher.available_to !== null && Date.parse(voucher.available_to) <= at)) {
     return new TallyError('voucher_expired', `voucher ${code}: expired at ${voucher.available_to}`);
   }
-  return null;
+  const dates = coupon.campaignDates;
+  return dates && new TallyError(dates.code, `voucher ${code}: ${dates.message}`);
 }
 
 export function isUsable(voucher: VoucherRecord, now: string): boolean {
@@ -51,8 +67,9 @@ export function isUsable(voucher: VoucherRecord, now: string): boolean {
 
 /**
  * The status a reader sees: the stored one, with `pending` before and `expired` after the voucher's dates,
- * `deleted` when its coupon is (a voucher stored active after the deletion: see CouponState), and `inactive`
- * while its campaign or coupon is (the voucher_inactive it would be answered).
+ * `deleted` when its coupon is (a voucher stored active after the deletion: see CouponState), `inactive`
+ * while its campaign or coupon is (the voucher_inactive it would be answered), and `pending` / `expired` by its
+ * campaign's dates too.
  */
 export type VoucherDisplayStatus = VoucherRecord['status'] | 'pending';
 
@@ -61,7 +78,7 @@ export function displayStatus(voucher: VoucherRecord, now: string, coupon: Coupo
   if (coupon.deleted) return 'deleted';
   if (coupon.inactive !== null) return 'inactive';
   const at = Date.parse(now);
-  if (voucher.available_to !== null && Date.parse(voucher.available_to) <= at) return 'expired';
-  if (voucher.available_from !== null && Date.parse(voucher.available_from) > at) return 'pending';
+  if ((voucher.available_to !== null && Date.parse(voucher.available_to) <= at) || coupon.campaignDates?.code === 'voucher_expired') return 'expired';
+  if ((voucher.available_from !== null && Date.parse(voucher.available_from) > at) || coupon.campaignDates?.code === 'voucher_out_date') return 'pending';
   return 'active';
 }
