@@ -220,6 +220,11 @@ export interface Context {
   /** Product features (`<taxonomy_slug>:<feature_id>`) by product id, from the catalogue, for line conditions. */
   product_features?: Record<string, string[]>;
   /**
+   * The catalogue's code and EAN by product id, for lines that carry the id without them: `product_code` and
+   * `product_ean` conditions read a line's own value first, then these.
+   */
+  product_codes?: Record<string, { code?: string; ean?: string }>;
+  /**
    * The points each of the cart's returns moves, aligned with `cart.returns`: computed by the caller from the
    * original ticket (null: a return that moves none, e.g. of a ticket not stored or of another customer).
    */

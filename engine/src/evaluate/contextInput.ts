@@ -15,6 +15,7 @@ export interface ContextInput {
   vouchers: readonly (HeldVoucher & { campaignId: string; expiresAt: number })[];
   counters: Readonly<Record<string, CampaignCounters>>;
   productFeatures: Readonly<Record<string, string[]>>;
+  productCodes: Readonly<Record<string, { code?: string; ean?: string }>>;
   /** Aligned with the cart's returns. */
   returns: readonly (ReturnedPoints | null)[];
 }
@@ -43,6 +44,7 @@ export function readContext(context: Context, returnCount = 0): ContextInput {
     })),
     counters: context.counters ?? EMPTY,
     productFeatures: context.product_features ?? EMPTY,
+    productCodes: context.product_codes ?? EMPTY,
     returns: readReturned(context.returns, returnCount),
   };
 }

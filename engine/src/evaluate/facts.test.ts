@@ -34,6 +34,20 @@ describe('the facts conditions read', () => {
     const outcome = evaluate([campaign], cart([line(1, 10, 10), line(2, 11, 10)]), ctx);
     expect(outcome.response.effects.map((e) => e.line)).toEqual([1]);
   });
+
+  it('product code and EAN from the catalogue (context.product_codes) for lines sent without them; a line\'s own wins', () => {
+    const byCode = when({ array_field: 'lines', conditions: [{ field: 'product_code', operator: 'eq', value: 'MILK' }] });
+    const byEan = when({ array_field: 'lines', conditions: [{ field: 'product_ean', operator: 'eq', value: '8410000000001' }] });
+    const campaigns = [
+      discount(1, { rule_application: byCode, rule_effects: [{ type: 'percentage', value: 10 }] }),
+      discount(2, { rule_application: byEan, rule_effects: [{ type: 'percentage', value: 5 }] }),
+    ];
+    const ctx = context({ product_codes: { '10': { code: 'MILK', ean: '8410000000001' }, '11': { code: 'MILK' } } });
+    const scanned = { ...line(3, 11, 10), product_code: 'BREAD' };
+    const outcome = evaluate(campaigns, cart([line(1, 10, 10), line(2, 12, 10), scanned]), ctx);
+    expect(outcome.response.effects.map((e) => [e.rule_id, e.line])).toEqual([[1, 1], [2, 1]]);
+    expect(outcome.response.lines.map((l) => l.product_code)).toEqual([undefined, undefined, 'BREAD']);
+  });
 });
 
 describe('cancellation lines', () => {

@@ -10,19 +10,23 @@ const NO_FEATURES: string[] = [];
 
 export function buildFacts(input: CartInput, context: ContextInput, created: ZonedDate): CartFacts {
   const { cart } = input;
-  const lines: LineFacts[] = input.lines.map((line) => ({
-    index: line.index,
-    order: line.order,
-    product_id: line.productId ?? undefined,
-    product_code: line.raw.product_code,
-    product_ean: line.raw.product_ean,
-    supplier_id: line.raw.supplier_id === undefined || line.raw.supplier_id === null ? undefined : idString(line.raw.supplier_id, `lines[${line.index}].supplier_id`),
-    features: (line.productId !== null && context.productFeatures[line.productId]) || NO_FEATURES,
-    quantity: line.quantity,
-    total: line.current,
-    original_total: line.originalCents,
-    attributes: line.raw.attributes ?? NO_ATTRIBUTES,
-  }));
+  const lines: LineFacts[] = input.lines.map((line) => {
+    // A line sent with the id only has the catalogue's code and EAN (docs/carts.md, Context).
+    const known = line.productId === null ? undefined : context.productCodes[line.productId];
+    return {
+      index: line.index,
+      order: line.order,
+      product_id: line.productId ?? undefined,
+      product_code: line.raw.product_code ?? known?.code,
+      product_ean: line.raw.product_ean ?? known?.ean,
+      supplier_id: line.raw.supplier_id === undefined || line.raw.supplier_id === null ? undefined : idString(line.raw.supplier_id, `lines[${line.index}].supplier_id`),
+      features: (line.productId !== null && context.productFeatures[line.productId]) || NO_FEATURES,
+      quantity: line.quantity,
+      total: line.current,
+      original_total: line.originalCents,
+      attributes: line.raw.attributes ?? NO_ATTRIBUTES,
+    };
+  });
   return {
     total: input.totalCents,
     original_total: input.originalCents,

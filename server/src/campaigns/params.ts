@@ -2,7 +2,9 @@
  * A create or update body → the campaign record to store. Update semantics
  * (docs/campaigns.md): each field sent replaces the stored one, fields not
  * sent are kept. The rule objects may come as objects or JSON strings and
- * are stored parsed; an absent one (null, "", {}) is removed.
+ * are stored parsed; an absent one (null, "", {}) is removed. Any other
+ * optional field sent null is removed too (no end date, no budget, no
+ * static code...), so what a read shows as null can be sent back.
  */
 import { checkEffectBounds, endsBeforeStart, type RuleParams } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
@@ -45,7 +47,10 @@ export function buildRecord({ kind, id, body, previous, settings, now, couponId 
   if (body.coupon_params !== undefined) {
     couponParams ??= {};
     for (const [field, value] of Object.entries(body.coupon_params)) {
-      if (field === 'name' || field === 'description') {
+      if (value === null) {
+        delete couponParams[field];
+        if (field === 'name' || field === 'description') delete texts[`coupon_${field}`];
+      } else if (field === 'name' || field === 'description') {
         couponParams[field] = localized(texts, `coupon_${field}`, value, settings);
       } else couponParams[field] = value;
     }
@@ -76,8 +81,8 @@ export function needsCoupon(params: RuleParams): boolean {
 /**
  * The rule_params sent merged over the stored ones (campaigns, games and
  * instant wins): each field sent replaces the stored one, rule objects are
- * stored parsed, a name or description sent per language is kept in `texts`;
- * the name is required. `refusal` says why a field is not taken, if it is not.
+ * stored parsed, a name or description sent per language is kept in `texts`,
+ * a field sent null is removed; the name is required. `refusal` says why a field is not taken, if it is not.
  */
 export function mergeRuleParams(
   stored: RuleParams | undefined,
@@ -95,6 +100,9 @@ export function mergeRuleParams(
       const rule = parseRuleObject(value, path);
       if (rule === undefined) delete params[field];
       else params[field] = rule;
+    } else if (value === null) {
+      delete params[field];
+      if (field === 'description') delete texts.description;
     } else if (field === 'name' || field === 'description') params[field] = localized(texts, field, value, settings);
     else params[field] = value;
   }

@@ -92,7 +92,7 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
 
     get: async (req) => {
       const found = findCampaign({ campaigns, vouchers }, req.tenant, kind, req.params.value, req.query.get('search_by'));
-      return ok(campaignView(found.campaign, { language: req.language, settings: req.settings, voucher: found.voucher, single: true }));
+      return ok(campaignView(found.campaign, { language: req.language, settings: req.settings, voucher: found.voucher, now: wireDatetime(req.now), single: true }));
     },
 
     list: async (req) => {
@@ -108,7 +108,7 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
         campaigns.page(req.tenant, page, (record) => {
           const match = listMatch(record, filters);
           if (match === null) return undefined;
-          return campaignView(record, { language: req.language, settings: req.settings, voucher: match.voucher, single: false });
+          return campaignView(record, { language: req.language, settings: req.settings, voucher: match.voucher, now: wireDatetime(req.now), single: false });
         }),
       );
     },

@@ -8,6 +8,7 @@ import { localize } from '../http/language.js';
 import { wireInt } from '../http/wire.js';
 import type { CompanySettings } from '../tenancy/types.js';
 import type { VoucherRecord } from '../vouchers/types.js';
+import { campaignDatesRefusal, displayStatus, inactiveReason } from '../vouchers/status.js';
 import { voucherInfo } from '../vouchers/view.js';
 import { ruleValues } from './rule-values.js';
 import type { CampaignRecord, TextField } from './types.js';
@@ -17,6 +18,8 @@ export interface ViewOptions {
   settings: CompanySettings;
   /** The voucher the reader holds or looked up, reported in coupon_info.voucher_info. */
   voucher?: VoucherRecord;
+  /** The request's instant (wire datetime): the voucher's status is read at it. */
+  now: string;
   /** Single reads add the product, location and tier lists. */
   single: boolean;
 }
@@ -97,9 +100,19 @@ function couponInfo(record: CampaignRecord, options: ViewOptions): Record<string
   return {
     coupon_id: wireInt(record.coupon_id),
     static_code: coupon.static_code ?? null,
-    coupon_name: localize(record.texts.coupon_name ?? (coupon.name ?? ''), options.language, options.settings),
+    // A coupon without a name reads null, as its vouchers show it: "" would be refused if sent back (docs/campaigns.md).
+    coupon_name: record.texts.coupon_name || typeof coupon.name === 'string' ? localize(record.texts.coupon_name ?? coupon.name!, options.language, options.settings) : null,
     external_id: coupon.external_id ?? null,
     key: coupon.key ?? null,
-    ...(options.voucher ? { voucher_info: voucherInfo(options.voucher, coupon, options.settings.timezone) } : {}),
+    ...(options.voucher ? { voucher_info: voucherInfo(options.voucher, coupon, options.settings.timezone, voucherStatus(options.voucher, record, options)) } : {}),
   };
+}
+
+/** The voucher's status as its own read shows it: a voucher of a replaced (deleted) coupon is deleted. */
+function voucherStatus(voucher: VoucherRecord, record: CampaignRecord, { now, settings }: ViewOptions) {
+  return displayStatus(voucher, now, {
+    inactive: inactiveReason(record, record.coupon_params),
+    campaignDates: campaignDatesRefusal(record, now, settings.timezone),
+    deleted: voucher.coupon_id !== record.coupon_id,
+  });
 }

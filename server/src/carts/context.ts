@@ -109,6 +109,7 @@ export function buildContext(
     ...(customer.id === null ? {} : { customer: customerState(sources, tenant, settings, customer, now, cached.usesTier, listedCodes) }),
     counters: readCounters(sources, tenant, settings, cached, customerCounterKey(customer), at),
     ...(cached.usesFeatures && sources.products && productIds.length > 0 ? { product_features: sources.products.productFeatures(tenant, productIds) } : {}),
+    ...(cached.usesProductCodes && sources.products && productIds.length > 0 ? { product_codes: sources.products.productCodes(tenant, productIds) } : {}),
   };
 }
 

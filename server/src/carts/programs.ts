@@ -29,6 +29,8 @@ export interface CachedProgram {
   counted: CountedCampaign[];
   /** Whether a rule may name product features (only then does the context read the catalogue). */
   usesFeatures: boolean;
+  /** Whether a rule may name `product_code` or `product_ean` (only then are the codes of lines sent by id read from the catalogue). */
+  usesProductCodes: boolean;
   /** Whether a rule may read the `customer.tier` fact (only then does the context measure the customer's tier). */
   usesTier: boolean;
   /** Whether a rule may read the `location_code` fact (only then is a cart sent with location_id only given its code). */
@@ -53,6 +55,7 @@ export function describeProgram(
       .filter((c) => c.once !== null || c.budget !== null || c.prizes.some((p) => p.stock >= 0))
       .map((c) => ({ id: c.id, once: c.once, budget: c.budget, prizes: c.prizes.filter((p) => p.stock >= 0).map((p) => ({ id: p.id, stock: p.stock })) })),
     usesFeatures: rules.some((text) => text.includes('feature')),
+    usesProductCodes: rules.some((text) => text.includes('product_code') || text.includes('product_ean')),
     usesTier: rules.some((text) => text.includes('customer.tier')),
     usesLocationCode: rules.some((text) => text.includes('location_code')),
     texts,

@@ -3,7 +3,8 @@
  * (taxonomies/coded-records.ts keeps them; each write is one transaction).
  *
  * Read by carts: `productFeatures` gives the engine's Context.product_features
- * (rule conditions on the line field `feature`).
+ * (rule conditions on the line field `feature`), `productCodes` its
+ * Context.product_codes (`product_code` / `product_ean` of lines sent by id).
  */
 import { TallyError } from '@tally/engine';
 import type { StoreEnv } from '../store/env.js';
@@ -39,6 +40,16 @@ export class ProductStore {
       if (product) features[id] = product.features.map(featureKey);
     }
     return features;
+  }
+
+  /** Code and EAN by product id, for the products that exist and have either. */
+  productCodes(tenant: Tenant, productIds: Iterable<string>): Record<string, { code?: string; ean?: string }> {
+    const codes: Record<string, { code?: string; ean?: string }> = {};
+    for (const id of productIds) {
+      const product = this.get(tenant, id);
+      if (product && (product.code || product.ean)) codes[id] = { ...(product.code ? { code: product.code } : {}), ...(product.ean ? { ean: product.ean } : {}) };
+    }
+    return codes;
   }
 
   create(tenant: Tenant, record: ProductRecord): Promise<void> {

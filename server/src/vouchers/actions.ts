@@ -22,7 +22,7 @@ export interface ActionContext {
 export type VoucherAction = (found: FoundVoucher, ctx: ActionContext) => VoucherRecord;
 
 function refuse(found: FoundVoucher, ctx: ActionContext, allowPending = false): void {
-  const refusal = usageRefusal(found, ctx.now, ctx.location);
+  const refusal = usageRefusal(found, ctx);
   if (refusal && !(allowPending && refusal.code === 'voucher_out_date')) throw refusal;
 }
 

@@ -7,7 +7,7 @@ import type { CouponData, CouponStore } from '../coupons/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { Tenant } from '../tenancy/types.js';
 import { locationRefusal, type LocationRef } from './location.js';
-import { voucherRefusal } from './status.js';
+import { campaignDatesRefusal, inactiveReason, voucherRefusal, type CouponState } from './status.js';
 import type { VoucherStore } from './store.js';
 import type { VoucherRecord } from './types.js';
 
@@ -35,14 +35,30 @@ export function withCoupon(stores: FindStores, tenant: Tenant, voucher: VoucherR
   return { voucher, coupon: voucher.coupon_id === null ? undefined : stores.coupons.find(tenant, voucher.coupon_id, voucher.campaign_id) };
 }
 
+/** When and where a voucher is looked at: `timezone` is the Company's (a campaign's bare dates are its days). */
+export interface UsageContext {
+  now: string;
+  timezone: string;
+  location?: LocationRef;
+}
+
 /** Why the voucher cannot be used now (at `location`, when given); null when it can. */
-export function usageRefusal({ voucher, coupon }: FoundVoucher, now: string, location?: LocationRef): TallyError | null {
-  const campaign = coupon?.campaign;
-  // A voucher without a coupon (an instant win's delivery) is usable by its own state and dates.
-  const active = voucher.coupon_id === null || (campaign !== undefined && campaign.rule_params.active !== false && coupon!.params.active !== false);
-  const refusal = voucherRefusal(voucher, now, { active, deleted: coupon?.deleted === true });
+export function usageRefusal(found: FoundVoucher, { now, timezone, location }: UsageContext): TallyError | null {
+  const campaign = found.coupon?.campaign;
+  const refusal = voucherRefusal(found.voucher, now, couponState(found, now, timezone));
   if (refusal || location === undefined || campaign === undefined) return refusal;
-  return locationRefusal(campaign, location, voucher.code);
+  return locationRefusal(campaign, location, found.voucher.code);
+}
+
+/** The voucher's coupon and campaign at `now`, as its refusals and its read status take them. */
+export function couponState({ voucher, coupon }: FoundVoucher, now: string, timezone: string): CouponState {
+  // A voucher without a coupon (an instant win's delivery) is usable by its own state and dates.
+  if (voucher.coupon_id === null) return { inactive: null, campaignDates: null, deleted: false };
+  return {
+    inactive: inactiveReason(coupon?.campaign, coupon?.params),
+    campaignDates: campaignDatesRefusal(coupon?.campaign, now, timezone),
+    deleted: coupon?.deleted === true,
+  };
 }
 
 /** The same error, naming the request field it is about (`codes[2]`). */

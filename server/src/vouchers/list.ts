@@ -6,7 +6,7 @@
  */
 import { invalidRequest } from '../http/errors.js';
 import { optionalBoolean, optionalEnum, optionalInt64 } from '../http/params.js';
-import type { FoundVoucher } from './find.js';
+import { couponState, type FoundVoucher } from './find.js';
 import { displayStatus, type VoucherDisplayStatus } from './status.js';
 
 const STATUSES: readonly VoucherDisplayStatus[] = ['active', 'pending', 'expired', 'redeemed', 'inactive', 'frozen', 'deleted'];
@@ -33,8 +33,9 @@ export function readListFilters(query: URLSearchParams): ListFilters {
   };
 }
 
-export function listMatches({ voucher, coupon }: FoundVoucher, filters: ListFilters, now: string): boolean {
-  if (filters.statuses && !filters.statuses.includes(displayStatus(voucher, now, coupon?.deleted === true))) return false;
+export function listMatches(found: FoundVoucher, filters: ListFilters, now: string, timezone: string): boolean {
+  const { voucher, coupon } = found;
+  if (filters.statuses && !filters.statuses.includes(displayStatus(voucher, now, couponState(found, now, timezone)))) return false;
   if (filters.selected !== undefined && voucher.selected !== filters.selected) return false;
   if (filters.campaignId !== undefined && voucher.campaign_id !== filters.campaignId) return false;
   if (filters.couponId !== undefined && voucher.coupon_id !== filters.couponId) return false;

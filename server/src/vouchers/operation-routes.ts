@@ -83,7 +83,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
       return ok(
         vouchers.pageOfCustomer(req.tenant, holder.id, page, (voucher) => {
           const found = withCoupon(stores, req.tenant, voucher);
-          return listMatches(found, filters, now) ? view(req)(found) : undefined;
+          return listMatches(found, filters, now, req.settings.timezone) ? view(req)(found) : undefined;
         }),
       );
     },
@@ -103,7 +103,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
           id: optionalInt64(req.query.get('location_id'), 'location_id'),
           code: optionalCode(req.query.get('location_code'), 'location_code'),
         });
-        const refusal = usageRefusal(found, wireDatetime(req.now), location);
+        const refusal = usageRefusal(found, { now: wireDatetime(req.now), timezone: req.settings.timezone, location });
         if (refusal) throw refusal;
       }
       return ok(view(req)(found));

@@ -7,7 +7,7 @@ import { voucherCoupon } from '@tally/engine';
 import { localize } from '../http/language.js';
 import { wireInt } from '../http/wire.js';
 import type { CompanySettings } from '../tenancy/types.js';
-import type { FoundVoucher } from './find.js';
+import { couponState, type FoundVoucher } from './find.js';
 import { printWindow } from './print-window.js';
 import { displayStatus } from './status.js';
 
@@ -17,14 +17,15 @@ export interface PresentContext {
   now: string;
 }
 
-export function voucherView({ voucher, coupon }: FoundVoucher, ctx: PresentContext): Record<string, unknown> {
+export function voucherView(found: FoundVoucher, ctx: PresentContext): Record<string, unknown> {
+  const { voucher, coupon } = found;
   const campaign = coupon?.campaign;
   const text = (translations: Record<string, string> | undefined, stored: unknown) =>
     translations || typeof stored === 'string' ? localize(translations ?? (stored as string), ctx.language, ctx.settings) : null;
   return {
     id: wireInt(voucher.id),
     code: voucher.code,
-    status: displayStatus(voucher, ctx.now, coupon?.deleted === true),
+    status: displayStatus(voucher, ctx.now, couponState(found, ctx.now, ctx.settings.timezone)),
     selected: voucher.selected,
     priority: voucher.priority,
     max_redemptions: voucher.max_redemptions,

@@ -15,7 +15,7 @@ import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { DiscountsRedeem } from '../wire/types.js';
-import { voucherRefusal } from './status.js';
+import { campaignDatesRefusal, inactiveReason, voucherRefusal } from './status.js';
 import type { VoucherStore } from './store.js';
 import type { DiscountTransaction, DiscountTransactionStore } from './transactions.js';
 import type { VoucherRecord } from './types.js';
@@ -54,7 +54,7 @@ export function redeemInTransaction(
 ): Redemption {
   const at = wireDatetime(now);
   const { campaign, voucher } = body.voucher_code !== undefined
-    ? byVoucherCode(stores, tenant, customer, body.voucher_code, at)
+    ? byVoucherCode(stores, tenant, settings, customer, body.voucher_code, at)
     : byStaticCode(stores, tenant, settings, customer, body.static_code!, at);
   if (voucher) {
     stores.vouchers.putInTransaction(tenant, afterUse(voucher));
@@ -89,17 +89,20 @@ function discountCampaign(stores: RedeemStores, tenant: Tenant, id: string | und
 /** Whether the voucher's coupon is no longer its campaign's (deleted). */
 const ofDeletedCoupon = (voucher: VoucherRecord, campaign: CampaignRecord) => voucher.coupon_id !== campaign.coupon_id;
 
-function refuseUnusable(voucher: VoucherRecord, campaign: CampaignRecord, at: string): void {
-  const active = campaign.rule_params.active !== false && campaign.coupon_params?.active !== false;
-  const refusal = voucherRefusal(voucher, at, { active, deleted: ofDeletedCoupon(voucher, campaign) });
+function refuseUnusable(voucher: VoucherRecord, campaign: CampaignRecord, at: string, timezone: string): void {
+  const refusal = voucherRefusal(voucher, at, {
+    inactive: inactiveReason(campaign, campaign.coupon_params),
+    campaignDates: campaignDatesRefusal(campaign, at, timezone),
+    deleted: ofDeletedCoupon(voucher, campaign),
+  });
   if (refusal) throw refusal;
 }
 
-function byVoucherCode(stores: RedeemStores, tenant: Tenant, customer: CustomerRecord, code: string, at: string) {
+function byVoucherCode(stores: RedeemStores, tenant: Tenant, settings: CompanySettings, customer: CustomerRecord, code: string, at: string) {
   const voucher = stores.vouchers.byCode(tenant, code);
   const campaign = discountCampaign(stores, tenant, voucher?.campaign_id);
   if (!voucher || !campaign || voucher.customer_id !== customer.id) throw notFound('voucher_code', code);
-  refuseUnusable(voucher, campaign, at);
+  refuseUnusable(voucher, campaign, at, settings.timezone);
   return { campaign, voucher };
 }
 
@@ -115,21 +118,22 @@ function byStaticCode(stores: RedeemStores, tenant: Tenant, settings: CompanySet
     .ofCustomer(tenant, customer.id)
     .filter((voucher) => voucher.campaign_id === campaign.id)
     .sort((a, b) => expiry(a) - expiry(b));
-  const usable = held.find((voucher) => voucherRefusal(voucher, at, { active: true, deleted: ofDeletedCoupon(voucher, campaign) }) === null);
+  const usable = held.find((voucher) => voucherRefusal(voucher, at, { inactive: null, campaignDates: null, deleted: ofDeletedCoupon(voucher, campaign) }) === null);
   if (usable) {
-    refuseUnusable(usable, campaign, at);
+    refuseUnusable(usable, campaign, at, settings.timezone);
     return { campaign, voucher: usable };
   }
   if (campaign.rule_params.select_customers === 'targeted') {
-    if (held.length > 0) refuseUnusable(held[0], campaign, at);
+    if (held.length > 0) refuseUnusable(held[0], campaign, at, settings.timezone);
     throw notFound('static_code', code);
   }
-  if (campaign.rule_params.active === false || campaign.coupon_params?.active === false) {
-    throw new TallyError('voucher_inactive', `static_code ${code}: the coupon is not active`);
-  }
+  const inactive = inactiveReason(campaign, campaign.coupon_params);
+  if (inactive !== null) throw new TallyError('voucher_inactive', `static_code ${code}: ${inactive}`);
   const outside = couponDatesRefusal(campaign.coupon_params ?? {}, at, settings.timezone);
   if (outside === 'voucher_out_date') throw new TallyError(outside, `static_code ${code}: the coupon is available from ${campaign.coupon_params?.available_from}`);
   if (outside === 'voucher_expired') throw new TallyError(outside, `static_code ${code}: the coupon expired at ${campaign.coupon_params?.available_to}`);
+  const campaignDates = campaignDatesRefusal(campaign, at, settings.timezone);
+  if (campaignDates) throw new TallyError(campaignDates.code, `static_code ${code}: ${campaignDates.message}`);
   return { campaign, voucher: null };
 }
 

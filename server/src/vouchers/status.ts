@@ -1,14 +1,19 @@
 /**
  * Whether a voucher can be used now, as the contract's voucher_* error codes.
  * Checked in this order: deleted (the voucher or its coupon), redeemed,
- * inactive (the voucher or its coupon), frozen, not yet available, expired.
+ * inactive (the voucher, its coupon or its campaign), frozen, not yet
+ * available, expired (the voucher's dates, then its campaign's).
  */
-import { TallyError } from '@tally/engine';
+import { couponDatesRefusal, TallyError, type CouponParams } from '@tally/engine';
+import type { CampaignRecord } from '../campaigns/types.js';
 import type { VoucherRecord } from './types.js';
 
 /** The voucher's coupon as it is now. */
 export interface CouponState {
-  active: boolean;
+  /** Why its campaign or coupon keeps the voucher from use now ('its campaign 12 is not active'), else null. */
+  inactive: string | null;
+  /** Outside its campaign's own dates now (not started, or ended), as carts refuse the campaign; else null. */
+  campaignDates: TallyError | null;
   /**
    * Deleted, whatever the voucher's stored status says: a voucher stored
    * active after its coupon's deletion (issued by a trigger racing it, before
@@ -17,14 +22,34 @@ export interface CouponState {
   deleted: boolean;
 }
 
-const LIVE: CouponState = { active: true, deleted: false };
+const LIVE: CouponState = { inactive: null, campaignDates: null, deleted: false };
+
+/** Why a voucher of this campaign and coupon cannot be used while one of them is inactive (or the campaign is gone), else null. */
+export function inactiveReason(campaign: CampaignRecord | undefined, coupon: CouponParams | undefined): string | null {
+  if (campaign === undefined) return 'its campaign no longer exists';
+  if (campaign.rule_params.active === false) return `its campaign ${campaign.id} is not active`;
+  return coupon?.active === false ? 'its coupon is not active' : null;
+}
+
+/**
+ * A voucher_out_date or voucher_expired (message without the voucher) when `now` is outside the campaign's
+ * available_from..available_to, read as carts read them (a date is the Company's whole day); else null.
+ */
+export function campaignDatesRefusal(campaign: CampaignRecord | undefined, now: string, timezone: string): TallyError | null {
+  if (campaign === undefined) return null;
+  const { available_from: from, available_to: to } = campaign.rule_params;
+  const outside = couponDatesRefusal({ ...(from ? { available_from: from } : {}), ...(to ? { available_to: to } : {}) }, now, timezone);
+  if (outside === 'voucher_out_date') return new TallyError(outside, `its campaign ${campaign.id} starts at ${from}`);
+  return outside === 'voucher_expired' ? new TallyError(outside, `its campaign ${campaign.id} ended at ${to}`) : null;
+}
 
 export function voucherRefusal(voucher: VoucherRecord, now: string, coupon: CouponState = LIVE): TallyError | null {
   const at = Date.parse(now);
   const code = voucher.code;
   if (voucher.status === 'deleted' || coupon.deleted) return new TallyError('voucher_deleted', `voucher ${code}: its coupon has been deleted`);
   if (voucher.status === 'redeemed') return new TallyError('voucher_redeemed', `voucher ${code}: already redeemed`);
-  if (voucher.status === 'inactive' || !coupon.active) return new TallyError('voucher_inactive', `voucher ${code}: the coupon is not active`);
+  if (voucher.status === 'inactive') return new TallyError('voucher_inactive', `voucher ${code}: not active`);
+  if (coupon.inactive !== null) return new TallyError('voucher_inactive', `voucher ${code}: ${coupon.inactive}`);
   if (voucher.status === 'frozen') return new TallyError('voucher_inactive', `voucher ${code}: frozen until unfrozen`);
   if (voucher.available_from !== null && Date.parse(voucher.available_from) > at) {
     return new TallyError('voucher_out_date', `voucher ${code}: available from ${voucher.available_from}`);
@@ -32,7 +57,8 @@ export function voucherRefusal(voucher: VoucherRecord, now: string, coupon: Coup
   if (voucher.status === 'expired' || (voucher.available_to !== null && Date.parse(voucher.available_to) <= at)) {
     return new TallyError('voucher_expired', `voucher ${code}: expired at ${voucher.available_to}`);
   }
-  return null;
+  const dates = coupon.campaignDates;
+  return dates && new TallyError(dates.code, `voucher ${code}: ${dates.message}`);
 }
 
 export function isUsable(voucher: VoucherRecord, now: string): boolean {
@@ -40,16 +66,19 @@ export function isUsable(voucher: VoucherRecord, now: string): boolean {
 }
 
 /**
- * The status a reader sees: the stored one, with `pending` before and `expired` after the voucher's dates, and
- * `deleted` when its coupon is (a voucher stored active after the deletion: see CouponState).
+ * The status a reader sees: the stored one, with `pending` before and `expired` after the voucher's dates,
+ * `deleted` when its coupon is (a voucher stored active after the deletion: see CouponState), `inactive`
+ * while its campaign or coupon is (the voucher_inactive it would be answered), and `pending` / `expired` by its
+ * campaign's dates too.
  */
 export type VoucherDisplayStatus = VoucherRecord['status'] | 'pending';
 
-export function displayStatus(voucher: VoucherRecord, now: string, couponDeleted = false): VoucherDisplayStatus {
+export function displayStatus(voucher: VoucherRecord, now: string, coupon: CouponState = LIVE): VoucherDisplayStatus {
   if (voucher.status !== 'active') return voucher.status;
-  if (couponDeleted) return 'deleted';
+  if (coupon.deleted) return 'deleted';
+  if (coupon.inactive !== null) return 'inactive';
   const at = Date.parse(now);
-  if (voucher.available_to !== null && Date.parse(voucher.available_to) <= at) return 'expired';
-  if (voucher.available_from !== null && Date.parse(voucher.available_from) > at) return 'pending';
+  if ((voucher.available_to !== null && Date.parse(voucher.available_to) <= at) || coupon.campaignDates?.code === 'voucher_expired') return 'expired';
+  if ((voucher.available_from !== null && Date.parse(voucher.available_from) > at) || coupon.campaignDates?.code === 'voucher_out_date') return 'pending';
   return 'active';
 }

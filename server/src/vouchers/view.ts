@@ -2,16 +2,18 @@
 import type { CouponParams } from '@tally/engine';
 import { wireInt } from '../http/wire.js';
 import { printWindow } from './print-window.js';
+import type { VoucherDisplayStatus } from './status.js';
 import type { VoucherRecord } from './types.js';
 
-export function voucherInfo(voucher: VoucherRecord, coupon: CouponParams, timezone: string): Record<string, unknown> {
+/** `status` is what the voucher's own read shows now (displayStatus). */
+export function voucherInfo(voucher: VoucherRecord, coupon: CouponParams, timezone: string, status: VoucherDisplayStatus): Record<string, unknown> {
   return {
     voucher_id: wireInt(voucher.id),
     voucher_code: voucher.code,
     available_redemptions: voucher.max_redemptions === null ? null : voucher.max_redemptions - voucher.redemptions,
     max_redemptions: voucher.max_redemptions,
     selected: voucher.selected,
-    status: voucher.status,
+    status,
     available_from: voucher.available_from,
     available_to: voucher.available_to,
     ...printWindow(voucher, coupon, timezone),

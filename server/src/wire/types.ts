@@ -210,84 +210,87 @@ export interface CampaignsParamsRuleParams {
         [k: string]: string | undefined;
       };
   description?:
-    | string
-    | {
-        [k: string]: string | undefined;
-      };
-  when?: string;
-  loyalty_rule_category_id?: string;
-  available_from?: string;
-  available_to?: string;
-  active?: boolean;
-  currency?: string;
-  recurrence_type?: 'daily' | 'weekly' | 'monthly';
-  recurrence_days?: number[];
-  select_customers?: 'loyalty' | 'all_customers' | 'targeted';
-  coupon_required?: boolean;
-  partner_id?: string;
-  customer_registration_countries?: string[];
-  once?: string;
-  once_limit?: number;
-  chance_to_accrue_limit?: number;
-  chance_to_accrue_period?: string;
-  budget_period?: string;
-  budget_value?: number | string;
-  maximum_budget_transaction?: number | string;
+    | (
+        | string
+        | {
+            [k: string]: string | undefined;
+          }
+      )
+    | null;
+  when?: string | null;
+  loyalty_rule_category_id?: string | null;
+  available_from?: string | null;
+  available_to?: string | null;
+  active?: boolean | null;
+  currency?: string | null;
+  recurrence_type?: ('daily' | 'weekly' | 'monthly') | null;
+  recurrence_days?: number[] | null;
+  select_customers?: ('loyalty' | 'all_customers' | 'targeted') | null;
+  coupon_required?: boolean | null;
+  partner_id?: string | null;
+  customer_registration_countries?: string[] | null;
+  once?: string | null;
+  once_limit?: number | null;
+  chance_to_accrue_limit?: number | null;
+  chance_to_accrue_period?: string | null;
+  budget_period?: string | null;
+  budget_value?: (number | string) | null;
+  maximum_budget_transaction?: (number | string) | null;
   rule_conditions?: {} | unknown[] | string | null;
   rule_application?: {} | unknown[] | string | null;
   rule_effects?: {} | unknown[] | string | null;
-  stackability_properties?: string;
-  /**
-   * 0..2147483647; 0 (also absent) is none, the lowest.
-   */
-  priority?: number;
-  custom_entity_definition_id?: string;
-  activation_period_type?: 'relative' | 'fixed';
-  activation_fixed_option_selected?: string;
-  activation_date?: string;
-  expiration_date?: string;
-  activation_delay?: number;
-  activation_delay_unit?: string;
-  expiration_period_type?: string;
-  fixed_option_selected?: string;
-  availability_duration?: number;
-  availability_duration_unit?: string;
-  availability_duration_natural?: boolean;
-  transferable?: boolean;
+  stackability_properties?: string | null;
+  priority?: number | null;
+  custom_entity_definition_id?: string | null;
+  activation_period_type?: ('relative' | 'fixed') | null;
+  activation_fixed_option_selected?: string | null;
+  activation_date?: string | null;
+  expiration_date?: string | null;
+  activation_delay?: number | null;
+  activation_delay_unit?: string | null;
+  expiration_period_type?: string | null;
+  fixed_option_selected?: string | null;
+  availability_duration?: number | null;
+  availability_duration_unit?: string | null;
+  availability_duration_natural?: boolean | null;
+  transferable?: boolean | null;
 }
 export interface CampaignsParamsCouponParams {
-  static_code?: string;
-  key?: string;
+  static_code?: string | null;
+  key?: string | null;
   name?:
-    | string
-    | {
-        /**
-         * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
-         */
-        [k: string]: string | undefined;
-      };
+    | (
+        | string
+        | {
+            /**
+             * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
+             */
+            [k: string]: string | undefined;
+          }
+      )
+    | null;
   description?:
-    | string
-    | {
-        [k: string]: string | undefined;
-      };
-  active?: boolean;
-  max_redemptions?: number;
-  available_days?: number;
-  available_delay_days?: number;
-  print_days?: number;
-  print_delay_days?: number;
-  printable?: boolean;
-  /**
-   * 0..2147483647; 0 (also absent) is none, the lowest.
-   */
-  priority?: number;
-  external_id?: string;
-  auto_select?: boolean;
-  available_from?: string;
-  available_to?: string;
-  print_from?: string;
-  print_to?: string;
+    | (
+        | string
+        | {
+            [k: string]: string | undefined;
+          }
+      )
+    | null;
+  active?: boolean | null;
+  max_redemptions?: number | null;
+  available_days?: number | null;
+  available_delay_days?: number | null;
+  print_days?: number | null;
+  print_delay_days?: number | null;
+  printable?: boolean | null;
+  priority?: number | null;
+  external_id?: string | null;
+  auto_select?: boolean | null;
+  available_from?: string | null;
+  available_to?: string | null;
+  print_from?: string | null;
+  print_to?: string | null;
 }
 export interface CampaignsUpdate {
   rule_params?: CampaignsParamsRuleParams;
