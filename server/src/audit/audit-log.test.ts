@@ -74,7 +74,7 @@ describe('the audit log over HTTP', () => {
       id: expect.any(Number), at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/), company_id: 'default', environment: 'sandbox',
       actor: { api_key: TEST_KEY, author: 'ana@example.com' }, operation: 'discounts.create', method: 'POST', path: '/discounts',
       // Canonical JSON: keys sorted.
-      target: `campaign:${id}`, body: '{"rule_params":{"name":"Ten off","rule_effects":[{"distribution":"individual_items","type":"percentage","value":10}]}}', body_truncated: false, status: 'committed',
+      target: `campaign:${id}`, body: '{"rule_params":{"name":"Ten off","rule_effects":[{"distribution":"individual_items","type":"percentage","value":10}]}}', body_truncated: false, redacted: null, status: 'committed',
     });
     expect(patch).toMatchObject({
       actor: { api_key: TEST_KEY, author: null }, operation: 'discounts.update', method: 'PATCH', path: `/discounts/${id}`,

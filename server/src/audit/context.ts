@@ -13,7 +13,8 @@ import type { Handler, Routes, TallyRequest } from '../http/types.js';
 import { authorOf } from '../points/author.js';
 import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
-import { writeEntry, type Actor } from './log.js';
+import { redactedPath } from './erase.js';
+import { writeEntry, type Actor, type Redaction } from './log.js';
 
 export interface AuditContext {
   /** Where the entry is recorded: the request's Company environment (a CLI command may change several). */
@@ -27,6 +28,8 @@ export interface AuditContext {
   target: string | null;
   /** The request body (or the CLI's options), redacted when written. */
   body: unknown;
+  /** Set when the request erased a person (auditErased): the entry records no body. */
+  redaction?: Redaction;
 }
 
 const auditing = new AsyncLocalStorage<AuditContext>();
@@ -74,6 +77,16 @@ export function runAuditedCommand<T>(context: Omit<AuditContext, 'actor'>, work:
 /** The record a request changes, once the route knows it (a created id, a looked-up code's record). */
 export function auditTarget(req: TallyRequest, target: string | undefined): void {
   if (req.audit && target !== undefined) req.audit.target = target;
+}
+
+/**
+ * The request erased customer `id` (its delete): its own entry records, as the entries it redacted
+ * (erase.ts), no body and no path value naming the customer other than by its id.
+ */
+export function auditErased(req: TallyRequest, id: string, redaction: Redaction): void {
+  if (!req.audit) return;
+  req.audit.path = redactedPath(req.audit.path, req.audit.operation, id);
+  req.audit.redaction = redaction;
 }
 
 /** `features:5` for PATCH /taxonomies/{taxonomy_slug}/features/5: the last path parameter, named after the resource. */

@@ -35,12 +35,15 @@ const MAX_BODY_LENGTH = 16 * 1024;
 
 export type Actor = AuditEntryResponse['actor'];
 
-/** An entry as stored: the answer's fields, the id an int64 decimal string. */
-export type AuditEntry = Omit<AuditEntryResponse, 'id'> & { id: string };
+/** Why and when an entry lost what it recorded of a person (erase.ts). */
+export type Redaction = NonNullable<AuditEntryResponse['redacted']>;
+
+/** An entry as stored: the answer's fields, the id an int64 decimal string; `redacted` absent until an erasure. */
+export type AuditEntry = Omit<AuditEntryResponse, 'id' | 'redacted'> & { id: string; redacted?: Redaction };
 
 /** Field names whose values are never recorded (customers' passwords and tokens, any secret). */
 const SECRET = /password|secret|token/i;
-const REDACTED = '[redacted]';
+export const REDACTED = '[redacted]';
 
 function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact);
@@ -55,11 +58,15 @@ export function writeEntry(env: StoreEnv, context: AuditContext): void {
   const text = canonicalJson(redact(context.body));
   const truncated = text.length > MAX_BODY_LENGTH;
   const at = wireDatetime(new Date());
+  const { redaction } = context;
   for (const tenant of context.tenants) {
     const entry: AuditEntry = {
       id: allocateId(env, tenant, AUDIT_LOG), at, company_id: tenant.companyId, environment: tenant.environment,
       actor: context.actor, operation: context.operation, method: context.method, path: context.path, target: context.target,
-      body: truncated ? text.slice(0, MAX_BODY_LENGTH) : text, body_truncated: truncated, status: 'committed',
+      ...(redaction === undefined
+        ? { body: truncated ? text.slice(0, MAX_BODY_LENGTH) : text, body_truncated: truncated }
+        : { body: null, body_truncated: false, redacted: redaction }),
+      status: 'committed',
     };
     const prefix = tenantPrefix(tenant);
     const key = newestFirstKey(entry.id);
@@ -72,7 +79,7 @@ export function writeEntry(env: StoreEnv, context: AuditContext): void {
 export const targetKey = (tenant: string, target: string, entryKey: string): Key[] => [tenant, target, entryKey];
 
 /** An entry as GET /audit_log answers it. */
-export const auditEntryView = (entry: AuditEntry) => ({ ...entry, id: wireInt(entry.id) });
+export const auditEntryView = (entry: AuditEntry) => ({ ...entry, id: wireInt(entry.id), redacted: entry.redacted ?? null });
 
 /** The key prefix of a tenant's entries, newest first. */
 const entriesOf = (tenant: Tenant) => [tenantPrefix(tenant)];

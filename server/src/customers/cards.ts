@@ -15,7 +15,8 @@ export type Card = CustomerExportCard;
 
 const db = (env: StoreEnv) => env.db('cards');
 
-function cardIds(env: StoreEnv, tenant: Tenant, customerId: string): string[] {
+/** The customer's card numbers, in order. */
+export function cardIds(env: StoreEnv, tenant: Tenant, customerId: string): string[] {
   const prefix = [tenantPrefix(tenant), 'of', idKey(customerId)];
   return [...db(env).getKeys({ start: prefix, end: [...prefix, '\uffff'] })].map((key) => idFromKey((key as string[])[3]));
 }

@@ -4,12 +4,14 @@
  * into (409, docs/decisions.md); a hard delete removes the customer and
  * everything it owns, unless it has a critical relation, in which case the
  * soft delete is performed instead; a soft delete empties the record (its id
- * is never reused) and removes its non-critical relations.
+ * is never reused) and removes its non-critical relations. Either erases the
+ * customer's personal data, from the audit log too (audit-erasure.ts).
  */
 import { TallyError } from '@tally/engine';
 import { mergedInto } from '../merges/merged-into.js';
 import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
+import { eraseFromAuditLog } from './audit-erasure.js';
 import { OWNED_KINDS } from './owned-kinds.js';
 import type { CustomerOwnedKind } from './owned-records.js';
 import { forgetHardDeleted } from './referrals.js';
@@ -37,6 +39,8 @@ export function deleteCustomer(
   if (merged.length > 0) {
     throw new TallyError('conflict', `value: customer ${record.id} has merged customers (${merged.join(', ')}): unmerge or delete them first`, 'value');
   }
+  // Before the records go: its cards and associations name some of its entries.
+  eraseFromAuditLog(env, tenant, record.id, now);
   const critical = kinds.some((kind) => kind.critical && kind.ids(env, tenant, record.id).length > 0);
   if (hard && !critical) {
     for (const kind of kinds) kind.removeAll(env, tenant, record.id);

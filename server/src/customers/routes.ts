@@ -1,5 +1,6 @@
 /** The customer operations of contract part 1 ("Customers"); each lives in its own file. */
 import { AssociationStore } from '../associations/store.js';
+import { auditErased } from '../audit/context.js';
 import type { ServerContext } from '../context.js';
 import { ownedTarget } from '../http/duplicates.js';
 import { optionalEnum, requireBoolean } from '../http/params.js';
@@ -8,6 +9,7 @@ import { validate } from '../http/validation.js';
 import { requireUnmerged } from '../points/request.js';
 import { listAttributes } from './attribute-list.js';
 import { attachCard } from './cards.js';
+import { customerDeleted } from './audit-erasure.js';
 import { createCustomer } from './create.js';
 import { openCustomerDatabases } from './databases.js';
 import { deleteCustomer } from './delete.js';
@@ -39,7 +41,10 @@ export function customersRoutes(ctx: ServerContext): Routes {
       return duplicates.suppress(req, customerTarget(store, req.tenant, by, req.params.value, 'value'), async () => {
         const { id, mode } = await env.transact(() => {
           const record = findCustomer(store, req.tenant, by, req.params.value, 'value');
-          const mode = deleteCustomer(env, store, req.tenant, record, hard, wireDatetime(req.now));
+          const now = wireDatetime(req.now);
+          const mode = deleteCustomer(env, store, req.tenant, record, hard, now);
+          // Its own entry records no more of the customer than those the delete redacted.
+          auditErased(req, record.id, customerDeleted(now));
           // Not the profile: a deleted customer's data leaves Tally no more.
           raiseEvent(env, req.tenant, 'customer.deleted', () => stringifyJson({ id: wireInt(record.id), code: record.code ?? null, deleted: mode }));
           return { id: record.id, mode };

@@ -1491,13 +1491,26 @@ export interface AuditEntryResponse {
    */
   target: string | null;
   /**
-   * The request body (the CLI: its options) as canonical JSON, values of password, secret and token fields replaced by "[redacted]".
+   * The request body (the CLI: its options) as canonical JSON, values of password, secret and token fields replaced by "[redacted]"; null once redacted (see redacted).
    */
-  body: string;
+  body: string | null;
   /**
    * The body was longer than 16384 characters and is cut there.
    */
   body_truncated: boolean;
+  /**
+   * Null, or why and when the entry lost what it recorded of a person (docs/audit-log.md, Erasure): its body is null, and path values naming that person other than by id read "[redacted]". Who did what, when, to which record is kept.
+   */
+  redacted: null | {
+    /**
+     * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
+     */
+    at: string;
+    /**
+     * customer_deleted: a DELETE /customers/{value} (soft or hard) of the customer the entry names.
+     */
+    reason: 'customer_deleted';
+  };
   status: 'committed';
 }
 /**
