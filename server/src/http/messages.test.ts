@@ -175,9 +175,9 @@ describe('bad-input messages', () => {
     expect400(await client.post('/locations', { ...location, name: 5 }), 'name: must be a string');
     expect400(await client.post('/rewards', { name: 'Mug', points: 'many', type: 'physical' }), 'points: must be an integer');
     expect400(await client.post('/carts/simulate', { ...cart, total: 'ten' }), 'total: must be a number');
-    expect400(await client.post('/discounts', params({ active: 'yes' })), 'rule_params.active: must be a boolean');
+    expect400(await client.post('/discounts', params({ active: 'yes' })), 'rule_params.active: must be a boolean or null');
     expect400(await client.post('/discounts', { rule_params: 5 }), 'rule_params: must be an object');
-    expect400(await client.post('/discounts', params({ recurrence_days: 5 })), 'rule_params.recurrence_days: must be an array');
+    expect400(await client.post('/discounts', params({ recurrence_days: 5 })), 'rule_params.recurrence_days: must be an array or null');
     expect((await client.post('/custom_event_definitions', { slug: 'nothing', schema: { type: 'object', properties: { none: { type: 'null' } } } })).status).toBe(200);
     expect400(await client.post('/custom_events', { customer_id: 1, slug: 'nothing', data: { none: 0 } }), 'data.none: must be null');
     // More than two types, null last; a route's check of the body and the engine's of a rule word the same faults alike.
@@ -273,12 +273,16 @@ describe('bad-input messages', () => {
     // Two wire types (a date or a datetime): a text of neither, or a value of neither type, lists both.
     const when = 'must be a date YYYY-MM-DD or an ISO 8601 datetime (YYYY-MM-DDThh:mm:ssZ or with an offset such as -0500)';
     expect400(await client.post('/discounts', params({ available_from: 'soon' })), `rule_params.available_from: ${when}`);
-    expect400(await client.post('/discounts', params({ available_to: 20261120 })), `rule_params.available_to: ${when}`);
+    // A value of neither type lists every alternative, null (which removes the field) last.
+    expect400(
+      await client.post('/discounts', params({ available_to: 20261120 })),
+      'rule_params.available_to: must be a date YYYY-MM-DD, an ISO 8601 datetime (YYYY-MM-DDThh:mm:ssZ or with an offset such as -0500) or null',
+    );
     // A number or a decimal text: the one of the value's type answers; a value of neither type lists both types.
     expect400(await client.post('/discounts', params({ budget_value: -1 })), 'rule_params.budget_value: must be a number between 0 and 90071992547409');
-    expect400(await client.post('/discounts', params({ budget_value: true })), 'rule_params.budget_value: must be a number or a string');
+    expect400(await client.post('/discounts', params({ budget_value: true })), 'rule_params.budget_value: must be a number, a string or null');
     // A text or a text per language.
-    expect400(await client.post('/discounts', params({ description: 5 })), 'rule_params.description: must be a string or an object');
+    expect400(await client.post('/discounts', params({ description: 5 })), 'rule_params.description: must be a string, an object or null');
     expect400(await client.post('/discounts', params({ name: {} })), 'rule_params.name: must not be empty');
     // An enum or an array (a oneOf): a text outside the enum gets its values, a value of neither kind everything.
     const cart = { creation_date: '2026-11-20T10:00:00Z', total: 10, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }] };
