@@ -225,6 +225,9 @@ export interface CampaignsParamsRuleParams {
   select_customers?: 'loyalty' | 'all_customers' | 'targeted';
   coupon_required?: boolean;
   partner_id?: string;
+  /**
+   * Items: An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
+   */
   customer_registration_countries?: string[];
   once?: string;
   once_limit?: number;
@@ -500,6 +503,8 @@ export interface ChallengesParamsChallenge {
   attribute?: string;
   /**
    * @maxItems 250
+   *
+   * Items: An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
    */
   countries?: string[];
   available_from?: string | null;
@@ -559,6 +564,8 @@ export interface ChallengesUpdate {
   attribute?: string;
   /**
    * @maxItems 250
+   *
+   * Items: An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
    */
   countries?: string[];
   available_from?: string | null;
@@ -583,6 +590,9 @@ export interface ChallengesUpdate {
 }
 export interface CompanyUpdate {
   currency?: string;
+  /**
+   * An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
+   */
   country?: string;
   timezone?: string;
   default_language?: string;
@@ -674,6 +684,9 @@ export interface CustomersCreate {
   gender?: string;
   document_type?: string;
   dni?: string;
+  /**
+   * An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
+   */
   country?: string;
   authentication_token?: string;
   registration_location_id?: string;
@@ -926,6 +939,9 @@ export interface LocationCreate {
    * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
    */
   name: string;
+  /**
+   * An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
+   */
   country: string;
   address?: string | null;
   city?: string | null;
@@ -940,6 +956,9 @@ export interface LocationUpdate {
    * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
    */
   name?: string;
+  /**
+   * An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
+   */
   country?: string;
   address?: string | null;
   city?: string | null;
@@ -1001,6 +1020,9 @@ export interface PointsTransfer {
   score: number;
   from_customer_id: string;
   to_customer_id: string;
+  /**
+   * An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
+   */
   country?: string;
   comments?: string;
   allow_partial?: boolean;
@@ -1081,6 +1103,8 @@ export interface RewardsParamsReward {
   currency?: string | null;
   /**
    * @maxItems 250
+   *
+   * Items: An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
    */
   countries?: string[];
   /**
@@ -1163,6 +1187,8 @@ export interface RewardsUpdate {
   currency?: string | null;
   /**
    * @maxItems 250
+   *
+   * Items: An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
    */
   countries?: string[];
   /**
@@ -1221,6 +1247,8 @@ export interface TierProgramsCreate {
   name: string;
   /**
    * @maxItems 250
+   *
+   * Items: An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
    */
   countries?: string[];
   active?: boolean;
@@ -1248,6 +1276,8 @@ export interface TierProgramsUpdate {
   name?: string;
   /**
    * @maxItems 250
+   *
+   * Items: An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
    */
   countries?: string[];
   active?: boolean;
@@ -1269,6 +1299,9 @@ export interface TriggersTrigger {
   location_code?: string;
   score_overwrite?: number;
   comments?: string;
+  /**
+   * An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
+   */
   country?: string;
 }
 export interface VouchersMany {
