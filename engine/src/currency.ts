@@ -5,6 +5,8 @@
  * currency). Static data, so the engine stays pure. Current as of 2026: Bulgaria uses the
  * euro (since 2026-01-01), Curaçao and Sint Maarten the Caribbean guilder
  * (XCG, since 2025). XK (Kosovo) is the code in common use, not yet ISO.
+ * Every officially assigned ISO 3166-1 alpha-2 code is a country here (249,
+ * with AQ, which has no currency of its own), and XK: anything else is none.
  */
 const TABLE =
   'AD:EUR AE:AED AF:AFN AG:XCD AI:XCD AL:ALL AM:AMD AO:AOA AR:ARS AS:USD AT:EUR AU:AUD AW:AWG AX:EUR AZ:AZN ' +
@@ -25,9 +27,17 @@ const BY_COUNTRY: ReadonlyMap<string, string> = new Map(TABLE.split(' ').map((pa
 
 const CURRENCIES: ReadonlySet<string> = new Set(BY_COUNTRY.values());
 
+/** The table's countries and Antarctica (AQ), a country of ISO 3166-1 without a currency. */
+const COUNTRIES: ReadonlySet<string> = new Set([...BY_COUNTRY.keys(), 'AQ']);
+
 /** The currency of a country; undefined for a code the table does not know. */
 export function currencyOf(country: string): string | undefined {
   return BY_COUNTRY.get(country);
+}
+
+/** Whether `code` is an assigned ISO 3166-1 alpha-2 country code (or XK): two capitals are not yet a country (XX). */
+export function isCountry(code: string): boolean {
+  return COUNTRIES.has(code);
 }
 
 /** Whether `code` is the ISO 4217 currency of some country. */

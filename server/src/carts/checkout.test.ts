@@ -7,9 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../testing/server.js';
+import { endingSoon, passed } from '../vouchers/testing.js';
 
-const DAY = 86_400_000;
-const isoDay = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY).toISOString().slice(0, 10);
 const created = () => new Date().toISOString().slice(0, 19) + 'Z';
 
 describe('checkout at a till and in a web shop', () => {
@@ -100,13 +99,15 @@ describe('checkout at a till and in a web shop', () => {
     expect((await server.client.post('/vouchers/redeem', { codes: ['USED-UP'] })).status).toBe(200);
     await issue(customer, 'FROZEN');
     expect((await server.client.post('/vouchers/FROZEN/freeze', {})).status).toBe(200);
+    const end = endingSoon();
     const ending = await server.client.post('/discounts', {
       rule_params: { name: 'Ended', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 3, distribution: 'total' }] },
-      coupon_params: { name: 'Ended coupon', available_to: isoDay(-1) },
+      coupon_params: { name: 'Ended coupon', available_to: end },
     });
     expect(ending.status, ending.text).toBe(200);
     const expired = await server.client.post('/discounts/trigger', { customer_id: customer, loyalty_rule_id: ending.body.id, external_voucher_code: 'EXPIRED' });
     expect(expired.status, expired.text).toBe(200);
+    await passed(end);
     const other = await newCustomer();
     await issue(other, 'NOT-MINE');
 

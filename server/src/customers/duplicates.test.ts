@@ -43,4 +43,26 @@ describe('duplicated email and dni', () => {
     expect(await search({ email: 'dup@example.com' })).toBe(7013);
     expect((await create({ id: 7014, email: 'dup@example.com' })).status).toBe(409);
   });
+
+  it('says a merged holder is merged, and into which customer (it keeps its email and dni)', async () => {
+    expect((await create({ id: 7021, email: 'moved@example.com', dni: 'm21' })).status).toBe(200);
+    expect((await create({ id: 7022 })).status).toBe(200);
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 7021, new_customer_id: 7022 })).status).toBe(200);
+    const patch = (body: Record<string, unknown>, query: Record<string, string> = {}) =>
+      server.client.patch('/customers/7022', body, { query: { search_param: 'id', ...query } });
+    const email = await patch({ email: 'moved@example.com' });
+    expect([email.status, email.body]).toEqual([409, {
+      code: 'conflict',
+      error: 'email: belongs to customer 7021, merged into customer 7022 (clear its email first, or send allow_duplicate_email=true to accept it)',
+    }]);
+    const dni = await create({ id: 7023, dni: 'M21' });
+    expect([dni.status, dni.body.error]).toEqual([409, 'dni: belongs to customer 7021, merged into customer 7022 (clear its dni first, or send allow_duplicate_dni=true to accept it)']);
+    // A holder that is not merged is not named.
+    expect((await create({ id: 7024, email: 'kept@example.com' })).status).toBe(200);
+    expect((await patch({ email: 'kept@example.com' })).body.error).toBe('email: belongs to another customer (send allow_duplicate_email=true to accept it)');
+    // Either way out works: the flag, or the merged customer letting the value go.
+    expect((await patch({ email: 'moved@example.com' }, { allow_duplicate_email: 'true' })).status).toBe(200);
+    expect((await server.client.patch('/customers/7021', { dni: null }, { query: { search_param: 'id' } })).status).toBe(200);
+    expect((await create({ id: 7023, dni: 'M21' })).status).toBe(200);
+  });
 });

@@ -1,16 +1,26 @@
 /** PATCH (and PUT) /customers/{value}: fields replace, attributes merge (JSON Merge Patch). */
+import { isDeepStrictEqual } from 'node:util';
 import type { ServerContext } from '../context.js';
 import { optionalBoolean, optionalEnum } from '../http/params.js';
 import { success, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
+import type { CustomersUpdate } from '../wire/types.js';
 import { defineAttributes } from './attribute-definitions.js';
 import { patchAttributes } from './attributes.js';
 import { updatedCustomer } from './fields.js';
 import { claimIdentifiers } from './identifiers.js';
 import { customerTarget, findCustomer } from './lookup.js';
 import type { CustomerStore } from './store.js';
+import type { CustomerRecord } from './types.js';
 import { wireDatetime } from '../http/wire.js';
+
+/** The record as the update leaves it (updated_at `now`), attributes merged; invalid_request as its checks find. */
+function patched(req: TallyRequest, record: CustomerRecord, body: CustomersUpdate, now: string): CustomerRecord {
+  const next = updatedCustomer(record, body, now);
+  if (body.attributes !== undefined) next.attributes = patchAttributes(req.tenant, req.settings, record.attributes, body.attributes);
+  return next;
+}
 
 export function updateCustomer({ env, duplicates }: ServerContext, store: CustomerStore) {
   return (req: TallyRequest): Promise<Reply> => {
@@ -24,13 +34,15 @@ export function updateCustomer({ env, duplicates }: ServerContext, store: Custom
     delete body.updated_at;
     return duplicates.suppress(req, customerTarget(store, req.tenant, by, req.params.value, 'value'), async () => {
       const now = wireDatetime(req.now);
+      // An update that leaves the customer as it is (nothing sent, or every value as stored) writes nothing: no
+      // customer.updated event, no audit entry, updated_at kept. Judged on the record as read now, so a change
+      // committed after this read is one the update came before.
+      const current = findCustomer(store, req.tenant, by, req.params.value, 'value');
+      if (isDeepStrictEqual({ ...patched(req, current, body, now), updated_at: current.updated_at }, current)) return success();
       await env.transact(() => {
         const record = findCustomer(store, req.tenant, by, req.params.value, 'value');
-        const next = updatedCustomer(record, body, now);
-        if (body.attributes !== undefined) {
-          next.attributes = patchAttributes(req.tenant, req.settings, record.attributes, body.attributes);
-          defineAttributes(env, req.tenant, Object.keys(next.attributes), now);
-        }
+        const next = patched(req, record, body, now);
+        if (body.attributes !== undefined) defineAttributes(env, req.tenant, Object.keys(next.attributes), now);
         const updated = claimIdentifiers(store, req.tenant, next, allowed, record);
         store.put(req.tenant, updated, record);
         store.raiseChanged(req.tenant, 'customer.updated', updated.id);

@@ -3,6 +3,7 @@
  * undefined when the value is absent or empty (`optional*`), and throws
  * invalid_request naming the field when it is malformed or required.
  */
+import { isCountry } from '@tally/engine';
 import { cannotBeSentWith, invalidRequest, mustBeAnyOf, mustBeIn, requiredOr } from './errors.js';
 import { toDate, toDatetime, WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
 import { zonedInstant } from '../calendar/company-days.js';
@@ -116,9 +117,13 @@ export function listParam(query: URLSearchParams, name: string): string[] | unde
   return values.length === 0 ? undefined : values;
 }
 
-/** A country filter's code: ISO 3166-1 alpha-2 in capitals, else 400 naming `field`. */
+/** Why two capitals are refused, whoever checks them (a query filter, the schemas' `isoCountry`): `XX is not an ISO 3166-1 alpha-2 country`. */
+export const notACountry = (code: string) => `${code} is not an ISO 3166-1 alpha-2 country`;
+
+/** A country filter's code: ISO 3166-1 alpha-2 in capitals, of a country (`isCountry`), else 400 naming `field`. */
 export function countryCode(value: string, field: string): string {
   if (!/^[A-Z]{2}$/.test(value)) throw invalidRequest(field, `${value} is not an ISO 3166-1 alpha-2 code in capitals`);
+  if (!isCountry(value)) throw invalidRequest(field, notACountry(value));
   return value;
 }
 

@@ -12,10 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { DataValidationCxt, RegExpEngine } from 'ajv/dist/types/index.js';
 import addFormatsModule from 'ajv-formats';
+import { isCountry } from '@tally/engine';
 import { formatNames, type FormatName } from 'ajv-formats/dist/formats.js';
 import { cannotBeSentWith, invalidRequest, mustBe, mustBeAnyOf, mustBeIn, requiredOr, requiredWith, typeName, type JsonType } from './errors.js';
 import { FORMAT_DESCRIPTIONS } from './formats.js';
-import { atMostCharacters, atMostOf, counted } from './params.js';
+import { atMostCharacters, atMostOf, counted, notACountry } from './params.js';
 import type { RequestBodies } from '../wire/types.js';
 import { WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
 
@@ -37,8 +38,16 @@ function wireValidate(type: WireType, data: unknown, _schema: unknown, cxt?: Dat
 }
 wireValidate.errors = undefined as Partial<ErrorObject>[] | undefined;
 
+/** The `isoCountry` keyword: a code of the right form must also be a country's (XX is none), named in the message. */
+function isoCountryValidate(enabled: boolean, data: unknown): boolean {
+  if (!enabled || typeof data !== 'string' || isCountry(data)) return true;
+  isoCountryValidate.errors = [{ keyword: 'isoCountry', message: notACountry(data), params: {} }];
+  return false;
+}
+isoCountryValidate.errors = undefined as Partial<ErrorObject>[] | undefined;
+
 /**
- * Creates an ajv instance with Tally's formats and the `wire` and `patternDescription` keywords; a
+ * Creates an ajv instance with Tally's formats and the `wire`, `patternDescription` and `isoCountry` keywords; a
  * Company's schemas get theirs from company-schemas.ts (`regExp`, `formats`).
  */
 export function createAjv(options: { removeAdditional?: boolean; regExp?: RegExpEngine; formats?: FormatName[] } = {}): Ajv {
@@ -66,6 +75,8 @@ export function createAjv(options: { removeAdditional?: boolean; regExp?: RegExp
   // What the `pattern` beside it means, in words that take an article ("an email address"): its error says the value
   // must be that, not ajv's "must match pattern" and the expression. An annotation: it checks nothing.
   ajv.addKeyword({ keyword: 'patternDescription', schemaType: 'string' });
+  // A string keyword runs after `pattern`: a code of the wrong form is answered in the pattern's words first.
+  ajv.addKeyword({ keyword: 'isoCountry', type: 'string', schemaType: 'boolean', errors: true, validate: isoCountryValidate });
   return ajv;
 }
 

@@ -60,6 +60,8 @@ describe('locations', () => {
       [{ id: 12, name: 'x', country: 'ZZ' }, '/locations'],
       [{ id: 12, name: 'x', country: 'es' }, '/locations'],
       [{ country: 'QQ' }, '/locations/11'],
+      // A country without a currency of its own (Antarctica).
+      [{ country: 'AQ' }, '/locations/11'],
     ] as const) {
       const res = path === '/locations' ? await server.client.post(path, body) : await server.client.patch(path, body);
       expect(res.status).toBe(400);

@@ -16,10 +16,13 @@ import type { LocationPatch, LocationRecord, LocationSearchParam } from './types
 /** `/locations/taxonomies` is the location taxonomies' path: a location with this code could never be read by code. */
 export const RESERVED_CODE = 'taxonomies';
 
-/** A country's currency, or 400 naming the field when the table does not know the country. */
+/**
+ * A country's currency (the schema has checked it is a country), or 400 naming the field for a country without
+ * one (Antarctica): a location's currency is its country's.
+ */
 export function currencyFor(country: string, field = 'country'): string {
   const currency = currencyOf(country);
-  if (currency === undefined) throw invalidRequest(field, `${country} is not an ISO 3166-1 alpha-2 country code`);
+  if (currency === undefined) throw invalidRequest(field, `${country} has no currency of its own (a location's currency is its country's)`);
   return currency;
 }
 

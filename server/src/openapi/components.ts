@@ -4,8 +4,9 @@
  * component `<$id>.<name>` (tools resolve a flat list more reliably than
  * pointers into a component). References are rewritten to
  * `#/components/schemas/...`, the `wire` keyword (an ajv extension) is
- * replaced by the plain JSON Schema of what it accepts, and `patternDescription`
- * (another) by a `description` saying it, where the schema has none of its own.
+ * replaced by the plain JSON Schema of what it accepts, `patternDescription`
+ * (another) by a `description` saying it, where the schema has none of its own,
+ * and `isoCountry` (a third: the pattern's words already say a country's code) dropped.
  */
 import { MAX_POINTS } from '@tally/engine';
 import { mustBeAnyOf } from '../http/errors.js';
@@ -38,7 +39,7 @@ export function toOpenApiSchema(schema: unknown, owner?: string): unknown {
   if (schema === null || typeof schema !== 'object') return schema;
   const out: Json = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === '$id' || key === '$defs') continue;
+    if (key === '$id' || key === '$defs' || key === 'isoCountry') continue;
     if (key === '$ref' && typeof value === 'string') out.$ref = componentRef(value, owner);
     else if (key === 'patternDescription') out.description ??= `The value ${mustBeAnyOf(value as string)}.`;
     else if (key === 'wire') Object.assign(out, WIRE_SCHEMAS[value as WireType], { description: `The value ${mustBeAnyOf(WIRE_DESCRIPTIONS[value as WireType])}.` });

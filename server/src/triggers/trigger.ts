@@ -22,7 +22,6 @@ import { wireDatetime, wireInt } from '../http/wire.js';
 import type { InstantWinStore } from '../instant-wins/store.js';
 import type { LocationStore } from '../locations/store.js';
 import { registrationOf } from '../locations/registration.js';
-import { currencyFor } from '../locations/store.js';
 import { customerPoints } from '../points/balance.js';
 import { authorOf } from '../points/author.js';
 import { readBalance } from '../points/ledger.js';
@@ -55,8 +54,6 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
   if (body.trigger === CART_EVENT) throw invalidRequest('trigger', `${CART_EVENT} is the event of a cart: send the cart`);
   const version = req.settings.trigger_engine_version;
   if (version === 1 && body.country === undefined) throw invalidRequest('country', 'is required (trigger engine version 1)');
-  // Two capitals are not yet a country (XX): the country table locations are checked against says which are (400).
-  if (body.country !== undefined) currencyFor(body.country);
   const location = locationOf(locations, req, body);
   const ruleId = body.loyalty_rule_id ?? body.loyalty_score_id;
   const ruleField = body.loyalty_rule_id !== undefined ? 'loyalty_rule_id' : 'loyalty_score_id';

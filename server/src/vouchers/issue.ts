@@ -64,12 +64,23 @@ export interface IssueInput {
   validUntil?: string;
 }
 
+const delayDays = (coupon: CouponParams) => (typeof coupon.available_delay_days === 'number' ? coupon.available_delay_days : 0);
+
+/** The start of a coupon's voucher issued at `now`: the coupon's available_from, else the issue delayed by available_delay_days. */
+function voucherStart(coupon: CouponParams, now: Date, timezone: string): Date {
+  return typeof coupon.available_from === 'string' ? boundInstant(coupon.available_from, false, timezone) : daysLater(now, delayDays(coupon), timezone);
+}
+
+/** The end of a coupon's voucher issued at `now` (before a reward's validity replaces it); null when it has none. */
+export function voucherEnd(coupon: CouponParams, now: Date, timezone: string): string | null {
+  if (typeof coupon.available_to === 'string') return wireDatetime(boundInstant(coupon.available_to, true, timezone));
+  if (typeof coupon.available_days === 'number') return wireDatetime(daysLater(voucherStart(coupon, now, timezone), coupon.available_days, timezone));
+  return null;
+}
+
 export function newVoucher({ id, code, target, customerId, now, priority, timezone, validUntil }: IssueInput): VoucherRecord {
   const coupon = target.coupon;
-  const delayDays = typeof coupon.available_delay_days === 'number' ? coupon.available_delay_days : 0;
-  const from = typeof coupon.available_from === 'string' ? boundInstant(coupon.available_from, false, timezone) : daysLater(now, delayDays, timezone);
-  let to: string | null = typeof coupon.available_to === 'string' ? wireDatetime(boundInstant(coupon.available_to, true, timezone)) : null;
-  if (to === null && typeof coupon.available_days === 'number') to = wireDatetime(daysLater(from, coupon.available_days, timezone));
+  const from = voucherStart(coupon, now, timezone);
   return {
     id,
     code,
@@ -83,8 +94,8 @@ export function newVoucher({ id, code, target, customerId, now, priority, timezo
     priority,
     max_redemptions: coupon.max_redemptions ?? DEFAULT_MAX_REDEMPTIONS,
     redemptions: 0,
-    available_from: delayDays === 0 && typeof coupon.available_from !== 'string' ? null : wireDatetime(from),
-    available_to: validUntil ?? to,
+    available_from: delayDays(coupon) === 0 && typeof coupon.available_from !== 'string' ? null : wireDatetime(from),
+    available_to: validUntil ?? voucherEnd(coupon, now, timezone),
     created_at: wireDatetime(now),
   };
 }

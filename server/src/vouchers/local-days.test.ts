@@ -41,7 +41,10 @@ describe("a coupon's and a reward's dates and counts of days are the Company's",
     expect(res.status, res.text).toBe(200);
     return res.body.id as number;
   };
-  /** A voucher of the campaign issued by POST /discounts/trigger; its code. */
+  /**
+   * A voucher of the campaign issued by POST /discounts/trigger; its code. The trigger issues no voucher already
+   * ended, so the fixed dates below are in 2099, a year with 2026's calendar and (by today's rules) its clock changes.
+   */
   const issue = async (campaignId: number, customerId: number) => {
     const res = await server.client.post('/discounts/trigger', { customer_id: customerId, loyalty_rule_id: campaignId });
     expect(res.status, res.text).toBe(200);
@@ -78,10 +81,10 @@ describe("a coupon's and a reward's dates and counts of days are the Company's",
   });
 
   it('issues a coupon\'s available_from/available_to and reads its print_from/print_to as the local day\'s bounds', async () => {
-    const coupon = { available_from: '2026-03-01', available_to: '2026-12-31', printable: true, print_from: '2026-03-01', print_to: '2026-03-31' };
+    const coupon = { available_from: '2099-03-01', available_to: '2099-12-31', printable: true, print_from: '2099-03-01', print_to: '2099-03-31' };
     const expected = {
-      [KIRITIMATI]: { available_from: '2026-02-28T10:00:00Z', available_to: '2026-12-31T09:59:59Z', print_from: '2026-02-28T10:00:00Z', print_to: '2026-03-31T09:59:59Z' },
-      [MEXICO_CITY]: { available_from: '2026-03-01T06:00:00Z', available_to: '2027-01-01T05:59:59Z', print_from: '2026-03-01T06:00:00Z', print_to: '2026-04-01T05:59:59Z' },
+      [KIRITIMATI]: { available_from: '2099-02-28T10:00:00Z', available_to: '2099-12-31T09:59:59Z', print_from: '2099-02-28T10:00:00Z', print_to: '2099-03-31T09:59:59Z' },
+      [MEXICO_CITY]: { available_from: '2099-03-01T06:00:00Z', available_to: '2100-01-01T05:59:59Z', print_from: '2099-03-01T06:00:00Z', print_to: '2099-04-01T05:59:59Z' },
     };
     for (const timezone of [KIRITIMATI, MEXICO_CITY] as const) {
       await setTimezone(timezone);
@@ -94,9 +97,9 @@ describe("a coupon's and a reward's dates and counts of days are the Company's",
   it('keeps an issued voucher\'s dates when the timezone changes; the print window, read from the coupon, follows it', async () => {
     await setTimezone(KIRITIMATI);
     const holder = await customer();
-    const code = await issue(await discount({ available_to: '2026-12-31', printable: true, print_from: '2026-03-01', print_to: '2026-03-31' }), holder);
+    const code = await issue(await discount({ available_to: '2099-12-31', printable: true, print_from: '2099-03-01', print_to: '2099-03-31' }), holder);
     await setTimezone(MEXICO_CITY);
-    const after = { available_to: '2026-12-31T09:59:59Z', print_from: '2026-03-01T06:00:00Z', print_to: '2026-04-01T05:59:59Z' };
+    const after = { available_to: '2099-12-31T09:59:59Z', print_from: '2099-03-01T06:00:00Z', print_to: '2099-04-01T05:59:59Z' };
     for (const read of await reads(code, holder)) expect(read).toMatchObject(after);
   });
 
@@ -104,8 +107,9 @@ describe("a coupon's and a reward's dates and counts of days are the Company's",
     // Tokyo's local mean time was UTC+09:18:59: its 0000-01-01 starts before 0000-01-01T00:00:00Z.
     await setTimezone('Asia/Tokyo');
     const east = await customer();
-    const first = await issue(await discount({ available_from: '0000-01-01', available_to: '0000-01-01', printable: true, print_from: '0000-01-01' }), east);
-    expect((await reads(first, east))[0]).toEqual({ available_from: '0000-01-01T00:00:00Z', available_to: '0000-01-01T14:41:00Z', print_from: '0000-01-01T00:00:00Z', print_to: null });
+    // A voucher ended in year 0000 is not issued: the print window, read from the coupon, ends that day instead.
+    const first = await issue(await discount({ available_from: '0000-01-01', printable: true, print_from: '0000-01-01', print_to: '0000-01-01' }), east);
+    expect((await reads(first, east))[0]).toEqual({ available_from: '0000-01-01T00:00:00Z', available_to: null, print_from: '0000-01-01T00:00:00Z', print_to: '0000-01-01T14:41:00Z' });
     await setTimezone(MEXICO_CITY);
     const west = await customer();
     const last = await issue(await discount({ available_to: '9999-12-31', printable: true, print_to: '9999-12-31' }), west);
@@ -144,12 +148,12 @@ describe("a coupon's and a reward's dates and counts of days are the Company's",
   });
 
   it('counts a coupon\'s available_days and print_days from a datetime as calendar days, ending at the local time they start', async () => {
-    const coupon = { available_from: '2026-03-20T10:00:00Z', available_days: 30, printable: true, print_from: '2026-10-01T10:00:00Z', print_days: 30 };
+    const coupon = { available_from: '2099-03-20T10:00:00Z', available_days: 30, printable: true, print_from: '2099-10-01T10:00:00Z', print_days: 30 };
     // Madrid: 11:00 on March 20 (UTC+1) to 11:00 on April 19 (UTC+2); 12:00 on October 1 (UTC+2) to 12:00 on October 31 (UTC+1).
     // New York: 06:00 on March 20 (UTC-4, after March 8) to 06:00 on April 19; 06:00 on October 1 (UTC-4) to 06:00 on October 31 (still UTC-4).
     const expected = {
-      [MADRID]: { available_from: '2026-03-20T10:00:00Z', available_to: '2026-04-19T09:00:00Z', print_from: '2026-10-01T10:00:00Z', print_to: '2026-10-31T11:00:00Z' },
-      [NEW_YORK]: { available_from: '2026-03-20T10:00:00Z', available_to: '2026-04-19T10:00:00Z', print_from: '2026-10-01T10:00:00Z', print_to: '2026-10-31T10:00:00Z' },
+      [MADRID]: { available_from: '2099-03-20T10:00:00Z', available_to: '2099-04-19T09:00:00Z', print_from: '2099-10-01T10:00:00Z', print_to: '2099-10-31T11:00:00Z' },
+      [NEW_YORK]: { available_from: '2099-03-20T10:00:00Z', available_to: '2099-04-19T10:00:00Z', print_from: '2099-10-01T10:00:00Z', print_to: '2099-10-31T10:00:00Z' },
     };
     for (const timezone of [MADRID, NEW_YORK] as const) {
       await setTimezone(timezone);
@@ -159,8 +163,8 @@ describe("a coupon's and a reward's dates and counts of days are the Company's",
     }
     // New York's change falls inside these: 10:00 on March 1 (UTC-5) to 10:00 on March 11 (UTC-4), 10:00 on October 30 (UTC-4) to 10:00 on November 4 (UTC-5).
     const holder = await customer();
-    const code = await issue(await discount({ available_from: '2026-03-01T15:00:00Z', available_days: 10, printable: true, print_from: '2026-10-30T14:00:00Z', print_days: 5 }), holder);
-    expect((await reads(code, holder))[0]).toEqual({ available_from: '2026-03-01T15:00:00Z', available_to: '2026-03-11T14:00:00Z', print_from: '2026-10-30T14:00:00Z', print_to: '2026-11-04T15:00:00Z' });
+    const code = await issue(await discount({ available_from: '2099-03-01T15:00:00Z', available_days: 10, printable: true, print_from: '2099-10-30T14:00:00Z', print_days: 5 }), holder);
+    expect((await reads(code, holder))[0]).toEqual({ available_from: '2099-03-01T15:00:00Z', available_to: '2099-03-11T14:00:00Z', print_from: '2099-10-30T14:00:00Z', print_to: '2099-11-04T15:00:00Z' });
   });
 
   it('ends a count that reaches a local time the clocks skip where they jump, and one they show twice at its first', async () => {
@@ -168,8 +172,8 @@ describe("a coupon's and a reward's dates and counts of days are the Company's",
     const holder = await customer();
     // 02:30 on February 27 (UTC+1) plus 30 days is 02:30 on March 29, skipped (02:00 became 03:00): 03:00, the jump.
     // 02:30 on September 25 (UTC+2) plus 30 days is 02:30 on October 25, shown twice (03:00 became 02:00): the first.
-    const code = await issue(await discount({ available_from: '2026-02-27T01:30:00Z', available_days: 30, printable: true, print_from: '2026-09-25T00:30:00Z', print_days: 30 }), holder);
-    expect((await reads(code, holder))[0]).toEqual({ available_from: '2026-02-27T01:30:00Z', available_to: '2026-03-29T01:00:00Z', print_from: '2026-09-25T00:30:00Z', print_to: '2026-10-25T00:30:00Z' });
+    const code = await issue(await discount({ available_from: '2099-02-27T01:30:00Z', available_days: 30, printable: true, print_from: '2099-09-25T00:30:00Z', print_days: 30 }), holder);
+    expect((await reads(code, holder))[0]).toEqual({ available_from: '2099-02-27T01:30:00Z', available_to: '2099-03-29T01:00:00Z', print_from: '2099-09-25T00:30:00Z', print_to: '2099-10-25T00:30:00Z' });
   });
 
   // From the issue, with the real clock: counts chosen from today so that their end is past a change of the zone's offset.

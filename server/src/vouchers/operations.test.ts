@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
+import { endingSoon, passed } from './testing.js';
 
 const effects = [{ type: 'direct_value', value: 1, distribution: 'total' }];
 const DAY = 86_400_000;
@@ -123,7 +124,9 @@ describe('voucher operations', () => {
     expect((await server.client.post('/vouchers/redeem', { codes: [used] })).status).toBe(200);
     expectError(await validate(used), 402, 'voucher_redeemed');
 
-    const past = await issue(customer, await campaign({}, { available_to: isoDay(-2) }));
+    const end = endingSoon();
+    const past = await issue(customer, await campaign({}, { available_to: end }));
+    await passed(end);
     expectError(await validate(past), 402, 'voucher_expired');
     expect((await voucher(past)).status).toBe('expired');
 
@@ -131,12 +134,13 @@ describe('voucher operations', () => {
     expectError(await validate(later), 402, 'voucher_out_date');
     expect((await voucher(later)).status).toBe('pending');
 
-    const offCampaign = await campaign({}, {});
+    // Campaigns of their own: an identical create within 5 minutes is answered as the first (common rule 8).
+    const offCampaign = await campaign({ name: 'Switched off' }, {});
     const off = await issue(customer, offCampaign);
     await server.client.patch(`/discounts/${offCampaign}`, { coupon_params: { active: false } });
     expectError(await validate(off), 402, 'voucher_inactive');
 
-    const deletedCampaign = await campaign({}, {});
+    const deletedCampaign = await campaign({ name: 'Coupon deleted' }, {});
     const deleted = await issue(customer, deletedCampaign);
     const couponId = (await voucher(deleted)).coupon.id;
     expect((await server.client.delete(`/coupons/${couponId}`)).status).toBe(200);

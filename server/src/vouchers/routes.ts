@@ -79,14 +79,14 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
 
     'discounts.trigger': async (req) => {
       const body = validate('discounts.trigger', req.body);
-      const { campaignId } = triggerTarget({ campaigns, instantWins }, req.tenant, body);
+      const { campaignId } = triggerTarget({ campaigns, instantWins }, req.tenant, req.settings, body, req.now);
       const customer = requireCustomer(customers, req.tenant, { customer_id: body.customer_id });
       return duplicates.suppress(req, `voucher_issue:${body.customer_id}:${campaignId}`, async () => {
         const voucher = await env.transact(() => {
           // Vouchers go to active customers only, as the transaction reads them: a merge committing meanwhile is seen.
           requireStillActive(customers, req.tenant, customer.id, { field: 'customer_id', value: body.customer_id });
           // The coupon read again: one deleted (or changed) since the lookup issues nothing (or issues on its new terms).
-          const target = triggerTarget({ campaigns, instantWins }, req.tenant, body);
+          const target = triggerTarget({ campaigns, instantWins }, req.tenant, req.settings, body, req.now);
           return issueInTransaction(env, vouchers, req.tenant, req.settings, target, body, req.now);
         });
         return success({ voucher_id: wireInt(voucher.id), voucher_code: voucher.code });

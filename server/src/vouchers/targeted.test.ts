@@ -168,6 +168,24 @@ describe('vouchers of targeted instant wins and points campaigns', () => {
       expect(byCoupon.body.code).toBe('coupon_not_found');
       expect(await listed(customer)).not.toContainEqual(expect.objectContaining({ id: instantWin }));
     });
+
+    it('refuses to deliver an instant win switched off or ended (402), writing nothing', async () => {
+      const ended = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      const customer = await newCustomer();
+      for (const [params, code, error] of [
+        [{ active: false }, 'voucher_inactive', (id: number) => `loyalty_rule_id: instant win ${id} is not active`],
+        [{ available_to: ended }, 'voucher_expired', (id: number) => `loyalty_rule_id: instant win ${id} ended at ${ended}`],
+      ] as const) {
+        const created = await server.client.post('/instant_wins', {
+          rule_params: { name: 'Dead scratch', select_customers: 'targeted', ...params },
+          instant_win: { instant_win_prizes: [{ name: 'Mug', outcome, weight: 1, stock: -1 }] },
+        });
+        expect(created.status, created.text).toBe(200);
+        const refused = await trigger({ customer_id: customer, loyalty_rule_id: created.body.id });
+        expect([refused.status, refused.body]).toEqual([402, { code, error: error(created.body.id) }]);
+      }
+      expect((await server.client.get('/vouchers', { query: { customer_id: String(customer) } })).body.data).toEqual([]);
+    });
   });
 
   describe('a targeted points campaign', () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cartBody, realtimeCart } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
+import { endingSoon, passed } from './testing.js';
 
 const effects = [{ type: 'direct_value', value: 5, distribution: 'total' }];
 const DAY = 86_400_000;
@@ -138,10 +139,13 @@ describe('vouchers: trigger, redeem, transactions', () => {
     await trigger({ customer_id: owner, loyalty_rule_id: targeted, external_voucher_code: 'MINE' });
     const later = await campaign({ select_customers: 'targeted' }, { available_delay_days: 3 });
     await trigger({ customer_id: owner, loyalty_rule_id: later, external_voucher_code: 'LATER' });
-    const past = await campaign({ select_customers: 'targeted' }, { available_to: isoDay(-2) });
-    await trigger({ customer_id: owner, loyalty_rule_id: past, external_voucher_code: 'PAST' });
-    const off = await campaign({ select_customers: 'targeted' }, { active: false });
-    await trigger({ customer_id: owner, loyalty_rule_id: off, external_voucher_code: 'OFF' });
+    const end = endingSoon();
+    const past = await campaign({ select_customers: 'targeted' }, { available_to: end });
+    expect((await trigger({ customer_id: owner, loyalty_rule_id: past, external_voucher_code: 'PAST' })).status).toBe(200);
+    const off = await campaign({ select_customers: 'targeted' }, {});
+    expect((await trigger({ customer_id: owner, loyalty_rule_id: off, external_voucher_code: 'OFF' })).status).toBe(200);
+    expect((await server.client.patch(`/discounts/${off}`, { coupon_params: { active: false } })).status).toBe(200);
+    await passed(end);
     const cases: [Record<string, unknown>, number, string][] = [
       [{ voucher_code: 'MINE', customer_id: stranger }, 404, 'voucher_not_found'],
       [{ voucher_code: 'NOPE', customer_id: owner }, 404, 'voucher_not_found'],
@@ -348,6 +352,42 @@ describe('vouchers: trigger, redeem, transactions', () => {
     const fifth = await redeem({ voucher_code: code, customer_id: customer });
     expect(fifth.status).toBe(402);
     expect(fifth.body.code).toBe('voucher_redeemed');
+  });
+
+  it('refuses to issue a voucher nobody could use (an inactive or ended coupon or campaign: 402), writing nothing', async () => {
+    const customer = await newCustomer();
+    const couponOf = async (id: number) => (await server.client.get(`/discounts/${id}`)).body.coupon_info.coupon_id as number;
+    const couponOff = await campaign({ select_customers: 'targeted' }, { name: 'Off', active: false });
+    const campaignOff = await campaign({ select_customers: 'targeted', active: false }, { name: 'Campaign off' });
+    const couponEnded = await campaign({ select_customers: 'targeted' }, { name: 'Ended', available_to: isoDay(-2) });
+    const campaignEnded = await campaign({ select_customers: 'targeted', available_to: isoDay(-1) }, { name: 'Campaign ended' });
+    // Ended and switched off: inactive answers first, as a held voucher's checks go.
+    const both = await campaign({ select_customers: 'targeted', available_to: isoDay(-1) }, { name: 'Both', active: false });
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ loyalty_rule_id: couponOff }, 'voucher_inactive', `loyalty_rule_id: coupon ${await couponOf(couponOff)} is not active`],
+      [{ coupon_id: await couponOf(couponOff) }, 'voucher_inactive', `coupon_id: coupon ${await couponOf(couponOff)} is not active`],
+      [{ coupon_id: await couponOf(campaignOff) }, 'voucher_inactive', `coupon_id: campaign ${campaignOff} is not active`],
+      [{ loyalty_rule_id: couponEnded }, 'voucher_expired', `loyalty_rule_id: coupon ${await couponOf(couponEnded)} expired at ${isoDay(-2)}T23:59:59Z`],
+      [{ coupon_id: await couponOf(couponEnded) }, 'voucher_expired', `coupon_id: coupon ${await couponOf(couponEnded)} expired at ${isoDay(-2)}T23:59:59Z`],
+      [{ loyalty_rule_id: campaignEnded }, 'voucher_expired', `loyalty_rule_id: campaign ${campaignEnded} ended at ${isoDay(-1)}`],
+      [{ loyalty_rule_id: both }, 'voucher_inactive', `loyalty_rule_id: coupon ${await couponOf(both)} is not active`],
+    ];
+    for (const [target, code, error] of cases) {
+      const res = await trigger({ customer_id: customer, external_voucher_code: 'DEAD', ...target });
+      expect([res.status, res.body], JSON.stringify(target)).toEqual([402, { code, error }]);
+    }
+    // A count of zero days ends the voucher when it starts: at its issue.
+    const noDays = await campaign({ select_customers: 'targeted' }, { name: 'No days', available_days: 0 });
+    const zero = await trigger({ customer_id: customer, loyalty_rule_id: noDays });
+    expect([zero.status, zero.body.code]).toEqual([402, 'voucher_expired']);
+    expect(zero.body.error).toMatch(new RegExp(`^loyalty_rule_id: coupon ${await couponOf(noDays)} expired at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$`));
+    const held = await server.client.get('/vouchers', { query: { customer_id: String(customer) } });
+    expect(held.body.data).toEqual([]);
+    // A coupon or campaign that has not started yet issues its voucher (pending until then), as does one ending today.
+    const later = await campaign({ select_customers: 'targeted', available_from: isoDay(3) }, { name: 'Later', available_from: isoDay(2) });
+    expect((await trigger({ customer_id: customer, loyalty_rule_id: later, external_voucher_code: 'DEAD' })).status).toBe(200);
+    const today = await campaign({ select_customers: 'targeted', available_to: isoDay(0) }, { name: 'Today', available_to: isoDay(0) });
+    expect((await trigger({ customer_id: customer, loyalty_rule_id: today })).status).toBe(200);
   });
 
   it('answers an identical trigger within 5 minutes as the first, issuing one voucher', async () => {

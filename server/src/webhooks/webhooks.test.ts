@@ -145,6 +145,32 @@ describe('webhooks over HTTP', () => {
     expect(new Set(events.map((e) => e.id)).size).toBe(3);
   });
 
+  it('raises nothing for a PATCH that changes nothing, which keeps updated_at and leaves no audit entry', async () => {
+    await subscribe(['customer.updated']);
+    const patch = (body: Record<string, unknown>) => server.client.patch('/customers/72', body, { query: { search_param: 'id' } });
+    const read = async () => (await server.client.get('/customers/72', { query: { search_param: 'id' } })).body;
+    const audited = async () => (await server.client.get('/audit_log', { query: { target: 'customer:72' } })).body.data.length;
+    expect((await server.client.post('/customers', { id: 72, name: 'Ann', email: 'ann72@example.com', registration_location_id: 1, attributes: { size: 'M' } })).status).toBe(200);
+    const before = await read();
+    const entries = await audited();
+    await sleep(1100);
+    // Nothing sent, or every value as stored (the email as sent before it was stored lowercase, an attribute unchanged).
+    for (const body of [{}, { name: 'Ann', email: 'ANN72@example.com', attributes: { size: 'M' } }, { updated_at: '2020-01-01T00:00:00Z' }]) {
+      const res = await patch(body);
+      expect([res.status, res.body]).toEqual([200, { status: 'success' }]);
+    }
+    await settle();
+    expect(receiver.received).toHaveLength(0);
+    expect(await read()).toEqual(before);
+    expect(await audited()).toBe(entries);
+    // A change still raises its event.
+    expect((await patch({ name: 'Anna' })).status).toBe(200);
+    const [changed] = await receiver.waitFor(1);
+    expect(changed.event).toMatchObject({ type: 'customer.updated', data: { id: 72, name: 'Anna' } });
+    expect((await read()).updated_at).not.toBe(before.updated_at);
+    expect(await audited()).toBe(entries + 1);
+  });
+
   it('retries a failed attempt with the same event id, and gives up when the retry schedule is spent', async () => {
     const { id } = await subscribe(['customer.updated']);
     receiver.answers = [500];

@@ -506,6 +506,8 @@ export interface ChallengesParamsChallenge {
   attribute?: string;
   /**
    * @maxItems 250
+   *
+   * Items: An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
    */
   countries?: string[];
   available_from?: string | null;
@@ -565,6 +567,8 @@ export interface ChallengesUpdate {
   attribute?: string;
   /**
    * @maxItems 250
+   *
+   * Items: An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
    */
   countries?: string[];
   available_from?: string | null;
@@ -589,6 +593,9 @@ export interface ChallengesUpdate {
 }
 export interface CompanyUpdate {
   currency?: string;
+  /**
+   * An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
+   */
   country?: string;
   timezone?: string;
   default_language?: string;
@@ -680,6 +687,9 @@ export interface CustomersCreate {
   gender?: string;
   document_type?: string;
   dni?: string;
+  /**
+   * An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
+   */
   country?: string;
   authentication_token?: string;
   registration_location_id?: string;
@@ -932,6 +942,9 @@ export interface LocationCreate {
    * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
    */
   name: string;
+  /**
+   * An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
+   */
   country: string;
   address?: string | null;
   city?: string | null;
@@ -946,6 +959,9 @@ export interface LocationUpdate {
    * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
    */
   name?: string;
+  /**
+   * An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
+   */
   country?: string;
   address?: string | null;
   city?: string | null;
@@ -1007,6 +1023,9 @@ export interface PointsTransfer {
   score: number;
   from_customer_id: string;
   to_customer_id: string;
+  /**
+   * An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
+   */
   country?: string;
   comments?: string;
   allow_partial?: boolean;
@@ -1087,6 +1106,8 @@ export interface RewardsParamsReward {
   currency?: string | null;
   /**
    * @maxItems 250
+   *
+   * Items: An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
    */
   countries?: string[];
   /**
@@ -1169,6 +1190,8 @@ export interface RewardsUpdate {
   currency?: string | null;
   /**
    * @maxItems 250
+   *
+   * Items: An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
    */
   countries?: string[];
   /**
@@ -1227,6 +1250,8 @@ export interface TierProgramsCreate {
   name: string;
   /**
    * @maxItems 250
+   *
+   * Items: An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
    */
   countries?: string[];
   active?: boolean;
@@ -1254,6 +1279,8 @@ export interface TierProgramsUpdate {
   name?: string;
   /**
    * @maxItems 250
+   *
+   * Items: An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
    */
   countries?: string[];
   active?: boolean;
@@ -1275,6 +1302,9 @@ export interface TriggersTrigger {
   location_code?: string;
   score_overwrite?: number;
   comments?: string;
+  /**
+   * An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
+   */
   country?: string;
 }
 export interface VouchersMany {
