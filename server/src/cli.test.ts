@@ -86,6 +86,54 @@ describe('the tally CLI, against the running server', () => {
   });
 });
 
+describe('the tally CLI on a directory without a store (a mistyped --data-dir)', () => {
+  let scratch: string;
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'tally-nostore-'));
+  });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  const NEEDS_A_STORE = [
+    ['company', 'list'],
+    ['company', 'update', 'acme', '--name', 'Acme'],
+    ['key', 'list'],
+    ['key', 'create', '--company', 'acme'],
+    ['key', 'disable', 'k'],
+    ['key', 'enable', 'k'],
+    ['key', 'update', 'k', '--description', 'pos'],
+  ];
+
+  it('refuses every command but company create, in one line naming the directory, and creates nothing', async () => {
+    const empty = join(scratch, 'empty');
+    mkdirSync(empty);
+    // A missing directory, an empty one, and a single-file store's name (lmdb-js's form for a name with an extension).
+    for (const dir of [join(scratch, 'typo'), empty, join(scratch, 'tally.db')]) {
+      for (const args of [...NEEDS_A_STORE, ['backup', join(scratch, 'copy')]]) {
+        const run = await runCliText(['--data-dir', dir, ...args]);
+        expect(run, `${dir} ${args.join(' ')}`).toMatchObject({ code: 1, stdout: '' });
+        expect(run.stderr.split('\n')).toEqual([expect.any(String), '']);
+        expect(JSON.parse(run.stderr)).toEqual({
+          error: `no Tally store at ${dir}: a mistyped --data-dir or DATA_DIR? (tally company create makes one)`,
+          code: 'store_not_found',
+        });
+      }
+    }
+    expect(readdirSync(scratch).sort()).toEqual(['empty']);
+    expect(readdirSync(empty)).toEqual([]);
+  });
+
+  it('company create makes the store, and says so on stderr the first time only', async () => {
+    const dir = join(scratch, 'new');
+    const created = await runCliText(['--data-dir', dir, 'company', 'create', 'acme']);
+    expect(created).toMatchObject({ code: 0, stderr: `created a new store at ${dir}\n` });
+    expect(JSON.parse(created.stdout)).toMatchObject({ id: 'acme' });
+    const next = await runCliText(['--data-dir', dir, 'company', 'create', 'other']);
+    expect(next).toMatchObject({ code: 0, stderr: '' });
+    expect((await runCli(dir, 'company', 'list')).output.map((c: { id: string }) => c.id).sort()).toEqual(['acme', 'other']);
+    expect((await runCli(dir, 'key', 'create', '--company', 'acme')).code).toBe(0);
+  });
+});
+
 describe('tally backup', () => {
   let server: TestServer;
   let scratch: string;

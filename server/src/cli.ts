@@ -5,13 +5,15 @@
  * through a running server's HTTP API. Every command prints JSON; errors print
  * `{error, code}` on stderr and exit 1.
  */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { TallyError } from '@tally/engine';
 import { auditWitness, runAuditedCommand, type AuditContext } from './audit/context.js';
 import { backup } from './cli/backup.js';
 import { importCustomers } from './cli/import.js';
 import { invalidRequest, mustBeIn } from './http/errors.js';
-import { openStore, type StoreEnv } from './store/env.js';
+import { openStore, storeFile, type StoreEnv } from './store/env.js';
 import {
   createApiKey,
   createCompany,
@@ -77,10 +79,21 @@ function command<A extends unknown[]>(run: (...args: A) => Promise<unknown> | un
   };
 }
 
-/** A command on the store: opens DATA_DIR for it (its transactions recorded in the audit log when a command names them). */
-function storeAction<A extends unknown[]>(run: (env: StoreEnv, ...args: A) => Promise<unknown> | unknown) {
+/**
+ * A command on the store: opens DATA_DIR for it (its transactions recorded in the audit log when a command names them).
+ * Opening creates an empty store where there is none, so only a command that can fill one (`creates`: company create,
+ * before the first server start) may; any other refuses a directory without a store and creates nothing (a mistyped
+ * --data-dir would otherwise list `[]`, or take writes the server never reads).
+ */
+function storeAction<A extends unknown[]>(run: (env: StoreEnv, ...args: A) => Promise<unknown> | unknown, creates = false) {
   return command(async (...args: A) => {
-    const env = openStore(program.opts<{ dataDir: string }>().dataDir, { witness: auditWitness });
+    const dataDir = program.opts<{ dataDir: string }>().dataDir;
+    const existed = existsSync(storeFile(dataDir));
+    if (!existed && !creates) {
+      throw new TallyError('store_not_found', `no Tally store at ${resolve(dataDir)}: a mistyped --data-dir or DATA_DIR? (tally company create makes one)`, 'data-dir');
+    }
+    const env = openStore(dataDir, { witness: auditWitness });
+    if (!existed) process.stderr.write(`created a new store at ${resolve(dataDir)}\n`);
     try {
       return await run(env, ...args);
     } finally {
@@ -92,13 +105,13 @@ function storeAction<A extends unknown[]>(run: (env: StoreEnv, ...args: A) => Pr
 /** What a command changes, for its audit log entries (actor `cli`); undefined: it changes nothing it can name. */
 type Audited<A extends unknown[]> = (tenancy: TenancyStore, ...args: A) => Omit<AuditContext, 'actor'> | undefined;
 
-/** A command on Companies and keys, its writes recorded in the audit log when `audited` names them. */
-function action<A extends unknown[]>(run: (tenancy: TenancyStore, ...args: A) => Promise<unknown> | unknown, audited?: Audited<A>) {
+/** A command on Companies and keys, its writes recorded in the audit log when `audited` names them; `creates` as storeAction's. */
+function action<A extends unknown[]>(run: (tenancy: TenancyStore, ...args: A) => Promise<unknown> | unknown, audited?: Audited<A>, creates = false) {
   return storeAction((env, ...args: A) => {
     const tenancy = new LmdbTenancyStore(env);
     const context = audited?.(tenancy, ...args);
     return context ? runAuditedCommand(context, () => run(tenancy, ...args)) : run(tenancy, ...args);
-  });
+  }, creates);
 }
 
 const company = program.command('company').description('Companies and their settings');
@@ -111,6 +124,7 @@ company
       (tenancy, id: string, opts: { name?: string }) => createCompany(tenancy, id, opts.name ?? id, new Date()),
       // A new Company is recorded in each of its environments.
       (_tenancy, id, opts) => recorded('company create', ENVIRONMENTS.map((environment) => ({ companyId: id, environment })), `company:${id}`, { id, ...opts }),
+      true,
     ),
   );
 company

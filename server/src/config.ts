@@ -56,6 +56,13 @@ export interface TlsFiles {
   passphrase?: string;
 }
 
+/**
+ * A setting the server cannot start with (a value out of range, a file it cannot read, a port it cannot listen on):
+ * the operator's to fix, so main prints its message alone, one line naming the setting, and exits 1; any other error
+ * at start is a bug and keeps its stack.
+ */
+export class StartupRefusal extends Error {}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = portNumber(env.PORT ?? '8080', 'PORT');
   return {
@@ -86,14 +93,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** Half a TLS setting would silently serve plain HTTP: refused instead. */
 function tlsFiles(env: NodeJS.ProcessEnv): TlsFiles | undefined {
   // uWebSockets.js's ca_file_name checks a client certificate only when one is offered (none passes): no access control to offer.
-  if (env.TLS_CA_FILE) throw new Error('TLS_CA_FILE is not supported: client certificates would be checked only when a client offers one; put intermediates after the certificate in TLS_CERT_FILE');
+  if (env.TLS_CA_FILE) throw new StartupRefusal('TLS_CA_FILE is not supported: client certificates would be checked only when a client offers one; put intermediates after the certificate in TLS_CERT_FILE');
   const certFile = env.TLS_CERT_FILE || undefined;
   const keyFile = env.TLS_KEY_FILE || undefined;
   const passphrase = env.TLS_KEY_PASSPHRASE || undefined;
   if (!certFile && !keyFile && !passphrase) return undefined;
   if (!certFile || !keyFile) {
     const missing = [certFile ? '' : 'TLS_CERT_FILE', keyFile ? '' : 'TLS_KEY_FILE'].filter(Boolean).join(' and ');
-    throw new Error(`TLS_CERT_FILE and TLS_KEY_FILE must be set together: ${missing} not set`);
+    throw new StartupRefusal(`TLS_CERT_FILE and TLS_KEY_FILE must be set together: ${missing} not set`);
   }
   return { certFile, keyFile, passphrase };
 }
@@ -102,8 +109,8 @@ function tlsFiles(env: NodeJS.ProcessEnv): TlsFiles | undefined {
  * A start-up setting out of its range, `WORKERS must be an integer of at least 0, got -1`: the range worded as every
  * other (mustBeIn), in a start-up error's form (the setting, then the value found).
  */
-export function settingOutOfRange(name: string, type: 'integer' | 'number', bounds: Bounds, value: string | undefined): Error {
-  return new Error(`${name} ${mustBeIn(type, bounds)}, got ${value}`);
+export function settingOutOfRange(name: string, type: 'integer' | 'number', bounds: Bounds, value: string | undefined): StartupRefusal {
+  return new StartupRefusal(`${name} ${mustBeIn(type, bounds)}, got ${value}`);
 }
 
 const PORTS: Bounds = { minimum: 0, maximum: 65535 };
@@ -115,7 +122,7 @@ function portNumber(value: string, name: string): number {
 }
 
 function oneOf<T extends string>(value: string, name: string, accepted: readonly T[]): T {
-  if (!accepted.includes(value as T)) throw new Error(`${name} must be one of ${accepted.join(', ')}, got ${value}`);
+  if (!accepted.includes(value as T)) throw new StartupRefusal(`${name} must be one of ${accepted.join(', ')}, got ${value}`);
   return value as T;
 }
 
@@ -128,7 +135,7 @@ function positive(value: string, name: string): number {
 
 /** One delay of a comma-separated list: an empty item ("30,,60") is a typo, not 0 seconds. */
 function delaySeconds(item: string, name: string): number {
-  if (item.trim() === '') throw new Error(`${name} must be numbers separated by commas, each ${inRange('number', NON_NEGATIVE)}, got an empty item`);
+  if (item.trim() === '') throw new StartupRefusal(`${name} must be numbers separated by commas, each ${inRange('number', NON_NEGATIVE)}, got an empty item`);
   return nonNegative(item.trim(), name);
 }
 

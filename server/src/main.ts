@@ -2,13 +2,15 @@
  * The Tally server: reads HOST, PORT, DATA_DIR (and bootstrap, rate-limit and
  * TLS settings), opens the store, listens with uWebSockets.js and logs one
  * `listening` line naming the backend, port and TLS (after a `metrics listening`
- * line when METRICS_PORT is set). SIGTERM/SIGINT: stop
+ * line when METRICS_PORT is set). A setting it cannot start with stops it
+ * before the API listens: one line naming the setting on stderr, exit code 1
+ * (a bug at start prints its stack). SIGTERM/SIGINT: stop
  * accepting, answer in-flight requests, let the cart pool's threads finish
  * loading, a points settlement or audit log retention sweep its current
  * chunk and the webhook attempts in flight record their outcome, close the
  * store, exit 0.
  */
-import { readConfig } from './config.js';
+import { readConfig, StartupRefusal } from './config.js';
 import { compileSchemas } from './http/validation.js';
 import { CustomerStore } from './customers/store.js';
 import { migrateDuplicateHolders } from './customers/duplicate-holders.js';
@@ -19,7 +21,7 @@ import { RateLimiter } from './http/rate-limit.js';
 import { buildRoutes } from './http/registry.js';
 import { createPipeline } from './http/pipeline.js';
 import { BACKEND, createApp, startHttpServer } from './http/server.js';
-import { openStore } from './store/env.js';
+import { openStore, type StoreEnv, type StoreOptions } from './store/env.js';
 import { indexAuditTargets } from './audit/backfill.js';
 import { auditWitness } from './audit/context.js';
 import { startAuditRetention } from './audit/retention.js';
@@ -42,7 +44,7 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel);
   const app = createApp(config.tls);
   compileSchemas();
-  const env = openStore(config.dataDir, { trackMetrics: config.storeMetricsMs > 0 || config.metricsPort !== undefined, witness: auditWitness });
+  const env = openDataDir(config.dataDir, { trackMetrics: config.storeMetricsMs > 0 || config.metricsPort !== undefined, witness: auditWitness });
   const clustered = await migrateCustomerEntries(env);
   if (clustered > 0) log.info({ entries: clustered }, 'customer entries moved into customer_entries');
   const migrated = await migrateWalletLayout(env);
@@ -57,6 +59,9 @@ async function main(): Promise<void> {
   const duplicates = new DuplicateSuppressor();
   const idempotency = new Idempotency(new LmdbIdempotencyStore(env));
   const metrics = config.metricsPort !== undefined ? new Metrics(env) : undefined;
+  // Before the cart pool and the API's port: a METRICS_PORT refused leaves no thread loading and nothing that served a request.
+  const metricsServer = metrics ? await startMetricsServer(config.metricsHost, config.metricsPort!, metrics) : undefined;
+  if (metricsServer) log.info({ host: config.metricsHost, port: metricsServer.port }, 'metrics listening');
   const ctx: ServerContext = { config, env, tenancy, log, duplicates, metrics };
   const protocol = {
     routes: buildRoutes(ctx),
@@ -64,8 +69,6 @@ async function main(): Promise<void> {
     rateLimiter: config.rateLimits ? new RateLimiter() : undefined,
   };
   const server = await startHttpServer(app, config.host, config.port, createPipeline(ctx, protocol), metrics);
-  const metricsServer = metrics ? await startMetricsServer(config.metricsHost, config.metricsPort!, metrics) : undefined;
-  if (metricsServer) log.info({ host: config.metricsHost, port: metricsServer.port }, 'metrics listening');
   const sweeps = [
     setInterval(() => duplicates.sweep(), 60_000),
     setInterval(() => idempotency.sweep().catch((err: unknown) => log.error({ err }, 'idempotency sweep failed')), 3_600_000),
@@ -96,8 +99,7 @@ async function main(): Promise<void> {
     const auditRetentionStopped = stopAuditRetention();
     await server.close();
     await metricsServer?.close();
-    // A worker thread still loading its module when the process exits can abort it (pool.ts); one that never loads is given up.
-    await Promise.race([threadsLoaded(), new Promise((givenUp) => setTimeout(givenUp, 10_000))]);
+    await threadsSettled();
     await settlementsStopped;
     await webhooksStopped;
     await auditRetentionStopped;
@@ -112,7 +114,23 @@ async function main(): Promise<void> {
   log.info({ host: config.host, port: server.port, backend: BACKEND, tls: config.tls !== undefined }, 'listening');
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
+/** A worker thread still loading its module when the process exits can abort it (pool.ts); one that never loads is given up. */
+function threadsSettled(): Promise<unknown> {
+  return Promise.race([threadsLoaded(), new Promise((givenUp) => setTimeout(givenUp, 10_000))]);
+}
+
+/** DATA_DIR that LMDB cannot open (a file, no permission, a full disk) is the operator's to fix. */
+function openDataDir(dataDir: string, options: StoreOptions): StoreEnv {
+  try {
+    return openStore(dataDir, options);
+  } catch (err) {
+    throw new StartupRefusal(`DATA_DIR ${dataDir} cannot be opened: ${(err as Error).message}`);
+  }
+}
+
+main().catch(async (err: unknown) => {
+  console.error(err instanceof StartupRefusal ? err.message : err);
+  // A refused PORT finds the cart pool's threads loading: exit code 1, not an abort.
+  await threadsSettled();
   process.exit(1);
 });

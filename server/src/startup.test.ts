@@ -1,9 +1,12 @@
 /**
- * Start-up as an operator meets it: settings refused with a message naming
- * them, and a port another process already listens on refused rather than
- * shared (docs/http.md, Running it).
+ * Start-up as an operator meets it: settings refused with one line naming
+ * them (no stack trace) and exit code 1, and a port another process already
+ * listens on refused rather than shared (docs/http.md, Running it).
  */
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from './testing/server.js';
 
@@ -17,6 +20,21 @@ function freePort(): Promise<number> {
   });
 }
 
+/** What the harness reports of a start refused as an operator should see it: exit code 1, `line` alone on stderr. */
+function refused(line: string): Error {
+  return new Error(`server exited (1) before listening: ${line}\n`);
+}
+
+/** Resolves true when something accepts connections on the port. */
+function listened(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(true);
+    }).on('error', () => resolve(false));
+  });
+}
+
 describe('start-up', () => {
   let server: TestServer;
   beforeAll(async () => {
@@ -27,14 +45,35 @@ describe('start-up', () => {
 
   it('refuses a port another server listens on, instead of sharing it (half the requests would reach each store)', async () => {
     await expect(startServer({ env: { PORT: String(server.port), WORKERS: '0', REALTIME_WORKERS: '1' } })).rejects.toThrow(
-      `PORT ${server.port} on 127.0.0.1 cannot be listened on: another process listens on it, or the address is not one of this machine's`,
+      refused(`PORT ${server.port} on 127.0.0.1 cannot be listened on: another process listens on it, or the address is not one of this machine's`),
     );
     // The first server still answers every request.
     for (let i = 0; i < 20; i++) expect((await server.client.get('/company')).status).toBe(200);
   });
 
   it('stops before listening on a setting it cannot use, with the setting named on stderr', async () => {
-    await expect(startServer({ env: { LOG_LEVEL: 'verbose' } })).rejects.toThrow('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got verbose');
-    await expect(startServer({ env: { TALLY_RATE_LIMITS: 'false' } })).rejects.toThrow('TALLY_RATE_LIMITS must be one of on, off, got false');
+    await expect(startServer({ env: { LOG_LEVEL: 'verbose' } })).rejects.toThrow(refused('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got verbose'));
+    await expect(startServer({ env: { TALLY_RATE_LIMITS: 'false' } })).rejects.toThrow(refused('TALLY_RATE_LIMITS must be one of on, off, got false'));
+    await expect(startServer({ env: { WORKERS: '-1' } })).rejects.toThrow(refused('WORKERS must be an integer of at least 0, got -1'));
+    const file = join(mkdtempSync(join(tmpdir(), 'tally-test-')), 'not-a-directory');
+    writeFileSync(file, '');
+    await expect(startServer({ env: { DATA_DIR: file } })).rejects.toThrow(/^server exited \(1\) before listening: DATA_DIR \S+ cannot be opened: [^\n]+\n$/);
+    rmSync(dirname(file), { recursive: true });
+  });
+
+  it('refuses a METRICS_PORT another process listens on, naming it, before the API port listens', async () => {
+    const taken: Server = await new Promise((resolve) => {
+      const other = createServer().listen(0, '127.0.0.1', () => resolve(other));
+    });
+    try {
+      const metricsPort = (taken.address() as { port: number }).port;
+      const port = await freePort();
+      await expect(startServer({ env: { PORT: String(port), METRICS_PORT: String(metricsPort), WORKERS: '0', REALTIME_WORKERS: '1' } })).rejects.toThrow(
+        refused(`METRICS_PORT ${metricsPort} on 127.0.0.1 cannot be listened on: another process listens on it`),
+      );
+      expect(await listened(port)).toBe(false);
+    } finally {
+      await new Promise((closed) => taken.close(closed));
+    }
   });
 });

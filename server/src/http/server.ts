@@ -10,7 +10,7 @@ import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import type * as Uws from 'uWebSockets.js';
-import type { TlsFiles } from '../config.js';
+import { StartupRefusal, type TlsFiles } from '../config.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { errorBody } from './errors.js';
 import { stringifyJson } from './json.js';
@@ -51,19 +51,19 @@ type Write = (res: Uws.HttpResponse, raw: RawRequest, reply: Reply, closeConnect
 export function createApp(tls: TlsFiles | undefined): Uws.TemplatedApp {
   if (!tls) return uws.App();
   if (BACKEND === 'fallback') {
-    throw new Error('TLS_CERT_FILE/TLS_KEY_FILE: the pure-JS fallback of uWebSockets.js is running (UWS_USE_FALLBACK, or its native binary did not load: see the warning above) and it cannot serve HTTPS; unset UWS_USE_FALLBACK, run a Node.js version the binary supports, or terminate TLS at a proxy');
+    throw new StartupRefusal('TLS_CERT_FILE/TLS_KEY_FILE: the pure-JS fallback of uWebSockets.js is running (UWS_USE_FALLBACK, or its native binary did not load: see the warning above) and it cannot serve HTTPS; unset UWS_USE_FALLBACK, run a Node.js version the binary supports, or terminate TLS at a proxy');
   }
   for (const [name, file] of [['TLS_CERT_FILE', tls.certFile], ['TLS_KEY_FILE', tls.keyFile]]) {
     try {
       accessSync(file, constants.R_OK);
     } catch (err) {
-      throw new Error(`${name} ${file} cannot be read: ${(err as Error).message}`);
+      throw new StartupRefusal(`${name} ${file} cannot be read: ${(err as Error).message}`);
     }
   }
   try {
     return uws.SSLApp({ cert_file_name: tls.certFile, key_file_name: tls.keyFile, passphrase: tls.passphrase });
   } catch {
-    throw new Error(`TLS_CERT_FILE ${tls.certFile} and TLS_KEY_FILE ${tls.keyFile} could not be loaded: not PEM, a key that does not match the certificate, or a wrong or missing TLS_KEY_PASSPHRASE`);
+    throw new StartupRefusal(`TLS_CERT_FILE ${tls.certFile} and TLS_KEY_FILE ${tls.keyFile} could not be loaded: not PEM, a key that does not match the certificate, or a wrong or missing TLS_KEY_PASSPHRASE`);
   }
 }
 
@@ -124,7 +124,7 @@ export function startHttpServer(app: Uws.TemplatedApp, host: string, port: numbe
     // Exclusive: uWS sets SO_REUSEPORT by default, so a second server started on a taken PORT (another store, or a
     // restart before the old process stopped) would listen too and the kernel would split the requests between them.
     listenExclusive(app, host, port, (socket) => {
-      if (!socket) return reject(new Error(`PORT ${port} on ${host} cannot be listened on: another process listens on it, or the address is not one of this machine's`));
+      if (!socket) return reject(new StartupRefusal(`PORT ${port} on ${host} cannot be listened on: another process listens on it, or the address is not one of this machine's`));
       resolve({
         port: uws.us_socket_local_port(socket as unknown as Uws.us_socket),
         close: () =>

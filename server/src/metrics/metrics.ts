@@ -9,6 +9,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { StartupRefusal } from '../config.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { OperationId, RateTier } from '../http/operations.js';
 import type { RawRequest } from '../http/request.js';
@@ -144,6 +145,12 @@ export class Metrics {
   }
 }
 
+/** The reasons a port is commonly refused, in the words of PORT's refusal (http/server.ts); another error keeps Node's message. */
+const LISTEN_FAILURES: Record<string, string> = {
+  EADDRINUSE: 'another process listens on it',
+  EADDRNOTAVAIL: "the address is not one of this machine's",
+};
+
 /**
  * The scrape endpoint: `GET /metrics` on its own listener, so the API's port
  * never exposes it; anything else is 404.
@@ -161,7 +168,10 @@ export function startMetricsServer(host: string, port: number, metrics: Metrics)
     );
   });
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const reason = LISTEN_FAILURES[err.code ?? ''] ?? err.message;
+      reject(new StartupRefusal(`METRICS_PORT ${port} on ${host} cannot be listened on: ${reason}`));
+    });
     server.listen(port, host, () => {
       const address = server.address();
       resolve({

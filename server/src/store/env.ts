@@ -88,6 +88,12 @@ export interface StoreOptions {
   witness?: () => ((env: StoreEnv) => void) | undefined;
 }
 
+/** The store's file: DATA_DIR/data.mdb, or DATA_DIR itself when named with an extension (lmdb-js's noSubdir default). */
+export function storeFile(dataDir: string): string {
+  return extname(dataDir) !== '' ? dataDir : join(dataDir, 'data.mdb');
+}
+
+/** Opens the store, creating DATA_DIR and an empty store when there is none (lmdb-js makes the directory even read-only). */
 export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv {
   const trackMetrics = options.trackMetrics ?? false;
   // trackMetrics is lmdb-js's, not in its types.
@@ -169,7 +175,7 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
       };
     },
     fileBytes() {
-      return statSync(singleFile ? dataDir : join(dataDir, 'data.mdb')).size;
+      return statSync(storeFile(dataDir)).size;
     },
     backup(dir, compact) {
       // LMDB copies to a directory, or to a file path when the store is one file.
