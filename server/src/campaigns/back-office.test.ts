@@ -82,6 +82,46 @@ describe('campaigns kept by a back office', () => {
     expect({ ...after, campaign_history_id: 0 }).toEqual({ ...before, campaign_history_id: 0 });
   });
 
+  it('reads back the coupon_params it set (single reads), each field null or the value Tally applies when unset; lists do not carry them', async () => {
+    const coupon = {
+      static_code: 'READBACK', key: 'k1', name: 'Gift coupon', description: 'For you', active: true, max_redemptions: 3,
+      available_days: 10, available_delay_days: 1, print_days: 5, print_delay_days: 2, printable: true, priority: 7,
+      external_id: 'ext-9', auto_select: true, available_from: '2026-01-01', available_to: '2026-12-31T22:00:00Z',
+      print_from: '2026-02-01', print_to: '2026-11-30',
+    };
+    const created = await server.client.post('/discounts', { rule_params: { name: 'Read back', rule_effects: oneOff }, coupon_params: coupon });
+    expect(created.status, created.text).toBe(200);
+    const read = (await server.client.get(`/discounts/${created.body.id}`)).body;
+    expect(read.coupon_params).toEqual(coupon);
+    // Sent back whole, it is taken and changes nothing.
+    const sentBack = await server.client.patch(`/discounts/${created.body.id}`, { coupon_params: read.coupon_params });
+    expect(sentBack.status, sentBack.text).toBe(200);
+    expect((await server.client.get(`/discounts/${created.body.id}`)).body.coupon_params).toEqual(coupon);
+
+    // Unset: null, or the value Tally applies (an active coupon, one redemption a voucher, priority 0, not printable, not selected).
+    const cleared = await server.client.patch(`/discounts/${created.body.id}`, {
+      coupon_params: Object.fromEntries(Object.keys(coupon).map((field) => [field, null])),
+    });
+    expect(cleared.status, cleared.text).toBe(200);
+    expect((await server.client.get(`/discounts/${created.body.id}`)).body.coupon_params).toEqual({
+      ...Object.fromEntries(Object.keys(coupon).map((field) => [field, null])),
+      active: true, max_redemptions: 1, priority: 0, printable: false, auto_select: false,
+    });
+
+    // A name per language reads as sent; a points campaign's coupon too; no coupon reads null.
+    const points = await server.client.post('/points', {
+      rule_params: { name: 'Points back', rule_effects: [{ type: 'ratio', value: 1 }] },
+      coupon_params: { name: { en: 'Gift', es: 'Regalo' }, max_redemptions: 2 },
+    });
+    expect(points.status, points.text).toBe(200);
+    expect((await server.client.get(`/points/${points.body.id}`)).body.coupon_params).toMatchObject({ name: { en: 'Gift', es: 'Regalo' }, max_redemptions: 2, static_code: null });
+    const plain = await server.client.post('/discounts', { rule_params: { name: 'No coupon', rule_effects: oneOff } });
+    expect((await server.client.get(`/discounts/${plain.body.id}`)).body.coupon_params).toBeNull();
+    const listed = (await server.client.get('/discounts')).body.data as Record<string, unknown>[];
+    expect(listed.length).toBeGreaterThan(0);
+    for (const item of listed) expect(item).not.toHaveProperty('coupon_params');
+  });
+
   it('still requires the name and refuses points fields on a discount, null or not', async () => {
     const created = await server.client.post('/discounts', { rule_params: { name: 'Named', rule_effects: oneOff } });
     const noName = await server.client.patch(`/discounts/${created.body.id}`, { rule_params: { name: null } });
