@@ -122,6 +122,44 @@ describe('campaigns kept by a back office', () => {
     for (const item of listed) expect(item).not.toHaveProperty('coupon_params');
   });
 
+  it('a PATCH that changes nothing writes no new version (campaign_history_id kept, no worker recompiles); a real change does', async () => {
+    const rule = { name: 'Still', rule_effects: oneOff, available_to: '2030-01-01' };
+    const created = await server.client.post('/discounts', { rule_params: rule, coupon_params: { static_code: 'STILL', max_redemptions: 2 } });
+    expect(created.status, created.text).toBe(200);
+    const id = created.body.id;
+    const read = async () => (await server.client.get(`/discounts/${id}`)).body;
+    const compilations = async () => {
+      // Worker log lines reach the test's stdout reader a little after the answer.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return server.lines.filter((line) => line.includes('"program compiled"')).length;
+    };
+    await applied();
+    const before = await read();
+    const compiled = await compilations();
+    const unchanged = [
+      {}, { rule_params: {} }, { coupon_params: {} }, { rule_params: rule }, { rule_params: { description: null, budget_value: null } },
+      { coupon_params: { static_code: 'STILL', max_redemptions: 2, key: null } }, { rule_params: { name: 'Still' }, coupon_params: { max_redemptions: 2 } },
+    ];
+    for (const body of unchanged) {
+      const res = await server.client.patch(`/discounts/${id}`, body);
+      expect(res.status, `${JSON.stringify(body)}: ${res.text}`).toBe(200);
+    }
+    const coupon = await server.client.patch(`/coupons/${before.coupon_info.coupon_id}`, { coupon_params: { max_redemptions: 2 } });
+    expect(coupon.status, coupon.text).toBe(200);
+    expect((await read()).campaign_history_id).toBe(before.campaign_history_id);
+    expect((await applied()).names).toContain('Still');
+    expect(await compilations()).toBe(compiled);
+    // The request is still recorded: who sent what, and that it was taken.
+    const audit = await server.client.get('/audit_log', { query: { target: `campaign:${id}` } });
+    expect(audit.body.data.filter((entry: { operation: string }) => entry.operation === 'discounts.update')).toHaveLength(unchanged.length);
+
+    const changed = await server.client.patch(`/discounts/${id}`, { rule_params: { name: 'Moved' } });
+    expect(changed.status, changed.text).toBe(200);
+    expect((await read()).campaign_history_id).not.toBe(before.campaign_history_id);
+    expect((await applied()).names).toContain('Moved');
+    expect(await compilations()).toBeGreaterThan(compiled);
+  });
+
   it('still requires the name and refuses points fields on a discount, null or not', async () => {
     const created = await server.client.post('/discounts', { rule_params: { name: 'Named', rule_effects: oneOff } });
     const noName = await server.client.patch(`/discounts/${created.body.id}`, { rule_params: { name: null } });
