@@ -5,6 +5,7 @@ export { couponDatesRefusal, DEFAULT_MAX_REDEMPTIONS, voucherCoupon } from './co
 export { DEFAULT_ONCE_LIMIT, RULE_PARAMS_DEFAULTS } from './compile/defaults.js';
 export { evaluateCart } from './evaluate/evaluateCart.js';
 export { emptyWrites } from './evaluate/run.js';
+export { recurrenceOffDay, type OffDay } from './evaluate/recurrence.js';
 export type { Program, ProgramJSON } from './compile/program.js';
 export { TallyError, ERROR_STATUS, statusOf, invalidRequest, cannotBeSentWith, requiredOr, requiredWith, mustBe, mustBeAnyOf, mustBeIn, inRange, typeName, type Bounds, type ErrorCode, type JsonType, type KnownErrorCode } from './errors.js';
 export { localDateOf, periodKey } from './time/periodKey.js';

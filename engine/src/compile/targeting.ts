@@ -20,7 +20,8 @@ export function compileTargeting(params: RuleParams): CompiledTargeting {
   };
 }
 
-function compileRecurrence(params: RuleParams): CompiledTargeting['recurrence'] {
+/** recurrence_type and recurrence_days → the days the campaign runs (null: every day); evaluate/recurrence.ts reads them. */
+export function compileRecurrence(params: RuleParams): CompiledTargeting['recurrence'] {
   const type = params.recurrence_type;
   if (type === undefined || type === null || type === '') return null;
   const kind = oneOf(type, 'rule_params.recurrence_type', RECURRENCE, 'daily');

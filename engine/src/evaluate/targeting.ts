@@ -2,6 +2,7 @@
 import type { CompiledCampaign } from '../compile/program.js';
 import { outsideWindow } from '../time/dateWindow.js';
 import { isIdentified } from './contextInput.js';
+import { runsOn } from './recurrence.js';
 import type { Run } from './run.js';
 
 /** What targeting reads: the instant, its local date, the currency and the customer (a game play has no cart). */
@@ -17,10 +18,8 @@ export function targetingRefusal(run: TargetingInput, campaign: CompiledCampaign
   const outside = outsideWindow(t.dates, run.input.createdAt, run.created.date);
   if (outside === 'before') return 'the campaign has not started at the cart date';
   if (outside === 'after') return 'the campaign has ended at the cart date';
-  if (t.recurrence) {
-    const { type, days } = t.recurrence;
-    if (type === 'weekly' && !days.has(run.created.weekday)) return 'the campaign does not run on this weekday';
-    if (type === 'monthly' && !days.has(run.created.day)) return 'the campaign does not run on this day of the month';
+  if (t.recurrence && !runsOn(t.recurrence, run.created)) {
+    return t.recurrence.type === 'weekly' ? 'the campaign does not run on this weekday' : 'the campaign does not run on this day of the month';
   }
   if (t.currency !== null && t.currency !== run.input.currency) return `the campaign is in ${t.currency}, the cart in ${run.input.currency}`;
   if (t.selectCustomers !== 'all_customers' && !isIdentified(run.context)) return 'the campaign is for loyalty members';

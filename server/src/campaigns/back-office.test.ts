@@ -82,6 +82,84 @@ describe('campaigns kept by a back office', () => {
     expect({ ...after, campaign_history_id: 0 }).toEqual({ ...before, campaign_history_id: 0 });
   });
 
+  it('reads back the coupon_params it set (single reads), each field null or the value Tally applies when unset; lists do not carry them', async () => {
+    const coupon = {
+      static_code: 'READBACK', key: 'k1', name: 'Gift coupon', description: 'For you', active: true, max_redemptions: 3,
+      available_days: 10, available_delay_days: 1, print_days: 5, print_delay_days: 2, printable: true, priority: 7,
+      external_id: 'ext-9', auto_select: true, available_from: '2026-01-01', available_to: '2026-12-31T22:00:00Z',
+      print_from: '2026-02-01', print_to: '2026-11-30',
+    };
+    const created = await server.client.post('/discounts', { rule_params: { name: 'Read back', rule_effects: oneOff }, coupon_params: coupon });
+    expect(created.status, created.text).toBe(200);
+    const read = (await server.client.get(`/discounts/${created.body.id}`)).body;
+    expect(read.coupon_params).toEqual(coupon);
+    // Sent back whole, it is taken and changes nothing.
+    const sentBack = await server.client.patch(`/discounts/${created.body.id}`, { coupon_params: read.coupon_params });
+    expect(sentBack.status, sentBack.text).toBe(200);
+    expect((await server.client.get(`/discounts/${created.body.id}`)).body.coupon_params).toEqual(coupon);
+
+    // Unset: null, or the value Tally applies (an active coupon, one redemption a voucher, priority 0, not printable, not selected).
+    const cleared = await server.client.patch(`/discounts/${created.body.id}`, {
+      coupon_params: Object.fromEntries(Object.keys(coupon).map((field) => [field, null])),
+    });
+    expect(cleared.status, cleared.text).toBe(200);
+    expect((await server.client.get(`/discounts/${created.body.id}`)).body.coupon_params).toEqual({
+      ...Object.fromEntries(Object.keys(coupon).map((field) => [field, null])),
+      active: true, max_redemptions: 1, priority: 0, printable: false, auto_select: false,
+    });
+
+    // A name per language reads as sent; a points campaign's coupon too; no coupon reads null.
+    const points = await server.client.post('/points', {
+      rule_params: { name: 'Points back', rule_effects: [{ type: 'ratio', value: 1 }] },
+      coupon_params: { name: { en: 'Gift', es: 'Regalo' }, max_redemptions: 2 },
+    });
+    expect(points.status, points.text).toBe(200);
+    expect((await server.client.get(`/points/${points.body.id}`)).body.coupon_params).toMatchObject({ name: { en: 'Gift', es: 'Regalo' }, max_redemptions: 2, static_code: null });
+    const plain = await server.client.post('/discounts', { rule_params: { name: 'No coupon', rule_effects: oneOff } });
+    expect((await server.client.get(`/discounts/${plain.body.id}`)).body.coupon_params).toBeNull();
+    const listed = (await server.client.get('/discounts')).body.data as Record<string, unknown>[];
+    expect(listed.length).toBeGreaterThan(0);
+    for (const item of listed) expect(item).not.toHaveProperty('coupon_params');
+  });
+
+  it('a PATCH that changes nothing writes no new version (campaign_history_id kept, no worker recompiles); a real change does', async () => {
+    const rule = { name: 'Still', rule_effects: oneOff, available_to: '2030-01-01' };
+    const created = await server.client.post('/discounts', { rule_params: rule, coupon_params: { static_code: 'STILL', max_redemptions: 2 } });
+    expect(created.status, created.text).toBe(200);
+    const id = created.body.id;
+    const read = async () => (await server.client.get(`/discounts/${id}`)).body;
+    const compilations = async () => {
+      // Worker log lines reach the test's stdout reader a little after the answer.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return server.lines.filter((line) => line.includes('"program compiled"')).length;
+    };
+    await applied();
+    const before = await read();
+    const compiled = await compilations();
+    const unchanged = [
+      {}, { rule_params: {} }, { coupon_params: {} }, { rule_params: rule }, { rule_params: { description: null, budget_value: null } },
+      { coupon_params: { static_code: 'STILL', max_redemptions: 2, key: null } }, { rule_params: { name: 'Still' }, coupon_params: { max_redemptions: 2 } },
+    ];
+    for (const body of unchanged) {
+      const res = await server.client.patch(`/discounts/${id}`, body);
+      expect(res.status, `${JSON.stringify(body)}: ${res.text}`).toBe(200);
+    }
+    const coupon = await server.client.patch(`/coupons/${before.coupon_info.coupon_id}`, { coupon_params: { max_redemptions: 2 } });
+    expect(coupon.status, coupon.text).toBe(200);
+    expect((await read()).campaign_history_id).toBe(before.campaign_history_id);
+    expect((await applied()).names).toContain('Still');
+    expect(await compilations()).toBe(compiled);
+    // The request is still recorded: who sent what, and that it was taken.
+    const audit = await server.client.get('/audit_log', { query: { target: `campaign:${id}` } });
+    expect(audit.body.data.filter((entry: { operation: string }) => entry.operation === 'discounts.update')).toHaveLength(unchanged.length);
+
+    const changed = await server.client.patch(`/discounts/${id}`, { rule_params: { name: 'Moved' } });
+    expect(changed.status, changed.text).toBe(200);
+    expect((await read()).campaign_history_id).not.toBe(before.campaign_history_id);
+    expect((await applied()).names).toContain('Moved');
+    expect(await compilations()).toBeGreaterThan(compiled);
+  });
+
   it('still requires the name and refuses points fields on a discount, null or not', async () => {
     const created = await server.client.post('/discounts', { rule_params: { name: 'Named', rule_effects: oneOff } });
     const noName = await server.client.patch(`/discounts/${created.body.id}`, { rule_params: { name: null } });

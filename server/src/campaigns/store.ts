@@ -8,6 +8,7 @@
  * `campaign_coupons` [tenant, 'static', static_code] and [tenant, 'id', idKey(coupon_id)] -> campaign id;
  * `campaigns_meta` [tenant, 'version'] -> number.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { Campaign } from '@tally/engine';
 import type { StoreEnv } from '../store/env.js';
 import { InstantWinStore } from '../instant-wins/store.js';
@@ -46,6 +47,9 @@ export interface CampaignStore {
   /**
    * Inside the caller's `env.transact`: writes a campaign (with a new
    * history id), moves its coupon indexes from `previous`, bumps the version.
+   * A record equal to `previous` but for `updated_at` writes nothing and
+   * answers `previous`: a version moved by no change would make every worker
+   * recompile the Company's program.
    */
   putInTransaction(tenant: Tenant, record: CampaignRecord, previous?: CampaignRecord): CampaignRecord;
   /** Inside `env.transact`: another part of the program changed (instant wins). */
@@ -65,6 +69,11 @@ export function toEngineCampaign(record: CampaignRecord): Campaign {
     // The engine reports the coupon's id in coupon_info.
     ...(record.coupon_params ? { coupon_params: { ...record.coupon_params, id: record.coupon_id } } : {}),
   };
+}
+
+/** Whether a record built from an update stores what `previous` stores (its write time and version aside). */
+function unchanged(record: CampaignRecord, previous: CampaignRecord): boolean {
+  return isDeepStrictEqual({ ...record, updated_at: '', history_id: '' }, { ...previous, updated_at: '', history_id: '' });
 }
 
 /** The other languages' names of the campaigns that have some, by campaign id (what answers localize effects with). */
@@ -135,6 +144,7 @@ export class LmdbCampaignStore implements CampaignStore {
   }
 
   putInTransaction(tenant: Tenant, record: CampaignRecord, previous?: CampaignRecord): CampaignRecord {
+    if (previous && unchanged(record, previous)) return previous;
     const prefix = tenantPrefix(tenant);
     const oldCode = previous?.coupon_params?.static_code;
     const newCode = record.coupon_params?.static_code;

@@ -3,11 +3,12 @@
  * JSON strings, names and descriptions in the request's language, the coupon
  * and (for a customer or a voucher lookup) the voucher in coupon_info.
  */
-import { RULE_PARAMS_DEFAULTS } from '@tally/engine';
+import { DEFAULT_MAX_REDEMPTIONS, RULE_PARAMS_DEFAULTS } from '@tally/engine';
 import { localize } from '../http/language.js';
 import { wireInt } from '../http/wire.js';
 import type { CompanySettings } from '../tenancy/types.js';
 import type { VoucherRecord } from '../vouchers/types.js';
+import type { CampaignsParamsCouponParams } from '../wire/types.js';
 import { campaignDatesRefusal, displayStatus, inactiveReason } from '../vouchers/status.js';
 import { voucherInfo } from '../vouchers/view.js';
 import { ruleValues } from './rule-values.js';
@@ -75,7 +76,32 @@ export function campaignView(record: CampaignRecord, options: ViewOptions): Reco
     params.custom_entity_definition_id === undefined ? null : wireInt(String(params.custom_entity_definition_id));
   if (record.type === 'points') for (const field of POINTS_FIELDS) view[field] = params[field] ?? DEFAULTS[field] ?? null;
   view.coupon_info = couponInfo(record, options);
-  if (options.single) Object.assign(view, ruleLists(params));
+  if (options.single) Object.assign(view, ruleLists(params), { coupon_params: couponParams(record) });
+  return view;
+}
+
+/**
+ * Every field of coupon_params (typed from its schema, so a new field must be
+ * read too) as an unset one reads: the value Tally applies (an active coupon,
+ * one redemption a voucher, priority 0, not printable, issued unselected), else null.
+ */
+const COUPON_UNSET: Record<keyof CampaignsParamsCouponParams, unknown> = {
+  static_code: null, key: null, name: null, description: null, active: true, max_redemptions: DEFAULT_MAX_REDEMPTIONS,
+  available_days: null, available_delay_days: null, print_days: null, print_delay_days: null, printable: false,
+  priority: 0, external_id: null, auto_select: false, available_from: null, available_to: null, print_from: null, print_to: null,
+};
+
+/**
+ * The coupon's parameters as PATCH takes them (single reads: what a back office set, to edit and send back):
+ * a name or description sent per language reads as that object. Null without a coupon.
+ */
+function couponParams(record: CampaignRecord): Record<string, unknown> | null {
+  const coupon = record.coupon_params;
+  if (!coupon || record.coupon_id === undefined) return null;
+  const view: Record<string, unknown> = {};
+  for (const [field, unset] of Object.entries(COUPON_UNSET)) view[field] = coupon[field] ?? unset;
+  view.name = record.texts.coupon_name ?? view.name;
+  view.description = record.texts.coupon_description ?? view.description;
   return view;
 }
 

@@ -113,4 +113,60 @@ describe('vouchers of a paused campaign or coupon', () => {
     // Chosen ahead, as a voucher not yet available may be.
     expect((await server.client.post('/vouchers/ENDED-1/select', {})).status).toBe(200);
   });
+
+  it("a weekly or monthly campaign's vouchers and static code are refused, and read pending, on a day it does not run, as carts refuse it", async () => {
+    const timezone = (await server.client.get('/company')).body.timezone as string;
+    const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+    // Today where the Company is: its weekday (1 = Monday) and day of the month. The checks below take a second, not a midnight.
+    const local = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, weekday: 'long', day: 'numeric' }).formatToParts(new Date());
+    const weekday = WEEKDAYS.indexOf(local.find((part) => part.type === 'weekday')!.value) + 1;
+    const monthDay = Number(local.find((part) => part.type === 'day')!.value);
+    const otherWeekdays = [1, 2, 3, 4, 5, 6, 7].filter((day) => day !== weekday);
+    const effects = [{ type: 'direct_value', value: 1, distribution: 'total' }];
+
+    const weekly = await server.client.post('/discounts', {
+      rule_params: { name: 'Weekly', select_customers: 'targeted', recurrence_type: 'weekly', recurrence_days: otherWeekdays, rule_effects: effects },
+      coupon_params: {},
+    });
+    expect(weekly.status, weekly.text).toBe(200);
+    const issued = await server.client.post('/discounts/trigger', { customer_id: 1, loyalty_rule_id: weekly.body.id, external_voucher_code: 'WEEKLY-1' });
+    expect(issued.status, issued.text).toBe(200);
+    const runs = `its campaign ${weekly.body.id} runs only on ${otherWeekdays.map((day) => WEEKDAYS[day - 1]).join(', ')}, not on ${WEEKDAYS[weekday - 1]}`;
+    const validated = await server.client.get('/vouchers/WEEKLY-1', { query: { validate: 'true' } });
+    expect(validated.status).toBe(402);
+    expect(validated.body).toEqual({ code: 'voucher_out_date', error: `voucher WEEKLY-1: ${runs}` });
+    expect(await statusOf('WEEKLY-1')).toBe('pending');
+    const cart = await server.client.post('/carts/simulate', cartBody(10, { customer_id: 1, coupons_desired: ['WEEKLY-1'] }));
+    expect(cart.body.rejected_campaigns).toMatchObject([{ rule_name: 'Weekly', error: expect.stringMatching(/weekday/) }]);
+    const redeemed = await server.client.post('/vouchers/redeem', { codes: ['WEEKLY-1'], customer_id: 1 });
+    expect(redeemed.status).toBe(402);
+    expect(redeemed.body.code).toBe('voucher_out_date');
+    const discounted = await server.client.post('/discounts/redeem', { voucher_code: 'WEEKLY-1', customer_id: 1, cart_id: 1, discount: 100 });
+    expect(discounted.body).toEqual({ code: 'voucher_out_date', error: `voucher WEEKLY-1: ${runs}` });
+    expect((await server.client.get('/vouchers/WEEKLY-1')).body.redemptions).toBe(0);
+
+    // On a day it runs, the voucher is usable again.
+    expect((await server.client.patch(`/discounts/${weekly.body.id}`, { rule_params: { recurrence_days: [weekday] } })).status).toBe(200);
+    expect(await statusOf('WEEKLY-1')).toBe('active');
+    expect((await server.client.get('/vouchers/WEEKLY-1', { query: { validate: 'true' } })).status).toBe(200);
+
+    // A monthly campaign's static code, redeemed without a voucher: the days of the month it runs.
+    const otherDay = monthDay === 1 ? 2 : 1;
+    const monthly = await server.client.post('/discounts', {
+      rule_params: { name: 'Monthly', recurrence_type: 'monthly', recurrence_days: [otherDay, 31], rule_effects: effects },
+      coupon_params: { static_code: 'MONTHLY' },
+    });
+    expect(monthly.status, monthly.text).toBe(200);
+    if (monthDay !== 31) {
+      const byCode = await server.client.post('/discounts/redeem', { static_code: 'MONTHLY', customer_id: 1, cart_id: 1, discount: 100 });
+      expect(byCode.status).toBe(402);
+      expect(byCode.body).toEqual({
+        code: 'voucher_out_date',
+        error: `static_code MONTHLY: its campaign ${monthly.body.id} runs only on days ${otherDay}, 31 of the month, not on day ${monthDay}`,
+      });
+    }
+    // Daily runs every day.
+    expect((await server.client.patch(`/discounts/${monthly.body.id}`, { rule_params: { recurrence_type: 'daily', recurrence_days: null } })).status).toBe(200);
+    expect((await server.client.post('/discounts/redeem', { static_code: 'MONTHLY', customer_id: 1, cart_id: 1, discount: 100 })).status).toBe(200);
+  });
 });

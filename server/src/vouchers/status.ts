@@ -2,9 +2,10 @@
  * Whether a voucher can be used now, as the contract's voucher_* error codes.
  * Checked in this order: deleted (the voucher or its coupon), redeemed,
  * inactive (the voucher, its coupon or its campaign), frozen, not yet
- * available, expired (the voucher's dates, then its campaign's).
+ * available, expired (the voucher's dates, then its campaign's), a day its
+ * campaign does not run (weekly or monthly recurrence).
  */
-import { couponDatesRefusal, TallyError, type CouponParams } from '@tally/engine';
+import { couponDatesRefusal, recurrenceOffDay, TallyError, type CouponParams, type OffDay } from '@tally/engine';
 import type { CampaignRecord } from '../campaigns/types.js';
 import type { VoucherRecord } from './types.js';
 
@@ -12,7 +13,7 @@ import type { VoucherRecord } from './types.js';
 export interface CouponState {
   /** Why its campaign or coupon keeps the voucher from use now ('its campaign 12 is not active'), else null. */
   inactive: string | null;
-  /** Outside its campaign's own dates now (not started, or ended), as carts refuse the campaign; else null. */
+  /** Outside its campaign's own dates now (not started, or ended), or on a day its recurrence leaves out, as carts refuse the campaign; else null. */
   campaignDates: TallyError | null;
   /**
    * Deleted, whatever the voucher's stored status says: a voucher stored
@@ -33,14 +34,25 @@ export function inactiveReason(campaign: CampaignRecord | undefined, coupon: Cou
 
 /**
  * A voucher_out_date or voucher_expired (message without the voucher) when `now` is outside the campaign's
- * available_from..available_to, read as carts read them (a date is the Company's whole day); else null.
+ * available_from..available_to, read as carts read them (a date is the Company's whole day); a voucher_out_date
+ * on a local day its weekly or monthly recurrence leaves out (the engine's check), naming the days it runs; else null.
  */
 export function campaignDatesRefusal(campaign: CampaignRecord | undefined, now: string, timezone: string): TallyError | null {
   if (campaign === undefined) return null;
   const { available_from: from, available_to: to } = campaign.rule_params;
   const outside = couponDatesRefusal({ ...(from ? { available_from: from } : {}), ...(to ? { available_to: to } : {}) }, now, timezone);
   if (outside === 'voucher_out_date') return new TallyError(outside, `its campaign ${campaign.id} starts at ${from}`);
-  return outside === 'voucher_expired' ? new TallyError(outside, `its campaign ${campaign.id} ended at ${to}`) : null;
+  if (outside === 'voucher_expired') return new TallyError(outside, `its campaign ${campaign.id} ended at ${to}`);
+  const off = recurrenceOffDay(campaign.rule_params, now, timezone);
+  return off && new TallyError('voucher_out_date', `its campaign ${campaign.id} runs only on ${daysText(off)}`);
+}
+
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+/** 'Monday, Friday, not on Tuesday' or 'days 1, 15 of the month, not on day 2'. */
+function daysText({ type, days, today }: OffDay): string {
+  if (type === 'weekly') return `${days.map((day) => WEEKDAYS[day - 1]).join(', ')}, not on ${WEEKDAYS[today - 1]}`;
+  return `days ${days.join(', ')} of the month, not on day ${today}`;
 }
 
 export function voucherRefusal(voucher: VoucherRecord, now: string, coupon: CouponState = LIVE): TallyError | null {

@@ -1682,6 +1682,55 @@ export interface ResponsesCampaign {
       printable?: boolean | null;
     } | null;
   } | null;
+  /**
+   * Single reads (Tally): the coupon's parameters as POST/PATCH take them, to edit and send back; an unset field reads the value Tally applies (active true, max_redemptions 1, priority 0, printable and auto_select false) or null; a name or description sent per language reads as that object. Null without a coupon (docs/campaigns.md).
+   */
+  coupon_params?: {
+    static_code?: string | null;
+    key?: string | null;
+    /**
+     * A text, or a text per language as it was sent.
+     */
+    name?:
+      | (string | null)
+      | {
+          [k: string]: string | undefined;
+        };
+    /**
+     * A text, or a text per language as it was sent.
+     */
+    description?:
+      | (string | null)
+      | {
+          [k: string]: string | undefined;
+        };
+    active?: boolean;
+    max_redemptions?: number;
+    available_days?: number | null;
+    available_delay_days?: number | null;
+    print_days?: number | null;
+    print_delay_days?: number | null;
+    printable?: boolean;
+    priority?: number;
+    external_id?: string | null;
+    auto_select?: boolean;
+    /**
+     * A campaign's bound as it was sent: a UTC datetime, or a date (YYYY-MM-DD: the whole day in the Company's timezone, docs/decisions.md).
+     */
+    available_from?: string | null;
+    /**
+     * A campaign's bound as it was sent: a UTC datetime, or a date (YYYY-MM-DD: the whole day in the Company's timezone, docs/decisions.md).
+     */
+    available_to?: string | null;
+    /**
+     * A campaign's bound as it was sent: a UTC datetime, or a date (YYYY-MM-DD: the whole day in the Company's timezone, docs/decisions.md).
+     */
+    print_from?: string | null;
+    /**
+     * A campaign's bound as it was sent: a UTC datetime, or a date (YYYY-MM-DD: the whole day in the Company's timezone, docs/decisions.md).
+     */
+    print_to?: string | null;
+  } | null;
 }
 /**
  * The fields every cart response has (evaluation and read).
