@@ -66,3 +66,40 @@ describe('a CRM batch job resending requests still in flight', () => {
     expect(receiver.received).toHaveLength(4);
   });
 });
+
+describe('a CRM resending a change through a code while the first is committing', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.dispose());
+
+  /**
+   * The first commits before it is remembered (its answer waits for the flush to disk): a copy that looks the
+   * code up in between finds what the first made (the customer created, the code gone), not what the first
+   * found. Copies spread over a few ms land in that window in most rounds; each round must answer all alike.
+   */
+  async function copiesOf(send: () => Promise<{ status: number; text: string }>): Promise<string> {
+    const answers = await Promise.all([send(), ...[1, 2, 3, 4, 6, 8, 12].map(async (ms) => (await sleep(ms), send()))]);
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+    return answers[0]!.text;
+  }
+  const rounds = Array.from({ length: 20 }, (_, round) => round);
+
+  it('creates by code alone, changes the code and deletes by code once, answering every copy as the first', async () => {
+    const c = server.client;
+    const byCode = { query: { search_param: 'code' }, ...json };
+    for (const round of rounds) {
+      const { id } = JSON.parse(await copiesOf(() => c.post('/customers', { code: `A-${round}`, name: 'Ana', registration_location_id: 1 })));
+      expect((await c.post('/customers/search', { code: `A-${round}` })).body.id).toBe(id);
+      await copiesOf(() => c.patch(`/customers/A-${round}`, { code: `B-${round}` }, byCode));
+      expect((await c.get(`/customers/${id}`, { query: { search_param: 'id' } })).body.code).toBe(`B-${round}`);
+      await copiesOf(() => c.delete(`/customers/B-${round}`, { query: { hard: 'true', search_param: 'code' }, ...json }));
+      expect((await c.get(`/customers/${id}`, { query: { search_param: 'id' } })).status).toBe(404);
+    }
+    // One customer per round: no copy created another.
+    expect((await c.post('/customers', { code: 'last', name: 'Eva', registration_location_id: 1 })).body.id).toBe(rounds.length + 1);
+  }, 60_000);
+});
+

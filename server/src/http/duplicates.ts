@@ -83,6 +83,7 @@ export function lookupTarget(kind: string, by: string, value: string, id: string
 
 export class DuplicateSuppressor {
   private readonly last = new Map<string, LastChange>();
+  /** The change running, under its record's scope and its lookup's both. */
   private readonly inFlight = new Map<string, Promise<unknown>>();
   /** Per lookup, the record's change made through it (see found()). */
   private readonly lookups = new Map<string, { scope: string; change: LastChange }>();
@@ -103,32 +104,35 @@ export class DuplicateSuppressor {
     const fingerprint = [req.operation, canonicalQuery(req.query), canonicalBody(req.rawBody), ...owners].join('\u0000');
     // The record changed is the audit log's target too (a create's route names the id it allocates).
     auditTarget(req, record);
-    if (record === undefined && created === undefined) return this.found(lookup!, fingerprint) ?? work();
-    // A create through a lookup that finds nothing yet waits on the lookup: two identical ones do not both run.
-    const scope = record === undefined ? lookup! : scopeOf(req.tenant, record);
+    const scope = record === undefined ? undefined : scopeOf(req.tenant, record);
+    // Waits while its record or its lookup has a change running: a change's commit is seen before it is remembered,
+    // so a copy looking up in between finds another record (the one a create by code made) or none (the code a
+    // delete or PATCH released) than the first did, and only the lookup tells it the first is running.
+    const scopes = [scope, lookup].filter((s) => s !== undefined);
     for (;;) {
-      const running = this.inFlight.get(scope);
+      const running = scopes.map((s) => this.inFlight.get(s)).find((p) => p !== undefined);
       if (!running) break;
       await running.catch(() => undefined);
     }
-    const replay = record === undefined ? this.found(lookup!, fingerprint) : this.replay(scope, fingerprint);
+    if (scope === undefined && created === undefined) return this.found(lookup!, fingerprint) ?? work();
+    const replay = scope === undefined ? this.found(lookup!, fingerprint) : this.replay(scope, fingerprint);
     if (replay) return replay;
     // Taken before the work: an owner deleted while it runs (its commit before the owner's) ends the change.
     const seq = ++this.seq;
     const execution = work();
-    this.inFlight.set(scope, execution);
+    for (const s of scopes) this.inFlight.set(s, execution);
     try {
       const reply = await execution;
       // A change whose owner was deleted while it ran is not remembered: it is gone already.
       if ((reply.status ?? 200) === 200 && !this.ownerDeletedSince(owners, seq)) {
         const change = { fingerprint, reply: { ...reply, raw: reply.raw ?? stringifyJson(reply.body) }, at: this.clock(), seq, owners };
-        const changed = record === undefined ? scopeOf(req.tenant, created!(reply)) : scope;
+        const changed = scope ?? scopeOf(req.tenant, created!(reply));
         this.last.set(changed, change);
         if (lookup !== undefined) this.lookups.set(lookup, { scope: changed, change });
       }
       return reply;
     } finally {
-      this.inFlight.delete(scope);
+      for (const s of scopes) this.inFlight.delete(s);
     }
   }
 
