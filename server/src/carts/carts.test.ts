@@ -396,6 +396,25 @@ describe('GET /carts filters', () => {
     expect(ids(await server.client.get('/carts', { query: { 'countries[]': 'FR' } }))).toEqual([13]);
   });
 
+  it('id and code find their one cart, kept only when it passes the other filters', async () => {
+    const cases: [Record<string, string>, number[]][] = [
+      [{ id: '11', customer_code: 'ONE' }, [11]],
+      [{ id: '13', customer_code: 'ONE' }, []],
+      [{ code: 'A', customer_id: '2' }, []],
+      [{ code: 'A', location_id: '5', order_id: 'O-1', from_date: '2026-01-10', to_date: '2026-01-10', country: 'ES' }, [11]],
+      [{ code: 'B', from_date: '2026-03-01' }, []],
+      [{ id: '14', country: 'ES' }, []],
+      [{ id: '99' }, []],
+      [{ code: 'NONE' }, []],
+      [{ id: '12', customer_code: 'NOBODY' }, []],
+    ];
+    for (const [query, expected] of cases) {
+      const res = await server.client.get('/carts', { query });
+      expect([res.status, ids(res)], JSON.stringify(query)).toEqual([200, expected]);
+      expect(res.body.next_token_starts_after).toBeUndefined();
+    }
+  });
+
   it('pages with per_page and starting_after', async () => {
     const first = await server.client.get('/carts', { query: { per_page: '3' } });
     expect(ids(first)).toEqual([11, 12, 13]);
