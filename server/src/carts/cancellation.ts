@@ -76,8 +76,10 @@ function refuse(carts: CartStore, tenant: Tenant, settings: CompanySettings, ori
   const field = request.cart_to_cancel_id !== undefined ? 'cart_to_cancel_id' : 'cart_to_cancel_code';
   if (original.kind === 'cancellation') return new TallyError('invalid_request', `${field}: cart ${original.id} is itself a cancellation`, field);
   if (original.cancelled_by !== null) return new TallyError('conflict', `${field}: cart ${original.id} was already cancelled by cart ${original.cancelled_by}`, field);
-  // Undoing a return of a ticket cancelled since would give back points the ticket's cancellation already settled.
+  // Undoing a return of a ticket cancelled since would give back points the ticket's cancellation already settled;
+  // a return that moved no points (units returned before, a line that earned and spent nothing) settles nothing.
   for (const moved of original.writes.returns ?? []) {
+    if (moved.score_from_customer === 0 && moved.score_to_customer === 0) continue;
     const ticket = carts.get(tenant, String(moved.ticket_id));
     if (ticket && ticket.cancelled_by !== null) {
       return new TallyError('conflict', `${field}: cart ${original.id} returns lines of cart ${ticket.id}, which cart ${ticket.cancelled_by} has cancelled since`, field);

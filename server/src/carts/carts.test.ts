@@ -350,6 +350,34 @@ describe('carts over HTTP', () => {
     }
   });
 
+  it('a cart read gives back every field the request sent, by id, by code and in the list', async () => {
+    const sent = {
+      code: 'ROUND-TRIP', location_id: 3, location_code: 'SHOP3', customer_code: 'ANN', original_total: 22, currency: 'EUR',
+      lines: [
+        { order: 1, product_id: 100, product_code: 'P100', product_ean: '8400000000001', total: 10, original_total: 11, total_cost: 4, quantity: 2, measurement_unit: 'u', total_net: 8.26, total_tax: 1.74, product_name: 'Socks', product_tax: 21, custom1: 'a', custom7: 'g', supplier_id: 55, attributes: { size: 'M' }, additional_costs: { wrap: 0.5 } },
+        { order: 2, product_id: 101, total: 10, quantity: 1 },
+      ],
+      total: 20,
+      custom1: 'plain', custom2: { nested: { x: 1 } }, custom8: 'eight',
+      business_name: 'ACME SL', total_net: 16.53, total_tax: 3.47, tpv_id: 'TPV-1', staff_name: 'Eve', order_id: 'ORD-9',
+      payments: [{ amount: 20, type: 'card', change: 0 }, { amount: 5, type: 'cash', change: 5 }],
+      checkout_date: '2026-11-20T11:05:00+0100', payment_cost: 0.3, shipping_cost: 4.95, channel: 'web',
+      attributes: { gift: true }, additional_costs: { delivery: 2 },
+    };
+    const { customer_id: _, ...body } = cart(sent);
+    expect((await server.client.post('/carts/realtime', body)).status).toBe(200);
+    const read = (await server.client.get(`/carts/${body.id}`)).body;
+    expect((await server.client.get('/carts/ROUND-TRIP')).body).toEqual(read);
+    expect((await server.client.get('/carts', { query: { code: 'ROUND-TRIP' } })).body.data).toEqual([read]);
+    const { lines, checkout_date: _checkout, ...fields } = sent;
+    expect(read).toMatchObject({ ...fields, id: body.id, checkout_date: '2026-11-20T10:05:00Z', customer_id: 7, customer_code: 'ANN', associate_id: null, staff_code: null, barcode: null, rewards: [] });
+    expect(read.lines).toEqual([
+      { ...lines[0], additional_costs: { wrap: 0.5, original_wrap: 0.5 }, price: 5.5 },
+      { ...lines[1], original_total: 10, price: 10 },
+    ]);
+    expect(read.additional_costs).toEqual({ delivery: 2, original_delivery: 2 });
+  });
+
   it('GET /carts/{id}: by id, by code (search_param), 404 cart_not_found', async () => {
     const body = cart({ code: 'READ-ME' });
     await server.client.post('/carts/realtime', body);
@@ -394,6 +422,25 @@ describe('GET /carts filters', () => {
     expect(ids(await server.client.get('/carts', { query: { countries: 'ES,FR' } }))).toEqual([11, 12, 13]);
     // Read in every form the other lists read it (docs/http.md, Lists in the query): countries[]=FR was no filter.
     expect(ids(await server.client.get('/carts', { query: { 'countries[]': 'FR' } }))).toEqual([13]);
+  });
+
+  it('id and code find their one cart, kept only when it passes the other filters', async () => {
+    const cases: [Record<string, string>, number[]][] = [
+      [{ id: '11', customer_code: 'ONE' }, [11]],
+      [{ id: '13', customer_code: 'ONE' }, []],
+      [{ code: 'A', customer_id: '2' }, []],
+      [{ code: 'A', location_id: '5', order_id: 'O-1', from_date: '2026-01-10', to_date: '2026-01-10', country: 'ES' }, [11]],
+      [{ code: 'B', from_date: '2026-03-01' }, []],
+      [{ id: '14', country: 'ES' }, []],
+      [{ id: '99' }, []],
+      [{ code: 'NONE' }, []],
+      [{ id: '12', customer_code: 'NOBODY' }, []],
+    ];
+    for (const [query, expected] of cases) {
+      const res = await server.client.get('/carts', { query });
+      expect([res.status, ids(res)], JSON.stringify(query)).toEqual([200, expected]);
+      expect(res.body.next_token_starts_after).toBeUndefined();
+    }
   });
 
   it('pages with per_page and starting_after', async () => {

@@ -129,6 +129,60 @@ describe('returns take back the points the returned units earned', () => {
     expect(byAnn.body.score_returned_from_customer).toBe(100);
   });
 
+  it('a return that moved no points can be cancelled after its ticket was: a second return of the line, a line that earned nothing', async () => {
+    const ticket = cart([line(1, 10, 1), line(2, 5, 1, 101)], { apply_points: false });
+    await server.client.post('/carts/realtime', ticket);
+    const start = (await balance()).score;
+    // Line 2 earned nothing (apply_points false): its return moves no points.
+    const nothingEarned = returning(ticket, 2, 1, 5);
+    expect((await server.client.post('/carts/realtime', nothingEarned)).body.returns).toEqual([expect.objectContaining({ quantity: -1, score: 0 })]);
+    const earning = cart([line(1, 10, 1)]);
+    await server.client.post('/carts/realtime', earning);
+    const first = await server.client.post('/carts/realtime', returning(earning, 1, 1, 10));
+    expect(first.body.score_returned_from_customer).toBe(100);
+    // The clerk scans the same return again: the unit was returned already, nothing moves.
+    const again = returning(earning, 1, 1, 10);
+    expect((await server.client.post('/carts/realtime', again)).body.score_returned_from_customer).toBe(0);
+    for (const original of [ticket, earning]) expect((await server.client.post('/carts/cancellation', { cart_to_cancel_id: original.id })).status).toBe(200);
+    const after = (await balance()).score;
+    for (const mistaken of [nothingEarned, again]) {
+      const undone = await server.client.post('/carts/cancellation', { cart_to_cancel_id: mistaken.id });
+      expect(undone.status, undone.text).toBe(200);
+      expect(undone.body).toMatchObject({ score_returned_from_customer: 0, score_returned_to_customer: 0 });
+    }
+    // The return that took back points still cannot be undone.
+    expect((await server.client.post('/carts/cancellation', { cart_to_cancel_id: first.body.id })).status).toBe(409);
+    expect(after).toBe(start);
+    expect((await balance()).score).toBe(start);
+    await expectLedgerAddsUp(server.client, 8);
+  });
+
+  it('ticket_id with ticket_code must name the same ticket, else 400 naming ticket_code and nothing stored', async () => {
+    const ticket = cart([line(1, 10, 1)], { code: 'BOTH-1' });
+    const other = cart([line(1, 20, 1)], { code: 'BOTH-2' });
+    const uncoded = cart([line(1, 10, 1)]);
+    for (const stored of [ticket, other, uncoded]) await server.client.post('/carts/realtime', stored);
+    const before = (await balance()).score;
+    const refusals: [Record<string, unknown>, RegExp][] = [
+      [{ ticket_id: ticket.id, ticket_code: 'BOTH-2' }, new RegExp(`^returns\\[0\\]\\.ticket_code: cart ${ticket.id} \\(ticket_id\\) has code BOTH-1$`)],
+      [{ ticket_id: uncoded.id, ticket_code: 'BOTH-2' }, new RegExp(`^returns\\[0\\]\\.ticket_code: is the code of cart ${other.id}, not of cart ${uncoded.id} \\(ticket_id\\)$`)],
+      [{ ticket_id: 424242, ticket_code: 'BOTH-1' }, new RegExp(`^returns\\[0\\]\\.ticket_code: is the code of cart ${ticket.id}, not of cart 424242 \\(ticket_id\\)$`)],
+    ];
+    for (const [names, message] of refusals) {
+      const body = { ...returning(ticket, 1, 1, 10), returns: [{ ...names, line_order: 1, quantity: -1 }] };
+      const refused = await server.client.post('/carts/realtime', body);
+      expect([refused.status, refused.body.code], refused.text).toEqual([400, 'invalid_request']);
+      expect(refused.body.error).toMatch(message);
+      expect((await server.client.get(`/carts/${body.id}`)).status).toBe(404);
+    }
+    expect((await balance()).score).toBe(before);
+    // Both naming the ticket, or a code the uncoded ticket never had, are the ticket_id's return.
+    const agreeing = await server.client.post('/carts/realtime', { ...returning(ticket, 1, 1, 10), returns: [{ ticket_id: ticket.id, ticket_code: 'BOTH-1', line_order: 1, quantity: -1 }] });
+    expect(agreeing.body.score_returned_from_customer).toBe(100);
+    const unknownCode = await server.client.post('/carts/simulate', { ...returning(uncoded, 1, 1, 10), returns: [{ ticket_id: uncoded.id, ticket_code: 'RECEIPT-77', line_order: 1, quantity: -1 }] });
+    expect(unknownCode.body.score_returned_from_customer).toBe(100);
+  });
+
   it('parallel returns of the same line never take back more than it earned', async () => {
     const ticket = cart([line(1, 10, 10)]);
     expect((await server.client.post('/carts/realtime', ticket)).body.score).toBe(100);

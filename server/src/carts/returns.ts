@@ -58,7 +58,7 @@ export function readReturns(
   const running = new Map<string, Returned>();
   const leftOfTicket = new Map<string, number>();
   return (returns as ReturnLine[]).map((ret, i) => {
-    const ticket = findTicket(sources.carts, tenant, ret);
+    const ticket = findTicket(sources.carts, tenant, ret, i);
     if (!ticket || typeof ret.quantity !== 'number') return null;
     const order = ret.from_line_order ?? ret.line_order;
     const lines = (ticket.request.lines ?? []) as { order?: number; quantity?: number }[];
@@ -99,9 +99,22 @@ function unexpiredLeft(sources: ReturnSources, tenant: Tenant, clock: LedgerCloc
   return unexpiredGrants(sources.env, tenant, clock, ticket.points_transaction_id) - sources.counters.returnedOfTicket(tenant, ticket.id).score_from_customer;
 }
 
-function findTicket(carts: CartStore, tenant: Tenant, ret: ReturnLine): CartRecord | undefined {
-  if (ret.ticket_id !== undefined) return carts.get(tenant, String(ret.ticket_id));
-  return typeof ret.ticket_code === 'string' ? carts.byCode(tenant, ret.ticket_code) : undefined;
+/**
+ * The stored ticket a return names. With both ticket_id and ticket_code they must not name two carts (the points
+ * of one would be taken back for a return of the other); a code no cart has is the till's own receipt number.
+ */
+function findTicket(carts: CartStore, tenant: Tenant, ret: ReturnLine, i: number): CartRecord | undefined {
+  const code = typeof ret.ticket_code === 'string' ? ret.ticket_code : undefined;
+  if (ret.ticket_id === undefined) return code === undefined ? undefined : carts.byCode(tenant, code);
+  const id = String(ret.ticket_id);
+  const ticket = carts.get(tenant, id);
+  if (code === undefined) return ticket;
+  if (ticket && ticket.code !== null && ticket.code !== code) {
+    throw invalidRequest(`returns[${i}].ticket_code`, `cart ${id} (ticket_id) has code ${ticket.code}`);
+  }
+  const ofCode = ticket?.code === code ? id : carts.idOfCode(tenant, code);
+  if (ofCode !== undefined && ofCode !== id) throw invalidRequest(`returns[${i}].ticket_code`, `is the code of cart ${ofCode}, not of cart ${id} (ticket_id)`);
+  return ticket;
 }
 
 /**

@@ -63,6 +63,12 @@ export function cartsRoutes(ctx: ServerContext): Routes {
         customerId = customers.findId(req.tenant, 'code', query.customer_code);
         if (customerId === undefined) return { body: { data: [] } };
       }
+      if ((query.id !== undefined || query.code !== undefined) && page.startingAfter === undefined) {
+        // One cart at most: read through its id or code, not by scanning every cart of the Company.
+        const cart = query.id !== undefined ? carts.get(req.tenant, query.id) : carts.byCode(req.tenant, query.code!);
+        const kept = cart !== undefined && keep(cart) && (customerId === undefined || cart.customer_id === customerId);
+        return { body: undefined, raw: cartJson({ data: kept ? [cartReadBody(cart)] : [] }) };
+      }
       const result = customerId !== undefined ? carts.pageOfCustomer(req.tenant, customerId, page, keep) : carts.page(req.tenant, page, keep);
       return { body: undefined, raw: cartJson({ ...result, data: result.data.map(cartReadBody) }) };
     },
