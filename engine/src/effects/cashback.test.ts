@@ -23,6 +23,18 @@ describe('cashback', () => {
     expect(outcome.response.customer[0].score_available).toBe(1300);
   });
 
+  it('a cart in another currency than the Company\'s spends no points: a point is worth money of the Company\'s currency only', () => {
+    for (const request of [{ cashback_score_desired: -1 }, { cashbacks: [{ line_order: 1, score: 500 }] }]) {
+      const outcome = evaluate([], cart([line(1, 10, 20)], { currency: 'JPY', ...request }), withPoints(1000));
+      expect(outcome.response.cashbacks).toEqual([]);
+      expect([outcome.response.score_used, outcome.response.score_used_as_money, outcome.response.total]).toEqual([0, 0, 20]);
+      expect(outcome.response.customer[0].score_available).toBe(1000);
+      expect(outcome.writes.points_used).toBeNull();
+    }
+    // The Company's currency sent explicitly spends as when it is left out.
+    expect(evaluate([], cart([line(1, 10, 20)], { currency: 'EUR', cashback_score_desired: -1 }), withPoints(1000)).response.score_used).toBe(1000);
+  });
+
   it('never more than the customer has', () => {
     expect(evaluate([], cart([line(1, 10, 100)], { cashback_score_desired: 900 }), withPoints(120)).response.score_used).toBe(120);
   });

@@ -5,7 +5,8 @@
  * available), or on the lines the explicit `cashbacks` name. The money off a line
  * is a whole number of its steps (cart rule 4), as the cap, by spending fewer
  * points: those not spent stay the customer's. The result is the recommended
- * `cashbacks` array and score_used.
+ * `cashbacks` array and score_used. A point is worth money of the Company's
+ * currency only (no exchange rates), so a cart in another currency spends none.
  */
 import { Decimal } from 'decimal.js';
 import { isIdentified } from '../evaluate/contextInput.js';
@@ -20,7 +21,7 @@ export function applyCashback(run: Run): void {
     : cart.cashback_score_desired !== undefined && cart.cashback_score_desired !== null
       ? lines.map((line) => ({ line, score: Infinity }))
       : [];
-  if (requests.length === 0 || !isIdentified(run.context)) return;
+  if (requests.length === 0 || !isIdentified(run.context) || run.input.currency !== run.program.settings.currency) return;
   const available = run.context.pointsAvailable;
   if (available <= 0 || available < run.program.settings.scoreThresholdCashback) return;
   const desired = cart.cashback_score_desired;

@@ -14,6 +14,7 @@ import { prizeStockLeft, type CounterStore } from '../counters/store.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { TallyRequest } from '../http/types.js';
+import type { LocationStore } from '../locations/store.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { tenantPrefix } from '../store/keys.js';
@@ -39,6 +40,7 @@ export interface PlaySources {
   counters: CounterStore;
   seeds: DrawSeeds;
   tiers: TierStore;
+  locations: LocationStore;
   delivery: Omit<PrizeDelivery, 'tenant' | 'settings' | 'now'>;
 }
 
@@ -71,7 +73,7 @@ export async function play(sources: PlaySources, req: TallyRequest, game: GameRe
     const prizeStock: Record<string, number> = {};
     for (const prize of game.game.prizes) prizeStock[prize.id] = prizeStockLeft(sources.counters, tenant, game.id, prize);
     const uses = usesKey === null ? 0 : sources.counters.uses(tenant, game.id, usesKey, customer.id);
-    const drawn = playGame(compiled, { now, seed, customer: playerState(customer, settings, customerTier(sources.tiers, tenant, settings, customer, localDate(req.now, settings.timezone))), uses, prize_stock: prizeStock });
+    const drawn = playGame(compiled, { now, seed, customer: playerState(customer, settings, sources.locations, tenant, customerTier(sources.tiers, tenant, settings, customer, localDate(req.now, settings.timezone))), uses, prize_stock: prizeStock });
     if (!drawn.eligible) return null;
     // A prize that cannot be delivered is not won: the play counts as a draw of no prize and takes no stock.
     const prize = drawn.status === 'won' ? game.game.prizes.find((p) => p.id === String(drawn.prize_id)) : undefined;
