@@ -15,7 +15,7 @@ import { wireDatetime } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
 import {
-  dueEntries, getDelivery, putDeliveryInTransaction, removeDeliveryInTransaction, RETENTION_MS, type DeliveryRecord,
+  dueEntries, getDelivery, putDeliveryInTransaction, removeDeliveryInTransaction, settleInTransaction, type DeliveryRecord,
 } from './outbox.js';
 import { DestinationRefused, namesPrivateAddress, publicLookup, type PrivateAddresses } from './destinations.js';
 import { getWebhook } from './store.js';
@@ -98,8 +98,8 @@ function claim(env: StoreEnv, now: number, limit: number, leaseMs: number): Clai
       continue;
     }
     if (!webhook.active) {
-      // A deactivated webhook's pending events are never sent, even if it is activated again.
-      settle(env, entry.tenant, delivery, { ...delivery, status: 'failed', last_error: 'webhook deactivated' }, now);
+      // Its deactivation fails its pending deliveries (failPendingInTransaction); one a store of an earlier version left pending is failed here.
+      settleInTransaction(env, entry.tenant, delivery, { ...delivery, status: 'failed', last_error: 'webhook deactivated' }, now);
       continue;
     }
     const leased = { ...delivery, due: now + leaseMs };
@@ -107,10 +107,6 @@ function claim(env: StoreEnv, now: number, limit: number, leaseMs: number): Clai
     claims.push({ tenant: entry.tenant, delivery: leased, url: webhook.url, secret: webhook.secret });
   }
   return claims;
-}
-
-function settle(env: StoreEnv, tenant: Tenant, previous: DeliveryRecord, next: DeliveryRecord, now: number): void {
-  putDeliveryInTransaction(env, tenant, previous, { ...next, next_attempt_at: null, due: now + RETENTION_MS });
 }
 
 /** The `Tally-Signature` header of a body sent at `seconds` (Unix time). */
@@ -161,8 +157,8 @@ function record(env: StoreEnv, claimed: Claim, outcome: Outcome, at: Date, retry
   const attempts = current.attempts + 1;
   const tried = { ...current, attempts, last_status_code: outcome.status, last_error: outcome.error, last_attempt_at: wireDatetime(at) };
   const now = at.getTime();
-  if (outcome.error === null) return settle(env, claimed.tenant, current, { ...tried, status: 'delivered' }, now);
-  if (attempts > retrySeconds.length) return settle(env, claimed.tenant, current, { ...tried, status: 'failed' }, now);
+  if (outcome.error === null) return settleInTransaction(env, claimed.tenant, current, { ...tried, status: 'delivered' }, now);
+  if (attempts > retrySeconds.length) return settleInTransaction(env, claimed.tenant, current, { ...tried, status: 'failed' }, now);
   const due = now + retrySeconds[attempts - 1] * 1000;
   putDeliveryInTransaction(env, claimed.tenant, current, { ...tried, due, next_attempt_at: wireDatetime(new Date(due)) });
 }

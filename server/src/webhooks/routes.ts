@@ -11,7 +11,7 @@ import { wireDatetime, wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
 import { tenantPrefix } from '../store/keys.js';
 import { paginate } from '../store/paginate.js';
-import { DELIVERY_STATUSES, deliveriesOf, getDelivery, putDeliveryInTransaction, removeDeliveriesInTransaction, type DeliveryRecord } from './outbox.js';
+import { DELIVERY_STATUSES, deliveriesOf, failPendingInTransaction, getDelivery, putDeliveryInTransaction, removeDeliveriesInTransaction, type DeliveryRecord } from './outbox.js';
 import { DESTINATION_REFUSED, namesPrivateAddress } from './destinations.js';
 import { putWebhookInTransaction, removeWebhookInTransaction, requireWebhook, WEBHOOKS, type WebhookRecord } from './store.js';
 
@@ -64,7 +64,9 @@ export function webhookRoutes({ env, duplicates, config }: ServerContext): Route
       const body = validDestination(validate('webhooks.update', req.body));
       return duplicates.suppress(req, `webhook:${id}`, async () => {
         const webhook = await env.transact(() => {
-          const changed = { ...requireWebhook(env, req.tenant, id), ...body, updated_at: wireDatetime(req.now) };
+          const stored = requireWebhook(env, req.tenant, id);
+          const changed = { ...stored, ...body, updated_at: wireDatetime(req.now) };
+          if (stored.active && !changed.active) failPendingInTransaction(env, req.tenant, id, req.now.getTime());
           putWebhookInTransaction(env, req.tenant, changed);
           return changed;
         });
