@@ -10,12 +10,13 @@
 import { createHmac } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { DuplicateSuppressor } from '../http/duplicates.js';
 import type { Logger } from '../log.js';
 import { wireDatetime } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
 import {
-  dueEntries, getDelivery, putDeliveryInTransaction, removeDeliveryInTransaction, settleInTransaction, type DeliveryRecord,
+  deliveryTarget, dueEntries, getDelivery, putDeliveryInTransaction, removeDeliveryInTransaction, settleInTransaction, type DeliveryRecord,
 } from './outbox.js';
 import { DestinationRefused, namesPrivateAddress, publicLookup, type PrivateAddresses } from './destinations.js';
 import { getWebhook } from './store.js';
@@ -48,8 +49,11 @@ interface Outcome {
   error: string | null;
 }
 
-/** Starts polling; the function returned stops it once the attempts in flight are recorded. */
-export function startWebhookDispatcher(env: StoreEnv, log: Logger, options: DispatchOptions): () => Promise<void> {
+/**
+ * Starts polling; the function returned stops it once the attempts in flight are recorded. `duplicates` learns of
+ * each attempt recorded: a manual retry answered before it no longer describes the delivery (deliveryTarget).
+ */
+export function startWebhookDispatcher(env: StoreEnv, log: Logger, options: DispatchOptions, duplicates: DuplicateSuppressor): () => Promise<void> {
   const inFlight = new Set<Promise<void>>();
   let polling = false;
   const poll = async () => {
@@ -62,6 +66,9 @@ export function startWebhookDispatcher(env: StoreEnv, log: Logger, options: Disp
       for (const claimed of claims) {
         const attempt = send(claimed, options)
           .then((outcome) => env.transact(() => record(env, claimed, outcome, new Date(), options.retrySeconds)))
+          .then((recorded) => {
+            if (recorded) duplicates.changed(claimed.tenant, deliveryTarget(claimed.delivery.webhook_id, claimed.delivery.id));
+          })
           .catch((err: unknown) => log.error({ err }, 'webhook delivery not recorded'))
           .finally(() => inFlight.delete(attempt));
         inFlight.add(attempt);
@@ -149,16 +156,19 @@ function send({ delivery, url, secret }: Claim, options: DispatchOptions): Promi
   }).catch((err: Error) => failed(err));
 }
 
-/** Inside `env.transact`: the attempt's outcome; the delivery is retried, or settled. */
-function record(env: StoreEnv, claimed: Claim, outcome: Outcome, at: Date, retrySeconds: readonly number[]): void {
+/** Inside `env.transact`: the attempt's outcome; the delivery is retried, or settled. Answers whether it was recorded. */
+function record(env: StoreEnv, claimed: Claim, outcome: Outcome, at: Date, retrySeconds: readonly number[]): boolean {
   const current = getDelivery(env, claimed.tenant, claimed.delivery.webhook_id, claimed.delivery.id);
-  // Removed with its webhook meanwhile, or claimed again after the lease ran out: that attempt records its own.
-  if (!current || current.due !== claimed.delivery.due) return;
+  // Removed with its webhook meanwhile, failed by its deactivation, or claimed again after the lease ran out: that attempt records its own.
+  if (!current || current.due !== claimed.delivery.due) return false;
   const attempts = current.attempts + 1;
   const tried = { ...current, attempts, last_status_code: outcome.status, last_error: outcome.error, last_attempt_at: wireDatetime(at) };
   const now = at.getTime();
-  if (outcome.error === null) return settleInTransaction(env, claimed.tenant, current, { ...tried, status: 'delivered' }, now);
-  if (attempts > retrySeconds.length) return settleInTransaction(env, claimed.tenant, current, { ...tried, status: 'failed' }, now);
-  const due = now + retrySeconds[attempts - 1] * 1000;
-  putDeliveryInTransaction(env, claimed.tenant, current, { ...tried, due, next_attempt_at: wireDatetime(new Date(due)) });
+  if (outcome.error === null) settleInTransaction(env, claimed.tenant, current, { ...tried, status: 'delivered' }, now);
+  else if (attempts > retrySeconds.length) settleInTransaction(env, claimed.tenant, current, { ...tried, status: 'failed' }, now);
+  else {
+    const due = now + retrySeconds[attempts - 1] * 1000;
+    putDeliveryInTransaction(env, claimed.tenant, current, { ...tried, due, next_attempt_at: wireDatetime(new Date(due)) });
+  }
+  return true;
 }

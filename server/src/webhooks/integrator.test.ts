@@ -102,6 +102,38 @@ describe('a webhook integrator over HTTP', () => {
     expect(after.event.data).toMatchObject({ id: 16 });
   });
 
+  it('runs a manual retry repeated once the retried attempt failed again, or after a deactivation failed it: the first answer no longer holds', async () => {
+    const { id } = await subscribe(['customer.created']);
+    receiver.answers = [500, 500, 500, 500];
+    expect((await server.client.post('/customers', { id: 17, name: 'Retried twice', registration_location_id: 1 })).status).toBe(200);
+    const retry = (deliveryId: number) => server.client.post(`/webhooks/${id}/deliveries/${deliveryId}/retry`);
+    const [delivery] = await attempted(id, 3);
+    while ((await deliveries(id))[0].status !== 'failed') await sleep(25);
+    // The receiver still fails: the retried attempt fails the delivery again (its schedule is spent).
+    expect((await retry(delivery.id)).body).toMatchObject({ status: 'pending', attempts: 3 });
+    await attempted(id, 4);
+    while ((await deliveries(id))[0].status !== 'failed') await sleep(25);
+    // Fixed now: the operator presses retry again, the same request, within 5 minutes.
+    const again = await retry(delivery.id);
+    expect(again.body).toMatchObject({ status: 'pending', attempts: 4 });
+    const [, , , , fifth] = await receiver.waitFor(5, 5000);
+    expect(fifth.event.id).toBe(delivery.event_id);
+    while ((await deliveries(id))[0].status !== 'delivered') await sleep(25);
+
+    // Retried, then failed by a deactivation while its attempt is in flight: activated, the same retry runs again.
+    receiver.holdMs = 2500;
+    expect((await retry(delivery.id)).body).toMatchObject({ status: 'pending' });
+    await receiver.waitFor(6);
+    expect((await server.client.patch(`/webhooks/${id}`, { active: false })).status).toBe(200);
+    expect((await server.client.patch(`/webhooks/${id}`, { active: true })).status).toBe(200);
+    receiver.holdMs = 0;
+    await sleep(2600);
+    expect((await deliveries(id))[0]).toMatchObject({ status: 'failed', last_error: 'webhook deactivated' });
+    expect((await retry(delivery.id)).body).toMatchObject({ status: 'pending' });
+    await receiver.waitFor(7, 5000);
+    expect(receiver.received.map((r) => r.event.id)).toEqual(Array(7).fill(delivery.event_id));
+  });
+
   it('keeps a receiver down for a while: every attempt refused is listed, the event arrives once it is up', async () => {
     const down = await new Receiver().listen();
     await down.close();

@@ -108,13 +108,27 @@ export function settleInTransaction(env: StoreEnv, tenant: Tenant, previous: Del
 /**
  * Inside `env.transact`: a webhook being deactivated fails its pending deliveries ("webhook deactivated"), so none is
  * sent, even if it is activated before their next attempt. One claimed meanwhile records no outcome (its lease moved).
+ * Answers the ids of the deliveries failed.
  */
-export function failPendingInTransaction(env: StoreEnv, tenant: Tenant, webhookId: string, now: number): void {
+export function failPendingInTransaction(env: StoreEnv, tenant: Tenant, webhookId: string, now: number): string[] {
   const { db, prefix } = deliveriesOf(env, tenant, webhookId);
+  const failed: string[] = [];
   for (const { value } of db.getRange(under(prefix))) {
     const delivery = value as DeliveryRecord;
-    if (delivery.status === 'pending') settleInTransaction(env, tenant, delivery, { ...delivery, status: 'failed', last_error: 'webhook deactivated' }, now);
+    if (delivery.status !== 'pending') continue;
+    settleInTransaction(env, tenant, delivery, { ...delivery, status: 'failed', last_error: 'webhook deactivated' }, now);
+    failed.push(delivery.id);
   }
+  return failed;
+}
+
+/**
+ * The duplicate-suppression target of a delivery (its manual retry's): a change the server makes to it afterwards
+ * (an attempt recorded, a deactivation failing it) ends the retry's window (`DuplicateSuppressor.changed`), so the
+ * same retry sent again runs rather than answering `pending` for a delivery that failed since.
+ */
+export function deliveryTarget(webhookId: string, deliveryId: string): string {
+  return `webhook_delivery:${webhookId}:${deliveryId}`;
 }
 
 /** Inside `env.transact`: removes the delivery and its queue entry. */
