@@ -6,6 +6,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cartBody } from '../testing/carts.js';
+import { runCli } from '../testing/cli.js';
 import { startServer, type TestServer } from '../testing/server.js';
 import { freshReceiver, Receiver, sleep, type Received } from './testing.js';
 
@@ -54,10 +55,11 @@ describe('a webhook integrator over HTTP', () => {
 
   it('sends every header the docs list, signed as the docs tell a receiver to verify, the next attempt on the retry schedule', async () => {
     const { id, secret } = await subscribe(['customer.created']);
-    receiver.answers = [503];
-    expect((await server.client.post('/customers', { id: 10, name: 'Headers', registration_location_id: 1 })).status).toBe(200);
+    // A redirect is a failed attempt, never followed; the body is UTF-8, signed as sent.
+    receiver.answers = [302];
+    expect((await server.client.post('/customers', { id: 10, name: 'Zoë Ñandú 🎉', registration_location_id: 1 })).status).toBe(200);
     const [failed] = await attempted(id, 1);
-    expect(failed).toMatchObject({ status: 'pending', attempts: 1, last_error: 'answered 503' });
+    expect(failed).toMatchObject({ status: 'pending', attempts: 1, last_error: 'answered 302' });
     // Wire datetimes are whole seconds: 1.5 s later is 1 or 2 s later.
     expect([1000, 2000]).toContain(Date.parse(failed.next_attempt_at!) - Date.parse(failed.last_attempt_at!));
     const [first, second] = await receiver.waitFor(2);
@@ -69,6 +71,7 @@ describe('a webhook integrator over HTTP', () => {
       expect(verify(secret, String(received.headers['tally-signature']), received.text)).toBe(true);
     }
     expect(second.text).toBe(first.text);
+    expect(first.event.data.name).toBe('Zoë Ñandú 🎉');
   });
 
   it('raises no event for an Idempotency-Key replay or a suppressed duplicate, one per change', async () => {
@@ -132,6 +135,45 @@ describe('a webhook integrator over HTTP', () => {
     expect((await retry(delivery.id)).body).toMatchObject({ status: 'pending' });
     await receiver.waitFor(7, 5000);
     expect(receiver.received.map((r) => r.event.id)).toEqual(Array(7).fill(delivery.event_id));
+  });
+
+  it('keeps each Company environment to its own subscriptions: production events go to production\'s only, its webhooks unknown to sandbox', async () => {
+    const made = await runCli(server.dataDir, 'key', 'create', '--company', 'default', '--environment', 'production', '--description', 'integrator');
+    expect(made.code, JSON.stringify(made.error)).toBe(0);
+    const production = server.clientFor({ key: made.output.key, secret: made.output.secret });
+    const live = await new Receiver().listen();
+    try {
+      const { id } = await subscribe(['customer.created']);
+      // Ids are per environment: production's subscription is made again until its id is not sandbox's.
+      let prod = await production.post('/webhooks', { url: live.url, events: ['customer.created'] });
+      if (prod.body.id === id) {
+        expect((await server.client.get(`/webhooks/${id}`)).body.url).toBe(receiver.url);
+        expect((await production.delete(`/webhooks/${id}`)).status).toBe(200);
+        prod = await production.post('/webhooks', { url: live.url, events: ['customer.created'] });
+      }
+      expect(prod.status, prod.text).toBe(200);
+      expect(prod.body.id).not.toBe(id);
+      expect((await production.post('/customers', { id: 18, name: 'Live', registration_location_id: 1 })).status).toBe(200);
+      const [received] = await live.waitFor(1);
+      expect(received.event).toMatchObject({ type: 'customer.created', company_id: 'default', environment: 'production', data: { id: 18 } });
+      expect(verify(prod.body.secret, String(received.headers['tally-signature']), received.text)).toBe(true);
+      await sleep(300);
+      expect(receiver.received).toHaveLength(0);
+      expect(await deliveries(id)).toEqual([]);
+      // The sandbox key neither lists nor reaches production's subscription.
+      expect((await server.client.get('/webhooks')).body.data.map((w: { id: number }) => w.id)).toEqual([id]);
+      const refused = [
+        await server.client.get(`/webhooks/${prod.body.id}`), await server.client.get(`/webhooks/${prod.body.id}/deliveries`),
+        await server.client.patch(`/webhooks/${prod.body.id}`, { active: false }), await server.client.post(`/webhooks/${prod.body.id}/rotate_secret`),
+      ];
+      expect(refused.map((res) => [res.status, res.body.code])).toEqual(Array(4).fill([404, 'webhook_not_found']));
+      // A sandbox delete of that id (404, or the replay of sandbox's own earlier delete of its id, rule 8) leaves it.
+      await server.client.delete(`/webhooks/${prod.body.id}`);
+      expect((await production.get(`/webhooks/${prod.body.id}`)).body).toEqual(prod.body);
+      expect((await production.delete(`/webhooks/${prod.body.id}`)).status).toBe(200);
+    } finally {
+      await live.close();
+    }
   });
 
   it('keeps a receiver down for a while: every attempt refused is listed, the event arrives once it is up', async () => {
