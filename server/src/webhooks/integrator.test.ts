@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cartBody } from '../testing/carts.js';
 import { runCli } from '../testing/cli.js';
 import { startServer, type TestServer } from '../testing/server.js';
-import { freshReceiver, Receiver, sleep, type Received } from './testing.js';
+import { freshReceiver, Receiver, sleep } from './testing.js';
 
 /** docs/webhooks.md, "Verifying a signature", as an integrator copies it. */
 function verify(secret: string, header: string, rawBody: string, toleranceSeconds = 300) {
@@ -214,5 +214,3 @@ describe('a webhook integrator over HTTP', () => {
     expect((await deliveries(id)).map((d) => [d.status, d.attempts])).toEqual([['delivered', 1], ['delivered', 2]]);
   });
 });
-
-export type { Received };
