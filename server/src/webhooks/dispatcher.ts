@@ -51,7 +51,7 @@ interface Outcome {
 
 /**
  * Starts polling; the function returned stops it once the attempts in flight are recorded. `duplicates` learns of
- * each attempt recorded: a manual retry answered before it no longer describes the delivery (deliveryTarget).
+ * each attempt's outcome: a manual retry answered before it no longer describes the delivery (deliveryTarget).
  */
 export function startWebhookDispatcher(env: StoreEnv, log: Logger, options: DispatchOptions, duplicates: DuplicateSuppressor): () => Promise<void> {
   const inFlight = new Set<Promise<void>>();
@@ -65,9 +65,10 @@ export function startWebhookDispatcher(env: StoreEnv, log: Logger, options: Disp
       const claims = await env.transact(() => claim(env, Date.now(), IN_FLIGHT - inFlight.size, options.timeoutMs + LEASE_MARGIN_MS));
       for (const claimed of claims) {
         const attempt = send(claimed, options)
-          .then((outcome) => env.transact(() => record(env, claimed, outcome, new Date(), options.retrySeconds)))
-          .then((recorded) => {
-            if (recorded) duplicates.changed(claimed.tenant, deliveryTarget(claimed.delivery.webhook_id, claimed.delivery.id));
+          .then((outcome) => {
+            // Before the outcome is visible, so no read of it precedes the end of the window; a retry meanwhile finds it pending (409).
+            duplicates.changed(claimed.tenant, deliveryTarget(claimed.delivery.webhook_id, claimed.delivery.id));
+            return env.transact(() => record(env, claimed, outcome, new Date(), options.retrySeconds));
           })
           .catch((err: unknown) => log.error({ err }, 'webhook delivery not recorded'))
           .finally(() => inFlight.delete(attempt));
@@ -156,19 +157,16 @@ function send({ delivery, url, secret }: Claim, options: DispatchOptions): Promi
   }).catch((err: Error) => failed(err));
 }
 
-/** Inside `env.transact`: the attempt's outcome; the delivery is retried, or settled. Answers whether it was recorded. */
-function record(env: StoreEnv, claimed: Claim, outcome: Outcome, at: Date, retrySeconds: readonly number[]): boolean {
+/** Inside `env.transact`: the attempt's outcome; the delivery is retried, or settled. */
+function record(env: StoreEnv, claimed: Claim, outcome: Outcome, at: Date, retrySeconds: readonly number[]): void {
   const current = getDelivery(env, claimed.tenant, claimed.delivery.webhook_id, claimed.delivery.id);
   // Removed with its webhook meanwhile, failed by its deactivation, or claimed again after the lease ran out: that attempt records its own.
-  if (!current || current.due !== claimed.delivery.due) return false;
+  if (!current || current.due !== claimed.delivery.due) return;
   const attempts = current.attempts + 1;
   const tried = { ...current, attempts, last_status_code: outcome.status, last_error: outcome.error, last_attempt_at: wireDatetime(at) };
   const now = at.getTime();
-  if (outcome.error === null) settleInTransaction(env, claimed.tenant, current, { ...tried, status: 'delivered' }, now);
-  else if (attempts > retrySeconds.length) settleInTransaction(env, claimed.tenant, current, { ...tried, status: 'failed' }, now);
-  else {
-    const due = now + retrySeconds[attempts - 1] * 1000;
-    putDeliveryInTransaction(env, claimed.tenant, current, { ...tried, due, next_attempt_at: wireDatetime(new Date(due)) });
-  }
-  return true;
+  if (outcome.error === null) return settleInTransaction(env, claimed.tenant, current, { ...tried, status: 'delivered' }, now);
+  if (attempts > retrySeconds.length) return settleInTransaction(env, claimed.tenant, current, { ...tried, status: 'failed' }, now);
+  const due = now + retrySeconds[attempts - 1] * 1000;
+  putDeliveryInTransaction(env, claimed.tenant, current, { ...tried, due, next_attempt_at: wireDatetime(new Date(due)) });
 }
