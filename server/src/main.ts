@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   const stopCommitMetrics = config.storeMetricsMs > 0 ? logCommitMetrics(env, log, config.storeMetricsMs) : () => {};
   const stopSettlements = config.pointsSettlementMs > 0 ? startSettlementSweep({ env, tenancy }, log, config.pointsSettlementMs) : async () => {};
   const stopWebhooks = config.webhookPollMs > 0
-    ? startWebhookDispatcher(env, log, { pollMs: config.webhookPollMs, timeoutMs: config.webhookTimeoutMs, retrySeconds: config.webhookRetrySeconds, privateAddresses: config.webhookPrivateAddresses })
+    ? startWebhookDispatcher(env, log, { pollMs: config.webhookPollMs, timeoutMs: config.webhookTimeoutMs, retrySeconds: config.webhookRetrySeconds, privateAddresses: config.webhookPrivateAddresses }, duplicates)
     : async () => {};
   const stopAuditRetention = config.auditRetentionDays > 0 && config.auditPruneMs > 0
     ? startAuditRetention(env, tenancy, log, config.auditRetentionDays, config.auditPruneMs)

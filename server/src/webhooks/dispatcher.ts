@@ -10,12 +10,13 @@
 import { createHmac } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { DuplicateSuppressor } from '../http/duplicates.js';
 import type { Logger } from '../log.js';
 import { wireDatetime } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
 import {
-  dueEntries, getDelivery, putDeliveryInTransaction, removeDeliveryInTransaction, RETENTION_MS, type DeliveryRecord,
+  deliveryTarget, dueEntries, getDelivery, putDeliveryInTransaction, removeDeliveryInTransaction, settleInTransaction, type DeliveryRecord,
 } from './outbox.js';
 import { DestinationRefused, namesPrivateAddress, publicLookup, type PrivateAddresses } from './destinations.js';
 import { getWebhook } from './store.js';
@@ -48,8 +49,11 @@ interface Outcome {
   error: string | null;
 }
 
-/** Starts polling; the function returned stops it once the attempts in flight are recorded. */
-export function startWebhookDispatcher(env: StoreEnv, log: Logger, options: DispatchOptions): () => Promise<void> {
+/**
+ * Starts polling; the function returned stops it once the attempts in flight are recorded. `duplicates` learns of
+ * each attempt's outcome: a manual retry answered before it no longer describes the delivery (deliveryTarget).
+ */
+export function startWebhookDispatcher(env: StoreEnv, log: Logger, options: DispatchOptions, duplicates: DuplicateSuppressor): () => Promise<void> {
   const inFlight = new Set<Promise<void>>();
   let polling = false;
   const poll = async () => {
@@ -61,7 +65,11 @@ export function startWebhookDispatcher(env: StoreEnv, log: Logger, options: Disp
       const claims = await env.transact(() => claim(env, Date.now(), IN_FLIGHT - inFlight.size, options.timeoutMs + LEASE_MARGIN_MS));
       for (const claimed of claims) {
         const attempt = send(claimed, options)
-          .then((outcome) => env.transact(() => record(env, claimed, outcome, new Date(), options.retrySeconds)))
+          .then((outcome) => {
+            // Before the outcome is visible, so no read of it precedes the end of the window; a retry meanwhile finds it pending (409).
+            duplicates.changed(claimed.tenant, deliveryTarget(claimed.delivery.webhook_id, claimed.delivery.id));
+            return env.transact(() => record(env, claimed, outcome, new Date(), options.retrySeconds));
+          })
           .catch((err: unknown) => log.error({ err }, 'webhook delivery not recorded'))
           .finally(() => inFlight.delete(attempt));
         inFlight.add(attempt);
@@ -98,8 +106,8 @@ function claim(env: StoreEnv, now: number, limit: number, leaseMs: number): Clai
       continue;
     }
     if (!webhook.active) {
-      // A deactivated webhook's pending events are never sent, even if it is activated again.
-      settle(env, entry.tenant, delivery, { ...delivery, status: 'failed', last_error: 'webhook deactivated' }, now);
+      // Its deactivation fails its pending deliveries (failPendingInTransaction); one a store of an earlier version left pending is failed here.
+      settleInTransaction(env, entry.tenant, delivery, { ...delivery, status: 'failed', last_error: 'webhook deactivated' }, now);
       continue;
     }
     const leased = { ...delivery, due: now + leaseMs };
@@ -107,10 +115,6 @@ function claim(env: StoreEnv, now: number, limit: number, leaseMs: number): Clai
     claims.push({ tenant: entry.tenant, delivery: leased, url: webhook.url, secret: webhook.secret });
   }
   return claims;
-}
-
-function settle(env: StoreEnv, tenant: Tenant, previous: DeliveryRecord, next: DeliveryRecord, now: number): void {
-  putDeliveryInTransaction(env, tenant, previous, { ...next, next_attempt_at: null, due: now + RETENTION_MS });
 }
 
 /** The `Tally-Signature` header of a body sent at `seconds` (Unix time). */
@@ -156,13 +160,13 @@ function send({ delivery, url, secret }: Claim, options: DispatchOptions): Promi
 /** Inside `env.transact`: the attempt's outcome; the delivery is retried, or settled. */
 function record(env: StoreEnv, claimed: Claim, outcome: Outcome, at: Date, retrySeconds: readonly number[]): void {
   const current = getDelivery(env, claimed.tenant, claimed.delivery.webhook_id, claimed.delivery.id);
-  // Removed with its webhook meanwhile, or claimed again after the lease ran out: that attempt records its own.
+  // Removed with its webhook meanwhile, failed by its deactivation, or claimed again after the lease ran out: that attempt records its own.
   if (!current || current.due !== claimed.delivery.due) return;
   const attempts = current.attempts + 1;
   const tried = { ...current, attempts, last_status_code: outcome.status, last_error: outcome.error, last_attempt_at: wireDatetime(at) };
   const now = at.getTime();
-  if (outcome.error === null) return settle(env, claimed.tenant, current, { ...tried, status: 'delivered' }, now);
-  if (attempts > retrySeconds.length) return settle(env, claimed.tenant, current, { ...tried, status: 'failed' }, now);
+  if (outcome.error === null) return settleInTransaction(env, claimed.tenant, current, { ...tried, status: 'delivered' }, now);
+  if (attempts > retrySeconds.length) return settleInTransaction(env, claimed.tenant, current, { ...tried, status: 'failed' }, now);
   const due = now + retrySeconds[attempts - 1] * 1000;
   putDeliveryInTransaction(env, claimed.tenant, current, { ...tried, due, next_attempt_at: wireDatetime(new Date(due)) });
 }

@@ -100,6 +100,37 @@ export function putDeliveryInTransaction(env: StoreEnv, tenant: Tenant, previous
   env.db(DELIVERIES).putSync(deliveryKey(tenant, next), next);
 }
 
+/** Inside `env.transact`: stores the delivery delivered or failed, its queue entry moved to its removal, `RETENTION_MS` after `now` (ms). */
+export function settleInTransaction(env: StoreEnv, tenant: Tenant, previous: DeliveryRecord, next: DeliveryRecord, now: number): void {
+  putDeliveryInTransaction(env, tenant, previous, { ...next, next_attempt_at: null, due: now + RETENTION_MS });
+}
+
+/**
+ * Inside `env.transact`: a webhook being deactivated fails its pending deliveries ("webhook deactivated"), so none is
+ * sent, even if it is activated before their next attempt. One claimed meanwhile records no outcome (its lease moved).
+ * Answers the ids of the deliveries failed.
+ */
+export function failPendingInTransaction(env: StoreEnv, tenant: Tenant, webhookId: string, now: number): string[] {
+  const { db, prefix } = deliveriesOf(env, tenant, webhookId);
+  const failed: string[] = [];
+  for (const { value } of db.getRange(under(prefix))) {
+    const delivery = value as DeliveryRecord;
+    if (delivery.status !== 'pending') continue;
+    settleInTransaction(env, tenant, delivery, { ...delivery, status: 'failed', last_error: 'webhook deactivated' }, now);
+    failed.push(delivery.id);
+  }
+  return failed;
+}
+
+/**
+ * The duplicate-suppression target of a delivery (its manual retry's): a change the server makes to it afterwards
+ * (an attempt recorded, a deactivation failing it) ends the retry's window (`DuplicateSuppressor.changed`), so the
+ * same retry sent again runs rather than answering `pending` for a delivery that failed since.
+ */
+export function deliveryTarget(webhookId: string, deliveryId: string): string {
+  return `webhook_delivery:${webhookId}:${deliveryId}`;
+}
+
 /** Inside `env.transact`: removes the delivery and its queue entry. */
 export function removeDeliveryInTransaction(env: StoreEnv, tenant: Tenant, delivery: DeliveryRecord): void {
   env.db(QUEUE).removeSync(queueKey(tenant, delivery));

@@ -11,7 +11,7 @@ import { wireDatetime, wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
 import { tenantPrefix } from '../store/keys.js';
 import { paginate } from '../store/paginate.js';
-import { DELIVERY_STATUSES, deliveriesOf, getDelivery, putDeliveryInTransaction, removeDeliveriesInTransaction, type DeliveryRecord } from './outbox.js';
+import { DELIVERY_STATUSES, deliveriesOf, deliveryTarget, failPendingInTransaction, getDelivery, putDeliveryInTransaction, removeDeliveriesInTransaction, type DeliveryRecord } from './outbox.js';
 import { DESTINATION_REFUSED, namesPrivateAddress } from './destinations.js';
 import { putWebhookInTransaction, removeWebhookInTransaction, requireWebhook, WEBHOOKS, type WebhookRecord } from './store.js';
 
@@ -63,11 +63,14 @@ export function webhookRoutes({ env, duplicates, config }: ServerContext): Route
       const id = requireInt64(req.params.id, 'id');
       const body = validDestination(validate('webhooks.update', req.body));
       return duplicates.suppress(req, `webhook:${id}`, async () => {
-        const webhook = await env.transact(() => {
-          const changed = { ...requireWebhook(env, req.tenant, id), ...body, updated_at: wireDatetime(req.now) };
+        const { webhook, failed } = await env.transact(() => {
+          const stored = requireWebhook(env, req.tenant, id);
+          const changed = { ...stored, ...body, updated_at: wireDatetime(req.now) };
+          const failed = stored.active && !changed.active ? failPendingInTransaction(env, req.tenant, id, req.now.getTime()) : [];
           putWebhookInTransaction(env, req.tenant, changed);
-          return changed;
+          return { webhook: changed, failed };
         });
+        for (const deliveryId of failed) duplicates.changed(req.tenant, deliveryTarget(id, deliveryId));
         return ok(webhookView(webhook));
       });
     },
@@ -112,7 +115,7 @@ export function webhookRoutes({ env, duplicates, config }: ServerContext): Route
     'webhooks.retry_delivery': (req) => {
       const id = requireInt64(req.params.id, 'id');
       const deliveryId = requireInt64(req.params.delivery_id, 'delivery_id');
-      return duplicates.suppress(req, `webhook_delivery:${id}:${deliveryId}`, async () => {
+      return duplicates.suppress(req, deliveryTarget(id, deliveryId), async () => {
         const delivery = await env.transact(() => {
           const webhook = requireWebhook(env, req.tenant, id);
           const current = getDelivery(env, req.tenant, id, deliveryId);
