@@ -20,6 +20,8 @@ import { allocateIdFromTop } from '../store/ids.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import { customerCounterKey } from './context.js';
+import { CustomerStore } from '../customers/store.js';
+import { recalculateTiers } from '../tiers/recalculate.js';
 import { mirrorRequest, mirrorResponse } from './mirror.js';
 import { cartJson, cartReadBody, cartResponse, summaryAtBalance } from './present.js';
 import type { CartStore } from './store.js';
@@ -135,6 +137,10 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
   if (original.customer_id !== null) {
     const points = writes.points.reduce((sum, p) => sum + p.amount, 0);
     retractCart(env, tenant, settings.timezone, { customer_id: original.customer_id, origin: original.origin_customer_id ?? original.customer_id, stored_at: original.stored_at, total: String(original.request.total), points });
+    // The metrics fell: a level lost is recorded as a realtime cart records one, so the level won again later is a new
+    // won_at, not the one the cancelled cart had won.
+    const holder = new CustomerStore(env).get(tenant, original.customer_id);
+    if (holder && holder.deleted_at === undefined) recalculateTiers(env, tenant, holder, at, settings);
   }
   if (original.customer_id !== null && response.customer[0]) {
     response.customer = [summaryAtBalance(response.customer[0], readBalance(env, tenant, original.customer_id, clock), settings)];
