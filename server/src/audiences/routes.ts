@@ -13,12 +13,18 @@ import { ok, type Routes, type TallyRequest } from '../http/types.js';
 import { wireInt } from '../http/wire.js';
 import { audienceFacts } from './facts.js';
 import { audienceRules } from './rules.js';
+import { localDate } from '../calendar/company-days.js';
+import { customerTier } from '../tiers/customer-tier.js';
+import { TierStore } from '../tiers/store.js';
 
 const targetable = (customer: CustomerRecord) => customer.status !== 'merged' && customer.status !== 'merging';
 
 export function audiencesRoutes({ env }: ServerContext): Routes {
   const customers = new CustomerStore(env);
+  const tiers = new TierStore(env);
   const customerOf = (req: TallyRequest) => findCustomer(customers, req.tenant, 'id', req.params.id, 'id');
+  const factsOf = (req: TallyRequest, customer: CustomerRecord) =>
+    audienceFacts(customer, req.settings, req.now, customerTier(tiers, req.tenant, req.settings, customer, localDate(req.now, req.settings.timezone)));
 
   return {
     'customers.audience_validation': (req) => {
@@ -26,13 +32,13 @@ export function audiencesRoutes({ env }: ServerContext): Routes {
       const customer = customerOf(req);
       const rule = audienceRules(req.tenant, req.settings).get(segmentId);
       if (!rule) throw new TallyError('audience_not_found', `segment_id: no audience ${segmentId}`, 'segment_id');
-      return ok({ result: targetable(customer) && rule.test(audienceFacts(customer, req.settings, req.now)) });
+      return ok({ result: targetable(customer) && rule.test(factsOf(req, customer)) });
     },
 
     'customers.audiences': (req) => {
       const customer = customerOf(req);
       if (!targetable(customer)) return ok({ list: [] });
-      const facts = audienceFacts(customer, req.settings, req.now);
+      const facts = factsOf(req, customer);
       const list = [...audienceRules(req.tenant, req.settings)]
         .filter(([, rule]) => rule.test(facts))
         .map(([id]) => ({ segment_id: wireInt(id) }));
