@@ -18,7 +18,7 @@ import { localDate } from '../calendar/company-days.js';
 import type { LedgerClock } from '../points/types.js';
 import type { StoreEnv } from '../store/env.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
-import { attributeValue, reachedLevel } from './measure.js';
+import { attributeValue, isCartMetric, reachedLevel } from './measure.js';
 import { ChallengeStore } from './store.js';
 import type { ChallengeRecord } from './types.js';
 
@@ -54,12 +54,31 @@ export function advanceChallenges(env: StoreEnv, tenant: Tenant, clock: Progress
     carts: 1,
     points_earned: cart.points,
   });
-  const country = customerCountry(cart.customer, clock.settings);
+  return advanceTakenPart(env, tenant, clock, cart.customer, cart.location_id, () => true);
+}
+
+/**
+ * Call inside the transaction that writes a customer's attributes (create, update), `previous` the record before it
+ * (none on create): the challenges over a custom attribute whose value the write changed are measured again, so a
+ * level the new value reaches grants its points now, not at the customer's next cart. Merged and merging customers
+ * are skipped (their points would sit on an account nobody reads). Returns the level points granted.
+ */
+export function advanceAttributeChallenges(env: StoreEnv, tenant: Tenant, clock: ProgressClock, customer: CustomerRecord, previous?: CustomerRecord): number {
+  if (customer.status === 'merged' || customer.status === 'merging') return 0;
+  const changed = (attribute: string) => !isCartMetric(attribute) && customer.attributes[attribute] !== previous?.attributes[attribute];
+  return advanceTakenPart(env, tenant, clock, customer, null, (challenge) => changed(challenge.attribute));
+}
+
+/** Every challenge running today for the customer that it takes part in (enrolled, or open to all) and `which` keeps. */
+function advanceTakenPart(env: StoreEnv, tenant: Tenant, clock: ProgressClock, customer: CustomerRecord, locationId: string | null, which: (challenge: ChallengeRecord) => boolean): number {
+  const store = new ChallengeStore(env);
+  const today = localDate(clock.now, clock.timezone);
+  const country = customerCountry(customer, clock.settings);
   let granted = 0;
   for (const challenge of store.all(tenant)) {
-    if (!isRunning(challenge, today, country)) continue;
-    const progress = store.progress(tenant, cart.customer.id, challenge.id);
-    if (challenge.open_to_all || progress.enrolled_at !== null) granted += rewardLevels(env, tenant, clock, challenge, cart.customer, cart.location_id);
+    if (!which(challenge) || !isRunning(challenge, today, country)) continue;
+    const progress = store.progress(tenant, customer.id, challenge.id);
+    if (challenge.open_to_all || progress.enrolled_at !== null) granted += rewardLevels(env, tenant, clock, challenge, customer, locationId);
   }
   return granted;
 }

@@ -12,6 +12,8 @@ import { optionalBoolean } from '../http/params.js';
 import { success, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
+import { advanceAttributeChallenges } from '../challenges/progress.js';
+import { clockOf } from '../points/request.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
 import { createAttributes } from './attributes.js';
@@ -56,6 +58,7 @@ export function createCustomer({ env, duplicates }: ServerContext, store: Custom
         store.raiseChanged(req.tenant, 'customer.created', id);
         defineAttributes(env, req.tenant, Object.keys(attributes), now);
         recalculateTiers(env, req.tenant, record, now, req.settings);
+        advanceAttributeChallenges(env, req.tenant, { ...clockOf(req), settings: req.settings }, record);
         if (record.referred_by !== undefined) raiseReferral(env, req.tenant, id, record.referred_by, now);
         return id;
       });

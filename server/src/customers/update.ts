@@ -5,6 +5,8 @@ import { optionalBoolean, optionalEnum } from '../http/params.js';
 import { success, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
+import { advanceAttributeChallenges } from '../challenges/progress.js';
+import { clockOf } from '../points/request.js';
 import type { CustomersUpdate } from '../wire/types.js';
 import { defineAttributes } from './attribute-definitions.js';
 import { patchAttributes } from './attributes.js';
@@ -47,6 +49,7 @@ export function updateCustomer({ env, duplicates }: ServerContext, store: Custom
         store.put(req.tenant, updated, record);
         store.raiseChanged(req.tenant, 'customer.updated', updated.id);
         recalculateTiers(env, req.tenant, updated, now, req.settings);
+        advanceAttributeChallenges(env, req.tenant, { ...clockOf(req), settings: req.settings }, updated, record);
       });
       return success();
     });
