@@ -55,8 +55,9 @@ export function compileCampaign(campaign: Campaign): CompiledCampaign {
  * The per-customer limit: once_limit uses in each `once` period. The contract's chance_to_accrue_limit
  * and chance_to_accrue_period name the same thing (how many times a customer may accrue in a period;
  * docs/decisions.md): either pair sets it, and two pairs that disagree are refused, never one ignored.
+ * Exported as `onceLimitOf` for the server's redemptions outside a cart, which count a use as carts do.
  */
-function compileOnce(params: Campaign['rule_params']): CompiledCampaign['once'] {
+export function compileOnce(params: Campaign['rule_params']): CompiledCampaign['once'] {
   const once = perCustomerLimit(params.once_limit, params.once, 'once_limit', 'once');
   const chance = perCustomerLimit(params.chance_to_accrue_limit, params.chance_to_accrue_period, 'chance_to_accrue_limit', 'chance_to_accrue_period');
   if (once && chance && (once.limit !== chance.limit || once.period !== chance.period)) {

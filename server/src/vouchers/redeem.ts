@@ -3,11 +3,13 @@
  * a voucher (by its code) or a coupon's static code. Runs inside one write
  * transaction: the voucher is read and checked again there, so two
  * concurrent redemptions never use one redemption twice. The discount is
- * added to the campaign's budget of the current period.
+ * added to the campaign's budget of the current period, and the redemption
+ * to the customer's uses of its once limit.
  */
-import { couponDatesRefusal, periodKey, TallyError } from '@tally/engine';
+import { couponDatesRefusal, onceLimitOf, periodKey, TallyError } from '@tally/engine';
 import type { CampaignStore } from '../campaigns/store.js';
 import type { CampaignRecord } from '../campaigns/types.js';
+import { customerCounterKey } from '../carts/context.js';
 import type { CartStore } from '../carts/store.js';
 import type { CounterStore } from '../counters/store.js';
 import type { CustomerRecord } from '../customers/types.js';
@@ -63,6 +65,12 @@ export function redeemInTransaction(
   if (campaign.rule_params.budget_value !== undefined) {
     const key = periodKey(campaign.rule_params.budget_period, at, settings.timezone);
     stores.counters.addBudgetInTransaction(tenant, campaign.id, key, body.discount);
+  }
+  // A use of the customer's once limit too, as a cart counts it (not refused by it either), so carts stop applying it.
+  const once = onceLimitOf(campaign.rule_params);
+  if (once) {
+    const key = periodKey(once.period, at, settings.timezone);
+    stores.counters.addUsesInTransaction(tenant, campaign.id, key, customerCounterKey({ id: customer.id, code: customer.code ?? null })!, 1);
   }
   const transaction: DiscountTransaction = {
     id: allocateId(stores.env, tenant, 'discount_transactions'),

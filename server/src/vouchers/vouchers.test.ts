@@ -479,6 +479,21 @@ describe('vouchers: trigger, redeem, transactions', () => {
       expect((await redeem({ static_code: 'BUDGET5', customer_id: customer, discount: 100 })).status).toBe(200);
     });
 
+    it("a redemption counts a use of the customer's once limit, so carts stop applying the campaign to that customer (found racing carts and redemptions)", async () => {
+      const [customer, other] = [await newCustomer(), await newCustomer()];
+      const once = await campaign({ coupon_required: true, once: 'always', once_limit: 1 }, { static_code: 'ONCE5' });
+      const chance = await campaign({ coupon_required: true, chance_to_accrue_period: 'num_month' }, { static_code: 'CHANCE5' });
+      for (const code of ['ONCE5', 'CHANCE5']) expect((await redeem({ static_code: code, customer_id: customer })).status).toBe(200);
+      // Large enough that the mass campaigns of the other tests leave something to discount.
+      const after = await server.client.post('/carts/simulate', cartBody(500, { customer_id: customer, coupons_desired: ['ONCE5', 'CHANCE5'] }));
+      expect(about(after.body.effects, once, chance)).toEqual([]);
+      expect(about(after.body.rejected_campaigns, once, chance).map((r) => r.rule_id)).toEqual([once, chance]);
+      const fresh = await server.client.post('/carts/simulate', cartBody(500, { customer_id: other, coupons_desired: ['ONCE5', 'CHANCE5'] }));
+      expect(about(fresh.body.effects, once, chance).map((e) => e.rule_id)).toEqual([once, chance]);
+      // The discount was already given outside Tally: like the budget, the limit records it and refuses nothing.
+      expect((await redeem({ static_code: 'ONCE5', customer_id: customer })).status).toBe(200);
+    });
+
     it("records the cart a cart_code names by its id; an unknown code (an external till's) as no id", async () => {
       const customer = await newCustomer();
       const stored = await realtimeCart(server.client, customer, 20, { code: `TILL-${customer}` });
