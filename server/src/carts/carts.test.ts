@@ -451,6 +451,18 @@ describe('GET /carts filters', () => {
     expect(second.body.next_token_starts_after).toBeUndefined();
   });
 
+  it("a page token goes on only in the list that issued it: another customer's, the unfiltered list or the reverse is 400", async () => {
+    const ofOne = await server.client.get('/carts', { query: { customer_id: '1', per_page: '1' } });
+    const token = ofOne.body.next_token_starts_after;
+    expect(ids(await server.client.get('/carts', { query: { customer_id: '1', per_page: '1', starting_after: token } }))).toEqual([12]);
+    const unfiltered = (await server.client.get('/carts', { query: { per_page: '1' } })).body.next_token_starts_after;
+    const refused = { status: 400, body: { code: 'invalid_request', error: 'starting_after: is not a token returned by this list' } };
+    for (const query of [{ starting_after: token }, { customer_id: '2', starting_after: token }, { customer_id: '1', starting_after: unfiltered }] as Record<string, string>[]) {
+      const res = await server.client.get('/carts', { query });
+      expect({ status: res.status, body: res.body }, JSON.stringify(query)).toEqual(refused);
+    }
+  });
+
   it('refuses exclusive filters together with 400 naming the field', async () => {
     const cases: [Record<string, string>, string][] = [
       [{ id: '11', code: 'A' }, 'code'],
