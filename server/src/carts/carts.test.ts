@@ -111,6 +111,30 @@ describe('carts over HTTP', () => {
     expect(noLine.body.error).toMatch(/^returns\[0\]\.from_line_order/);
   });
 
+  it("a cart's returns of one ticket line add up: split across entries they may not take back more than the line held", async () => {
+    const ticket = cart({ total: 4, lines: [{ order: 1, product_id: 100, total: 2, quantity: 2 }, { order: 2, product_id: 101, total: 2, quantity: 2 }] });
+    expect((await server.client.post('/carts/realtime', ticket)).status).toBe(200);
+    const returning = (...returns: [number, number, number][]) =>
+      cart({
+        total: 4,
+        lines: [{ order: 1, product_id: 101, total: 2, quantity: 2 }, { order: 2, product_id: 101, total: 2, quantity: 2 }],
+        returns: returns.map(([line_order, from_line_order, quantity]) => ({ ticket_id: ticket.id, line_order, from_line_order, quantity })),
+      });
+    for (const path of ['/carts/simulate', '/carts/realtime', '/carts']) {
+      // returns[0] took back both units of the ticket's line 2, returns[1] names another line; returns[2] would be the third unit.
+      const body = returning([1, 2, 2], [1, 1, 1], [2, 2, -1]);
+      const split = await server.client.post(path, body);
+      expect({ status: split.status, body: split.body }, path).toEqual({
+        status: 400,
+        body: { code: 'invalid_request', error: `returns[2].quantity: is larger than the quantity of line 2 of cart ${ticket.id} (2) with the 2 returned before it in this cart` },
+      });
+      expect((await server.client.get(`/carts/${body.id}`)).status, path).toBe(404);
+    }
+    // Within the line's quantity, split or not, they are accepted; another cart may return the line again (cart rule 3).
+    expect((await server.client.post('/carts/realtime', returning([1, 2, 1], [2, 2, -1]))).status).toBe(200);
+    expect((await server.client.post('/carts/realtime', returning([1, 2, 2]))).status).toBe(200);
+  });
+
   it('the legacy aliases reach the same operations', async () => {
     expect((await server.client.post('/activities/simulate', cart())).body.score).toBe(29);
     const body = cart();
