@@ -277,6 +277,28 @@ describe('carts over HTTP', () => {
     expect(stored.body.deferred_errors).toEqual([{ code: 'duplicate_id', message: expect.stringContaining(`id ${body.id}`), received_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/) }]);
   });
 
+  it('a cart records its first 10 deferred duplicates and counts the rest: a client retrying forever does not grow it', async () => {
+    const body = cart({ code: 'RETRIED' });
+    expect((await server.client.post('/carts', body)).status).toBe(200);
+    for (let i = 0; i < 13; i++) {
+      const again = await server.client.post('/carts', i % 2 === 0 ? body : { ...body, id: nextId++ });
+      expect(again.status).toBe(200);
+    }
+    const stored = (await server.client.get(`/carts/${body.id}`)).body;
+    expect(stored.deferred_errors).toHaveLength(10);
+    expect(stored.deferred_errors.map((e: { message: string }) => e.message)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `a cart with ${i % 2 === 0 ? `id ${body.id}` : 'code RETRIED'} was received again and ignored`),
+    );
+    expect(stored.deferred_errors_omitted).toBe(3);
+    const listed = (await server.client.get('/carts', { query: { id: String(body.id) } })).body.data[0];
+    expect([listed.deferred_errors, listed.deferred_errors_omitted]).toEqual([stored.deferred_errors, 3]);
+    // Below the cap the count is absent, as deferred_errors is without an error.
+    const once = cart();
+    await server.client.post('/carts', once);
+    await server.client.post('/carts', once);
+    expect(Object.keys((await server.client.get(`/carts/${once.id}`)).body).filter((key) => key.startsWith('deferred_errors'))).toEqual(['deferred_errors']);
+  });
+
   it('a replayed realtime request (Idempotency-Key) gets the same answer and is stored once', async () => {
     const body = cart();
     const headers = { 'Idempotency-Key': `cart-${body.id}` };
