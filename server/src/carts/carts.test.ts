@@ -135,6 +135,23 @@ describe('carts over HTTP', () => {
     expect((await server.client.post('/carts/realtime', returning([1, 2, 2]))).status).toBe(200);
   });
 
+  it("a return's quantity is a line's: a number other than 0 within ±(2^53 - 1), in the same words; negative returns are read as their units", async () => {
+    const ticket = cart({ total: 3, lines: [{ order: 1, product_id: 100, total: 3, quantity: 3 }] });
+    expect((await server.client.post('/carts/realtime', ticket)).status).toBe(200);
+    const returning = (quantity: unknown) => cart({ total: -1, lines: [{ order: 1, product_id: 100, total: -1, quantity: -1 }], returns: [{ ticket_id: ticket.id, line_order: 1, quantity }] });
+    const refused = { code: 'invalid_request', error: 'returns[0].quantity: must be a number between -9007199254740991 and 9007199254740991 other than 0' };
+    for (const path of ['/carts/simulate', '/carts/realtime', '/carts']) {
+      for (const quantity of [0, -0, 1e300, -9007199254740992]) {
+        const body = returning(quantity);
+        const res = await server.client.post(path, body);
+        expect({ status: res.status, body: res.body }, `${path} ${quantity}`).toEqual({ status: 400, body: refused });
+        expect((await server.client.get(`/carts/${body.id}`)).status).toBe(404);
+      }
+    }
+    const negative = await server.client.post('/carts/realtime', returning(-1));
+    expect([negative.status, negative.body.returns[0].quantity]).toEqual([200, -1]);
+  });
+
   it('the legacy aliases reach the same operations', async () => {
     expect((await server.client.post('/activities/simulate', cart())).body.score).toBe(29);
     const body = cart();
