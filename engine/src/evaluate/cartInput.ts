@@ -48,8 +48,15 @@ export interface CartInput {
 }
 
 const CURRENCY = /^[A-Z]{3}$/;
-/** A line's quantity: the cart schema's bounds, besides 0. */
+/** A line's or a return's quantity: the cart schema's bounds (`#/$defs/quantity`), besides 0. */
 const QUANTITY: Bounds = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
+
+/** A quantity in the cart schema's words: a number (the schema's `not: {const: 0}` too) within QUANTITY. */
+function readQuantity(value: unknown, field: string): number {
+  if (typeof value !== 'number') throw invalidRequest(field, mustBe('number'));
+  if (!(Math.abs(value) <= Number.MAX_SAFE_INTEGER) || value === 0) throw invalidRequest(field, mustBeIn('number', QUANTITY, 0));
+  return value;
+}
 
 export function readCart(cart: Cart, companyCurrency: string): CartInput {
   if (cart === null || typeof cart !== 'object') throw invalidRequest('cart', mustBe('object'));
@@ -91,12 +98,8 @@ function readLine(line: CartLine, index: number): LineState {
   const order = line.order ?? index + 1;
   // Effects name line -1 for the whole cart (part 2, Effect): a line's own order is an integer of 1 or more (part 1, rule 3).
   if (!Number.isSafeInteger(order) || order < 1) throw invalidRequest(`${field}.order`, mustBeIn('integer', { minimum: 1 }));
-  const quantity = line.quantity ?? 1;
-  if (typeof quantity !== 'number') throw invalidRequest(`${field}.quantity`, mustBe('number'));
-  // The total is divided by it (the cart schema's `not: {const: 0}`).
-  if (!(Math.abs(quantity) <= Number.MAX_SAFE_INTEGER) || quantity === 0) {
-    throw invalidRequest(`${field}.quantity`, mustBeIn('number', QUANTITY, 0));
-  }
+  // The total is divided by it.
+  const quantity = readQuantity(line.quantity ?? 1, `${field}.quantity`);
   const total = toCents(line.total, `${field}.total`);
   const step = stepOf(quantity);
   if (total % step !== 0) {
@@ -168,7 +171,8 @@ function checkReturns(cart: Cart, lineByOrder: ReadonlyMap<number, LineState>): 
   cart.returns.forEach((ret, i) => {
     const line = lineByOrder.get(ret?.line_order);
     if (!line) throw invalidRequest(`returns[${i}].line_order`, 'must be the order of a line of the cart');
-    if (typeof ret.quantity !== 'number' || !Number.isFinite(ret.quantity)) throw invalidRequest(`returns[${i}].quantity`, mustBe('number'));
+    // Returning 0 units moves nothing.
+    readQuantity(ret.quantity, `returns[${i}].quantity`);
     if (Math.abs(ret.quantity) > Math.abs(line.quantity)) {
       throw invalidRequest(`returns[${i}].quantity`, `is larger than the quantity of line ${line.order}`);
     }

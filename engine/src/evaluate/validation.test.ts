@@ -50,6 +50,20 @@ describe('invalid carts are rejected with invalid_request naming the field', () 
     expect(errorOf(() => evaluate(campaigns, c))).toMatchObject({ code: 'invalid_request', field: 'returns[0].quantity' });
   });
 
+  it("a return's quantity that is no number, 0 or beyond ±(2^53 - 1): in a line quantity's words", () => {
+    const quantity = (value: unknown) => errorOf(() => evaluate(campaigns, cart([line(1, 1, -20, -2)], { returns: [{ ticket_id: 7, line_order: 1, quantity: value as number }] })));
+    for (const value of ['2', true]) {
+      expect(quantity(value)).toMatchObject({ code: 'invalid_request', field: 'returns[0].quantity', message: 'returns[0].quantity: must be a number' });
+    }
+    for (const value of [0, -0, 1e300, -9007199254740992, NaN, Infinity]) {
+      expect(quantity(value)).toMatchObject({
+        code: 'invalid_request',
+        field: 'returns[0].quantity',
+        message: 'returns[0].quantity: must be a number between -9007199254740991 and 9007199254740991 other than 0',
+      });
+    }
+  });
+
   it('accepts a return of at most the line quantity', () => {
     const c = cart([line(1, 1, -20, -2)], { returns: [{ ticket_id: 7, line_order: 1, quantity: 2 }] });
     expect(evaluate(campaigns, c).response.returns).toEqual([{ ticket_id: 7, line_order: 1, quantity: 2, score: 0 }]);

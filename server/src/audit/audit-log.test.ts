@@ -11,7 +11,8 @@ import { AUDIT_LOG, AUDIT_LOG_TARGETS, targetKey, type AuditEntry } from './log.
 const AUTHOR = { headers: { 'X-Author-Email': 'Ana@Example.com' } };
 const discount = { rule_params: { name: 'Ten off', rule_effects: [{ type: 'percentage', value: 10, distribution: 'individual_items' }] } };
 const TENANT = 'default/sandbox';
-const token = (key: unknown) => Buffer.from(JSON.stringify(key)).toString('base64url');
+/** A page token of the log (store/paginate.ts): the list's database, its prefix length, the key. */
+const token = (key: unknown[]) => Buffer.from(JSON.stringify(['audit_log', 1, ...key])).toString('base64url');
 
 /** Every entry GET /audit_log lists with `query`, page after page of `perPage`. */
 async function everyPage(client: Client, query: Record<string, string> = {}, perPage = 100): Promise<any[]> {

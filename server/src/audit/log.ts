@@ -95,7 +95,7 @@ const ENTRY_KEY = /^\d{19}$/;
 export function pageOfEntries<T>(env: StoreEnv, tenant: Tenant, target: string | undefined, page: PageRequest, toItem: (entry: AuditEntry) => T | undefined): Page<T> {
   const prefix = entriesOf(tenant);
   if (page.startingAfter !== undefined) {
-    const [, part, ...rest] = decodeCursor(page.startingAfter, prefix);
+    const [, part, ...rest] = decodeCursor(page.startingAfter, { name: AUDIT_LOG, prefix });
     if (typeof part !== 'string' || !ENTRY_KEY.test(part) || rest.length > 0) throw notIssued();
   }
   return paginate<AuditEntry, T>(target === undefined ? env.db(AUDIT_LOG) : entriesWithTarget(env, target), prefix, page, toItem);
@@ -105,6 +105,8 @@ export function pageOfEntries<T>(env: StoreEnv, tenant: Tenant, target: string |
 function entriesWithTarget(env: StoreEnv, target: string): KeyOrdered {
   const indexKey = ([tenant, ...rest]: Key[]): Key[] => [tenant, target, ...rest];
   return {
+    // Named as the log itself: its tokens and the log's are one key space.
+    name: AUDIT_LOG,
     *getRange({ start, end, reverse }) {
       for (const key of env.db(AUDIT_LOG_TARGETS).getKeys({ start: indexKey(start), end: indexKey(end), reverse })) {
         const [tenant, , entryKey] = key as string[];

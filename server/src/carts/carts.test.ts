@@ -111,6 +111,47 @@ describe('carts over HTTP', () => {
     expect(noLine.body.error).toMatch(/^returns\[0\]\.from_line_order/);
   });
 
+  it("a cart's returns of one ticket line add up: split across entries they may not take back more than the line held", async () => {
+    const ticket = cart({ total: 4, lines: [{ order: 1, product_id: 100, total: 2, quantity: 2 }, { order: 2, product_id: 101, total: 2, quantity: 2 }] });
+    expect((await server.client.post('/carts/realtime', ticket)).status).toBe(200);
+    const returning = (...returns: [number, number, number][]) =>
+      cart({
+        total: 4,
+        lines: [{ order: 1, product_id: 101, total: 2, quantity: 2 }, { order: 2, product_id: 101, total: 2, quantity: 2 }],
+        returns: returns.map(([line_order, from_line_order, quantity]) => ({ ticket_id: ticket.id, line_order, from_line_order, quantity })),
+      });
+    for (const path of ['/carts/simulate', '/carts/realtime', '/carts']) {
+      // returns[0] took back both units of the ticket's line 2, returns[1] names another line; returns[2] would be the third unit.
+      const body = returning([1, 2, 2], [1, 1, 1], [2, 2, -1]);
+      const split = await server.client.post(path, body);
+      expect({ status: split.status, body: split.body }, path).toEqual({
+        status: 400,
+        body: { code: 'invalid_request', error: `returns[2].quantity: is larger than the quantity of line 2 of cart ${ticket.id} (2) with the 2 returned before it in this cart` },
+      });
+      expect((await server.client.get(`/carts/${body.id}`)).status, path).toBe(404);
+    }
+    // Within the line's quantity, split or not, they are accepted; another cart may return the line again (cart rule 3).
+    expect((await server.client.post('/carts/realtime', returning([1, 2, 1], [2, 2, -1]))).status).toBe(200);
+    expect((await server.client.post('/carts/realtime', returning([1, 2, 2]))).status).toBe(200);
+  });
+
+  it("a return's quantity is a line's: a number other than 0 within ±(2^53 - 1), in the same words; negative returns are read as their units", async () => {
+    const ticket = cart({ total: 3, lines: [{ order: 1, product_id: 100, total: 3, quantity: 3 }] });
+    expect((await server.client.post('/carts/realtime', ticket)).status).toBe(200);
+    const returning = (quantity: unknown) => cart({ total: -1, lines: [{ order: 1, product_id: 100, total: -1, quantity: -1 }], returns: [{ ticket_id: ticket.id, line_order: 1, quantity }] });
+    const refused = { code: 'invalid_request', error: 'returns[0].quantity: must be a number between -9007199254740991 and 9007199254740991 other than 0' };
+    for (const path of ['/carts/simulate', '/carts/realtime', '/carts']) {
+      for (const quantity of [0, -0, 1e300, -9007199254740992]) {
+        const body = returning(quantity);
+        const res = await server.client.post(path, body);
+        expect({ status: res.status, body: res.body }, `${path} ${quantity}`).toEqual({ status: 400, body: refused });
+        expect((await server.client.get(`/carts/${body.id}`)).status).toBe(404);
+      }
+    }
+    const negative = await server.client.post('/carts/realtime', returning(-1));
+    expect([negative.status, negative.body.returns[0].quantity]).toEqual([200, -1]);
+  });
+
   it('the legacy aliases reach the same operations', async () => {
     expect((await server.client.post('/activities/simulate', cart())).body.score).toBe(29);
     const body = cart();
@@ -251,6 +292,28 @@ describe('carts over HTTP', () => {
     expect((await points(7)).score).toBe(balance);
     const stored = await server.client.get(`/carts/${body.id}`);
     expect(stored.body.deferred_errors).toEqual([{ code: 'duplicate_id', message: expect.stringContaining(`id ${body.id}`), received_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/) }]);
+  });
+
+  it('a cart records its first 10 deferred duplicates and counts the rest: a client retrying forever does not grow it', async () => {
+    const body = cart({ code: 'RETRIED' });
+    expect((await server.client.post('/carts', body)).status).toBe(200);
+    for (let i = 0; i < 13; i++) {
+      const again = await server.client.post('/carts', i % 2 === 0 ? body : { ...body, id: nextId++ });
+      expect(again.status).toBe(200);
+    }
+    const stored = (await server.client.get(`/carts/${body.id}`)).body;
+    expect(stored.deferred_errors).toHaveLength(10);
+    expect(stored.deferred_errors.map((e: { message: string }) => e.message)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `a cart with ${i % 2 === 0 ? `id ${body.id}` : 'code RETRIED'} was received again and ignored`),
+    );
+    expect(stored.deferred_errors_omitted).toBe(3);
+    const listed = (await server.client.get('/carts', { query: { id: String(body.id) } })).body.data[0];
+    expect([listed.deferred_errors, listed.deferred_errors_omitted]).toEqual([stored.deferred_errors, 3]);
+    // Below the cap the count is absent, as deferred_errors is without an error.
+    const once = cart();
+    await server.client.post('/carts', once);
+    await server.client.post('/carts', once);
+    expect(Object.keys((await server.client.get(`/carts/${once.id}`)).body).filter((key) => key.startsWith('deferred_errors'))).toEqual(['deferred_errors']);
   });
 
   it('a replayed realtime request (Idempotency-Key) gets the same answer and is stored once', async () => {
@@ -449,6 +512,18 @@ describe('GET /carts filters', () => {
     const second = await server.client.get('/carts', { query: { per_page: '3', starting_after: first.body.next_token_starts_after } });
     expect(ids(second)).toEqual([14]);
     expect(second.body.next_token_starts_after).toBeUndefined();
+  });
+
+  it("a page token goes on only in the list that issued it: another customer's, the unfiltered list or the reverse is 400", async () => {
+    const ofOne = await server.client.get('/carts', { query: { customer_id: '1', per_page: '1' } });
+    const token = ofOne.body.next_token_starts_after;
+    expect(ids(await server.client.get('/carts', { query: { customer_id: '1', per_page: '1', starting_after: token } }))).toEqual([12]);
+    const unfiltered = (await server.client.get('/carts', { query: { per_page: '1' } })).body.next_token_starts_after;
+    const refused = { status: 400, body: { code: 'invalid_request', error: 'starting_after: is not a token returned by this list' } };
+    for (const query of [{ starting_after: token }, { customer_id: '2', starting_after: token }, { customer_id: '1', starting_after: unfiltered }] as Record<string, string>[]) {
+      const res = await server.client.get('/carts', { query });
+      expect({ status: res.status, body: res.body }, JSON.stringify(query)).toEqual(refused);
+    }
   });
 
   it('refuses exclusive filters together with 400 naming the field', async () => {

@@ -109,6 +109,7 @@ export function cartReadBody(cart: CartRecord): Record<string, unknown> {
     cancelled_by_cart_id: orNull(cart.cancelled_by),
     cancels_cart_id: orNull(cart.cancels),
     ...(cart.deferred_errors.length > 0 ? { deferred_errors: cart.deferred_errors } : {}),
+    ...(cart.deferred_errors_omitted ? { deferred_errors_omitted: cart.deferred_errors_omitted } : {}),
   };
 }
 

@@ -36,7 +36,7 @@ import type { Balance } from '../points/types.js';
 import type { CartRequest } from './request.js';
 import { readReturns, sameReturns } from './returns.js';
 import type { CartStore } from './store.js';
-import type { CartKind, CartRecord } from './types.js';
+import { MAX_DEFERRED_ERRORS, type CartKind, type CartRecord, type DeferredError } from './types.js';
 import { raiseEvent } from '../webhooks/outbox.js';
 
 export interface RealtimeStores {
@@ -100,7 +100,7 @@ export async function commitCart(stores: RealtimeStores, pending: PendingCart): 
       }
       // POST /carts does not check the id in real time: the duplicate is recorded on the stored cart.
       const message = `a cart with ${id !== undefined && existing.id === id ? `id ${id}` : `code ${code}`} was received again and ignored`;
-      carts.putInTransaction(tenant, { ...existing, deferred_errors: [...existing.deferred_errors, { code: 'duplicate_id', message, received_at: wireDatetime(now) }] });
+      carts.putInTransaction(tenant, withDeferredError(existing, { code: 'duplicate_id', message, received_at: wireDatetime(now) }));
       return pending.evaluation.responseJson;
     }
     const current = customerNow(stores, pending);
@@ -111,6 +111,12 @@ export async function commitCart(stores: RealtimeStores, pending: PendingCart): 
   });
   if (answer instanceof TallyError) throw answer;
   return answer;
+}
+
+/** The cart with one more deferred error: kept while fewer than MAX_DEFERRED_ERRORS are, else counted. */
+function withDeferredError(cart: CartRecord, error: DeferredError): CartRecord {
+  if (cart.deferred_errors.length < MAX_DEFERRED_ERRORS) return { ...cart, deferred_errors: [...cart.deferred_errors, error] };
+  return { ...cart, deferred_errors_omitted: (cart.deferred_errors_omitted ?? 0) + 1 };
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * Returns against the original ticket (cart rule 3). A return naming a
  * stored cart (`ticket_id` or `ticket_code`) may not return more than the
- * quantity of the original line (`from_line_order`, else `line_order`); the
- * same line may be returned in several carts. A ticket that is not stored is
+ * quantity of the original line (`from_line_order`, else `line_order`), its
+ * entries naming one line added up; the same line may be returned in several
+ * carts. A ticket that is not stored is
  * not checked (cart rule 1: coherence is not validated; the engine checks the
  * cart's own line).
  *
@@ -57,6 +58,8 @@ export function readReturns(
   // Returns of one line, or of one ticket, in the same cart count one after the other.
   const running = new Map<string, Returned>();
   const leftOfTicket = new Map<string, number>();
+  // Units of each ticket line this cart's entries return: split across entries they are bounded as one.
+  const inCart = new Map<string, number>();
   return (returns as ReturnLine[]).map((ret, i) => {
     const ticket = findTicket(sources.carts, tenant, ret, i);
     if (!ticket || typeof ret.quantity !== 'number') return null;
@@ -65,11 +68,15 @@ export function readReturns(
     const original = lines.find((line) => line.order === order);
     if (!original || typeof order !== 'number') throw invalidRequest(`returns[${i}].from_line_order`, `cart ${ticket.id} has no line ${String(order)}`);
     const units = Math.abs(original.quantity ?? 1);
-    if (Math.abs(ret.quantity) > units) {
-      throw invalidRequest(`returns[${i}].quantity`, `is larger than the quantity of line ${order} of cart ${ticket.id} (${original.quantity ?? 1})`);
-    }
-    if (customerId === null || ticket.customer_id !== customerId || ticket.kind === 'cancellation' || ticket.cancelled_by !== null) return null;
     const key = `${ticket.id}/${order}`;
+    const earlier = inCart.get(key) ?? 0;
+    const claimed = addQuantities(earlier, Math.abs(ret.quantity));
+    if (claimed > units) {
+      const before = earlier === 0 ? '' : ` with the ${earlier} returned before it in this cart`;
+      throw invalidRequest(`returns[${i}].quantity`, `is larger than the quantity of line ${order} of cart ${ticket.id} (${original.quantity ?? 1})${before}`);
+    }
+    inCart.set(key, claimed);
+    if (customerId === null || ticket.customer_id !== customerId || ticket.kind === 'cancellation' || ticket.cancelled_by !== null) return null;
     const before = running.get(key) ?? sources.counters.returned(tenant, ticket.id, order);
     const after = Math.min(units, addQuantities(before.quantity, Math.abs(ret.quantity)));
     const response = cartResponse(ticket);

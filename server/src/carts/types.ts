@@ -9,6 +9,9 @@ import type { Writes } from '@tally/engine';
 /** How the cart arrived. */
 export type CartKind = 'realtime' | 'create' | 'cancellation';
 
+/** A client retrying a duplicate forever must not grow the stored cart: the errors past this many are only counted. */
+export const MAX_DEFERRED_ERRORS = 10;
+
 export interface DeferredError {
   code: string;
   message: string;
@@ -50,8 +53,10 @@ export interface CartRecord {
   /** Set on the original when a cancellation mirrored it; on the mirror, the original. */
   cancelled_by: string | null;
   cancels: string | null;
-  /** Later POST /carts with this id (deferred duplicate errors, docs/carts.md). */
+  /** Later POST /carts with this id (deferred duplicate errors, docs/carts.md): the first MAX_DEFERRED_ERRORS. */
   deferred_errors: DeferredError[];
+  /** How many deferred errors came after the first MAX_DEFERRED_ERRORS (counted, not kept); absent: none. */
+  deferred_errors_omitted?: number;
   /** The instant-win prizes the cart won (`instant_win_deliveries` ids), which its cancellation takes back; absent: none. */
   prize_deliveries?: string[];
 }

@@ -34,10 +34,10 @@ function dataType(value: unknown): string {
 
 const slugOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9_-]+/g, '_');
 
-/** Page tokens as every list's (store/paginate.ts): a token this list did not issue is 400. */
-const CURSOR_PREFIX = ['attribute'];
-const cursorOf = (name: string) => encodeCursor([...CURSOR_PREFIX, name]);
-const nameOfCursor = (token: string) => String(decodeCursor(token, CURSOR_PREFIX)[1]);
+/** Page tokens as every list's (store/paginate.ts), one list per customer: a token this list did not issue is 400. */
+const attributesOf = (customerId: string) => ({ name: 'customer_attributes', prefix: [customerId] });
+const cursorOf = (customerId: string, name: string) => encodeCursor(attributesOf(customerId), [customerId, name]);
+const nameOfCursor = (customerId: string, token: string) => String(decodeCursor(token, attributesOf(customerId))[1]);
 
 export function listAttributes(env: StoreEnv, store: CustomerStore) {
   return async (req: TallyRequest): Promise<Reply> => {
@@ -49,7 +49,7 @@ export function listAttributes(env: StoreEnv, store: CustomerStore) {
     const system = optionalBoolean(req.query.get('system'), 'system');
     const perPage = readPerPage(req.query.get('per_page'));
     const after = req.query.get('starting_after') || undefined;
-    const startAfter = after === undefined ? undefined : nameOfCursor(after);
+    const startAfter = after === undefined ? undefined : nameOfCursor(customer.id, after);
 
     const entries: AttributeEntry[] = Object.keys(customer.attributes)
       .sort()
@@ -75,6 +75,6 @@ export function listAttributes(env: StoreEnv, store: CustomerStore) {
       .filter((entry) => system === undefined || entry.system === system);
     const page = entries.slice(0, perPage);
     const more = entries.length > perPage;
-    return ok(more ? { data: page, next_token_starts_after: cursorOf(page[page.length - 1].name) } : { data: page });
+    return ok(more ? { data: page, next_token_starts_after: cursorOf(customer.id, page[page.length - 1].name) } : { data: page });
   };
 }

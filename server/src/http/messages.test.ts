@@ -315,7 +315,7 @@ describe('bad-input messages', () => {
     expect400(await client.post('/carts/simulate', { ...cart, cashbacks: [{ line_order: 1, score: 2147483648 }] }), 'cashbacks[0].score: must be an integer between 1 and 2147483647');
     // Beyond 2^53 (a bigint): the schema's bounds; where it sets none, what a number field holds exactly.
     expect400(await client.post('/carts/simulate', { ...cart, lines: [{ ...cart.lines[0], order: 9007199254740993n }] }), 'lines[0].order: must be an integer between 1 and 2147483647');
-    expect400(await client.post('/carts/simulate', { ...cart, returns: [{ line_order: 1, quantity: 9223372036854775807n }] }), 'returns[0].quantity: must be a number between -9007199254740991 and 9007199254740991');
+    expect400(await client.post('/carts/simulate', { ...cart, returns: [{ line_order: 1, quantity: 9223372036854775807n }] }), 'returns[0].quantity: must be a number between -9007199254740991 and 9007199254740991 other than 0');
     // A line's quantity: a number other than 0 (the engine divides the total by it), one wording whichever check
     // fails, the schema's bounds or its `not: {const: 0}` (the engine's words for raw carts too).
     const quantity = 'lines[0].quantity: must be a number between -9007199254740991 and 9007199254740991 other than 0';

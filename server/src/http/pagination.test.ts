@@ -59,21 +59,28 @@ describe('pagination of the lists', () => {
     }
   });
 
-  it('refuses forged tokens of the right tenant: parts that are not strings or numbers, huge keys, not base64', async () => {
-    const token = (key: unknown) => Buffer.from(JSON.stringify(key)).toString('base64url');
+  it('refuses forged tokens of the right list and tenant: parts that are not strings or numbers, huge keys, not base64, another list', async () => {
+    // A token is [the list's database, its prefix length, ...key] (store/paginate.ts); these lists read the tenant's range of one database.
+    const databases = { '/discounts': 'campaigns', '/points': 'campaigns', '/points/transactions': 'points_transactions', '/custom_events': 'custom_events', '/carts': 'carts' };
     const tenant = 'default/sandbox';
-    const forged = [
-      token([tenant, { a: 1 }]),
-      token([tenant, ['x', ['y']]]),
-      token([tenant, null]),
-      token([tenant, true]),
-      token([tenant, '0000000000000000001', { a: 1 }]),
-      token([tenant, 'a'.repeat(5000)]),
-      token([tenant, ...Array.from({ length: 2000 }, () => 1)]),
-      '!!!!',
-      'e30',
-    ];
-    for (const path of ['/discounts', '/points', '/points/transactions', '/custom_events', '/carts']) {
+    const encode = (parts: unknown[]) => Buffer.from(JSON.stringify(parts)).toString('base64url');
+    for (const [path, database] of Object.entries(databases)) {
+      const token = (key: unknown[]) => encode([database, 1, ...key]);
+      const forged = [
+        token([tenant, { a: 1 }]),
+        token([tenant, ['x', ['y']]]),
+        token([tenant, null]),
+        token([tenant, true]),
+        token([tenant, '0000000000000000001', { a: 1 }]),
+        token([tenant, 'a'.repeat(5000)]),
+        token([tenant, ...Array.from({ length: 2000 }, () => 1)]),
+        '!!!!',
+        'e30',
+        // The old form (the key alone), another database's key, a longer prefix's (another filter value of an index).
+        encode([tenant, 'a']),
+        encode([`${database}_by_customer`, 1, tenant, 'a']),
+        encode([database, 2, tenant, 'a', 'b']),
+      ];
       for (const starting_after of forged) {
         const res = await server.client.get(path, { query: { starting_after } });
         expect(res.status, `${path} ${starting_after.slice(0, 60)}: ${res.text}`).toBe(400);

@@ -49,6 +49,8 @@ export interface KeyRange {
 
 /** What a kind of entry offers of an lmdb-js database, with the kind's own keys. */
 export interface CustomerEntries {
+  /** The kind (page tokens name it). */
+  readonly name: CustomerEntryKind;
   get(key: Key[]): unknown;
   putSync(key: Key[], value: unknown): void;
   removeSync(key: Key[]): void;
@@ -63,11 +65,12 @@ export function customerEntries(env: StoreEnv, kind: CustomerEntryKind): Custome
   let ofEnv = views.get(env);
   if (!ofEnv) views.set(env, (ofEnv = new Map()));
   let view = ofEnv.get(kind);
-  if (!view) ofEnv.set(kind, (view = entriesOf(env, TAGS[kind])));
+  if (!view) ofEnv.set(kind, (view = entriesOf(env, kind)));
   return view;
 }
 
-function entriesOf(env: StoreEnv, tag: string): CustomerEntries {
+function entriesOf(env: StoreEnv, kind: CustomerEntryKind): CustomerEntries {
+  const tag = TAGS[kind];
   // Looked up per call: env.db forgets a database first opened by a transaction that aborted.
   const db = () => env.db(CUSTOMER_ENTRIES);
   const stored = (key: Key[]): Key[] => [key[0], key[1], tag, ...key.slice(2)];
@@ -77,6 +80,7 @@ function entriesOf(env: StoreEnv, tag: string): CustomerEntries {
   };
   const storedRange = (range: KeyRange) => ({ ...range, start: stored(range.start), end: stored(range.end) });
   return {
+    name: kind,
     get: (key) => db().get(stored(key)),
     putSync: (key, value) => db().putSync(stored(key), value),
     removeSync: (key) => db().removeSync(stored(key)),

@@ -12,7 +12,8 @@ import { VERSIONS_DATABASE } from './versioned.js';
 import { OUTBOX_DATABASES } from '../webhooks/outbox.js';
 import { AUDIT_DATABASES } from '../audit/log.js';
 
-export type Db = Database<unknown, Key>;
+/** A named database: lmdb-js sets `name` on each database openDB opens (not in its types; page tokens name it). */
+export type Db = Database<unknown, Key> & { readonly name: string };
 export type { Key };
 
 export interface StoreEnv {

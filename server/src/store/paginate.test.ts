@@ -57,8 +57,17 @@ describe('cursor pagination and id allocation over LMDB', () => {
 
   it('refuses a token that is not one of this list', () => {
     expect(() => read('garbage')).toThrow(/starting_after/);
-    const otherToken = Buffer.from(JSON.stringify([tenantPrefix(other), 'things', idKey('3')])).toString('base64url');
-    expect(() => read(otherToken)).toThrow(/starting_after/);
+    const token = (...parts: unknown[]) => Buffer.from(JSON.stringify(parts)).toString('base64url');
+    expect(read(token('things', 2, ...prefix(), idKey('2'))).data[0]).toBe('10');
+    // Another tenant's key, another database's, a longer prefix's (another filter value of an index), the old form.
+    for (const forged of [
+      token('things', 2, tenantPrefix(other), 'things', idKey('3')),
+      token('others', 2, ...prefix(), idKey('2')),
+      token('things', 3, ...prefix(), idKey('2'), 'x'),
+      token(...prefix(), idKey('2')),
+    ]) {
+      expect(() => read(forged)).toThrow(/starting_after/);
+    }
   });
 
   it('allocates increasing ids per tenant and sequence', async () => {

@@ -2,7 +2,7 @@
  * Cursor pagination over one key range (common rule 4). Items are returned in
  * key order (or reverse key order); the cursor is the last key returned, so a page never repeats or
  * skips a record when others are inserted concurrently. The token is opaque
- * (base64url of the key), and absent on the last page.
+ * (base64url of the list's name, its prefix length and the key), and absent on the last page.
  */
 import { invalidRequest } from '../http/errors.js';
 import type { Key } from './env.js';
@@ -10,6 +10,8 @@ import { under } from './keys.js';
 
 /** What a page is read from: an lmdb-js database, or one kind of customer entries (customer-entries.ts). */
 export interface KeyOrdered {
+  /** Names the key space in page tokens: a token of one key space is refused by another. */
+  readonly name: string;
   getRange(range: { start: Key[]; end: Key[]; reverse?: boolean }): Iterable<{ key: Key; value: unknown }>;
 }
 
@@ -24,9 +26,21 @@ export interface PageRequest {
   perPage: number;
 }
 
-/** A page token: the last key returned (lists computed in memory use it too, with their own key shape). */
-export function encodeCursor(key: Key[]): string {
-  return Buffer.from(JSON.stringify(key)).toString('base64url');
+/**
+ * The list a token belongs to: what it reads (a database's name) and the fixed start of its keys (the tenant,
+ * and an indexed filter's value). Lists computed in memory name themselves and their own key shape.
+ */
+export interface List {
+  name: string;
+  prefix: Key[];
+}
+
+/**
+ * A page token: the list's name, its prefix length and the last key returned (which starts with the prefix),
+ * so a token of one list, or of one filter value of an indexed list, is no position in another.
+ */
+export function encodeCursor(list: List, key: Key[]): string {
+  return Buffer.from(JSON.stringify([list.name, list.prefix.length, ...key])).toString('base64url');
 }
 
 /**
@@ -42,11 +56,14 @@ const isKeyPart = (part: unknown) => typeof part === 'string' || (typeof part ==
 /** The answer to a page token the list did not issue. */
 export const notIssued = () => invalidRequest('starting_after', 'is not a token returned by this list');
 
-/** The key of a page token this list issued (starting with `prefix`); any other token is invalid_request. */
-export function decodeCursor(token: string, prefix: Key[]): Key[] {
+/** The key of a page token `list` issued; any other token (another list's, one issued before tokens named their list) is invalid_request. */
+export function decodeCursor(token: string, { name, prefix }: List): Key[] {
   try {
-    const key = token.length <= MAX_TOKEN_LENGTH ? (JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown) : undefined;
-    if (Array.isArray(key) && key.every(isKeyPart) && prefix.every((part, i) => key[i] === part)) return key as Key[];
+    const parts = token.length <= MAX_TOKEN_LENGTH ? (JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown) : undefined;
+    if (Array.isArray(parts) && parts[0] === name && parts[1] === prefix.length) {
+      const key = parts.slice(2);
+      if (key.length > prefix.length && key.every(isKeyPart) && prefix.every((part, i) => key[i] === part)) return key as Key[];
+    }
   } catch {
     // fall through to the error below
   }
@@ -66,7 +83,8 @@ export function paginate<V, T>(
   reverse = false,
 ): Page<T> {
   const { start: first, end: last } = under(prefix);
-  const start = page.startingAfter === undefined ? (reverse ? last : first) : decodeCursor(page.startingAfter, prefix);
+  const list = { name: db.name, prefix };
+  const start = page.startingAfter === undefined ? (reverse ? last : first) : decodeCursor(page.startingAfter, list);
   const data: T[] = [];
   let lastKey: Key[] | undefined;
   let more = false;
@@ -82,7 +100,7 @@ export function paginate<V, T>(
     data.push(item);
     lastKey = k;
   }
-  return more && lastKey ? { data, next_token_starts_after: encodeCursor(lastKey) } : { data };
+  return more && lastKey ? { data, next_token_starts_after: encodeCursor(list, lastKey) } : { data };
 }
 
 function sameKey(a: Key[], b: Key[]): boolean {

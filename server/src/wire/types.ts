@@ -104,7 +104,7 @@ export type CartReadResponse = CartEvaluation & {
    */
   cancels_cart_id?: (number | string) | null;
   /**
-   * Tally's: later POST /carts with this cart's id, answered 200 and recorded here (docs/carts.md). Present only when there is one.
+   * Tally's: later POST /carts with this cart's id or code, answered 200 and recorded here, the first 10 (docs/carts.md). Present only when there is one.
    */
   deferred_errors?: {
     code: string;
@@ -114,6 +114,10 @@ export type CartReadResponse = CartEvaluation & {
      */
     received_at: string;
   }[];
+  /**
+   * Tally's: how many deferred errors came after the 10 of deferred_errors, counted and not kept (docs/carts.md). Present only when there is one.
+   */
+  deferred_errors_omitted?: number;
 };
 export type GameCampaignResponse = CommonCampaignReadFields & ResponsesGameCampaign;
 export type InstantWinCampaignResponse = CommonCampaignReadFields & ResponsesInstantWinCampaign;
