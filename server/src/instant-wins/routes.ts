@@ -78,7 +78,7 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
   return {
     'instant_wins.create': (req) =>
       duplicates.suppress(req, 'instant_wins:create', async () => {
-        const body = validate('instant_wins.create', req.body);
+        const body = validate('instant_wins.create', req.body, req.settings);
         const stored = await env.transact(() => {
           const id = allocateId(env, req.tenant, 'campaigns');
           auditTarget(req, `instant_win:${id}`);
@@ -90,7 +90,7 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
     'instant_wins.update': (req) => {
       const id = requireInt64(req.params.id, 'id');
       return duplicates.suppress(req, `instant_win:${id}`, async () => {
-        const body = validate('instant_wins.update', req.body);
+        const body = validate('instant_wins.update', req.body, req.settings);
         if (!instantWins.get(req.tenant, id)) throw notFound('id', id);
         await env.transact(() => save(req, id, body, instantWins.get(req.tenant, id)));
         return success({ id: wireInt(id) });
