@@ -46,10 +46,13 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
     tenant: req.tenant, settings: req.settings, instantWins, campaigns, games, rewards, now: wireDatetime(req.now),
     newId: (sequence) => allocateId(env, req.tenant, sequence),
   });
-  /** Writes a version and bumps the campaigns' version in the same transaction: the cart workers recompile. */
+  /**
+   * Writes a version and bumps the campaigns' version in the same transaction: the cart workers recompile. An update
+   * that changes nothing writes neither (the store answers `previous`).
+   */
   const save = (req: TallyRequest, id: string, body: InstantWinsUpdate, previous?: InstantWinRecord) => {
     const stored = instantWins.putInTransaction(req.tenant, buildInstantWin(writer(req), id, body, previous), previous);
-    campaigns.bumpVersionInTransaction(req.tenant);
+    if (stored !== previous) campaigns.bumpVersionInTransaction(req.tenant);
     return stored;
   };
   /** The customer's usable voucher of a targeted instant win: its delivery. */
