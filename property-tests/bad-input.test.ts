@@ -31,6 +31,7 @@ import { createAjv, SCHEMA_DOCUMENTS } from '../server/src/http/validation.js';
 import { REQUEST_SCHEMAS, RESPONSE_BODIES } from '../server/src/openapi/bodies.js';
 import { PAGE_PARAMETERS, QUERY_PARAMETERS } from '../server/src/openapi/parameters.js';
 import { cartBody } from '../server/src/testing/carts.js';
+import type { CompanySettings } from '../server/src/tenancy/types.js';
 import { startServer, TEST_KEY, TEST_SECRET, type TestServer } from '../server/src/testing/server.js';
 import { sleep } from '../server/src/webhooks/testing.js';
 
@@ -274,8 +275,9 @@ describe('bad input, for every operation', () => {
     for (const until = Date.now() + 5000; delivery.status !== 'failed' && Date.now() < until; delivery = await deliveryOf()) await sleep(20);
     expect(delivery.status).toBe('failed');
     await target.restart({ WEBHOOK_POLL_INTERVAL_MS: '0' });
+    // Texts per language must be in the Company's languages: the base bodies write English and Spanish.
     await ok('PATCH', '/company', {
-      cart_cancellation_wait_seconds: 0,
+      cart_cancellation_wait_seconds: 0, languages: ['en', 'es'],
       audiences: [{ id: 1, name: 'Spain', rule: { conditions: { and: [{ field: 'customer.country', operator: 'eq', value: 'ES' }] } } }],
     });
     await ok('POST', '/carts/realtime', cartBody(10, { id: 1, code: 'CART-1', customer_id: 1 }));
@@ -432,8 +434,11 @@ describe('bad input, for every operation', () => {
     return SCHEMA_DOCUMENTS.has(id) ? id : undefined;
   }
 
-  /** Whether the server must refuse the body: not a JSON object, or refused by the operation's schema. */
-  function mustRefuse(op: OperationId, text: string | undefined): string | undefined {
+  /** The server's Company settings now: a text per language is checked against its languages. */
+  const companySettings = async () => (await server.client.get('/company')).body as CompanySettings;
+
+  /** Whether the server must refuse the body: not a JSON object, or refused by the operation's schema for the Company's `settings`. */
+  function mustRefuse(op: OperationId, text: string | undefined, settings: CompanySettings): string | undefined {
     if (text === undefined) return undefined;
     let body: Record<string, unknown>;
     try {
@@ -445,7 +450,7 @@ describe('bad input, for every operation', () => {
     if (!id) return undefined;
     let check = checks.get(id);
     if (!check) checks.set(id, (check = ajv.getSchema(id)!));
-    return check(body) ? undefined : `schema ${id}: ${check.errors!.map((e) => `${e.instancePath} ${e.message}`).join('; ')}`;
+    return check.call({ settings }, body) ? undefined : `schema ${id}: ${check.errors!.map((e) => `${e.instancePath} ${e.message}`).join('; ')}`;
   }
 
   /** The operation's base request: valid path values, its required query parameters, its base body. */
@@ -459,7 +464,7 @@ describe('bad input, for every operation', () => {
     // No background writes during the test: the points settlement sweep is off, merges complete at once, the webhook dispatcher is off after seed().
     const start = () => startServer({ env: { POINTS_SETTLEMENT_INTERVAL_MS: '0', TALLY_MERGE_DELAY_MS: '0', WEBHOOK_POLL_INTERVAL_MS: '20', WEBHOOK_RETRY_SECONDS: '0' } });
     [server, baseline] = await Promise.all([start(), start()]);
-    ajv = createAjv();
+    ajv = createAjv({ requests: true });
     for (const document of SCHEMA_DOCUMENTS.values()) ajv.addSchema(document);
     [seeded, baselineSeeded] = await Promise.all([seed(server), seed(baseline)]);
     store = open({ path: server.dataDir, readOnly: true, maxDbs: 256 });
@@ -470,13 +475,14 @@ describe('bad input, for every operation', () => {
     await Promise.all([server?.dispose(), baseline?.dispose()]);
   });
 
-  it('every base body is one its schema accepts (the mutations start from valid requests)', () => {
+  it('every base body is one its schema accepts (the mutations start from valid requests)', async () => {
+    const settings = await companySettings();
     for (const op of Object.keys(OPERATIONS) as OperationId[]) {
       const id = schemaOf(op);
       if (!id || OPERATIONS[op].method === 'GET') continue;
       const base = baseBody(op, seeded);
       expect(base, `${op} has no base body`).toBeDefined();
-      expect(mustRefuse(op, toJson(base)), op).toBeUndefined();
+      expect(mustRefuse(op, toJson(base), settings), op).toBeUndefined();
     }
   });
 
@@ -531,6 +537,8 @@ describe('bad input, for every operation', () => {
       body: base === undefined ? fc.constant([]) : fc.array(arbBodyMutation(base), { minLength: 1, maxLength: 2 }),
     });
 
+    // PATCH /company is the one operation that changes them, and writes no text per language.
+    const settings = await companySettings();
     let before = snapshot();
     await fc.assert(
       fc.asyncProperty(arbCase, async (c) => {
@@ -553,7 +561,7 @@ describe('bad input, for every operation', () => {
         if (res.status < 300) count.ok++;
         else count.refused++;
         if (res.status < 300) {
-          const refusal = mustRefuse(op, text);
+          const refusal = mustRefuse(op, text, settings);
           expect(refusal, `${shown}: answered ${res.status} to a body that must be refused\n${res.text}`).toBeUndefined();
           // A request that succeeded may have written; what a later refused one must leave is this. Some
           // leave work that writes just after the answer: wait for it first.

@@ -108,7 +108,8 @@ describe('campaigns kept by a back office', () => {
       active: true, max_redemptions: 1, priority: 0, printable: false, auto_select: false,
     });
 
-    // A name per language reads as sent; a points campaign's coupon too; no coupon reads null.
+    // A name per language (in languages the Company configures) reads as sent; a points campaign's coupon too; no coupon reads null.
+    expect((await server.client.patch('/company', { languages: ['en', 'es'] })).status).toBe(200);
     const points = await server.client.post('/points', {
       rule_params: { name: 'Points back', rule_effects: [{ type: 'ratio', value: 1 }] },
       coupon_params: { name: { en: 'Gift', es: 'Regalo' }, max_redemptions: 2 },

@@ -77,7 +77,7 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
   return {
     create: (req) =>
       duplicates.suppress(req, `${kind}_campaign:create`, async () => {
-        const body = validate('campaigns.create', req.body);
+        const body = validate('campaigns.create', req.body, req.settings);
         const id = await write(req, body);
         return success({ id: wireInt(id) });
       }),
@@ -85,7 +85,7 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
     update: (req) => {
       const id = requireInt64(req.params.value, 'value');
       return duplicates.suppress(req, `campaign:${id}`, async () => {
-        await write(req, validate('campaigns.update', req.body), id);
+        await write(req, validate('campaigns.update', req.body, req.settings), id);
         return success();
       });
     },

@@ -8,12 +8,12 @@
  * `campaign_coupons` [tenant, 'static', static_code] and [tenant, 'id', idKey(coupon_id)] -> campaign id;
  * `campaigns_meta` [tenant, 'version'] -> number.
  */
-import { isDeepStrictEqual } from 'node:util';
 import type { Campaign } from '@tally/engine';
 import type { StoreEnv } from '../store/env.js';
 import { InstantWinStore } from '../instant-wins/store.js';
 import { isCartCampaign } from '../triggers/binding.js';
 import { allocateId } from '../store/ids.js';
+import { changesNothing } from '../store/unchanged.js';
 import { needsCoupon } from './params.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import { idKey, tenantPrefix, under } from '../store/keys.js';
@@ -69,11 +69,6 @@ export function toEngineCampaign(record: CampaignRecord): Campaign {
     // The engine reports the coupon's id in coupon_info.
     ...(record.coupon_params ? { coupon_params: { ...record.coupon_params, id: record.coupon_id } } : {}),
   };
-}
-
-/** Whether a record built from an update stores what `previous` stores (its write time and version aside). */
-function unchanged(record: CampaignRecord, previous: CampaignRecord): boolean {
-  return isDeepStrictEqual({ ...record, updated_at: '', history_id: '' }, { ...previous, updated_at: '', history_id: '' });
 }
 
 /** The other languages' names of the campaigns that have some, by campaign id (what answers localize effects with). */
@@ -144,7 +139,7 @@ export class LmdbCampaignStore implements CampaignStore {
   }
 
   putInTransaction(tenant: Tenant, record: CampaignRecord, previous?: CampaignRecord): CampaignRecord {
-    if (previous && unchanged(record, previous)) return previous;
+    if (previous && changesNothing(record, previous)) return previous;
     const prefix = tenantPrefix(tenant);
     const oldCode = previous?.coupon_params?.static_code;
     const newCode = record.coupon_params?.static_code;

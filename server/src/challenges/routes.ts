@@ -39,7 +39,7 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
   return {
     'challenges.create': (req) =>
       duplicates.suppress(req, 'challenges:create', async () => {
-        const body = validate('challenges.create', req.body);
+        const body = validate('challenges.create', req.body, req.settings);
         const draft = buildChallenge('0', body, req.settings, wireDatetime(req.now));
         const id = await env.transact(() => {
           const challenge = { ...draft, id: allocateId(env, req.tenant, 'challenges') };
@@ -52,7 +52,7 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
 
     'challenges.update': (req) =>
       duplicates.suppress(req, `challenge:${requireInt64(req.params.id, 'id')}`, async () => {
-        const body = validate('challenges.update', req.body);
+        const body = validate('challenges.update', req.body, req.settings);
         const previous = existing(req);
         const challenge = buildChallenge(previous.id, body, req.settings, wireDatetime(req.now), previous);
         await env.transact(() => challenges.putInTransaction(req.tenant, challenge));

@@ -22,7 +22,7 @@ export function couponRoutes({ env, duplicates }: ServerContext): Routes {
 
   return {
     'coupons.create': (req) => {
-      const body = validate('coupons.create', req.body);
+      const body = validate('coupons.create', req.body, req.settings);
       return duplicates.suppress(req, createTarget('coupon', `create:${body.loyalty_rule_id}`), async () => {
         const id = await env.transact(() => {
           const created = createInTransaction(stores, req, body, () => allocateId(env, req.tenant, 'coupons'));
@@ -35,7 +35,7 @@ export function couponRoutes({ env, duplicates }: ServerContext): Routes {
 
     'coupons.update': (req) => {
       const id = requireInt64(req.params.id, 'id');
-      const body = validate('coupons.update', req.body);
+      const body = validate('coupons.update', req.body, req.settings);
       return duplicates.suppress(req, `coupon:${id}`, async () => {
         await env.transact(() => updateInTransaction(stores, req, id, body));
         return success();

@@ -62,7 +62,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
   return {
     'games.create': (req) =>
       duplicates.suppress(req, 'games:create', async () => {
-        const body = validate('games.create', req.body);
+        const body = validate('games.create', req.body, req.settings);
         const stored = await env.transact(() => {
           const id = allocateId(env, req.tenant, 'campaigns');
           auditTarget(req, `game:${id}`);
@@ -73,7 +73,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
 
     'games.update': (req) =>
       duplicates.suppress(req, `game:${requireInt64(req.params.id, 'id')}`, async () => {
-        const body = validate('games.update', req.body);
+        const body = validate('games.update', req.body, req.settings);
         const previous = existing(req);
         await env.transact(() => {
           const current = games.get(req.tenant, previous.id)!;

@@ -9,12 +9,14 @@ import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { idKey, tenantPrefix } from '../store/keys.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
+import { changesNothing } from '../store/unchanged.js';
 import type { Tenant } from '../tenancy/types.js';
 
 export interface Versioned {
   id: string;
   history_id: string;
   static_code: string | null;
+  updated_at: string;
 }
 
 export class VersionedStore<T extends Versioned> {
@@ -53,8 +55,12 @@ export class VersionedStore<T extends Versioned> {
     return paginate<T, V>(this.db, [tenantPrefix(tenant)], request, (record, key) => (key.length === 2 ? keep(record) : undefined));
   }
 
-  /** Inside `env.transact`: stores a new version (new history id) and moves the static code index. */
+  /**
+   * Inside `env.transact`: stores a new version (new history id) and moves the static code index. A record
+   * equal to `previous` but for `updated_at` writes nothing and answers `previous` (store/unchanged.ts).
+   */
   putInTransaction(tenant: Tenant, record: Omit<T, 'history_id'>, previous?: T): T {
+    if (previous && changesNothing(record, previous)) return previous;
     const prefix = tenantPrefix(tenant);
     if (previous?.static_code && previous.static_code !== record.static_code) this.db.removeSync([prefix, 'code', previous.static_code]);
     if (record.static_code) this.db.putSync([prefix, 'code', record.static_code], record.id);

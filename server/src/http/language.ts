@@ -39,3 +39,20 @@ export function localize(
   const fallback = text[settings.default_language] ?? Object.values(text)[0] ?? '';
   return language === undefined ? fallback : (text[language] ?? fallback);
 }
+
+/**
+ * What is wrong with a text sent per language, or undefined: each of its languages must be one the Company
+ * configures, and the default language's text must be there (every default read, cart effect and stored name
+ * shows it). `language` names the language at fault, when one is.
+ */
+export function textsProblem(
+  texts: Readonly<Record<string, string>>,
+  settings: Pick<CompanySettings, 'languages' | 'default_language'>,
+): { language?: string; message: string } | undefined {
+  const foreign = Object.keys(texts).find((language) => !settings.languages.includes(language));
+  if (foreign !== undefined) return { language: foreign, message: `${foreign} is not one of the Company's languages (${settings.languages.join(', ')})` };
+  if (!Object.hasOwn(texts, settings.default_language)) {
+    return { message: `must have a text in ${settings.default_language}, the Company's default language` };
+  }
+  return undefined;
+}

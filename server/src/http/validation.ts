@@ -4,7 +4,9 @@
  * main thread as it starts, `compileSchemas`); handlers call
  * `validate(id, body)`. The `wire` keyword checks a contract wire type and
  * rewrites the value to its canonical form (int64 as a decimal string,
- * datetimes in UTC), so handlers only ever see canonical values.
+ * datetimes in UTC), so handlers only ever see canonical values. The
+ * `languageTexts` keyword checks a text per language against the Company's
+ * languages: a schema holding one is validated with the Company's settings.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +18,9 @@ import { isCountry } from '@tally/engine';
 import { formatNames, type FormatName } from 'ajv-formats/dist/formats.js';
 import { cannotBeSentWith, invalidRequest, mustBe, mustBeAnyOf, mustBeIn, requiredOr, requiredWith, typeName, type JsonType } from './errors.js';
 import { FORMAT_DESCRIPTIONS } from './formats.js';
+import { textsProblem } from './language.js';
 import { atMostCharacters, atMostOf, counted, notACountry } from './params.js';
+import type { CompanySettings } from '../tenancy/types.js';
 import type { RequestBodies } from '../wire/types.js';
 import { WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
 
@@ -46,11 +50,35 @@ function isoCountryValidate(enabled: boolean, data: unknown): boolean {
 }
 isoCountryValidate.errors = undefined as Partial<ErrorObject>[] | undefined;
 
+/** What validate() passes its checks as their `this` (ajv's passContext): the Company a request writes to. */
+interface ValidationContext {
+  settings?: CompanySettings;
+}
+
+/**
+ * The `languageTexts` keyword, on a text that may be sent per language: such an object must hold the Company's default
+ * language and only languages it configures (language.ts), named in the error (`rule_params.name.fr`). The Company's
+ * settings are the check's context; a schema with such a text checked without them is a route's bug, not a request's.
+ */
+function languageTextsValidate(this: ValidationContext | undefined, enabled: boolean, data: Record<string, string>, _schema: unknown, cxt?: DataValidationCxt): boolean {
+  if (!enabled) return true;
+  const settings = this?.settings;
+  if (settings === undefined) throw new Error('a text per language was validated without the Company: call validate(id, body, req.settings)');
+  const problem = textsProblem(data, settings);
+  if (problem === undefined) return true;
+  const at = cxt?.instancePath ?? '';
+  languageTextsValidate.errors = [{ keyword: 'languageTexts', message: problem.message, params: {}, instancePath: problem.language === undefined ? at : `${at}/${problem.language}` }];
+  return false;
+}
+languageTextsValidate.errors = undefined as Partial<ErrorObject>[] | undefined;
+
 /**
  * Creates an ajv instance with Tally's formats and the `wire`, `patternDescription` and `isoCountry` keywords; a
- * Company's schemas get theirs from company-schemas.ts (`regExp`, `formats`).
+ * Company's schemas get theirs from company-schemas.ts (`regExp`, `formats`). `requests`: the instance of `schemas/`,
+ * with the `languageTexts` keyword, which needs the Company validate() passes (a Company's own schemas, checked with
+ * none, cannot use it: it is an unknown keyword there).
  */
-export function createAjv(options: { removeAdditional?: boolean; regExp?: RegExpEngine; formats?: FormatName[] } = {}): Ajv {
+export function createAjv(options: { removeAdditional?: boolean; regExp?: RegExpEngine; formats?: FormatName[]; requests?: boolean } = {}): Ajv {
   const ajv = new Ajv({
     allErrors: false,
     // Errors carry their schema and value: schemaError reads a failed oneOf/anyOf's branches to name the fields of a
@@ -61,6 +89,8 @@ export function createAjv(options: { removeAdditional?: boolean; regExp?: RegExp
     // Strict mode stays on (unknown keywords are errors); its type lint only warns
     // on stderr about valid patterns such as `required` inside `allOf`.
     strictTypes: false,
+    // Keyword checks get validate()'s context as `this` (languageTexts: the Company's languages).
+    passContext: options.requests === true,
     ...(options.regExp ? { code: { regExp: options.regExp } } : {}),
   });
   addFormats(ajv, { formats: options.formats ?? formatNames, keywords: true });
@@ -77,6 +107,10 @@ export function createAjv(options: { removeAdditional?: boolean; regExp?: RegExp
   ajv.addKeyword({ keyword: 'patternDescription', schemaType: 'string' });
   // A string keyword runs after `pattern`: a code of the wrong form is answered in the pattern's words first.
   ajv.addKeyword({ keyword: 'isoCountry', type: 'string', schemaType: 'boolean', errors: true, validate: isoCountryValidate });
+  if (options.requests) {
+    // An object keyword runs after the `anyOf` beside it: each text is checked (length, characters) before its languages.
+    ajv.addKeyword({ keyword: 'languageTexts', type: 'object', schemaType: 'boolean', errors: true, validate: languageTextsValidate });
+  }
   return ajv;
 }
 
@@ -105,7 +139,7 @@ export const SCHEMA_DOCUMENTS: ReadonlyMap<string, SchemaDocument> = new Map(
     }),
 );
 
-const ajv = createAjv();
+const ajv = createAjv({ requests: true });
 const compiled = new Map<string, ValidateFunction>();
 for (const document of SCHEMA_DOCUMENTS.values()) ajv.addSchema(document);
 
@@ -420,11 +454,13 @@ function fieldOfPointer(root: string, path: string): string {
  * Validates (and canonicalises, in place) a request body against the schema
  * `id` from `schemas/`; throws invalid_request naming the field. The body is
  * typed by the schema (`RequestBodies`, generated from `schemas/` by
- * `npm run schemas`).
+ * `npm run schemas`). `settings`, the Company written to, is needed by a
+ * schema with texts per language (`languageTexts`).
  */
-export function validate<K extends keyof RequestBodies>(id: K, data: unknown): RequestBodies[K] {
-  // The schema of `id` is what RequestBodies[K] was generated from: ajv's guard narrows `data` to it.
-  const check = checkOf(id) as ValidateFunction<RequestBodies[K]>;
-  if (!check(data)) throw schemaError(check.errors);
-  return data;
+export function validate<K extends keyof RequestBodies>(id: K, data: unknown, settings?: CompanySettings): RequestBodies[K] {
+  const check = checkOf(id);
+  const context: ValidationContext = { settings };
+  if (!check.call(context, data)) throw schemaError(check.errors);
+  // The schema of `id` is what RequestBodies[K] was generated from (called with a context, ajv's guard cannot narrow).
+  return data as RequestBodies[K];
 }

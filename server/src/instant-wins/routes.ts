@@ -46,10 +46,13 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
     tenant: req.tenant, settings: req.settings, instantWins, campaigns, games, rewards, now: wireDatetime(req.now),
     newId: (sequence) => allocateId(env, req.tenant, sequence),
   });
-  /** Writes a version and bumps the campaigns' version in the same transaction: the cart workers recompile. */
+  /**
+   * Writes a version and bumps the campaigns' version in the same transaction: the cart workers recompile. An update
+   * that changes nothing writes neither (the store answers `previous`).
+   */
   const save = (req: TallyRequest, id: string, body: InstantWinsUpdate, previous?: InstantWinRecord) => {
     const stored = instantWins.putInTransaction(req.tenant, buildInstantWin(writer(req), id, body, previous), previous);
-    campaigns.bumpVersionInTransaction(req.tenant);
+    if (stored !== previous) campaigns.bumpVersionInTransaction(req.tenant);
     return stored;
   };
   /** The customer's usable voucher of a targeted instant win: its delivery. */
@@ -78,7 +81,7 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
   return {
     'instant_wins.create': (req) =>
       duplicates.suppress(req, 'instant_wins:create', async () => {
-        const body = validate('instant_wins.create', req.body);
+        const body = validate('instant_wins.create', req.body, req.settings);
         const stored = await env.transact(() => {
           const id = allocateId(env, req.tenant, 'campaigns');
           auditTarget(req, `instant_win:${id}`);
@@ -90,7 +93,7 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
     'instant_wins.update': (req) => {
       const id = requireInt64(req.params.id, 'id');
       return duplicates.suppress(req, `instant_win:${id}`, async () => {
-        const body = validate('instant_wins.update', req.body);
+        const body = validate('instant_wins.update', req.body, req.settings);
         if (!instantWins.get(req.tenant, id)) throw notFound('id', id);
         await env.transact(() => save(req, id, body, instantWins.get(req.tenant, id)));
         return success({ id: wireInt(id) });

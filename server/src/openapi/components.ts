@@ -6,7 +6,8 @@
  * `#/components/schemas/...`, the `wire` keyword (an ajv extension) is
  * replaced by the plain JSON Schema of what it accepts, `patternDescription`
  * (another) by a `description` saying it, where the schema has none of its own,
- * and `isoCountry` (a third: the pattern's words already say a country's code) dropped.
+ * `isoCountry` (a third: the pattern's words already say a country's code) dropped,
+ * and `languageTexts` (a fourth) by a `description` of the rule it checks.
  */
 import { MAX_POINTS } from '@tally/engine';
 import { mustBeAnyOf } from '../http/errors.js';
@@ -27,6 +28,8 @@ const WIRE_SCHEMAS: Record<WireType, Json> = {
 
 const COMPONENTS = '#/components/schemas/';
 
+const LANGUAGE_TEXTS = "A text, or an object of texts by language code that holds the Company's default language and only languages the Company configures (PATCH /company `languages`).";
+
 /** `X#/$defs/y` (or `#/$defs/y` inside X) → the component `X.y`; `X` → `X`. */
 function componentRef(ref: string, owner?: string): string {
   const { id, def, pointer } = parseSchemaRef(ref, owner);
@@ -42,6 +45,7 @@ export function toOpenApiSchema(schema: unknown, owner?: string): unknown {
     if (key === '$id' || key === '$defs' || key === 'isoCountry') continue;
     if (key === '$ref' && typeof value === 'string') out.$ref = componentRef(value, owner);
     else if (key === 'patternDescription') out.description ??= `The value ${mustBeAnyOf(value as string)}.`;
+    else if (key === 'languageTexts') out.description ??= LANGUAGE_TEXTS;
     else if (key === 'wire') Object.assign(out, WIRE_SCHEMAS[value as WireType], { description: `The value ${mustBeAnyOf(WIRE_DESCRIPTIONS[value as WireType])}.` });
     else out[key] = toOpenApiSchema(value, owner);
   }

@@ -62,7 +62,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
   return {
     'rewards.create': (req) =>
       duplicates.suppress(req, 'rewards:create', async () => {
-        const body = validate('rewards.create', req.body);
+        const body = validate('rewards.create', req.body, req.settings);
         const draft = buildReward(writer(req), '0', body);
         const id = await env.transact(() => {
           const reward = { ...draft, id: allocateId(env, req.tenant, 'rewards') };
@@ -75,7 +75,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
 
     'rewards.update': (req) =>
       duplicates.suppress(req, `reward:${requireInt64(req.params.id, 'id')}`, async () => {
-        const body = validate('rewards.update', req.body);
+        const body = validate('rewards.update', req.body, req.settings);
         const previous = existing(req);
         const reward = buildReward(writer(req), previous.id, body, previous);
         await env.transact(() => rewards.putInTransaction(req.tenant, reward));
