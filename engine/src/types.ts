@@ -229,6 +229,12 @@ export interface Context {
    * original ticket (null: a return that moves none, e.g. of a ticket not stored or of another customer).
    */
   returns?: (ReturnedPoints | null)[];
+  /**
+   * Units each prize outcome can still hand over to this customer, by `<promotion_type>:<promotion_id>`
+   * (`reward:12`); absent = no cap. A drawn prize whose outcome has none left is a prize without stock; prizes
+   * sharing an outcome share its units within one evaluation.
+   */
+  prize_units?: Record<string, number>;
 }
 
 /** What one return moves: the original ticket line's points taken back, its points spent (cashback) given back. */

@@ -24,13 +24,15 @@ export function compilePrizes(raw: unknown): CompiledPrize[] {
     }
     const outcome = prize.outcome;
     const promotionId = outcome?.promotion_id;
+    const wins = outcome === undefined || outcome === null || (typeof outcome.promotion_type === 'string' && outcome.promotion_type !== '');
     return {
       id: idString(prize.id, `${field}.id`),
       rawId: prize.id,
       name: prize.name,
       description: typeof prize.description === 'string' ? prize.description : null,
       ruleId: promotionId === undefined || promotionId === null ? null : promotionId,
-      wins: outcome === undefined || outcome === null || (typeof outcome.promotion_type === 'string' && outcome.promotion_type !== ''),
+      outcomeKey: wins && outcome?.promotion_type !== undefined && promotionId !== undefined && promotionId !== null ? `${outcome.promotion_type}:${promotionId}` : null,
+      wins,
       upTo: cumulative.times(DRAW_SCALE).floor().toNumber(),
       stock: prize.stock,
     };

@@ -44,6 +44,8 @@ export interface CompiledPrize {
   name: string;
   description: string | null;
   ruleId: Id | null;
+  /** `<promotion_type>:<promotion_id>` of a prize that wins and names what it hands over (context.prize_units), else null. */
+  outcomeKey: string | null;
   /** false for the contract's "no prize" (an outcome with an empty promotion_type): drawing it is taking part without winning. */
   wins: boolean;
   /** Upper end (exclusive) of the prize's slice of [0, DRAW_SCALE). */

@@ -60,6 +60,28 @@ describe('instant wins', () => {
     expect(outcome.writes.stock).toEqual([]);
   });
 
+  it('a prize whose outcome has no units left for the customer (prize_units) is a prize without stock: no prize data, no stock write', () => {
+    const outcome = play(game(sure), { prize_units: { 'reward:900': 0 } });
+    expect(outcome.response.effects).toHaveLength(1);
+    expect(outcome.response.effects[0]).not.toHaveProperty('prize_name');
+    expect(outcome.writes.stock).toEqual([]);
+    expect(outcome.writes.draws[0].prize_id).toBeNull();
+    // Units of another outcome do not cap it; its own units left, it wins and consumes its own stock.
+    expect(play(game(sure), { prize_units: { 'reward:901': 0 } }).response.effects[0].prize_name).toBe('Mug');
+    expect(play(game([{ ...sure[0], stock: -1 }]), { prize_units: { 'reward:900': 1 } }).writes.stock).toEqual([]);
+  });
+
+  it('prizes of several campaigns sharing an outcome share its units within one evaluation, in campaign order', () => {
+    const second: Campaign = { ...game([{ ...sure[0], id: 72, stock: -1 }]), id: 6 };
+    const outcome = evaluate([game(sure), second], cart([line(1, 10, 10)]), context({ prize_units: { 'reward:900': 1 } }));
+    expect(outcome.response.effects.map((e) => [e.rule_id, e.prize_name])).toEqual([[5, 'Mug'], [6, undefined]]);
+    expect(outcome.writes.draws.map((d) => d.prize_id)).toEqual([71, null]);
+  });
+
+  it('rejects prize_units that are not whole units', () => {
+    expect(() => play(game(sure), { prize_units: { 'reward:900': -1 } })).toThrow(/context\.prize_units\.reward:900/);
+  });
+
   it('weights that leave room for no prize', () => {
     const outcome = play(game([{ ...sure[0], weight: 0 }]));
     expect(outcome.response.effects).toHaveLength(1);

@@ -1,7 +1,9 @@
 /**
  * Instant wins: one effect per campaign the customer takes part in. In
  * realtime mode a seeded draw picks a prize by weight; a prize without stock
- * yields no prize (remove_prize: its probability goes to "no prize"), and so
+ * yields no prize (remove_prize: its probability goes to "no prize"), as does
+ * one whose outcome has no units left for the customer (context.prize_units:
+ * a reward out of stock or redeemed its redeem_times), and so
  * does a prize whose outcome is the contract's "no prize" (empty
  * promotion_type): prize data only for a prize won. In
  * simulate mode nothing is drawn and no prize data is returned, so simulating
@@ -42,10 +44,11 @@ export function playInstantWin(run: Run, campaign: CompiledCampaign): void {
   const drawn = drawFromSeed(seed);
   const index = campaign.prizes.findIndex((prize) => drawn < prize.upTo);
   const prize: CompiledPrize | undefined = campaign.prizes[index];
-  // Nothing drawn, the contract's "no prize" drawn, or a prize without stock: taking part without winning.
+  // Nothing drawn, the contract's "no prize" drawn, or a prize without stock (its own, or its outcome's units): taking part without winning.
   const stock = prize !== undefined && prize.wins ? stockLeft(run, campaign, prize) : 0;
-  const won = prize !== undefined && stock !== 0;
+  const won = prize !== undefined && stock !== 0 && outcomeUnitsLeft(run, prize) !== 0;
   if (won) {
+    if (prize.outcomeKey !== null) run.prizeUnitsWon.set(prize.outcomeKey, (run.prizeUnitsWon.get(prize.outcomeKey) ?? 0) + 1);
     effect.prize_name = prize.name;
     // Every field of the prize data is there on a win (null when the prize has no description), none otherwise.
     effect.prize_description = prize.description;
@@ -62,4 +65,10 @@ function stockLeft(run: Run, campaign: CompiledCampaign, prize: CompiledPrize): 
   const counted = run.context.counters[campaign.id]?.prize_stock?.[prize.id];
   const stock = counted ?? prize.stock;
   return stock < 0 ? -1 : stock;
+}
+
+/** Units the prize's outcome can still hand over, less those won earlier in this evaluation; -1 = no cap. */
+function outcomeUnitsLeft(run: Run, prize: CompiledPrize): number {
+  const units = prize.outcomeKey === null ? undefined : run.context.prizeUnits[prize.outcomeKey];
+  return units === undefined ? -1 : Math.max(0, units - (run.prizeUnitsWon.get(prize.outcomeKey!) ?? 0));
 }

@@ -18,6 +18,7 @@ export interface ContextInput {
   productCodes: Readonly<Record<string, { code?: string; ean?: string }>>;
   /** Aligned with the cart's returns. */
   returns: readonly (ReturnedPoints | null)[];
+  prizeUnits: Readonly<Record<string, number>>;
 }
 
 const EMPTY = Object.freeze({});
@@ -46,6 +47,7 @@ export function readContext(context: Context, returnCount = 0): ContextInput {
     productFeatures: context.product_features ?? EMPTY,
     productCodes: context.product_codes ?? EMPTY,
     returns: readReturned(context.returns, returnCount),
+    prizeUnits: readPrizeUnits(context.prize_units),
   };
 }
 
@@ -64,6 +66,15 @@ function readReturned(returns: Context['returns'], returnCount: number): (Return
     }
     return returned;
   });
+}
+
+function readPrizeUnits(units: Context['prize_units']): Readonly<Record<string, number>> {
+  if (units === undefined) return EMPTY;
+  if (units === null || typeof units !== 'object') throw invalidRequest('context.prize_units', mustBe('object'));
+  for (const [key, left] of Object.entries(units)) {
+    if (!Number.isSafeInteger(left) || left < 0) throw invalidRequest(`context.prize_units.${key}`, mustBeIn('integer', { minimum: 0 }));
+  }
+  return units;
 }
 
 /** An identified customer: one the caller resolved to an id or a code. */

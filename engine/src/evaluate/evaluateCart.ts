@@ -48,6 +48,7 @@ export function evaluateCart(program: Program, cart: Cart, context: Context): Ou
     scoreCoupon: 0,
     scoreReturnedFrom: 0,
     scoreReturnedTo: 0,
+    prizeUnitsWon: new Map(),
     writes: emptyWrites(),
   };
   // The contract's order: discounts, then cashback and points on the discounted lines, then instant wins; then what returns move.

@@ -35,6 +35,8 @@ export interface Run {
   /** Points the cart's returns take back from the customer and give back (score_returned_from/to_customer). */
   scoreReturnedFrom: number;
   scoreReturnedTo: number;
+  /** Units of each prize outcome (context.prize_units) won so far in this evaluation. */
+  prizeUnitsWon: Map<string, number>;
   writes: Writes;
 }
 

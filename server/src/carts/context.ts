@@ -16,7 +16,7 @@ import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { ownCountry, registrationOf } from '../locations/registration.js';
 import type { LocationStore } from '../locations/store.js';
 import type { ProductStore } from '../products/store.js';
-import type { CachedProgram } from './programs.js';
+import { rewardUnitsKey, type CachedProgram } from './programs.js';
 
 export interface PointsBalance {
   score: number;
@@ -36,6 +36,8 @@ export interface ContextSources {
   balance(tenant: Tenant, customerId: string, now: Date): PointsBalance;
   /** The customer's tier (the `customer.tier` fact), when tier programs are read. */
   tier?(tenant: Tenant, customer: CustomerRecord, now: Date): string | undefined;
+  /** Units of a reward the customer can still win as an instant-win prize (rewards/prize.ts); -1 = unlimited. */
+  rewardPrizeUnits(tenant: Tenant, settings: CompanySettings, rewardId: string, customerId: string, now: Date): number;
 }
 
 /** The cart's customer: who the points, limits and vouchers belong to. */
@@ -108,6 +110,7 @@ export function buildContext(
     seed,
     ...(customer.id === null ? {} : { customer: customerState(sources, tenant, settings, customer, now, cached.usesTier, listedCodes) }),
     counters: readCounters(sources, tenant, settings, cached, customerCounterKey(customer), at),
+    ...(customer.id === null ? {} : readPrizeUnits(sources, tenant, settings, cached, customer.id, now)),
     ...(cached.usesFeatures && sources.products && productIds.length > 0 ? { product_features: sources.products.productFeatures(tenant, productIds) } : {}),
     ...(cached.usesProductCodes && sources.products && productIds.length > 0 ? { product_codes: sources.products.productCodes(tenant, productIds) } : {}),
   };
@@ -182,4 +185,19 @@ function readCounters(
     counters[campaign.id] = entry;
   }
   return counters;
+}
+
+/**
+ * The units each reward of the program's reward prizes can still hand over to the customer (context.prize_units):
+ * one read per reward, none for a program without reward prizes; an unlimited one is left out (no cap).
+ */
+function readPrizeUnits(sources: ContextSources, tenant: Tenant, settings: CompanySettings, cached: CachedProgram, customerId: string, now: Date): Pick<Context, 'prize_units'> {
+  const units = new Map<string, number>();
+  for (const campaign of cached.counted) {
+    for (const { reward } of campaign.prizes) {
+      if (reward !== null && !units.has(reward)) units.set(reward, sources.rewardPrizeUnits(tenant, settings, reward, customerId, now));
+    }
+  }
+  const capped = [...units].filter(([, left]) => left >= 0);
+  return capped.length === 0 ? {} : { prize_units: Object.fromEntries(capped.map(([reward, left]) => [rewardUnitsKey(reward), left])) };
 }

@@ -18,7 +18,29 @@ export interface CountedCampaign {
   id: string;
   once: CompiledCampaign['once'];
   budget: CompiledCampaign['budget'];
-  prizes: { id: string; stock: number }[];
+  /** Prizes with a stock of their own (`stock` ≥ 0) or a reward to hand over (its id; -1 `stock` when unlimited). */
+  prizes: CountedPrize[];
+}
+
+export interface CountedPrize {
+  id: string;
+  stock: number;
+  /** The reward the prize hands over: its units left for the customer cap the draw (context.prize_units). */
+  reward: string | null;
+}
+
+const REWARD = 'reward:';
+
+function countedPrizes(prizes: CompiledCampaign['prizes']): CountedPrize[] {
+  return prizes.flatMap((p) => {
+    const reward = p.outcomeKey?.startsWith(REWARD) ? p.outcomeKey.slice(REWARD.length) : null;
+    return p.stock >= 0 || reward !== null ? [{ id: p.id, stock: p.stock, reward }] : [];
+  });
+}
+
+/** The context's key of a reward's units (the engine's outcome key of a reward prize). */
+export function rewardUnitsKey(rewardId: string): string {
+  return REWARD + rewardId;
 }
 
 export interface CachedProgram {
@@ -51,9 +73,10 @@ export function describeProgram(
   return {
     ...versions,
     program,
+    // Read once per program: only a program with reward prizes makes the context read rewards.
     counted: [...program.discounts, ...program.points, ...program.instantWins]
-      .filter((c) => c.once !== null || c.budget !== null || c.prizes.some((p) => p.stock >= 0))
-      .map((c) => ({ id: c.id, once: c.once, budget: c.budget, prizes: c.prizes.filter((p) => p.stock >= 0).map((p) => ({ id: p.id, stock: p.stock })) })),
+      .map((c) => ({ id: c.id, once: c.once, budget: c.budget, prizes: countedPrizes(c.prizes) }))
+      .filter((c) => c.once !== null || c.budget !== null || c.prizes.length > 0),
     usesFeatures: rules.some((text) => text.includes('feature')),
     usesProductCodes: rules.some((text) => text.includes('product_code') || text.includes('product_ean')),
     usesTier: rules.some((text) => text.includes('customer.tier')),

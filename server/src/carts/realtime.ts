@@ -5,7 +5,7 @@
  * transaction every budget, limit, stock, voucher and points balance it relied
  * on is checked again, and if one no longer allows what was granted the cart
  * is evaluated again on the transaction's own view, so concurrent carts never
- * overspend. Checks come before any write: lmdb-js batches the callbacks of
+ * overspend (a reward won as a prize included: instant-wins/recheck.ts). Checks come before any write: lmdb-js batches the callbacks of
  * concurrent requests into one commit (group commit), and a callback that
  * failed half-way would leave its first writes in it.
  * The caller answers only once `env.transact` resolved (flushed to disk).
@@ -17,6 +17,7 @@
 import { TallyError, type CartResponse, type Outcome, type ReturnedPoints, type Writes } from '@tally/engine';
 import { advanceChallenges } from '../challenges/progress.js';
 import { deliverPrizes } from '../instant-wins/deliver.js';
+import { rewardPrizesStillDeliverable } from '../instant-wins/recheck.js';
 import { raiseVoucherEvent } from '../vouchers/events.js';
 import { afterUse } from '../vouchers/use.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
@@ -166,6 +167,7 @@ export function stillAllowed(stores: RealtimeStores, pending: PendingCart, write
     const prize = campaign?.prizes.find((p) => p.id === String(stock.prize_id));
     if (!prize || counters.stockConsumed(tenant, campaign!.id, prize.id) + stock.amount > prize.stock) return false;
   }
+  if (!rewardPrizesStillDeliverable(env, pending, pending.customer.id, pending.cached.counted, writes.draws)) return false;
   for (const used of writes.vouchers_used) {
     if (used.static_code) continue;
     const voucher = vouchers.byCode(tenant, used.voucher_code);

@@ -31,6 +31,7 @@ import { CartStore } from './store.js';
 import { localDate } from '../calendar/company-days.js';
 import { customerTier } from '../tiers/customer-tier.js';
 import { TierStore } from '../tiers/store.js';
+import { rewardPrizeUnits } from '../rewards/prize.js';
 
 export type CartOperation = 'simulate' | 'realtime' | 'create';
 
@@ -80,6 +81,7 @@ export class CartService {
         const settings = this.settingsOf(tenant);
         return customerTier(tiers, tenant, settings, customer, localDate(now, settings.timezone));
       },
+      rewardPrizeUnits: (...read) => rewardPrizeUnits(env, ...read),
     };
     this.stores = { env, carts, counters, vouchers, customers: this.sources.customers };
     this.programs = new ProgramCache(new LmdbCampaignStore(env), onCompile);

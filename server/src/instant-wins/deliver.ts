@@ -9,9 +9,11 @@
  *     (its id is the loyalty_rule_history_id the customer plays with);
  *   - reward: redeemed for the customer at no points cost (a redemption with
  *     source and origin_type `instant_win`, counted in the reward's stock),
- *     with a voucher of its coupon when it has one, as process_actions issues;
- *     a reward gone, out of stock or whose coupon was deleted leaves the
- *     delivery `pending`.
+ *     with a voucher of its coupon when it has one, as process_actions issues.
+ *     A reward that cannot be handed over (rewards/prize.ts) is not won: the
+ *     draw treats it as out of stock and the writers re-check it in their
+ *     transaction (recheck.ts) before any write, so `pending` is left for a
+ *     points campaign changed since the draw.
  * Every delivery is recorded in `instant_win_deliveries` and raises instant_win.won. The cancellation
  * of a cart takes its prizes back with `takeBackPrizes`.
  */
@@ -25,11 +27,12 @@ import type { OriginCart, PointsTransactionType } from '../points/types.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { rewardOrigin } from '../rewards/origin.js';
+import { rewardPrize } from '../rewards/prize.js';
 import { revertRedemption } from '../rewards/rollback.js';
 import { RewardStore } from '../rewards/store.js';
 import type { RedemptionRecord } from '../rewards/types.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
-import { couponTarget, generateVoucherCode } from '../vouchers/issue.js';
+import { generateVoucherCode } from '../vouchers/issue.js';
 import { LmdbVoucherStore, type VoucherStore } from '../vouchers/store.js';
 import { issueInTransaction } from '../vouchers/trigger.js';
 import { voucherValidUntil } from '../rewards/validity.js';
@@ -139,13 +142,10 @@ function deliver(env: StoreEnv, win: PrizeWin, campaignId: string, outcome: NonN
 }
 
 function redeemReward(env: StoreEnv, win: PrizeWin, campaignId: string, rewardId: string): Delivered {
-  const rewards = new RewardStore(env);
-  const reward = rewards.get(win.tenant, rewardId);
-  if (!reward || (reward.total_stock !== null && rewards.stockUsed(win.tenant, reward.id) >= reward.total_stock)) return PENDING;
-  // A coupon reward is its voucher: without the coupon (DELETE /coupons) nothing can be handed over.
-  const campaign = reward.coupon_campaign_id === null ? undefined : new LmdbCampaignStore(env).get(win.tenant, reward.coupon_campaign_id);
-  const target = campaign && couponTarget(campaign);
-  if (reward.coupon_campaign_id !== null && !target) return PENDING;
+  // The draw and its transaction's re-check read the same units (rewards/prize.ts): none left is not reached here.
+  const prize = rewardPrize(env, win.tenant, win.settings, rewardId, win.customer.id, win.now);
+  if (!prize || prize.units === 0) return PENDING;
+  const { reward, target } = prize;
   const at = wireDatetime(win.now);
   // A zero-point `reward` transaction: the customer's points history shows the reward, and a rollback has one to reverse.
   const tx = recordPoints(env, win.tenant, { now: win.now, timezone: win.settings.timezone }, {
@@ -177,7 +177,7 @@ function redeemReward(env: StoreEnv, win: PrizeWin, campaignId: string, rewardId
     voucher_id: voucher?.id ?? null,
     period_key: periodKey(reward.redeem_chances, win.now.toISOString(), win.settings.timezone),
   };
-  rewards.addRedemptionInTransaction(win.tenant, redemption);
+  new RewardStore(env).addRedemptionInTransaction(win.tenant, redemption);
   return { ...PENDING, redemption_id: redemption.id, status: 'delivered' };
 }
 

@@ -197,12 +197,14 @@ describe('instant wins over HTTP', () => {
     const reward = await server.client.post('/rewards', { name: { en: 'Tote bag', es: 'Bolsa' }, points: 500, type: 'physical', total_stock: 1 });
     expect(reward.status, reward.text).toBe(200);
     const bag = await create(instantWin({ name: 'Lucky bag', when: 'lucky' }, [prize({ name: 'Bag', outcome: { promotion_type: 'reward', promotion_id: reward.body.id } })]));
+    const won = [];
     for (let i = 0; i < 2; i++) {
       const lucky = await server.client.post('/trigger', { trigger: 'lucky', customer_id: who });
       expect(lucky.status, lucky.text).toBe(200);
-      expect(instantEffects(lucky.body)[0].prize_name).toBe('Bag');
+      won.push(instantEffects(lucky.body)[0].prize_name);
     }
-    // The reward had one unit: the second win is recorded as pending, not redeemed beyond stock.
+    // The reward had one unit: the second draw is a prize without stock (taking part without prize data), not a win nobody hands over.
+    expect(won).toEqual(['Bag', undefined]);
     const redemptions = (await server.client.get('/rewards/transactions', { query: { customer_id: String(who) } })).body.data;
     expect(redemptions).toEqual([expect.objectContaining({ reward_id: reward.body.id, score_expense: 0, source: 'instant_win', origin_type: 'instant_win', loyalty_rule_id: bag })]);
     expect((await server.client.get(`/customers/${who}/points`)).body.score).toBe(0);
@@ -219,7 +221,7 @@ describe('instant wins over HTTP', () => {
     expect(played.body.effects[0].game_info.status).toBe('no_prize');
   });
 
-  it('a coupon reward won delivers its voucher, as a redemption with process_actions does; a rollback deletes it unused; a deleted coupon leaves the prize pending', async () => {
+  it('a coupon reward won delivers its voucher, as a redemption with process_actions does; a rollback deletes it unused; a deleted coupon is no prize', async () => {
     const who = await customer();
     const campaign = await server.client.post('/discounts', {
       rule_params: { name: 'Won coupon', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 2, distribution: 'total' }] },
@@ -245,9 +247,11 @@ describe('instant wins over HTTP', () => {
     expect(await vouchers()).toEqual([expect.objectContaining({ status: 'deleted' })]);
     expect(await applies()).toBe(false);
 
-    // Without its coupon the reward cannot be delivered as won: pending, no redemption, no stock taken.
+    // Without its coupon the reward cannot be handed over: the draw answers no prize, nothing redeemed, no stock taken.
     expect((await server.client.delete(`/coupons/${couponId}`)).status).toBe(200);
-    expect(instantEffects((await server.client.post('/trigger', { trigger: 'coupon-draw', customer_id: who })).body)[0].prize_name).toBe('Coupon');
+    const drawn = instantEffects((await server.client.post('/trigger', { trigger: 'coupon-draw', customer_id: who })).body);
+    expect(drawn).toHaveLength(1);
+    expect(drawn[0]).not.toHaveProperty('prize_name');
     expect((await server.client.get('/rewards/transactions', { query: { customer_id: String(who) } })).body.data).toHaveLength(1);
     expect(await vouchers()).toHaveLength(1);
     expect((await server.client.get(`/rewards/${reward.body.id}`)).body).toMatchObject({ available_stock: 5, redemptions_quantity: 0 });

@@ -48,7 +48,8 @@ export interface PrizeDeliveryRecord {
   /** The redemption of a reward prize. */
   redemption_id: string | null;
   /**
-   * `pending`: not deliverable when won (a reward gone or out of stock, a points campaign changed since);
+   * `pending`: not deliverable when won (a points campaign changed since the draw; a reward that cannot be
+   * handed over is not won, rewards/prize.ts);
    * `reverted`: taken back by the cancellation of the cart that won it (takeBackPrizes).
    */
   status: 'delivered' | 'pending' | 'reverted';

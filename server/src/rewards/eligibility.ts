@@ -58,7 +58,7 @@ export function missingConditions(stores: EligibilityStores, reward: RewardRecor
   if (r.customer.status !== 'active') missing.push({ reason: 'customer_status', message: `the customer is ${r.customer.status}` });
   if (reward.status !== 'active') missing.push({ reason: 'status', message: 'the reward is not active' });
   if (reward.redemption_type === 'loyalty_rule') missing.push({ reason: 'redemption_type', message: 'the reward is granted by loyalty rules only' });
-  if ((reward.available_from !== null && today < reward.available_from) || (reward.available_to !== null && today > reward.available_to)) {
+  if (!withinDates(reward, today)) {
     missing.push({ reason: 'dates', message: `the reward is available from ${reward.available_from ?? 'always'} to ${reward.available_to ?? 'always'}` });
   }
   const country = customerCountry(r.customer, r.settings);
@@ -68,15 +68,30 @@ export function missingConditions(stores: EligibilityStores, reward: RewardRecor
   if (reward.tiers.length > 0 && !reward.tiers.some((tier) => holdsTier(stores, r, today, tier.program_id, tier.level))) {
     missing.push({ reason: 'tiers', message: `the reward needs the tier level ${reward.tiers.map((t) => tierName(stores.tiers, r.tenant, t.program_id, t.level)).join(' or ')}` });
   }
-  if (reward.redeem_times !== null && stores.rewards.uses(r.tenant, r.customer.id, reward.id, redemptionPeriod(reward, r)) >= reward.redeem_times) {
+  if (redeemTimesLeft(stores.rewards, reward, r.tenant, r.customer.id, redemptionPeriod(reward, r)) === 0) {
     missing.push({ reason: 'redeem_times', message: `the reward can be redeemed ${reward.redeem_times} times per ${reward.redeem_chances} period` });
   }
-  if (reward.total_stock !== null && stores.rewards.stockUsed(r.tenant, reward.id) >= reward.total_stock) {
+  if (stockLeft(stores.rewards, reward, r.tenant) === 0) {
     missing.push({ reason: 'stock', message: 'the reward is out of stock' });
   }
   // What is missing counts a debt (POST /points/redeem may leave the balance negative); a reward of 0 points spends nothing, so a debt does not stop it.
   if (r.cost > 0 && r.cost > r.available) missing.push({ reason: 'points', message: `${r.cost - r.available} more points are needed` });
   return missing;
+}
+
+/** Whether `today` (the Company's local date) is within the reward's available_from..available_to. */
+export function withinDates(reward: RewardRecord, today: string): boolean {
+  return (reward.available_from === null || today >= reward.available_from) && (reward.available_to === null || today <= reward.available_to);
+}
+
+/** Redemptions the customer has left in the redeem_chances period; -1 = unlimited. */
+export function redeemTimesLeft(rewards: RewardStore, reward: RewardRecord, tenant: Tenant, customerId: string, period: string): number {
+  return reward.redeem_times === null ? -1 : Math.max(0, reward.redeem_times - rewards.uses(tenant, customerId, reward.id, period));
+}
+
+/** Units of the reward not redeemed; -1 = unlimited. */
+export function stockLeft(rewards: RewardStore, reward: RewardRecord, tenant: Tenant): number {
+  return reward.total_stock === null ? -1 : Math.max(0, reward.total_stock - rewards.stockUsed(tenant, reward.id));
 }
 
 function holdsTier(stores: EligibilityStores, r: Redeemer, today: string, programId: string, level: number): boolean {

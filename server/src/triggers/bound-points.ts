@@ -12,7 +12,7 @@
  * on carts.
  *
  * The evaluation runs on a snapshot; inside the write transaction every
- * budget, limit and stock it relied on is checked again and, if one moved,
+ * budget, limit and stock (a reward won as a prize included) it relied on is checked again and, if one moved,
  * the event is evaluated again on the transaction's own view (as realtime
  * carts do), so concurrent events never overspend. Checks come before any
  * write.
@@ -30,6 +30,7 @@ import type { CounterStore } from '../counters/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { wireInt } from '../http/wire.js';
 import { deliverPrizes } from '../instant-wins/deliver.js';
+import { rewardPrizesStillDeliverable } from '../instant-wins/recheck.js';
 import { fixedPoints } from '../instant-wins/points-prize.js';
 import { toEngineInstantWin } from '../instant-wins/store.js';
 import type { InstantWinRecord } from '../instant-wins/types.js';
@@ -141,8 +142,8 @@ export function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEv
   return { outcome: evaluateCart(cached.program, cart, context), counted: cached.counted };
 }
 
-/** Whether every budget, limit and prize stock the evaluation relied on still allows its writes. */
-function stillAllowed(deps: BoundDeps, scope: EventScope, evaluation: Evaluation, customerKey: string): boolean {
+/** Whether every budget, limit, prize stock and reward prize the evaluation relied on still allows its writes. */
+function stillAllowed(deps: BoundDeps, scope: EventScope, evaluation: Evaluation, customerKey: string, customerId: string): boolean {
   const { writes } = evaluation.outcome;
   const { counters } = deps;
   for (const budget of writes.budgets) {
@@ -155,6 +156,7 @@ function stillAllowed(deps: BoundDeps, scope: EventScope, evaluation: Evaluation
     const prize = evaluation.counted.find((c) => c.id === String(stock.campaign_id))?.prizes.find((p) => p.id === String(stock.prize_id));
     if (!prize || counters.stockConsumed(scope.tenant, String(stock.campaign_id), prize.id) + stock.amount > prize.stock) return false;
   }
+  if (!rewardPrizesStillDeliverable(deps.env, scope, customerId, evaluation.counted, writes.draws)) return false;
   return evaluation.outcome.writes.vouchers_used.every((used) => {
     const voucher = deps.sources.vouchers.byCode(scope.tenant, used.voucher_code);
     return voucher !== undefined && isUsable(voucher, scope.now.toISOString());
@@ -186,7 +188,7 @@ export function grantInTransaction(
   },
 ): Granted {
   const key = customerCounterKey({ id: customer.id, code: customer.code ?? null })!;
-  const evaluation = first === null || stillAllowed(deps, scope, first, key) ? first : evaluate();
+  const evaluation = first === null || stillAllowed(deps, scope, first, key, customer.id) ? first : evaluate();
   if (evaluation === null) return { transaction: null, effects: [] };
   const { writes, response } = evaluation.outcome;
   const { counters } = deps;

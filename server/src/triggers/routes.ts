@@ -18,6 +18,7 @@ import { TierStore } from '../tiers/store.js';
 import type { BoundDeps } from './bound-points.js';
 import { startReferralConsumer } from './referrals.js';
 import { trigger } from './trigger.js';
+import { rewardPrizeUnits } from '../rewards/prize.js';
 
 export function boundDeps(ctx: ServerContext): BoundDeps {
   const { env } = ctx;
@@ -41,6 +42,7 @@ export function boundDeps(ctx: ServerContext): BoundDeps {
         const settings = ctx.tenancy.getSettings(tenant);
         return customerTier(tiers, tenant, settings, customer, localDate(now, settings.timezone));
       },
+      rewardPrizeUnits: (...read) => rewardPrizeUnits(env, ...read),
     },
   };
 }
