@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cartBody } from '../testing/carts.js';
 import { runCli } from '../testing/cli.js';
 import { startServer, type TestServer } from '../testing/server.js';
-import { freshReceiver, Receiver, sleep } from './testing.js';
+import { deliveriesOf, freshReceiver, Receiver, sleep, subscribe as subscribeReceiver } from './testing.js';
 
 /** docs/webhooks.md, "Verifying a signature", as an integrator copies it. */
 function verify(secret: string, header: string, rawBody: string, toleranceSeconds = 300) {
@@ -21,16 +21,8 @@ describe('a webhook integrator over HTTP', () => {
   let server: TestServer;
   let receiver: Receiver;
 
-  const subscribe = async (events: string[], extra: Record<string, unknown> = {}) => {
-    const res = await server.client.post('/webhooks', { url: receiver.url, events, ...extra });
-    expect(res.status, res.text).toBe(200);
-    return res.body as { id: number; secret: string };
-  };
-  const deliveries = async (id: number) => {
-    const res = await server.client.get(`/webhooks/${id}/deliveries`);
-    expect(res.status, res.text).toBe(200);
-    return res.body.data as { id: number; event_id: string; status: string; attempts: number; last_error: string | null; last_attempt_at: string | null; next_attempt_at: string | null }[];
-  };
+  const subscribe = (events: string[], extra: Record<string, unknown> = {}) => subscribeReceiver(server.client, receiver, events, extra);
+  const deliveries = (id: number) => deliveriesOf(server.client, id);
   const attempted = async (id: number, attempts: number) => {
     let listed = await deliveries(id);
     while (!(listed[0]?.attempts >= attempts)) {

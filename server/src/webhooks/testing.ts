@@ -2,6 +2,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
 import type { Client } from '../testing/server.js';
 
 export interface Received {
@@ -66,4 +67,31 @@ export function signed(received: Received, secret: string): boolean {
   const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(received.headers['tally-signature']));
   if (!match) return false;
   return createHmac('sha256', secret).update(`${match[1]}.${received.text}`).digest('hex') === match[2];
+}
+
+/** Subscribes `receiver` to `events` (`POST /webhooks`, expected 200): the subscription's id and secret. */
+export async function subscribe(client: Client, receiver: Receiver, events: string[], extra: Record<string, unknown> = {}): Promise<{ id: number; secret: string }> {
+  const res = await client.post('/webhooks', { url: receiver.url, events, ...extra });
+  expect(res.status, res.text).toBe(200);
+  return res.body as { id: number; secret: string };
+}
+
+/** A delivery as `GET /webhooks/{id}/deliveries` lists it. */
+export interface ListedDelivery {
+  id: number;
+  event_id: string;
+  type: string;
+  status: string;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_attempt_at: string | null;
+  next_attempt_at: string | null;
+}
+
+/** The subscription's deliveries, newest first (expected 200). */
+export async function deliveriesOf(client: Client, id: number): Promise<ListedDelivery[]> {
+  const res = await client.get(`/webhooks/${id}/deliveries`);
+  expect(res.status, res.text).toBe(200);
+  return res.body.data as ListedDelivery[];
 }

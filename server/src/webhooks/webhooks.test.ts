@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
-import { freshReceiver, Receiver, signed, sleep } from './testing.js';
+import { deliveriesOf, freshReceiver, Receiver, signed, sleep, subscribe as subscribeReceiver } from './testing.js';
 
 // Three attempts 200 ms apart; a poll every 50 ms.
 const FAST = { WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_RETRY_SECONDS: '0.2,0.2', WEBHOOK_TIMEOUT_MS: '2000' };
@@ -10,16 +10,8 @@ describe('webhooks over HTTP', () => {
   let server: TestServer;
   let receiver: Receiver;
 
-  const subscribe = async (events: string[], extra: Record<string, unknown> = {}) => {
-    const res = await server.client.post('/webhooks', { url: receiver.url, events, ...extra });
-    expect(res.status, res.text).toBe(200);
-    return res.body as { id: number; secret: string };
-  };
-  const deliveries = async (id: number) => {
-    const res = await server.client.get(`/webhooks/${id}/deliveries`);
-    expect(res.status, res.text).toBe(200);
-    return res.body.data as { event_id: string; type: string; status: string; attempts: number; last_status_code: number | null; last_error: string | null; next_attempt_at: string | null }[];
-  };
+  const subscribe = (events: string[], extra: Record<string, unknown> = {}) => subscribeReceiver(server.client, receiver, events, extra);
+  const deliveries = (id: number) => deliveriesOf(server.client, id);
   /** Lets the dispatcher run several polls: what it has not sent by then, it will not send. */
   const settle = () => sleep(400);
 
