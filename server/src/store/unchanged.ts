@@ -1,8 +1,8 @@
 /**
- * Whether an update changes a versioned record (campaigns, games, instant
- * wins): one that would store what is stored already writes nothing, since a
- * new version moves the campaign_history_id and makes every cart worker
- * recompile the Company's program for no change.
+ * Whether an update changes a record (campaigns, games, instant wins, webhook
+ * subscriptions): one that would store what is stored already writes nothing,
+ * since a new campaign version moves the campaign_history_id and makes every
+ * cart worker recompile the Company's program for no change.
  */
 import { isDeepStrictEqual } from 'node:util';
 

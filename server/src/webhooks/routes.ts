@@ -9,6 +9,7 @@ import { ok, success, type Routes } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
+import { changesNothing } from '../store/unchanged.js';
 import { tenantPrefix } from '../store/keys.js';
 import { paginate } from '../store/paginate.js';
 import { DELIVERY_STATUSES, deliveriesOf, deliveryTarget, failPendingInTransaction, getDelivery, putDeliveryInTransaction, removeDeliveriesInTransaction, type DeliveryRecord } from './outbox.js';
@@ -62,10 +63,15 @@ export function webhookRoutes({ env, duplicates, config }: ServerContext): Route
     'webhooks.update': (req) => {
       const id = requireInt64(req.params.id, 'id');
       const body = validDestination(validate('webhooks.update', req.body));
+      const updated = (stored: WebhookRecord): WebhookRecord => ({ ...stored, ...body, updated_at: wireDatetime(req.now) });
       return duplicates.suppress(req, `webhook:${id}`, async () => {
+        // An update that leaves the subscription as it is writes nothing: updated_at kept, no audit entry (as a
+        // customer's). Judged on the record as read now: a change committed after this read is one it came before.
+        const current = requireWebhook(env, req.tenant, id);
+        if (changesNothing(updated(current), current)) return ok(webhookView(current));
         const { webhook, failed } = await env.transact(() => {
           const stored = requireWebhook(env, req.tenant, id);
-          const changed = { ...stored, ...body, updated_at: wireDatetime(req.now) };
+          const changed = updated(stored);
           const failed = stored.active && !changed.active ? failPendingInTransaction(env, req.tenant, id, req.now.getTime()) : [];
           putWebhookInTransaction(env, req.tenant, changed);
           return { webhook: changed, failed };

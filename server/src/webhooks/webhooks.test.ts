@@ -163,6 +163,28 @@ describe('webhooks over HTTP', () => {
     expect(await audited()).toBe(entries + 1);
   });
 
+  it('writes nothing for a subscription PATCH that changes nothing: updated_at kept, no audit entry; a change still writes', async () => {
+    const created = await server.client.post('/webhooks', { url: receiver.url, events: ['customer.created', 'customer.deleted'], description: 'ERP' });
+    expect(created.status, created.text).toBe(200);
+    const path = `/webhooks/${created.body.id}`;
+    const audited = async () => (await server.client.get('/audit_log', { query: { target: `webhook:${created.body.id}` } })).body.data.length;
+    const entries = await audited();
+    // updated_at is whole seconds: a write now would move it.
+    await sleep(1100);
+    for (const body of [{}, { description: 'ERP' }, { url: receiver.url, events: ['customer.created', 'customer.deleted'], active: true, description: 'ERP' }]) {
+      const res = await server.client.patch(path, body);
+      expect([res.status, res.body], JSON.stringify(body)).toEqual([200, created.body]);
+    }
+    expect((await server.client.put(path, { active: true })).body).toEqual(created.body);
+    expect((await server.client.get(path)).body).toEqual(created.body);
+    expect(await audited()).toBe(entries);
+    // A change still writes: stored, updated_at moved, audited.
+    const changed = await server.client.patch(path, { description: null });
+    expect(changed.body).toEqual({ ...created.body, description: null, updated_at: expect.any(String) });
+    expect(changed.body.updated_at).not.toBe(created.body.updated_at);
+    expect(await audited()).toBe(entries + 1);
+  });
+
   it('retries a failed attempt with the same event id, and gives up when the retry schedule is spent', async () => {
     const { id } = await subscribe(['customer.updated']);
     receiver.answers = [500];
