@@ -97,6 +97,25 @@ describe('a webhook integrator over HTTP', () => {
     expect(after.event.data).toMatchObject({ id: 16 });
   });
 
+  it('never sends the pending retries of an event type a PATCH removed from the subscription; those of the types kept are sent', async () => {
+    const { id } = await subscribe(['customer.created', 'customer.updated']);
+    receiver.answers = [500, 500];
+    expect((await server.client.post('/customers', { id: 19, name: 'Unsubscribed', registration_location_id: 1 })).status).toBe(200);
+    expect((await server.client.patch('/customers/19', { name: 'Still subscribed' })).status).toBe(200);
+    await receiver.waitFor(2);
+    while (!(await deliveries(id)).every((delivery) => delivery.attempts === 1)) await sleep(25);
+    // customer.created unsubscribed within the 1.5 s before the retries.
+    expect((await server.client.patch(`/webhooks/${id}`, { events: ['customer.updated'] })).status).toBe(200);
+    expect(await deliveries(id)).toEqual([
+      expect.objectContaining({ type: 'customer.updated', status: 'pending', attempts: 1 }),
+      expect.objectContaining({ type: 'customer.created', status: 'failed', attempts: 1, last_error: 'event type unsubscribed', next_attempt_at: null }),
+    ]);
+    await receiver.waitFor(3);
+    await sleep(2000);
+    expect(receiver.received.map((r) => r.event.type)).toEqual(['customer.created', 'customer.updated', 'customer.updated']);
+    expect((await deliveries(id)).map((d) => [d.type, d.status])).toEqual([['customer.updated', 'delivered'], ['customer.created', 'failed']]);
+  });
+
   it('runs a manual retry repeated once the retried attempt failed again, or after a deactivation failed it: the first answer no longer holds', async () => {
     const { id } = await subscribe(['customer.created']);
     receiver.answers = [500, 500, 500, 500];

@@ -106,17 +106,19 @@ export function settleInTransaction(env: StoreEnv, tenant: Tenant, previous: Del
 }
 
 /**
- * Inside `env.transact`: a webhook being deactivated fails its pending deliveries ("webhook deactivated"), so none is
- * sent, even if it is activated before their next attempt. One claimed meanwhile records no outcome (its lease moved).
- * Answers the ids of the deliveries failed.
+ * Inside `env.transact`: fails a webhook's pending deliveries, those of the event types `types` or all, with `reason`
+ * as their last error, so none is sent, even if the webhook is activated (the type subscribed) again before their
+ * next attempt: a deactivation fails them all ("webhook deactivated"), a change of `events` those of the types it
+ * removes ("event type unsubscribed"). One claimed meanwhile records no outcome (its lease moved). Answers the ids
+ * of the deliveries failed.
  */
-export function failPendingInTransaction(env: StoreEnv, tenant: Tenant, webhookId: string, now: number): string[] {
+export function failPendingInTransaction(env: StoreEnv, tenant: Tenant, webhookId: string, now: number, reason: string, types?: readonly EventType[]): string[] {
   const { db, prefix } = deliveriesOf(env, tenant, webhookId);
   const failed: string[] = [];
   for (const { value } of db.getRange(under(prefix))) {
     const delivery = value as DeliveryRecord;
-    if (delivery.status !== 'pending') continue;
-    settleInTransaction(env, tenant, delivery, { ...delivery, status: 'failed', last_error: 'webhook deactivated' }, now);
+    if (delivery.status !== 'pending' || (types && !types.includes(delivery.type))) continue;
+    settleInTransaction(env, tenant, delivery, { ...delivery, status: 'failed', last_error: reason }, now);
     failed.push(delivery.id);
   }
   return failed;

@@ -8,10 +8,12 @@ import { optionalEnum, readPage, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
+import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
-import { changesNothing } from '../store/unchanged.js';
 import { tenantPrefix } from '../store/keys.js';
 import { paginate } from '../store/paginate.js';
+import { changesNothing } from '../store/unchanged.js';
+import type { Tenant } from '../tenancy/types.js';
 import { DELIVERY_STATUSES, deliveriesOf, deliveryTarget, failPendingInTransaction, getDelivery, putDeliveryInTransaction, removeDeliveriesInTransaction, type DeliveryRecord } from './outbox.js';
 import { DESTINATION_REFUSED, namesPrivateAddress } from './destinations.js';
 import { putWebhookInTransaction, removeWebhookInTransaction, requireWebhook, WEBHOOKS, type WebhookRecord } from './store.js';
@@ -23,6 +25,16 @@ function webhookView(webhook: WebhookRecord) {
 function deliveryView(delivery: DeliveryRecord) {
   const { payload: _payload, due: _due, webhook_id: _webhook, ...view } = delivery;
   return { ...view, id: wireInt(delivery.id) };
+}
+
+/**
+ * Inside `env.transact`: fails the pending deliveries a subscription's update stops, so none is sent: all of them when
+ * it deactivates the subscription, else those of the event types it removes from `events`. Answers their ids.
+ */
+function failPendingOfUpdate(env: StoreEnv, tenant: Tenant, stored: WebhookRecord, changed: WebhookRecord, now: number): string[] {
+  if (stored.active && !changed.active) return failPendingInTransaction(env, tenant, stored.id, now, 'webhook deactivated');
+  const removed = stored.events.filter((type) => !changed.events.includes(type));
+  return removed.length > 0 ? failPendingInTransaction(env, tenant, stored.id, now, 'event type unsubscribed', removed) : [];
 }
 
 /** The HMAC key of a subscription's signatures: whsec_ and 32 random bytes in hex. */
@@ -72,7 +84,7 @@ export function webhookRoutes({ env, duplicates, config }: ServerContext): Route
         const { webhook, failed } = await env.transact(() => {
           const stored = requireWebhook(env, req.tenant, id);
           const changed = updated(stored);
-          const failed = stored.active && !changed.active ? failPendingInTransaction(env, req.tenant, id, req.now.getTime()) : [];
+          const failed = failPendingOfUpdate(env, req.tenant, stored, changed, req.now.getTime());
           putWebhookInTransaction(env, req.tenant, changed);
           return { webhook: changed, failed };
         });
