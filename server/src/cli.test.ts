@@ -132,6 +132,27 @@ describe('the tally CLI on a directory without a store (a mistyped --data-dir)',
     expect((await runCli(dir, 'company', 'list')).output.map((c: { id: string }) => c.id).sort()).toEqual(['acme', 'other']);
     expect((await runCli(dir, 'key', 'create', '--company', 'acme')).code).toBe(0);
   });
+
+  it('a company create that fails leaves no store it made, and says nothing of one; a store that was there is kept', async () => {
+    const parent = join(scratch, 'failed');
+    const empty = join(parent, 'empty');
+    mkdirSync(empty, { recursive: true });
+    // A missing directory (and its missing parent), an empty one, a single-file store's name.
+    for (const dir of [join(parent, 'missing', 'data'), empty, join(parent, 'tally.db')]) {
+      const run = await runCliText(['--data-dir', dir, 'company', 'create', 'Not a slug!']);
+      expect(run, dir).toMatchObject({ code: 1, stdout: '' });
+      expect(run.stderr.split('\n'), dir).toEqual([expect.any(String), '']);
+      expect(JSON.parse(run.stderr).code).toBe('invalid_request');
+    }
+    expect(readdirSync(parent)).toEqual(['empty']);
+    expect(readdirSync(empty)).toEqual([]);
+    // Created by an earlier run: a failed create keeps it, and its Companies.
+    expect((await runCli(empty, 'company', 'create', 'acme')).code).toBe(0);
+    const again = await runCliText(['--data-dir', empty, 'company', 'create', 'acme']);
+    expect(again).toMatchObject({ code: 1, stdout: '' });
+    expect(JSON.parse(again.stderr).code).not.toBe('store_not_found');
+    expect((await runCli(empty, 'company', 'list')).output.map((c: { id: string }) => c.id)).toEqual(['acme']);
+  });
 });
 
 describe('tally backup', () => {

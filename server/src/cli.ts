@@ -5,7 +5,7 @@
  * through a running server's HTTP API. Every command prints JSON; errors print
  * `{error, code}` on stderr and exit 1.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { TallyError } from '@tally/engine';
@@ -13,7 +13,7 @@ import { auditWitness, runAuditedCommand, type AuditContext } from './audit/cont
 import { backup } from './cli/backup.js';
 import { importCustomers } from './cli/import.js';
 import { invalidRequest, mustBeIn } from './http/errors.js';
-import { openStore, storeFile, type StoreEnv } from './store/env.js';
+import { openStore, storeCreation, storeFile, type StoreEnv } from './store/env.js';
 import {
   createApiKey,
   createCompany,
@@ -82,8 +82,8 @@ function command<A extends unknown[]>(run: (...args: A) => Promise<unknown> | un
 /**
  * A command on the store: opens DATA_DIR for it (its transactions recorded in the audit log when a command names them).
  * Opening creates an empty store where there is none, so only a command that can fill one (`creates`: company create,
- * before the first server start) may; any other refuses a directory without a store and creates nothing (a mistyped
- * --data-dir would otherwise list `[]`, or take writes the server never reads).
+ * before the first server start) may, and keeps it only if it succeeds; any other refuses a directory without a store
+ * and creates nothing (a mistyped --data-dir would otherwise list `[]`, or take writes the server never reads).
  */
 function storeAction<A extends unknown[]>(run: (env: StoreEnv, ...args: A) => Promise<unknown> | unknown, creates = false) {
   return command(async (...args: A) => {
@@ -92,13 +92,21 @@ function storeAction<A extends unknown[]>(run: (env: StoreEnv, ...args: A) => Pr
     if (!existed && !creates) {
       throw new TallyError('store_not_found', `no Tally store at ${resolve(dataDir)}: a mistyped --data-dir or DATA_DIR? (tally company create makes one)`, 'data-dir');
     }
-    const env = openStore(dataDir, { witness: auditWitness });
-    if (!existed) process.stderr.write(`created a new store at ${resolve(dataDir)}\n`);
+    // A command that fails leaves no store it created, and no notice of one: run again, it starts from nothing.
+    const created = existed ? [] : storeCreation(dataDir);
+    let env: StoreEnv | undefined;
+    let result: unknown;
     try {
-      return await run(env, ...args);
-    } finally {
-      await env.close();
+      env = openStore(dataDir, { witness: auditWitness });
+      result = await run(env, ...args);
+    } catch (err) {
+      await env?.close();
+      for (const path of created) rmSync(path, { recursive: true, force: true });
+      throw err;
     }
+    await env.close();
+    if (!existed) process.stderr.write(`created a new store at ${resolve(dataDir)}\n`);
+    return result;
   });
 }
 

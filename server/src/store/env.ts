@@ -4,8 +4,8 @@
  * a write is acknowledged only once it is flushed to disk (`transact`).
  * LMDB is multi-process safe, so the CLI can write while the server runs.
  */
-import { statSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, extname, join } from 'node:path';
 import { open, type Database, type Key, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { CUSTOMER_ENTRIES } from './customer-entries.js';
 import { VERSIONS_DATABASE } from './versioned.js';
@@ -92,6 +92,18 @@ export interface StoreOptions {
 /** The store's file: DATA_DIR/data.mdb, or DATA_DIR itself when named with an extension (lmdb-js's noSubdir default). */
 export function storeFile(dataDir: string): string {
   return extname(dataDir) !== '' ? dataDir : join(dataDir, 'data.mdb');
+}
+
+/**
+ * What opening a store at `dataDir` where there is none would create, to remove if that must be undone: the topmost
+ * directory of its path that is missing (lmdb-js makes them all), else the store's file and its lock file.
+ */
+export function storeCreation(dataDir: string): string[] {
+  const file = storeFile(dataDir);
+  let topmost: string | undefined;
+  for (let dir = dirname(file); !existsSync(dir); dir = dirname(dir)) topmost = dir;
+  if (topmost !== undefined) return [topmost];
+  return [file, extname(dataDir) !== '' ? `${file}-lock` : join(dataDir, 'lock.mdb')];
 }
 
 /** Opens the store, creating DATA_DIR and an empty store when there is none (lmdb-js makes the directory even read-only). */
