@@ -9,6 +9,7 @@
  * merged customer is refused (402 customer_inactive). A stored event raises custom_event.created.
  */
 import { TallyError } from '@tally/engine';
+import { localDate } from '../calendar/company-days.js';
 import type { CampaignStore } from '../campaigns/store.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { InstantWinStore } from '../instant-wins/store.js';
@@ -84,10 +85,13 @@ export async function createCustomEvent(deps: BoundDeps, stores: EventStores, re
     return { record, granted };
   });
   const tx = granted.transaction;
+  const today = localDate(req.now, req.settings.timezone);
   return ok({
     ...customEventView(record),
     score: tx ? tx.amount + tx.pending_amount : 0,
-    score_available: tx ? tx.amount : 0,
+    // As the ledger settles them today (a cart's summary counts its points so): points of a back-dated event whose
+    // available_to has passed were expired in the same commit.
+    score_available: (tx?.scores ?? []).reduce((sum, s) => (s.available_from <= today && (s.available_to === null || s.available_to >= today) ? sum + s.score : sum), 0),
     scores: (tx?.scores ?? []).map((s) => ({
       score: s.score,
       loyalty_score_id: s.loyalty_score_id === null ? null : wireInt(s.loyalty_score_id),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../testing/server.js';
-import { balance, createCustomer, transactions } from '../points/testing.js';
+import { balance, createCustomer, transactions, utcDate } from '../points/testing.js';
 
 const reviewSchema = {
   type: 'object',
@@ -84,7 +84,8 @@ describe('custom events over HTTP', () => {
     expect(res.body).toMatchObject({
       id: 'ev-1', customer_id: 31, customer_code: 'E31', slug: 'review', data: { stars: 5, product: 'tea' },
       created_at: '2026-01-10T10:00:00Z', ingested_at: expect.any(String),
-      score: 25, score_available: 25,
+      // Earned, and expired in the same commit: none available.
+      score: 25, score_available: 0,
       scores: [{ score: 25, loyalty_score_id: bound.body.id, available_from: '2026-01-10', available_to: '2026-02-09' }],
     });
     expect(res.body.customer).toMatchObject({ id: 31, code: 'E31' });
@@ -117,6 +118,24 @@ describe('custom events over HTTP', () => {
     // A poll by created_at_gt sees both grants, back-dated and future-dated, each dated at its event's ingested_at.
     const polled = await transactions(server.client, 35, { origin_type: 'custom_entity', created_at_gt: since });
     expect(polled.map((t) => (t as unknown as { created_at: string }).created_at)).toEqual(events.map((e) => e.ingested_at));
+  });
+
+  it("answers score_available as the points of the event available today, as the ledger settles them in the same commit", async () => {
+    // The five-star campaign above: 25 points from the event's day for 30 days.
+    await createCustomer(server.client, 39, { code: 'E39' });
+    // [days from today, score_available expected, the customer's score and score_available after it]
+    const steps: [number, number, number, number][] = [
+      [-100, 0, 0, 0], // available from 100 days ago for 30 days: expired at once
+      [-10, 25, 25, 25], // available since 10 days ago, for 20 more days
+      [10, 0, 50, 25], // future-dated: pending until its day
+    ];
+    for (const [days, available, score, customerAvailable] of steps) {
+      const res = await server.client.post('/custom_events', { customer_id: 39, slug: 'review', data: { stars: 5 }, created_at: `${utcDate(days)}T10:00:00Z` });
+      expect(res.status, res.text).toBe(200);
+      // score is the points the event earned, as a cart's score, whatever they became.
+      expect(res.body, `event ${days}`).toMatchObject({ score: 25, score_available: available, customer: { score, score_available: customerAvailable } });
+      expect(await balance(server.client, 39), `event ${days}`).toMatchObject({ score, score_available: customerAvailable });
+    }
   });
 
   it('takes customer_id with customer_code when both name the same customer', async () => {

@@ -4,7 +4,8 @@
  * association links them (new -> old, with the merge id; the pair's active
  * association until then becomes inactive, recorded), and the old
  * customer becomes merged with merged_to. Its personal data stays as it was;
- * the new customer keeps all its previous records. Raises customer.merged.
+ * the new customer keeps all its previous records. Both customers' tier
+ * levels are recalculated, as the cart metrics moved. Raises customer.merged.
  */
 import { AssociationStore } from '../associations/store.js';
 import { OWNED_KINDS } from '../customers/owned-kinds.js';
@@ -12,20 +13,20 @@ import type { CustomerOwnedKind } from '../customers/owned-records.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { StoreEnv } from '../store/env.js';
-import type { Tenant } from '../tenancy/types.js';
+import { recalculateTiers } from '../tiers/recalculate.js';
 import { raiseMergeEvent } from './events.js';
 import type { MergeStore } from './store.js';
-import type { MergeRecord } from './types.js';
+import type { MergeRecord, MergeScope } from './types.js';
 
 export function completeMerge(
   env: StoreEnv,
   customers: CustomerStore,
   merges: MergeStore,
-  tenant: Tenant,
+  scope: MergeScope,
   merge: MergeRecord,
-  now: string,
   kinds: readonly CustomerOwnedKind[] = OWNED_KINDS,
 ): MergeRecord {
+  const { tenant, settings, now } = scope;
   const old = customers.get(tenant, merge.old_customer_id)!;
   const moved: Record<string, string[]> = {};
   for (const kind of kinds) {
@@ -51,6 +52,9 @@ export function completeMerge(
   });
   const merged: CustomerRecord = { ...old, status: 'merged', merged_to: merge.new_customer_id, updated_at: now };
   customers.put(tenant, merged, old);
+  // The receiver holds the summed metrics from now (a level won at the merge), the old customer none.
+  recalculateTiers(env, tenant, customers.get(tenant, merge.new_customer_id)!, now, settings);
+  recalculateTiers(env, tenant, merged, now, settings);
   const completed: MergeRecord = {
     ...merge,
     status: 'completed',

@@ -6,6 +6,7 @@ import type { CustomerOwnedKind } from '../customers/owned-records.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { openStore } from '../store/env.js';
+import { DEFAULT_SETTINGS } from '../tenancy/settings.js';
 import { completeMerge } from './merge.js';
 import { MergeStore } from './store.js';
 import { unmerge } from './unmerge.js';
@@ -17,6 +18,7 @@ describe('merging registered customer-owned record kinds', () => {
   const customers = new CustomerStore(env);
   const merges = new MergeStore(env);
   const tenant = { companyId: 'c', environment: 'sandbox' as const };
+  const at = (now: string) => ({ tenant, settings: DEFAULT_SETTINGS, now });
   /** record id -> {owner, associate} */
   const records = new Map<string, { owner: string; associate?: string }>();
   const kind = (name: string, activities: boolean): CustomerOwnedKind => ({
@@ -41,7 +43,7 @@ describe('merging registered customer-owned record kinds', () => {
   const merge = () =>
     env.transact(() => {
       const created = merges.create(tenant, { old_customer_id: '1', new_customer_id: '2', mode: 'transfer', status: 'pending', moved: {}, created_at: 'now' });
-      return completeMerge(env, customers, merges, tenant, created, 'now', kinds);
+      return completeMerge(env, customers, merges, at('2026-03-01T10:00:00Z'), created, kinds);
     });
 
   it('moves every kind in one transaction, recording the old customer as associate on activities', async () => {
@@ -60,7 +62,7 @@ describe('merging registered customer-owned record kinds', () => {
   });
 
   it('unmerge without with_activites leaves activities with the parent and gives the rest back', async () => {
-    await env.transact(() => unmerge(env, customers, merges, tenant, customers.get(tenant, '1')!, false, 'later', kinds));
+    await env.transact(() => unmerge(env, customers, merges, at('2026-03-02T10:00:00Z'), customers.get(tenant, '1')!, false, kinds));
     expect(owners()).toEqual({ 'activities-1': '2', 'vouchers-1': '1', 'activities-2': '2' });
     expect(customers.get(tenant, '1')!.status).toBe('active');
     expect(merges.unmergeLog(tenant)).toEqual([expect.objectContaining({ associate_id: '1', parent_id: '2', with_activities: false })]);
@@ -69,7 +71,7 @@ describe('merging registered customer-owned record kinds', () => {
   it('unmerge with with_activites returns the moved activities too, never the parent own ones', async () => {
     records.set('activities-1', { owner: '1' });
     await merge();
-    await env.transact(() => unmerge(env, customers, merges, tenant, customers.get(tenant, '1')!, true, 'later', kinds));
+    await env.transact(() => unmerge(env, customers, merges, at('2026-03-02T10:00:00Z'), customers.get(tenant, '1')!, true, kinds));
     expect(owners()).toEqual({ 'activities-1': '1', 'vouchers-1': '1', 'activities-2': '2' });
   });
 
@@ -78,7 +80,7 @@ describe('merging registered customer-owned record kinds', () => {
     await expect(
       env.transact(() => {
         const created = merges.create(tenant, { old_customer_id: '1', new_customer_id: '2', mode: 'transfer', status: 'pending', moved: {}, created_at: 'now' });
-        return completeMerge(env, customers, merges, tenant, created, 'now', [failing]);
+        return completeMerge(env, customers, merges, at('2026-03-01T10:00:00Z'), created, [failing]);
       }),
     ).rejects.toThrow('boom');
     expect(customers.get(tenant, '1')!.status).toBe('active');

@@ -19,10 +19,10 @@ import { unmerge } from './unmerge.js';
 import { MergeWorker } from './worker.js';
 import { wireDatetime } from '../http/wire.js';
 
-export function mergesRoutes({ env, log, duplicates, config }: ServerContext): Routes {
+export function mergesRoutes({ env, tenancy, log, duplicates, config }: ServerContext): Routes {
   const customers = new CustomerStore(env);
   const merges = new MergeStore(env);
-  const worker = new MergeWorker(env, merges, log, config.mergeDelayMs, duplicates);
+  const worker = new MergeWorker(env, tenancy, merges, log, config.mergeDelayMs, duplicates);
   worker.resumeQueued();
 
   const readBody = (req: TallyRequest) => {
@@ -53,7 +53,7 @@ export function mergesRoutes({ env, log, duplicates, config }: ServerContext): R
             moved: {},
             created_at: now,
           });
-          completeMerge(env, customers, merges, req.tenant, merge, now);
+          completeMerge(env, customers, merges, { tenant: req.tenant, settings: req.settings, now }, merge);
         });
         return success();
       });
@@ -96,7 +96,7 @@ export function mergesRoutes({ env, log, duplicates, config }: ServerContext): R
       return duplicates.suppress(req, customerTarget(customers, req.tenant, by, req.params.associate_id, 'associate_id'), async () => {
         await env.transact(() => {
           const associate = findCustomer(customers, req.tenant, by, req.params.associate_id, 'associate_id');
-          unmerge(env, customers, merges, req.tenant, associate, withActivities, wireDatetime(req.now));
+          unmerge(env, customers, merges, { tenant: req.tenant, settings: req.settings, now: wireDatetime(req.now) }, associate, withActivities);
         });
         return success();
       });

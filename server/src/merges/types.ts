@@ -1,4 +1,12 @@
 import type { CustomerStatus } from '../customers/types.js';
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
+
+/** Who and when a merge or unmerge completes: the settings date the tier levels it recalculates (`now`: `YYYY-MM-DDThh:mm:ssZ`). */
+export interface MergeScope {
+  tenant: Tenant;
+  settings: CompanySettings;
+  now: string;
+}
 
 /** A merge of an old customer into a new one (POST /customers/transfer and transfer-new). */
 export interface MergeRecord {

@@ -4,7 +4,8 @@
  * again), the associate is active again with
  * merged_to cleared, the records the merge moved go back to it (activities
  * only with with_activites: without, they stay with the parent), and an
- * unmerge log entry is recorded; customer.unmerged is raised. In a chain (A into B, B into C) the
+ * unmerge log entry is recorded; the tier levels of both (the associate and the
+ * holder the records came back from) are recalculated; customer.unmerged is raised. In a chain (A into B, B into C) the
  * records went on to C: they come back from the end of the parent's merged_to.
  */
 import { TallyError } from '@tally/engine';
@@ -16,19 +17,21 @@ import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
+import { recalculateTiers } from '../tiers/recalculate.js';
 import { raiseMergeEvent } from './events.js';
 import type { MergeStore } from './store.js';
+import type { MergeScope } from './types.js';
 
 export function unmerge(
   env: StoreEnv,
   customers: CustomerStore,
   merges: MergeStore,
-  tenant: Tenant,
+  scope: MergeScope,
   associate: CustomerRecord,
   withActivities: boolean,
-  now: string,
   kinds: readonly CustomerOwnedKind[] = OWNED_KINDS,
 ): void {
+  const { tenant, settings, now } = scope;
   const parentId = associate.merged_to;
   if (parentId === undefined) {
     throw new TallyError('conflict', `associate_id: customer ${associate.id} is not merged (merged_to is empty)`, 'associate_id');
@@ -56,7 +59,12 @@ export function unmerge(
     merges.put(tenant, { ...merge, status: 'unmerged', unmerged_at: now });
   }
   const { merged_to: _cleared, ...rest } = associate;
-  customers.put(tenant, { ...rest, status: 'active', updated_at: now }, associate);
+  const active: CustomerRecord = { ...rest, status: 'active', updated_at: now };
+  customers.put(tenant, active, associate);
+  // The metrics the records carry moved back: both levels from now (a deleted holder holds none).
+  recalculateTiers(env, tenant, active, now, settings);
+  const holder = customers.get(tenant, holderId);
+  if (holder && holder.deleted_at === undefined) recalculateTiers(env, tenant, holder, now, settings);
   raiseMergeEvent(env, customers, tenant, 'customer.unmerged', { oldCustomerId: associate.id, newCustomerId: parentId, associationId: link?.id, withActivities });
   merges.logUnmerge(tenant, {
     merge_id: merge?.id ?? '',

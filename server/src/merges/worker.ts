@@ -11,6 +11,7 @@ import { CustomerStore } from '../customers/store.js';
 import type { DuplicateSuppressor } from '../http/duplicates.js';
 import type { Logger } from '../log.js';
 import type { StoreEnv } from '../store/env.js';
+import type { TenancyStore } from '../tenancy/store.js';
 import type { Tenant } from '../tenancy/types.js';
 import { completeMerge } from './merge.js';
 import type { MergeStore } from './store.js';
@@ -19,6 +20,7 @@ import { wireDatetime } from '../http/wire.js';
 export class MergeWorker {
   constructor(
     private readonly env: StoreEnv,
+    private readonly tenancy: TenancyStore,
     private readonly merges: MergeStore,
     private readonly log: Logger,
     private readonly delayMs: number,
@@ -36,6 +38,8 @@ export class MergeWorker {
 
   private async run(tenant: Tenant, mergeId: string): Promise<void> {
     try {
+      // The settings when it completes, as a request's are when it is served.
+      const settings = this.tenancy.getSettings(tenant);
       const failed = await this.env.transact(() => {
         const merge = this.merges.get(tenant, mergeId);
         this.merges.dequeue(tenant, mergeId);
@@ -51,7 +55,7 @@ export class MergeWorker {
           this.merges.put(tenant, { ...merge, status: 'failed', completed_at: now });
           return old.id;
         }
-        completeMerge(this.env, customers, this.merges, tenant, merge, now);
+        completeMerge(this.env, customers, this.merges, { tenant, settings, now }, merge);
         return undefined;
       });
       // Otherwise an identical transfer-new would be answered success again, and nothing done.
