@@ -11,7 +11,7 @@ import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { wireInt } from '../http/wire.js';
 import { prizeStockLeft, type CounterStore } from '../counters/store.js';
-import type { VoucherStore } from '../vouchers/store.js';
+import { NO_CODES, type VoucherStore } from '../vouchers/store.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { ownCountry, registrationOf } from '../locations/registration.js';
 import type { LocationStore } from '../locations/store.js';
@@ -48,8 +48,6 @@ export interface CartCustomer {
   /** The merged customer the cart named, when it is recorded for the customer that one was merged into. */
   associate_id?: string;
 }
-
-const NO_CODES: ReadonlySet<string> = new Set();
 
 const ANONYMOUS: CartCustomer = { id: null, code: null, record: undefined };
 

@@ -12,6 +12,7 @@ import { cannotBeSentWith } from '../http/errors.js';
 import { parseJsonObject } from '../http/json.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
+import { NO_CODES } from '../vouchers/store.js';
 import type { CartsCart } from '../wire/types.js';
 
 export interface CartRequest {
@@ -62,8 +63,6 @@ function productIds(wire: CartsCart): string[] {
   for (const line of wire.lines) if (line.product_id !== undefined) ids.push(line.product_id);
   return ids;
 }
-
-const NO_CODES: ReadonlySet<string> = new Set();
 
 /** Read as the engine reads it (readCoupons): coupons_desired, else the deprecated vouchers_desired. */
 function listedCodes(wire: CartsCart): ReadonlySet<string> {

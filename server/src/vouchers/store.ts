@@ -33,7 +33,8 @@ export interface VoucherStore {
   reassignInTransaction(tenant: Tenant, record: VoucherRecord, customerId: string): void;
 }
 
-const NONE: ReadonlySet<string> = new Set();
+/** No voucher codes listed (a cart whose coupons_desired is not a list of codes). */
+export const NO_CODES: ReadonlySet<string> = new Set();
 
 function byUseOrder(a: VoucherRecord, b: VoucherRecord): number {
   const end = (v: VoucherRecord) => (v.available_to === null ? Infinity : Date.parse(v.available_to));
@@ -87,7 +88,7 @@ export class LmdbVoucherStore implements VoucherStore {
   }
 
   held(tenant: Tenant, customerId: string, now: string): HeldVoucher[] {
-    return this.heldAndRefused(tenant, customerId, now, NONE).held;
+    return this.heldAndRefused(tenant, customerId, now, NO_CODES).held;
   }
 
   heldAndRefused(tenant: Tenant, customerId: string, now: string, listed: ReadonlySet<string>): { held: HeldVoucher[]; refused: RefusedVoucher[] } {
