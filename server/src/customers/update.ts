@@ -1,5 +1,4 @@
 /** PATCH (and PUT) /customers/{value}: fields replace, attributes merge (JSON Merge Patch). */
-import { isDeepStrictEqual } from 'node:util';
 import type { ServerContext } from '../context.js';
 import { optionalBoolean, optionalEnum } from '../http/params.js';
 import { success, type Reply, type TallyRequest } from '../http/types.js';
@@ -7,6 +6,7 @@ import { validate } from '../http/validation.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
 import { advanceAttributeChallenges } from '../challenges/progress.js';
 import { clockOf } from '../points/request.js';
+import { changesNothing } from '../store/unchanged.js';
 import type { CustomersUpdate } from '../wire/types.js';
 import { defineAttributes } from './attribute-definitions.js';
 import { patchAttributes } from './attributes.js';
@@ -40,7 +40,7 @@ export function updateCustomer({ env, duplicates }: ServerContext, store: Custom
       // customer.updated event, no audit entry, updated_at kept. Judged on the record as read now, so a change
       // committed after this read is one the update came before.
       const current = findCustomer(store, req.tenant, by, req.params.value, 'value');
-      if (isDeepStrictEqual({ ...patched(req, current, body, now), updated_at: current.updated_at }, current)) return success();
+      if (changesNothing(patched(req, current, body, now), current)) return success();
       await env.transact(() => {
         const record = findCustomer(store, req.tenant, by, req.params.value, 'value');
         const next = patched(req, record, body, now);

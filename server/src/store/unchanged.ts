@@ -1,6 +1,6 @@
 /**
  * Whether an update changes a record (campaigns, games, instant wins, webhook
- * subscriptions): one that would store what is stored already writes nothing,
+ * subscriptions, customers): one that would store what is stored already writes nothing,
  * since a new campaign version moves the campaign_history_id and makes every
  * cart worker recompile the Company's program for no change.
  */
