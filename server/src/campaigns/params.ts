@@ -6,7 +6,7 @@
  * optional field sent null is removed too (no end date, no budget, no
  * static code...), so what a read shows as null can be sent back.
  */
-import { checkEffectBounds, endsBeforeStart, type RuleParams } from '@tally/engine';
+import { checkEffectBounds, endsBeforeStart, needsCoupon, type RuleParams } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
 import { parseJson } from '../http/json.js';
 import type { CompanySettings } from '../tenancy/types.js';
@@ -71,11 +71,6 @@ export function buildRecord({ kind, id, body, previous, settings, now, couponId 
     created_at: previous?.created_at ?? now,
     updated_at: now,
   };
-}
-
-/** Whether carts apply the campaign only with its coupon (a voucher or the static code). */
-export function needsCoupon(params: RuleParams): boolean {
-  return params.select_customers === 'targeted' || params.coupon_required === true;
 }
 
 /**

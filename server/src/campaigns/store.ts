@@ -8,13 +8,11 @@
  * `campaign_coupons` [tenant, 'static', static_code] and [tenant, 'id', idKey(coupon_id)] -> campaign id;
  * `campaigns_meta` [tenant, 'version'] -> number.
  */
-import type { Campaign } from '@tally/engine';
+import { isCartCampaign, withCouponState, type Campaign } from '@tally/engine';
 import type { StoreEnv } from '../store/env.js';
 import { InstantWinStore } from '../instant-wins/store.js';
-import { isCartCampaign } from '../triggers/binding.js';
 import { allocateId } from '../store/ids.js';
 import { changesNothing } from '../store/unchanged.js';
-import { needsCoupon } from './params.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import { idKey, tenantPrefix, under } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
@@ -57,18 +55,13 @@ export interface CampaignStore {
 }
 
 export function toEngineCampaign(record: CampaignRecord): Campaign {
-  if (record.coupon_params?.active === false) {
-    // An inactive coupon is no coupon: its codes and vouchers stop working, and a campaign that needs one stops applying.
-    const params = record.rule_params;
-    return { id: record.id, type: record.type, rule_params: needsCoupon(params) ? { ...params, active: false } : params };
-  }
-  return {
+  // The engine reports the coupon's id in coupon_info; an inactive coupon is no coupon (withCouponState).
+  return withCouponState({
     id: record.id,
     type: record.type,
     rule_params: record.rule_params,
-    // The engine reports the coupon's id in coupon_info.
     ...(record.coupon_params ? { coupon_params: { ...record.coupon_params, id: record.coupon_id } } : {}),
-  };
+  });
 }
 
 /** The other languages' names of the campaigns that have some, by campaign id (what answers localize effects with). */

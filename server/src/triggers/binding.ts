@@ -7,18 +7,12 @@
  * their `when` names a trigger slug or a custom event slug. Carts must
  * evaluate only cart campaigns.
  */
-import type { RuleParams } from '@tally/engine';
+import { isCartCampaign, type RuleParams } from '@tally/engine';
 
-export const CART_EVENT = 'after_create_activity';
+export { CART_EVENT, isCartCampaign } from '@tally/engine';
 
 function isCustomEventCampaign(params: RuleParams): boolean {
   return params.custom_entity_definition_id !== undefined && params.custom_entity_definition_id !== null;
-}
-
-/** Whether a campaign acts on carts (the program of the cart path must keep only these). */
-export function isCartCampaign(params: RuleParams): boolean {
-  if (isCustomEventCampaign(params)) return false;
-  return params.when === undefined || params.when === null || params.when === '' || params.when === CART_EVENT;
 }
 
 /** Bound to the event of this slug (a trigger; for instant wins, also a custom event); never a cart campaign. */

@@ -1,0 +1,42 @@
+/** Campaign reads (GET /discounts/{id}, GET /points/{id}) → the engine's input: what the server's reads change, undone. */
+import { describe, expect, it } from 'vitest';
+import { campaignFromRead, cartCampaignsFromReads } from './fromRead.js';
+
+const read = (fields: Record<string, unknown>) => ({
+  id: 5, type: 'discount', name: 'Five', description: null, category: { id: 4, name: null, priority: null }, active: true,
+  available_to: null, customer_registration_countries: [], recurrence_days: null, rule_conditions: null,
+  rule_effects: '[{"type":"direct_value","value":1,"distribution":"total"}]', maximum_discount_transaction: 2.5,
+  chances_to_accrue: 'num_day', chances_to_accrue_period: 'num_day', chances_to_accrue_limit: 2, coupon_info: null, ...fields,
+});
+
+describe('campaignFromRead', () => {
+  it('drops nulls and empty lists, and renames the fields reads rename', () => {
+    expect(campaignFromRead(read({}))).toEqual({
+      id: 5, type: 'discount',
+      rule_params: {
+        name: 'Five', active: true, rule_effects: '[{"type":"direct_value","value":1,"distribution":"total"}]', loyalty_rule_category_id: 4,
+        maximum_budget_transaction: 2.5, chance_to_accrue_period: 'num_day', chance_to_accrue_limit: 2,
+      },
+    });
+  });
+
+  it('takes the coupon from a single read, its texts in the default language, and an inactive one as none', () => {
+    const coupon_info = { coupon_id: 9, static_code: 'S', coupon_name: 'Nombre', external_id: null, key: null };
+    const coupon_params = { static_code: 'S', name: { en: 'Name', es: 'Nombre' }, description: null, active: true, max_redemptions: 3, available_to: '2026-12-31' };
+    expect(campaignFromRead(read({ coupon_info, coupon_params }), { default_language: 'en' }).coupon_params).toEqual({
+      id: 9, static_code: 'S', name: 'Name', active: true, max_redemptions: 3, available_to: '2026-12-31',
+    });
+    expect(campaignFromRead(read({ coupon_info })).coupon_params).toEqual({ id: 9, static_code: 'S', name: 'Nombre' });
+    const paused = campaignFromRead(read({ select_customers: 'targeted', coupon_info, coupon_params: { ...coupon_params, active: false } }));
+    expect([paused.coupon_params, paused.rule_params.active]).toEqual([undefined, false]);
+  });
+
+  it('leaves out the campaigns a trigger or a custom event runs', () => {
+    const reads = [read({ id: 1 }), read({ id: 2, type: 'points', when: 'birthday' }), read({ id: 3, type: 'points', custom_entity_definition_id: 7 }), read({ id: 4, when: 'after_create_activity' })];
+    expect(cartCampaignsFromReads(reads).map((c) => c.id)).toEqual([1, 4]);
+  });
+
+  it('refuses a read that is not a discount or points campaign', () => {
+    expect(() => campaignFromRead(read({ type: 'gaming' }))).toThrow(expect.objectContaining({ code: 'invalid_request', message: 'type: must be discount or points' }));
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * The campaigns an app reads over HTTP → the engine's input, so that a cart
+ * previewed offline (compileCampaigns + evaluateCart) is answered as
+ * POST /carts/simulate answers it. Reads rename some rule_params fields,
+ * write every absent field as null and the rule objects as JSON strings;
+ * the server compiles the stored campaign, so the mapping undoes exactly that.
+ */
+import { invalidRequest } from '../errors.js';
+import type { Campaign, CouponParams, RuleParams } from '../types.js';
+
+/** The event that runs a cart campaign (`when` absent, empty or this one). */
+export const CART_EVENT = 'after_create_activity';
+
+/**
+ * Whether a campaign acts on carts: one bound to a trigger (`when` names its
+ * slug) or to a custom event (`custom_entity_definition_id`) runs on that
+ * event only, never on a cart.
+ */
+export function isCartCampaign(params: RuleParams): boolean {
+  if (params.custom_entity_definition_id !== undefined && params.custom_entity_definition_id !== null) return false;
+  return params.when === undefined || params.when === null || params.when === '' || params.when === CART_EVENT;
+}
+
+/** A campaign that needs a coupon to apply: targeted, or coupon_required. */
+export function needsCoupon(params: RuleParams): boolean {
+  return params.select_customers === 'targeted' || params.coupon_required === true;
+}
+
+/**
+ * An inactive coupon is no coupon: its static code and vouchers stop
+ * working, and a campaign that needs one stops applying (it is given to the
+ * evaluator inactive). Other campaigns are returned as they are.
+ */
+export function withCouponState(campaign: Campaign): Campaign {
+  if (campaign.coupon_params?.active !== false) return campaign;
+  const { coupon_params: _inactive, ...rest } = campaign;
+  return { ...rest, rule_params: needsCoupon(campaign.rule_params) ? { ...campaign.rule_params, active: false } : campaign.rule_params };
+}
+
+/** A campaign read (GET /discounts/{id}, GET /points/{id}, or an item of their lists), as JSON.parse gives it. */
+export type CampaignRead = Record<string, unknown>;
+
+/** Read fields whose rule_params field has another name. */
+const RENAMED: Readonly<Record<string, string>> = {
+  maximum_discount_transaction: 'maximum_budget_transaction',
+  chances_to_accrue_period: 'chance_to_accrue_period',
+  chances_to_accrue_limit: 'chance_to_accrue_limit',
+};
+
+/** Read fields that are rule_params fields under the same name (points fields are absent from discount reads). */
+const SAME: readonly string[] = [
+  'name', 'description', 'active', 'available_from', 'available_to', 'recurrence_type', 'recurrence_days', 'currency',
+  'coupon_required', 'when', 'select_customers', 'customer_registration_countries', 'once', 'once_limit', 'budget_period',
+  'budget_value', 'stackability_properties', 'priority', 'rule_conditions', 'rule_application', 'rule_effects',
+  'partner_id', 'custom_entity_definition_id', 'transferable', 'activation_period_type', 'activation_fixed_option_selected',
+  'activation_date', 'activation_delay', 'activation_delay_unit', 'expiration_period_type', 'fixed_option_selected',
+  'expiration_date', 'availability_duration', 'availability_duration_unit', 'availability_duration_natural',
+];
+
+/** What GET /company answers that a read needs: the default language, whose texts carts answer. */
+export interface ReadCompany {
+  default_language?: string;
+}
+
+const TYPES: Readonly<Record<string, Campaign['type']>> = { discount: 'discount', points: 'points' };
+
+/**
+ * One discount or points campaign read → the engine's Campaign. A read
+ * names campaigns and coupons in the Accept-Language language: read without
+ * the header for the names the server's carts answer. The coupon's dates,
+ * description, redemptions and state are in single reads only (`coupon_params`);
+ * from a list item the coupon is what `coupon_info` holds.
+ */
+export function campaignFromRead(read: CampaignRead, company: ReadCompany = {}): Campaign {
+  const type = TYPES[String(read.type)];
+  if (type === undefined) throw invalidRequest('type', 'must be discount or points');
+  const params: RuleParams = {};
+  for (const field of SAME) if (present(read[field])) params[field] = read[field];
+  for (const [field, name] of Object.entries(RENAMED)) if (present(read[field])) params[name] = read[field];
+  const category = read.category as { id?: unknown } | null | undefined;
+  if (category && present(category.id)) params.loyalty_rule_category_id = category.id;
+  const campaign: Campaign = { id: read.id as Campaign['id'], type, rule_params: params };
+  const coupon = couponOf(read, company);
+  return withCouponState(coupon === undefined ? campaign : { ...campaign, coupon_params: coupon });
+}
+
+/** The reads of GET /discounts and GET /points → the campaigns carts run (those bound to a trigger or a custom event left out). */
+export function cartCampaignsFromReads(reads: readonly CampaignRead[], company: ReadCompany = {}): Campaign[] {
+  return reads.map((read) => campaignFromRead(read, company)).filter((campaign) => isCartCampaign(campaign.rule_params));
+}
+
+function couponOf(read: CampaignRead, company: ReadCompany): CouponParams | undefined {
+  const info = read.coupon_info as Record<string, unknown> | null | undefined;
+  if (!info) return undefined;
+  const coupon: CouponParams = { id: info.coupon_id };
+  const single = read.coupon_params as Record<string, unknown> | null | undefined;
+  if (single) {
+    for (const [field, value] of Object.entries(single)) if (present(value)) coupon[field] = isTexts(value) ? inDefault(value, company) : value;
+  } else {
+    for (const [field, name] of [['static_code', 'static_code'], ['coupon_name', 'name'], ['key', 'key'], ['external_id', 'external_id']]) {
+      if (present(info[field])) coupon[name] = info[field];
+    }
+  }
+  return coupon;
+}
+
+/** Reads write an absent field as null (an absent `customer_registration_countries` as []): none of them restricts. */
+function present(value: unknown): boolean {
+  return value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0);
+}
+
+/** A name or description per language (single reads' coupon_params). */
+function isTexts(value: unknown): value is Record<string, string> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The text carts answer: the Company default language's (a text per language always holds it). */
+function inDefault(texts: Record<string, string>, company: ReadCompany): string | undefined {
+  return (company.default_language === undefined ? undefined : texts[company.default_language]) ?? Object.values(texts)[0];
+}
