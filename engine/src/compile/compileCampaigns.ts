@@ -9,6 +9,13 @@ import { compileCampaign } from './campaign.js';
 import type { CompiledCampaign, Program, ProgramJSON } from './program.js';
 import { compileSettings } from './settings.js';
 
+/** The programs compileCampaigns returned: evaluateCart takes no other (a JSON export or a copy lacks the compiled parts). */
+const PROGRAMS = new WeakSet<Program>();
+
+export function isProgram(value: unknown): value is Program {
+  return typeof value === 'object' && value !== null && PROGRAMS.has(value as Program);
+}
+
 export function compileCampaigns(campaigns: readonly Campaign[], settings: Settings): Program {
   const compiledSettings = compileSettings(settings);
   if (!Array.isArray(campaigns)) throw invalidRequest('campaigns', mustBe('array'));
@@ -38,7 +45,7 @@ export function compileCampaigns(campaigns: readonly Campaign[], settings: Setti
     }
   }
   const json = programJSON(ordered, compiledSettings);
-  return Object.freeze({
+  const program: Program = Object.freeze({
     settings: compiledSettings,
     discounts: Object.freeze(ordered.filter((c) => c.type === 'discount')),
     points: Object.freeze(ordered.filter((c) => c.type === 'points')),
@@ -47,6 +54,8 @@ export function compileCampaigns(campaigns: readonly Campaign[], settings: Setti
     byStaticCode,
     toJSON: () => JSON.parse(JSON.stringify(json)) as ProgramJSON,
   });
+  PROGRAMS.add(program);
+  return program;
 }
 
 function byPriorityThenId(a: CompiledCampaign, b: CompiledCampaign): number {

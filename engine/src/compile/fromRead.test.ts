@@ -37,6 +37,7 @@ describe('campaignFromRead', () => {
   });
 
   it('refuses a read that is not a discount or points campaign', () => {
+    expect(() => campaignFromRead(null as never)).toThrow(expect.objectContaining({ code: 'invalid_request', message: 'campaign: must be an object' }));
     expect(() => campaignFromRead(read({ type: 'gaming' }))).toThrow(expect.objectContaining({ code: 'invalid_request', message: 'type: must be discount or points' }));
   });
 });

@@ -5,7 +5,7 @@
  * write every absent field as null and the rule objects as JSON strings;
  * the server compiles the stored campaign, so the mapping undoes exactly that.
  */
-import { invalidRequest } from '../errors.js';
+import { invalidRequest, mustBe } from '../errors.js';
 import type { Campaign, CouponParams, RuleParams } from '../types.js';
 
 /** The event that runs a cart campaign (`when` absent, empty or this one). */
@@ -72,6 +72,7 @@ const TYPES: Readonly<Record<string, Campaign['type']>> = { discount: 'discount'
  * from a list item the coupon is what `coupon_info` holds.
  */
 export function campaignFromRead(read: CampaignRead, company: ReadCompany = {}): Campaign {
+  if (read === null || typeof read !== 'object') throw invalidRequest('campaign', mustBe('object'));
   const type = TYPES[String(read.type)];
   if (type === undefined) throw invalidRequest('type', 'must be discount or points');
   const params: RuleParams = {};

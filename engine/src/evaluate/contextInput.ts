@@ -29,6 +29,7 @@ export function readContext(context: Context, returnCount = 0): ContextInput {
   if (context.mode !== 'simulate' && context.mode !== 'realtime') throw invalidRequest('context.mode', "must be 'simulate' or 'realtime'");
   if (typeof context.seed !== 'string') throw invalidRequest('context.seed', mustBe('string'));
   const customer = context.customer ?? null;
+  if (customer !== null && typeof customer !== 'object') throw invalidRequest('context.customer', mustBe('object'));
   const points = customer?.points_available ?? 0;
   if (!Number.isSafeInteger(points)) throw invalidRequest('context.customer.points_available', mustBe('integer'));
   return {
@@ -38,7 +39,7 @@ export function readContext(context: Context, returnCount = 0): ContextInput {
     customer,
     customerId: customer?.id === undefined || customer.id === null ? null : idString(customer.id, 'context.customer.id'),
     pointsAvailable: points,
-    vouchers: (customer?.vouchers ?? []).map((voucher, i) => ({
+    vouchers: readVouchers(customer?.vouchers).map((voucher, i) => ({
       ...voucher,
       campaignId: idString(voucher.campaign_id, `context.customer.vouchers[${i}].campaign_id`),
       expiresAt: voucher.available_to == null ? Infinity : parseInstant(voucher.available_to, `context.customer.vouchers[${i}].available_to`),
@@ -49,6 +50,17 @@ export function readContext(context: Context, returnCount = 0): ContextInput {
     returns: readReturned(context.returns, returnCount),
     prizeUnits: readPrizeUnits(context.prize_units),
   };
+}
+
+/** The vouchers an app or the server passes: each an object with its code (what the engine reads it by). */
+function readVouchers(vouchers: CustomerState['vouchers']): readonly HeldVoucher[] {
+  if (vouchers === undefined || vouchers === null) return [];
+  if (!Array.isArray(vouchers)) throw invalidRequest('context.customer.vouchers', mustBe('array'));
+  for (const [i, voucher] of vouchers.entries()) {
+    if (voucher === null || typeof voucher !== 'object') throw invalidRequest(`context.customer.vouchers[${i}]`, mustBe('object'));
+    if (typeof voucher.code !== 'string') throw invalidRequest(`context.customer.vouchers[${i}].code`, mustBe('string'));
+  }
+  return vouchers;
 }
 
 function readReturned(returns: Context['returns'], returnCount: number): (ReturnedPoints | null)[] {

@@ -4,7 +4,9 @@
  * the contract's response plus the writes the caller must persist. Inputs
  * are never mutated.
  */
+import { isProgram } from '../compile/compileCampaigns.js';
 import type { Program } from '../compile/program.js';
+import { invalidRequest } from '../errors.js';
 import { applyCashback } from '../effects/cashback.js';
 import { applyDiscountCampaign } from '../effects/discount.js';
 import { playInstantWin } from '../effects/instantWin.js';
@@ -20,6 +22,7 @@ import { buildResponse } from './response.js';
 import { emptyWrites, type Run } from './run.js';
 
 export function evaluateCart(program: Program, cart: Cart, context: Context): Outcome {
+  if (!isProgram(program)) throw invalidRequest('program', 'must be the result of compileCampaigns');
   const { formatter } = program.settings;
   const input = readCart(cart, program.settings.currency);
   const ctx = readContext(context, input.cart.returns?.length ?? 0);

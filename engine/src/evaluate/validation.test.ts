@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cart, context, discount, errorOf, evaluate, line } from '../../test-support/scenario.js';
+import { compileCampaigns } from '../compile/compileCampaigns.js';
+import { cart, context, discount, errorOf, evaluate, line, SETTINGS } from '../../test-support/scenario.js';
+import { evaluateCart } from './evaluateCart.js';
 
 const campaigns = [discount(1, { rule_effects: [{ type: 'percentage', value: 10 }] })];
 
@@ -120,6 +122,21 @@ describe('invalid carts are rejected with invalid_request naming the field', () 
   it('an invalid context', () => {
     expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 10)]), context({ mode: 'live' as never })))).toMatchObject({ field: 'context.mode' });
     expect(errorOf(() => evaluate(campaigns, cart([line(1, 1, 10)]), context({ now: 'yesterday' })))).toMatchObject({ field: 'context.now' });
+  });
+
+  it('a context an app built wrong is an invalid_request naming the field, never a TypeError', () => {
+    const c = cart([line(1, 1, 10)], { coupons_desired: 'all' });
+    expect(errorOf(() => evaluate(campaigns, c, context({ customer: 'C1' as never })))).toMatchObject({ code: 'invalid_request', message: 'context.customer: must be an object' });
+    expect(errorOf(() => evaluate(campaigns, c, context({ customer: { id: 1, vouchers: {} as never } })))).toMatchObject({ code: 'invalid_request', message: 'context.customer.vouchers: must be an array' });
+    expect(errorOf(() => evaluate(campaigns, c, context({ customer: { id: 1, vouchers: [null as never] } })))).toMatchObject({ code: 'invalid_request', message: 'context.customer.vouchers[0]: must be an object' });
+    expect(errorOf(() => evaluate(campaigns, c, context({ customer: { id: 1, vouchers: [{ campaign_id: 1 } as never] } })))).toMatchObject({ code: 'invalid_request', message: 'context.customer.vouchers[0].code: must be a string' });
+  });
+
+  it('a program that compileCampaigns did not return (its JSON export, a copy) is an invalid_request', () => {
+    const program = compileCampaigns(campaigns, SETTINGS);
+    for (const copy of [JSON.parse(JSON.stringify(program)), { ...program }, null]) {
+      expect(errorOf(() => evaluateCart(copy, cart([line(1, 1, 10)]), context()))).toMatchObject({ code: 'invalid_request', message: 'program: must be the result of compileCampaigns' });
+    }
   });
 
   it('accepts a UTC offset form such as -0500 for creation_date', () => {
