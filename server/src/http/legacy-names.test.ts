@@ -9,7 +9,6 @@ import { startServer, type TestResponse, type TestServer } from '../testing/serv
 import { Receiver, sleep } from '../webhooks/testing.js';
 
 const CREATED = '2026-11-20T10:00:00Z';
-const json = { 'Content-Type': 'application/json' };
 const EVENTS = [
   'cart.created', 'cart.cancelled', 'points_transaction.created', 'customer.created', 'customer.updated', 'reward_redemption.created',
   'reward_redemption.reverted', 'voucher.issued', 'voucher.redeemed', 'custom_event.created',
