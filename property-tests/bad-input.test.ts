@@ -338,7 +338,7 @@ describe('bad input, for every operation', () => {
       'merges.transfer': { old_customer_id: 4, new_customer_id: 5, motive: 'lost card' },
       'merges.transfer_new': { old_customer_id: 6, new_customer_id: 7 },
       'carts.simulate': cart({
-        coupons_desired: ['SPRING'], vouchers_desired: ['V1'], location_id: 1, currency: 'EUR', payments: [{ amount: 10, type: 'card', change: 0 }],
+        coupons_desired: ['SPRING'], vouchers_desired: ['SPRING'], location_id: 1, currency: 'EUR', payments: [{ amount: 10, type: 'card', change: 0 }],
         promotions: [{ promotion_id: 1, discount: 0.5, line_order: 1 }], attributes: {},
       }),
       'carts.realtime': cart({ id: 10, code: 'CART-10' }),

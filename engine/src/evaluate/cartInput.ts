@@ -179,7 +179,18 @@ function checkReturns(cart: Cart, lineByOrder: ReadonlyMap<number, LineState>): 
   });
 }
 
+/** Both names sent: they must agree, else one list would be ignored without a sign while the answer echoes both. */
+function sameCodes(vouchers: unknown, coupons: unknown): boolean {
+  if (!Array.isArray(vouchers) || !Array.isArray(coupons)) return vouchers === coupons;
+  // The codes, in any order: a list names vouchers, it does not order them.
+  const listed = new Set(coupons);
+  return new Set(vouchers).size === listed.size && vouchers.every((code) => listed.has(code));
+}
+
 function readCoupons(cart: Cart): CartInput['coupons'] {
+  if (cart.coupons_desired != null && cart.vouchers_desired != null && !sameCodes(cart.vouchers_desired, cart.coupons_desired)) {
+    throw invalidRequest('vouchers_desired', 'is not coupons_desired (send one of them)');
+  }
   const field = cart.coupons_desired !== undefined ? 'coupons_desired' : 'vouchers_desired';
   const value = cart.coupons_desired ?? cart.vouchers_desired;
   if (value === undefined || value === null) return [];

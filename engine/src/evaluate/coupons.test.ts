@@ -54,6 +54,17 @@ describe('coupons_desired', () => {
     expect(outcome.response.vouchers_desired).toEqual(['WELCOME']);
   });
 
+  it('vouchers_desired beside coupons_desired must list the same codes (in any order): two different lists are refused, naming vouchers_desired', () => {
+    const both = (vouchers_desired: string[], coupons_desired: unknown) =>
+      () => evaluate(campaigns, cart([line(1, 10, 100)], { vouchers_desired, coupons_desired: coupons_desired as never }), context({ customer }));
+    for (const coupons of [[], ['V-2'], 'all', ['WELCOME', 'V-2', 'V-4']]) {
+      expect(both(['WELCOME', 'V-2'], coupons), JSON.stringify(coupons)).toThrow('vouchers_desired: is not coupons_desired (send one of them)');
+    }
+    const same = both(['WELCOME', 'V-2'], ['V-2', 'WELCOME'])();
+    expect(same.response.effects.map((e) => e.rule_id)).toEqual([1, 2, 3]);
+    expect([same.response.vouchers_desired, same.response.coupons_desired]).toEqual([['WELCOME', 'V-2'], ['V-2', 'WELCOME']]);
+  });
+
   it('unknown codes go to invalid_coupons', () => {
     const outcome = evaluate(campaigns, cart([line(1, 10, 100)], { coupons_desired: ['NOPE', 'WELCOME'] }), context({ customer }));
     expect(outcome.response.invalid_coupons).toEqual(['NOPE']);

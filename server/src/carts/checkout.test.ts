@@ -83,6 +83,17 @@ describe('checkout at a till and in a web shop', () => {
     expect(voucherCodes(await checkout(cart(customer, { coupons_desired: 'selected' })))).toEqual([]);
     expect((await server.client.post('/vouchers/PLAIN-2/select', {})).status).toBe(200);
     expect(voucherCodes(await checkout(cart(customer, { coupons_desired: 'selected' })))).toEqual(['PLAIN-2']);
+    // Both names listing different codes: refused at either step, whichever path, nothing used or stored.
+    for (const [i, path] of ['/carts/simulate', '/activities/realtime', '/carts'].entries()) {
+      const id = 880001 + i;
+      const body = cart(customer, { id, vouchers_desired: ['PLAIN-1'], coupons_desired: [] });
+      const refused = await server.client.post(path, body);
+      expect({ status: refused.status, body: refused.body }, path).toEqual({
+        status: 400, body: { code: 'invalid_request', error: 'vouchers_desired: is not coupons_desired (send one of them)' },
+      });
+      if (path !== '/carts/simulate') expect((await server.client.get(`/carts/${id}`)).status).toBe(404);
+    }
+    expect((await voucher('PLAIN-1')).status).toBe('active');
     // A list names the voucher; the deprecated vouchers_desired reads the same and is echoed under its own name.
     const listed = await checkout(cart(customer, { vouchers_desired: ['PLAIN-1'] }));
     expect(voucherCodes(listed)).toEqual(['PLAIN-1']);

@@ -46,6 +46,34 @@ describe('the OpenAPI document', () => {
     expect(document.paths['/activities'].post.operationId).toBe('carts.create.legacy');
   });
 
+  it('has every legacy path of the contract (part 1, Versioning 2), deprecated, and marks the deprecated request fields', () => {
+    const legacy: [string, string, string][] = [
+      ['post', '/activities', 'carts.create'], ['get', '/activities', 'carts.list'], ['post', '/activities/realtime', 'carts.realtime'],
+      ['post', '/activities/simulate', 'carts.simulate'], ['get', '/activities/{id}', 'carts.get'],
+      ['post', '/custom_entities', 'custom_events.create'], ['get', '/custom_entities', 'custom_events.list'], ['get', '/custom_entities/{id}', 'custom_events.get'],
+      ['post', '/scores/trigger', 'triggers.trigger'], ['get', '/scores/transactions', 'points.transactions'],
+      ['get', '/customers/{value}/scores', 'points.balance'], ['get', '/customers/{value}/scores_expiring', 'points.expiring'],
+      ['post', '/scores/subtract', 'points.redeem'], ['post', '/scores/activity_redeem', 'points.redeem_cart'], ['post', '/scores/transfer', 'points.transfer'],
+      ['get', '/redemptions', 'rewards.transactions'], ['post', '/redemptions/{id}/rollback', 'rewards.rollback'],
+      ['get', '/customers/{id}/segment_validation', 'customers.audience_validation'], ['get', '/customers/{id}/segments', 'customers.audiences'],
+    ];
+    for (const [method, path, id] of legacy) {
+      expect(document.paths[path]?.[method], `${method} ${path}`).toMatchObject({ operationId: `${id}.legacy`, deprecated: true });
+    }
+    // Versioning 3, and the fields part 1 and 2 call deprecated where they list them.
+    const customFields = [...Array.from({ length: 11 }, (_, i) => `custom${i + 1}`), ...Array.from({ length: 8 }, (_, i) => `custom${i + 1}f`)];
+    const deprecatedFields: [string, string[]][] = [
+      ['customers.create', customFields], ['customers.update', [...customFields, 'updated_at']],
+      ['carts.cart', ['vouchers_desired', ...Array.from({ length: 8 }, (_, i) => `custom${i + 1}`)]],
+      ['triggers.trigger', ['loyalty_score_id']], ['points.transfer', ['country']],
+    ];
+    for (const [schema, fields] of deprecatedFields) {
+      for (const field of fields) expect(document.components.schemas[schema].properties[field]?.deprecated, `${schema}.${field}`).toBe(true);
+    }
+    expect(document.components.schemas['carts.cart'].properties.coupons_desired.deprecated).toBeUndefined();
+    expect(document.components.schemas['carts.cart.line'].properties.custom1.deprecated).toBeUndefined();
+  });
+
   it('offers PUT wherever PATCH is (common rule 5)', () => {
     for (const [id, spec] of operations.filter(([, s]) => s.method === 'PATCH')) {
       expect(document.paths[spec.path].put?.operationId, id).toBe(`${id}.put`);

@@ -158,6 +158,19 @@ describe('POST /trigger', () => {
     expect((await balance(server.client, 25)).score).toBe(15);
   });
 
+  it('takes the deprecated loyalty_score_id beside loyalty_rule_id only when both name the same campaign', async () => {
+    await createCustomer(server.client, 43);
+    const [chosen, other] = [await triggerCampaign(server.client, 'welcome', 15), await triggerCampaign(server.client, 'welcome', 90)];
+    const differ = await server.client.post('/scores/trigger', { trigger: 'welcome', customer_id: 43, loyalty_rule_id: chosen, loyalty_score_id: other });
+    expect({ status: differ.status, body: differ.body }).toEqual({
+      status: 400, body: { code: 'invalid_request', error: `loyalty_score_id: is not loyalty_rule_id ${chosen} (send one of them)` },
+    });
+    expect(await transactions(server.client, 43)).toEqual([]);
+    const same = await server.client.post('/trigger', { trigger: 'welcome', customer_id: 43, loyalty_rule_id: chosen, loyalty_score_id: `00${chosen}` });
+    expect([same.status, same.body.score, same.body.loyalty_score_id]).toEqual([200, 15, chosen]);
+    expect((await balance(server.client, 43)).score).toBe(15);
+  });
+
   it('refuses unknown customers and campaigns, campaigns of another trigger, and bad fields', async () => {
     const campaign = await triggerCampaign(server.client, 'known', 5);
     for (const [body, status, code, field] of [

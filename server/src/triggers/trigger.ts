@@ -3,7 +3,8 @@
  * bound to the trigger slug (binding.ts) whose conditions hold for the
  * customer, as one `trigger` points transaction.
  * - loyalty_rule_id (or its deprecated name loyalty_score_id) runs that one
- *   campaign; it must be a points campaign bound to the slug.
+ *   campaign; it must be a points campaign bound to the slug. Both may be
+ *   sent when they name the same campaign.
  * - Without it, engine version 2 runs every bound campaign; version 1 runs
  *   one: the first, in priority then id order, that grants points.
  * - The instant wins bound to the slug are drawn on every trigger.
@@ -55,6 +56,10 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
   const version = req.settings.trigger_engine_version;
   if (version === 1 && body.country === undefined) throw invalidRequest('country', 'is required (trigger engine version 1)');
   const location = locationOf(locations, req, body);
+  // A migrating integration may send both names: silently running one of two different campaigns would grant the wrong points.
+  if (body.loyalty_rule_id !== undefined && body.loyalty_score_id !== undefined && body.loyalty_score_id !== body.loyalty_rule_id) {
+    throw invalidRequest('loyalty_score_id', `is not loyalty_rule_id ${body.loyalty_rule_id} (send one of them)`);
+  }
   const ruleId = body.loyalty_rule_id ?? body.loyalty_score_id;
   const ruleField = body.loyalty_rule_id !== undefined ? 'loyalty_rule_id' : 'loyalty_score_id';
   if (body.score_overwrite !== undefined && ruleId === undefined) throw requiredWith('loyalty_rule_id', 'score_overwrite');

@@ -331,6 +331,7 @@ export interface CartsCart {
    */
   cashback_score_desired?: number;
   /**
+   * @deprecated
    * Deprecated name of coupons_desired as a list of codes: the same codes are accepted.
    */
   vouchers_desired?: string[];
@@ -379,13 +380,37 @@ export interface CartsCart {
     line_order?: number;
     product_id?: string;
   }[];
+  /**
+   * @deprecated
+   */
   custom1?: string | {};
+  /**
+   * @deprecated
+   */
   custom2?: string | {};
+  /**
+   * @deprecated
+   */
   custom3?: string | {};
+  /**
+   * @deprecated
+   */
   custom4?: string | {};
+  /**
+   * @deprecated
+   */
   custom5?: string | {};
+  /**
+   * @deprecated
+   */
   custom6?: string | {};
+  /**
+   * @deprecated
+   */
   custom7?: string | {};
+  /**
+   * @deprecated
+   */
   custom8?: string | {};
   business_name?: string;
   /**
@@ -720,24 +745,81 @@ export interface CustomersCreate {
   attributes?: {
     [k: string]: unknown | undefined;
   };
+  /**
+   * @deprecated
+   */
   custom1?: string;
+  /**
+   * @deprecated
+   */
   custom2?: string;
+  /**
+   * @deprecated
+   */
   custom3?: string;
+  /**
+   * @deprecated
+   */
   custom4?: string;
+  /**
+   * @deprecated
+   */
   custom5?: string;
+  /**
+   * @deprecated
+   */
   custom6?: string;
+  /**
+   * @deprecated
+   */
   custom7?: string;
+  /**
+   * @deprecated
+   */
   custom8?: string;
+  /**
+   * @deprecated
+   */
   custom9?: string;
+  /**
+   * @deprecated
+   */
   custom10?: string;
+  /**
+   * @deprecated
+   */
   custom11?: string;
+  /**
+   * @deprecated
+   */
   custom1f?: number;
+  /**
+   * @deprecated
+   */
   custom2f?: number;
+  /**
+   * @deprecated
+   */
   custom3f?: number;
+  /**
+   * @deprecated
+   */
   custom4f?: number;
+  /**
+   * @deprecated
+   */
   custom5f?: number;
+  /**
+   * @deprecated
+   */
   custom6f?: number;
+  /**
+   * @deprecated
+   */
   custom7f?: number;
+  /**
+   * @deprecated
+   */
   custom8f?: number;
   id?: string;
   card_id?: string;
@@ -802,26 +884,88 @@ export interface CustomersUpdate {
   attributes?: {
     [k: string]: unknown | undefined;
   };
+  /**
+   * @deprecated
+   */
   custom1?: null | string;
+  /**
+   * @deprecated
+   */
   custom2?: null | string;
+  /**
+   * @deprecated
+   */
   custom3?: null | string;
+  /**
+   * @deprecated
+   */
   custom4?: null | string;
+  /**
+   * @deprecated
+   */
   custom5?: null | string;
+  /**
+   * @deprecated
+   */
   custom6?: null | string;
+  /**
+   * @deprecated
+   */
   custom7?: null | string;
+  /**
+   * @deprecated
+   */
   custom8?: null | string;
+  /**
+   * @deprecated
+   */
   custom9?: null | string;
+  /**
+   * @deprecated
+   */
   custom10?: null | string;
+  /**
+   * @deprecated
+   */
   custom11?: null | string;
+  /**
+   * @deprecated
+   */
   custom1f?: null | number;
+  /**
+   * @deprecated
+   */
   custom2f?: null | number;
+  /**
+   * @deprecated
+   */
   custom3f?: null | number;
+  /**
+   * @deprecated
+   */
   custom4f?: null | number;
+  /**
+   * @deprecated
+   */
   custom5f?: null | number;
+  /**
+   * @deprecated
+   */
   custom6f?: null | number;
+  /**
+   * @deprecated
+   */
   custom7f?: null | number;
+  /**
+   * @deprecated
+   */
   custom8f?: null | number;
-  updated_at?: unknown;
+  /**
+   * @deprecated
+   */
+  updated_at?: {
+    [k: string]: unknown | undefined;
+  };
 }
 export interface DiscountsRedeem {
   voucher_code?: string;
@@ -1028,6 +1172,7 @@ export interface PointsTransfer {
   from_customer_id: string;
   to_customer_id: string;
   /**
+   * @deprecated
    * An ISO 3166-1 alpha-2 code in capitals that a country holds (every officially assigned code, and XK for Kosovo).
    */
   country?: string;
@@ -1301,6 +1446,9 @@ export interface TriggersTrigger {
   trigger: string;
   customer_id: string;
   loyalty_rule_id?: string;
+  /**
+   * @deprecated
+   */
   loyalty_score_id?: string;
   location_id?: string;
   location_code?: string;
