@@ -6,7 +6,7 @@ import { runCli } from '../testing/cli.js';
 import { startServer, TEST_KEY, type Client, type TestServer } from '../testing/server.js';
 import { migrations } from '../store/migrations.js';
 import { indexAuditTargets, PROGRESS } from './backfill.js';
-import { AUDIT_LOG, AUDIT_LOG_TARGETS, targetKey, type AuditEntry } from './log.js';
+import { AUDIT_LOG, AUDIT_LOG_MENTIONS, AUDIT_LOG_TARGETS, mentionKey, targetKey, type AuditEntry } from './log.js';
 
 const AUTHOR = { headers: { 'X-Author-Email': 'Ana@Example.com' } };
 const discount = { rule_params: { name: 'Ten off', rule_effects: [{ type: 'percentage', value: 10, distribution: 'individual_items' }] } };
@@ -27,6 +27,8 @@ async function everyPage(client: Client, query: Record<string, string> = {}, per
   return all;
 }
 
+const sorted = (keys: Key[][]) => keys.map((key) => JSON.stringify(key)).sort().map((key) => JSON.parse(key) as Key[]);
+
 /** The index keys the store holds, and those its entries call for (one per entry with a target), both sorted alike. */
 function indexOf(env: StoreEnv): { held: Key[][]; wanted: Key[][] } {
   const held = [...env.db(AUDIT_LOG_TARGETS).getKeys({})] as Key[][];
@@ -35,7 +37,16 @@ function indexOf(env: StoreEnv): { held: Key[][]; wanted: Key[][] } {
     const { target } = value as AuditEntry;
     return target === null ? [] : [targetKey(tenant, target, entryKey)];
   });
-  const sorted = (keys: Key[][]) => keys.map((key) => JSON.stringify(key)).sort().map((key) => JSON.parse(key) as Key[]);
+  return { held: sorted(held), wanted: sorted(wanted) };
+}
+
+/** The mention keys the store holds, and those its entries call for (one per customer an entry names besides its target). */
+function mentionsOf(env: StoreEnv): { held: Key[][]; wanted: Key[][] } {
+  const held = [...env.db(AUDIT_LOG_MENTIONS).getKeys({})] as Key[][];
+  const wanted = [...env.db(AUDIT_LOG).getRange({})].flatMap(({ key, value }) => {
+    const [tenant, entryKey] = key as string[];
+    return ((value as AuditEntry).mentions ?? []).map((id) => mentionKey(tenant, id, entryKey));
+  });
   return { held: sorted(held), wanted: sorted(wanted) };
 }
 
@@ -247,18 +258,25 @@ describe('audit log retention', () => {
   afterAll(() => server.dispose());
 
   it('removes the entries older than AUDIT_LOG_RETENTION_DAYS in the background, and their index keys', async () => {
-    expect((await server.client.post('/customers', { id: 1, name: 'Old', registration_location_id: 1 })).status).toBe(200);
-    expect((await server.client.get('/audit_log')).body.data).toHaveLength(1);
+    expect((await server.client.post('/customers', { id: 1, name: 'Old', registration_location_id: 1, code: 'old-1' })).status).toBe(200);
+    // A redeem names its customer besides its target (none): a mention key.
+    expect((await server.client.post('/points/redeem', { customer_code: 'old-1', amount: 10, comments: 'old' })).status).toBe(200);
+    expect((await server.client.get('/audit_log')).body.data).toHaveLength(2);
     const indexed = await withStore(server.dataDir, indexOf);
     expect(indexed.held.map((key) => key[1])).toEqual(['customer:1']);
+    expect((await withStore(server.dataDir, mentionsOf)).held.map((key) => key[1])).toEqual(['1']);
     await new Promise((resume) => setTimeout(resume, 3500));
-    expect((await server.client.post('/customers', { id: 2, name: 'New', registration_location_id: 1 })).status).toBe(200);
-    expect((await server.client.get('/audit_log')).body.data.map((e: any) => e.target)).toEqual(['customer:2']);
+    expect((await server.client.post('/customers', { id: 2, name: 'New', registration_location_id: 1, code: 'new-2' })).status).toBe(200);
+    expect((await server.client.post('/points/redeem', { customer_code: 'new-2', amount: 10, comments: 'new' })).status).toBe(200);
+    expect((await server.client.get('/audit_log')).body.data.map((e: any) => [e.operation, e.target])).toEqual([['points.redeem', null], ['customers.create', 'customer:2']]);
     expect(await everyPage(server.client, { target: 'customer:1' })).toEqual([]);
-    // None dangles: every key left names an entry of its target.
+    // None dangles: every key left names an entry of its target, every mention key an entry naming its customer.
     const { held, wanted } = await withStore(server.dataDir, indexOf);
     expect(held.map((key) => key[1])).toEqual(['customer:2']);
     expect(held).toEqual(wanted);
+    const mentions = await withStore(server.dataDir, mentionsOf);
+    expect(mentions.held.map((key) => key[1])).toEqual(['2']);
+    expect(mentions.held).toEqual(mentions.wanted);
   });
 });
 

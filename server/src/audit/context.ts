@@ -26,6 +26,8 @@ export interface AuditContext {
   path: string | null;
   /** The record changed (`customer:42`), set by the route as it learns it; null when unknown. */
   target: string | null;
+  /** The ids of the customers the request named (auditMention), indexed so their delete redacts the entry. */
+  mentions?: Set<string>;
   /** The request body (or the CLI's options), redacted when written. */
   body: unknown;
   /** Set when the request erased a person (auditErased): the entry records no body. */
@@ -77,6 +79,15 @@ export function runAuditedCommand<T>(context: Omit<AuditContext, 'actor'>, work:
 /** The record a request changes, once the route knows it (a created id, a looked-up code's record). */
 export function auditTarget(req: TallyRequest, target: string | undefined): void {
   if (req.audit && target !== undefined) req.audit.target = target;
+}
+
+/**
+ * The request named these customers (by `customer_id`, `customer_code`, ...) as the route resolved them: the entry
+ * is indexed under each, so the customer's delete redacts it too (erase.ts). Undefined ids (none named) are skipped.
+ */
+export function auditMention(req: TallyRequest, ...ids: (string | undefined)[]): void {
+  if (!req.audit) return;
+  for (const id of ids) if (id !== undefined) (req.audit.mentions ??= new Set()).add(id);
 }
 
 /**

@@ -11,7 +11,7 @@ import { toInt64 } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { tenantPrefix, under } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
-import { AUDIT_LOG, AUDIT_LOG_TARGETS, REDACTED, targetKey, type AuditEntry, type Redaction } from './log.js';
+import { AUDIT_LOG, AUDIT_LOG_MENTIONS, AUDIT_LOG_TARGETS, REDACTED, targetKey, type AuditEntry, type Redaction } from './log.js';
 
 const SPECS: Readonly<Record<string, OperationSpec>> = OPERATIONS;
 
@@ -59,17 +59,31 @@ export function redactEntries(env: StoreEnv, tenant: Tenant, target: string, id:
     const entry = log.get([prefix, entryKey]) as AuditEntry | undefined;
     if (entry === undefined || (options.only !== undefined && !options.only(entry))) continue;
     const moved = options.retarget ?? target;
-    log.putSync([prefix, entryKey], {
-      ...entry,
-      target: moved,
-      path: redactedPath(entry.path, entry.operation, id),
-      body: null,
-      body_truncated: false,
-      redacted: entry.redacted ?? redaction,
-    } satisfies AuditEntry);
+    log.putSync([prefix, entryKey], { ...redacted(entry, id, redaction), target: moved });
     if (moved !== target) {
       index.removeSync(targetKey(prefix, target, entryKey));
       index.putSync(targetKey(prefix, moved, entryKey), '');
     }
   }
+}
+
+/**
+ * Inside a transaction: the tenant's entries whose request named customer `id` besides their target (a redeem's,
+ * a play's `customer_code`) lose what they recorded, as redactEntries' do. Their index keys stay, removed with the
+ * entries by the retention sweep. An entry redacted already holds nothing more of it: left as it is.
+ */
+export function redactMentions(env: StoreEnv, tenant: Tenant, id: string, redaction: Redaction): void {
+  const prefix = tenantPrefix(tenant);
+  const log = env.db(AUDIT_LOG);
+  // Read whole before writing, as redactEntries does.
+  const keys = [...env.db(AUDIT_LOG_MENTIONS).getKeys(under([prefix, id]))] as string[][];
+  for (const [, , entryKey] of keys) {
+    const entry = log.get([prefix, entryKey]) as AuditEntry | undefined;
+    if (entry !== undefined && entry.redacted === undefined) log.putSync([prefix, entryKey], redacted(entry, id, redaction));
+  }
+}
+
+/** The entry without what it recorded of customer `id`: no body, no path value naming it other than by id; marked. */
+function redacted(entry: AuditEntry, id: string, redaction: Redaction): AuditEntry {
+  return { ...entry, path: redactedPath(entry.path, entry.operation, id), body: null, body_truncated: false, redacted: entry.redacted ?? redaction };
 }

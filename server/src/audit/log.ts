@@ -7,6 +7,10 @@
  * [tenant, target, newest-first key] -> '' indexes the entries that have a
  * target, written and removed with them, so a target's entries (the
  * `target` filter, a customer's export) are read without the others.
+ * `audit_log_mentions` [tenant, customer id, newest-first key] -> '' indexes
+ * the entries whose request named a customer other than their target (a
+ * redeem's, a play's `customer_code`), so its delete redacts them without
+ * reading the log (erase.ts).
  */
 import { canonicalJson } from '../http/json.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
@@ -20,8 +24,9 @@ import type { AuditContext } from './context.js';
 
 export const AUDIT_LOG = 'audit_log';
 export const AUDIT_LOG_TARGETS = 'audit_log_targets';
+export const AUDIT_LOG_MENTIONS = 'audit_log_mentions';
 /** Written inside any write transaction (the witness): opened with the store. */
-export const AUDIT_DATABASES = [AUDIT_LOG, AUDIT_LOG_TARGETS];
+export const AUDIT_DATABASES = [AUDIT_LOG, AUDIT_LOG_TARGETS, AUDIT_LOG_MENTIONS];
 
 /**
  * The longest target the list is filtered by: a target is a kind (at most 23 characters, `custom_event_definition`),
@@ -38,8 +43,12 @@ export type Actor = AuditEntryResponse['actor'];
 /** Why and when an entry lost what it recorded of a person (erase.ts). */
 export type Redaction = NonNullable<AuditEntryResponse['redacted']>;
 
-/** An entry as stored: the answer's fields, the id an int64 decimal string; `redacted` absent until an erasure. */
-export type AuditEntry = Omit<AuditEntryResponse, 'id' | 'redacted'> & { id: string; redacted?: Redaction };
+/**
+ * An entry as stored: the answer's fields, the id an int64 decimal string; `redacted` absent until an erasure;
+ * `mentions`, not answered, the ids of the customers the request named besides its target (their index keys, which
+ * the retention sweep removes with the entry).
+ */
+export type AuditEntry = Omit<AuditEntryResponse, 'id' | 'redacted'> & { id: string; redacted?: Redaction; mentions?: string[] };
 
 /** Field names whose values are never recorded (customers' passwords and tokens, any secret). */
 const SECRET = /password|secret|token/i;
@@ -59,6 +68,8 @@ export function writeEntry(env: StoreEnv, context: AuditContext): void {
   const truncated = text.length > MAX_BODY_LENGTH;
   const at = wireDatetime(new Date());
   const { redaction } = context;
+  // The target's customer is found through its own index already.
+  const mentions = [...(context.mentions ?? [])].filter((id) => `customer:${id}` !== context.target);
   for (const tenant of context.tenants) {
     const entry: AuditEntry = {
       id: allocateId(env, tenant, AUDIT_LOG), at, company_id: tenant.companyId, environment: tenant.environment,
@@ -67,19 +78,24 @@ export function writeEntry(env: StoreEnv, context: AuditContext): void {
         ? { body: truncated ? text.slice(0, MAX_BODY_LENGTH) : text, body_truncated: truncated }
         : { body: null, body_truncated: false, redacted: redaction }),
       status: 'committed',
+      ...(mentions.length === 0 ? {} : { mentions }),
     };
     const prefix = tenantPrefix(tenant);
     const key = newestFirstKey(entry.id);
     env.db(AUDIT_LOG).putSync([prefix, key], entry);
     if (entry.target !== null) env.db(AUDIT_LOG_TARGETS).putSync(targetKey(prefix, entry.target, key), '');
+    for (const id of mentions) env.db(AUDIT_LOG_MENTIONS).putSync(mentionKey(prefix, id, key), '');
   }
 }
 
 /** The index key of an entry with a target: [tenant, target, the entry's newest-first key]. */
 export const targetKey = (tenant: string, target: string, entryKey: string): Key[] => [tenant, target, entryKey];
 
+/** The index key of an entry whose request named customer `id` besides its target: [tenant, id, the entry's newest-first key]. */
+export const mentionKey = (tenant: string, id: string, entryKey: string): Key[] => [tenant, id, entryKey];
+
 /** An entry as GET /audit_log answers it. */
-export const auditEntryView = (entry: AuditEntry) => ({ ...entry, id: wireInt(entry.id), redacted: entry.redacted ?? null });
+export const auditEntryView = ({ mentions: _, ...entry }: AuditEntry) => ({ ...entry, id: wireInt(entry.id), redacted: entry.redacted ?? null });
 
 /** The key prefix of a tenant's entries, newest first. */
 const entriesOf = (tenant: Tenant) => [tenantPrefix(tenant)];
@@ -131,6 +147,7 @@ export function pruneEntries(env: StoreEnv, tenant: Tenant, before: number, limi
       db.removeSync(key);
       const [prefix, entryKey] = key as string[];
       if (entry.target !== null) env.db(AUDIT_LOG_TARGETS).removeSync(targetKey(prefix, entry.target, entryKey));
+      for (const id of entry.mentions ?? []) env.db(AUDIT_LOG_MENTIONS).removeSync(mentionKey(prefix, id, entryKey));
       removed++;
     }
     return removed;

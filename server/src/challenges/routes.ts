@@ -3,7 +3,7 @@
  * /challenges, GET /challenges/{id}, GET /customers/{value}/challenges, GET
  * /customers/{value}/challenges/{id} and POST /challenges/{id}/enroll.
  */
-import { auditTarget } from '../audit/context.js';
+import { auditMention, auditTarget } from '../audit/context.js';
 import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
 import { CustomerStore } from '../customers/store.js';
@@ -105,6 +105,7 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
     'challenges.enroll': async (req) => {
       const body = validate('challenges.enroll', req.body);
       const customer = requireCustomer(customers, req.tenant, body);
+      auditMention(req, customer.id);
       const id = requireInt64(req.params.id, 'id');
       await env.transact(() => {
         // Read again inside the transaction: enrolled after a merge or delete committed since the lookup, the

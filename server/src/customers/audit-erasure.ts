@@ -5,10 +5,12 @@
  * identifies the person too, so they move under `customer:<id>`), of its
  * associations (`association:<customer>:<associate>`, either side) and the
  * merges of the customers merged with it (their entries target the old
- * customer, and their body names the new one).
+ * customer, and their body names the new one), and the entries of other
+ * records whose request named it (`audit_log_mentions`: a redeem, a play, a
+ * transfer by `customer_code`).
  */
 import { AssociationStore } from '../associations/store.js';
-import { redactEntries } from '../audit/erase.js';
+import { redactEntries, redactMentions } from '../audit/erase.js';
 import type { Redaction } from '../audit/log.js';
 import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
@@ -24,6 +26,7 @@ export function eraseFromAuditLog(env: StoreEnv, tenant: Tenant, id: string, at:
   const redaction = customerDeleted(at);
   const own = `customer:${id}`;
   redactEntries(env, tenant, own, id, redaction);
+  redactMentions(env, tenant, id, redaction);
   for (const card of cardIds(env, tenant, id)) redactEntries(env, tenant, `card:${card}`, id, redaction, { retarget: own });
   const associations = new AssociationStore(env);
   const pairs = new Set<string>();

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { compileGame, periodKey, playGame, TallyError, type GamePlay } from '@tally/engine';
+import { auditMention } from '../audit/context.js';
 import { CompiledCache, versionOf } from '../campaigns/compiled.js';
 import { engineSettings } from '../campaigns/engine-settings.js';
 import type { DrawSeeds } from '../carts/seed.js';
@@ -55,6 +56,7 @@ const compiledGames = new CompiledCache<ReturnType<typeof compileGame>>();
 export async function play(sources: PlaySources, req: TallyRequest, game: GameRecord, body: GamesPlay): Promise<PlayResult | null> {
   const { tenant, settings } = req;
   const customer = optionalCustomer(sources.customers, tenant, body)!;
+  auditMention(req, customer.id);
   if (customer.status !== 'active') return null;
   const targeted = game.rule_params.select_customers === 'targeted';
   if (targeted && openAssignment(sources, req, game, customer, body) === null) return null;

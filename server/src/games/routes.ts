@@ -2,7 +2,7 @@
  * Games: the back office (POST, PATCH /games, POST /games/{id}/assignments)
  * and the contract's GET /games, GET /games/{id} and POST /games/{id}/play.
  */
-import { auditTarget } from '../audit/context.js';
+import { auditMention, auditTarget } from '../audit/context.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { CartStore } from '../carts/store.js';
 import { DrawSeeds } from '../carts/seed.js';
@@ -92,6 +92,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
         const game = existing(req);
         if (game.rule_params.select_customers !== 'targeted') throw invalidRequest('id', 'only targeted games are delivered to customers');
         const customer = optionalCustomer(customers, req.tenant, body)!;
+        auditMention(req, customer.id);
         const id = await env.transact(() => {
           // A merged customer's deliveries went to the customer it was merged into and it cannot play: one given to
           // it now would be played by nobody. A merging one is refused too, as for cards (its deliveries are moving).

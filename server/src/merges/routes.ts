@@ -4,6 +4,7 @@
  * unmerge.
  */
 import { TallyError } from '@tally/engine';
+import { auditMention } from '../audit/context.js';
 import { AssociationStore } from '../associations/store.js';
 import type { ServerContext } from '../context.js';
 import { customerTarget, findCustomer } from '../customers/lookup.js';
@@ -43,6 +44,7 @@ export function mergesRoutes({ env, tenancy, log, duplicates, config }: ServerCo
         const now = wireDatetime(req.now);
         await env.transact(() => {
           const { old, target: into } = transferParties(customers, req.tenant, body);
+          auditMention(req, into.id);
           const merge = merges.create(req.tenant, {
             old_customer_id: old.id,
             new_customer_id: into.id,
@@ -65,6 +67,7 @@ export function mergesRoutes({ env, tenancy, log, duplicates, config }: ServerCo
         const now = wireDatetime(req.now);
         const merge = await env.transact(() => {
           const { old, target: into } = transferParties(customers, req.tenant, body);
+          auditMention(req, into.id);
           const associations = new AssociationStore(env);
           if (associations.active(req.tenant, old.id, into.id) || associations.active(req.tenant, into.id, old.id)) {
             throw new TallyError('conflict', 'new_customer_id: the two customers have an active association', 'new_customer_id');

@@ -1,5 +1,6 @@
 /** What the points routes read from a request: the ledger's clock and the customer a body or path names. */
 import { TallyError, type ErrorCode } from '@tally/engine';
+import { auditMention } from '../audit/context.js';
 import { invalidRequest, requiredOr } from '../http/errors.js';
 import { optionalEnum } from '../http/params.js';
 import type { TallyRequest } from '../http/types.js';
@@ -18,9 +19,15 @@ export function clockOf(req: Pick<TallyRequest, 'now' | 'settings'>): LedgerCloc
 /**
  * The customer named by `<prefix>_id` or `<prefix>_code` of a validated body. Its callers' contract lines say
  * each is required when the other is absent, not that they exclude each other: both may come when they name the
- * same customer (otherwise 400 naming the code).
+ * same customer (otherwise 400 naming the code). The audit entry is told the customer (auditMention).
  */
 export function customerFromBody(customers: CustomerStore, req: TallyRequest, body: Record<string, unknown>, prefix = 'customer'): CustomerRecord {
+  const customer = namedInBody(customers, req, body, prefix);
+  auditMention(req, customer.id);
+  return customer;
+}
+
+function namedInBody(customers: CustomerStore, req: TallyRequest, body: Record<string, unknown>, prefix: string): CustomerRecord {
   const idField = `${prefix}_id`;
   const codeField = `${prefix}_code`;
   const id = body[idField];

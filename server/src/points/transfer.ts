@@ -8,6 +8,7 @@
  * the dates they had, so they expire when they would have.
  */
 import { TallyError } from '@tally/engine';
+import { auditMention } from '../audit/context.js';
 import type { CampaignStore } from '../campaigns/store.js';
 import type { CustomerStore } from '../customers/store.js';
 import { findCustomer } from '../customers/lookup.js';
@@ -39,6 +40,7 @@ export async function transfer(env: StoreEnv, customers: CustomerStore, campaign
   const author = authorOf(req);
   const from = findCustomer(customers, req.tenant, 'id', body.from_customer_id, 'from_customer_id');
   const to = findCustomer(customers, req.tenant, 'id', body.to_customer_id, 'to_customer_id');
+  auditMention(req, from.id, to.id);
   requireActive(from, 'from_customer_id');
   requireActive(to, 'to_customer_id');
   const clock = clockOf(req);

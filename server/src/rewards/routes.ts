@@ -5,7 +5,7 @@
  * their /redemptions aliases, in the routing table).
  */
 import { AssociationStore } from '../associations/store.js';
-import { auditTarget } from '../audit/context.js';
+import { auditMention, auditTarget } from '../audit/context.js';
 import { TallyError } from '@tally/engine';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import type { ServerContext } from '../context.js';
@@ -173,7 +173,13 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
   function redeemer(req: TallyRequest, body: RewardsRedeem): { customer: CustomerRecord; field: string } {
     const field = exactlyOne(['customer_id', 'customer_code', 'associate_id'] as const, (name) => body[name] !== undefined);
     const value = body[field]!;
-    if (field === 'customer_code') return { customer: findCustomer(customers, req.tenant, 'code', value, field), field };
+    if (field === 'customer_code') {
+      const customer = findCustomer(customers, req.tenant, 'code', value, field);
+      auditMention(req, customer.id);
+      return { customer, field };
+    }
+    // The customer the body names, by a canonical id: for an associate_id the associate, not its holder.
+    auditMention(req, value);
     if (field === 'customer_id') return { customer: findCustomer(customers, req.tenant, 'id', value, field), field };
     // An associate redeems with the points of the customer it was merged into (the end of merged_to).
     return { customer: findAccountHolder(customers, associations, req.tenant, 'id', value, field), field };

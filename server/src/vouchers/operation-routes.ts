@@ -6,6 +6,7 @@
  * nothing. docs/coupons-vouchers.md.
  */
 import { TallyError } from '@tally/engine';
+import { auditMention } from '../audit/context.js';
 import type { ServerContext } from '../context.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { CouponStore } from '../coupons/store.js';
@@ -56,6 +57,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
   const one = (action: actions.VoucherAction): Handler => async (req) => {
     const body = validate('vouchers.one', req.body);
     const holder = optionalCustomer(customers, req.tenant, body, UNKNOWN_HOLDER);
+    auditMention(req, holder?.id);
     const target = { tenant: req.tenant, holder, codes: [{ code: req.params.code, field: 'code' }] };
     const [found] = await applyAction(stores, target, action, { now: wireDatetime(req.now), timezone: req.settings.timezone });
     return success({ voucher: view(req)(found) });
@@ -67,6 +69,7 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
     // vouchers.many is vouchers.redeem without a location.
     const body: VouchersRedeem = validate(schema, req.body);
     const holder = optionalCustomer(customers, req.tenant, body, UNKNOWN_HOLDER);
+    auditMention(req, holder?.id);
     const location = requestLocation(locations, req.tenant, { id: body.location_id, code: body.location_code });
     const codes = body.codes.map((code, i) => ({ code, field: `codes[${i}]` }));
     const raise = event && ((voucher: VoucherRecord) => raiseVoucherEvent(env, req.tenant, req.settings, req.now, event, voucher.id));

@@ -1,4 +1,5 @@
 /** POST /discounts/redeem, GET /discounts/transactions, POST /discounts/trigger. */
+import { auditMention } from '../audit/context.js';
 import type { ServerContext } from '../context.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { CartStore } from '../carts/store.js';
@@ -61,6 +62,7 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
       // No duplicate suppression: each call is one more use (docs/decisions.md); Idempotency-Key makes a retry safe.
       // A voucher operation: an unknown customer is voucher_not_found (part 1's table).
       const customer = requireCustomer(customers, req.tenant, body, UNKNOWN_HOLDER);
+      auditMention(req, customer.id);
       const redemption = await env.transact(() => {
         // Read in the transaction: a merge committed since the lookup moved the customer's vouchers and redemptions.
         requireUnmerged(customers, req.tenant, customer.id, customerNamedBy(body), UNKNOWN_HOLDER);
