@@ -103,28 +103,32 @@ const entriesOf = (tenant: Tenant) => [tenantPrefix(tenant)];
 /** An entry's key part: INT64_MAX − id as 19 digits. */
 const ENTRY_KEY = /^\d{19}$/;
 
+/** Which entries a page reads: every one, a target's, or those whose request named a customer besides their target. */
+export type EntrySelection = { target: string } | { mentioning: string } | undefined;
+
 /**
- * A page of the tenant's entries, newest first; with a target, only that target's, read through its index.
- * Either way a page token is an entry's key, so the same token goes on in the filtered list and the other; any
- * other key is refused (a forged key part put after the target could exceed what lmdb-js encodes).
+ * A page of the tenant's entries, newest first; a selection is read through its index (a target's, a customer's
+ * mentions). Either way a page token is an entry's key, so the same token goes on in a filtered list and the
+ * other; any other key is refused (a forged key part put after the target could exceed what lmdb-js encodes).
  */
-export function pageOfEntries<T>(env: StoreEnv, tenant: Tenant, target: string | undefined, page: PageRequest, toItem: (entry: AuditEntry) => T | undefined): Page<T> {
+export function pageOfEntries<T>(env: StoreEnv, tenant: Tenant, selection: EntrySelection, page: PageRequest, toItem: (entry: AuditEntry) => T | undefined): Page<T> {
   const prefix = entriesOf(tenant);
   if (page.startingAfter !== undefined) {
     const [, part, ...rest] = decodeCursor(page.startingAfter, { name: AUDIT_LOG, prefix });
     if (typeof part !== 'string' || !ENTRY_KEY.test(part) || rest.length > 0) throw notIssued();
   }
-  return paginate<AuditEntry, T>(target === undefined ? env.db(AUDIT_LOG) : entriesWithTarget(env, target), prefix, page, toItem);
+  return paginate<AuditEntry, T>(selection === undefined ? env.db(AUDIT_LOG) : indexedEntries(env, selection), prefix, page, toItem);
 }
 
-/** A target's entries as paginate reads a range of `audit_log`: the range and the keys are entry keys, [tenant, ...]. */
-function entriesWithTarget(env: StoreEnv, target: string): KeyOrdered {
-  const indexKey = ([tenant, ...rest]: Key[]): Key[] => [tenant, target, ...rest];
+/** A selection's entries as paginate reads a range of `audit_log`: the range and the keys are entry keys, [tenant, ...]. */
+function indexedEntries(env: StoreEnv, selection: NonNullable<EntrySelection>): KeyOrdered {
+  const [index, part] = 'target' in selection ? [AUDIT_LOG_TARGETS, selection.target] : [AUDIT_LOG_MENTIONS, selection.mentioning];
+  const indexKey = ([tenant, ...rest]: Key[]): Key[] => [tenant, part, ...rest];
   return {
     // Named as the log itself: its tokens and the log's are one key space.
     name: AUDIT_LOG,
     *getRange({ start, end, reverse }) {
-      for (const key of env.db(AUDIT_LOG_TARGETS).getKeys({ start: indexKey(start), end: indexKey(end), reverse })) {
+      for (const key of env.db(index).getKeys({ start: indexKey(start), end: indexKey(end), reverse })) {
         const [tenant, , entryKey] = key as string[];
         yield { key: [tenant, entryKey], value: env.db(AUDIT_LOG).get([tenant, entryKey]) };
       }

@@ -114,6 +114,35 @@ describe('a customer\'s delete redacts the entries whose request named it', () =
     expect(untouched).toEqual(before.filter((entry) => untouched.some((each) => each.id === entry.id)));
   });
 
+  it('GET /audit_log?mentions= and the customer\'s export list the entries of other records that named it', async () => {
+    const [id, other] = [7201, 7202];
+    const code = 'listed-mention-4713';
+    await customersWithPoints(server.client, [id], 50, { code });
+    await createCustomer(server.client, other, { country: 'ES' });
+    await ok(server.client.post('/points/redeem', { customer_code: code, amount: 10, comments: 'till 4' }));
+    await ok(server.client.post('/points/transfer', { from_customer_id: id, to_customer_id: other, score: 5 }));
+    await ok(server.client.post(`/games/${wheel}/play`, { customer_id: id }));
+    const mentioning = await entries({ mentions: String(id) });
+    expect(mentioning.map((entry) => entry.operation)).toEqual(['games.play', 'points.transfer', 'points.redeem']);
+    // A transfer names both customers; the customer's own entries (its create) are its target's, not mentions.
+    expect((await entries({ mentions: String(other) })).map((entry) => entry.operation)).toEqual(['points.transfer']);
+    const page = await server.client.get('/audit_log', { query: { mentions: String(id), per_page: '2' } });
+    expect(page.body.data.map((entry: { id: number }) => entry.id)).toEqual(mentioning.slice(0, 2).map((entry) => entry.id));
+    const rest = await entries({ mentions: String(id), starting_after: page.body.next_token_starts_after });
+    expect(rest.map((entry) => entry.id)).toEqual([mentioning[2].id]);
+
+    const exported = await server.client.get(`/customers/${id}/export`, { query: { search_param: 'id' } });
+    expect(exported.status, exported.text).toBe(200);
+    expect(exported.body.audit_log_mentions.data).toEqual(mentioning);
+
+    const both = await server.client.get('/audit_log', { query: { mentions: String(id), target: `customer:${id}` } });
+    expect(both.status).toBe(400);
+    expect(both.body).toEqual({ code: 'invalid_request', error: expect.stringContaining('mentions') });
+    const bad = await server.client.get('/audit_log', { query: { mentions: 'ana' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('invalid_request');
+  });
+
   it('a refused delete (409: a customer is merged into it) redacts nothing', async () => {
     const [id, merged] = [7101, 7102];
     const code = 'refused-mention-4712';

@@ -1,8 +1,8 @@
 /** GET /audit_log: the calling key's Company environment's audit entries, newest first (docs/audit-log.md). */
 import type { ServerContext } from '../context.js';
-import { optionalCode, optionalWire, readPage } from '../http/params.js';
+import { atMostOne, optionalCode, optionalInt64, optionalWire, readPage } from '../http/params.js';
 import { ok, type Routes } from '../http/types.js';
-import { auditEntryView, pageOfEntries, TARGET_MAX, type AuditEntry } from './log.js';
+import { auditEntryView, pageOfEntries, TARGET_MAX, type AuditEntry, type EntrySelection } from './log.js';
 
 export function auditLogRoutes({ env }: ServerContext): Routes {
   return {
@@ -10,11 +10,14 @@ export function auditLogRoutes({ env }: ServerContext): Routes {
       const query = req.query;
       const operation = query.get('operation') || undefined;
       const target = optionalCode(query.get('target'), 'target', TARGET_MAX);
+      const mentions = optionalInt64(query.get('mentions'), 'mentions');
+      atMostOne(['target', 'mentions'], (field) => (field === 'target' ? target : mentions) !== undefined);
+      const selection: EntrySelection = target !== undefined ? { target } : mentions !== undefined ? { mentioning: mentions } : undefined;
       const apiKey = query.get('api_key') || undefined;
       const author = query.get('author')?.toLowerCase() || undefined;
       const from = optionalWire('datetime', query.get('from'), 'from');
       const to = optionalWire('datetime', query.get('to'), 'to');
-      // The target is the index read (pageOfEntries); the other filters skip what it yields.
+      // The target or the mentions are the index read (pageOfEntries); the other filters skip what it yields.
       const keep = (entry: AuditEntry) =>
         (operation === undefined || entry.operation === operation) &&
         (apiKey === undefined || ('api_key' in entry.actor && entry.actor.api_key === apiKey)) &&
@@ -22,7 +25,7 @@ export function auditLogRoutes({ env }: ServerContext): Routes {
         // Canonical wire datetimes (UTC, whole seconds) sort as text.
         (from === undefined || entry.at >= from) &&
         (to === undefined || entry.at <= to);
-      return ok(pageOfEntries(env, req.tenant, target, readPage(req.query), (entry) => (keep(entry) ? auditEntryView(entry) : undefined)));
+      return ok(pageOfEntries(env, req.tenant, selection, readPage(req.query), (entry) => (keep(entry) ? auditEntryView(entry) : undefined)));
     },
   };
 }

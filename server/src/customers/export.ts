@@ -95,7 +95,8 @@ export function exportCustomer({ env }: ServerContext, customers: CustomerStore)
       cards: listCards(env, tenant, customer.id),
       custom_events: events.page(tenant, customer.id, first, customEventView),
       game_deliveries: games.assignmentsOf(tenant, customer.id),
-      audit_log: pageOfEntries(env, tenant, target, first, auditEntryView),
+      audit_log: pageOfEntries(env, tenant, { target }, first, auditEntryView),
+      audit_log_mentions: pageOfEntries(env, tenant, { mentioning: customer.id }, first, auditEntryView),
     });
   };
 }

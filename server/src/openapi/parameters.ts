@@ -56,7 +56,8 @@ export const QUERY_PARAMETERS: Partial<Record<OperationId, readonly QueryParamet
     q('id', int64), q('code', text), q('country', text), countries,
   ],
   'audit_log.list': [
-    q('operation', text), q('target', text, { description: 'kind:id, e.g. customer:42; at most 300 characters.' }), q('api_key', text), q('author', text),
+    q('operation', text), q('target', text, { description: 'kind:id, e.g. customer:42; at most 300 characters.' }),
+    q('mentions', int64, { description: 'A customer id: the entries of other records whose request named that customer; exclusive with target.' }), q('api_key', text), q('author', text),
     q('from', { type: 'string', format: 'date-time' }, { description: 'Entries at or after.' }), q('to', { type: 'string', format: 'date-time' }, { description: 'Entries at or before.' }),
   ],
   'custom_events.list': [q('id', text), ...customer, q('slug', text), createdAfter],

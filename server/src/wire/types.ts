@@ -2487,6 +2487,10 @@ export interface CustomerExportResponse {
     data: AuditEntryResponse[];
     next_token_starts_after?: string;
   };
+  audit_log_mentions: {
+    data: AuditEntryResponse[];
+    next_token_starts_after?: string;
+  };
 }
 export interface PointsBalanceResponse {
   /**
