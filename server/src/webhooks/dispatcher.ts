@@ -145,6 +145,7 @@ function send({ delivery, url, secret }: Claim, options: DispatchOptions): Promi
         'User-Agent': 'Tally-Webhooks/1',
         'Tally-Event-Id': delivery.event_id,
         'Tally-Event-Type': delivery.type,
+        ...(delivery.sequence === undefined ? {} : { 'Tally-Event-Sequence': delivery.sequence }),
         'Tally-Signature': signature(secret, Math.floor(Date.now() / 1000), delivery.payload),
       },
     }, (res) => {

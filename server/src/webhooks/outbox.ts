@@ -38,6 +38,8 @@ export interface DeliveryRecord extends Omit<WebhookDeliveryResponse, 'id' | 'ty
   status: DeliveryStatus;
   /** The request body, the same at every attempt. */
   payload: string;
+  /** The event's number in its Company environment (`sequence`, Tally-Event-Sequence); absent in deliveries stored before it. */
+  sequence?: string;
   /** The time (ms) of its queue entry. */
   due: number;
 }
@@ -67,10 +69,12 @@ function writeEvents(env: StoreEnv, raised: readonly Raised[]): void {
     const wanting = active.filter((webhook) => webhook.events.includes(type));
     if (wanting.length === 0) continue;
     const eventId = `evt_${randomBytes(16).toString('hex')}`;
-    const payload = `{"id":"${eventId}","type":"${type}","created_at":"${wireDatetime(now)}","company_id":${JSON.stringify(tenant.companyId)},"environment":"${tenant.environment}","data":${data()}}`;
+    // Allocated by the transaction that commits the event: a Company environment's events are numbered in commit order.
+    const sequence = allocateId(env, tenant, 'webhook_event');
+    const payload = `{"id":"${eventId}","type":"${type}","created_at":"${wireDatetime(now)}","sequence":${sequence},"company_id":${JSON.stringify(tenant.companyId)},"environment":"${tenant.environment}","data":${data()}}`;
     for (const webhook of wanting) {
       const delivery: DeliveryRecord = {
-        id: allocateId(env, tenant, 'webhook_delivery'), webhook_id: webhook.id, event_id: eventId, type, payload,
+        id: allocateId(env, tenant, 'webhook_delivery'), webhook_id: webhook.id, event_id: eventId, type, payload, sequence,
         status: 'pending', attempts: 0, last_status_code: null, last_error: null, last_attempt_at: null,
         next_attempt_at: wireDatetime(now), created_at: wireDatetime(now), due: now.getTime(),
       };
