@@ -7,7 +7,10 @@
  * `webhook_deliveries` [tenant, idKey(webhook id), idKey(delivery id)] ->
  * DeliveryRecord; `webhook_queue` [due ms, tenant, idKey(webhook id),
  * idKey(delivery id)] -> Tenant, what the dispatcher reads, due first: a
- * pending delivery's next attempt, or a settled one's removal.
+ * pending delivery's next attempt, or a settled one's removal;
+ * `webhook_customer_deliveries` [tenant, idKey(customer id), idKey(webhook
+ * id), idKey(delivery id)] -> '': the deliveries whose body names a customer,
+ * so its delete erases them without reading the whole outbox.
  */
 import { randomBytes } from 'node:crypto';
 import { wireDatetime } from '../http/wire.js';
@@ -20,9 +23,10 @@ import { activeSubscriptions, WEBHOOKS, type EventType, type WebhookRecord } fro
 
 const DELIVERIES = 'webhook_deliveries';
 const QUEUE = 'webhook_queue';
+const BY_CUSTOMER = 'webhook_customer_deliveries';
 
 /** Opened with the store (openStore): any thread's or process's transaction may write an event. */
-export const OUTBOX_DATABASES = [WEBHOOKS, DELIVERIES, QUEUE];
+export const OUTBOX_DATABASES = [WEBHOOKS, DELIVERIES, QUEUE, BY_CUSTOMER];
 
 /** A delivered or failed delivery stays listed this long, then the dispatcher removes it. */
 export const RETENTION_MS = 30 * 24 * 3600 * 1000;
@@ -40,6 +44,8 @@ export interface DeliveryRecord extends Omit<WebhookDeliveryResponse, 'id' | 'ty
   payload: string;
   /** The event's number in its Company environment (`sequence`, Tally-Event-Sequence); absent in deliveries stored before it. */
   sequence?: string;
+  /** The customers its body names, indexed under each (`webhook_customer_deliveries`); absent once erased, or none. */
+  customers?: string[];
   /** The time (ms) of its queue entry. */
   due: number;
 }
@@ -49,20 +55,42 @@ interface Raised {
   type: EventType;
   /** The event's data as JSON text, rendered only when a subscription wants it. */
   data: () => string;
+  /** The ids of the customers `data` names, asked only when a subscription wants it. */
+  customers: () => readonly (string | null | undefined)[];
 }
 
 // The key of a transaction's raised events (StoreEnv.collect).
 const RAISED = {};
 
-/** Inside `env.transact`: the change being made raises an event of `type`. */
-export function raiseEvent(env: StoreEnv, tenant: Tenant, type: EventType, data: () => string): void {
-  env.collect(RAISED, (): Raised[] => [], (raised) => writeEvents(env, raised)).push({ tenant, type, data });
+/**
+ * Inside `env.transact`: the change being made raises an event of `type`. `customers` names the customers whose
+ * personal data `data` holds (a customer's delete erases those deliveries' bodies); both are called only when some
+ * subscription wants the event.
+ */
+export function raiseEvent(env: StoreEnv, tenant: Tenant, type: EventType, data: () => string, customers: Raised['customers']): void {
+  env.collect(RAISED, (): Raised[] => [], (raised) => writeEvents(env, raised)).push({ tenant, type, data, customers });
+}
+
+interface EventHead {
+  event_id: string;
+  type: EventType;
+  created_at: string;
+  sequence?: string;
+}
+
+/** What a customer's delete at `at` marks the bodies it erases with (as the audit log's entries, docs/audit-log.md). */
+const erasedMark = (at: string) => `{"at":"${at}","reason":"customer_deleted"}`;
+
+/** The request body of an event: `data` and the `redacted` mark as JSON text (`null`, or `erasedMark`). */
+function payloadOf(tenant: Tenant, head: EventHead, data: string, redacted: string): string {
+  const sequence = head.sequence === undefined ? '' : `"sequence":${head.sequence},`;
+  return `{"id":"${head.event_id}","type":"${head.type}","created_at":"${head.created_at}",${sequence}"company_id":${JSON.stringify(tenant.companyId)},"environment":"${tenant.environment}","data":${data},"redacted":${redacted}}`;
 }
 
 function writeEvents(env: StoreEnv, raised: readonly Raised[]): void {
   const now = new Date();
   const subscriptions = new Map<string, readonly WebhookRecord[]>();
-  for (const { tenant, type, data } of raised) {
+  for (const { tenant, type, data, customers } of raised) {
     const prefix = tenantPrefix(tenant);
     let active = subscriptions.get(prefix);
     if (!active) subscriptions.set(prefix, (active = activeSubscriptions(env, tenant)));
@@ -71,21 +99,53 @@ function writeEvents(env: StoreEnv, raised: readonly Raised[]): void {
     const eventId = `evt_${randomBytes(16).toString('hex')}`;
     // Allocated by the transaction that commits the event: a Company environment's events are numbered in commit order.
     const sequence = allocateId(env, tenant, 'webhook_event');
-    const payload = `{"id":"${eventId}","type":"${type}","created_at":"${wireDatetime(now)}","sequence":${sequence},"company_id":${JSON.stringify(tenant.companyId)},"environment":"${tenant.environment}","data":${data()}}`;
+    const head: EventHead = { event_id: eventId, type, created_at: wireDatetime(now), sequence };
+    const payload = payloadOf(tenant, head, data(), 'null');
+    const named = [...new Set(customers().filter((id): id is string => typeof id === 'string'))];
     for (const webhook of wanting) {
       const delivery: DeliveryRecord = {
         id: allocateId(env, tenant, 'webhook_delivery'), webhook_id: webhook.id, event_id: eventId, type, payload, sequence,
+        ...(named.length > 0 ? { customers: named } : {}),
         status: 'pending', attempts: 0, last_status_code: null, last_error: null, last_attempt_at: null,
-        next_attempt_at: wireDatetime(now), created_at: wireDatetime(now), due: now.getTime(),
+        next_attempt_at: head.created_at, created_at: head.created_at, due: now.getTime(),
       };
       env.db(DELIVERIES).putSync(deliveryKey(tenant, delivery), delivery);
       env.db(QUEUE).putSync(queueKey(tenant, delivery), tenant);
+      for (const customer of named) env.db(BY_CUSTOMER).putSync(customerKey(tenant, customer, delivery), '');
     }
   }
 }
 
 function deliveryKey(tenant: Tenant, delivery: DeliveryRecord): string[] {
   return [tenantPrefix(tenant), idKey(delivery.webhook_id), idKey(delivery.id)];
+}
+
+function customerKey(tenant: Tenant, customerId: string, delivery: DeliveryRecord): string[] {
+  return [tenantPrefix(tenant), idKey(customerId), idKey(delivery.webhook_id), idKey(delivery.id)];
+}
+
+/** Inside `env.transact`: the delivery no longer names its customers (erased, or removed). */
+function unindexCustomers(env: StoreEnv, tenant: Tenant, delivery: DeliveryRecord): void {
+  for (const customer of delivery.customers ?? []) env.db(BY_CUSTOMER).removeSync(customerKey(tenant, customer, delivery));
+}
+
+/**
+ * Inside a customer's delete transaction (docs/webhooks.md, Deleted customers): every delivery whose body names the
+ * customer, pending or settled, keeps its event's id, type, created_at and sequence and loses its data (`data: null`,
+ * `redacted: {at, reason: "customer_deleted"}`); a pending one is still sent, redacted. Reads only the customer's
+ * entries of `webhook_customer_deliveries`. The delete's own transaction raises only customer.deleted, which names no
+ * profile: written after this, it is sent whole.
+ */
+export function eraseCustomerFromDeliveries(env: StoreEnv, tenant: Tenant, customerId: string, at: string): void {
+  for (const { key } of env.db(BY_CUSTOMER).getRange(under([tenantPrefix(tenant), idKey(customerId)]))) {
+    const [, , webhookPart, deliveryPart] = key as string[];
+    const delivery = getDelivery(env, tenant, idFromKey(webhookPart), idFromKey(deliveryPart));
+    env.db(BY_CUSTOMER).removeSync(key);
+    if (!delivery) continue;
+    unindexCustomers(env, tenant, delivery);
+    const { customers: _customers, ...kept } = delivery;
+    env.db(DELIVERIES).putSync(deliveryKey(tenant, delivery), { ...kept, payload: payloadOf(tenant, delivery, 'null', erasedMark(at)) });
+  }
 }
 
 function queueKey(tenant: Tenant, delivery: DeliveryRecord): [number, ...string[]] {
@@ -139,6 +199,7 @@ export function deliveryTarget(webhookId: string, deliveryId: string): string {
 
 /** Inside `env.transact`: removes the delivery and its queue entry. */
 export function removeDeliveryInTransaction(env: StoreEnv, tenant: Tenant, delivery: DeliveryRecord): void {
+  unindexCustomers(env, tenant, delivery);
   env.db(QUEUE).removeSync(queueKey(tenant, delivery));
   env.db(DELIVERIES).removeSync(deliveryKey(tenant, delivery));
 }
