@@ -5,16 +5,20 @@
  * same transaction, one delivery per active subscription to the type: a
  * committed change always has its deliveries, a failed one none. Keys:
  * `webhook_deliveries` [tenant, idKey(webhook id), idKey(delivery id)] ->
- * DeliveryRecord; `webhook_queue` [due ms, tenant, idKey(webhook id),
- * idKey(delivery id)] -> Tenant, what the dispatcher reads, due first: a
+ * DeliveryRecord; `webhook_due` [tenant, idKey(webhook id), due ms,
+ * idKey(delivery id)] -> Tenant, each subscription's queue, due first: a
  * pending delivery's next attempt, or a settled one's removal;
+ * `webhook_heads` [due ms, tenant, idKey(webhook id)] -> Tenant, the earliest
+ * entry of each subscription's queue, what the dispatcher reads: it takes the
+ * due deliveries subscription by subscription, never reading past one
+ * subscription's backlog to find another's;
  * `webhook_customer_deliveries` [tenant, idKey(customer id), idKey(webhook
  * id), idKey(delivery id)] -> '': the deliveries whose body names a customer,
  * so its delete erases them without reading the whole outbox.
  */
 import { randomBytes } from 'node:crypto';
 import { wireDatetime } from '../http/wire.js';
-import type { StoreEnv } from '../store/env.js';
+import type { Db, StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { idFromKey, idKey, tenantPrefix, under } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
@@ -22,11 +26,14 @@ import type { WebhookDeliveryResponse } from '../wire/types.js';
 import { activeSubscriptions, WEBHOOKS, type EventType, type WebhookRecord } from './store.js';
 
 const DELIVERIES = 'webhook_deliveries';
-const QUEUE = 'webhook_queue';
+const QUEUE = 'webhook_due';
+const HEADS = 'webhook_heads';
+/** The one queue of stores written before `webhook_due`: [due ms, tenant, idKey(webhook), idKey(delivery)] -> Tenant. */
+const OLD_QUEUE = 'webhook_queue';
 const BY_CUSTOMER = 'webhook_customer_deliveries';
 
 /** Opened with the store (openStore): any thread's or process's transaction may write an event. */
-export const OUTBOX_DATABASES = [WEBHOOKS, DELIVERIES, QUEUE, BY_CUSTOMER];
+export const OUTBOX_DATABASES = [WEBHOOKS, DELIVERIES, QUEUE, HEADS, BY_CUSTOMER];
 
 /** A delivered or failed delivery stays listed this long, then the dispatcher removes it. */
 export const RETENTION_MS = 30 * 24 * 3600 * 1000;
@@ -110,7 +117,7 @@ function writeEvents(env: StoreEnv, raised: readonly Raised[]): void {
         next_attempt_at: head.created_at, created_at: head.created_at, due: now.getTime(),
       };
       env.db(DELIVERIES).putSync(deliveryKey(tenant, delivery), delivery);
-      env.db(QUEUE).putSync(queueKey(tenant, delivery), tenant);
+      changeQueue(env, tenant, webhook.id, (queue) => queue.putSync(queueKey(tenant, delivery), tenant));
       for (const customer of named) env.db(BY_CUSTOMER).putSync(customerKey(tenant, customer, delivery), '');
     }
   }
@@ -148,8 +155,31 @@ export function eraseCustomerFromDeliveries(env: StoreEnv, tenant: Tenant, custo
   }
 }
 
-function queueKey(tenant: Tenant, delivery: DeliveryRecord): [number, ...string[]] {
-  return [delivery.due, ...deliveryKey(tenant, delivery)];
+type QueueKey = [string, string, number, string];
+
+function queueKey(tenant: Tenant, delivery: DeliveryRecord): QueueKey {
+  return [tenantPrefix(tenant), idKey(delivery.webhook_id), delivery.due, idKey(delivery.id)];
+}
+
+/** A subscription's queue entries due from `from` to `to` (ms, both included). */
+const queueRange = (prefix: string, webhookKey: string, from: number, to: number) => ({ start: [prefix, webhookKey, from], end: [prefix, webhookKey, to + 1] });
+
+/** The due (ms) of a subscription's earliest queue entry. */
+function headOf(env: StoreEnv, prefix: string, webhookKey: string): number | undefined {
+  for (const { key } of env.db(QUEUE).getRange({ ...queueRange(prefix, webhookKey, 0, Number.MAX_SAFE_INTEGER - 1), limit: 1 })) return (key as QueueKey)[2];
+  return undefined;
+}
+
+/** Inside `env.transact`: changes a subscription's queue and moves its `webhook_heads` entry with its earliest one. */
+function changeQueue(env: StoreEnv, tenant: Tenant, webhookId: string, change: (queue: Db) => void): void {
+  const prefix = tenantPrefix(tenant);
+  const webhookKey = idKey(webhookId);
+  const before = headOf(env, prefix, webhookKey);
+  change(env.db(QUEUE));
+  const after = headOf(env, prefix, webhookKey);
+  if (before === after) return;
+  if (before !== undefined) env.db(HEADS).removeSync([before, prefix, webhookKey]);
+  if (after !== undefined) env.db(HEADS).putSync([after, prefix, webhookKey], tenant);
 }
 
 /** The key range of a webhook's deliveries, in id order. */
@@ -159,8 +189,10 @@ export function deliveriesOf(env: StoreEnv, tenant: Tenant, webhookId: string) {
 
 /** Inside `env.transact`: stores the delivery, its queue entry moved to `due` (ms). */
 export function putDeliveryInTransaction(env: StoreEnv, tenant: Tenant, previous: DeliveryRecord, next: DeliveryRecord): void {
-  env.db(QUEUE).removeSync(queueKey(tenant, previous));
-  env.db(QUEUE).putSync(queueKey(tenant, next), tenant);
+  changeQueue(env, tenant, previous.webhook_id, (queue) => {
+    queue.removeSync(queueKey(tenant, previous));
+    queue.putSync(queueKey(tenant, next), tenant);
+  });
   env.db(DELIVERIES).putSync(deliveryKey(tenant, next), next);
 }
 
@@ -200,7 +232,7 @@ export function deliveryTarget(webhookId: string, deliveryId: string): string {
 /** Inside `env.transact`: removes the delivery and its queue entry. */
 export function removeDeliveryInTransaction(env: StoreEnv, tenant: Tenant, delivery: DeliveryRecord): void {
   unindexCustomers(env, tenant, delivery);
-  env.db(QUEUE).removeSync(queueKey(tenant, delivery));
+  changeQueue(env, tenant, delivery.webhook_id, (queue) => queue.removeSync(queueKey(tenant, delivery)));
   env.db(DELIVERIES).removeSync(deliveryKey(tenant, delivery));
 }
 
@@ -214,20 +246,58 @@ export function getDelivery(env: StoreEnv, tenant: Tenant, webhookId: string, id
   return env.db(DELIVERIES).get([tenantPrefix(tenant), idKey(webhookId), idKey(id)]) as DeliveryRecord | undefined;
 }
 
-/** A queue entry due by `now` (ms): the delivery it names. */
-export interface DueEntry {
+/** A subscription with queue entries due. */
+export interface DueSubscription {
   tenant: Tenant;
   webhookId: string;
+}
+
+/** The subscriptions whose earliest queue entry is due by `now` (ms), the one due longest first. */
+export function dueSubscriptions(env: StoreEnv, now: number): DueSubscription[] {
+  const due: DueSubscription[] = [];
+  for (const { key, value } of env.db(HEADS).getRange({ start: [0], end: [now + 1] })) {
+    due.push({ tenant: value as Tenant, webhookId: idFromKey((key as [number, string, string])[2]) });
+  }
+  return due;
+}
+
+/** A queue entry due by `now` (ms): the delivery it names. */
+export interface DueEntry {
   deliveryId: string;
   due: number;
 }
 
-/** Up to `limit` queue entries due by `now` (ms), earliest first. */
-export function dueEntries(env: StoreEnv, now: number, limit: number): DueEntry[] {
+/** Up to `limit` of a subscription's queue entries due by `now` (ms), earliest first. */
+export function dueEntries(env: StoreEnv, { tenant, webhookId }: DueSubscription, now: number, limit: number): DueEntry[] {
   const entries: DueEntry[] = [];
-  for (const { key, value } of env.db(QUEUE).getRange({ start: [0], end: [now + 1], limit })) {
-    const [due, , webhookKey, deliveryKey] = key as [number, string, string, string];
-    entries.push({ tenant: value as Tenant, webhookId: idFromKey(webhookKey), deliveryId: idFromKey(deliveryKey), due });
+  for (const { key } of env.db(QUEUE).getRange({ ...queueRange(tenantPrefix(tenant), idKey(webhookId), 0, now), limit })) {
+    const [, , due, deliveryKey] = key as QueueKey;
+    entries.push({ deliveryId: idFromKey(deliveryKey), due });
   }
   return entries;
+}
+
+/**
+ * At start, before the dispatcher: moves the entries of a store's `webhook_queue` (one queue for every subscription,
+ * due first) into the subscriptions' queues, `batch` a transaction, each removing what it moved (a restart goes on
+ * where it stopped; an emptied one costs one read). Answers how many it moved.
+ */
+export async function migrateWebhookQueue(env: StoreEnv, batch = 10_000): Promise<number> {
+  const old = env.existingDb(OLD_QUEUE);
+  if (!old) return 0;
+  let moved = 0;
+  for (;;) {
+    const count = await env.transact(() => {
+      // Read first: the old entries are removed after, not while a cursor walks them.
+      const some = [...old.getRange({ limit: batch })];
+      for (const { key, value } of some) {
+        const [due, prefix, webhookKey, deliveryKey] = key as [number, string, string, string];
+        changeQueue(env, value as Tenant, idFromKey(webhookKey), (queue) => queue.putSync([prefix, webhookKey, due, deliveryKey], value));
+        old.removeSync(key);
+      }
+      return some.length;
+    });
+    moved += count;
+    if (count < batch) return moved;
+  }
 }
