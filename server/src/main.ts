@@ -33,6 +33,7 @@ import { migrateWalletLayout } from './points/wallet-store.js';
 import { migrateCustomerEntries } from './store/customer-entries.js';
 import { startReferrals } from './triggers/routes.js';
 import { startWebhookDispatcher } from './webhooks/dispatcher.js';
+import { migrateWebhookQueue } from './webhooks/outbox.js';
 import { LmdbIdempotencyStore } from './store/idempotency.js';
 import { bootstrap } from './tenancy/bootstrap.js';
 import { CachedTenancyStore } from './tenancy/cached-store.js';
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
   if (migrated > 0) log.info({ buckets: migrated }, 'points buckets moved to one record per transaction');
   const indexed = await indexAuditTargets(env);
   if (indexed > 0) log.info({ entries: indexed }, 'audit log entries indexed by target');
+  const queued = await migrateWebhookQueue(env);
+  if (queued > 0) log.info({ entries: queued }, 'webhook queue moved into one queue per subscription');
   CustomerStore.cacheAnswers(env, config.customerCacheEntries);
   const tenancy = new CachedTenancyStore(new LmdbTenancyStore(env));
   const holders = await migrateDuplicateHolders(env, everyTenant(tenancy));

@@ -23,7 +23,7 @@ import { customerCounterKey } from './context.js';
 import { CustomerStore } from '../customers/store.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
 import { mirrorRequest, mirrorResponse } from './mirror.js';
-import { cartJson, cartReadBody, cartResponse, summaryAtBalance } from './present.js';
+import { cartCustomers, cartJson, cartReadBody, cartResponse, summaryAtBalance } from './present.js';
 import type { CartStore } from './store.js';
 import type { CartRecord } from './types.js';
 import { afterReturn } from '../vouchers/use.js';
@@ -164,6 +164,6 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
   };
   carts.putInTransaction(tenant, mirror);
   carts.putInTransaction(tenant, { ...original, cancelled_by: id });
-  raiseEvent(env, tenant, 'cart.cancelled', () => cartJson(cartReadBody(mirror)));
+  raiseEvent(env, tenant, 'cart.cancelled', () => cartJson(cartReadBody(mirror)), () => cartCustomers(mirror));
   return mirror;
 }

@@ -84,6 +84,11 @@ const orNull = (id: string | null) => (id === null ? null : wireInt(id));
  * GET /carts/{id} and GET /carts items: the request's fields, the evaluation's
  * fields, `customer` as an object, and the stored cart's own fields.
  */
+/** The customers a cart's webhook event names (its holder, the associate it was moved from, the one it was stored for). */
+export function cartCustomers(cart: CartRecord): (string | null)[] {
+  return [cart.customer_id, cart.associate_id, cart.origin_customer_id];
+}
+
 export function cartReadBody(cart: CartRecord): Record<string, unknown> {
   const { customer, ...response } = cartResponse(cart);
   const shipment = cart.request.shipment;

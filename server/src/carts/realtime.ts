@@ -31,7 +31,7 @@ import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import { customerCounterKey, type CartCustomer } from './context.js';
 import type { CachedProgram } from './programs.js';
-import { cartJson, cartReadBody, summaryAtBalance } from './present.js';
+import { cartCustomers, cartJson, cartReadBody, summaryAtBalance } from './present.js';
 import { parseJson } from '../http/json.js';
 import type { Balance } from '../points/types.js';
 import type { CartRequest } from './request.js';
@@ -264,7 +264,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     ...(deliveries.length > 0 ? { prize_deliveries: deliveries.map((d) => d.id) } : {}),
   };
   carts.putInTransaction(tenant, cart);
-  raiseEvent(env, tenant, 'cart.created', () => cartJson(cartReadBody(cart)));
+  raiseEvent(env, tenant, 'cart.created', () => cartJson(cartReadBody(cart)), () => cartCustomers(cart));
   return cart;
 }
 

@@ -81,7 +81,7 @@ export async function createCustomEvent(deps: BoundDeps, stores: EventStores, re
       points_transaction_id: granted.transaction?.id ?? null,
     };
     events.put(req.tenant, record);
-    raiseEvent(deps.env, req.tenant, 'custom_event.created', () => stringifyJson(customEventView(record)));
+    raiseEvent(deps.env, req.tenant, 'custom_event.created', () => stringifyJson(customEventView(record)), () => [record.customer_id]);
     return { record, granted };
   });
   const tx = granted.transaction;

@@ -20,7 +20,7 @@ import { CustomerStore } from './store.js';
 import { updateCustomer } from './update.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import { stringifyJson } from '../http/json.js';
-import { raiseEvent } from '../webhooks/outbox.js';
+import { eraseCustomerFromDeliveries, raiseEvent } from '../webhooks/outbox.js';
 
 export function customersRoutes(ctx: ServerContext): Routes {
   const { env, duplicates } = ctx;
@@ -45,8 +45,10 @@ export function customersRoutes(ctx: ServerContext): Routes {
           const mode = deleteCustomer(env, store, req.tenant, record, hard, now);
           // Its own entry records no more of the customer than those the delete redacted.
           auditErased(req, record.id, customerDeleted(now));
+          // Webhook bodies naming it too, pending and settled, before its own event is written whole.
+          eraseCustomerFromDeliveries(env, req.tenant, record.id, now);
           // Not the profile: a deleted customer's data leaves Tally no more.
-          raiseEvent(env, req.tenant, 'customer.deleted', () => stringifyJson({ id: wireInt(record.id), code: record.code ?? null, deleted: mode }));
+          raiseEvent(env, req.tenant, 'customer.deleted', () => stringifyJson({ id: wireInt(record.id), code: record.code ?? null, deleted: mode }), () => []);
           return { id: record.id, mode };
         });
         // Its cards, events, associations... went with it: identical creates of them run again.

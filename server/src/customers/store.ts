@@ -149,7 +149,7 @@ export class CustomerStore {
 
   /** Inside a transaction: raises the webhook event of a created or changed customer, as GET /customers/{value} answers it once the work is done. */
   raiseChanged(tenant: Tenant, type: 'customer.created' | 'customer.updated', id: string): void {
-    raiseEvent(this.env, tenant, type, () => this.views.get([tenantPrefix(tenant), idKey(id)]) as string);
+    raiseEvent(this.env, tenant, type, () => this.views.get([tenantPrefix(tenant), idKey(id)]) as string, () => [id]);
   }
 
   /** Inside a transaction: removes the record and its index entries (hard delete). */

@@ -90,7 +90,7 @@ export async function play(sources: PlaySources, req: TallyRequest, game: GameRe
     // The play's answer, in the Company's default language, with the player (the answer does not name them).
     raiseEvent(sources.env, tenant, 'game.played', () => stringifyJson({
       customer_id: wireInt(customer.id), customer_code: customer.code ?? null, code: 'success', effects: [playEffect(game, record, { language: undefined, settings })],
-    }));
+    }), () => [customer.id]);
     return { game, play: record };
   });
 }

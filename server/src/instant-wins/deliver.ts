@@ -76,7 +76,7 @@ export function deliverPrizes(env: StoreEnv, win: PrizeWin, draws: readonly Draw
       ...delivery,
     };
     instantWins.putDeliveryInTransaction(win.tenant, record);
-    raiseEvent(env, win.tenant, 'instant_win.won', () => stringifyJson(wonView(win, record)));
+    raiseEvent(env, win.tenant, 'instant_win.won', () => stringifyJson(wonView(win, record)), () => [win.customer.id]);
     deliveries.push(record);
   }
   return deliveries;

@@ -33,5 +33,5 @@ export function raiseMergeEvent(env: StoreEnv, customers: CustomerStore, tenant:
       ...(event.withActivities === undefined ? {} : { with_activities: event.withActivities }),
       association: association ? associationView(association) : null,
     });
-  });
+  }, () => [event.oldCustomerId, event.newCustomerId]);
 }

@@ -147,7 +147,7 @@ function write(env: StoreEnv, tenant: Tenant, id: string, type: PointsTransactio
   };
   store(env, tenant, tx);
   // Names as recorded: an event has no Accept-Language (and its cart, written later in the transaction, is there by the time it renders).
-  raiseEvent(env, tenant, 'points_transaction.created', () => stringifyJson(transactionView(tx, originText(new CartStore(env), tenant, tx), (_id, recorded) => recorded)));
+  raiseEvent(env, tenant, 'points_transaction.created', () => stringifyJson(transactionView(tx, originText(new CartStore(env), tenant, tx), (_id, recorded) => recorded)), () => [tx.customer_id]);
   return tx;
 }
 

@@ -81,7 +81,7 @@ export class RewardStore {
 
   /** The webhook event of a redemption, as GET /rewards/transactions lists it once the transaction's work is done. */
   private raise(tenant: Tenant, type: 'reward_redemption.created' | 'reward_redemption.reverted', id: string): void {
-    raiseEvent(this.env, tenant, type, () => stringifyJson(redemptionView(this.getRedemption(tenant, id)!)));
+    raiseEvent(this.env, tenant, type, () => stringifyJson(redemptionView(this.getRedemption(tenant, id)!)), () => [this.getRedemption(tenant, id)?.customer_id]);
   }
 
   /** Redemptions, newest first, of one customer (else one location, else all). */

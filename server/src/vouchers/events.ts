@@ -30,5 +30,5 @@ export function raiseVoucherEvent(
     const vouchers = new LmdbVoucherStore(env);
     const found = withCoupon({ vouchers, coupons: new CouponStore(env, new LmdbCampaignStore(env)) }, tenant, vouchers.get(tenant, voucherId)!);
     return stringifyJson(voucherView(found, { language: undefined, settings, now: wireDatetime(now) }));
-  });
+  }, () => [new LmdbVoucherStore(env).get(tenant, voucherId)?.customer_id]);
 }

@@ -1,6 +1,7 @@
 /**
  * The webhook dispatcher: one per server, on the main thread (docs/webhooks.md).
- * Every poll it claims the due deliveries of the outbox in one transaction
+ * Every poll it claims the due deliveries of the outbox in one transaction,
+ * subscription by subscription, each up to its cap of attempts in flight
  * (leased: moved past the attempt's timeout, so another server on the same
  * store, or this one after a crash, sends it again only if this attempt never
  * records its outcome), POSTs each, signed, and records the outcome: delivered
@@ -14,9 +15,10 @@ import type { DuplicateSuppressor } from '../http/duplicates.js';
 import type { Logger } from '../log.js';
 import { wireDatetime } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
+import { tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import {
-  deliveryTarget, dueEntries, getDelivery, putDeliveryInTransaction, removeDeliveryInTransaction, settleInTransaction, type DeliveryRecord,
+  deliveryTarget, dueEntries, dueSubscriptions, getDelivery, putDeliveryInTransaction, removeDeliveryInTransaction, settleInTransaction, type DeliveryRecord, type DueSubscription,
 } from './outbox.js';
 import { DestinationRefused, namesPrivateAddress, publicLookup, type PrivateAddresses } from './destinations.js';
 import { getWebhook } from './store.js';
@@ -32,6 +34,10 @@ export interface DispatchOptions {
 
 /** Deliveries sent at once, at most. */
 const IN_FLIGHT = 32;
+/** Deliveries of one subscription sent at once, at most: a receiver that never answers holds this many slots, not all. */
+const PER_SUBSCRIPTION = 4;
+/** Settled deliveries past their retention a subscription's claim removes, at most, besides those it sends. */
+const REMOVALS = 32;
 /** How long past its timeout a claimed attempt holds its delivery. */
 const LEASE_MARGIN_MS = 5_000;
 /** The most of a failure's text kept as last_error. */
@@ -55,15 +61,20 @@ interface Outcome {
  */
 export function startWebhookDispatcher(env: StoreEnv, log: Logger, options: DispatchOptions, duplicates: DuplicateSuppressor): () => Promise<void> {
   const inFlight = new Set<Promise<void>>();
+  // Attempts in flight per subscription (subscriptionKey), this process's.
+  const busy = new Map<string, number>();
+  const free = (subscription: DueSubscription) => PER_SUBSCRIPTION - (busy.get(subscriptionKey(subscription)) ?? 0);
   let polling = false;
   const poll = async () => {
     if (polling || inFlight.size >= IN_FLIGHT) return;
     polling = true;
     try {
-      // Read first, outside a transaction: an idle outbox costs no write.
-      if (dueEntries(env, Date.now(), 1).length === 0) return;
-      const claims = await env.transact(() => claim(env, Date.now(), IN_FLIGHT - inFlight.size, options.timeoutMs + LEASE_MARGIN_MS));
+      // Read first, outside a transaction: an idle outbox, or one whose due subscriptions are all at their cap, costs no write.
+      if (!dueSubscriptions(env, Date.now()).some((due) => free(due) > 0)) return;
+      const claims = await env.transact(() => claim(env, Date.now(), IN_FLIGHT - inFlight.size, free, options.timeoutMs + LEASE_MARGIN_MS));
       for (const claimed of claims) {
+        const key = subscriptionKey({ tenant: claimed.tenant, webhookId: claimed.delivery.webhook_id });
+        busy.set(key, (busy.get(key) ?? 0) + 1);
         const attempt = send(claimed, options)
           .then((outcome) => {
             // Before the outcome is visible, so no read of it precedes the end of the window; a retry meanwhile finds it pending (409).
@@ -71,7 +82,12 @@ export function startWebhookDispatcher(env: StoreEnv, log: Logger, options: Disp
             return env.transact(() => record(env, claimed, outcome, new Date(), options.retrySeconds));
           })
           .catch((err: unknown) => log.error({ err }, 'webhook delivery not recorded'))
-          .finally(() => inFlight.delete(attempt));
+          .finally(() => {
+            inFlight.delete(attempt);
+            const left = busy.get(key)! - 1;
+            if (left === 0) busy.delete(key);
+            else busy.set(key, left);
+          });
         inFlight.add(attempt);
       }
     } catch (err) {
@@ -90,29 +106,47 @@ export function startWebhookDispatcher(env: StoreEnv, log: Logger, options: Disp
   };
 }
 
-/** Inside `env.transact`: claims up to `limit` due deliveries; removes settled ones whose retention ended. */
-function claim(env: StoreEnv, now: number, limit: number, leaseMs: number): Claim[] {
+const subscriptionKey = ({ tenant, webhookId }: DueSubscription) => `${tenantPrefix(tenant)}/${webhookId}`;
+
+/**
+ * Inside `env.transact`: claims up to `limit` due deliveries, taking from each due subscription, the one due longest
+ * first, at most its `free` slots; removes settled ones whose retention ended.
+ */
+function claim(env: StoreEnv, now: number, limit: number, free: (subscription: DueSubscription) => number, leaseMs: number): Claim[] {
   const claims: Claim[] = [];
-  for (const entry of dueEntries(env, now, limit)) {
-    const delivery = getDelivery(env, entry.tenant, entry.webhookId, entry.deliveryId);
+  for (const subscription of dueSubscriptions(env, now)) {
+    const slots = Math.min(free(subscription), limit - claims.length);
+    if (slots > 0) claims.push(...claimOf(env, subscription, now, slots, leaseMs));
+    if (claims.length >= limit) break;
+  }
+  return claims;
+}
+
+/** Inside `env.transact`: claims up to `slots` due deliveries of a subscription. */
+function claimOf(env: StoreEnv, subscription: DueSubscription, now: number, slots: number, leaseMs: number): Claim[] {
+  const claims: Claim[] = [];
+  const { tenant, webhookId } = subscription;
+  for (const entry of dueEntries(env, subscription, now, slots + REMOVALS)) {
+    if (claims.length >= slots) break;
+    const delivery = getDelivery(env, tenant, webhookId, entry.deliveryId);
     if (!delivery || delivery.due !== entry.due) continue;
     if (delivery.status !== 'pending') {
-      removeDeliveryInTransaction(env, entry.tenant, delivery);
+      removeDeliveryInTransaction(env, tenant, delivery);
       continue;
     }
-    const webhook = getWebhook(env, entry.tenant, entry.webhookId);
+    const webhook = getWebhook(env, tenant, webhookId);
     if (!webhook) {
-      removeDeliveryInTransaction(env, entry.tenant, delivery);
+      removeDeliveryInTransaction(env, tenant, delivery);
       continue;
     }
     if (!webhook.active) {
       // Its deactivation fails its pending deliveries (failPendingInTransaction); one a store of an earlier version left pending is failed here.
-      settleInTransaction(env, entry.tenant, delivery, { ...delivery, status: 'failed', last_error: 'webhook deactivated' }, now);
+      settleInTransaction(env, tenant, delivery, { ...delivery, status: 'failed', last_error: 'webhook deactivated' }, now);
       continue;
     }
     const leased = { ...delivery, due: now + leaseMs };
-    putDeliveryInTransaction(env, entry.tenant, delivery, leased);
-    claims.push({ tenant: entry.tenant, delivery: leased, url: webhook.url, secret: webhook.secret });
+    putDeliveryInTransaction(env, tenant, delivery, leased);
+    claims.push({ tenant, delivery: leased, url: webhook.url, secret: webhook.secret });
   }
   return claims;
 }
@@ -145,6 +179,7 @@ function send({ delivery, url, secret }: Claim, options: DispatchOptions): Promi
         'User-Agent': 'Tally-Webhooks/1',
         'Tally-Event-Id': delivery.event_id,
         'Tally-Event-Type': delivery.type,
+        ...(delivery.sequence === undefined ? {} : { 'Tally-Event-Sequence': delivery.sequence }),
         'Tally-Signature': signature(secret, Math.floor(Date.now() / 1000), delivery.payload),
       },
     }, (res) => {

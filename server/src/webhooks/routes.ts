@@ -23,7 +23,7 @@ function webhookView(webhook: WebhookRecord) {
 }
 
 function deliveryView(delivery: DeliveryRecord) {
-  const { payload: _payload, due: _due, webhook_id: _webhook, ...view } = delivery;
+  const { payload: _payload, due: _due, webhook_id: _webhook, sequence: _sequence, customers: _customers, ...view } = delivery;
   return { ...view, id: wireInt(delivery.id) };
 }
 

@@ -8,7 +8,7 @@ import type { Client } from '../testing/server.js';
 export interface Received {
   headers: IncomingHttpHeaders;
   text: string;
-  event: { id: string; type: string; created_at: string; company_id: string; environment: string; data: any };
+  event: { id: string; type: string; created_at: string; sequence: number; company_id: string; environment: string; data: any; redacted: { at: string; reason: string } | null };
 }
 
 /** A local HTTP server receiving webhook events; answers the statuses of `answers` in turn, then 200, after `holdMs`. */

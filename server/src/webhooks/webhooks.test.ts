@@ -95,6 +95,7 @@ describe('webhooks over HTTP', () => {
     expect(signed(received, 'whsec_other')).toBe(false);
     expect(received.event).toEqual({
       id: expect.stringMatching(/^evt_[0-9a-f]{32}$/), type: 'cart.created', created_at: expect.stringMatching(/Z$/),
+      sequence: expect.any(Number), redacted: null,
       company_id: 'default', environment: 'sandbox', data: JSON.parse((await server.client.get('/carts/501')).text),
     });
     expect(await deliveries(id)).toEqual([expect.objectContaining({ event_id: received.event.id, type: 'cart.created', status: 'delivered', attempts: 1, last_status_code: 200, last_error: null, next_attempt_at: null })]);
