@@ -93,4 +93,23 @@ describe('a hostile or careless client', () => {
       expect(get.status).toBe(200);
     });
   });
+
+  describe('Idempotency-Key', () => {
+    // An empty key was a key: the second request sent with it, whatever it was, was 409 idempotency_key_reused.
+    it('refuses an empty Idempotency-Key 400, and does not run the request', async () => {
+      for (const id of [20, 21]) {
+        const res = await server.client.post('/customers', { id, name: 'Empty key', registration_location_id: 1 }, { headers: { 'Idempotency-Key': '' } });
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ code: 'invalid_request', error: 'Idempotency-Key: must not be empty' });
+        expect((await server.client.get(`/customers/${id}`, { query: { search_param: 'id' } })).status).toBe(404);
+      }
+    });
+
+    it('refuses an Idempotency-Key over 255 characters 400, and does not run the request', async () => {
+      const res = await server.client.post('/customers', { id: 22, name: 'Long key', registration_location_id: 1 }, { headers: { 'Idempotency-Key': 'k'.repeat(256) } });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ code: 'invalid_request', error: 'Idempotency-Key: must be at most 255 characters' });
+      expect((await server.client.get('/customers/22', { query: { search_param: 'id' } })).status).toBe(404);
+    });
+  });
 });
