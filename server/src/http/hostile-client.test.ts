@@ -112,4 +112,31 @@ describe('a hostile or careless client', () => {
       expect((await server.client.get('/customers/22', { query: { search_param: 'id' } })).status).toBe(404);
     });
   });
+
+  describe('query parameters sent twice', () => {
+    // The first value was read and the second dropped: `ids=1&ids=2` listed customer 1 alone, `hard=false&hard=true`
+    // soft-deleted, a client's mistake answered 200 as though what it sent had been read.
+    it('refuses a parameter that takes one value sent twice 400 naming it, and does nothing', async () => {
+      expect((await server.client.post('/customers', { id: 30, name: 'Twice', registration_location_id: 1 })).status).toBe(200);
+      const cases: [string, string, string][] = [
+        ['GET', '/customers?ids=1&ids=30', 'ids'],
+        ['GET', '/customers/1?search_param=id&search_param=code', 'search_param'],
+        ['GET', '/customers/1?search_param=id&search_param=id', 'search_param'],
+        ['GET', '/carts?per_page=1&per_page=100', 'per_page'],
+        ['DELETE', '/customers/30?hard=false&hard=true', 'hard'],
+      ];
+      for (const [method, path, name] of cases) {
+        const res = await server.client.request(method, path, { headers: { 'Content-Type': 'application/json' } });
+        expect(res.status, path).toBe(400);
+        expect(res.body, path).toEqual({ code: 'invalid_request', error: `${name}: must be sent once` });
+      }
+      expect((await server.client.get('/customers/30', { query: { search_param: 'id' } })).body.name).toBe('Twice');
+      expect((await server.client.get('/customers?ids=1,30')).body.list.map((c: { id: number }) => c.id)).toEqual([1, 30]);
+    });
+
+    it('reads a repeatable filter sent twice as a list', async () => {
+      const res = await server.client.get('/discounts?countries=ES&countries=PT&countries[]=FR');
+      expect(res.status, res.text).toBe(200);
+    });
+  });
 });
