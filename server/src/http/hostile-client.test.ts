@@ -6,6 +6,7 @@
  */
 import { request as httpRequest, Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cartBody } from '../testing/carts.js';
 import { startServer, TEST_KEY, TEST_SECRET, type TestServer } from '../testing/server.js';
 
 describe('a hostile or careless client', () => {
@@ -137,6 +138,38 @@ describe('a hostile or careless client', () => {
     it('reads a repeatable filter sent twice as a list', async () => {
       const res = await server.client.get('/discounts?countries=ES&countries=PT&countries[]=FR');
       expect(res.status, res.text).toBe(200);
+    });
+  });
+
+  describe('lone surrogates', () => {
+    const refusal = { code: 'invalid_request', error: 'body: is not valid Unicode (a \\ud800 to \\udfff escape without its pair)' };
+
+    // `\ud800` is JSON syntax but no text: stored as UTF-8 it became U+FFFD, so a realtime cart answered
+    // `"code":"\ud800"` and read back `"code":"\ufffd\ufffd\ufffd"`, a code no till sent.
+    it('refuses a string or a key holding an unpaired surrogate escape 400, on the main thread and in the cart workers, and stores nothing', async () => {
+      const cart = JSON.stringify(cartBody(10, { id: 40, customer_id: 1 })).replace('{', '{"code":"A\\ud800",');
+      for (const path of ['/carts/realtime', '/carts/simulate']) {
+        const res = await server.client.post(path, cart);
+        expect(res.status, path).toBe(400);
+        expect(res.body, path).toEqual(refusal);
+      }
+      expect((await server.client.get('/carts/40')).status).toBe(404);
+      const bodies = [
+        '{"id":41,"name":"Ann","surname_1":"x\\udc00y","registration_location_id":1}',
+        '{"id":41,"name":"Ann","registration_location_id":1,"attributes":{"\\ud83d":"1"}}',
+        '{"id":41,"name":"Ann","registration_location_id":1,"surname_1":"\\ude00\\ud83d"}',
+      ];
+      for (const body of bodies) {
+        const res = await server.client.post('/customers', body);
+        expect(res.status, body).toBe(400);
+        expect(res.body, body).toEqual(refusal);
+      }
+      expect((await server.client.get('/customers/41', { query: { search_param: 'id' } })).status).toBe(404);
+    });
+
+    it('takes a pair of surrogate escapes as the character they write', async () => {
+      expect((await server.client.post('/customers', '{"id":42,"name":"Ann","surname_1":"\\ud83d\\ude00","registration_location_id":1}')).status).toBe(200);
+      expect((await server.client.get('/customers/42', { query: { search_param: 'id' } })).body.surname_1).toBe('\u{1F600}');
     });
   });
 });
