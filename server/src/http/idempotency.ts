@@ -46,6 +46,8 @@ export class Idempotency {
   }
 
   async run(req: IdempotentRequest, work: () => Promise<Reply>): Promise<Reply> {
+    // An empty key would be one key for every request sent with it: the second, whatever it is, would be refused 409.
+    if (req.key === '') throw invalidRequest('Idempotency-Key', 'must not be empty');
     if (req.key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
       throw invalidRequest('Idempotency-Key', atMostCharacters(MAX_IDEMPOTENCY_KEY_LENGTH));
     }

@@ -70,6 +70,32 @@ function unsafe(value: number): boolean {
   return value >= 2 ** 53 || value <= -(2 ** 53);
 }
 
+/** A surrogate that is not half of a pair: in `u` mode a pair is one code point, outside the category. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Whether a string or key of the parsed value holds a lone surrogate. Only a `\ud800`-`\udfff` escape writes one
+ * (such bytes are not UTF-8, refused as the body is read), so bodies without a `\u` escape, nearly all, are not walked.
+ */
+function holdsLoneSurrogate(text: string, root: unknown): boolean {
+  if (!text.includes('\\u')) return false;
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) return true;
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) pending.push(value[i]); // not push(...value): a long array exceeds the arguments a call takes
+    } else if (typeof value === 'object' && value !== null) {
+      for (const key in value) {
+        if (LONE_SURROGATE.test(key)) return true;
+        pending.push((value as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
+}
+
 /** Finds the first character that is not white space (where `trim` would copy the whole body). */
 const NOT_SPACE = /\S/;
 
@@ -91,6 +117,8 @@ export function parseJsonObject(text: string): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw invalidRequest('body', mustBe('object'));
   }
+  // No text: stored as UTF-8 it would become U+FFFD, and read back other than it was answered.
+  if (holdsLoneSurrogate(text, value)) throw invalidRequest('body', 'is not valid Unicode (a \\ud800 to \\udfff escape without its pair)');
   return value as Record<string, unknown>;
 }
 

@@ -19,11 +19,17 @@ function namesOf(parameter: QueryParameter): string[] {
   return parameter.schema.type === 'array' ? [parameter.name, `${parameter.name}[]`] : [parameter.name];
 }
 
+function parametersOf(id: OperationId): QueryParameter[] {
+  return [...(QUERY_PARAMETERS[id] ?? []), ...(RESPONSE_BODIES[id]?.wrap === 'page' ? PAGE_PARAMETERS : [])];
+}
+
 const ACCEPTED = new Map<OperationId, ReadonlySet<string>>(
-  (Object.keys(OPERATIONS) as OperationId[]).map((id) => {
-    const parameters = [...(QUERY_PARAMETERS[id] ?? []), ...(RESPONSE_BODIES[id]?.wrap === 'page' ? PAGE_PARAMETERS : [])];
-    return [id, new Set(parameters.flatMap(namesOf))];
-  }),
+  (Object.keys(OPERATIONS) as OperationId[]).map((id) => [id, new Set(parametersOf(id).flatMap(namesOf))]),
+);
+
+/** The names that take a list, so may be sent more than once. */
+const REPEATABLE = new Map<OperationId, ReadonlySet<string>>(
+  (Object.keys(OPERATIONS) as OperationId[]).map((id) => [id, new Set(parametersOf(id).filter((p) => p.schema.type === 'array').flatMap(namesOf))]),
 );
 
 /**
@@ -38,12 +44,20 @@ export class OperationQuery extends URLSearchParams {
     super(query);
   }
 
-  /** 400 naming the first parameter sent that the operation does not accept. */
+  /**
+   * 400 naming the first parameter sent that the operation does not accept, or that takes one value and is sent
+   * more than once (reading one of the values would answer as though the others had been read).
+   */
   refuseUnknown(): this {
     const accepted = ACCEPTED.get(this.operation)!;
+    const repeatable = REPEATABLE.get(this.operation)!;
+    const seen: string[] = [];
     for (const name of this.keys()) {
       if (name === '') throw invalidRequest('query', 'has a parameter without a name');
       if (!accepted.has(name)) throw invalidRequest(name, 'is not an accepted parameter');
+      if (repeatable.has(name)) continue;
+      if (seen.includes(name)) throw invalidRequest(name, 'must be sent once');
+      seen.push(name);
     }
     return this;
   }

@@ -22,7 +22,7 @@ interface Node {
 export type RouteMatch =
   | { kind: 'found'; operation: OperationId; spec: OperationSpec; params: Record<string, string> }
   | { kind: 'not_found' }
-  | { kind: 'method_not_allowed'; allowed: Method[] }
+  | { kind: 'method_not_allowed'; allowed: string[] }
   | { kind: 'bad_path'; operation: OperationId; field: string; problem: string };
 
 function newNode(): Node {
@@ -93,8 +93,9 @@ export function matchRoute(method: string, path: string): RouteMatch {
   const end = path.length > 1 && path.endsWith('/') ? segments.length - 1 : segments.length;
   const node = resolve(ROOT, segments, 1, end, values);
   if (!node) return { kind: 'not_found' };
-  const leaf = node.methods.get(method as Method);
-  if (!leaf) return { kind: 'method_not_allowed', allowed: [...node.methods.keys()] };
+  // HEAD is GET without content (RFC 9110, 9.3.2): the GET operation runs, and server.ts writes no content.
+  const leaf = node.methods.get(method as Method) ?? (method === 'HEAD' ? node.methods.get('GET') : undefined);
+  if (!leaf) return { kind: 'method_not_allowed', allowed: [...node.methods.keys()].flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])) };
   const params: Record<string, string> = {};
   for (let i = 0; i < leaf.paramNames.length; i++) {
     const name = leaf.paramNames[i];

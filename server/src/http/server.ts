@@ -72,10 +72,10 @@ export function startHttpServer(app: Uws.TemplatedApp, host: string, port: numbe
   const timed = metrics !== undefined;
   const write: Write = metrics
     ? (res, raw, reply, closeConnection) => {
-        writeReply(res, reply, closeConnection);
+        writeReply(res, raw, reply, closeConnection);
         metrics.answered(raw, reply.status ?? 200);
       }
-    : (res, _raw, reply, closeConnection) => writeReply(res, reply, closeConnection);
+    : writeReply;
 
   // Requests answered asynchronously, counted until answered or aborted and,
   // once their pipeline started, until it settles: shutdown never closes the
@@ -227,12 +227,22 @@ class PendingAnswer {
   }
 }
 
-function writeReply(res: Uws.HttpResponse, reply: Reply, closeConnection: boolean): void {
+function writeReply(res: Uws.HttpResponse, raw: RawRequest, reply: Reply, closeConnection: boolean): void {
   const status = reply.status ?? 200;
   // uWS answers 200 OK unless told otherwise.
   if (status !== 200) res.writeStatus(STATUS_LINES[status] ?? String(status));
   res.writeHeader('Content-Type', 'application/json');
   const headers = reply.headers;
   if (headers) for (const name in headers) res.writeHeader(name, headers[name]);
-  res.end(reply.raw ?? stringifyJson(reply.body), closeConnection);
+  const content = reply.raw ?? stringifyJson(reply.body);
+  // A HEAD's answer has the GET's headers and no content (RFC 9110): a client reads none, so content would be taken
+  // for the start of the next answer on the connection (a closing one has none). The fallback's node:http leaves a
+  // HEAD's content out itself. endWithoutBody with arguments (a reported length) does not end the response in this
+  // uWS build (it aborts the process), so the length is a header of ours.
+  if (raw.method === 'HEAD' && BACKEND === 'native' && !closeConnection) {
+    res.writeHeader('Content-Length', String(Buffer.byteLength(content)));
+    res.endWithoutBody();
+  } else {
+    res.end(content, closeConnection);
+  }
 }

@@ -29,6 +29,9 @@ export function everyTenant(tenancy: TenancyStore): Tenant[] {
   return tenancy.listCompanies().flatMap((company) => ENVIRONMENTS.map((environment) => ({ companyId: company.id, environment })));
 }
 
+/** lmdb-js's largest key (its `maxKeySize`, absent from its typings). */
+const LMDB_MAX_KEY_BYTES = 1978;
+
 export class LmdbTenancyStore implements TenancyStore {
   // Opened here, outside any transaction (docs/storage.md).
   private readonly companies: Db;
@@ -90,6 +93,8 @@ export class LmdbTenancyStore implements TenancyStore {
   }
 
   getApiKey(key: string): ApiKeyRecord | undefined {
+    // Any text a client sends as X-Api-Key lands here: one longer than an LMDB key is no stored key (looked up, it throws).
+    if (Buffer.byteLength(key) > LMDB_MAX_KEY_BYTES) return undefined;
     return this.apiKeys.get(key) as ApiKeyRecord | undefined;
   }
 
