@@ -51,6 +51,20 @@ describe('money invariants', () => {
     );
   });
 
+  it("the Company's cashback_cap bounds the points a cart spends, and changes nothing it does not cut", () => {
+    fc.assert(
+      fc.property(arbCampaigns, arbCart, arbContext, fc.integer({ min: 0, max: 3000 }), (campaigns, cart, context, cap) => {
+        const uncapped = evaluateCart(compileCampaigns(campaigns, SETTINGS), cart, context);
+        const capped = evaluateCart(compileCampaigns(campaigns, { ...SETTINGS, cashback_cap: cap }), cart, context);
+        expect(capped.response.score_used).toBeLessThanOrEqual(Math.min(cap, uncapped.response.score_used));
+        // A simulation writes nothing.
+        if (context.mode === 'realtime') expect(capped.writes.points_used?.amount ?? 0).toBe(capped.response.score_used);
+        if (cap >= uncapped.response.score_used) expect(capped).toEqual(uncapped);
+      }),
+      { numRuns: 300, seed: 23 },
+    );
+  });
+
   it('points equal a decimal reference: floor(total x ratio), down to a multiple of the quantity', () => {
     fc.assert(
       fc.property(arbRatio, arbCart, (ratio, cart) => {

@@ -97,7 +97,9 @@ export interface Settings {
   /** Money value of one point (default 0.01). */
   point_value?: Money;
   /** Cap of cashback on a line, as a share of its original_total (default 0.5). */
-  cashback_cap?: Money;
+  cashback_line_share?: Money;
+  /** The most points a cart spends as cashback, 0..2147483647 (the Company's `cashback_cap`); null or absent: no cap. */
+  cashback_cap?: number | null;
   /** Minimum available points before cashback can be used (default 0). */
   score_threshold_cashback?: number;
 }

@@ -115,7 +115,7 @@ describe('the program', () => {
     expect(json.rules[2].event).toMatchObject({ type: 'discount', params: { campaign_id: '2' } });
     expect(json.rules[2].conditions).toHaveProperty('all');
     expect(json.rules.map((rule) => rule.priority)).toEqual([3, 2, 1]);
-    expect(json.settings).toEqual({ currency: 'EUR', timezone: 'Europe/Madrid', point_value: '0.01', cashback_cap: '0.5', score_threshold_cashback: 0 });
+    expect(json.settings).toEqual({ currency: 'EUR', timezone: 'Europe/Madrid', point_value: '0.01', cashback_line_share: '0.5', cashback_cap: null, score_threshold_cashback: 0 });
   });
 
   it('accepts int64 ids beyond 2^53 as strings and bigints', () => {

@@ -68,7 +68,8 @@ function programJSON(ordered: readonly CompiledCampaign[], settings: Program['se
       currency: settings.currency,
       timezone: settings.timezone,
       point_value: settings.pointValue.toString(),
-      cashback_cap: settings.cashbackCap.toString(),
+      cashback_line_share: settings.cashbackLineShare.toString(),
+      cashback_cap: settings.cashbackCap,
       score_threshold_cashback: settings.scoreThresholdCashback,
     },
     // json-rules-engine runs higher priorities first; ours are ascending, so rank by position.

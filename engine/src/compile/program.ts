@@ -89,13 +89,16 @@ export interface CompiledSettings {
    * or null when either is beyond 2^53: the blocks of points whose money is exact.
    */
   pointValueFraction: readonly [cents: number, points: number] | null;
-  cashbackCap: Decimal;
+  /** The most of a line's original_total cashback takes, a share of 1. */
+  cashbackLineShare: Decimal;
+  /** The most points a cart spends as cashback (the Company's `cashback_cap`), or null: no cap. */
+  cashbackCap: number | null;
   scoreThresholdCashback: number;
 }
 
 /** json-rules-engine rules: the exportable program and the reference semantics. */
 export interface ProgramJSON {
-  settings: { currency: string; timezone: string; point_value: string; cashback_cap: string; score_threshold_cashback: number };
+  settings: { currency: string; timezone: string; point_value: string; cashback_line_share: string; cashback_cap: number | null; score_threshold_cashback: number };
   rules: {
     name: string;
     priority: number;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ANONYMOUS, cart, context, evaluate, line, points, SETTINGS } from '../../test-support/scenario.js';
+import { compileCampaigns } from '../compile/compileCampaigns.js';
+import type { Settings } from '../types.js';
+import { ANONYMOUS, cart, context, errorOf, evaluate, line, points, SETTINGS } from '../../test-support/scenario.js';
 
 const withPoints = (available: number) => context({ customer: { id: 42, points_available: available } });
 
@@ -44,8 +46,8 @@ describe('cashback', () => {
     expect(outcome.response.cashbacks).toEqual([{ line_order: 2, score: 500, discount: 5 }]);
   });
 
-  it('the point value and the cap share come from the settings', () => {
-    const settings = { ...SETTINGS, point_value: 0.05, cashback_cap: 0.2 };
+  it('the point value and the line share come from the settings', () => {
+    const settings = { ...SETTINGS, point_value: 0.05, cashback_line_share: 0.2 };
     const outcome = evaluate([], cart([line(1, 10, 10)], { cashback_score_desired: -1 }), withPoints(1000), settings);
     // Cap 2.00 = 40 points at 0.05.
     expect(outcome.response.cashbacks).toEqual([{ line_order: 1, score: 40, discount: 2 }]);
@@ -67,5 +69,74 @@ describe('cashback', () => {
     const outcome = evaluate(campaigns, cart([line(1, 10, 10)], { cashback_score_desired: 500, apply_discounts: false }), withPoints(1000));
     expect(outcome.response.score_used).toBe(500);
     expect(outcome.response.score).toBe(5);
+  });
+});
+
+describe('cashback_cap: the most points a cart spends', () => {
+  const capped = (cap: number | null): Settings => ({ ...SETTINGS, cashback_cap: cap });
+  const lines = [line(1, 10, 4), line(2, 11, 10)];
+
+  it('a cap below what the lines allow stops cashback_score_desired; the lines take it in order', () => {
+    const outcome = evaluate([], cart(lines, { cashback_score_desired: 600 }), withPoints(1000), capped(300));
+    expect(outcome.response.cashbacks).toEqual([
+      { line_order: 1, score: 200, discount: 2 },
+      { line_order: 2, score: 100, discount: 1 },
+    ]);
+    expect([outcome.response.score_used, outcome.response.score_used_as_money, outcome.response.total]).toEqual([300, 3, 11]);
+    expect(outcome.response.customer[0].score_available).toBe(700);
+    expect(outcome.writes.points_used).toEqual({ customer_id: 42, customer_code: null, amount: 300 });
+  });
+
+  it('-1 spends the available points up to the cap', () => {
+    expect(evaluate([], cart(lines, { cashback_score_desired: -1 }), withPoints(2000), capped(250)).response.cashbacks).toEqual([
+      { line_order: 1, score: 200, discount: 2 },
+      { line_order: 2, score: 50, discount: 0.5 },
+    ]);
+    // Fewer points available than the cap: the balance bounds, as without one.
+    expect(evaluate([], cart(lines, { cashback_score_desired: -1 }), withPoints(120), capped(250)).response.score_used).toBe(120);
+  });
+
+  it('explicit cashbacks share the cap in the order they are listed', () => {
+    const request = { cashbacks: [{ line_order: 2, score: 150 }, { line_order: 1, score: 200 }] };
+    expect(evaluate([], cart(lines, request), withPoints(1000), capped(300)).response.cashbacks).toEqual([
+      { line_order: 2, score: 150, discount: 1.5 },
+      { line_order: 1, score: 150, discount: 1.5 },
+    ]);
+  });
+
+  it('a cap above what the lines allow changes nothing; null or absent is no cap', () => {
+    const request = cart(lines, { cashback_score_desired: -1 });
+    const uncapped = evaluate([], request, withPoints(2000));
+    expect(uncapped.response.score_used).toBe(700);
+    expect(evaluate([], request, withPoints(2000), capped(null))).toEqual(uncapped);
+    expect(evaluate([], request, withPoints(2000), capped(700))).toEqual(uncapped);
+  });
+
+  it('0 spends nothing', () => {
+    for (const request of [{ cashback_score_desired: -1 }, { cashback_score_desired: 100 }, { cashbacks: [{ line_order: 1, score: 100 }] }]) {
+      const outcome = evaluate([], cart(lines, request), withPoints(1000), capped(0));
+      expect([outcome.response.cashbacks, outcome.response.score_used, outcome.response.total]).toEqual([[], 0, 14]);
+      expect(outcome.writes.points_used).toBeNull();
+    }
+  });
+
+  it('a line takes whole steps of the cap; the point its step leaves goes to the next line', () => {
+    // 2 x 20.00: 301 points would be 3.01, not a whole number of 2 cents.
+    const outcome = evaluate([], cart([line(1, 10, 40, 2), line(2, 11, 10)], { cashback_score_desired: -1 }), withPoints(1000), capped(301));
+    expect(outcome.response.cashbacks).toEqual([
+      { line_order: 1, score: 300, discount: 3 },
+      { line_order: 2, score: 1, discount: 0.01 },
+    ]);
+  });
+
+  it('is an integer 0..2147483647 or null, and the line share stays its own setting', () => {
+    for (const cap of [0.5, -1, 2147483648, '100']) {
+      expect(errorOf(() => compileCampaigns([], { ...SETTINGS, cashback_cap: cap as number }))).toEqual({
+        code: 'invalid_request',
+        field: 'settings.cashback_cap',
+        message: 'settings.cashback_cap: must be an integer between 0 and 2147483647 or null',
+      });
+    }
+    expect(compileCampaigns([], capped(2147483647)).toJSON().settings).toMatchObject({ cashback_line_share: '0.5', cashback_cap: 2147483647 });
   });
 });

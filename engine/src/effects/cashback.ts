@@ -1,8 +1,9 @@
 /**
  * Cashback: points spent as money off the lines, after discounts and before
- * points are earned. Per line at most the cap share of its original_total (and
- * never below zero); spread by line order for cashback_score_desired (-1 = all
- * available), or on the lines the explicit `cashbacks` name. The money off a line
+ * points are earned. Per line at most the line share of its original_total (and
+ * never below zero), per cart at most the cap's points; spread by line order for
+ * cashback_score_desired (-1 = all available), or on the lines the explicit
+ * `cashbacks` name. The money off a line
  * is a whole number of its steps (cart rule 4), as the cap, by spending fewer
  * points: those not spent stay the customer's. The result is the recommended
  * `cashbacks` array and score_used. A point is worth money of the Company's
@@ -25,8 +26,10 @@ export function applyCashback(run: Run): void {
   const available = run.context.pointsAvailable;
   if (available <= 0 || available < run.program.settings.scoreThresholdCashback) return;
   const desired = cart.cashback_score_desired;
-  let left = desired === undefined || desired === null || desired === -1 ? available : Math.min(desired, available);
-  const { pointValue, pointValueCents } = run.program.settings;
+  const { pointValue, pointValueCents, cashbackCap } = run.program.settings;
+  // The cart's cap bounds what it spends as the balance does: lines and steps then take what they can of it.
+  const spendable = cashbackCap === null ? available : Math.min(available, cashbackCap);
+  let left = desired === undefined || desired === null || desired === -1 ? spendable : Math.min(desired, spendable);
   for (const { line, score } of requests) {
     if (left <= 0) break;
     let points = Math.min(score, left, maxPoints(run, line));
@@ -51,10 +54,10 @@ export function applyCashback(run: Run): void {
   }
 }
 
-/** The most points a line takes: its cap (share of original_total, within what is left of it) over the point value. */
+/** The most points a line takes: its share of original_total (within what is left of it) over the point value. */
 function maxPoints(run: Run, line: LineState): number {
-  const { cashbackCap, pointValue, pointValueCents } = run.program.settings;
-  const capCents = Math.min(floorShare(line.originalCents, cashbackCap) - line.cashback, line.current);
+  const { cashbackLineShare, pointValue, pointValueCents } = run.program.settings;
+  const capCents = Math.min(floorShare(line.originalCents, cashbackLineShare) - line.cashback, line.current);
   if (capCents <= 0) return 0;
   if (pointValueCents !== null) return Math.floor(capCents / pointValueCents);
   return new Decimal(capCents).div(pointValue.times(100)).floor().toNumber();

@@ -7,6 +7,7 @@ export function engineSettings(settings: CompanySettings): Settings {
     currency: settings.currency,
     timezone: settings.timezone,
     point_value: settings.point_value,
+    cashback_cap: settings.cashback_cap,
     score_threshold_cashback: settings.cashback_threshold,
   };
 }

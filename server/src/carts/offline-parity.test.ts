@@ -33,7 +33,7 @@ async function all(client: Client, path: string, query: Record<string, string> =
 /** What the app does: read the Company's settings and campaigns over HTTP and compile them. */
 async function appProgram(client: Client) {
   const company = JSON.parse((await client.get('/company')).text);
-  const settings = { currency: company.currency, timezone: company.timezone, point_value: company.point_value, score_threshold_cashback: company.cashback_threshold };
+  const settings = { currency: company.currency, timezone: company.timezone, point_value: company.point_value, cashback_cap: company.cashback_cap, score_threshold_cashback: company.cashback_threshold };
   // Single reads: a coupon's dates, description, redemptions and state are not in list items.
   const ids = [...(await all(client, '/discounts')), ...(await all(client, '/points'))].map((item) => [item.type === 'points' ? 'points' : 'discounts', item.id]);
   const reads = await Promise.all(ids.map(async ([path, id]) => JSON.parse((await client.get(`/${path}/${id}`)).text)));
@@ -140,20 +140,30 @@ describe('an app previewing carts offline with @tally/engine', () => {
     ['weighed goods and extra fields echoed', { customer_id: 1, creation_date: CREATED, total: 7.5, original_total: 8, channel: 'app', attributes: {}, additional_costs: { delivery: 2 }, lines: [line(1, 10, 4.5, 1.5), line(2, 11, 3, 1)] }],
   ];
 
-  it('answers every cart as POST /carts/simulate does, byte for byte', async () => {
+  /** The app's program and customers as it reads them now. */
+  async function appPreview() {
     const { company, program } = await appProgram(server.client);
     const customers = new Map<number, CustomerState>();
     for (const id of [1, 2]) customers.set(id, await appCustomer(server.client, company, id));
     customers.set(0, customers.get(1)!); // customer_code ANA
+    return { program, customers };
+  }
+
+  /** Simulates the cart over HTTP and offline; asserts the same text and answers the server's body. */
+  async function sameAnswer({ program, customers }: Awaited<ReturnType<typeof appPreview>>, name: string, cart: Cart) {
+    const simulated = await server.client.post('/carts/simulate', cart);
+    expect(simulated.status, `${name}: ${simulated.text}`).toBe(200);
+    const who = cart.customer_id ?? (cart.customer_code === undefined ? undefined : 0);
+    const context: Context = { now: new Date().toISOString(), mode: 'simulate', seed: '', ...(who === undefined ? {} : { customer: customers.get(Number(who))! }) };
+    expect(JSON.stringify(evaluateCart(program, cart, context).response), name).toBe(simulated.text);
+    return simulated.body;
+  }
+
+  it('answers every cart as POST /carts/simulate does, byte for byte', async () => {
+    const preview = await appPreview();
     const seen = new Set<string>();
     for (const [name, cart] of carts) {
-      const simulated = await server.client.post('/carts/simulate', cart);
-      expect(simulated.status, `${name}: ${simulated.text}`).toBe(200);
-      const who = cart.customer_id ?? (cart.customer_code === undefined ? undefined : 0);
-      const context: Context = { now: new Date().toISOString(), mode: 'simulate', seed: '', ...(who === undefined ? {} : { customer: customers.get(Number(who))! }) };
-      const offline = JSON.stringify(evaluateCart(program, cart, context).response);
-      expect(offline, name).toBe(simulated.text);
-      const body = simulated.body;
+      const body = await sameAnswer(preview, name, cart);
       for (const effect of body.effects) seen.add(`${effect.type} ${effect.effect_type} ${effect.distribution_type}`);
       for (const part of ['vouchers', 'rejected_campaigns', 'invalid_coupons', 'cashbacks'] as const) if (body[part].length > 0) seen.add(part);
       if (body.international) seen.add('international');
@@ -165,5 +175,19 @@ describe('an app previewing carts offline with @tally/engine', () => {
       'discount percentage total_cart', 'international', 'invalid_coupons', 'points direct_value total', 'points ratio individual_items',
       'points ratio total_cart', 'rejected_campaigns', 'vouchers',
     ]);
+  });
+
+  it('previews the Company\'s cashback_cap as the server applies it', async () => {
+    const patched = await server.client.patch('/company', { cashback_cap: 120 });
+    expect(patched.status, patched.text).toBe(200);
+    try {
+      const preview = await appPreview();
+      const spending = carts.filter(([, cart]) => cart.cashback_score_desired !== undefined || cart.cashbacks !== undefined);
+      const used = [];
+      for (const [name, cart] of spending) used.push((await sameAnswer(preview, name, cart)).score_used);
+      expect(used).toEqual([120, 120, 100]);
+    } finally {
+      expect((await server.client.patch('/company', { cashback_cap: null })).status).toBe(200);
+    }
   });
 });

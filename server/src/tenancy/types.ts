@@ -39,7 +39,7 @@ export interface CompanySettings {
   languages: string[];
   /** Money value of one point in currency units, as a decimal string ("0.01"). */
   point_value: string;
-  /** Maximum cashback per cart in cents; null = no cap. */
+  /** The most points a cart spends as cashback (cashback_score_desired, cashbacks); null = no cap. */
   cashback_cap: number | null;
   /** Points a customer must hold before they can be turned into cashback. */
   cashback_threshold: number;

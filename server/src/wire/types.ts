@@ -633,7 +633,13 @@ export interface CompanyUpdate {
    */
   languages?: string[];
   point_value?: string;
+  /**
+   * The most points one cart spends as cashback (cashback_score_desired, cashbacks), on top of each line's share of its original_total; null: no cap, 0: no cashback.
+   */
   cashback_cap?: number | null;
+  /**
+   * Points a customer must have available before a cart spends any as cashback (score_threshold_cashback).
+   */
   cashback_threshold?: number;
   trigger_engine_version?: 1 | 2;
   customer_attribute_schema?: {
@@ -2265,6 +2271,9 @@ export interface CompanyResponse {
    * Money value of one point, a decimal string.
    */
   point_value?: string;
+  /**
+   * The most points one cart spends as cashback; null: no cap.
+   */
   cashback_cap?: number | null;
   cashback_threshold?: number;
   trigger_engine_version?: 1 | 2;
