@@ -13,7 +13,6 @@ import { ok, type Routes, type TallyRequest } from '../http/types.js';
 import { wireInt } from '../http/wire.js';
 import { audienceFacts } from './facts.js';
 import { audienceRules } from './rules.js';
-import { localDate } from '../calendar/company-days.js';
 import { customerTier } from '../tiers/customer-tier.js';
 import { TierStore } from '../tiers/store.js';
 
@@ -24,7 +23,7 @@ export function audiencesRoutes({ env }: ServerContext): Routes {
   const tiers = new TierStore(env);
   const customerOf = (req: TallyRequest) => findCustomer(customers, req.tenant, 'id', req.params.id, 'id');
   const factsOf = (req: TallyRequest, customer: CustomerRecord) =>
-    audienceFacts(customer, req.settings, req.now, customerTier(tiers, req.tenant, req.settings, customer, localDate(req.now, req.settings.timezone)));
+    audienceFacts(customer, req.settings, req.now, customerTier(tiers, req.tenant, req.settings, customer, req.now));
 
   return {
     'customers.audience_validation': (req) => {

@@ -223,7 +223,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
   if (customer.record) {
     const points = writes.points.reduce((sum, p) => sum + p.amount, 0);
     const location = request.location_id ?? null;
-    levelPoints = advanceChallenges(env, tenant, { now, timezone: pending.settings.timezone, settings: pending.settings }, { customer: customer.record, total: String(body.total), points, location_id: location });
+    levelPoints = advanceChallenges(env, tenant, { now, timezone: pending.settings.timezone, settings: pending.settings }, { customer: customer.record, total: String(body.total), points, location_id: location, lines: body.lines });
     recalculateTiers(env, tenant, customer.record, at, pending.settings);
   }
   // Then instant wins: a won prize (points, a reward, a game play) is delivered in the cart's transaction.

@@ -28,7 +28,6 @@ import { readCartRequest, type CartRequest } from './request.js';
 import { readReturns } from './returns.js';
 import { DrawSeeds } from './seed.js';
 import { CartStore } from './store.js';
-import { localDate } from '../calendar/company-days.js';
 import { customerTier } from '../tiers/customer-tier.js';
 import { TierStore } from '../tiers/store.js';
 import { rewardPrizeUnits } from '../rewards/prize.js';
@@ -79,7 +78,7 @@ export class CartService {
       balance: (tenant, customerId, now) => readBalance(env, tenant, customerId, { now, timezone: this.settingsOf(tenant).timezone }),
       tier: (tenant, customer, now) => {
         const settings = this.settingsOf(tenant);
-        return customerTier(tiers, tenant, settings, customer, localDate(now, settings.timezone));
+        return customerTier(tiers, tenant, settings, customer, now);
       },
       rewardPrizeUnits: (...read) => rewardPrizeUnits(env, ...read),
     };

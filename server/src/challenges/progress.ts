@@ -29,6 +29,8 @@ export interface CartProgress {
   /** Points the cart granted. */
   points: number;
   location_id: string | null;
+  /** The cart's lines as sent: whether it counts in the `carts` metric (isSale). */
+  lines: unknown;
 }
 
 export interface ProgressClock extends LedgerClock {
@@ -51,7 +53,7 @@ export function advanceChallenges(env: StoreEnv, tenant: Tenant, clock: Progress
   const today = localDate(clock.now, clock.timezone);
   store.addCartInTransaction(tenant, cart.customer.id, today, {
     total_spent_cents: cents(cart.total),
-    carts: 1,
+    carts: isSale(cart.lines) ? 1 : 0,
     points_earned: cart.points,
   });
   return advanceTakenPart(env, tenant, clock, cart.customer, cart.location_id, () => true);
@@ -92,6 +94,8 @@ export interface CancelledCart {
   stored_at: string;
   total: number | string;
   points: number;
+  /** Its lines as sent: a cart that only returned goods was not counted in `carts`. */
+  lines: unknown;
 }
 
 /**
@@ -101,7 +105,16 @@ export interface CancelledCart {
  */
 export function retractCart(env: StoreEnv, tenant: Tenant, timezone: string, cart: CancelledCart): void {
   const day = localDate(new Date(cart.stored_at), timezone);
-  new ChallengeStore(env).addCartInTransaction(tenant, cart.customer_id, day, { total_spent_cents: -cents(cart.total), carts: -1, points_earned: -cart.points }, cart.origin);
+  new ChallengeStore(env).addCartInTransaction(tenant, cart.customer_id, day, { total_spent_cents: -cents(cart.total), carts: isSale(cart.lines) ? -1 : 0, points_earned: -cart.points }, cart.origin);
+}
+
+/**
+ * Whether a cart is a purchase in the `carts` metric: it sells something, a line of positive quantity (1 when not
+ * sent). A cart that only returns goods (every line negative, the lines its returns name) is not one, so returning
+ * goods does not progress a "make 5 purchases" challenge; an exchange (a return and a new line) is.
+ */
+export function isSale(lines: unknown): boolean {
+  return Array.isArray(lines) && lines.some((line) => Number((line as { quantity?: unknown }).quantity ?? 1) > 0);
 }
 
 /** A cart total in integer cents (0 when not a finite number). */

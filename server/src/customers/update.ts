@@ -48,7 +48,7 @@ export function updateCustomer({ env, duplicates }: ServerContext, store: Custom
         const updated = claimIdentifiers(store, req.tenant, next, allowed, record);
         store.put(req.tenant, updated, record);
         store.raiseChanged(req.tenant, 'customer.updated', updated.id);
-        recalculateTiers(env, req.tenant, updated, now, req.settings);
+        recalculateTiers(env, req.tenant, updated, now, req.settings, { before: record });
         advanceAttributeChallenges(env, req.tenant, { ...clockOf(req), settings: req.settings }, updated, record);
       });
       return success();

@@ -19,7 +19,6 @@ import type { LocationStore } from '../locations/store.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { tenantPrefix } from '../store/keys.js';
-import { localDate } from '../calendar/company-days.js';
 import { customerTier } from '../tiers/customer-tier.js';
 import type { TierStore } from '../tiers/store.js';
 import { optionalCustomer } from '../vouchers/customer.js';
@@ -75,7 +74,7 @@ export async function play(sources: PlaySources, req: TallyRequest, game: GameRe
     const prizeStock: Record<string, number> = {};
     for (const prize of game.game.prizes) prizeStock[prize.id] = prizeStockLeft(sources.counters, tenant, game.id, prize);
     const uses = usesKey === null ? 0 : sources.counters.uses(tenant, game.id, usesKey, customer.id);
-    const drawn = playGame(compiled, { now, seed, customer: playerState(customer, settings, sources.locations, tenant, customerTier(sources.tiers, tenant, settings, customer, localDate(req.now, settings.timezone))), uses, prize_stock: prizeStock });
+    const drawn = playGame(compiled, { now, seed, customer: playerState(customer, settings, sources.locations, tenant, customerTier(sources.tiers, tenant, settings, customer, req.now)), uses, prize_stock: prizeStock });
     if (!drawn.eligible) return null;
     // A prize that cannot be delivered is not won: the play counts as a draw of no prize and takes no stock.
     const prize = drawn.status === 'won' ? game.game.prizes.find((p) => p.id === String(drawn.prize_id)) : undefined;

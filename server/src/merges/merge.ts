@@ -52,9 +52,10 @@ export function completeMerge(
   });
   const merged: CustomerRecord = { ...old, status: 'merged', merged_to: merge.new_customer_id, updated_at: now };
   customers.put(tenant, merged, old);
-  // The receiver holds the summed metrics from now (a level won at the merge), the old customer none.
+  // The receiver holds the summed metrics from now (a level won at the merge), the old customer none: its metrics
+  // left, all of them, so no level it won is kept above what it measures.
   recalculateTiers(env, tenant, customers.get(tenant, merge.new_customer_id)!, now, settings);
-  recalculateTiers(env, tenant, merged, now, settings);
+  recalculateTiers(env, tenant, merged, now, settings, { takenBack: {} });
   const completed: MergeRecord = {
     ...merge,
     status: 'completed',

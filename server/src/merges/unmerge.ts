@@ -63,8 +63,10 @@ export function unmerge(
   customers.put(tenant, active, associate);
   // The metrics the records carry moved back: both levels from now (a deleted holder holds none).
   recalculateTiers(env, tenant, active, now, settings);
+  // The holder keeps no level won since the merge above what it measures without the metrics given back.
   const holder = customers.get(tenant, holderId);
-  if (holder && holder.deleted_at === undefined) recalculateTiers(env, tenant, holder, now, settings);
+  const takenBack = withActivities && merge?.completed_at !== undefined ? { since: merge.completed_at } : undefined;
+  if (holder && holder.deleted_at === undefined) recalculateTiers(env, tenant, holder, now, settings, { takenBack });
   raiseMergeEvent(env, customers, tenant, 'customer.unmerged', { oldCustomerId: associate.id, newCustomerId: parentId, associationId: link?.id, withActivities });
   merges.logUnmerge(tenant, {
     merge_id: merge?.id ?? '',

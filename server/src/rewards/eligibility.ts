@@ -11,7 +11,7 @@ import { localDate } from '../calendar/company-days.js';
 import { ownCountry } from '../locations/registration.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { StoreEnv } from '../store/env.js';
-import { programStanding } from '../tiers/measured.js';
+import { heldStanding } from '../tiers/held.js';
 import { appliesTo } from '../tiers/standing.js';
 import type { TierStore } from '../tiers/store.js';
 import type { RewardStore } from './store.js';
@@ -65,7 +65,7 @@ export function missingConditions(stores: EligibilityStores, reward: RewardRecor
   if (reward.countries.length > 0 && !reward.countries.includes(country)) {
     missing.push({ reason: 'countries', message: `the reward is not offered in ${country}` });
   }
-  if (reward.tiers.length > 0 && !reward.tiers.some((tier) => holdsTier(stores, r, today, tier.program_id, tier.level))) {
+  if (reward.tiers.length > 0 && !reward.tiers.some((tier) => holdsTier(stores, r, tier.program_id, tier.level))) {
     missing.push({ reason: 'tiers', message: `the reward needs the tier level ${reward.tiers.map((t) => tierName(stores.tiers, r.tenant, t.program_id, t.level)).join(' or ')}` });
   }
   if (redeemTimesLeft(stores.rewards, reward, r.tenant, r.customer.id, redemptionPeriod(reward, r)) === 0) {
@@ -94,10 +94,10 @@ export function stockLeft(rewards: RewardStore, reward: RewardRecord, tenant: Te
   return reward.total_stock === null ? -1 : Math.max(0, reward.total_stock - rewards.stockUsed(tenant, reward.id));
 }
 
-function holdsTier(stores: EligibilityStores, r: Redeemer, today: string, programId: string, level: number): boolean {
+function holdsTier(stores: EligibilityStores, r: Redeemer, programId: string, level: number): boolean {
   const program = stores.tiers.program(r.tenant, programId);
   if (!program || !appliesTo(program, r.customer, r.settings)) return false;
-  const held = programStanding(stores.env, r.tenant, program, r.customer, today).current?.level;
+  const held = heldStanding(stores.tiers, r.tenant, program, r.customer, r.now, r.settings.timezone).standing.current?.level;
   return held !== undefined && held >= level;
 }
 

@@ -98,8 +98,9 @@ describe('tier programs back office', () => {
     };
     expect(await goldEffects()).toEqual(Array(16).fill(1));
     const [first] = await tiers(1);
-    const raised = structure.map((level) => (level.name === 'Gold' ? { ...level, threshold: 5000 } : level));
-    expect((await server.client.patch(`/tier_programs/${first.id}`, { structure: raised })).status).toBe(200);
+    // Renamed: the customer holds the level it won (retained until its expires_at), under its new name.
+    const renamed = structure.map((level) => (level.name === 'Gold' ? { ...level, name: 'Oro' } : level));
+    expect((await server.client.patch(`/tier_programs/${first.id}`, { structure: renamed })).status).toBe(200);
     expect(await goldEffects()).toEqual(Array(16).fill(0));
     expect((await server.client.patch(`/tier_programs/${first.id}`, { structure })).status).toBe(200);
   });

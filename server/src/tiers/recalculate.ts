@@ -1,35 +1,63 @@
 /**
- * Records when a customer reaches a new level (won_at, expires_at): called in
- * the transaction that changes the customer's attributes, so GET
- * /customers/{id}/tiers answers since when a level is held.
+ * Records the level a customer holds (won_at, expires_at): called in the transaction that changes what a program
+ * measures (attributes, carts, cancellations, merges), so GET /customers/{id}/tiers answers since when a level is
+ * held and until when it is kept (held.ts).
  */
 import type { CustomerRecord } from '../customers/types.js';
 import type { StoreEnv } from '../store/env.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
-import { programStanding } from './measured.js';
+import { heldStanding, type Held } from './held.js';
 import { appliesTo } from './standing.js';
 import { TierStore } from './store.js';
+import type { TierMembership, TierProgram } from './types.js';
 import { wireDatetime } from '../http/wire.js';
-import { daysLater, localDate } from '../calendar/company-days.js';
+import { daysLater } from '../calendar/company-days.js';
+
+/** What the write changed, when it matters to the levels held. */
+export interface TierChange {
+  /** An update of attributes: the record before it (the expiries passed since the last write measure its values). */
+  before?: CustomerRecord;
+  /**
+   * Records the customer was measured on were taken away (a cancelled cart, the metrics a merge or an unmerge moved
+   * off): a level won at or after `since` (any level without it) may have been won with them.
+   */
+  takenBack?: { since?: string };
+}
 
 /**
  * Inside a transaction; `now` is `YYYY-MM-DDThh:mm:ssZ`. Cart metrics are kept by the Company's local date, so
  * they are measured up to its local today, as reads and carts measure them; a level's validity_days are its calendar
- * days (expires_at at the local time it was won). Realtime carts call it too.
+ * days (expires_at at the local time it was won). Realtime carts call it too (after adding the cart to the metrics:
+ * on the day of an expiry, the level won again at it counts that day's carts).
  */
-export function recalculateTiers(env: StoreEnv, tenant: Tenant, customer: CustomerRecord, now: string, settings: CompanySettings): void {
+export function recalculateTiers(env: StoreEnv, tenant: Tenant, customer: CustomerRecord, now: string, settings: CompanySettings, change: TierChange = {}): void {
   const store = new TierStore(env);
-  const { timezone } = settings;
-  const today = localDate(new Date(now), timezone);
   for (const program of store.listPrograms(tenant)) {
     if (!appliesTo(program, customer, settings)) continue;
-    const level = programStanding(env, tenant, program, customer, today).current?.level;
-    if (level === undefined || store.membership(tenant, customer.id, program.id)?.level === level) continue;
-    const expires = program.validity_days === undefined ? undefined : daysLater(new Date(now), program.validity_days, timezone);
-    store.putMembership(tenant, customer.id, program.id, {
-      level,
-      won_at: now,
-      ...(expires === undefined ? {} : { expires_at: wireDatetime(expires) }),
-    });
+    const held = heldStanding(store, tenant, program, customer, new Date(now), settings.timezone, change.before);
+    const recorded = toRecord(program, held, now, settings.timezone, change.takenBack);
+    if (recorded === held.stored) continue;
+    if (recorded === undefined) store.deleteMembership(tenant, customer.id, program.id);
+    else store.putMembership(tenant, customer.id, program.id, recorded);
   }
+}
+
+function toRecord(program: TierProgram, held: Held, now: string, timezone: string, takenBack: TierChange['takenBack']): TierMembership | undefined {
+  const measured = held.measured?.level;
+  const won = (level: number): TierMembership => ({
+    level,
+    won_at: now,
+    ...(program.validity_days === undefined ? {} : { expires_at: wireDatetime(daysLater(new Date(now), program.validity_days, timezone)) }),
+  });
+  if (program.validity_days === undefined) return measured !== undefined && measured !== held.stored?.level ? won(measured) : held.stored;
+  // A membership recorded before the program had validity_days is replaced by the level measured, with its expiry.
+  const kept = held.inForce?.expires_at === undefined ? undefined : held.inForce;
+  // A higher level is won at once; reaching the level held again does not renew it (it is won again at its expiry).
+  if (measured !== undefined && (kept === undefined || measured > kept.level)) return won(measured);
+  // Records taken back take back a level they may have helped win (won at or after them): it is not held above the
+  // value measured without them. A level won before them is kept, as against any fall of the value.
+  if (kept !== undefined && takenBack !== undefined && measured !== kept.level && (takenBack.since === undefined || Date.parse(kept.won_at) >= Date.parse(takenBack.since))) {
+    return measured === undefined ? undefined : won(measured);
+  }
+  return kept;
 }

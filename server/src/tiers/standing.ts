@@ -29,15 +29,26 @@ export function standing(program: TierProgram, customer: CustomerRecord): Standi
   const value = measuredValue(program, customer);
   // Compared as decimals: a bigint beyond 2^53 must not round onto a threshold.
   const exact = new Decimal(value.toString());
-  const levels = [...program.levels].sort((a, b) => a.threshold - b.threshold);
-  const current = levels.filter((level) => exact.gte(level.threshold)).pop();
-  const next = levels.find((level) => exact.lt(level.threshold));
+  return withLevel(program, value, byThreshold(program).filter((level) => exact.gte(level.threshold)).pop());
+}
+
+/**
+ * The standing of `value` at the level held, `current`: the measured one, or a level won and retained above it
+ * (held.ts); the next level is the one above the level held.
+ */
+export function withLevel(program: TierProgram, value: number | bigint, current: TierLevel | undefined): Standing {
+  const exact = new Decimal(value.toString());
+  const next = byThreshold(program).find((level) => (current === undefined ? exact.lt(level.threshold) : level.threshold > current.threshold));
   return {
     value,
     current,
     next,
     toNext: next === undefined ? undefined : new Decimal(next.threshold).minus(exact).toNumber(),
   };
+}
+
+function byThreshold(program: TierProgram): TierLevel[] {
+  return [...program.levels].sort((a, b) => a.threshold - b.threshold);
 }
 
 /**

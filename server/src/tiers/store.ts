@@ -48,4 +48,9 @@ export class TierStore {
   putMembership(tenant: Tenant, customerId: string, programId: string, membership: TierMembership): void {
     this.memberships.putSync([tenantPrefix(tenant), idKey(customerId), idKey(programId)], membership);
   }
+
+  /** Inside a transaction: a level lapsed or taken back with no level below it. */
+  deleteMembership(tenant: Tenant, customerId: string, programId: string): void {
+    this.memberships.removeSync([tenantPrefix(tenant), idKey(customerId), idKey(programId)]);
+  }
 }

@@ -11,7 +11,6 @@ import { CustomerStore } from '../customers/store.js';
 import type { Routes } from '../http/types.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import { readBalance } from '../points/ledger.js';
-import { localDate } from '../calendar/company-days.js';
 import type { Tenant } from '../tenancy/types.js';
 import { customerTier } from '../tiers/customer-tier.js';
 import { TierStore } from '../tiers/store.js';
@@ -40,7 +39,7 @@ export function boundDeps(ctx: ServerContext): BoundDeps {
       // The customer's tier is a condition field for triggers and custom events as for carts.
       tier: (tenant, customer, now) => {
         const settings = ctx.tenancy.getSettings(tenant);
-        return customerTier(tiers, tenant, settings, customer, localDate(now, settings.timezone));
+        return customerTier(tiers, tenant, settings, customer, now);
       },
       rewardPrizeUnits: (...read) => rewardPrizeUnits(env, ...read),
     },
