@@ -12,6 +12,7 @@ import { OWNED_KINDS } from '../customers/owned-kinds.js';
 import type { CustomerOwnedKind } from '../customers/owned-records.js';
 import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
+import { settleCustomer } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
 import { raiseMergeEvent } from './events.js';
@@ -28,6 +29,10 @@ export function completeMerge(
 ): MergeRecord {
   const { tenant, settings, now } = scope;
   const old = customers.get(tenant, merge.old_customer_id)!;
+  // Points due to activate or expire before the merge (settled lazily, ledger.ts) do so on the old customer's
+  // ledger, where they were earned: their transactions move with it and come back with an unmerge, instead of
+  // being recorded by the new customer as its own and given back as a transfer.
+  settleCustomer(env, tenant, old.id, old.code ?? null, { now: new Date(now), timezone: settings.timezone });
   const moved: Record<string, string[]> = {};
   for (const kind of kinds) {
     const ids = kind.ids(env, tenant, old.id);

@@ -100,6 +100,27 @@ describe('customer merge moves the points ledger and custom events', () => {
     expect(fromAssociate.body.data.map((t: { amount: number; associate_id: number; customer_id: number }) => [t.amount, t.associate_id, t.customer_id])).toEqual([[7, 43, 45]]);
   });
 
+  it('points that expired before the merge expire on the old customer\'s ledger, and an unmerge gives their expiration back', async () => {
+    for (const id of [48, 49]) await createCustomer(server.client, id);
+    // A back-dated cart's points whose available_to has passed, not yet recorded as expired (settled lazily).
+    expect((await server.client.post('/points', {
+      rule_params: {
+        name: 'Thirty days', rule_effects: [{ type: 'ratio', value: 1, distribution: 'total' }],
+        expiration_period_type: 'relative', availability_duration: 30, availability_duration_unit: 'days',
+      },
+    })).status).toBe(200);
+    const old = await server.client.post('/carts/realtime', cartBody(70, { id: 4801, customer_id: 48, creation_date: `${utcDate(-60)}T10:00:00Z` }));
+    expect(old.body.score).toBe(70);
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 48, new_customer_id: 47 })).status).toBe(200);
+    // 49 never held them: the expiration is 48's (moved with its ledger, naming it as associate), not 47's own.
+    const moved = await server.client.get('/points/transactions', { query: { associate_id: '48', per_page: '100' } });
+    expect(moved.body.data.map((t: { type: string; amount: number }) => [t.type, t.amount])).toEqual([['activity', 70], ['expiration', -70]]);
+    const res = await server.client.post('/customers/48/unmerge', {}, { query: { with_activites: 'true' }, headers: { 'Content-Type': 'application/json' } });
+    expect(res.status, res.text).toBe(200);
+    expect((await transactions(server.client, 48)).map((t) => [t.type, t.amount])).toEqual([['activity', 70], ['expiration', -70]]);
+    expect(await transactions(server.client, 49)).toEqual([]);
+  });
+
   it('keeps a customer with points transactions from a hard delete', async () => {
     const campaign = await triggerCampaign(server.client, 'keep', 5);
     await grant(server.client, 'keep', 42, campaign);
