@@ -106,10 +106,15 @@ export function readExpiring(env: StoreEnv, tenant: Tenant, customerId: Id, cloc
   return view.expiring(today, until);
 }
 
-/** Available points of the buckets `eligible` accepts (transfers: transferable points), at `clock.now`. */
-export function readAvailableIn(env: StoreEnv, tenant: Tenant, customerId: Id, clock: LedgerClock, eligible: (b: Bucket) => boolean): number {
+/**
+ * Available points of the buckets `eligible` accepts (transfers: transferable points), at `clock.now`, counted
+ * until they reach `wanted`: the answer is exact below it, and at least `wanted` otherwise (a transfer of a few
+ * points reads the first buckets in spending order, not a long history).
+ */
+export function readAvailableIn(env: StoreEnv, tenant: Tenant, customerId: Id, clock: LedgerClock, eligible: (b: Bucket) => boolean, wanted: number): number {
   const { view } = settledView(env, tenant, customerId, clock);
-  return availableIn(view.loadSpendable(Infinity, eligible).wallet, eligible);
+  // Debt is repaid first: the buckets must hold it besides what is wanted.
+  return availableIn(view.loadSpendable(wanted + view.wallet.debt, eligible).wallet, eligible);
 }
 
 /** The key range of a customer's transactions, or of those a merge moved from an associate. */

@@ -54,7 +54,7 @@ export async function transfer(env: StoreEnv, customers: CustomerStore, campaign
   const moved = await env.transact(() => {
     requireStillActive(customers, req.tenant, from.id, { field: 'from_customer_id', value: body.from_customer_id });
     requireStillActive(customers, req.tenant, to.id, { field: 'to_customer_id', value: body.to_customer_id });
-    const available = readAvailableIn(env, req.tenant, from.id, clock, eligible);
+    const available = readAvailableIn(env, req.tenant, from.id, clock, eligible, body.score);
     const score = body.score <= available ? body.score : body.allow_partial ? available : 0;
     if (score === 0) {
       throw new TallyError('customer_not_enough_score', `score: ${body.score} points asked, ${available} transferable`, 'score');
