@@ -16,6 +16,9 @@ function scheduledStore(s: fc.Scheduler): IdempotencyStore {
   const answers = new Map<string, StoredAnswer>();
   return {
     get: (_t, key) => answers.get(key),
+    claim: () => {
+      throw new Error('no work here writes');
+    },
     put: (_t, key, answer) => s.schedule(Promise.resolve()).then(() => void answers.set(key, answer)),
     removeExpired: async () => 0,
   };

@@ -6,11 +6,16 @@
  * JSON: formatting and key order do not count) gets the stored answer byte for
  * byte; with anything different it is refused (409 idempotency_key_reused).
  * Concurrent requests with one key wait for the first: the work runs once.
- * Keys expire after 24 hours.
+ * Keys expire after 24 hours. Every write transaction of the work records a
+ * claim on the key in that transaction (`idempotencyWitness`), so a request
+ * that committed never runs again, even if the process died before its answer
+ * was stored: a replay then answers 409 `conflict`.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { TallyError } from '@tally/engine';
-import type { IdempotencyStore, StoredAnswer } from '../store/idempotency.js';
+import type { IdempotencyStore, StoredAnswer, StoredClaim } from '../store/idempotency.js';
+import type { StoreEnv } from '../store/env.js';
 import { tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import { invalidRequest } from './errors.js';
@@ -21,6 +26,14 @@ import type { Reply } from './types.js';
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export const REPLAY_HEADER = 'Idempotent-Replayed';
+
+/** The claim of the request whose work is running, in its async context (requests interleave). */
+const claiming = new AsyncLocalStorage<() => void>();
+
+/** A witness for `openStore`: a transaction started by a request sent with a key writes the key's claim in it. */
+export function idempotencyWitness(): ((env: StoreEnv) => void) | undefined {
+  return claiming.getStore();
+}
 
 export interface IdempotentRequest {
   tenant: Tenant;
@@ -79,7 +92,8 @@ export class Idempotency {
   }
 
   private async execute(req: IdempotentRequest, fingerprint: string, work: () => Promise<Reply>): Promise<Reply> {
-    const reply = await work();
+    const claim = () => this.store.claim(req.tenant, req.key, { fingerprint, created_at: this.clock() }, this.clock() - IDEMPOTENCY_TTL_MS);
+    const reply = await claiming.run(claim, work);
     const status = reply.status ?? 200;
     const raw = reply.raw ?? stringifyJson(reply.body);
     if (status < 500) {
@@ -95,11 +109,18 @@ export class Idempotency {
   }
 }
 
-function replay(stored: StoredAnswer, fingerprint: string): Reply {
+function replay(stored: StoredAnswer | StoredClaim, fingerprint: string): Reply {
   if (stored.fingerprint !== fingerprint) {
     throw new TallyError(
       'idempotency_key_reused',
       'Idempotency-Key: was already used with a different request; use a new key for a new request',
+      'Idempotency-Key',
+    );
+  }
+  if (!('status' in stored)) {
+    throw new TallyError(
+      'conflict',
+      'Idempotency-Key: the request with this key was carried out, but the server stopped before its answer was stored; it is not run again: read its result',
       'Idempotency-Key',
     );
   }

@@ -17,6 +17,9 @@ class MemoryIdempotencyStore implements IdempotencyStore {
   get(_tenant: Tenant, key: string) {
     return this.answers.get(key);
   }
+  claim() {
+    throw new Error('no work here writes');
+  }
   async put(_tenant: Tenant, key: string, answer: StoredAnswer) {
     this.answers.set(key, answer);
   }

@@ -86,7 +86,24 @@ export interface StoreOptions {
    * request that asked for the transaction); what it returns runs inside that
    * transaction once the work has returned. The audit log records with it (audit/context.ts).
    */
-  witness?: () => ((env: StoreEnv) => void) | undefined;
+  witness?: Witness;
+}
+
+/** Sees the caller of `transact`; what it returns runs inside the transaction (`StoreOptions.witness`). */
+export type Witness = () => ((env: StoreEnv) => void) | undefined;
+
+/** One witness of several (the audit log's, the idempotency claim's): each that sees something writes, in turn. */
+export function witnesses(...list: Witness[]): Witness {
+  return () => {
+    let seen: ((env: StoreEnv) => void)[] | undefined;
+    for (const witness of list) {
+      const write = witness();
+      if (write) (seen ??= []).push(write);
+    }
+    return seen && ((env) => {
+      for (const write of seen!) write(env);
+    });
+  };
 }
 
 /** The store's file: DATA_DIR/data.mdb, or DATA_DIR itself when named with an extension (lmdb-js's noSubdir default). */
