@@ -20,6 +20,11 @@ describe('campaignFromRead', () => {
     });
   });
 
+  it("ignores what a read reports of the budget's spend: the preview's counters are its own (docs/evaluation.md)", () => {
+    const budgeted = read({ budget_value: 10, budget_period: 'num_day' });
+    expect(campaignFromRead({ ...budgeted, budget_spent: 7.5, budget_available: 2.5 })).toEqual(campaignFromRead(budgeted));
+  });
+
   it('takes the coupon from a single read, its texts in the default language, and an inactive one as none', () => {
     const coupon_info = { coupon_id: 9, static_code: 'S', coupon_name: 'Nombre', external_id: null, key: null };
     const coupon_params = { static_code: 'S', name: { en: 'Name', es: 'Nombre' }, description: null, active: true, max_redemptions: 3, available_to: '2026-12-31' };

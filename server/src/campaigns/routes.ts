@@ -18,6 +18,7 @@ import { allocateId } from '../store/ids.js';
 import { optionalCustomer } from '../vouchers/customer.js';
 import { requestLocation } from '../vouchers/location.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
+import { LmdbCounterStore } from '../counters/store.js';
 import { GameStore } from '../games/store.js';
 import { InstantWinStore } from '../instant-wins/store.js';
 import type { CampaignsUpdate } from '../wire/types.js';
@@ -46,6 +47,7 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
   const vouchers = new LmdbVoucherStore(env);
   const customers = new CustomerStore(env);
   const locations = new LocationStore(env);
+  const counters = new LmdbCounterStore(env);
   const staticCodeHolders = [campaigns, new InstantWinStore(env), new GameStore(env)];
 
   /**
@@ -92,7 +94,7 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
 
     get: async (req) => {
       const found = findCampaign({ campaigns, vouchers }, req.tenant, kind, req.params.value, req.query.get('search_by'));
-      return ok(campaignView(found.campaign, { language: req.language, settings: req.settings, voucher: found.voucher, now: wireDatetime(req.now), single: true }));
+      return ok(campaignView(found.campaign, { tenant: req.tenant, counters, language: req.language, settings: req.settings, voucher: found.voucher, now: wireDatetime(req.now), single: true }));
     },
 
     list: async (req) => {
@@ -108,7 +110,7 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
         campaigns.page(req.tenant, page, (record) => {
           const match = listMatch(record, filters);
           if (match === null) return undefined;
-          return campaignView(record, { language: req.language, settings: req.settings, voucher: match.voucher, now: wireDatetime(req.now), single: false });
+          return campaignView(record, { tenant: req.tenant, counters, language: req.language, settings: req.settings, voucher: match.voucher, now: wireDatetime(req.now), single: false });
         }),
       );
     },

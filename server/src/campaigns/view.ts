@@ -6,15 +6,20 @@
 import { DEFAULT_MAX_REDEMPTIONS, RULE_PARAMS_DEFAULTS } from '@tally/engine';
 import { localize } from '../http/language.js';
 import { wireInt } from '../http/wire.js';
-import type { CompanySettings } from '../tenancy/types.js';
+import type { CounterStore } from '../counters/store.js';
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { VoucherRecord } from '../vouchers/types.js';
 import type { CampaignsParamsCouponParams } from '../wire/types.js';
 import { campaignDatesRefusal, displayStatus, inactiveReason } from '../vouchers/status.js';
 import { voucherInfo } from '../vouchers/view.js';
+import { budgetSpend } from './budget.js';
 import { ruleValues } from './rule-values.js';
 import type { CampaignRecord, TextField } from './types.js';
 
 export interface ViewOptions {
+  tenant: Tenant;
+  /** The budget counters (budget_spent, budget_available). */
+  counters: CounterStore;
   language: string | undefined;
   settings: CompanySettings;
   /** The voucher the reader holds or looked up, reported in coupon_info.voucher_info. */
@@ -70,6 +75,7 @@ export function campaignView(record: CampaignRecord, options: ViewOptions): Reco
   view.chances_to_accrue_limit = params.chance_to_accrue_limit ?? null;
   view.budget_value = params.budget_value ?? null;
   view.maximum_discount_transaction = params.maximum_budget_transaction ?? null;
+  Object.assign(view, budgetSpend(record, options));
   view.partner = null;
   view.partner_id = params.partner_id === undefined ? null : wireInt(String(params.partner_id));
   view.custom_entity_definition_id =

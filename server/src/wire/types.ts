@@ -1795,6 +1795,14 @@ export interface ResponsesCampaign {
    */
   rule_effects?: string | null;
   partner_id?: (number | string) | null;
+  /**
+   * Tally extension: the money the campaign's budget spent in its current period (budget_period at the request's instant, in the Company's timezone, as carts count it): discounts given by carts and POST /discounts/redeem, points' money value given by carts, triggers and custom events, less what cancellations gave back. Null without budget_value (docs/campaigns.md).
+   */
+  budget_spent?: number | null;
+  /**
+   * Tally extension: budget_value less budget_spent, never below 0 (POST /discounts/redeem may spend beyond the budget). Null without budget_value.
+   */
+  budget_available?: number | null;
   type?: 'discount' | 'points';
   category?: {
     id?: (number | string) | null;
