@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from './operations.js';
 import { startServer, TEST_KEY, TEST_SECRET, type TestServer } from '../testing/server.js';
@@ -260,6 +260,68 @@ describe('the common request rules over HTTP', () => {
         await own.restart();
         expect((await own.client.get('/company')).body.currency).toBe('GBP');
       } finally {
+        await own.dispose();
+      }
+    });
+
+    it('under a stream on 16 kept-alive connections, SIGTERM stops it: each answer 200 (stored) or 503 closing its connection, then exit 0', async () => {
+      const own = await startServer();
+      const port = own.port;
+      const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+      type Answer = { status: number; text: string; connection?: string } | { error: string };
+      const create = (id: number) =>
+        new Promise<Answer>((resolve) => {
+          const body = JSON.stringify({ id, name: `Stream ${id}`, registration_location_id: 1 });
+          const req = httpRequest(
+            {
+              host: '127.0.0.1', port, method: 'POST', path: '/customers', agent,
+              headers: { 'X-Api-Key': TEST_KEY, 'X-Api-Secret': TEST_SECRET, 'X-Api-Version': '1', 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+            },
+            (res) => {
+              let text = '';
+              res.on('data', (d: Buffer) => (text += d.toString()));
+              res.on('end', () => resolve({ status: res.statusCode!, text, connection: res.headers.connection }));
+            },
+          );
+          req.on('error', (err) => resolve({ error: err.message }));
+          req.end(body);
+        });
+      const answers = new Map<number, Answer>();
+      let next = 1;
+      let refused = false;
+      // Sixteen clients, each sending its next create as soon as the last is answered, until the server is gone: one
+      // request or another is always in flight.
+      const client = async () => {
+        while (!refused) {
+          const id = next++;
+          const answer = await create(id);
+          answers.set(id, answer);
+          if ('error' in answer) refused = true;
+        }
+      };
+      try {
+        const clients = Promise.all(Array.from({ length: 16 }, client));
+        while (answers.size < 40) await new Promise((r) => setTimeout(r, 20));
+        const exited = own.stop();
+        expect(await exited).toBe(0);
+        refused = true;
+        await clients;
+        const statuses = [...answers.values()].map((answer) => ('error' in answer ? 'error' : answer.status));
+        expect(statuses.every((status) => status === 200 || status === 503 || status === 'error'), statuses.join()).toBe(true);
+        for (const answer of answers.values()) {
+          if ('error' in answer || answer.status !== 503) continue;
+          expect(JSON.parse(answer.text)).toEqual({ code: 'server_error', error: 'The server is stopping: nothing was done; retry after 1 second' });
+          expect(answer.connection).toBe('close');
+        }
+        await own.restart();
+        for (const [id, answer] of answers) {
+          const read = await own.client.get(`/customers/${id}`, { query: { search_param: 'id' } });
+          // Acknowledged: stored. Refused or unanswered: a 503 did nothing; a lost answer may have been stored or not.
+          if (!('error' in answer) && answer.status === 200) expect(read.status, `customer ${id}`).toBe(200);
+          if (!('error' in answer) && answer.status === 503) expect(read.status, `customer ${id}`).toBe(404);
+        }
+      } finally {
+        agent.destroy();
         await own.dispose();
       }
     });

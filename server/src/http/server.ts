@@ -39,6 +39,13 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
+/** The answer to a request that arrives, on a kept-alive connection, once the server is stopping: retry elsewhere or after the restart. */
+const STOPPING: Reply = {
+  status: 503,
+  headers: { 'Retry-After': '1' },
+  body: errorBody('server_error', 'The server is stopping: nothing was done; retry after 1 second'),
+};
+
 /** Writes an answer to a request. */
 type Write = (res: Uws.HttpResponse, raw: RawRequest, reply: Reply, closeConnection: boolean) => void;
 
@@ -70,7 +77,7 @@ export function createApp(tls: TlsFiles | undefined): Uws.TemplatedApp {
 /** Without metrics, `metrics` is undefined and the request path never reaches prom-client. */
 export function startHttpServer(app: Uws.TemplatedApp, host: string, port: number, pipeline: Pipeline, metrics?: Metrics): Promise<HttpServer> {
   const timed = metrics !== undefined;
-  const write: Write = metrics
+  const answerWith: Write = metrics
     ? (res, raw, reply, closeConnection) => {
         writeReply(res, raw, reply, closeConnection);
         metrics.answered(raw, reply.status ?? 200);
@@ -87,9 +94,15 @@ export function startHttpServer(app: Uws.TemplatedApp, host: string, port: numbe
     inFlight -= 1;
     if (inFlight === 0) drained?.();
   };
+  // Once closing, kept-alive connections would go on bringing requests (closing the listening socket closes none of
+  // them): each answer closes its connection, and a request arriving meanwhile is refused before it runs, so none
+  // starts on a store about to close and the in-flight count reaches 0 for good.
+  let closing = false;
+  const write: Write = (res, raw, reply, closeConnection) => answerWith(res, raw, reply, closeConnection || closing);
 
   app.any('/*', (res, req) => {
     const raw = readRequest(req, timed ? performance.now() : 0);
+    if (closing) return write(res, raw, STOPPING, true);
     const declared = Number(raw.headers['content-length'] ?? '0');
     if (declared === 0 && raw.headers['transfer-encoding'] === undefined) {
       // No body: the pipeline runs now, and a synchronous answer is written
@@ -129,6 +142,7 @@ export function startHttpServer(app: Uws.TemplatedApp, host: string, port: numbe
         port: uws.us_socket_local_port(socket as unknown as Uws.us_socket),
         close: () =>
           new Promise<void>((closed) => {
+            closing = true;
             uws.us_listen_socket_close(socket);
             if (inFlight === 0) return closed();
             drained = closed;
