@@ -2,7 +2,8 @@
  * POST /carts/cancellation: a new cart mirrors the original with every
  * quantity and amount negative; in the same transaction the original's points
  * transaction is reversed through the ledger (points earned taken back,
- * points spent returned, less what returns of it already moved), its budget,
+ * points spent returned, less what returns of it already moved), the points
+ * spent on it with POST /points/redeem_cart given back, its budget,
  * limit and stock consumption returned to the counters, its vouchers given
  * back, the instant-win prizes it won taken back (points reversed, reward
  * redemptions reverted, unplayed game plays removed) and, when it was itself
@@ -122,7 +123,11 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
   const moved = counters.returnedOfTicket(tenant, original.id);
   const returned = { taken_back: moved.score_from_customer, given_back: moved.score_to_customer };
   const reversal = reversalOf(env, tenant, clock, original.points_transaction_id, returned);
-  const response = { ...mirrorResponse(cartResponse(original), id, code, reversal, (points) => pointsAsMoney(points, settings)), creation_date: at };
+  // Points spent on the cart with POST /points/redeem_cart are given back whole (returns give back none of them).
+  const redemptions = original.points_redemptions ?? [];
+  const redeemed = redemptions.reduce((sum, txId) => sum + reversalOf(env, tenant, clock, txId).give_back, 0);
+  const given = { take_back: reversal.take_back, give_back: reversal.give_back + redeemed };
+  const response = { ...mirrorResponse(cartResponse(original), id, code, given, (points) => pointsAsMoney(points, settings)), creation_date: at };
   const origin = {
     type: 'activity' as const,
     origin_info: { activity: { ...response, customer_id: original.customer_id === null ? null : wireInt(original.customer_id) } },
@@ -131,6 +136,11 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
   let pointsTransactionId: string | null = null;
   if (original.points_transaction_id !== null) {
     pointsTransactionId = reversePoints(env, tenant, clock, original.points_transaction_id, { ...origin, created_at: at }, returned)?.id ?? null;
+  }
+  // Each to the customer holding the spend now (after a merge, the one it was merged into), as the cart's own spend.
+  for (const txId of redemptions) {
+    const comments = `points spent on cart ${original.id} (points transaction ${txId}) given back`;
+    reversePoints(env, tenant, clock, txId, { ...origin, origin_info: { ...origin.origin_info, comments }, created_at: at });
   }
   // The prizes its instant wins delivered are taken back, as their stock was given back above.
   takeBackPrizes(env, vouchers, { tenant, settings, now, origin, reason: `cart ${original.id} cancelled by cart ${id}` }, original.prize_deliveries ?? []);
@@ -145,7 +155,7 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
   if (original.customer_id !== null && response.customer[0]) {
     response.customer = [summaryAtBalance(response.customer[0], readBalance(env, tenant, original.customer_id, clock), settings)];
   }
-  const { prize_deliveries: _taken, ...mirrored } = original;
+  const { prize_deliveries: _taken, points_redemptions: _givenBack, ...mirrored } = original;
   const mirror: CartRecord = {
     ...mirrored,
     id,

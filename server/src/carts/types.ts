@@ -59,4 +59,9 @@ export interface CartRecord {
   deferred_errors_omitted?: number;
   /** The instant-win prizes the cart won (`instant_win_deliveries` ids), which its cancellation takes back; absent: none. */
   prize_deliveries?: string[];
+  /**
+   * The points transactions of POST /points/redeem_cart spends on the cart, which its cancellation gives back;
+   * absent: none (or spent before carts recorded them, docs/carts.md).
+   */
+  points_redemptions?: string[];
 }

@@ -22,7 +22,7 @@ import { idFromKey, idKey, tenantPrefix, under } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import { localDate } from '../calendar/company-days.js';
 import type { Balance, LedgerClock, OriginCart, PointsTransaction, PointsTransactionType, ScoreLine } from './types.js';
-import { availableIn, bucketKey, combine, giveBack, grant, plainPoints, reverse, settle, slicePoints, spend, takeBack, type Bucket, type Movement, type Returns } from './wallet.js';
+import { availableIn, bucketKey, combine, giveBack, grant, NOTHING_RETURNED, plainPoints, reverse, settle, slicePoints, spend, takeBack, type Bucket, type Movement, type Returns } from './wallet.js';
 import { moveBuckets, removeWallet, WalletView } from './wallet-store.js';
 import { CartStore } from '../carts/store.js';
 import { raiseEvent } from '../webhooks/outbox.js';
@@ -317,7 +317,7 @@ export interface Reversal {
 }
 
 /** What `reversePoints` would take back and give back now (a cancellation's score_returned_from/to_customer; null: no transaction). */
-export function reversalOf(env: StoreEnv, tenant: Tenant, clock: LedgerClock, txId: string | null, returned: Returns): Reversal {
+export function reversalOf(env: StoreEnv, tenant: Tenant, clock: LedgerClock, txId: string | null, returned: Returns = NOTHING_RETURNED): Reversal {
   const tx = txId === null ? undefined : getTransaction(env, tenant, txId);
   if (!tx) return { take_back: 0, give_back: 0 };
   return {

@@ -4,6 +4,7 @@
  * POST /points/redeem_cart (+ /scores/activity_redeem): spends points on a
  * stored cart, an `activity` transaction; unlike a plain subtraction it is a
  * payment, so it needs the points available (customer_not_enough_score).
+ * The cart records the spend's transaction: its cancellation gives the points back.
  */
 import { TallyError } from '@tally/engine';
 import type { CartStore } from '../carts/store.js';
@@ -70,7 +71,7 @@ export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts:
     if (body.amount > available) {
       throw new TallyError('customer_not_enough_score', `amount: ${body.amount} points asked, ${Math.max(0, available)} available`, 'amount');
     }
-    return recordPoints(env, req.tenant, clock, {
+    const spent = recordPoints(env, req.tenant, clock, {
       type: 'activity',
       customer_id: customer.id,
       customer_code: customer.code ?? null,
@@ -80,6 +81,8 @@ export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts:
       origin_cart: { cart_id: cart.id, customer_id: customer.id, ...(body.comments === undefined ? {} : { comments: body.comments }) },
       spend: body.amount,
     });
+    // Where the cart's cancellation finds the spend to give back, without reading the customer's ledger.
+    carts.putInTransaction(req.tenant, { ...cart, points_redemptions: [...(cart.points_redemptions ?? []), spent.id] });
   });
   return answer(env, req, customer, body.amount);
 }

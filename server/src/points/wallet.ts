@@ -252,7 +252,7 @@ export interface Returns {
   given_back: number;
 }
 
-const NOTHING_RETURNED: Returns = { taken_back: 0, given_back: 0 };
+export const NOTHING_RETURNED: Returns = { taken_back: 0, given_back: 0 };
 
 /** Two movements of one transaction as one. */
 export function combine(a: Movement, b: Movement): Movement {
