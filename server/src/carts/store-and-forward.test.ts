@@ -74,4 +74,45 @@ describe('a till sends two days of backlog', () => {
     const live = await ok(server.client.post('/carts/realtime', cart(now(), 20, { coupons_desired: ['LATE-1'] })));
     expect(live.rejected_campaigns).toEqual([expect.objectContaining({ rule_id: targeted, error: expect.stringMatching(/^voucher_(expired|redeemed)/) })]);
   });
+
+  it('the backlog out of order, with retries, beside live carts: each sale earns its own day\'s campaigns once, and the ledger adds up', async () => {
+    const sales = [50, 49, 48, 47, 30, 26, 25, 24, 2, 1].map((hours, i) => ({ hours, total: 10 + i }));
+    // Out of order: the tills send newest first, interleaved with live carts.
+    const answers = new Map<number, { hours: number; score: number; effects: { rule_id: number; value: number }[] }>();
+    const live: number[] = [];
+    for (const [i, sale] of [...sales].reverse().entries()) {
+      const body = cart(hoursAgo(sale.hours), sale.total);
+      const key = `till-${body.id}`;
+      const first = await ok(server.client.post('/carts/realtime', body, { headers: { 'Idempotency-Key': key } }));
+      answers.set(body.id, { ...first, hours: sale.hours });
+      // A retry after a timeout: with its key, the first answer; without it, a real-time duplicate; by POST /carts, a deferred one.
+      expect(await ok(server.client.post('/carts/realtime', body, { headers: { 'Idempotency-Key': key } }))).toEqual(first);
+      const again = await server.client.post('/carts/realtime', body);
+      expect(again.status, again.text).toBe(409);
+      expect(again.body.code).toBe('duplicate_id');
+      if (i % 3 === 0) {
+        // Answered with its evaluation, nothing written: the customer summary is the balance, not the balance plus its points again.
+        const deferred = await ok(server.client.post('/carts', body));
+        expect(deferred.score).toBe(first.score);
+        expect(deferred.customer).toEqual(first.customer);
+      }
+      const liveCart = cart(now(), 5);
+      live.push(liveCart.id);
+      await ok(server.client.post('/carts/realtime', liveCart));
+    }
+    for (const [id, answer] of answers) {
+      const bonus = answer.effects.find((e) => e.rule_id === twoDaysAgoOnly);
+      const onBonusDay = weekday(hoursAgo(answer.hours)) === weekday(hoursAgo(48));
+      expect(bonus?.value, `cart ${id} sold ${answer.hours} h ago`).toBe(onBonusDay ? 7 : undefined);
+      const stored = await ok(server.client.get(`/carts/${id}`));
+      expect(stored.score).toBe(answer.score);
+    }
+    // Every cart's points were granted once: the activity transactions are the carts', and the balance their sum.
+    const txs = (await transactions(server.client, customer)).filter((t) => t.type === 'activity');
+    const carts = (await ok(server.client.get('/carts', { query: { customer_id: String(customer), per_page: '100' } }))).data as { id: number; score: number; deferred_errors?: unknown[] }[];
+    expect(txs.length).toBe(carts.filter((c) => c.score > 0).length);
+    expect(txs.reduce((sum, t) => sum + t.amount + t.pending_amount, 0)).toBe(carts.reduce((sum, c) => sum + c.score, 0) - carts.reduce((sum, c) => sum + ((c as { score_used?: number }).score_used ?? 0), 0));
+    expect(carts.filter((c) => c.deferred_errors !== undefined).length).toBe(4);
+    await expectLedgerAddsUp(server.client, customer);
+  });
 });
