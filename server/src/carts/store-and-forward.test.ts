@@ -2,7 +2,7 @@
  * A chain of tills that lost its connection for two days sends its backlog
  * (store and forward), over HTTP: carts back-dated and out of order, some sent
  * twice (realtime with and without Idempotency-Key, plain POST /carts), while
- * live carts keep arriving. Which date governs each rule (docs/carts.md,
+ * live carts keep arriving. Which date governs each rule (docs/decisions.md,
  * "Back-dated carts"): the sale's for targeting, points dates and voucher
  * dates; the receipt's for counters and a voucher's use.
  */
@@ -21,7 +21,7 @@ describe('a till sends two days of backlog', () => {
   let server: TestServer;
   let nextCart = 50_000;
   let targeted: number;
-  let perUnit: number;
+  let openTargeted: number;
   let twoDaysAgoOnly: number;
   const customer = 801;
 
@@ -38,14 +38,14 @@ describe('a till sends two days of backlog', () => {
     lines: [{ order: 1, product_id: 100, total, quantity: 1 }],
     ...extra,
   });
-  const issue = async (holder: number, code: string) =>
-    ok(server.client.post('/discounts/trigger', { customer_id: holder, loyalty_rule_id: targeted, external_voucher_code: code }));
+  const issue = async (holder: number, code: string, campaign = targeted) =>
+    ok(server.client.post('/discounts/trigger', { customer_id: holder, loyalty_rule_id: campaign, external_voucher_code: code }));
 
   beforeAll(async () => {
     server = await startServer({ env: { WORKERS: '1', REALTIME_WORKERS: '1' } });
     await ok(server.client.patch('/company', { cart_cancellation_wait_seconds: 0 }));
     await createCustomer(server.client, customer, { code: 'TILL801', country: 'ES' });
-    perUnit = (await ok(server.client.post('/points', { rule_params: { name: 'One a unit', rule_effects: [{ type: 'ratio', value: 1, distribution: 'individual_items' }] } }))).id;
+    await ok(server.client.post('/points', { rule_params: { name: 'One a unit', rule_effects: [{ type: 'ratio', value: 1, distribution: 'individual_items' }] } }));
     // A weekly campaign that ran on the day of the sales two days ago only.
     twoDaysAgoOnly = (await ok(server.client.post('/points', {
       rule_params: { name: 'Weekday bonus', recurrence_type: 'weekly', recurrence_days: [weekday(hoursAgo(48))], rule_effects: [{ type: 'direct_value', value: 7, distribution: 'total' }] },
@@ -53,6 +53,10 @@ describe('a till sends two days of backlog', () => {
     targeted = (await ok(server.client.post('/discounts', {
       rule_params: { name: 'Five off', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 5, distribution: 'total' }] },
       coupon_params: { name: 'Five off coupon', available_to: endingSoon() },
+    }))).id;
+    openTargeted = (await ok(server.client.post('/discounts', {
+      rule_params: { name: 'Five off, open', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 5, distribution: 'total' }] },
+      coupon_params: { name: 'Five off, open coupon' },
     }))).id;
   });
   afterAll(async () => {
@@ -73,6 +77,17 @@ describe('a till sends two days of backlog', () => {
     // Today the voucher has expired: a live cart is refused it.
     const live = await ok(server.client.post('/carts/realtime', cart(now(), 20, { coupons_desired: ['LATE-1'] })));
     expect(live.rejected_campaigns).toEqual([expect.objectContaining({ rule_id: targeted, error: expect.stringMatching(/^voucher_(expired|redeemed)/) })]);
+  });
+
+  it('a voucher a live cart used meanwhile is voucher_redeemed for the backlog cart of the day before: used once', async () => {
+    await issue(customer, 'USED-1', openTargeted);
+    const sale = hoursAgo(20);
+    const live = await ok(server.client.post('/carts/realtime', cart(now(), 20, { coupons_desired: ['USED-1'] })));
+    expect(live.total).toBe(15);
+    const backlog = await ok(server.client.post('/carts/realtime', cart(sale, 20, { coupons_desired: ['USED-1'] })));
+    expect(backlog.total).toBe(20);
+    expect(backlog.rejected_campaigns).toEqual([expect.objectContaining({ rule_id: openTargeted, error: expect.stringMatching(/^voucher_redeemed/) })]);
+    expect((await ok(server.client.get('/vouchers/USED-1'))).redemptions).toBe(1);
   });
 
   it('the backlog out of order, with retries, beside live carts: each sale earns its own day\'s campaigns once, and the ledger adds up', async () => {
