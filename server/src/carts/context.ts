@@ -1,7 +1,8 @@
 /**
  * The evaluation context of one cart: its customer (profile, points balance,
  * vouchers held) and the counters of the campaigns that have limits, budgets
- * or prize stock, read at the request's instant. The engine stays pure: every
+ * or prize stock, read at the request's instant (the vouchers' dates at the
+ * cart's creation_date). The engine stays pure: every
  * fact it needs comes from here.
  */
 import { TallyError, periodKey, type CampaignCounters, type Context, type CustomerState } from '@tally/engine';
@@ -100,13 +101,14 @@ export function buildContext(
   seed: string,
   productIds: readonly string[] = [],
   listedCodes: ReadonlySet<string> = NO_CODES,
+  saleAt: string = now.toISOString(),
 ): Context {
   const at = now.toISOString();
   return {
     now: at,
     mode,
     seed,
-    ...(customer.id === null ? {} : { customer: customerState(sources, tenant, settings, customer, now, cached.usesTier, listedCodes) }),
+    ...(customer.id === null ? {} : { customer: customerState(sources, tenant, settings, customer, now, saleAt, cached.usesTier, listedCodes) }),
     counters: readCounters(sources, tenant, settings, cached, customerCounterKey(customer), at),
     ...(customer.id === null ? {} : readPrizeUnits(sources, tenant, settings, cached, customer.id, now)),
     ...(cached.usesFeatures && sources.products && productIds.length > 0 ? { product_features: sources.products.productFeatures(tenant, productIds) } : {}),
@@ -120,11 +122,14 @@ function customerState(
   settings: CompanySettings,
   customer: CartCustomer,
   now: Date,
+  saleAt: string,
   readsTier: boolean,
   listedCodes: ReadonlySet<string>,
 ): CustomerState {
   const id = customer.id!;
-  const vouchers = sources.vouchers.heldAndRefused(tenant, id, now.toISOString(), listedCodes);
+  // A voucher's dates are judged on the day of the sale, as its campaign's and a static code's are (a till's backlog
+  // uses what was valid when it sold); its status (used up, frozen, deleted) is the one it has now.
+  const vouchers = sources.vouchers.heldAndRefused(tenant, id, saleAt, listedCodes);
   const numericIds = <T extends { campaign_id: unknown; voucher_id?: unknown }>(voucher: T): T => ({
     ...voucher,
     campaign_id: wireInt(String(voucher.campaign_id)),

@@ -102,7 +102,9 @@ export async function commitCart(stores: RealtimeStores, pending: PendingCart): 
       // POST /carts does not check the id in real time: the duplicate is recorded on the stored cart.
       const message = `a cart with ${id !== undefined && existing.id === id ? `id ${id}` : `code ${code}`} was received again and ignored`;
       carts.putInTransaction(tenant, withDeferredError(existing, { code: 'duplicate_id', message, received_at: wireDatetime(now) }));
-      return pending.evaluation.responseJson;
+      // Nothing is written for it: its customer summary is the balance, not the balance plus its points again.
+      const holder = pending.customer.id;
+      return holder === null ? pending.evaluation.responseJson : withBalanceSummary(pending.evaluation.responseJson, readBalance(env, tenant, holder, { now, timezone: pending.settings.timezone }), pending.settings);
     }
     const current = customerNow(stores, pending);
     if (current instanceof TallyError) return current;
