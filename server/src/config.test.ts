@@ -26,4 +26,13 @@ describe('start-up settings', () => {
     expect(readConfig({}).logLevel).toBe('info');
     expect(readConfig({ LOG_LEVEL: 'warn' }).logLevel).toBe('warn');
   });
+
+  it('refuse a TALLY_BOOTSTRAP_KEY that cannot be stored or sent, naming it (LMDB keys hold at most 1978 bytes)', () => {
+    expect(readConfig({ TALLY_BOOTSTRAP_KEY: 'k'.repeat(1978) }).bootstrapKey).toHaveLength(1978);
+    expect(() => readConfig({ TALLY_BOOTSTRAP_KEY: 'k'.repeat(1979) })).toThrow('TALLY_BOOTSTRAP_KEY must be at most 1978 bytes (UTF-8), got 1979');
+    // Counted in bytes, as stored: 990 two-byte characters.
+    expect(() => readConfig({ TALLY_BOOTSTRAP_KEY: 'é'.repeat(990) })).toThrow('TALLY_BOOTSTRAP_KEY must be at most 1978 bytes (UTF-8), got 1980');
+    expect(() => readConfig({ TALLY_BOOTSTRAP_KEY: `\u0001${'k'.repeat(1977)}` })).toThrow('TALLY_BOOTSTRAP_KEY must not hold control characters');
+    expect(readConfig({}).bootstrapKey).toBeUndefined();
+  });
 });

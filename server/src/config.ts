@@ -5,6 +5,7 @@
 import type { Bounds } from '@tally/engine';
 import { inRange, mustBeIn } from './http/errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
+import { LMDB_MAX_KEY_BYTES } from './store/keys.js';
 import { PRIVATE_ADDRESSES, type PrivateAddresses } from './webhooks/destinations.js';
 
 export interface Config {
@@ -69,7 +70,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '127.0.0.1',
     port,
     dataDir: env.DATA_DIR || './data',
-    bootstrapKey: env.TALLY_BOOTSTRAP_KEY || undefined,
+    bootstrapKey: bootstrapKey(env.TALLY_BOOTSTRAP_KEY || undefined),
     bootstrapSecret: env.TALLY_BOOTSTRAP_SECRET || undefined,
     rateLimits: oneOf(env.TALLY_RATE_LIMITS || 'on', 'TALLY_RATE_LIMITS', ['on', 'off']) === 'on',
     logLevel: oneOf(env.LOG_LEVEL || 'info', 'LOG_LEVEL', LOG_LEVELS),
@@ -88,6 +89,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditPruneMs: nonNegative(env.AUDIT_LOG_PRUNE_INTERVAL_MS ?? '3600000', 'AUDIT_LOG_PRUNE_INTERVAL_MS'),
     tls: tlsFiles(env),
   };
+}
+
+/**
+ * The bootstrap key is stored as an LMDB key: a longer one stopped the start with lmdb-js's stack trace. A control
+ * character cannot be sent in an X-Api-Key header (RFC 9110), and ordered-binary escapes some into two bytes.
+ */
+function bootstrapKey(key: string | undefined): string | undefined {
+  if (key === undefined) return undefined;
+  if (/[\u0000-\u001f\u007f]/.test(key)) throw new StartupRefusal('TALLY_BOOTSTRAP_KEY must not hold control characters (clients send it as the X-Api-Key header)');
+  const bytes = Buffer.byteLength(key);
+  if (bytes > LMDB_MAX_KEY_BYTES) throw new StartupRefusal(`TALLY_BOOTSTRAP_KEY must be at most ${LMDB_MAX_KEY_BYTES} bytes (UTF-8), got ${bytes}`);
+  return key;
 }
 
 /** Half a TLS setting would silently serve plain HTTP: refused instead. */

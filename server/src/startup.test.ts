@@ -8,7 +8,7 @@ import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from './testing/server.js';
+import { startServer, TEST_SECRET, type TestServer } from './testing/server.js';
 
 /** A port free now (the kernel's choice, released at once): an operator's fixed PORT, which PORT=0 is not. */
 function freePort(): Promise<number> {
@@ -59,6 +59,18 @@ describe('start-up', () => {
     writeFileSync(file, '');
     await expect(startServer({ env: { DATA_DIR: file } })).rejects.toThrow(/^server exited \(1\) before listening: DATA_DIR \S+ cannot be opened: [^\n]+\n$/);
     rmSync(dirname(file), { recursive: true });
+  });
+
+  // A longer key stopped the start with lmdb-js's stack trace ("Key size is larger than the maximum key size").
+  it('refuses a TALLY_BOOTSTRAP_KEY longer than an LMDB key in one line, and starts with one of exactly the limit', async () => {
+    await expect(startServer({ env: { TALLY_BOOTSTRAP_KEY: 'k'.repeat(1979) } })).rejects.toThrow(refused('TALLY_BOOTSTRAP_KEY must be at most 1978 bytes (UTF-8), got 1979'));
+    const key = 'k'.repeat(1978);
+    const own = await startServer({ env: { TALLY_BOOTSTRAP_KEY: key, WORKERS: '0', REALTIME_WORKERS: '1' } });
+    try {
+      expect((await own.clientFor({ key, secret: TEST_SECRET }).get('/company')).status).toBe(200);
+    } finally {
+      await own.dispose();
+    }
   });
 
   it('refuses a METRICS_PORT another process listens on, naming it, before the API port listens', async () => {

@@ -4,10 +4,10 @@
  * routing table does not list, and query parameters sent twice. Bad bodies,
  * path values and query values are property-tests/bad-input.test.ts's.
  */
-import { request as httpRequest, Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cartBody } from '../testing/carts.js';
-import { startServer, TEST_KEY, TEST_SECRET, type TestServer } from '../testing/server.js';
+import { onOneConnection } from '../testing/connection.js';
+import { startServer, TEST_SECRET, type TestServer } from '../testing/server.js';
 
 describe('a hostile or careless client', () => {
   let server: TestServer;
@@ -33,33 +33,10 @@ describe('a hostile or careless client', () => {
   });
 
   describe('methods', () => {
-    /** Requests on one kept-alive connection, in order, as a client reusing its connections sends them. */
-    async function onOneConnection(requests: { method: string; path: string; auth?: boolean }[]) {
-      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-      const credentials = { 'X-Api-Key': TEST_KEY, 'X-Api-Secret': TEST_SECRET, 'X-Api-Version': '1' };
-      try {
-        const answers: { status: number; headers: Record<string, string | string[] | undefined>; text: string }[] = [];
-        for (const { method, path, auth = true } of requests) {
-          answers.push(await new Promise((resolve, reject) => {
-            const req = httpRequest({ host: '127.0.0.1', port: server.port, method, path, headers: auth ? credentials : {}, agent }, (res) => {
-              let text = '';
-              res.on('data', (d: Buffer) => (text += d.toString()));
-              res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-            });
-            req.on('error', reject);
-            req.end();
-          }));
-        }
-        return answers;
-      } finally {
-        agent.destroy();
-      }
-    }
-
     // HEAD was 405 with the error's JSON as content: a client reads no content after a HEAD, so the next answer on the
     // connection began with those bytes (node: "Parse Error: Expected HTTP/"); HEAD /check without credentials was 403.
     it('answers HEAD as GET without content (RFC 9110), and the connection goes on', async () => {
-      const [head, get, notFound, check, after] = await onOneConnection([
+      const [head, get, notFound, check, after] = await onOneConnection(server.port, [
         { method: 'HEAD', path: '/customers/1?search_param=id' },
         { method: 'GET', path: '/customers/1?search_param=id' },
         { method: 'HEAD', path: '/customers/404?search_param=id' },
@@ -80,7 +57,7 @@ describe('a hostile or careless client', () => {
     });
 
     it('answers a method a path does not take 405 method_not_allowed, listing HEAD with GET in Allow, also HEAD where there is no GET', async () => {
-      const [options, head, get] = await onOneConnection([
+      const [options, head, get] = await onOneConnection(server.port, [
         { method: 'OPTIONS', path: '/customers/1' },
         { method: 'HEAD', path: '/customers/search' },
         { method: 'GET', path: '/company' },

@@ -7,6 +7,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { accessSync, constants } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import type * as Uws from 'uWebSockets.js';
@@ -177,7 +178,7 @@ const readHeader = (name: string, value: string) => {
 };
 
 /** Copies the request out of uWS: its object is only valid during the callback. */
-function readRequest(req: Uws.HttpRequest, arrivedAt: number): RawRequest {
+function readNativeRequest(req: Uws.HttpRequest, arrivedAt: number): RawRequest {
   headersRead = {};
   req.forEach(readHeader);
   return {
@@ -191,6 +192,35 @@ function readRequest(req: Uws.HttpRequest, arrivedAt: number): RawRequest {
     body: '',
   };
 }
+
+/** The pure-JS fallback's HttpRequest: a wrapper around node:http's request, kept in `request`. */
+interface FallbackRequest {
+  request: IncomingMessage;
+}
+
+/**
+ * The fallback's forEach and getCaseSensitiveMethod throw "Not implemented", its getQuery throws on every
+ * request (it parses the path alone as an absolute URL) and its getUrl keeps the query: every request threw
+ * out of the handler and took the process down. So its request is read from node:http's, into the shape
+ * the native one gives: lower-case header names, the last of a repeated header, the path and query apart.
+ */
+function readFallbackRequest(req: Uws.HttpRequest, arrivedAt: number): RawRequest {
+  const { method, url = '', rawHeaders } = (req as unknown as FallbackRequest).request;
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < rawHeaders.length; i += 2) headers[rawHeaders[i].toLowerCase()] = rawHeaders[i + 1];
+  const queryAt = url.indexOf('?');
+  return {
+    arrivedAt,
+    operation: undefined,
+    method: method ?? '', // node:http's parser accepts only upper-case methods it knows
+    url: queryAt === -1 ? url : url.slice(0, queryAt),
+    query: queryAt === -1 ? '' : url.slice(queryAt + 1),
+    headers,
+    body: '',
+  };
+}
+
+const readRequest = BACKEND === 'native' ? readNativeRequest : readFallbackRequest;
 
 /** A request answered after the callback returned: it must watch for the client going away. */
 class PendingAnswer {
@@ -250,13 +280,13 @@ function writeReply(res: Uws.HttpResponse, raw: RawRequest, reply: Reply, closeC
   if (headers) for (const name in headers) res.writeHeader(name, headers[name]);
   const content = reply.raw ?? stringifyJson(reply.body);
   // A HEAD's answer has the GET's headers and no content (RFC 9110): a client reads none, so content would be taken
-  // for the start of the next answer on the connection (a closing one has none). The fallback's node:http leaves a
-  // HEAD's content out itself. endWithoutBody with arguments (a reported length) does not end the response in this
-  // uWS build (it aborts the process), so the length is a header of ours.
-  if (raw.method === 'HEAD' && BACKEND === 'native' && !closeConnection) {
+  // for the start of the next answer on the connection (a closing one has none). endWithoutBody with arguments (a
+  // reported length) does not end the response in this uWS build (it aborts the process), so the length is a header
+  // of ours. The fallback has no endWithoutBody ("Not implemented"): its node:http leaves a HEAD's content out itself
+  // but reports no length, so it is given the header too.
+  if (raw.method === 'HEAD' && !closeConnection) {
     res.writeHeader('Content-Length', String(Buffer.byteLength(content)));
-    res.endWithoutBody();
-  } else {
-    res.end(content, closeConnection);
+    if (BACKEND === 'native') return void res.endWithoutBody();
   }
+  res.end(content, closeConnection);
 }

@@ -6,6 +6,9 @@
 import type { Tenant } from '../tenancy/types.js';
 import type { Key } from './env.js';
 
+/** lmdb-js's largest key, in bytes (its `maxKeySize`, absent from its typings). */
+export const LMDB_MAX_KEY_BYTES = 1978;
+
 export function tenantPrefix(tenant: Tenant): string {
   return `${tenant.companyId}/${tenant.environment}`;
 }

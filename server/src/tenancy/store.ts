@@ -4,6 +4,7 @@
  * the embedded implementation (keys in docs/storage.md).
  */
 import type { Db, StoreEnv } from '../store/env.js';
+import { LMDB_MAX_KEY_BYTES } from '../store/keys.js';
 import { DEFAULT_SETTINGS } from './settings.js';
 import { ENVIRONMENTS, type ApiKeyRecord, type Company, type CompanySettings, type Tenant } from './types.js';
 
@@ -28,9 +29,6 @@ export interface TenancyStore {
 export function everyTenant(tenancy: TenancyStore): Tenant[] {
   return tenancy.listCompanies().flatMap((company) => ENVIRONMENTS.map((environment) => ({ companyId: company.id, environment })));
 }
-
-/** lmdb-js's largest key (its `maxKeySize`, absent from its typings). */
-const LMDB_MAX_KEY_BYTES = 1978;
 
 export class LmdbTenancyStore implements TenancyStore {
   // Opened here, outside any transaction (docs/storage.md).
