@@ -226,6 +226,8 @@ export interface Context {
    * `product_ean` conditions read a line's own value first, then these.
    */
   product_codes?: Record<string, { code?: string; ean?: string }>;
+  /** Features (`<taxonomy_slug>:<feature_id>`) of the cart's location, from company data, for `location_feature` conditions. */
+  location_features?: string[];
   /**
    * The points each of the cart's returns moves, aligned with `cart.returns`: computed by the caller from the
    * original ticket (null: a return that moves none, e.g. of a ticket not stored or of another customer).

@@ -26,6 +26,7 @@ export function cartFacts(input: CartFactsInput = {}): CartFacts {
   return {
     total,
     original_total: total,
+    location_features: [],
     currency: 'EUR',
     attributes: {},
     creation_date: { weekday: 1, hour: 10 },
@@ -65,6 +66,7 @@ const ATTRIBUTE_NAMES = ['color', 'size', 'vip'];
 const ATTRIBUTE_VALUES: (string | number | boolean)[] = ['red', 'blue', '2', 1, 2, 2.5, true, false];
 const LOCATION_IDS = ['10', '11', '9223372036854775806'];
 const LOCATION_CODES = ['BCN', 'MAD'];
+const LOCATION_FEATURES = ['kind:1', 'kind:2', 'region:9'];
 const CHANNELS = ['web', 'app'];
 const CURRENCIES = ['EUR', 'USD'];
 const COUNTRIES = ['ES', 'FR'];
@@ -95,6 +97,7 @@ export const arbCartFacts: fc.Arbitrary<CartFacts> = fc
     original_total: arbCents,
     location_id: maybe(fc.constantFrom(...LOCATION_IDS)),
     location_code: maybe(fc.constantFrom(...LOCATION_CODES)),
+    location_features: fc.uniqueArray(fc.constantFrom(...LOCATION_FEATURES), { maxLength: 2 }),
     channel: maybe(fc.constantFrom(...CHANNELS)),
     currency: fc.constantFrom(...CURRENCIES),
     attributes: arbAttributes,
@@ -146,6 +149,7 @@ const CART_FIELDS: [string, Kind, readonly unknown[]][] = [
   ['original_total', 'money', []],
   ['location_id', 'id', LOCATION_IDS],
   ['location_code', 'text', LOCATION_CODES],
+  ['location_feature', 'text', LOCATION_FEATURES],
   ['channel', 'text', CHANNELS],
   ['currency', 'text', [...CURRENCIES, 'eur']],
   ['customer.identified', 'boolean', [true, false]],

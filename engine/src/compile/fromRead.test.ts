@@ -1,6 +1,6 @@
 /** Campaign reads (GET /discounts/{id}, GET /points/{id}) → the engine's input: what the server's reads change, undone. */
 import { describe, expect, it } from 'vitest';
-import { campaignFromRead, cartCampaignsFromReads } from './fromRead.js';
+import { campaignFromRead, cartCampaignsFromReads, locationFeaturesFromRead } from './fromRead.js';
 
 const read = (fields: Record<string, unknown>) => ({
   id: 5, type: 'discount', name: 'Five', description: null, category: { id: 4, name: null, priority: null }, active: true,
@@ -44,5 +44,14 @@ describe('campaignFromRead', () => {
   it('refuses a read that is not a discount or points campaign', () => {
     expect(() => campaignFromRead(null as never)).toThrow(expect.objectContaining({ code: 'invalid_request', message: 'campaign: must be an object' }));
     expect(() => campaignFromRead(read({ type: 'gaming' }))).toThrow(expect.objectContaining({ code: 'invalid_request', message: 'type: must be discount or points' }));
+  });
+});
+
+describe('locationFeaturesFromRead', () => {
+  it("a location read's features as rules name them; none when it has none; a malformed one is an invalid_request", () => {
+    const features = [{ taxonomy_slug: 'kind', taxonomy_name: 'Kind', id: 1, name: 'Outlet' }, { taxonomy_slug: 'region', taxonomy_name: 'Region', id: 9223372036854775807n, name: 'North' }];
+    expect(locationFeaturesFromRead({ id: 10, code: 'OUT1', features })).toEqual(['kind:1', 'region:9223372036854775807']);
+    expect(locationFeaturesFromRead({ id: 10, features: [] })).toEqual([]);
+    expect(() => locationFeaturesFromRead({ id: 10, features: [{ id: 1 }] })).toThrow(expect.objectContaining({ code: 'invalid_request', message: 'features[0].taxonomy_slug: must be a string' }));
   });
 });

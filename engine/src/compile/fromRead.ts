@@ -1,5 +1,5 @@
 /**
- * The campaigns an app reads over HTTP → the engine's input, so that a cart
+ * The campaigns (and a cart location's features) an app reads over HTTP → the engine's input, so that a cart
  * previewed offline (compileCampaigns + evaluateCart) is answered as
  * POST /carts/simulate answers it. Reads rename some rule_params fields,
  * write every absent field as null and the rule objects as JSON strings;
@@ -118,4 +118,19 @@ function isTexts(value: unknown): value is Record<string, string> {
 /** The text carts answer: the Company default language's (a text per language always holds it). */
 function inDefault(texts: Record<string, string>, company: ReadCompany): string | undefined {
   return (company.default_language === undefined ? undefined : texts[company.default_language]) ?? Object.values(texts)[0];
+}
+
+/**
+ * A location read (GET /locations/{value}) → `context.location_features` of a cart at that location: its features
+ * as rules name them, `<taxonomy_slug>:<feature_id>`.
+ */
+export function locationFeaturesFromRead(read: Record<string, unknown>): string[] {
+  if (read === null || typeof read !== 'object') throw invalidRequest('location', mustBe('object'));
+  const features = read.features ?? [];
+  if (!Array.isArray(features)) throw invalidRequest('features', mustBe('array'));
+  return features.map((feature: { taxonomy_slug?: unknown; id?: unknown } | null, i) => {
+    if (feature === null || typeof feature !== 'object' || typeof feature.taxonomy_slug !== 'string') throw invalidRequest(`features[${i}].taxonomy_slug`, mustBe('string'));
+    if (typeof feature.id !== 'number' && typeof feature.id !== 'bigint' && typeof feature.id !== 'string') throw invalidRequest(`features[${i}].id`, mustBe('integer'));
+    return `${feature.taxonomy_slug}:${String(feature.id)}`;
+  });
 }

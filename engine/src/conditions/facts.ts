@@ -40,6 +40,8 @@ export interface CartFacts {
   original_total: number;
   location_id?: string;
   location_code?: string;
+  /** Features of the cart's location, as `<taxonomy_slug>:<feature_id>` (empty when unknown). */
+  location_features: readonly string[];
   channel?: string;
   currency: string;
   attributes: Readonly<Record<string, unknown>>;

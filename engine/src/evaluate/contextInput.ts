@@ -16,6 +16,7 @@ export interface ContextInput {
   counters: Readonly<Record<string, CampaignCounters>>;
   productFeatures: Readonly<Record<string, string[]>>;
   productCodes: Readonly<Record<string, { code?: string; ean?: string }>>;
+  locationFeatures: readonly string[];
   /** Aligned with the cart's returns. */
   returns: readonly (ReturnedPoints | null)[];
   prizeUnits: Readonly<Record<string, number>>;
@@ -47,6 +48,7 @@ export function readContext(context: Context, returnCount = 0): ContextInput {
     counters: context.counters ?? EMPTY,
     productFeatures: context.product_features ?? EMPTY,
     productCodes: context.product_codes ?? EMPTY,
+    locationFeatures: readLocationFeatures(context.location_features),
     returns: readReturned(context.returns, returnCount),
     prizeUnits: readPrizeUnits(context.prize_units),
   };
@@ -61,6 +63,15 @@ function readVouchers(vouchers: CustomerState['vouchers']): readonly HeldVoucher
     if (typeof voucher.code !== 'string') throw invalidRequest(`context.customer.vouchers[${i}].code`, mustBe('string'));
   }
   return vouchers;
+}
+
+function readLocationFeatures(features: Context['location_features']): readonly string[] {
+  if (features === undefined || features === null) return [];
+  if (!Array.isArray(features)) throw invalidRequest('context.location_features', mustBe('array'));
+  features.forEach((feature, i) => {
+    if (typeof feature !== 'string') throw invalidRequest(`context.location_features[${i}]`, mustBe('string'));
+  });
+  return features;
 }
 
 function readReturned(returns: Context['returns'], returnCount: number): (ReturnedPoints | null)[] {

@@ -35,6 +35,24 @@ describe('the facts conditions read', () => {
     expect(outcome.response.effects.map((e) => e.line)).toEqual([1]);
   });
 
+  it('the location features from company data (context.location_features): each operator, facts present and absent', () => {
+    const outlet = (operator: string, value: unknown) =>
+      when(operator === 'in' || operator === 'not_in' ? { field: 'location_feature', operator, values: value } : { field: 'location_feature', operator, value });
+    const tagged = context({ location_features: ['kind:1', 'region:9'] });
+    const untagged = context({ location_features: ['region:9'] });
+    const unknown = context();
+    const cases: [unknown, boolean, boolean, boolean][] = [
+      // rule, at a tagged location, an untagged one, one whose features the context does not carry
+      [outlet('in', ['kind:1', 'kind:5']), true, false, false],
+      [outlet('eq', 'kind:1'), true, false, false],
+      [outlet('not_in', ['kind:1']), false, true, true],
+      [outlet('neq', 'kind:1'), false, true, true],
+    ];
+    for (const [rule, atTagged, atUntagged, atUnknown] of cases) {
+      expect([applies(rule, undefined, tagged), applies(rule, undefined, untagged), applies(rule, undefined, unknown)], JSON.stringify(rule)).toEqual([atTagged, atUntagged, atUnknown]);
+    }
+  });
+
   it('product code and EAN from the catalogue (context.product_codes) for lines sent without them; a line\'s own wins', () => {
     const byCode = when({ array_field: 'lines', conditions: [{ field: 'product_code', operator: 'eq', value: 'MILK' }] });
     const byEan = when({ array_field: 'lines', conditions: [{ field: 'product_ean', operator: 'eq', value: '8410000000001' }] });

@@ -32,6 +32,7 @@ export function buildFacts(input: CartInput, context: ContextInput, created: Zon
     original_total: input.originalCents,
     location_id: input.locationId ?? undefined,
     location_code: cart.location_code,
+    location_features: context.locationFeatures,
     channel: cart.channel,
     currency: input.currency,
     attributes: cart.attributes ?? NO_ATTRIBUTES,

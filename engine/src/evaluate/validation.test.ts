@@ -130,6 +130,8 @@ describe('invalid carts are rejected with invalid_request naming the field', () 
     expect(errorOf(() => evaluate(campaigns, c, context({ customer: { id: 1, vouchers: {} as never } })))).toMatchObject({ code: 'invalid_request', message: 'context.customer.vouchers: must be an array' });
     expect(errorOf(() => evaluate(campaigns, c, context({ customer: { id: 1, vouchers: [null as never] } })))).toMatchObject({ code: 'invalid_request', message: 'context.customer.vouchers[0]: must be an object' });
     expect(errorOf(() => evaluate(campaigns, c, context({ customer: { id: 1, vouchers: [{ campaign_id: 1 } as never] } })))).toMatchObject({ code: 'invalid_request', message: 'context.customer.vouchers[0].code: must be a string' });
+    expect(errorOf(() => evaluate(campaigns, c, context({ location_features: 'kind:1' as never })))).toMatchObject({ code: 'invalid_request', message: 'context.location_features: must be an array' });
+    expect(errorOf(() => evaluate(campaigns, c, context({ location_features: ['kind:1', 5 as never] })))).toMatchObject({ code: 'invalid_request', message: 'context.location_features[1]: must be a string' });
   });
 
   it('a program that compileCampaigns did not return (its JSON export, a copy) is an invalid_request', () => {

@@ -22,6 +22,7 @@ export function playGame(game: CompiledGame, context: GameContext): GamePlay {
   const facts = {
     total: 0,
     original_total: 0,
+    location_features: [],
     currency: settings.currency,
     attributes: {},
     customer: customerFacts(ctx),

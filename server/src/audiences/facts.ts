@@ -26,6 +26,7 @@ export function audienceFacts(customer: CustomerRecord, settings: CompanySetting
   return {
     total: 0,
     original_total: 0,
+    location_features: [],
     currency: settings.currency,
     attributes: {},
     customer: {

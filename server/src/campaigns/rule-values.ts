@@ -45,7 +45,7 @@ const LOCATION_FIELDS = new Set(['location_id', 'location_code']);
 const HOLDS = { and: [] };
 /** A cart with nothing but a location: the cut-down rule reads no other fact. */
 const AT_LOCATION: Omit<CartFacts, 'location_id' | 'location_code'> = {
-  total: 0, original_total: 0, currency: '', attributes: {}, customer: { identified: false, attributes: {} },
+  total: 0, original_total: 0, location_features: [], currency: '', attributes: {}, customer: { identified: false, attributes: {} },
   creation_date: { weekday: 1, hour: 0 }, lines: [],
 };
 

@@ -13,6 +13,8 @@ const FIXED: ReadonlyMap<string, Field<CartFacts>> = new Map(
     pathField('original_total', money, (f) => f.original_total),
     pathField('location_id', id, (f) => f.location_id),
     pathField('location_code', text(), (f) => f.location_code),
+    // A list, as a line's `feature`: in/eq hold when one of the location's features matches.
+    { ...pathField('location_feature', text(), (f) => f.location_features), many: true, jre: { fact: 'cart', path: '$.location_features' } },
     pathField('channel', text(), (f) => f.channel),
     // ISO codes are capitals in the contract; a rule written in lower case means the same.
     pathField('currency', text({ upperCase: true }), (f) => f.currency),
