@@ -7,7 +7,7 @@
  * POST /carts/simulate's, byte for byte, over campaigns of every effect and
  * targeting kind and carts of several customers, currencies and coupons.
  */
-import { cartCampaignsFromReads, compileCampaigns, currencyOf, evaluateCart, type Cart, type Context, type CustomerState, type HeldVoucher } from '@tally/engine';
+import { cartCampaignsFromReads, compileCampaigns, currencyOf, evaluateCart, locationFeaturesFromRead, type Cart, type Context, type CustomerState, type HeldVoucher } from '@tally/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Client, type TestServer } from '../testing/server.js';
 
@@ -150,11 +150,11 @@ describe('an app previewing carts offline with @tally/engine', () => {
   }
 
   /** Simulates the cart over HTTP and offline; asserts the same text and answers the server's body. */
-  async function sameAnswer({ program, customers }: Awaited<ReturnType<typeof appPreview>>, name: string, cart: Cart) {
+  async function sameAnswer({ program, customers }: Awaited<ReturnType<typeof appPreview>>, name: string, cart: Cart, read: Partial<Context> = {}) {
     const simulated = await server.client.post('/carts/simulate', cart);
     expect(simulated.status, `${name}: ${simulated.text}`).toBe(200);
     const who = cart.customer_id ?? (cart.customer_code === undefined ? undefined : 0);
-    const context: Context = { now: new Date().toISOString(), mode: 'simulate', seed: '', ...(who === undefined ? {} : { customer: customers.get(Number(who))! }) };
+    const context: Context = { now: new Date().toISOString(), mode: 'simulate', seed: '', ...(who === undefined ? {} : { customer: customers.get(Number(who))! }), ...read };
     expect(JSON.stringify(evaluateCart(program, cart, context).response), name).toBe(simulated.text);
     return simulated.body;
   }
@@ -189,5 +189,31 @@ describe('an app previewing carts offline with @tally/engine', () => {
     } finally {
       expect((await server.client.patch('/company', { cashback_cap: null })).status).toBe(200);
     }
+  });
+
+  // Last: the campaign it adds would apply to the carts above at location 40.
+  it("previews a campaign by location feature with the location's features read (GET /locations/{value})", async () => {
+    const c = server.client;
+    for (const [path, body] of [
+      ['/locations/taxonomies', { slug: 'kind', name: 'Kind' }],
+      ['/locations/taxonomies/kind/features', { id: 1, name: 'Outlet' }],
+      ['/discounts', { rule_params: { name: 'Outlets', rule_conditions: { conditions: { and: [{ field: 'location_feature', operator: 'eq', value: 'kind:1' }] } }, rule_effects: [{ type: 'percentage', value: 3, distribution: 'total' }] } }],
+    ] as const) {
+      expect((await c.post(path, body)).status, path).toBe(200);
+    }
+    expect((await c.patch('/locations/40', { features: [{ taxonomy_slug: 'kind', id: 1 }] })).status).toBe(200);
+    const preview = await appPreview();
+    const location = await c.get('/locations/40');
+    const read = { location_features: locationFeaturesFromRead(location.body) };
+    const byId: Cart = { customer_id: 2, location_id: 40, creation_date: CREATED, total: 10, lines: [line(1, 14, 10)] };
+    expect((await sameAnswer(preview, 'at a tagged location', byId, read)).effects.map((e: { rule_name: string }) => e.rule_name)).toContain('Outlets');
+    // A cart sent by code only: the server answers it with the location's id, so the app gives it the id it read.
+    const byCode = await c.post('/carts/simulate', { ...byId, location_id: undefined, location_code: 'MX1' });
+    expect(byCode.status, byCode.text).toBe(200);
+    const coded = await c.get('/locations/MX1', { query: { search_param: 'code' } });
+    const offline = evaluateCart(preview.program, { ...byId, location_code: 'MX1', location_id: coded.body.id }, { now: new Date().toISOString(), mode: 'simulate', seed: '', customer: preview.customers.get(2)!, location_features: locationFeaturesFromRead(coded.body) });
+    expect(JSON.stringify(offline.response)).toBe(byCode.text);
+    // Without the read the preview misses the campaign.
+    expect(JSON.stringify(evaluateCart(preview.program, byId, { now: new Date().toISOString(), mode: 'simulate', seed: '', customer: preview.customers.get(2)! }).response)).not.toContain('Outlets');
   });
 });

@@ -54,4 +54,12 @@ describe('what the context reads for a program', () => {
     expect(describe_({ rule_conditions: leaf('location_id') })).toMatchObject({ usesLocationCode: false });
     expect(describe_({}, { rule_conditions: leaf('location_code') })).toMatchObject({ usesLocationCode: true });
   });
+
+  it("reads the features of a cart's location only for a program whose rules name location_feature, and no catalogue for it", () => {
+    const outlet = { conditions: { and: [{ field: 'location_feature', operator: 'in', values: ['kind:1'] }] } };
+    expect(describe_({}, { rule_application: feature })).toMatchObject({ usesLocationFeatures: false, usesFeatures: true });
+    expect(describe_({ rule_conditions: outlet })).toMatchObject({ usesLocationFeatures: true, usesFeatures: false });
+    expect(describe_({ rule_conditions: JSON.stringify(outlet) })).toMatchObject({ usesLocationFeatures: true, usesFeatures: false });
+    expect(describe_({ rule_conditions: outlet, rule_application: feature })).toMatchObject({ usesLocationFeatures: true, usesFeatures: true });
+  });
 });

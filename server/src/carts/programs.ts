@@ -13,6 +13,9 @@ import type { CompanySettings, Tenant } from '../tenancy/types.js';
 
 type CompiledCampaign = Program['discounts'][number];
 
+/** `feature` not as part of `location_feature`: a program by location feature alone reads no catalogue. */
+const PRODUCT_FEATURE = /(?<!location_)feature/;
+
 /** What the context needs to know of a campaign with counters (limits, budget, prizes). */
 export interface CountedCampaign {
   id: string;
@@ -49,7 +52,7 @@ export interface CachedProgram {
   program: Program;
   /** The campaigns whose counters the evaluation context must carry. */
   counted: CountedCampaign[];
-  /** Whether a rule may name product features (only then does the context read the catalogue). */
+  /** Whether a rule may name product features, the line field `feature` (only then does the context read the catalogue). */
   usesFeatures: boolean;
   /** Whether a rule may name `product_code` or `product_ean` (only then are the codes of lines sent by id read from the catalogue). */
   usesProductCodes: boolean;
@@ -57,6 +60,8 @@ export interface CachedProgram {
   usesTier: boolean;
   /** Whether a rule may read the `location_code` fact (only then is a cart sent with location_id only given its code). */
   usesLocationCode: boolean;
+  /** Whether a rule may name `location_feature` (only then are the features of the cart's location read). */
+  usesLocationFeatures: boolean;
   /** The campaigns' names in other languages (empty when none has any): responses are localized with them. */
   texts: CampaignTexts;
 }
@@ -77,10 +82,11 @@ export function describeProgram(
     counted: [...program.discounts, ...program.points, ...program.instantWins]
       .map((c) => ({ id: c.id, once: c.once, budget: c.budget, prizes: countedPrizes(c.prizes) }))
       .filter((c) => c.once !== null || c.budget !== null || c.prizes.length > 0),
-    usesFeatures: rules.some((text) => text.includes('feature')),
+    usesFeatures: rules.some((text) => PRODUCT_FEATURE.test(text)),
     usesProductCodes: rules.some((text) => text.includes('product_code') || text.includes('product_ean')),
     usesTier: rules.some((text) => text.includes('customer.tier')),
     usesLocationCode: rules.some((text) => text.includes('location_code')),
+    usesLocationFeatures: rules.some((text) => text.includes('location_feature')),
     texts,
   };
 }

@@ -19,6 +19,8 @@ import { LmdbTenancyStore } from '../tenancy/store.js';
 import type { CompanySettings, Environment, Tenant } from '../tenancy/types.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import { LocationStore } from '../locations/store.js';
+import type { LocationRecord } from '../locations/types.js';
+import { featureKey } from '../taxonomies/types.js';
 import { ProductStore } from '../products/store.js';
 import { buildContext, resolveCustomer, type CartCustomer, type ContextSources } from './context.js';
 import { cartJson, localizedResponse } from './present.js';
@@ -93,7 +95,7 @@ export class CartService {
     const settings = this.settingsOf(tenant, task.settingsVersion);
     const request = readCartRequest(task.body);
     const cached = this.programs.get(tenant, settings);
-    const body = this.resolveLocation(tenant, request, cached);
+    const { body, features: locationFeatures } = this.resolveLocation(tenant, request, cached);
     this.resolveProducts(tenant, request);
     // Read with the customer, in the same snapshot: the realtime transaction compares it to see a merge committed since
     // (simulate writes nothing, so it skips the read).
@@ -103,7 +105,11 @@ export class CartService {
     const now = new Date(task.now);
     const contextOf = (of: CartCustomer, mode: Context['mode'], seed: string): Context => {
       const returns = readReturns(this.stores, tenant, { now, timezone: settings.timezone }, of.id, body.returns);
-      return { ...buildContext(this.sources, tenant, settings, cached, of, now, mode, seed, request.product_ids, request.listed_codes, String(body.creation_date)), ...(returns ? { returns } : {}) };
+      return {
+        ...buildContext(this.sources, tenant, settings, cached, of, now, mode, seed, request.product_ids, request.listed_codes, String(body.creation_date)),
+        ...(returns ? { returns } : {}),
+        ...(locationFeatures ? { location_features: locationFeatures } : {}),
+      };
     };
     // Names in another language only when asked and some campaign has them: otherwise the answer is the engine's.
     const language = task.language !== undefined && cached.texts.size > 0 ? task.language : undefined;
@@ -126,22 +132,27 @@ export class CartService {
    * The cart to evaluate, its location completed from company data when the location is known: a cart sent with
    * location_code only is evaluated and stored with that location's id; one sent with location_id only is evaluated
    * with the location's code, so that `location_code` leaves (`not_in` too) see where it is, but stored and answered
-   * as sent. The code is read only for a program whose rules name `location_code`.
+   * as sent. The code is read only for a program whose rules name `location_code`; the location's features
+   * (`<taxonomy_slug>:<feature_id>`, context.location_features) only for one whose rules name `location_feature`,
+   * from the same read: a location by id is read once, and not at all for a program that names neither.
    */
-  private resolveLocation(tenant: Tenant, request: CartRequest, cached: CachedProgram): CartRequest['body'] {
+  private resolveLocation(tenant: Tenant, request: CartRequest, cached: CachedProgram): { body: CartRequest['body']; features?: string[] } {
     const { body } = request;
     const code = typeof body.location_code === 'string' ? body.location_code : undefined;
+    const featuresOf = (location: LocationRecord | undefined) => (cached.usesLocationFeatures && location ? { features: location.features.map(featureKey) } : {});
     if (request.location_id === undefined) {
       const location = code === undefined ? undefined : this.sources.locations.locationByCode(tenant, code);
       if (location) {
         request.location_id = location.id;
         body.location_id = wireInt(location.id);
       }
-      return body;
+      return { body, ...featuresOf(location) };
     }
-    if (code !== undefined || !cached.usesLocationCode) return body;
-    const known = this.sources.locations.locationById(tenant, request.location_id)?.code;
-    return known ? { ...body, location_code: known } : body;
+    const needsCode = code === undefined && cached.usesLocationCode;
+    if (!needsCode && !cached.usesLocationFeatures) return { body };
+    const location = this.sources.locations.locationById(tenant, request.location_id);
+    const known = needsCode ? location?.code : null;
+    return { body: known ? { ...body, location_code: known } : body, ...featuresOf(location) };
   }
 
   /** Lines sent with product_code only are evaluated and stored with the product's id, when the product is known. */
