@@ -12,6 +12,9 @@ import { RESPONSE_BODIES, responseBodySchema } from '../../server/src/openapi/bo
 import { startServer, type TestResponse, type TestServer } from '../../server/src/testing/server.js';
 import { Receiver, sleep } from '../../server/src/webhooks/testing.js';
 import { closedResponseAjv } from '../../server/src/testing/closed-responses.js';
+import { OPERATIONS } from '../../server/src/http/operations.js';
+import { buildOpenApi } from '../../server/src/openapi/document.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 
 // Closed: a field an answer carries and its schema does not describe is a failure too.
 const ajv = closedResponseAjv(SCHEMA_DOCUMENTS.values());
@@ -26,17 +29,34 @@ function checkerOf(operation: OperationId): ValidateFunction {
   return byOperation.get(operation)!;
 }
 
+/**
+ * The OpenAPI document as a client generated from it reads it: the answer's status must be one the
+ * operation declares (not only `default`), and its body must match the schema declared for that status.
+ */
+const document = buildOpenApi() as { paths: Record<string, Record<string, { responses: Record<string, any> }>>; components: { schemas: object } };
+const documentAjv = new Ajv2020({ strictTypes: false, formats: { int64: true, date: true, 'date-time': true } });
+documentAjv.addSchema({ $id: 'openapi', $defs: JSON.parse(JSON.stringify(document.components.schemas).replaceAll('"#/components/schemas/', '"openapi#/$defs/')) });
+function documentChecker(operation: OperationId, status: number): ValidateFunction {
+  const { path, method } = OPERATIONS[operation];
+  const declared = document.paths[path]![method.toLowerCase()]!.responses[status];
+  expect(declared, `the document declares ${status} for ${operation}`).toBeDefined();
+  const schema = JSON.parse(JSON.stringify(declared.content['application/json'].schema).replaceAll('"#/components/schemas/', '"openapi#/$defs/'));
+  return documentAjv.compile(schema);
+}
+
 /** Common rule 3: datetimes are written YYYY-MM-DDThh:mm:ssZ. */
 const WHOLE_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
 /** The answer's JSON (plain JSON.parse: what any client sees) must match the operation's schema. */
-function expectMatches(res: TestResponse, operation: OperationId | 'responses.error' | 'responses.forbidden', status = 200): any {
+function expectMatches(res: TestResponse, operation: OperationId, status = 200): any {
   expect(res.status, `${operation}: ${res.text}`).toBe(status);
-  const check = operation.startsWith('responses.') ? ajv.getSchema(operation)! : checkerOf(operation as OperationId);
+  const check = status === 200 ? checkerOf(operation) : ajv.getSchema(status === 403 ? 'responses.forbidden' : 'responses.error')!;
   const body = JSON.parse(res.text);
   const valid = check(body);
-  checked.add(operation);
+  if (status === 200) checked.add(operation);
   expect(valid ? [] : check.errors, `${operation} answered ${res.text}`).toEqual([]);
+  const declared = documentChecker(operation, status);
+  expect(declared(body) ? [] : declared.errors, `${operation} ${status} in docs/openapi.json: ${res.text}`).toEqual([]);
   return body;
 }
 
@@ -443,14 +463,26 @@ describe('answers match their response schemas', () => {
     expectMatches(await c.patch('/company', { timezone: 'Europe/Madrid' }), 'company.update');
   });
 
-  it('errors: {error, code} for 400 and 404, {message: Forbidden} for 403', async () => {
+  it('errors: {error, code} at a status the document declares for the operation, {message: Forbidden} for 403', async () => {
     const c = server.client;
-    const missing = expectMatches(await c.get('/customers/999', { query: { search_param: 'id' } }), 'responses.error', 404);
-    expect(missing.code).toBe('customer_not_found');
-    const invalid = expectMatches(await c.post('/customers', { id: 0, name: 'X', registration_location_id: 1 }), 'responses.error', 400);
-    expect(invalid.code).toBe('invalid_request');
-    expectMatches(await c.get('/customers/500', { query: { search_param: 'id' }, auth: { key: 'test-key', secret: 'wrong' } }), 'responses.forbidden', 403);
-    expectMatches(await c.get('/customers/500', { query: { search_param: 'id' }, auth: null }), 'responses.forbidden', 403);
+    const code = (res: TestResponse, operation: OperationId, status: number) => expectMatches(res, operation, status).code;
+    expect(code(await c.get('/customers/999', { query: { search_param: 'id' } }), 'customers.get', 404)).toBe('customer_not_found');
+    expect(code(await c.post('/customers', { id: 0, name: 'X', registration_location_id: 1 }), 'customers.create', 400)).toBe('invalid_request');
+    expect(code(await c.post('/customers', { id: 500, name: 'Again', registration_location_id: 1 }), 'customers.create', 409)).toBe('duplicate_id');
+    expect(code(await c.get('/check', { query: { unknown: '1' }, auth: null }), 'check', 400)).toBe('invalid_request');
+    expect(code(await c.post('/carts/simulate', { ...cart(95), lines: 'none' }), 'carts.simulate', 400)).toBe('invalid_request');
+    expect(code(await c.get('/carts/987654'), 'carts.get', 404)).toBe('cart_not_found');
+    expect(code(await c.post('/points/transfer', { score: 10_000_000, from_customer_id: 500, to_customer_id: 520 }), 'points.transfer', 402)).toBe('customer_not_enough_score');
+    expect(code(await c.get('/discounts/987654'), 'discounts.get', 404)).toMatch(/_not_found$/);
+    expect(code(await c.post('/vouchers/redeem', { codes: ['NOSUCHCODE'], location_id: 1 }), 'vouchers.redeem', 404)).toBe('voucher_not_found');
+    expect(code(await c.get('/webhooks/987654'), 'webhooks.get', 404)).toBe('webhook_not_found');
+    expect(code(await c.get('/rewards/987654'), 'rewards.get', 404)).toMatch(/_not_found$/);
+    expect(code(await c.get('/products/987654'), 'products.get', 404)).toBe('product_not_found');
+    const key = { headers: { 'Idempotency-Key': 'contract-errors-1' } };
+    expectMatches(await c.post('/messages/print', { messages: [{ text: 'one' }], width: 16 }, key), 'messages.print');
+    expect(code(await c.post('/messages/print', { messages: [{ text: 'two' }], width: 16 }, key), 'messages.print', 409)).toBe('idempotency_key_reused');
+    expectMatches(await c.get('/customers/500', { query: { search_param: 'id' }, auth: { key: 'test-key', secret: 'wrong' } }), 'customers.get', 403);
+    expectMatches(await c.get('/customers/500', { query: { search_param: 'id' }, auth: null }), 'customers.get', 403);
   });
 
   it("a customer's export (after the tests above gave customer 500 carts, points, a redemption, tiers...)", async () => {

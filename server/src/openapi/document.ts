@@ -9,6 +9,7 @@ import { SCHEMA_DOCUMENTS } from '../http/validation.js';
 import { DEFAULT_RATE_LIMITS } from '../http/rate-limit.js';
 import { REQUEST_SCHEMAS, RESPONSE_BODIES, responseBodySchema } from './bodies.js';
 import { schemaComponents, toOpenApiSchema } from './components.js';
+import { errorStatuses } from './error-statuses.js';
 import { PAGE_PARAMETERS, QUERY_PARAMETERS } from './parameters.js';
 
 type Json = Record<string, unknown>;
@@ -49,19 +50,33 @@ function parameters(id: OperationId, spec: OperationSpec, path: string, method: 
   return [...inPath, ...query, ...headers];
 }
 
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'invalid_request: a parameter or field is missing or malformed (the message starts with the field).',
+  402: 'The request is valid but does not complete: customer_inactive, customer_not_enough_score or voucher_*.',
+  404: 'A record the request names does not exist: <resource>_not_found.',
+  409: 'Conflict: the record\'s state refuses it (conflict, customer_merging, duplicate_id), or the Idempotency-Key was used with another request (idempotency_key_reused).',
+};
+const RETRY_AFTER = { 'Retry-After': { schema: { type: 'integer', minimum: 1 } } };
+
 function responses(id: OperationId, spec: OperationSpec): Json {
   const body = RESPONSE_BODIES[id];
-  const ok = { description: 'Success.', content: json(body ? toOpenApiSchema(responseBodySchema(body)) : { type: 'object' }) };
-  const limited = { description: `Rate limit of ${spec.tier} exceeded; Retry-After gives the seconds to wait.`, headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 } } }, content: json(ref('schemas', 'responses.error')) };
-  const shed = { description: 'The cart pool is full (CART_QUEUE_LIMIT): nothing was done; code server_error, retry after Retry-After seconds, then back off.', headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 } } }, content: json(ref('schemas', 'responses.error')) };
-  return {
-    200: ok,
-    403: { description: spec.public ? 'Credentials were sent and are not valid.' : 'Credentials missing or not valid.', content: json(ref('schemas', 'responses.forbidden')) },
-    ...(spec.public ? {} : { 429: limited }),
-    // The operations whose body goes to the cart pools: a full pool sheds (docs/http.md, Load shedding).
-    ...(spec.workerParsesBody ? { 503: shed } : {}),
-    default: { description: 'Any other failure: the HTTP status and a code of the contract.', content: json(ref('schemas', 'responses.error')) },
+  const error = (description: string, extra: Json = {}) => ({ description, ...extra, content: json(ref('schemas', 'responses.error')) });
+  const answers: Json = {
+    200: { description: 'Success.', content: json(body ? toOpenApiSchema(responseBodySchema(body)) : { type: 'object' }) },
   };
+  for (const status of errorStatuses(id, spec)) {
+    if (status === 403) {
+      answers[403] = { description: spec.public ? 'Credentials were sent and are not valid.' : 'Credentials missing or not valid.', content: json(ref('schemas', 'responses.forbidden')) };
+    } else if (status === 429) {
+      answers[429] = error(`Rate limit of ${spec.tier} exceeded (too_many_requests); Retry-After gives the seconds to wait.`, { headers: RETRY_AFTER });
+    } else if (status === 503) {
+      // The operations whose body goes to the cart pools: a full pool sheds (docs/http.md, Load shedding).
+      const shed = spec.workerParsesBody ? ' or the cart pool is full (CART_QUEUE_LIMIT)' : '';
+      answers[503] = error(`server_error: the server is stopping${shed}; nothing was done. Retry after Retry-After seconds, then back off.`, { headers: RETRY_AFTER });
+    } else answers[status] = error(ERROR_DESCRIPTIONS[status]!);
+  }
+  answers.default = error('Any other failure (500 server_error, 501 not_implemented): the HTTP status and a code of the contract.');
+  return answers;
 }
 
 function operation(id: OperationId, spec: OperationSpec, path: string, method: string, extra: Json): Json {
@@ -118,6 +133,8 @@ export function buildOpenApi(): Json {
       description: `Every operation but the public ones needs X-Api-Key, X-Api-Secret and X-Api-Version: 1. x-tally-tier is an operation's rate tier (default requests per second: ${TIERS}). See docs/api.md.`,
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
+    // Self-hosted: a client sets its own base URL; this is the default of a local start (PORT, HOST).
+    servers: [{ url: 'http://127.0.0.1:8080', description: 'A local Tally with the default HOST and PORT; replace with where yours listens.' }],
     security: [CREDENTIALS],
     paths: paths(),
     components: {

@@ -89,12 +89,27 @@ describe('the OpenAPI document', () => {
     expect(document.paths['/customers/{value}'].get['x-tally-tier']).toBe('tier_1');
   });
 
-  it('answers 503 with Retry-After on the cart pool operations only (load shedding)', () => {
+  it('answers 503 with Retry-After everywhere (stopping), naming the full cart pool on the cart pool operations only', () => {
     for (const [path, method] of [['/carts/simulate', 'post'], ['/carts/realtime', 'post'], ['/carts', 'post'], ['/activities/realtime', 'post']]) {
       expect(document.paths[path][method].responses['503'].headers['Retry-After'], path).toBeDefined();
+      expect(document.paths[path][method].responses['503'].description, path).toContain('CART_QUEUE_LIMIT');
     }
-    expect(document.paths['/carts'].get.responses['503']).toBeUndefined();
-    expect(document.paths['/customers'].post.responses['503']).toBeUndefined();
+    for (const [path, method] of [['/carts', 'get'], ['/customers', 'post'], ['/check', 'get']]) {
+      expect(document.paths[path][method].responses['503'].headers['Retry-After'], path).toBeDefined();
+      expect(document.paths[path][method].responses['503'].description, path).not.toContain('CART_QUEUE_LIMIT');
+    }
+  });
+
+  it('declares the error statuses each operation answers, each with the {error, code} body', () => {
+    const statuses = (path: string, method: string) => Object.keys(document.paths[path][method].responses);
+    expect(statuses('/check', 'get')).toEqual(['200', '400', '403', '503', 'default']);
+    expect(statuses('/customers/{value}', 'get')).toEqual(['200', '400', '403', '404', '429', '503', 'default']);
+    expect(statuses('/customers/{value}', 'delete')).toEqual(['200', '400', '403', '404', '409', '429', '503', 'default']);
+    expect(statuses('/points/transfer', 'post')).toEqual(['200', '400', '402', '403', '404', '409', '429', '503', 'default']);
+    expect(statuses('/products/{id}', 'delete')).not.toContain('409');
+    for (const status of ['400', '402', '404', '409', '429', '503']) {
+      expect(document.paths['/points/transfer'].post.responses[status].content['application/json'].schema, status).toEqual({ $ref: '#/components/schemas/responses.error' });
+    }
   });
 
   it('names path parameters, known query parameters, request and response bodies', () => {

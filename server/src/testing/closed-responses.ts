@@ -45,7 +45,7 @@ function close(node: unknown, open: (ref: string) => boolean, owner: string, kee
 export function closedResponseAjv(documents: Iterable<SchemaDocument>): Ajv2020 {
   const all = [...documents];
   const branches = allOfDefs(all);
-  const ajv = new Ajv2020({ strictTypes: false, allErrors: true });
+  const ajv = new Ajv2020({ strictTypes: false, allErrors: true, formats: { int64: true } });
   ajv.addKeyword('wire');
   for (const document of all) {
     const id = document.$id;

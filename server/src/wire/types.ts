@@ -16,8 +16,8 @@ export type CartResponse = CartEvaluation & {
 export type CartReadResponse = CartEvaluation & {
   customer?: CartCustomerSummary | null;
   barcode?: string | null;
-  associate_id?: (number | string) | null;
-  customer_id?: (number | string) | null;
+  associate_id?: number | null;
+  customer_id?: number | null;
   customer_code?: string | null;
   location_code?: string | null;
   staff_code?: string | null;
@@ -25,12 +25,12 @@ export type CartReadResponse = CartEvaluation & {
   cashback_score_desired_unused?: number | null;
   rewards?: {
     /**
-     * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+     * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
      */
-    id?: number | string;
+    id?: number;
     discount?: number | null;
     line_order?: number | null;
-    product_id?: (number | string) | null;
+    product_id?: number | null;
   }[];
   business_name?: string | null;
   total_net?: number | null;
@@ -98,11 +98,11 @@ export type CartReadResponse = CartEvaluation & {
   /**
    * The mirror cart of POST /carts/cancellation that cancelled this one.
    */
-  cancelled_by_cart_id?: (number | string) | null;
+  cancelled_by_cart_id?: number | null;
   /**
    * On a mirror cart: the cart it cancels.
    */
-  cancels_cart_id?: (number | string) | null;
+  cancels_cart_id?: number | null;
   /**
    * Tally's: later POST /carts with this cart's id or code, answered 200 and recorded here, the first 10 (docs/carts.md). Present only when there is one.
    */
@@ -1610,21 +1610,21 @@ export interface ResponseBodies {
 }
 export interface AssociationResponse {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id: number | string;
+  id: number;
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  customer_id: number | string;
+  customer_id: number;
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  associate_customer_id: number | string;
+  associate_customer_id: number;
   relationship_type?: string | null;
   active: boolean;
   main: boolean;
-  merge_id?: (number | string) | null;
+  merge_id?: number | null;
   /**
    * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
@@ -1636,18 +1636,18 @@ export interface AssociationResponse {
 }
 export interface AudienceEntry {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  segment_id: number | string;
+  segment_id: number;
 }
 export interface AudienceValidationResponse {
   result: boolean;
 }
 export interface AuditEntryResponse {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id: number | string;
+  id: number;
   /**
    * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
@@ -1716,10 +1716,10 @@ export interface CommonCampaignReadFields {
     threshold?: number | null;
   }[];
   achievement_definitions?: {
-    id?: (number | string) | null;
+    id?: number | null;
     level?: number | null;
     name?: string | null;
-    tier_id?: (number | string) | null;
+    tier_id?: number | null;
     tier_name?: string | null;
   }[];
   chances_to_accrue?: string | null;
@@ -1729,33 +1729,33 @@ export interface CommonCampaignReadFields {
   budget_period?: string | null;
   maximum_discount_transaction?: number | null;
   partner?: {
-    id?: (number | string) | null;
+    id?: number | null;
     name?: string | null;
     description?: string | null;
     image_url?: string | null;
     image_file_name?: string | null;
   } | null;
-  custom_entity_definition_id?: (number | string) | null;
+  custom_entity_definition_id?: number | null;
   /**
-   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * Items: int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  product_ids_rule_conditions?: (number | string)[];
+  product_ids_rule_conditions?: number[];
   /**
-   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * Items: int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  product_ids_rule_application?: (number | string)[];
+  product_ids_rule_application?: number[];
   /**
-   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * Items: int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  locations_ids?: (number | string)[];
+  locations_ids?: number[];
   location_codes?: string[];
 }
 export interface ResponsesCampaign {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id: number | string;
-  campaign_history_id?: (number | string) | null;
+  id: number;
+  campaign_history_id?: number | null;
   name: string | null;
   description?: string | null;
   /**
@@ -1794,7 +1794,7 @@ export interface ResponsesCampaign {
    * A JSON document written as a string (contract: rule objects are returned as JSON strings).
    */
   rule_effects?: string | null;
-  partner_id?: (number | string) | null;
+  partner_id?: number | null;
   /**
    * Tally extension: the money the campaign's budget spent in its current period (budget_period at the request's instant, in the Company's timezone, as carts count it): discounts given by carts and POST /discounts/redeem, points' money value given by carts, triggers and custom events, less what cancellations gave back. Null without budget_value (docs/campaigns.md).
    */
@@ -1805,7 +1805,7 @@ export interface ResponsesCampaign {
   budget_available?: number | null;
   type?: 'discount' | 'points';
   category?: {
-    id?: (number | string) | null;
+    id?: number | null;
     name?: string | null;
     priority?: number | null;
   } | null;
@@ -1828,13 +1828,13 @@ export interface ResponsesCampaign {
    */
   availability_duration_natural?: boolean;
   coupon_info?: {
-    coupon_id?: (number | string) | null;
+    coupon_id?: number | null;
     static_code?: string | null;
     coupon_name?: string | null;
     external_id?: string | null;
     key?: string | null;
     voucher_info?: {
-      voucher_id?: (number | string) | null;
+      voucher_id?: number | null;
       voucher_code?: string | null;
       available_redemptions?: number | null;
       max_redemptions?: number | null;
@@ -1902,13 +1902,13 @@ export interface ResponsesCampaign {
  * The fields every cart response has (evaluation and read).
  */
 export interface CartEvaluation {
-  id?: (number | string) | null;
+  id?: number | null;
   code?: string | null;
   /**
    * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
   creation_date: string;
-  location_id?: (number | string) | null;
+  location_id?: number | null;
   currency?: string | null;
   /**
    * An amount in the currency's units (a decimal number, e.g. 26.91).
@@ -2002,7 +2002,7 @@ export interface CartEvaluation {
 }
 export interface CartLine {
   order?: number | null;
-  product_id?: (number | string) | null;
+  product_id?: number | null;
   product_code?: string | null;
   product_ean?: string | null;
   /**
@@ -2025,7 +2025,7 @@ export interface CartLine {
   custom5?: string | null;
   custom6?: string | null;
   custom7?: string | null;
-  supplier_id?: (number | string) | null;
+  supplier_id?: number | null;
   attributes?: {} | null;
   /**
    * Cost name to amount; responses add original_<name>.
@@ -2036,9 +2036,9 @@ export interface CartLine {
 }
 export interface Effect {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  rule_id: number | string;
+  rule_id: number;
   rule_name: string | null;
   type: 'discount' | 'points' | 'instant_win' | 'gaming';
   /**
@@ -2062,49 +2062,49 @@ export interface Effect {
   available_from?: string | null;
   available_to?: string | null;
   coupon_info?: EffectCouponInfo | null;
-  campaign_history_id?: (number | string) | null;
+  campaign_history_id?: number | null;
   prize_name?: string | null;
   prize_description?: string | null;
-  prize_rule_id?: (number | string) | null;
+  prize_rule_id?: number | null;
   /**
    * Internal, kept for compatibility: never decide a win by it alone.
    */
   winned_prize_index?: number | null;
 }
 export interface EffectCouponInfo {
-  voucher_id?: (number | string) | null;
+  voucher_id?: number | null;
   voucher_code?: string | null;
-  coupon_id?: (number | string) | null;
+  coupon_id?: number | null;
   coupon_name?: string | null;
   static_code?: string | null;
 }
 export interface CartRejectedCampaign {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  rule_id: number | string;
+  rule_id: number;
   rule_name?: string | null;
   type?: string | null;
   error?: string | null;
   coupon_info?: EffectCouponInfo | null;
 }
 export interface CartVoucher {
-  voucher_id?: (number | string) | null;
+  voucher_id?: number | null;
   voucher_code: string;
   /**
    * An amount in the currency's units (a decimal number, e.g. 26.91).
    */
   discount?: number;
   line_order?: number | null;
-  product_id?: (number | string) | null;
-  rule_id?: (number | string) | null;
+  product_id?: number | null;
+  rule_id?: number | null;
   /**
    * The contract's coupon; discount, discount_type and affectation are the value (a percentage, a points ratio or points, or currency units), type and distribution of its campaign's first effect. Tally's coupons have no money or unit limits of their own: min_money, max_money, min_units, max_units are null.
    */
   coupon?: CartCoupon;
 }
 export interface CartCoupon {
-  id: (number | string) | null;
+  id: number | null;
   key: string | null;
   name: string | null;
   description: string | null;
@@ -2139,12 +2139,12 @@ export interface CartScoreEntry {
    * Whole points.
    */
   score: number;
-  loyalty_score_id?: (number | string) | null;
+  loyalty_score_id?: number | null;
   available_from?: string | null;
   available_to?: string | null;
 }
 export interface CartReturn {
-  ticket_id?: (number | string) | null;
+  ticket_id?: number | null;
   ticket_code?: string | null;
   line_order?: number | null;
   from_line_order?: number | null;
@@ -2156,17 +2156,17 @@ export interface CartReturn {
   score?: number | null;
 }
 export interface CartPromotion {
-  promotion_id?: (number | string) | null;
+  promotion_id?: number | null;
   discount?: number | null;
   discount_int?: number | null;
   line_order?: number | null;
-  product_id?: (number | string) | null;
+  product_id?: number | null;
 }
 export interface CartCustomerSummary {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id: number | string;
+  id: number;
   code?: string | null;
   /**
    * Whole points.
@@ -2210,13 +2210,13 @@ export interface CashbackThresholdEntry {
 }
 export interface ChallengeResponse {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id: number | string;
+  id: number;
   name: string;
   description?: string | null;
   status: string;
-  customer_attribute_id?: (number | string) | null;
+  customer_attribute_id?: number | null;
   countries?: string[];
   available_from?: string | null;
   available_to?: string | null;
@@ -2242,7 +2242,7 @@ export interface ChallengeResponse {
     points?: number;
   }[];
   attribute_value?: number | null;
-  attribute_id?: (number | string) | null;
+  attribute_id?: number | null;
   last_execution_time?: string | null;
   expires_at?: string | null;
   enrolled?: boolean;
@@ -2288,9 +2288,9 @@ export interface CompanyResponse {
   customer_attribute_schema?: {};
   audiences?: {
     /**
-     * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+     * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
      */
-    id: number | string;
+    id: number;
     name: string;
     rule: {};
   }[];
@@ -2302,7 +2302,7 @@ export interface CustomEventResponse {
    * Unique; a string.
    */
   id: string;
-  customer_id?: (number | string) | null;
+  customer_id?: number | null;
   customer_code?: string | null;
   slug: string;
   data: {};
@@ -2324,7 +2324,7 @@ export interface CustomEventResponse {
      * Whole points.
      */
     score: number;
-    loyalty_score_id?: (number | string) | null;
+    loyalty_score_id?: number | null;
     available_from?: string | null;
     available_to?: string | null;
   }[];
@@ -2336,9 +2336,9 @@ export interface CustomEventResponse {
  */
 export interface CommonCustomerPoints {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id: number | string;
+  id: number;
   code?: string | null;
   /**
    * Whole points.
@@ -2351,9 +2351,9 @@ export interface CommonCustomerPoints {
 }
 export interface CustomEventDefinitionResponse {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id: number | string;
+  id: number;
   slug: string;
   name?: string | null;
   description?: string | null;
@@ -2365,9 +2365,9 @@ export interface CustomEventDefinitionResponse {
 }
 export interface CustomerResponse {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id: number | string;
+  id: number;
   code?: string | null;
   dni?: string | null;
   /**
@@ -2397,19 +2397,19 @@ export interface CustomerResponse {
   score_available?: number | null;
   paper_free?: boolean | null;
   merged?: boolean;
-  merged_to?: (number | string) | null;
+  merged_to?: number | null;
   kind?: string | null;
   preferred_language?: string | null;
   communications?: boolean | null;
   app?: boolean | null;
-  registration_location_id?: (number | string) | null;
+  registration_location_id?: number | null;
   registration_location_code?: string | null;
   fraudulent?: boolean | null;
-  collective_id?: (number | string) | null;
+  collective_id?: number | null;
   third_party_consent?: boolean | null;
   gender?: string | null;
   document_type?: string | null;
-  usual_location_id?: (number | string) | null;
+  usual_location_id?: number | null;
   collective_slug?: string | null;
   sms_unsubscribe?: boolean | null;
   email_unsubscribe?: boolean | null;
@@ -2450,9 +2450,9 @@ export interface CustomerResponse {
 }
 export interface CustomerAttributeEntry {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id?: number | string;
+  id?: number;
   name: string;
   /**
    * The value written as text.
@@ -2536,9 +2536,9 @@ export interface PointsBalanceResponse {
 }
 export interface PointsTransaction {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id: number | string;
+  id: number;
   type:
     | 'activity'
     | 'transfer'
@@ -2558,16 +2558,16 @@ export interface PointsTransaction {
    */
   amount: number;
   pending_amount?: number | null;
-  location_id?: (number | string) | null;
+  location_id?: number | null;
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  customer_id?: number | string;
+  customer_id?: number;
   customer_code?: string | null;
   /**
    * The customer a merge moved this transaction from (docs/decisions.md, associate_id); absent otherwise.
    */
-  associate_id?: number | string;
+  associate_id?: number;
   /**
    * The X-Author-Email of the request (common rule 9: transfers and triggers); absent when none was sent.
    */
@@ -2575,7 +2575,7 @@ export interface PointsTransaction {
   origin_info?: {} | null;
   scores?: {
     loyalty_score_name?: string | null;
-    loyalty_score_id?: (number | string) | null;
+    loyalty_score_id?: number | null;
     /**
      * Whole points.
      */
@@ -2586,9 +2586,9 @@ export interface PointsTransaction {
 }
 export interface VoucherResponse {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id: number | string;
+  id: number;
   code: string;
   status: 'active' | 'pending' | 'expired' | 'redeemed' | 'inactive' | 'frozen' | 'deleted';
   selected: boolean;
@@ -2603,12 +2603,12 @@ export interface VoucherResponse {
   printable?: boolean | null;
   prints?: number | null;
   printed_at?: string | null;
-  customer_id?: (number | string) | null;
+  customer_id?: number | null;
   /**
    * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
   created_at?: string;
-  loyalty_rule_id?: (number | string) | null;
+  loyalty_rule_id?: number | null;
   campaign_type?: 'discount' | 'points' | null;
   campaign_name?: string | null;
   /**
@@ -2617,9 +2617,9 @@ export interface VoucherResponse {
   coupon?:
     | (CartCoupon & {
         /**
-         * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+         * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
          */
-        id?: number | string;
+        id?: number;
         external_id?: string | null;
         deleted?: boolean;
       })
@@ -2627,9 +2627,9 @@ export interface VoucherResponse {
 }
 export interface DiscountTransaction {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id: number | string;
+  id: number;
   /**
    * UTC, YYYY-MM-DDThh:mm:ssZ (whole seconds, common rule 3).
    */
@@ -2638,22 +2638,22 @@ export interface DiscountTransaction {
    * An amount in the currency's units (a decimal number, e.g. 26.91).
    */
   amount: number;
-  customer_id?: (number | string) | null;
-  activity_id?: (number | string) | null;
+  customer_id?: number | null;
+  activity_id?: number | null;
 }
 export interface RedemptionResponse {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id: number | string;
+  id: number;
   created_at: string;
-  customer_id?: (number | string) | null;
+  customer_id?: number | null;
   customer_code?: string | null;
-  location_id?: (number | string) | null;
+  location_id?: number | null;
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  reward_id: number | string;
+  reward_id: number;
   /**
    * Whole points.
    */
@@ -2663,14 +2663,14 @@ export interface RedemptionResponse {
   status_detail?: string | null;
   source?: string | null;
   origin_type?: string | null;
-  origin_id?: (number | string) | null;
-  loyalty_rule_id?: (number | string) | null;
+  origin_id?: number | null;
+  loyalty_rule_id?: number | null;
 }
 export interface ProgramTierEntry {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id: number | string;
+  id: number;
   name: string;
   countries?: string[];
   current_level_name?: string | null;
@@ -2719,21 +2719,21 @@ export interface ErrorBody {
 }
 export interface ExcludedProductsResponse {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  loyalty_rule_id: number | string;
+  loyalty_rule_id: number;
   /**
-   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * Items: int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  product_ids: (number | string)[];
+  product_ids: number[];
   product_codes: string[];
   product_eans: string[];
   categories: {
     taxonomy_slug: string;
     /**
-     * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+     * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
      */
-    id: number | string;
+    id: number;
   }[];
 }
 export interface ForbiddenBody {
@@ -2741,10 +2741,10 @@ export interface ForbiddenBody {
 }
 export interface ResponsesGameCampaign {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id: number | string;
-  campaign_history_id?: (number | string) | null;
+  id: number;
+  campaign_history_id?: number | null;
   name: string | null;
   description?: string | null;
   active?: boolean | null;
@@ -2777,17 +2777,17 @@ export interface ResponsesGameCampaign {
    * A JSON document written as a string (contract: rule objects are returned as JSON strings).
    */
   rule_effects?: string | null;
-  partner_id?: (number | string) | null;
+  partner_id?: number | null;
   rule_type: 'gaming';
-  loyalty_rule_history_id?: (number | string) | null;
+  loyalty_rule_history_id?: number | null;
   coupon_info?: {
-    coupon_id?: (number | string) | null;
+    coupon_id?: number | null;
     static_code?: string | null;
     coupon_name?: string | null;
     external_id?: string | null;
     key?: string | null;
     voucher_info?: {
-      voucher_id?: (number | string) | null;
+      voucher_id?: number | null;
       voucher_code?: string | null;
       available_redemptions?: number | null;
       max_redemptions?: number | null;
@@ -2802,25 +2802,25 @@ export interface ResponsesGameCampaign {
     } | null;
   } | null;
   category?: {
-    id?: (number | string) | null;
+    id?: number | null;
     name?: string | null;
     priority?: number | null;
   } | null;
   loyalty_rule_category?: {
-    id?: (number | string) | null;
+    id?: number | null;
     name?: string | null;
     priority?: number | null;
     category_type?: string | null;
   } | null;
   game: {
     /**
-     * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+     * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
      */
-    id: number | string;
+    id: number;
     /**
-     * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+     * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
      */
-    loyalty_rule_id?: number | string;
+    loyalty_rule_id?: number;
     type: string;
     /**
      * A JSON document written as a string (contract: rule objects are returned as JSON strings).
@@ -2829,10 +2829,10 @@ export interface ResponsesGameCampaign {
     template?: string | null;
     game_prizes: {
       /**
-       * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+       * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
        */
-      id: number | string;
-      game_id?: (number | string) | null;
+      id: number;
+      game_id?: number | null;
       name: string | null;
       /**
        * discount, points, no_prize seen.
@@ -2862,7 +2862,7 @@ export interface ResponsesGameCampaign {
       /**
        * Outcome discount: the discount campaign whose voucher is issued when won.
        */
-      promotion_id?: (number | string) | null;
+      promotion_id?: number | null;
     }[];
   };
 }
@@ -2875,15 +2875,15 @@ export interface GamePlayResponse {
        */
       config?: string | null;
       /**
-       * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+       * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
        */
-      game_id?: number | string;
+      game_id?: number;
       game_type?: string;
       /**
        * A JSON document written as a string (contract: rule objects are returned as JSON strings).
        */
       outcome?: string | null;
-      prize_id?: (number | string) | null;
+      prize_id?: number | null;
       status: 'won' | 'no_prize' | 'stock_exhausted';
       status_message?: string | null;
       template?: {
@@ -2899,9 +2899,9 @@ export interface GamePlayResponse {
     line?: number;
     order_apply?: number;
     /**
-     * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+     * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
      */
-    rule_id: number | string;
+    rule_id: number;
     rule_name?: string | null;
     rule_unique_id?: string;
     select_customers?: 'loyalty' | 'all_customers' | 'targeted' | null;
@@ -2912,8 +2912,8 @@ export interface ResponsesInstantWinCampaign {
   /**
    * Equals rule_id of the instant_win effect.
    */
-  id: number | string;
-  campaign_history_id?: (number | string) | null;
+  id: number;
+  campaign_history_id?: number | null;
   name: string;
   description?: string | null;
   active?: boolean | null;
@@ -2928,7 +2928,7 @@ export interface ResponsesInstantWinCampaign {
   recurrence_type?: string | null;
   recurrence_days?: number[] | null;
   select_customers?: 'loyalty' | 'targeted';
-  loyalty_rule_history_id?: (number | string) | null;
+  loyalty_rule_history_id?: number | null;
   once?: string | null;
   once_limit?: number | null;
   /**
@@ -2939,9 +2939,9 @@ export interface ResponsesInstantWinCampaign {
   instant_win: {
     instant_win_prizes: {
       /**
-       * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+       * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
        */
-      id: number | string;
+      id: number;
       name: string;
       description?: string | null;
       outcome?: {
@@ -2949,7 +2949,7 @@ export interface ResponsesInstantWinCampaign {
          * Empty for no prize.
          */
         promotion_type?: 'points' | 'reward' | 'game' | '';
-        promotion_id?: (number | string) | null;
+        promotion_id?: number | null;
       };
       weight: number;
       stock: number;
@@ -2967,9 +2967,9 @@ export interface ResponsesInstantWinCampaign {
 }
 export interface LocationResponse {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id: number | string;
+  id: number;
   code?: string | null;
   name: string;
   country: string;
@@ -2983,9 +2983,9 @@ export interface LocationResponse {
     taxonomy_slug?: string;
     taxonomy_name?: string | null;
     /**
-     * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+     * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
      */
-    id?: number | string;
+    id?: number;
     name?: string | null;
   }[];
   /**
@@ -3034,13 +3034,13 @@ export interface PointsRedemptionResponse {
 }
 export interface PointsTransferResponse {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  from_customer_id: number | string;
+  from_customer_id: number;
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  to_customer_id: number | string;
+  to_customer_id: number;
   /**
    * Points transferred.
    */
@@ -3053,9 +3053,9 @@ export interface PointsTransferResponse {
 }
 export interface ProductResponse {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id: number | string;
+  id: number;
   code?: string | null;
   ean?: string | null;
   name: string;
@@ -3065,9 +3065,9 @@ export interface ProductResponse {
     taxonomy_slug?: string;
     taxonomy_name?: string | null;
     /**
-     * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+     * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
      */
-    id?: number | string;
+    id?: number;
     name?: string | null;
   }[];
   /**
@@ -3081,17 +3081,17 @@ export interface ProductResponse {
 }
 export interface RedemptionRollbackResponse {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  redemption_id: number | string;
+  redemption_id: number;
   status: 'reverted';
   status_detail: string;
 }
 export interface RewardResponse {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id: number | string;
+  id: number;
   name: string | null;
   description?: string | null;
   /**
@@ -3111,7 +3111,7 @@ export interface RewardResponse {
   currency?: string | null;
   countries?: string[];
   categories?: {
-    id?: (number | string) | null;
+    id?: number | null;
     name?: string | null;
     taxonomy_slug?: string | null;
     image_url?: string | null;
@@ -3120,7 +3120,7 @@ export interface RewardResponse {
   coupon?:
     | (CartCoupon & {
         features?: {
-          id?: (number | string) | null;
+          id?: number | null;
           taxonomy_slug?: string | null;
         }[];
         product_ids?: unknown[] | null;
@@ -3151,17 +3151,17 @@ export interface RewardResponse {
    */
   tiers?: {
     /**
-     * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+     * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
      */
-    program_id: number | string;
+    program_id: number;
     level: number;
   }[];
   /**
    * The stores offering the reward; empty: every store of its countries.
    *
-   * Items: int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * Items: int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  location_ids?: (number | string)[];
+  location_ids?: number[];
 }
 export interface RewardRedemptionResponse {
   customer: CommonCustomerPoints;
@@ -3178,22 +3178,22 @@ export interface RewardRedemptionResponse {
    */
   score_available: number;
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  redemption_id: number | string;
+  redemption_id: number;
   code?: string | null;
 }
 export interface SuccessBody {
   status: 'success';
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id?: number | string;
+  id?: number;
   slug?: string;
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  voucher_id?: number | string;
+  voucher_id?: number;
   voucher_code?: string;
   /**
    * DELETE /customers/{value}: hard (removed) or soft (emptied; a customer with critical relations).
@@ -3202,7 +3202,7 @@ export interface SuccessBody {
 }
 export interface TriggerResponse {
   customer_code?: string | null;
-  loyalty_score_id?: (number | string) | null;
+  loyalty_score_id?: number | null;
   /**
    * Whole points.
    */
@@ -3217,7 +3217,7 @@ export interface TriggerResponse {
      * Whole points.
      */
     score: number;
-    loyalty_score_id?: (number | string) | null;
+    loyalty_score_id?: number | null;
     available_from?: string | null;
     available_to?: string | null;
   }[];
@@ -3233,9 +3233,9 @@ export interface VoucherActionsResponse {
 }
 export interface WebhookResponse {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id: number | string;
+  id: number;
   url: string;
   events: string[];
   active: boolean;
@@ -3255,9 +3255,9 @@ export interface WebhookResponse {
 }
 export interface WebhookDeliveryResponse {
   /**
-   * int64 id, 1..9223372036854775807: a JSON number (exact above 2^53) or a numeric string (part 1: the id may be returned as a number or as a numeric string).
+   * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
    */
-  id: number | string;
+  id: number;
   event_id: string;
   type: string;
   status: 'pending' | 'delivered' | 'failed';
