@@ -242,6 +242,18 @@ describe('a till sends two days of backlog: counters and metrics of the day of e
     expect(await levelPoints(814)).toEqual([9]);
   });
 
+  it('a tier program over the last month measures a back-dated sale in the window of its own day', async () => {
+    await createCustomer(server.client, 817, { country: 'ES' });
+    const structure = [{ level: 1, name: 'Member', threshold: 0 }, { level: 2, name: 'Big', threshold: 25 }];
+    await ok(server.client.post('/tier_programs', { name: 'Monthly spend', attribute: 'total_spent', period_months: 1, structure }));
+    const tier = async () => (await ok(server.client.get('/customers/817/tiers'))).data[0];
+    // Sold 40 days ago: outside the last month, though it arrives today.
+    await sell(817, daysAgo(40), 30);
+    expect(await tier()).toMatchObject({ attribute_value: 0, current_level: 1 });
+    await sell(817, daysAgo(3), 30);
+    expect(await tier()).toMatchObject({ attribute_value: 30, current_level: 2 });
+  });
+
   it('a cart stored before carts recorded their metrics day is taken out of the day it was stored', async () => {
     const ended = await challenge({ challenge_type: 'legacy', available_from: dateOf(5), available_to: dateOf(1), structure: [{ level: 1, name: 'Spender', threshold: 1000, points: 9 }] });
     const sale = nextCart++;
