@@ -10,7 +10,7 @@ export { emptyWrites } from './evaluate/run.js';
 export { recurrenceOffDay, type OffDay } from './evaluate/recurrence.js';
 export type { Program, ProgramJSON } from './compile/program.js';
 export { TallyError, ERROR_STATUS, statusOf, invalidRequest, cannotBeSentWith, requiredOr, requiredWith, mustBe, mustBeAnyOf, mustBeIn, inRange, typeName, type Bounds, type ErrorCode, type JsonType, type KnownErrorCode } from './errors.js';
-export { localDateOf, periodKey } from './time/periodKey.js';
+export { countedAt, localDateOf, periodKey } from './time/periodKey.js';
 export { addToLocalDate, type DateUnit } from './time/zonedDate.js';
 export { endsBeforeStart } from './time/dateWindow.js';
 export { cashbackDistance } from './cashbackThreshold.js';

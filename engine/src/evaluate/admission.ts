@@ -14,7 +14,7 @@ import { targetingRefusal } from './targeting.js';
 
 export interface Admission {
   coupon: CouponUse | null;
-  /** Budget left in the current period, in cents; null when the campaign has no budget. */
+  /** Budget left in the sale's period, in cents; null when the campaign has no budget. */
   budgetLeft: number | null;
 }
 
@@ -57,7 +57,7 @@ export function commit(run: Run, campaign: CompiledCampaign, admission: Admissio
       customer_id,
       customer_code,
       period: campaign.once.period,
-      period_key: periodKeyOf(campaign.once.period, run.now),
+      period_key: periodKeyOf(campaign.once.period, run.counted),
       increment: 1,
       limit: campaign.once.limit,
     });
@@ -66,7 +66,7 @@ export function commit(run: Run, campaign: CompiledCampaign, admission: Admissio
     writes.budgets.push({
       campaign_id: campaign.rawId,
       period: campaign.budget.period,
-      period_key: periodKeyOf(campaign.budget.period, run.now),
+      period_key: periodKeyOf(campaign.budget.period, run.counted),
       amount_cents: spentCents,
       budget_cents: campaign.budget.cents,
     });

@@ -27,6 +27,7 @@ export function evaluateCart(program: Program, cart: Cart, context: Context): Ou
   const input = readCart(cart, program.settings.currency);
   const ctx = readContext(context, input.cart.returns?.length ?? 0);
   const created = zonedDate(input.createdAt, formatter);
+  const now = ctx.now === input.createdAt ? created : zonedDate(ctx.now, formatter);
   const coupons = resolveCoupons(program, input, ctx);
   const run: Run = {
     program,
@@ -34,7 +35,9 @@ export function evaluateCart(program: Program, cart: Cart, context: Context): Ou
     context: ctx,
     facts: buildFacts(input, ctx, created),
     created,
-    now: ctx.now === input.createdAt ? created : zonedDate(ctx.now, formatter),
+    now,
+    // countedAt: the sale's day, never one after today.
+    counted: input.createdAt <= ctx.now ? created : now,
     coupons,
     effects: [],
     // The cart's own codes first: vouchers it listed that cannot be used.

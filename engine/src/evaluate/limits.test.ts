@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ANONYMOUS, cart, context, discount, evaluate, line, points } from '../../test-support/scenario.js';
-import { periodKey } from '../index.js';
+import { countedAt, periodKey } from '../index.js';
 
 const limited = discount(1, { once: 'num_month', once_limit: 2, rule_effects: [{ type: 'percentage', value: 10 }] });
 const budgeted = discount(2, { budget_period: 'num_day', budget_value: 5, rule_effects: [{ type: 'percentage', value: 10 }] });
@@ -25,13 +25,24 @@ describe('once limits', () => {
     expect(outcome.response.rejected_campaigns[0].error).toMatch(/^once_limit/);
   });
 
-  it('the period key is taken at context.now in the Company timezone', () => {
-    const outcome = evaluate([limited], cart([line(1, 10, 10)]), context({ now: '2026-11-30T23:30:00Z' }));
-    expect(outcome.writes.limits[0].period_key).toBe('2026-12');
+  it('the period key is taken at the cart\'s creation_date in the Company timezone: a back-dated sale counts in its own period', () => {
+    const backDated = cart([line(1, 10, 10)], { creation_date: '2026-11-30T22:30:00Z' });
+    const outcome = evaluate([limited], backDated, context({ now: '2026-12-02T09:00:00Z' }));
+    expect(outcome.writes.limits[0].period_key).toBe('2026-11');
+    expect(evaluate([limited], cart([line(1, 10, 10)], { creation_date: '2026-11-30T23:30:00Z' }), context({ now: '2026-12-02T09:00:00Z' })).writes.limits[0].period_key).toBe('2026-12');
     expect(periodKey('num_month', '2026-11-30T23:30:00Z', 'Europe/Madrid')).toBe('2026-12');
     expect(periodKey('num_day', '2026-11-30T22:30:00Z', 'Europe/Madrid')).toBe('2026-11-30');
     expect(periodKey('num_year', '2026-11-30T22:30:00Z', 'Europe/Madrid')).toBe('2026');
     expect(periodKey('always', '2026-11-30T22:30:00Z', 'Europe/Madrid')).toBe('always');
+  });
+
+  it('a creation_date ahead of context.now counts at context.now: a till clock ahead never consumes a period still to come', () => {
+    const ahead = cart([line(1, 10, 10)], { creation_date: '2026-12-01T10:00:00Z' });
+    const outcome = evaluate([limited, budgeted], ahead, context({ now: '2026-11-30T12:00:00Z' }));
+    expect(outcome.writes.limits[0].period_key).toBe('2026-11');
+    expect(outcome.writes.budgets[0].period_key).toBe('2026-11-30');
+    expect(countedAt('2026-12-01T10:00:00Z', '2026-11-30T12:00:00Z')).toBe('2026-11-30T12:00:00Z');
+    expect(countedAt('2026-11-28T10:00:00Z', '2026-11-30T12:00:00Z')).toBe('2026-11-28T10:00:00Z');
   });
 });
 

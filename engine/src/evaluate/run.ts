@@ -14,8 +14,10 @@ export interface Run {
   facts: CartFacts;
   /** The cart's creation date in the Company timezone (targeting, points dates). */
   created: ZonedDate;
-  /** context.now in the Company timezone (counter periods). */
+  /** context.now in the Company timezone (points availability). */
   now: ZonedDate;
+  /** The instant counter periods are keyed at (`countedAtMs`: the sale, never later than now), in the Company timezone. */
+  counted: ZonedDate;
   coupons: CouponAccess;
   effects: Effect[];
   rejected: RejectedCampaign[];

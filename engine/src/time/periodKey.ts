@@ -1,7 +1,8 @@
 /**
  * The key of the counter period an instant belongs to. Limits (`once`) and
- * budgets (`budget_period`) are counted per key; the caller reads and writes
- * its counters under the keys the engine names in `writes`.
+ * budgets (`budget_period`) are counted per key, at the sale's instant
+ * (`countedAt`); the caller reads and writes its counters under the keys the
+ * engine names in `writes`.
  */
 import { invalidRequest } from '../errors.js';
 import { parseInstant, zonedDate, zoneFormatter, type ZonedDate } from './zonedDate.js';
@@ -35,6 +36,15 @@ export function periodKeyOf(period: Period, at: ZonedDate): string {
  */
 export function periodKey(period: string | undefined | null, at: string, timezone: string): string {
   return periodKeyOf(checkPeriod(period, 'period'), zonedDate(parseInstant(at, 'at'), zoneFormatter(timezone, 'timezone')));
+}
+
+/**
+ * The instant a cart's counters (`once` uses, budget) count at, as sent: its creation_date (the sale: a till's
+ * back-dated backlog counts on the days it sold), unless that is later than `now` (a till clock ahead counts today,
+ * never in a period still to come). The caller reads its counters at it; evaluateCart keys its writes at it.
+ */
+export function countedAt(creationDate: string, now: string): string {
+  return parseInstant(creationDate, 'creation_date') <= parseInstant(now, 'now') ? creationDate : now;
 }
 
 /**

@@ -1,11 +1,12 @@
 /**
  * The evaluation context of one cart: its customer (profile, points balance,
  * vouchers held) and the counters of the campaigns that have limits, budgets
- * or prize stock, read at the request's instant (the vouchers' dates at the
- * cart's creation_date). The engine stays pure: every
+ * or prize stock, read in the periods of the cart's creation_date (never
+ * later than the request's instant: `countedAt`), the vouchers' dates at the
+ * cart's creation_date. The engine stays pure: every
  * fact it needs comes from here.
  */
-import { TallyError, periodKey, type CampaignCounters, type Context, type CustomerState } from '@tally/engine';
+import { TallyError, countedAt, periodKey, type CampaignCounters, type Context, type CustomerState } from '@tally/engine';
 import type { AssociationStore } from '../associations/store.js';
 import { liveAccountHolder } from '../customers/lookup.js';
 import type { CustomerStore } from '../customers/store.js';
@@ -90,6 +91,16 @@ export function customerCounterKey(customer: { id: string | null; code: string |
   return customer.code === null ? null : `code:${customer.code}`;
 }
 
+/** What the cart (or event) brings besides its customer: the products and codes it names, and its dates. */
+export interface DatedRequest {
+  productIds?: readonly string[];
+  listedCodes?: ReadonlySet<string>;
+  /** The cart's creation_date: its vouchers' dates are judged at it; absent: now. */
+  saleAt?: string;
+  /** The event's own date when it differs from saleAt (a custom event's created_at; its vouchers are judged now). */
+  eventAt?: string;
+}
+
 export function buildContext(
   sources: ContextSources,
   tenant: Tenant,
@@ -99,17 +110,16 @@ export function buildContext(
   now: Date,
   mode: Context['mode'],
   seed: string,
-  productIds: readonly string[] = [],
-  listedCodes: ReadonlySet<string> = NO_CODES,
-  saleAt: string = now.toISOString(),
+  dated: DatedRequest = {},
 ): Context {
   const at = now.toISOString();
+  const { productIds = [], listedCodes = NO_CODES, saleAt = at } = dated;
   return {
     now: at,
     mode,
     seed,
     ...(customer.id === null ? {} : { customer: customerState(sources, tenant, settings, customer, now, saleAt, cached.usesTier, listedCodes) }),
-    counters: readCounters(sources, tenant, settings, cached, customerCounterKey(customer), at),
+    counters: readCounters(sources, tenant, settings, cached, customerCounterKey(customer), dated.eventAt ?? saleAt, at),
     ...(customer.id === null ? {} : readPrizeUnits(sources, tenant, settings, cached, customer.id, now)),
     ...(cached.usesFeatures && sources.products && productIds.length > 0 ? { product_features: sources.products.productFeatures(tenant, productIds) } : {}),
     ...(cached.usesProductCodes && sources.products && productIds.length > 0 ? { product_codes: sources.products.productCodes(tenant, productIds) } : {}),
@@ -166,13 +176,20 @@ function readCounters(
   settings: CompanySettings,
   cached: CachedProgram,
   customerKey: string | null,
-  at: string,
+  eventAt: string,
+  now: string,
 ): Record<string, CampaignCounters> {
   const counters: Record<string, CampaignCounters> = {};
   const keys = new Map<string, string>();
+  let counted: string | undefined;
   const keyOf = (period: string) => {
     let key = keys.get(period);
-    if (key === undefined) keys.set(period, (key = periodKey(period, at, settings.timezone)));
+    if (key === undefined) {
+      // Keyed as the engine keys its writes (countedAt): the periods of the event's own date, never one after now.
+      // Worked out only for a program with limits or budgets.
+      counted ??= countedAt(eventAt, now);
+      keys.set(period, (key = periodKey(period, counted, settings.timezone)));
+    }
     return key;
   };
   for (const campaign of cached.counted) {

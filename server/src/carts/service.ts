@@ -110,6 +110,7 @@ export class CartService {
         ...(returns ? { returns } : {}),
         ...(locationFeatures ? { location_features: locationFeatures } : {}),
       };
+      return { ...buildContext(this.sources, tenant, settings, cached, of, now, mode, seed, { productIds: request.product_ids, listedCodes: request.listed_codes, saleAt: String(body.creation_date) }), ...(returns ? { returns } : {}) };
     };
     // Names in another language only when asked and some campaign has them: otherwise the answer is the engine's.
     const language = task.language !== undefined && cached.texts.size > 0 ? task.language : undefined;

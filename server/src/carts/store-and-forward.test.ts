@@ -4,12 +4,15 @@
  * twice (realtime with and without Idempotency-Key, plain POST /carts), while
  * live carts keep arriving. Which date governs each rule (docs/decisions.md,
  * "Back-dated carts"): the sale's for targeting, points dates and voucher
- * dates; the receipt's for counters and a voucher's use.
+ * dates, and for counters and daily metrics (never later than the receipt's); the receipt's for a voucher's use.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChallengeStore } from '../challenges/store.js';
 import { createCustomer, expectLedgerAddsUp, transactions } from '../points/testing.js';
+import { openStore } from '../store/env.js';
 import { startServer, type TestServer } from '../testing/server.js';
 import { endingSoon, passed } from '../vouchers/testing.js';
+import { CartStore } from './store.js';
 
 const at = (ms: number) => new Date(ms).toISOString().slice(0, 19) + 'Z';
 const now = () => at(Date.now());
@@ -129,5 +132,152 @@ describe('a till sends two days of backlog', () => {
     expect(txs.reduce((sum, t) => sum + t.amount + t.pending_amount, 0)).toBe(carts.reduce((sum, c) => sum + c.score, 0) - carts.reduce((sum, c) => sum + ((c as { score_used?: number }).score_used ?? 0), 0));
     expect(carts.filter((c) => c.deferred_errors !== undefined).length).toBe(4);
     await expectLedgerAddsUp(server.client, customer);
+  });
+});
+
+/**
+ * The same backlog and its counters (docs/decisions.md, "Counters and daily metrics count on the day of the sale"):
+ * each sale consumes its own day's `once` limit and budget and counts in its own day's challenge metrics, whenever
+ * it arrives; its cancellation gives them back to that day. The Company's timezone is UTC here.
+ */
+describe('a till sends two days of backlog: counters and metrics of the day of each sale', () => {
+  let server: TestServer;
+  let nextCart = 60_000;
+  const TENANT = { companyId: 'default', environment: 'sandbox' } as const;
+  /** Noon UTC `days` days ago (plus `minutes`): a sale on a local day of its own. */
+  const daysAgo = (days: number, minutes = 0) => {
+    const today = new Date();
+    return at(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - days, 12, minutes));
+  };
+  const dateOf = (days: number) => daysAgo(days).slice(0, 10);
+
+  const ok = async (res: Promise<{ status: number; text: string; body: any }>) => {
+    const answer = await res;
+    expect(answer.status, answer.text).toBe(200);
+    return answer.body;
+  };
+  const sell = (customer: number, creation: string, total = 20, id = nextCart++) =>
+    ok(server.client.post('/carts/realtime', { id, creation_date: creation, customer_id: customer, total, lines: [{ order: 1, product_id: 100, total, quantity: 1 }] }));
+  /** A discount of `value` for one customer only (its own counters), with `limits` (once, budget). */
+  const discountFor = async (customer: number, value: number, limits: Record<string, unknown>) =>
+    (await ok(server.client.post('/discounts', {
+      rule_params: {
+        name: `For ${customer}`,
+        rule_conditions: { conditions: { and: [{ field: 'customer.id', operator: 'eq', value: String(customer) }] } },
+        rule_effects: [{ type: 'direct_value', value, distribution: 'total' }],
+        ...limits,
+      },
+    }))).id as number;
+  const applied = (answer: { effects: { rule_id: number }[] }, campaign: number) => answer.effects.some((e) => e.rule_id === campaign);
+  const refusal = (answer: { rejected_campaigns: { rule_id: number; error: string }[] }, campaign: number) =>
+    answer.rejected_campaigns.find((r) => r.rule_id === campaign)?.error;
+  const cancel = (id: number) => ok(server.client.post('/carts/cancellation', { cart_to_cancel_id: id, new_cart_id: nextCart++ }));
+  const challenge = async (body: Record<string, unknown>) =>
+    (await ok(server.client.post('/challenges', { name: 'November', attribute: 'total_spent', open_to_all: true, structure: [{ level: 1, name: 'Spender', threshold: 25, points: 9 }], ...body }))).id as number;
+  const progress = (customer: number, id: number) => ok(server.client.get(`/customers/${customer}/challenges/${id}`));
+  const levelPoints = async (customer: number) => (await transactions(server.client, customer)).filter((t) => t.type === 'challenge').map((t) => t.amount);
+
+  beforeAll(async () => {
+    server = await startServer();
+    await ok(server.client.patch('/company', { cart_cancellation_wait_seconds: 0 }));
+    for (const customer of [811, 812, 813, 814, 815, 816]) await createCustomer(server.client, customer, { country: 'ES' });
+  });
+  afterAll(async () => {
+    await server?.dispose();
+  });
+
+  it('a once-a-day campaign: the sales of two past days sent together are both granted, each day once', async () => {
+    const daily = await discountFor(811, 1, { once: 'num_day' });
+    // Sent on one day, newest first, with today's sale in between.
+    expect(applied(await sell(811, daysAgo(1)), daily)).toBe(true);
+    expect(applied(await sell(811, daysAgo(0, -60)), daily)).toBe(true);
+    expect(applied(await sell(811, daysAgo(2)), daily)).toBe(true);
+    // A second sale on a day that used it is refused, as it would have been at the till.
+    const again = await sell(811, daysAgo(2, 30));
+    expect(refusal(again, daily)).toMatch(/^once_limit: reached \(1 of 1\)/);
+  });
+
+  it('a creation_date ahead of the clock counts today: it does not consume tomorrow\'s limit', async () => {
+    const daily = await discountFor(815, 1, { once: 'num_day' });
+    const tomorrow = at(Date.now() + 24 * 3_600_000);
+    expect(applied(await sell(815, tomorrow), daily)).toBe(true);
+    expect(refusal(await sell(815, now()), daily)).toMatch(/^once_limit/);
+  });
+
+  it('a daily budget: a back-dated sale spends its own day\'s, not today\'s', async () => {
+    const budgeted = await discountFor(812, 5, { budget_period: 'num_day', budget_value: 5 });
+    const past = await sell(812, daysAgo(2));
+    expect(past.effects).toContainEqual(expect.objectContaining({ rule_id: budgeted, value: 500 }));
+    expect(refusal(await sell(812, daysAgo(2, 10)), budgeted)).toMatch(/^budget: exhausted/);
+    // Today's budget is whole: the campaign read says so, and a live sale spends it.
+    expect(await ok(server.client.get(`/discounts/${budgeted}`))).toMatchObject({ budget_spent: 0, budget_available: 5 });
+    expect((await sell(812, now())).effects).toContainEqual(expect.objectContaining({ rule_id: budgeted, value: 500 }));
+    // The day before the sales, untouched all along.
+    expect(applied(await sell(812, daysAgo(3)), budgeted)).toBe(true);
+  });
+
+  it('the cancellation of a back-dated cart gives its use back to the day of its sale', async () => {
+    const daily = await discountFor(813, 1, { once: 'num_day' });
+    const first = nextCart++;
+    expect(applied(await sell(813, daysAgo(2), 20, first), daily)).toBe(true);
+    expect(applied(await sell(813, now()), daily)).toBe(true);
+    expect(refusal(await sell(813, daysAgo(2, 20)), daily)).toMatch(/^once_limit/);
+    await cancel(first);
+    expect(applied(await sell(813, daysAgo(2, 40)), daily)).toBe(true);
+    // Today's use stays.
+    expect(refusal(await sell(813, now()), daily)).toMatch(/^once_limit/);
+  });
+
+  it('a sale made within a challenge counts in it when sent after its end; its cancellation takes it out of that day', async () => {
+    const ended = await challenge({ challenge_type: 'ended', available_from: dateOf(5), available_to: dateOf(1) });
+    const fromToday = await challenge({ challenge_type: 'from-today', available_from: dateOf(0) });
+    const sale = nextCart++;
+    await sell(814, daysAgo(2), 30, sale);
+    expect(await progress(814, ended)).toMatchObject({ attribute_value: 30, current_level: 1 });
+    // A challenge that began after the sale does not count it.
+    expect(await progress(814, fromToday)).toMatchObject({ attribute_value: 0, current_level: 0 });
+    expect(await levelPoints(814)).toEqual([9]);
+    await cancel(sale);
+    expect(await progress(814, ended)).toMatchObject({ attribute_value: 0 });
+    expect(await levelPoints(814)).toEqual([9]);
+  });
+
+  it('a tier program over the last month measures a back-dated sale in the window of its own day', async () => {
+    await createCustomer(server.client, 817, { country: 'ES' });
+    const structure = [{ level: 1, name: 'Member', threshold: 0 }, { level: 2, name: 'Big', threshold: 25 }];
+    await ok(server.client.post('/tier_programs', { name: 'Monthly spend', attribute: 'total_spent', period_months: 1, structure }));
+    const tier = async () => (await ok(server.client.get('/customers/817/tiers'))).data[0];
+    // Sold 40 days ago: outside the last month, though it arrives today.
+    await sell(817, daysAgo(40), 30);
+    expect(await tier()).toMatchObject({ attribute_value: 0, current_level: 1 });
+    await sell(817, daysAgo(3), 30);
+    expect(await tier()).toMatchObject({ attribute_value: 30, current_level: 2 });
+  });
+
+  it('a cart stored before carts recorded their metrics day is taken out of the day it was stored', async () => {
+    const ended = await challenge({ challenge_type: 'legacy', available_from: dateOf(5), available_to: dateOf(1), structure: [{ level: 1, name: 'Spender', threshold: 1000, points: 9 }] });
+    const sale = nextCart++;
+    await sell(816, daysAgo(2), 30, sale);
+    expect(await progress(816, ended)).toMatchObject({ attribute_value: 30 });
+    // As an earlier version stored it: counted on the day it arrived, no metrics_day.
+    await server.stop();
+    const env = openStore(server.dataDir);
+    try {
+      const carts = new CartStore(env);
+      await env.transact(() => {
+        const { metrics_day: _day, ...legacy } = carts.get(TENANT, String(sale))!;
+        carts.putInTransaction(TENANT, legacy);
+        const metrics = new ChallengeStore(env);
+        metrics.addCartInTransaction(TENANT, '816', dateOf(2), { total_spent_cents: -3000, carts: -1, points_earned: 0 });
+        metrics.addCartInTransaction(TENANT, '816', legacy.stored_at.slice(0, 10), { total_spent_cents: 3000, carts: 1, points_earned: 0 });
+      });
+    } finally {
+      await env.close();
+    }
+    await server.restart();
+    expect(await progress(816, ended)).toMatchObject({ attribute_value: 0 });
+    await cancel(sale);
+    // Taken out of the day it was stored, not of the day of the sale (which would read -30).
+    expect(await progress(816, ended)).toMatchObject({ attribute_value: 0 });
   });
 });

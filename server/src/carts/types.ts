@@ -41,6 +41,12 @@ export interface CartRecord {
   creation_date: string;
   /** Server time of the write. */
   stored_at: string;
+  /**
+   * The Company-local day the cart was added to its customer's daily metrics (challenges, tiers): its sale's
+   * (challenges/progress.ts, salesDay), which its cancellation takes it out of. Absent on an anonymous cart and on
+   * carts stored before it was recorded, which were added on the day of stored_at.
+   */
+  metrics_day?: string;
   /** The request body, after validation (int64 as strings, datetimes in UTC). */
   request: Record<string, unknown>;
   /** The evaluation's response as answered (JSON); read it with `cartResponse`. */

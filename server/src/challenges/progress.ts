@@ -1,13 +1,14 @@
 /**
  * Challenge progress. A realtime cart calls `advanceChallenges` inside its
  * write transaction, after its points and before instant wins (the contract's
- * order): the cart is added to the customer's daily metrics, then each
- * challenge the customer takes part in (enrolled, or open to all) that is
- * running today in its country is measured again, and every level newly
+ * order): the cart is added to the customer's daily metrics on the day of
+ * its sale, then each challenge the customer takes part in (enrolled, or open
+ * to all) that is running that day or today in its country is measured again, and every level newly
  * reached grants its points through the ledger (a `challenge` transaction).
  * A level is rewarded once per customer and challenge. Nothing here throws:
  * it runs after the cart's writes.
  */
+import { countedAt } from '@tally/engine';
 import { Decimal } from 'decimal.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { localize } from '../http/language.js';
@@ -31,6 +32,8 @@ export interface CartProgress {
   location_id: string | null;
   /** The cart's lines as sent: whether it counts in the `carts` metric (isSale). */
   lines: unknown;
+  /** The local day of the sale (salesDay): the day its metrics count on. */
+  day: string;
 }
 
 export interface ProgressClock extends LedgerClock {
@@ -47,16 +50,29 @@ export function isRunning(challenge: ChallengeRecord, today: string, country: st
   );
 }
 
-/** Call inside the realtime cart's `env.transact`, after its points. Returns the level points granted. */
+/**
+ * The local day a cart's metrics count on: its sale's (creation_date), as its counters' periods are (`countedAt`: a
+ * till's back-dated backlog counts on the days it sold; a creation_date ahead of the clock, today).
+ */
+export function salesDay(creationDate: string, now: string, timezone: string): string {
+  return localDate(new Date(countedAt(creationDate, now)), timezone);
+}
+
+/**
+ * Call inside the realtime cart's `env.transact`, after its points. The cart counts on its sale's day; the challenges
+ * running that day are measured at it (a sale made before a challenge ended counts in it, sent after the end), then
+ * those running today (a back-dated sale may count in a window that goes on). Returns the level points granted.
+ */
 export function advanceChallenges(env: StoreEnv, tenant: Tenant, clock: ProgressClock, cart: CartProgress): number {
   const store = new ChallengeStore(env);
-  const today = localDate(clock.now, clock.timezone);
-  store.addCartInTransaction(tenant, cart.customer.id, today, {
+  store.addCartInTransaction(tenant, cart.customer.id, cart.day, {
     total_spent_cents: cents(cart.total),
     carts: isSale(cart.lines) ? 1 : 0,
     points_earned: cart.points,
   });
-  return advanceTakenPart(env, tenant, clock, cart.customer, cart.location_id, () => true);
+  const today = localDate(clock.now, clock.timezone);
+  const onSaleDay = cart.day === today ? 0 : advanceTakenPart(env, tenant, clock, cart.customer, cart.location_id, () => true, cart.day);
+  return onSaleDay + advanceTakenPart(env, tenant, clock, cart.customer, cart.location_id, () => true, today);
 }
 
 /**
@@ -68,19 +84,18 @@ export function advanceChallenges(env: StoreEnv, tenant: Tenant, clock: Progress
 export function advanceAttributeChallenges(env: StoreEnv, tenant: Tenant, clock: ProgressClock, customer: CustomerRecord, previous?: CustomerRecord): number {
   if (customer.status === 'merged' || customer.status === 'merging') return 0;
   const changed = (attribute: string) => !isCartMetric(attribute) && customer.attributes[attribute] !== previous?.attributes[attribute];
-  return advanceTakenPart(env, tenant, clock, customer, null, (challenge) => changed(challenge.attribute));
+  return advanceTakenPart(env, tenant, clock, customer, null, (challenge) => changed(challenge.attribute), localDate(clock.now, clock.timezone));
 }
 
-/** Every challenge running today for the customer that it takes part in (enrolled, or open to all) and `which` keeps. */
-function advanceTakenPart(env: StoreEnv, tenant: Tenant, clock: ProgressClock, customer: CustomerRecord, locationId: string | null, which: (challenge: ChallengeRecord) => boolean): number {
+/** Every challenge running on `day` for the customer that it takes part in (enrolled, or open to all) and `which` keeps, measured at `day`. */
+function advanceTakenPart(env: StoreEnv, tenant: Tenant, clock: ProgressClock, customer: CustomerRecord, locationId: string | null, which: (challenge: ChallengeRecord) => boolean, day: string): number {
   const store = new ChallengeStore(env);
-  const today = localDate(clock.now, clock.timezone);
   const country = customerCountry(customer, clock.settings);
   let granted = 0;
   for (const challenge of store.all(tenant)) {
-    if (!which(challenge) || !isRunning(challenge, today, country)) continue;
+    if (!which(challenge) || !isRunning(challenge, day, country)) continue;
     const progress = store.progress(tenant, customer.id, challenge.id);
-    if (challenge.open_to_all || progress.enrolled_at !== null) granted += rewardLevels(env, tenant, clock, challenge, customer, locationId);
+    if (challenge.open_to_all || progress.enrolled_at !== null) granted += rewardLevels(env, tenant, clock, challenge, customer, locationId, day);
   }
   return granted;
 }
@@ -90,8 +105,10 @@ export interface CancelledCart {
   customer_id: string;
   /** The customer the cart was stored for (a merge may have given it to customer_id since). */
   origin: string;
-  /** When the cart was stored (ISO): the day its metrics were added to. */
+  /** When the cart was stored (ISO): the day its metrics were added to when `metrics_day` is absent. */
   stored_at: string;
+  /** The local day its metrics were added to (CartRecord.metrics_day); absent on carts stored before it was recorded. */
+  metrics_day?: string;
   total: number | string;
   points: number;
   /** Its lines as sent: a cart that only returned goods was not counted in `carts`. */
@@ -100,11 +117,12 @@ export interface CancelledCart {
 
 /**
  * Call inside the cancellation's `env.transact`: takes the cart out of the
- * metrics of the day it was stored, so challenges and tiers stop counting it.
- * Level points already granted stay (as a game prize won does).
+ * metrics of the day it was added to (its sale's; a cart stored before that
+ * was recorded was added on the day it was stored), so challenges and tiers
+ * stop counting it. Level points already granted stay (as a game prize won does).
  */
 export function retractCart(env: StoreEnv, tenant: Tenant, timezone: string, cart: CancelledCart): void {
-  const day = localDate(new Date(cart.stored_at), timezone);
+  const day = cart.metrics_day ?? localDate(new Date(cart.stored_at), timezone);
   new ChallengeStore(env).addCartInTransaction(tenant, cart.customer_id, day, { total_spent_cents: -cents(cart.total), carts: isSale(cart.lines) ? -1 : 0, points_earned: -cart.points }, cart.origin);
 }
 
@@ -124,16 +142,16 @@ function cents(total: number | string): number {
 }
 
 /**
- * Inside `env.transact`: measures the customer's value now and grants the
- * points of every level reached and not yet rewarded (also called on
- * enrolment, so a customer who enrols above a threshold gets its level).
- * Returns the points granted.
+ * Inside `env.transact`: measures the customer's value at `day` (today unless
+ * a back-dated cart's sale day) and grants now the points of every level
+ * reached and not yet rewarded (also called on enrolment, so a customer who
+ * enrols above a threshold gets its level). Returns the points granted.
  */
-export function rewardLevels(env: StoreEnv, tenant: Tenant, clock: ProgressClock, challenge: ChallengeRecord, customer: CustomerRecord, locationId: string | null): number {
+export function rewardLevels(env: StoreEnv, tenant: Tenant, clock: ProgressClock, challenge: ChallengeRecord, customer: CustomerRecord, locationId: string | null, day = localDate(clock.now, clock.timezone)): number {
   const store = new ChallengeStore(env);
   const progress = store.progress(tenant, customer.id, challenge.id);
   const at = wireDatetime(clock.now);
-  const value = attributeValue(store, tenant, challenge, customer, localDate(clock.now, clock.timezone));
+  const value = attributeValue(store, tenant, challenge, customer, day);
   const reached = reachedLevel(challenge, value)?.level ?? 0;
   const name = localize(challenge.name, undefined, clock.settings);
   const newly = challenge.structure.filter((l) => l.level > progress.level_rewarded && l.level <= reached && l.points > 0).sort((a, b) => a.level - b.level);

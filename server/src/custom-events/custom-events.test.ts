@@ -120,6 +120,23 @@ describe('custom events over HTTP', () => {
     expect(polled.map((t) => (t as unknown as { created_at: string }).created_at)).toEqual(events.map((e) => e.ingested_at));
   });
 
+  it('counts a campaign\'s once limit in the period of the event\'s created_at (never one after today), as a cart\'s', async () => {
+    await createCustomer(server.client, 41, { code: 'E41' });
+    const def = await server.client.post('/custom_event_definitions', { slug: 'visit', name: 'Store visit', schema: { type: 'object' } });
+    expect(def.status, def.text).toBe(200);
+    const daily = await server.client.post('/points', {
+      rule_params: { name: 'A visit a day', custom_entity_definition_id: def.body.id, once: 'num_day', rule_effects: [{ type: 'direct_value', value: 3, distribution: 'total' }] },
+    });
+    expect(daily.status, daily.text).toBe(200);
+    // [days from today, points granted]: each past day once, today once; a future-dated event counts today.
+    const steps: [number, number][] = [[-1, 3], [-2, 3], [0, 3], [-1, 0], [1, 0]];
+    for (const [i, [days, points]] of steps.entries()) {
+      const res = await server.client.post('/custom_events', { customer_id: 41, slug: 'visit', data: { step: i }, created_at: `${utcDate(days)}T12:00:00Z` });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.score, `event ${days}`).toBe(points);
+    }
+  });
+
   it("answers score_available as the points of the event available today, as the ledger settles them in the same commit", async () => {
     // The five-star campaign above: 25 points from the event's day for 30 days.
     await createCustomer(server.client, 39, { code: 'E39' });

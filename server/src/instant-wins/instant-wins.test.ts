@@ -33,8 +33,9 @@ describe('instant wins over HTTP', () => {
   };
   let nextCart = 1;
   // Each cart has its own id: the draw's seed is derived from the cart, so the same cart always draws the same.
+  // Sold now: a cart counts its once limit in its sale's period, which remaining_participations reads today.
   const cart = (customerId: number, path = '/carts/realtime') =>
-    server.client.post(path, cartBody(10, { id: nextCart++, customer_id: customerId, creation_date: '2026-11-20T10:00:00Z' }));
+    server.client.post(path, cartBody(10, { id: nextCart++, customer_id: customerId }));
   const instantEffects = (body: { effects: Array<{ type: string } & Record<string, unknown>> }) => body.effects.filter((e) => e.type === 'instant_win');
 
   beforeAll(async () => {

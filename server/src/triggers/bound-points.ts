@@ -127,7 +127,7 @@ export function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEv
   const key = [tenantPrefix(scope.tenant), scope.settings.version, event.overwrite ?? '', ...event.campaigns.map(versionOf), '|', ...event.instantWins.map(versionOf)].join(':');
   const cached = programs.get(key, () => describeProgram(compileCampaigns(campaigns, engineSettings(scope.settings)), campaigns, { campaignVersion: 0, settingsVersion: scope.settings.version }));
   const customer = { id: event.customer.id, code: event.customer.code ?? null, record: event.customer };
-  const built = buildContext(deps.sources, scope.tenant, scope.settings, cached, customer, scope.now, 'realtime', event.seed);
+  const built = buildContext(deps.sources, scope.tenant, scope.settings, cached, customer, scope.now, 'realtime', event.seed, { eventAt: event.at });
   const context = event.country === undefined || !built.customer ? built : { ...built, customer: { ...built.customer, registration_country: event.country } };
   const cart = {
     creation_date: event.at,
