@@ -106,11 +106,10 @@ export class CartService {
     const contextOf = (of: CartCustomer, mode: Context['mode'], seed: string): Context => {
       const returns = readReturns(this.stores, tenant, { now, timezone: settings.timezone }, of.id, body.returns);
       return {
-        ...buildContext(this.sources, tenant, settings, cached, of, now, mode, seed, request.product_ids, request.listed_codes, String(body.creation_date)),
+        ...buildContext(this.sources, tenant, settings, cached, of, now, mode, seed, { productIds: request.product_ids, listedCodes: request.listed_codes, saleAt: String(body.creation_date) }),
         ...(returns ? { returns } : {}),
         ...(locationFeatures ? { location_features: locationFeatures } : {}),
       };
-      return { ...buildContext(this.sources, tenant, settings, cached, of, now, mode, seed, { productIds: request.product_ids, listedCodes: request.listed_codes, saleAt: String(body.creation_date) }), ...(returns ? { returns } : {}) };
     };
     // Names in another language only when asked and some campaign has them: otherwise the answer is the engine's.
     const language = task.language !== undefined && cached.texts.size > 0 ? task.language : undefined;
