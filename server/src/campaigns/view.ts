@@ -119,8 +119,8 @@ export function tierEntries(conditions: unknown) {
 /** The products and locations a campaign's rules name (single reads). */
 export function ruleLists(params: { rule_conditions?: unknown; rule_application?: unknown }) {
   return {
-    product_ids_rule_conditions: ruleValues(params.rule_conditions, 'product_id') ?? [],
-    product_ids_rule_application: ruleValues(params.rule_application, 'product_id') ?? [],
+    product_ids_rule_conditions: (ruleValues(params.rule_conditions, 'product_id') ?? []).map((id) => wireInt(id)),
+    product_ids_rule_application: (ruleValues(params.rule_application, 'product_id') ?? []).map((id) => wireInt(id)),
     locations_ids: (ruleValues(params.rule_conditions, 'location_id') ?? []).map((id) => wireInt(id)),
     location_codes: ruleValues(params.rule_conditions, 'location_code') ?? [],
   };
