@@ -252,6 +252,11 @@ export interface ReturnedPoints {
   score_from_customer: number;
   /** Points the customer spent on the ticket line that this return gives back. */
   score_to_customer: number;
+  /**
+   * Points the customer spent on the whole ticket with POST /points/redeem_cart that this return gives back (the
+   * line's share of them; absent: none). Reported in `score_returned_to_customer` with `score_to_customer`.
+   */
+  redeemed_to_customer?: number;
 }
 
 export interface CouponInfo {

@@ -22,6 +22,14 @@ describe('returns move the points the caller worked out from the ticket', () => 
     expect(writes.returns).toEqual([moved({ score_to_customer: 30 })]);
   });
 
+  it('points spent on the ticket with redeem_cart that a return gives back count in score_returned_to_customer', () => {
+    const outcome = evaluate([tenPerUnit], returnCart(), context({ returns: [moved({ score_to_customer: 30, redeemed_to_customer: 500 })] }));
+    expect(outcome.response).toMatchObject({ score_returned_to_customer: 530, score_returned_to_customer_as_money: 5.3 });
+    // 1000 available + 200 earned - 59 taken back + 530 given back.
+    expect(outcome.response.customer[0]).toMatchObject({ score: 1671, score_available: 1671 });
+    expect(outcome.writes.returns).toEqual([moved({ score_to_customer: 30, redeemed_to_customer: 500 })]);
+  });
+
   it('the negative return line earns nothing', () => {
     const outcome = evaluate([tenPerUnit], returnCart(), context({ returns: [moved()] }));
     expect(outcome.response.scores.map((s) => s.line_order)).toEqual([1]);
@@ -53,5 +61,8 @@ describe('returns move the points the caller worked out from the ticket', () => 
       field: 'context.returns[0].score_from_customer',
     });
     expect(errorOf(() => evaluate([tenPerUnit], returnCart(), context({ returns: [moved({ quantity: -1 })] })))).toMatchObject({ field: 'context.returns[0].quantity' });
+    expect(errorOf(() => evaluate([tenPerUnit], returnCart(), context({ returns: [moved({ redeemed_to_customer: 1.5 })] })))).toMatchObject({
+      field: 'context.returns[0].redeemed_to_customer',
+    });
   });
 });

@@ -13,7 +13,7 @@ export function applyReturns(run: Run): void {
   for (const returned of run.context.returns) {
     if (returned === null) continue;
     run.scoreReturnedFrom += returned.score_from_customer;
-    run.scoreReturnedTo += returned.score_to_customer;
+    run.scoreReturnedTo += returned.score_to_customer + (returned.redeemed_to_customer ?? 0);
     run.writes.returns.push(returned);
   }
 }

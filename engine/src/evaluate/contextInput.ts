@@ -84,8 +84,10 @@ function readReturned(returns: Context['returns'], returnCount: number): (Return
     idString(returned.ticket_id, `${field}.ticket_id`);
     if (!Number.isSafeInteger(returned.line_order)) throw invalidRequest(`${field}.line_order`, mustBe('integer'));
     if (typeof returned.quantity !== 'number' || !(returned.quantity >= 0)) throw invalidRequest(`${field}.quantity`, mustBeIn('number', { minimum: 0 }));
-    for (const points of ['score_from_customer', 'score_to_customer'] as const) {
-      if (!Number.isSafeInteger(returned[points]) || returned[points] < 0) throw invalidRequest(`${field}.${points}`, mustBeIn('integer', { minimum: 0 }));
+    for (const points of ['score_from_customer', 'score_to_customer', 'redeemed_to_customer'] as const) {
+      const value = returned[points];
+      if (points === 'redeemed_to_customer' && value === undefined) continue;
+      if (!Number.isSafeInteger(value) || value! < 0) throw invalidRequest(`${field}.${points}`, mustBeIn('integer', { minimum: 0 }));
     }
     return returned;
   });

@@ -113,17 +113,21 @@ describe('POST /carts/cancellation gives back the points spent with POST /points
     for (const id of [73, 74]) await expectLedgerAddsUp(server.client, id);
   });
 
-  it('returns of the ticket give back none of the spend; the ticket\'s cancellation gives back all of it', async () => {
+  it('a return gives back its share of the spend, rounded down; the ticket\'s cancellation gives back the rest', async () => {
     await seed(75);
     const ticket = cart(75, 10, {}, 2);
     expect((await post('/carts/realtime', ticket)).score).toBe(100);
-    await post('/points/redeem_cart', { activity_id: ticket.id, customer_id: 75, amount: 20 });
+    await post('/points/redeem_cart', { activity_id: ticket.id, customer_id: 75, amount: 21 });
+    // One unit of 2: floor(21 / 2) = 10.
     const returned = await post('/carts/realtime', cart(75, -5, { returns: [{ ticket_id: ticket.id, line_order: 1, from_line_order: 1, quantity: -1 }] }, -1));
-    expect(returned).toMatchObject({ score_returned_from_customer: 50, score_returned_to_customer: 0 });
+    expect(returned).toMatchObject({ score_returned_from_customer: 50, score_returned_to_customer: 10 });
+    expect((await balance(server.client, 75)).score).toBe(200 + 100 - 21 - 50 + 10);
 
     const mirror = await post('/carts/cancellation', { cart_to_cancel_id: ticket.id });
-    expect(mirror).toMatchObject({ score_returned_from_customer: 50, score_returned_to_customer: 20 });
+    expect(mirror).toMatchObject({ score_returned_from_customer: 50, score_returned_to_customer: 11 });
     expect((await balance(server.client, 75)).score).toBe(200);
+    const back = (await transactions(server.client, 75, { origin_type: 'activity' })).filter((t) => (t.origin_info.activity as { id: number }).id === mirror.id);
+    expect(back.map((t) => t.amount).sort((a, b) => a - b)).toEqual([-50, 11]);
     await expectLedgerAddsUp(server.client, 75);
   });
 });

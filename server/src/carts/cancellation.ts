@@ -3,7 +3,8 @@
  * quantity and amount negative; in the same transaction the original's points
  * transaction is reversed through the ledger (points earned taken back,
  * points spent returned, less what returns of it already moved), the points
- * spent on it with POST /points/redeem_cart given back, its budget,
+ * spent on it with POST /points/redeem_cart given back (less what returns
+ * gave back of them), its budget,
  * limit and stock consumption returned to the counters, its vouchers given
  * back, the instant-win prizes it won taken back (points reversed, reward
  * redemptions reverted, unplayed game plays removed) and, when it was itself
@@ -12,7 +13,7 @@
  * (cart_cancellation_wait_seconds, default 5 minutes).
  */
 import { TallyError, emptyWrites } from '@tally/engine';
-import type { CounterStore } from '../counters/store.js';
+import { movesPoints, type CounterStore } from '../counters/store.js';
 import { retractCart } from '../challenges/progress.js';
 import { readBalance, reversalOf, reversePoints } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
@@ -30,6 +31,8 @@ import type { CartRecord } from './types.js';
 import { afterReturn } from '../vouchers/use.js';
 import { takeBackPrizes } from '../instant-wins/deliver.js';
 import { pointsAsMoney } from '../points/money.js';
+import type { LedgerClock } from '../points/types.js';
+import { spreadReturned } from '../points/wallet.js';
 import type { CartsCancellation } from '../wire/types.js';
 import { raiseEvent } from '../webhooks/outbox.js';
 
@@ -82,7 +85,7 @@ function refuse(carts: CartStore, tenant: Tenant, settings: CompanySettings, ori
   // Undoing a return of a ticket cancelled since would give back points the ticket's cancellation already settled;
   // a return that moved no points (units returned before, a line that earned and spent nothing) settles nothing.
   for (const moved of original.writes.returns ?? []) {
-    if (moved.score_from_customer === 0 && moved.score_to_customer === 0) continue;
+    if (!movesPoints(moved)) continue;
     const ticket = carts.get(tenant, String(moved.ticket_id));
     if (ticket && ticket.cancelled_by !== null) {
       return new TallyError('conflict', `${field}: cart ${original.id} returns lines of cart ${ticket.id}, which cart ${ticket.cancelled_by} has cancelled since`, field);
@@ -123,9 +126,9 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
   const moved = counters.returnedOfTicket(tenant, original.id);
   const returned = { taken_back: moved.score_from_customer, given_back: moved.score_to_customer };
   const reversal = reversalOf(env, tenant, clock, original.points_transaction_id, returned);
-  // Points spent on the cart with POST /points/redeem_cart are given back whole (returns give back none of them).
-  const redemptions = original.points_redemptions ?? [];
-  const redeemed = redemptions.reduce((sum, txId) => sum + reversalOf(env, tenant, clock, txId).give_back, 0);
+  // Points spent on the cart with POST /points/redeem_cart: the rest of what returns gave back of them.
+  const redemptions = redeemedLeft(env, tenant, clock, original.points_redemptions ?? [], moved.redeemed_to_customer);
+  const redeemed = redemptions.reduce((sum, spend) => sum + spend.give_back, 0);
   const given = { take_back: reversal.take_back, give_back: reversal.give_back + redeemed };
   const response = { ...mirrorResponse(cartResponse(original), id, code, given, (points) => pointsAsMoney(points, settings)), creation_date: at };
   const origin = {
@@ -138,9 +141,9 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
     pointsTransactionId = reversePoints(env, tenant, clock, original.points_transaction_id, { ...origin, created_at: at }, returned)?.id ?? null;
   }
   // Each to the customer holding the spend now (after a merge, the one it was merged into), as the cart's own spend.
-  for (const txId of redemptions) {
+  for (const { txId, returned: byReturns } of redemptions) {
     const comments = `points spent on cart ${original.id} (points transaction ${txId}) given back`;
-    reversePoints(env, tenant, clock, txId, { ...origin, origin_info: { ...origin.origin_info, comments }, created_at: at });
+    reversePoints(env, tenant, clock, txId, { ...origin, origin_info: { ...origin.origin_info, comments }, created_at: at }, byReturns);
   }
   // The prizes its instant wins delivered are taken back, as their stock was given back above.
   takeBackPrizes(env, vouchers, { tenant, settings, now, origin, reason: `cart ${original.id} cancelled by cart ${id}` }, original.prize_deliveries ?? []);
@@ -177,4 +180,17 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
   carts.putInTransaction(tenant, { ...original, cancelled_by: id });
   raiseEvent(env, tenant, 'cart.cancelled', () => cartJson(cartReadBody(mirror)), () => cartCustomers(mirror));
   return mirror;
+}
+
+/**
+ * The redeem_cart spends a cancellation still gives back: returns gave back `byReturns` points of them, from the
+ * first spend's points on (ledger.ts, recordPoints), so each is given back less its part of those. A spend returns
+ * gave back whole is left out: its reversal would be an empty transaction.
+ */
+function redeemedLeft(env: StoreEnv, tenant: Tenant, clock: LedgerClock, txIds: readonly string[], byReturns: number) {
+  const spent = txIds.map((txId) => reversalOf(env, tenant, clock, txId).give_back);
+  const parts = spreadReturned(spent, byReturns);
+  return txIds
+    .map((txId, i) => ({ txId, returned: { taken_back: 0, given_back: parts[i] }, give_back: spent[i] - parts[i] }))
+    .filter((spend) => spend.give_back > 0);
 }

@@ -21,7 +21,7 @@ import { rewardPrizesStillDeliverable } from '../instant-wins/recheck.js';
 import { raiseVoucherEvent } from '../vouchers/events.js';
 import { afterUse } from '../vouchers/use.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
-import type { CounterStore } from '../counters/store.js';
+import { movesPoints, type CounterStore } from '../counters/store.js';
 import type { CustomerStore } from '../customers/store.js';
 import { grantsFromCart, readBalance, recordPoints, type PointsGrant, type ReturnMove } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
@@ -284,15 +284,20 @@ function countReturns(stores: RealtimeStores, tenant: Tenant, returned: readonly
   const moves: ReturnMove[] = [];
   for (const moved of returned) {
     const ticketId = String(moved.ticket_id);
+    const redeemed = moved.redeemed_to_customer ?? 0;
     // What the ticket's earlier returns gave back, every line: this return gives back what comes next.
-    const givenBefore = moved.score_to_customer === 0 ? 0 : stores.counters.returnedOfTicket(tenant, ticketId).score_to_customer;
+    const before = moved.score_to_customer === 0 && redeemed === 0 ? undefined : stores.counters.returnedOfTicket(tenant, ticketId);
     stores.counters.addReturnedInTransaction(tenant, ticketId, moved.line_order, moved, 1);
-    if (moved.score_from_customer === 0 && moved.score_to_customer === 0) continue;
+    if (!movesPoints(moved)) continue;
+    const ticket = stores.carts.get(tenant, ticketId);
     moves.push({
-      ticket_transaction: stores.carts.get(tenant, ticketId)?.points_transaction_id ?? null,
+      ticket_transaction: ticket?.points_transaction_id ?? null,
       take_back: moved.score_from_customer,
       give_back: moved.score_to_customer,
-      given_before: givenBefore,
+      given_before: before?.score_to_customer ?? 0,
+      redemptions: ticket?.points_redemptions ?? [],
+      redeemed_give_back: redeemed,
+      redeemed_before: before?.redeemed_to_customer ?? 0,
     });
   }
   return moves;

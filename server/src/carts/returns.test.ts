@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../testing/server.js';
-import { createCustomer, expectLedgerAddsUp, utcDate } from '../points/testing.js';
+import { createCustomer, expectLedgerAddsUp, transactions, utcDate } from '../points/testing.js';
 
 const CREATED = '2026-11-20T10:00:00Z';
 let nextId = 7000;
@@ -98,6 +98,50 @@ describe('returns take back the points the returned units earned', () => {
     const cancelled = await server.client.post('/carts/cancellation', { cart_to_cancel_id: ticket.id });
     expect(cancelled.body).toMatchObject({ score_returned_from_customer: 48, score_returned_to_customer: 20 });
     expect((await balance()).score).toBe(start);
+    await expectLedgerAddsUp(server.client, 8);
+  });
+
+  it('gives back the returned units\' share of the points spent on the ticket with redeem_cart, cumulatively; the ticket\'s cancellation gives back the rest', async () => {
+    await server.client.post('/carts/realtime', cart([line(1, 10, 1)]));
+    // Line 1: 3 x 2.00, line 2: 3.00, earning 90. Of 25 points spent with redeem_cart (15, then 10), line 1's share is
+    // floor(25 x 6/9) = 16 and line 2's floor(25 x 3/9) = 8, as points earned on the whole cart are shared.
+    const ticket = cart([line(1, 6, 3), line(2, 3, 1, 101)]);
+    expect((await server.client.post('/carts/realtime', ticket)).body.score).toBe(90);
+    for (const amount of [15, 10]) {
+      const spent = await server.client.post('/points/redeem_cart', { activity_id: ticket.id, customer_id: 8, amount, comments: `spend ${amount} on ${ticket.id}` });
+      expect(spent.status).toBe(200);
+    }
+    const second = (await transactions(server.client, 8)).find((t) => t.origin_info.comments === `spend 10 on ${ticket.id}`)!;
+    const start = (await balance()).score;
+
+    const simulated = await server.client.post('/carts/simulate', returning(ticket, 1, 1, 2));
+    expect(simulated.body).toMatchObject({ score_returned_from_customer: 20, score_returned_to_customer: 5 });
+    expect((await balance()).score).toBe(start);
+
+    // One unit of 3 gives back floor(16 / 3) = 5; the other two the rest of 16 (the first spend's last 10, the second's first 1).
+    const first = await server.client.post('/carts/realtime', returning(ticket, 1, 1, 2));
+    expect(first.body).toMatchObject({ score_returned_from_customer: 20, score_returned_to_customer: 5, score_returned_to_customer_as_money: 0.05 });
+    const rest = await server.client.post('/carts/realtime', returning(ticket, 1, 2, 2));
+    expect(rest.body).toMatchObject({ score_returned_from_customer: 40, score_returned_to_customer: 11 });
+    expect((await balance()).score).toBe(start - 20 + 5 - 40 + 11);
+    // A fourth unit of the line gives back nothing more.
+    expect((await server.client.post('/carts/simulate', returning(ticket, 1, 1, 2))).body.score_returned_to_customer).toBe(0);
+
+    // Cancelling a return takes back what it gave back and uncounts it: the same units give it back again.
+    const undone = await server.client.post('/carts/cancellation', { cart_to_cancel_id: rest.body.id });
+    expect(undone.body).toMatchObject({ score_returned_from_customer: 11, score_returned_to_customer: 40 });
+    expect((await balance()).score).toBe(start - 20 + 5);
+    expect((await server.client.post('/carts/realtime', returning(ticket, 1, 2, 2))).body.score_returned_to_customer).toBe(11);
+
+    // The ticket's cancellation: the 30 earned that returns did not take back, and the 9 of the 25 spent that they did
+    // not give back, all of the second spend's (the first came back whole: no transaction for it).
+    const cancelled = await server.client.post('/carts/cancellation', { cart_to_cancel_id: ticket.id });
+    expect(cancelled.body).toMatchObject({ score_returned_from_customer: 30, score_returned_to_customer: 9 });
+    const reversals = (await transactions(server.client, 8, { origin_type: 'activity' })).filter((t) => (t.origin_info.activity as { id: number }).id === cancelled.body.id);
+    expect(reversals.map((t) => t.amount).sort((a, b) => a - b)).toEqual([-30, 9]);
+    expect(reversals.find((t) => t.amount === 9)!.origin_info.comments).toBe(`points spent on cart ${ticket.id} (points transaction ${second.id}) given back`);
+    // Returns and the cancellation took back the 90 earned and gave back the 25 spent: the balance is as before the ticket.
+    expect((await balance()).score).toBe(start - 90 + 25);
     await expectLedgerAddsUp(server.client, 8);
   });
 

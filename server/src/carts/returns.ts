@@ -9,11 +9,13 @@
  *
  * What a return moves (docs/carts.md, "Returns"): of the points the ticket
  * line earned, the share of the units returned is taken back from the
- * customer; of the points spent on it (cashback), that share is given back.
- * Shares are cumulative over every return of the line (the `returned`
- * counter), so the returns of a whole line move exactly what it earned and
- * spent, never more; nor more than the ticket's points that have not
- * expired. Only the ticket's own customer's returns move points, and a
+ * customer; of the points spent on it (cashback), that share is given back;
+ * so is that share of the line's part of the points spent on the whole ticket
+ * with POST /points/redeem_cart (shared among its lines as the points earned
+ * on the whole cart are). Shares are cumulative over every return of the line
+ * (the `returned` counter), so the returns of a whole line move exactly what
+ * it earned and spent, never more; nor more than the ticket's points that
+ * have not expired. Only the ticket's own customer's returns move points, and a
  * cancelled ticket's none (the cancellation took everything back).
  */
 import type { CartResponse, ReturnedPoints } from '@tally/engine';
@@ -21,7 +23,7 @@ import { Decimal } from 'decimal.js';
 import { invalidRequest } from '../http/errors.js';
 import { wireInt } from '../http/wire.js';
 import { addQuantities, type CounterStore, type Returned } from '../counters/store.js';
-import { unexpiredGrants } from '../points/ledger.js';
+import { takenBy, unexpiredGrants } from '../points/ledger.js';
 import type { LedgerClock } from '../points/types.js';
 import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
@@ -58,6 +60,7 @@ export function readReturns(
   // Returns of one line, or of one ticket, in the same cart count one after the other.
   const running = new Map<string, Returned>();
   const leftOfTicket = new Map<string, number>();
+  const redeemedOnTicket = new Map<string, number>();
   // Units of each ticket line this cart's entries return: split across entries they are bounded as one.
   const inCart = new Map<string, number>();
   return (returns as ReturnLine[]).map((ret, i) => {
@@ -83,18 +86,24 @@ export function readReturns(
     const share = (points: number) => new Decimal(points).times(after).div(units).floor().toNumber();
     // Points that expired before they came back are not taken back: the customer never had them to spend.
     const left = leftOfTicket.get(ticket.id) ?? unexpiredLeft(sources, tenant, clock, ticket);
+    const redeemed = redeemedOnTicket.get(ticket.id) ?? redeemedOn(sources, tenant, ticket);
+    redeemedOnTicket.set(ticket.id, redeemed);
+    const redeemedBefore = before.redeemed_to_customer ?? 0;
+    const redeemedBack = Math.max(0, share(cartShareOfLine(response, order, redeemed)) - redeemedBefore);
     const moved: ReturnedPoints = {
       ticket_id: wireInt(ticket.id),
       line_order: order,
       quantity: addQuantities(after, -before.quantity),
       score_from_customer: Math.max(0, Math.min(share(earnedOnLine(response, order)) - before.score_from_customer, left)),
       score_to_customer: Math.max(0, share(spentOnLine(response, order)) - before.score_to_customer),
+      redeemed_to_customer: redeemedBack,
     };
     leftOfTicket.set(ticket.id, left - moved.score_from_customer);
     running.set(key, {
       quantity: after,
       score_from_customer: before.score_from_customer + moved.score_from_customer,
       score_to_customer: before.score_to_customer + moved.score_to_customer,
+      redeemed_to_customer: redeemedBefore + redeemedBack,
     });
     return moved;
   });
@@ -104,6 +113,11 @@ export function readReturns(
 function unexpiredLeft(sources: ReturnSources, tenant: Tenant, clock: LedgerClock, ticket: CartRecord): number {
   if (ticket.points_transaction_id === null) return 0;
   return unexpiredGrants(sources.env, tenant, clock, ticket.points_transaction_id) - sources.counters.returnedOfTicket(tenant, ticket.id).score_from_customer;
+}
+
+/** Points spent on the ticket with POST /points/redeem_cart: what its spends' transactions took (read by id). */
+function redeemedOn(sources: ReturnSources, tenant: Tenant, ticket: CartRecord): number {
+  return takenBy(sources.env, tenant, ticket.points_redemptions ?? []).reduce((sum, line) => sum + line.score, 0);
 }
 
 /**
@@ -124,10 +138,7 @@ function findTicket(carts: CartStore, tenant: Tenant, ret: ReturnLine, i: number
   return ticket;
 }
 
-/**
- * Points the ticket earned on a line: its own `scores`, plus its share of the points earned on the whole
- * cart (line -1), pro rata to the line's total among the lines paid for.
- */
+/** Points the ticket earned on a line: its own `scores`, plus its share of the points earned on the whole cart (line -1). */
 function earnedOnLine(ticket: CartResponse, order: number): number {
   let own = 0;
   let onCart = 0;
@@ -136,12 +147,17 @@ function earnedOnLine(ticket: CartResponse, order: number): number {
     if (entry.line_order === order) own += entry.score;
     else if (entry.line_order === -1) onCart += entry.score;
   }
-  if (onCart === 0) return own;
+  return own + cartShareOfLine(ticket, order, onCart);
+}
+
+/** A line's share of points on the whole ticket: pro rata to its total among the lines paid for, rounded down. */
+function cartShareOfLine(ticket: CartResponse, order: number, points: number): number {
+  if (points === 0) return 0;
   const paid = ticket.lines.map((line) => ({ order: line.order, total: new Decimal(line.total) })).filter((line) => line.total.gt(0));
   const all = paid.reduce((sum, line) => sum.plus(line.total), new Decimal(0));
   const line = paid.find((l) => l.order === order);
-  if (!line || all.isZero()) return own;
-  return own + new Decimal(onCart).times(line.total).div(all).floor().toNumber();
+  if (!line || all.isZero()) return 0;
+  return new Decimal(points).times(line.total).div(all).floor().toNumber();
 }
 
 /** Points spent on a line (its cashbacks). */
@@ -157,5 +173,6 @@ export function sameReturns(evaluated: readonly ReturnedPoints[], now: readonly 
 
 function sameMove(a: ReturnedPoints, b: ReturnedPoints): boolean {
   return String(a.ticket_id) === String(b.ticket_id) && a.line_order === b.line_order && a.quantity === b.quantity
-    && a.score_from_customer === b.score_from_customer && a.score_to_customer === b.score_to_customer;
+    && a.score_from_customer === b.score_from_customer && a.score_to_customer === b.score_to_customer
+    && (a.redeemed_to_customer ?? 0) === (b.redeemed_to_customer ?? 0);
 }

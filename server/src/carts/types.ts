@@ -66,7 +66,8 @@ export interface CartRecord {
   /** The instant-win prizes the cart won (`instant_win_deliveries` ids), which its cancellation takes back; absent: none. */
   prize_deliveries?: string[];
   /**
-   * The points transactions of POST /points/redeem_cart spends on the cart, which its cancellation gives back;
+   * The points transactions of POST /points/redeem_cart spends on the cart, in order, which its returns give back
+   * their share of and its cancellation the rest;
    * absent: none (or spent before carts recorded them, docs/carts.md).
    */
   points_redemptions?: string[];

@@ -21,9 +21,11 @@ export interface Returned {
   quantity: number;
   score_from_customer: number;
   score_to_customer: number;
+  /** Points of the ticket's POST /points/redeem_cart spends given back (absent: none, as in counters written before). */
+  redeemed_to_customer?: number;
 }
 
-const NOTHING_RETURNED: Returned = { quantity: 0, score_from_customer: 0, score_to_customer: 0 };
+const NOTHING_RETURNED: Required<Returned> = { quantity: 0, score_from_customer: 0, score_to_customer: 0, redeemed_to_customer: 0 };
 
 export interface CounterStore {
   budgetSpent(tenant: Tenant, campaignId: string, periodKey: string): number;
@@ -35,7 +37,7 @@ export interface CounterStore {
   addStockConsumedInTransaction(tenant: Tenant, campaignId: string, prizeId: string, units: number): void;
   returned(tenant: Tenant, ticketId: string, lineOrder: number): Returned;
   /** What every line of the ticket returned, summed (a cancellation of the ticket takes back only the rest). */
-  returnedOfTicket(tenant: Tenant, ticketId: string): Returned;
+  returnedOfTicket(tenant: Tenant, ticketId: string): Required<Returned>;
   /** Inside `env.transact`: adds a return's movement (negated: takes it off, when the returning cart is cancelled). */
   addReturnedInTransaction(tenant: Tenant, ticketId: string, lineOrder: number, moved: Returned, sign: 1 | -1): void;
 }
@@ -88,7 +90,7 @@ export class LmdbCounterStore implements CounterStore {
     return (this.db.get([tenantPrefix(tenant), 'returned', ticketId, lineOrder]) as Returned | undefined) ?? NOTHING_RETURNED;
   }
 
-  returnedOfTicket(tenant: Tenant, ticketId: string): Returned {
+  returnedOfTicket(tenant: Tenant, ticketId: string): Required<Returned> {
     const sum = { ...NOTHING_RETURNED };
     const prefix = [tenantPrefix(tenant), 'returned', ticketId];
     for (const { value } of this.db.getRange({ start: prefix, end: [...prefix, '\uffff'] })) {
@@ -96,6 +98,7 @@ export class LmdbCounterStore implements CounterStore {
       sum.quantity = addQuantities(sum.quantity, line.quantity);
       sum.score_from_customer += line.score_from_customer;
       sum.score_to_customer += line.score_to_customer;
+      sum.redeemed_to_customer += line.redeemed_to_customer ?? 0;
     }
     return sum;
   }
@@ -107,10 +110,16 @@ export class LmdbCounterStore implements CounterStore {
       quantity: addQuantities(before.quantity, sign * moved.quantity),
       score_from_customer: before.score_from_customer + sign * moved.score_from_customer,
       score_to_customer: before.score_to_customer + sign * moved.score_to_customer,
+      redeemed_to_customer: (before.redeemed_to_customer ?? 0) + sign * (moved.redeemed_to_customer ?? 0),
     };
-    if (after.quantity === 0 && after.score_from_customer === 0 && after.score_to_customer === 0) this.db.removeSync(key);
+    if (after.quantity === 0 && !movesPoints(after)) this.db.removeSync(key);
     else this.db.putSync(key, after);
   }
+}
+
+/** Whether a return (or the returns of a line) moved any points. */
+export function movesPoints(moved: Returned): boolean {
+  return moved.score_from_customer !== 0 || moved.score_to_customer !== 0 || (moved.redeemed_to_customer ?? 0) !== 0;
 }
 
 /** Quantities may be fractional (weighed goods): summed in decimal, so 0.1 + 0.2 returned is 0.3. */

@@ -77,6 +77,12 @@ export interface ReturnMove {
   give_back: number;
   /** What earlier returns of the ticket gave back (this one continues after it). */
   given_before: number;
+  /** The ticket's POST /points/redeem_cart spends (their transactions, as the cart record lists them). */
+  redemptions: readonly string[];
+  /** Points given back from what those spends took, one after the other, with their dates. */
+  redeemed_give_back: number;
+  /** What earlier returns of the ticket gave back of them. */
+  redeemed_before: number;
 }
 
 const TRANSACTIONS = 'points_transactions';
@@ -229,7 +235,11 @@ export function recordPoints(env: StoreEnv, tenant: Tenant, clock: LedgerClock, 
       taken = [...taken, ...back.taken];
       movement = combine(movement, back.movement);
     }
-    if (ret.give_back > 0) movement = combine(movement, giveBack(view.wallet, givenBack(ticket, ret, today), id, today));
+    if (ret.give_back > 0) movement = combine(movement, giveBack(view.wallet, givenBack(ticket?.taken ?? [], ret.given_before, ret.give_back, today), id, today));
+    if (ret.redeemed_give_back > 0) {
+      const lines = givenBack(takenBy(env, tenant, ret.redemptions), ret.redeemed_before, ret.redeemed_give_back, today);
+      movement = combine(movement, giveBack(view.wallet, lines, id, today));
+    }
   }
   view.save();
   const extra = {
@@ -242,10 +252,15 @@ export function recordPoints(env: StoreEnv, tenant: Tenant, clock: LedgerClock, 
 }
 
 /** The points a return gives back: the next of what the ticket took, else (a ticket without them) points available today. */
-function givenBack(ticket: PointsTransaction | undefined, ret: ReturnMove, today: string): ScoreLine[] {
-  const lines = slicePoints(ticket?.taken ?? [], ret.given_before, ret.give_back);
-  const short = ret.give_back - lines.reduce((sum, line) => sum + line.score, 0);
+function givenBack(taken: readonly ScoreLine[], before: number, points: number, today: string): ScoreLine[] {
+  const lines = slicePoints(taken, before, points);
+  const short = points - lines.reduce((sum, line) => sum + line.score, 0);
   return short > 0 ? [...lines, plainPoints(short, today)] : lines;
+}
+
+/** What these transactions took, one after the other (a ticket's redeem_cart spends); a removed one took nothing. */
+export function takenBy(env: StoreEnv, tenant: Tenant, txIds: readonly string[]): ScoreLine[] {
+  return txIds.flatMap((id) => getTransaction(env, tenant, id)?.taken ?? []);
 }
 
 /**

@@ -4,7 +4,7 @@
  * POST /points/redeem_cart (+ /scores/activity_redeem): spends points on a
  * stored cart, an `activity` transaction; unlike a plain subtraction it is a
  * payment, so it needs the points available (customer_not_enough_score).
- * The cart records the spend's transaction: its cancellation gives the points back.
+ * The cart records the spend's transaction: its returns give back their share of the points, its cancellation the rest.
  */
 import { TallyError } from '@tally/engine';
 import type { CartStore } from '../carts/store.js';
@@ -81,7 +81,7 @@ export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts:
       origin_cart: { cart_id: cart.id, customer_id: customer.id, ...(body.comments === undefined ? {} : { comments: body.comments }) },
       spend: body.amount,
     });
-    // Where the cart's cancellation finds the spend to give back, without reading the customer's ledger.
+    // Where the cart's returns and cancellation find the spend to give back, without reading the customer's ledger.
     carts.putInTransaction(req.tenant, { ...cart, points_redemptions: [...(cart.points_redemptions ?? []), spent.id] });
   });
   return answer(env, req, customer, body.amount);

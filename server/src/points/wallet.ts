@@ -284,6 +284,19 @@ export function slicePoints(lines: readonly ScoreLine[], skip: number, take: num
 }
 
 /**
+ * What `returned` points given back from several transactions' points, one after the other (slicePoints over
+ * them all), gave back of each: the first's points first, never more than each took.
+ */
+export function spreadReturned(taken: readonly number[], returned: number): number[] {
+  let left = returned;
+  return taken.map((points) => {
+    const part = Math.min(points, Math.max(0, left));
+    left -= part;
+    return part;
+  });
+}
+
+/**
  * Takes back `points` that transaction `tx` granted (a return of its cart; null: none): from its own buckets while
  * they hold them (pending ones too), then from the points that expire first, then as debt. The wallet
  * must be settled to today. What the debt took is listed in `taken` as points of today that never
