@@ -4,7 +4,7 @@
  * a write is acknowledged only once it is flushed to disk (`transact`).
  * LMDB is multi-process safe, so the CLI can write while the server runs.
  */
-import { existsSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { open, type Database, type Key, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { CUSTOMER_ENTRIES } from './customer-entries.js';
@@ -123,12 +123,20 @@ export function storeCreation(dataDir: string): string[] {
   return [file, extname(dataDir) !== '' ? `${file}-lock` : join(dataDir, 'lock.mdb')];
 }
 
+/** Modes of what the store creates on disk: its directories and its files (LMDB's, a backup's), for their owner only. */
+export const OWNER_ONLY_DIRECTORY = 0o700;
+const OWNER_ONLY_FILE = 0o600;
+
 /** Opens the store, creating DATA_DIR and an empty store when there is none (lmdb-js makes the directory even read-only). */
 export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv {
   const trackMetrics = options.trackMetrics ?? false;
-  // trackMetrics is lmdb-js's, not in its types.
-  const rootOptions: RootDatabaseOptionsWithPath & { trackMetrics: boolean } = {
+  // The store holds personal data and secrets: what Tally creates is its owner's only, whatever the umask
+  // (lmdb-js would make the directories 0777 and the files 0664, less the umask: world-readable under 022).
+  mkdirSync(dirname(storeFile(dataDir)), { recursive: true, mode: OWNER_ONLY_DIRECTORY });
+  // trackMetrics and permissionsMode are lmdb-js's, not in its types.
+  const rootOptions: RootDatabaseOptionsWithPath & { trackMetrics: boolean; permissionsMode: number } = {
     path: dataDir,
+    permissionsMode: OWNER_ONLY_FILE,
     // One named database per kind of record; room for many more resources.
     maxDbs: 256,
     // Explicit for readers of this file: these are lmdb-js's safe defaults.
@@ -208,8 +216,9 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
       return statSync(storeFile(dataDir)).size;
     },
     backup(dir, compact) {
-      // LMDB copies to a directory, or to a file path when the store is one file.
-      return root.backup(singleFile ? join(dir, 'data.mdb') : dir, compact);
+      // LMDB copies to a directory, or to a file path when the store is one file; it creates the copy 0666 less the umask.
+      const file = join(dir, 'data.mdb');
+      return root.backup(singleFile ? file : dir, compact).then(() => chmodSync(file, OWNER_ONLY_FILE));
     },
     afterCommit(settled) {
       if (!settling) throw new Error('afterCommit is only called inside transact');
