@@ -4,7 +4,7 @@
  * in the condition tree (the single read's product_ids_* and locations_ids
  * fields, the list filter by tier), and whether the location leaves let a
  * campaign run at a location (the campaign, game and instant-win list filters
- * by location).
+ * by location, and voucher_out_location).
  */
 import { compileRule, type CartFacts } from '@tally/engine';
 import type { LocationRef } from '../vouchers/location.js';
@@ -40,25 +40,25 @@ export function ruleAccepts(rule: unknown, field: string, value: string): boolea
   return values === null || values.includes(value);
 }
 
-const LOCATION_FIELDS = new Set(['location_id', 'location_code']);
+const LOCATION_FIELDS = new Set(['location_id', 'location_code', 'location_feature']);
 /** An empty group: it holds (docs/rules.md). */
 const HOLDS = { and: [] };
 /** A cart with nothing but a location: the cut-down rule reads no other fact. */
-const AT_LOCATION: Omit<CartFacts, 'location_id' | 'location_code'> = {
-  total: 0, original_total: 0, location_features: [], currency: '', attributes: {}, customer: { identified: false, attributes: {} },
+const AT_LOCATION: Omit<CartFacts, 'location_id' | 'location_code' | 'location_features'> = {
+  total: 0, original_total: 0, currency: '', attributes: {}, customer: { identified: false, attributes: {} },
   creation_date: { weekday: 1, hour: 0 }, lines: [],
 };
 
 /**
- * Whether a cart at `location` (its id and code, as known) can meet the rule's location leaves
- * (location_id and location_code, any operator, inside and/or): the rule cut down to those leaves,
+ * Whether a cart at `location` (its id, code and features, as known) can meet the rule's location leaves
+ * (location_id, location_code and location_feature, any operator, inside and/or): the rule cut down to those leaves,
  * every other item taken to hold (it may), tested as carts test it. A compiled (stored) rule only.
  */
 export function ruleAdmitsLocation(rule: unknown, location: LocationRef): boolean {
   const conditions = (rule as { conditions?: unknown } | undefined)?.conditions;
   if (conditions === undefined || conditions === null) return true;
   const cut = compileRule({ conditions: locationPart(conditions) }, 'rule_conditions');
-  return cut.test({ ...AT_LOCATION, location_id: location.id, location_code: location.code });
+  return cut.test({ ...AT_LOCATION, location_id: location.id, location_code: location.code, location_features: location.features ?? [] });
 }
 
 function locationPart(node: unknown): unknown {

@@ -95,10 +95,8 @@ export function customerCounterKey(customer: { id: string | null; code: string |
 export interface DatedRequest {
   productIds?: readonly string[];
   listedCodes?: ReadonlySet<string>;
-  /** The cart's creation_date: its vouchers' dates are judged at it; absent: now. */
+  /** The cart's creation_date (an event's date): its vouchers' dates are judged at it, its counters keyed at it (never later than now); absent: now. */
   saleAt?: string;
-  /** The event's own date when it differs from saleAt (a custom event's created_at; its vouchers are judged now). */
-  eventAt?: string;
 }
 
 export function buildContext(
@@ -119,7 +117,7 @@ export function buildContext(
     mode,
     seed,
     ...(customer.id === null ? {} : { customer: customerState(sources, tenant, settings, customer, now, saleAt, cached.usesTier, listedCodes) }),
-    counters: readCounters(sources, tenant, settings, cached, customerCounterKey(customer), dated.eventAt ?? saleAt, at),
+    counters: readCounters(sources, tenant, settings, cached, customerCounterKey(customer), saleAt, at),
     ...(customer.id === null ? {} : readPrizeUnits(sources, tenant, settings, cached, customer.id, now)),
     ...(cached.usesFeatures && sources.products && productIds.length > 0 ? { product_features: sources.products.productFeatures(tenant, productIds) } : {}),
     ...(cached.usesProductCodes && sources.products && productIds.length > 0 ? { product_codes: sources.products.productCodes(tenant, productIds) } : {}),

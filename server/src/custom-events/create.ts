@@ -4,8 +4,9 @@
  * of the campaigns bound to that definition (custom_entity_definition_id)
  * whose conditions hold, as one `custom_entity` points transaction, and
  * draws the instant wins bound to it, in the same commit. Campaign conditions read the event's flat data as
- * `attributes.<name>`. As a cart's creation_date, the event's created_at decides targeting and the points'
- * dates; counters and the points transaction are dated when the event is ingested (ingested_at). A merging or
+ * `attributes.<name>`. As a cart's creation_date, the event's created_at decides targeting, the points' dates,
+ * the dates its vouchers are judged at and its counters' periods (never one after the ingestion); the points
+ * transaction is dated when the event is ingested (ingested_at). A merging or
  * merged customer is refused (402 customer_inactive). A stored event raises custom_event.created.
  */
 import { TallyError } from '@tally/engine';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../testing/server.js';
 import { balance, createCustomer, transactions, utcDate } from '../points/testing.js';
+import { endingSoon, passed } from '../vouchers/testing.js';
 
 const reviewSchema = {
   type: 'object',
@@ -135,6 +136,30 @@ describe('custom events over HTTP', () => {
       expect(res.status, res.text).toBe(200);
       expect(res.body.score, `event ${days}`).toBe(points);
     }
+  });
+
+  it("judges a voucher's dates at the event's created_at, as a cart's at its creation_date; its use, now", async () => {
+    await createCustomer(server.client, 42, { code: 'E42' });
+    const def = await server.client.post('/custom_event_definitions', { slug: 'sample', name: 'Free sample', schema: { type: 'object' } });
+    expect(def.status, def.text).toBe(200);
+    const targeted = await server.client.post('/points', {
+      rule_params: { name: 'Sample voucher', select_customers: 'targeted', custom_entity_definition_id: def.body.id, rule_effects: [{ type: 'direct_value', value: 9, distribution: 'total' }] },
+      coupon_params: { name: 'Sample coupon', available_to: endingSoon(), max_redemptions: 5 },
+    });
+    expect(targeted.status, targeted.text).toBe(200);
+    const issued = await server.client.post('/discounts/trigger', { customer_id: 42, loyalty_rule_id: targeted.body.id, external_voucher_code: 'SAMPLE-1' });
+    expect(issued.status, issued.text).toBe(200);
+    const end = (await server.client.get('/vouchers/SAMPLE-1')).body.available_to as string;
+    const whileValid = new Date().toISOString().slice(0, 19) + 'Z';
+    await passed(end);
+    // Sent after the voucher expired, the event of when it was valid uses it; an event of now does not.
+    const late = await server.client.post('/custom_events', { customer_id: 42, slug: 'sample', data: {}, created_at: whileValid });
+    expect(late.status, late.text).toBe(200);
+    expect(late.body.score).toBe(9);
+    expect((await server.client.get('/vouchers/SAMPLE-1')).body.redemptions).toBe(1);
+    const live = await server.client.post('/custom_events', { customer_id: 42, slug: 'sample', data: {} });
+    expect(live.body.score).toBe(0);
+    expect((await server.client.get('/vouchers/SAMPLE-1')).body.redemptions).toBe(1);
   });
 
   it("answers score_available as the points of the event available today, as the ledger settles them in the same commit", async () => {

@@ -2,6 +2,7 @@
  * A retailer runs a campaign "in every store tagged outlet" (the cart field `location_feature`, docs/rules.md) while
  * tills send carts by location id or code and the back office tags and untags stores, or removes a tag
  * (docs/company-data.md, "Features named by campaigns"). Carts run on pool workers (WORKERS=1, and the writers).
+ * Outside carts, the lists by location and voucher_out_location read the location's features too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../testing/server.js';
@@ -104,5 +105,77 @@ describe('campaigns by location feature', () => {
     expect((await server.client.patch('/products/1', { features: [] })).status).toBe(200);
     expect((await server.client.delete('/taxonomies/family/features/12')).status).toBe(200);
     expect(await applied({ location_id: 12 })).toEqual(['Not outlets']);
+  });
+});
+
+describe('campaigns by location feature outside carts: the lists by location and voucher_out_location', () => {
+  let server: TestServer;
+  const COAST = { taxonomy_slug: 'zone', id: 1 };
+  const coastal = at('location_feature', 'in', ['zone:1']);
+  const inland = at('location_feature', 'not_in', ['zone:1']);
+  const ids: Record<string, number> = {};
+  const ok = async (res: Promise<{ status: number; text: string; body: any }>) => {
+    const answer = await res;
+    expect(answer.status, answer.text).toBe(200);
+    return answer.body;
+  };
+  beforeAll(async () => {
+    server = await startServer();
+    await ok(server.client.post('/locations/taxonomies', { slug: 'zone', name: 'Zone' }));
+    await ok(server.client.post('/locations/taxonomies/zone/features', { id: 1, name: 'Coast' }));
+    await ok(server.client.post('/locations', { id: 20, code: 'COAST1', name: 'Beach store', country: 'ES', features: [COAST] }));
+    await ok(server.client.post('/locations', { id: 21, code: 'INLAND1', name: 'Town store', country: 'ES' }));
+    await ok(server.client.post('/customers', { id: 70, code: 'C70', name: 'Ana', registration_location_id: 20 }));
+    const effects = [{ type: 'direct_value', value: 1, distribution: 'total' }];
+    const prizePoints = (await ok(server.client.post('/points', { rule_params: { name: 'Prize points', rule_effects: effects } }))).id;
+    const prize = { name: 'Mug', outcome: { promotion_type: 'points', promotion_id: prizePoints }, weight: 1, stock: -1 };
+    for (const [name, rule_conditions] of [['coastal', coastal], ['inland', inland]] as const) {
+      ids[`discount ${name}`] = (await ok(server.client.post('/discounts', { rule_params: { name, rule_conditions, rule_effects: effects } }))).id;
+      ids[`points ${name}`] = (await ok(server.client.post('/points', { rule_params: { name, rule_conditions, rule_effects: effects } }))).id;
+      const game = { type: 'wheel', config: { slices: 8 }, template: 'spin', game_prizes: [{ name: 'Fifty points', outcome: 'points', points: 50, weight: 1, stock: -1 }] };
+      ids[`game ${name}`] = (await ok(server.client.post('/games', { rule_params: { name, select_customers: 'loyalty', rule_conditions }, game }))).id;
+      ids[`instant win ${name}`] = (await ok(server.client.post('/instant_wins', { rule_params: { name, select_customers: 'loyalty', rule_conditions }, instant_win: { instant_win_prizes: [prize] } }))).id;
+    }
+    ids.targeted = (await ok(server.client.post('/discounts', {
+      rule_params: { name: 'Coastal coupon', select_customers: 'targeted', rule_conditions: coastal, rule_effects: effects },
+      coupon_params: { name: 'Coastal coupon', max_redemptions: 5 },
+    }))).id;
+    await ok(server.client.post('/discounts/trigger', { customer_id: 70, loyalty_rule_id: ids.targeted, external_voucher_code: 'SEA-1' }));
+  });
+  afterAll(() => server.dispose());
+
+  it('lists a campaign, game and instant win by location feature at a tagged location, by id and by code, and its opposite at an untagged one', async () => {
+    const listed = async (path: string, kind: string, query: Record<string, string>) => {
+      const data = (await ok(server.client.get(path, { query: { per_page: '100', ...query } }))).data as { id: number }[];
+      return ['coastal', 'inland'].filter((name) => data.some((c) => c.id === ids[`${kind} ${name}`]));
+    };
+    for (const [path, kind] of [['/discounts', 'discount'], ['/points', 'points'], ['/games', 'game'], ['/instant_wins', 'instant win']]) {
+      for (const tagged of [{ location_id: '20' }, { location_code: 'COAST1' }] as Record<string, string>[]) expect(await listed(path, kind, tagged), `${path} ${JSON.stringify(tagged)}`).toEqual(['coastal']);
+      for (const untagged of [{ location_id: '21' }, { location_code: 'INLAND1' }] as Record<string, string>[]) expect(await listed(path, kind, untagged), `${path} ${JSON.stringify(untagged)}`).toEqual(['inland']);
+      // A location company data does not know has no features.
+      expect(await listed(path, kind, { location_code: 'NOWHERE' })).toEqual(['inland']);
+    }
+  });
+
+  it("refuses a voucher of a campaign by location feature at an untagged location (validate, redeem), and takes it at a tagged one", async () => {
+    const validate = (query: Record<string, string>) => server.client.get('/vouchers/SEA-1', { query: { validate: 'true', ...query } });
+    for (const untagged of [{ location_id: '21' }, { location_code: 'INLAND1' }, { location_code: 'NOWHERE' }] as Record<string, string>[]) {
+      const refused = await validate(untagged);
+      expect([refused.status, refused.body.code], JSON.stringify(untagged)).toEqual([402, 'voucher_out_location']);
+    }
+    for (const tagged of [{ location_id: '20' }, { location_code: 'COAST1' }] as Record<string, string>[]) await ok(validate(tagged));
+
+    for (const untagged of [{ location_id: 21 }, { location_code: 'INLAND1' }]) {
+      const refused = await server.client.post('/vouchers/redeem', { codes: ['SEA-1'], ...untagged });
+      expect([refused.status, refused.body.code], JSON.stringify(untagged)).toEqual([402, 'voucher_out_location']);
+    }
+    expect((await ok(server.client.get('/vouchers/SEA-1'))).redemptions).toBe(0);
+    await ok(server.client.post('/vouchers/redeem', { codes: ['SEA-1'], location_id: 20 }));
+    await ok(server.client.post('/vouchers/redeem', { codes: ['SEA-1'], location_code: 'COAST1' }));
+    expect((await ok(server.client.get('/vouchers/SEA-1'))).redemptions).toBe(2);
+
+    // Tagging the town store lets the voucher be used there from the next request.
+    await ok(server.client.patch('/locations/21', { features: [COAST] }));
+    await ok(validate({ location_code: 'INLAND1' }));
   });
 });

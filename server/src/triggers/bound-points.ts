@@ -75,7 +75,7 @@ export interface BoundEvent {
   instantWins: readonly InstantWinRecord[];
   /** Points instead of each campaign's own (score_overwrite). */
   overwrite?: number;
-  /** When the event happened (points dates follow it). */
+  /** When the event happened: its points' dates, its targeting and its vouchers' dates follow it, as a cart's creation_date. */
   at: string;
   data?: Record<string, unknown>;
   /** Seed of the instant-win draws (DrawSeeds: a per-Company secret over the event). */
@@ -90,6 +90,8 @@ export interface Evaluation {
   outcome: Outcome;
   /** The campaigns with limits, budgets or stock, for the re-check. */
   counted: CountedCampaign[];
+  /** The event's date, at which the vouchers it uses were judged (the re-check judges them there too). */
+  at: string;
 }
 
 function asFixedPoints(record: CampaignRecord, points: number): Campaign {
@@ -127,7 +129,7 @@ export function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEv
   const key = [tenantPrefix(scope.tenant), scope.settings.version, event.overwrite ?? '', ...event.campaigns.map(versionOf), '|', ...event.instantWins.map(versionOf)].join(':');
   const cached = programs.get(key, () => describeProgram(compileCampaigns(campaigns, engineSettings(scope.settings)), campaigns, { campaignVersion: 0, settingsVersion: scope.settings.version }));
   const customer = { id: event.customer.id, code: event.customer.code ?? null, record: event.customer };
-  const built = buildContext(deps.sources, scope.tenant, scope.settings, cached, customer, scope.now, 'realtime', event.seed, { eventAt: event.at });
+  const built = buildContext(deps.sources, scope.tenant, scope.settings, cached, customer, scope.now, 'realtime', event.seed, { saleAt: event.at });
   const context = event.country === undefined || !built.customer ? built : { ...built, customer: { ...built.customer, registration_country: event.country } };
   const cart = {
     creation_date: event.at,
@@ -139,7 +141,7 @@ export function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEv
     // An event names no coupon: the customer's vouchers of the bound targeted campaigns take part.
     coupons_desired: 'all' as const,
   };
-  return { outcome: evaluateCart(cached.program, cart, context), counted: cached.counted };
+  return { outcome: evaluateCart(cached.program, cart, context), counted: cached.counted, at: event.at };
 }
 
 /** Whether every budget, limit, prize stock and reward prize the evaluation relied on still allows its writes. */
@@ -159,7 +161,7 @@ function stillAllowed(deps: BoundDeps, scope: EventScope, evaluation: Evaluation
   if (!rewardPrizesStillDeliverable(deps.env, scope, customerId, evaluation.counted, writes.draws)) return false;
   return evaluation.outcome.writes.vouchers_used.every((used) => {
     const voucher = deps.sources.vouchers.byCode(scope.tenant, used.voucher_code);
-    return voucher !== undefined && isUsable(voucher, scope.now.toISOString());
+    return voucher !== undefined && isUsable(voucher, evaluation.at);
   });
 }
 

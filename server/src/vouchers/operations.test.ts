@@ -247,6 +247,18 @@ describe('voucher operations', () => {
     // A known location named by id matches the campaign's code.
     expect((await server.client.post('/vouchers/redeem', { codes: [code], location_id: 20 })).status).toBe(200);
     expectError(await server.client.post('/vouchers/redeem', { codes: [code], location_id: 20, location_code: 'BCN' }), 400, 'invalid_request', /^location_code/);
+
+    const validate = (of: string, query: Record<string, string>) => server.client.get(`/vouchers/${of}`, { query: { validate: 'true', ...query } });
+    // The location leaves are read as carts read them (and as the lists by location do): an exclusion refuses, by id
+    // or code; a location leaf beside another condition in an `or` does not, since a cart there may meet the other.
+    const notBcn = await issue(customer, await campaign({ name: 'Not in Barcelona', rule_conditions: { conditions: { and: [{ field: 'location_code', operator: 'not_in', values: ['BCN'] }] } } }, {}));
+    expectError(await validate(notBcn, { location_id: '20' }), 402, 'voucher_out_location');
+    expect((await validate(notBcn, { location_code: 'MAD' })).status).toBe(200);
+    const bcnOrLarge = await issue(customer, await campaign({
+      name: 'Barcelona or large carts',
+      rule_conditions: { conditions: { or: [{ field: 'location_code', operator: 'eq', value: 'BCN' }, { field: 'total', operator: 'gte', value: 100 }] } },
+    }, {}));
+    expect((await validate(bcnOrLarge, { location_code: 'MAD' })).status).toBe(200);
   });
 
   it('prints a list of vouchers of printable coupons (POST or PUT), all or nothing', async () => {
