@@ -183,3 +183,16 @@ function boundsPhrase(type: 'integer' | 'number', bounds: Bounds): string {
 export function mustBeIn(type: 'integer' | 'number', bounds: Bounds, otherThan?: number): string {
   return mustBeAnyOf(inRange(type, bounds, otherThan));
 }
+
+/** `n` things, the noun plural but for 1: `50 fields`, `1 item`. */
+export function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The one wording of a list or an object over its size, whoever checks it (a schema's maxItems or maxProperties, a
+ * route, the engine): `must have at most 10 items`, `must have at most 50 fields`, `must have at most 500 conditions`.
+ */
+export function atMostOf(max: number, noun: 'item' | 'field' | 'condition'): string {
+  return `must have at most ${counted(max, noun)}`;
+}

@@ -1,6 +1,6 @@
 /** @tally/engine: compile a Company's campaigns once, evaluate carts many times. */
 export { compileCampaigns } from './compile/compileCampaigns.js';
-export { checkEffectBounds } from './compile/effects.js';
+export { checkEffectBounds, MAX_RULE_EFFECTS } from './compile/effects.js';
 export { couponDatesRefusal, DEFAULT_MAX_REDEMPTIONS, voucherCoupon } from './compile/coupon.js';
 export { DEFAULT_ONCE_LIMIT, RULE_PARAMS_DEFAULTS } from './compile/defaults.js';
 export { compileOnce as onceLimitOf } from './compile/campaign.js';
@@ -9,7 +9,7 @@ export { evaluateCart } from './evaluate/evaluateCart.js';
 export { emptyWrites } from './evaluate/run.js';
 export { recurrenceOffDay, type OffDay } from './evaluate/recurrence.js';
 export type { Program, ProgramJSON } from './compile/program.js';
-export { TallyError, ERROR_STATUS, statusOf, invalidRequest, cannotBeSentWith, requiredOr, requiredWith, mustBe, mustBeAnyOf, mustBeIn, inRange, typeName, type Bounds, type ErrorCode, type JsonType, type KnownErrorCode } from './errors.js';
+export { TallyError, ERROR_STATUS, statusOf, invalidRequest, cannotBeSentWith, requiredOr, requiredWith, mustBe, mustBeAnyOf, mustBeIn, inRange, typeName, atMostOf, counted, type Bounds, type ErrorCode, type JsonType, type KnownErrorCode } from './errors.js';
 export { countedAt, localDateOf, periodKey } from './time/periodKey.js';
 export { addToLocalDate, type DateUnit } from './time/zonedDate.js';
 export { endsBeforeStart } from './time/dateWindow.js';
@@ -20,4 +20,4 @@ export { customerSummary } from './evaluate/response.js';
 export { compileGame, type CompiledGame } from './games/compileGame.js';
 export { playGame } from './games/playGame.js';
 export type * from './types.js';
-export { compileRule, type CompiledRule, type CartFacts, type CustomerFacts } from './conditions/index.js';
+export { compileRule, MAX_RULE_CONDITIONS, type CompiledRule, type CartFacts, type CustomerFacts } from './conditions/index.js';

@@ -27,6 +27,7 @@ export function compileCampaign(campaign: Campaign): CompiledCampaign {
   const budget = optionalMoney(params.budget_value, 'rule_params.budget_value');
   const prizes = compilePrizes(campaign.prizes);
   const effects = compileEffects(params.rule_effects, type);
+  const conditions = compileRule(params.rule_conditions, 'rule_params.rule_conditions');
   if (type !== 'instant_win' && prizes.length > 0) throw invalidRequest('prizes', 'only instant_win campaigns have prizes');
   return {
     id: idString(campaign.id, 'id'),
@@ -34,8 +35,8 @@ export function compileCampaign(campaign: Campaign): CompiledCampaign {
     type,
     name: optionalString(params.name, 'rule_params.name') ?? '',
     priority: optionalInteger(params.priority, 'rule_params.priority', Number.MIN_SAFE_INTEGER) ?? RULE_PARAMS_DEFAULTS.priority,
-    conditions: compileRule(params.rule_conditions, 'rule_params.rule_conditions'),
-    application: compileRule(params.rule_application, 'rule_params.rule_application'),
+    conditions,
+    application: compileRule(params.rule_application, 'rule_params.rule_application', { field: 'rule_params.rule_conditions', size: conditions.size }),
     effects,
     targeting: compileTargeting(params),
     couponRequired: optionalBoolean(params.coupon_required, 'rule_params.coupon_required', RULE_PARAMS_DEFAULTS.coupon_required),

@@ -5,7 +5,7 @@
  * still compiles: evaluation cuts each of its awards to MAX_POINTS.
  */
 import { Decimal } from 'decimal.js';
-import { invalidRequest, mustBe, mustBeIn } from '../errors.js';
+import { atMostOf, invalidRequest, mustBe, mustBeIn } from '../errors.js';
 import { asSafeInteger, MAX_POINTS, toCents, toDecimal } from '../money.js';
 import type { CampaignType } from '../types.js';
 import { DISTRIBUTIONS, type CompiledEffect } from './program.js';
@@ -15,12 +15,16 @@ const DISCOUNT_TYPES = ['percentage', 'direct_value', 'combo_price'] as const;
 const POINTS_TYPES = ['ratio', 'direct_value'] as const;
 const POINTS_DISTRIBUTIONS = ['individual_items', 'total', 'total_cart'] as const;
 
+/** The most effects a campaign has: each one is applied to the lines its application selects (docs/decisions.md, 'Size caps'). */
+export const MAX_RULE_EFFECTS = 100;
+
 export function compileEffects(raw: unknown, type: CampaignType): CompiledEffect[] {
   const field = 'rule_params.rule_effects';
   // An instant win's only effect is its draw.
   if (type === 'instant_win') return [];
   const list = parseJsonField(raw, field);
   if (!Array.isArray(list) || list.length === 0) throw invalidRequest(field, 'must be a non-empty array of effects');
+  if (list.length > MAX_RULE_EFFECTS) throw invalidRequest(field, atMostOf(MAX_RULE_EFFECTS, 'item'));
   return list.map((item, i) => compileEffect(item, `${field}[${i}]`, type));
 }
 

@@ -9,6 +9,7 @@ import { cartField } from './fields/cart-fields.js';
 export const MAX_DEPTH = 16;
 
 export function compileCondition(raw: unknown, path: string, context: CompileContext, depth: number): ConditionNode {
+  context.count();
   if (!isPlainObject(raw)) throw invalidRequest(path, mustBe('object'));
   if ('and' in raw || 'or' in raw) return compileGroup(raw, path, context, depth);
   const item = withoutNullLineKeys(raw);

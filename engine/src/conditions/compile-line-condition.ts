@@ -19,7 +19,7 @@ export function compileLineCondition(raw: Record<string, unknown>, path: string,
     throw 'conditions' in raw ? requiredWith(`${path}.array_field`, `${path}.conditions`) : invalidRequest(`${path}.array_field`, 'is required');
   }
   if (raw.array_field !== 'lines') throw invalidRequest(`${path}.array_field`, `unknown array_field '${String(raw.array_field)}' (only 'lines')`);
-  const leaves = compileLineLeaves(raw.conditions, `${path}.conditions`);
+  const leaves = compileLineLeaves(raw.conditions, `${path}.conditions`, context);
   const grouped = optionalBoolean(raw.grouped, `${path}.grouped`);
   const bundle = optionalBundle(raw.bundle, `${path}.bundle`);
   const hasField = raw.field !== undefined && raw.field !== null;
@@ -41,10 +41,11 @@ export function compileLineCondition(raw: Record<string, unknown>, path: string,
   return bundle === undefined ? node : { ...node, json: { ...node.json, name: `bundle ${bundle}` } };
 }
 
-function compileLineLeaves(raw: unknown, path: string): CompiledLeaf<LineFacts>[] {
+function compileLineLeaves(raw: unknown, path: string, context: CompileContext): CompiledLeaf<LineFacts>[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) throw invalidRequest(path, 'must be a list of leaves on line fields');
   return raw.map((sent, i) => {
+    context.count();
     const itemPath = `${path}[${i}]`;
     if (!isPlainObject(sent)) throw invalidRequest(itemPath, mustBe('object'));
     const item = withoutNullLineKeys(sent);

@@ -1,4 +1,5 @@
 /** compileRule: a rule_conditions or rule_application, compiled once into closures and its json-rules-engine form. */
+import { atMostOf, counted, invalidRequest } from '../errors.js';
 import type { CompiledRule } from './compiled-rule.js';
 import { compileGroup } from './compile-condition.js';
 import { newCompileContext, type ConditionNode } from './condition-node.js';
@@ -8,9 +9,24 @@ import { readRule } from './read-rule.js';
 /** Numbers each selectLines/bundles call (see ConditionNode.selects). */
 let passes = 0;
 
-export function compileRule(raw: unknown, field: string): CompiledRule {
+/**
+ * The most condition objects a rule holds, a campaign's rule_conditions and rule_application together: compiling
+ * and every evaluation grow with them, and a body of 1 MiB holds tens of thousands (docs/decisions.md, 'Size caps').
+ */
+export const MAX_RULE_CONDITIONS = 500;
+
+/** A rule of the same campaign compiled before this one: its conditions count against the same cap. */
+export interface EarlierRule {
+  readonly field: string;
+  readonly size: number;
+}
+
+export function compileRule(raw: unknown, field: string, earlier?: EarlierRule): CompiledRule {
   const conditions = readRule(raw, field);
-  const context = newCompileContext();
+  const cap = MAX_RULE_CONDITIONS - (earlier?.size ?? 0);
+  const context = newCompileContext(cap, () =>
+    invalidRequest(field, earlier && earlier.size > 0 ? `${atMostOf(cap, 'condition')} (${MAX_RULE_CONDITIONS} with the ${counted(earlier.size, 'condition')} of ${earlier.field})` : atMostOf(cap, 'condition')),
+  );
   const root: ConditionNode = compileGroup(conditions ?? { and: [] }, `${field}.conditions`, context, 0);
   const parts = context.bundleParts;
 
@@ -44,6 +60,7 @@ export function compileRule(raw: unknown, field: string): CompiledRule {
     productIds: [...context.productIds],
     locationIds: [...context.locationIds],
     locationCodes: [...context.locationCodes],
+    size: context.size,
   });
 }
 

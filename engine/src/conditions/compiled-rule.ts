@@ -16,4 +16,6 @@ export interface CompiledRule {
   readonly locationIds: string[];
   /** Location codes named by `in`/`eq` leaves on location_code (the contract's location_codes). */
   readonly locationCodes: string[];
+  /** Condition objects the rule holds (every item of a group, every leaf of a line condition): what MAX_RULE_CONDITIONS caps. */
+  readonly size: number;
 }

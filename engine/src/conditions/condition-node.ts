@@ -1,4 +1,5 @@
 /** The tree a rule compiles to: each node knows its json-rules-engine form and its fast closures. */
+import type { TallyError } from '../errors.js';
 import type { CartFacts } from './facts.js';
 
 export interface ConditionNode {
@@ -28,8 +29,25 @@ export interface CompileContext {
   readonly locationCodes: Set<string>;
   /** Line conditions with a `bundle` number, in the order written. */
   readonly bundleParts: { bundle: number; node: ConditionNode }[];
+  /** Condition objects compiled so far (every item of a group, every leaf of a line condition). */
+  readonly size: number;
+  /** Counts one condition object before it is compiled: throws `refusal()` past `cap`, so a huge rule costs no more than the cap. */
+  count(): void;
 }
 
-export function newCompileContext(): CompileContext {
-  return { productIds: new Set(), locationIds: new Set(), locationCodes: new Set(), bundleParts: [] };
+export function newCompileContext(cap: number, refusal: () => TallyError): CompileContext {
+  let size = 0;
+  return {
+    productIds: new Set(),
+    locationIds: new Set(),
+    locationCodes: new Set(),
+    bundleParts: [],
+    get size() {
+      return size;
+    },
+    count() {
+      size += 1;
+      if (size > cap) throw refusal();
+    },
+  };
 }

@@ -1,7 +1,6 @@
 /** The size rules of custom attributes (contract part 1): customers', and carts' and their lines', which follow the same rules. */
-import { invalidRequest } from '../http/errors.js';
+import { atMostOf, invalidRequest } from '../http/errors.js';
 import { stringifyJson } from '../http/json.js';
-import { atMostOf } from '../http/params.js';
 
 export const MAX_ATTRIBUTES = 50;
 export const MAX_ATTRIBUTES_BYTES = 10 * 1024;

@@ -1,7 +1,7 @@
 /** GET /customers/{value} (Tier 1), GET /customers (ids and/or phones) and POST /customers/search. */
 import type { AssociationStore } from '../associations/store.js';
-import { invalidRequest, requiredOr } from '../http/errors.js';
-import { atMostOf, exactlyOne, requireEnum } from '../http/params.js';
+import { atMostOf, invalidRequest, requiredOr } from '../http/errors.js';
+import { exactlyOne, requireEnum } from '../http/params.js';
 import { ok, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { toInt64, WIRE_DESCRIPTIONS } from '../http/wire.js';

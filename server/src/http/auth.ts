@@ -4,7 +4,7 @@
  * whether the key is unknown, disabled, or the secret or version is wrong.
  */
 import type { TenancyStore } from '../tenancy/store.js';
-import { secretMatches } from '../tenancy/secrets.js';
+import { secretMatches, UNKNOWN_KEY_HASH } from '../tenancy/secrets.js';
 import type { ApiKeyRecord, ApiKeyView, Tenant } from '../tenancy/types.js';
 
 export const API_VERSION = '1';
@@ -19,14 +19,16 @@ export function hasCredentials(c: Credentials): boolean {
   return c.key !== undefined || c.secret !== undefined || c.version !== undefined;
 }
 
-/** The enabled key these credentials prove, or undefined. */
-export function authenticate(c: Credentials, tenancy: TenancyStore): ApiKeyRecord | undefined {
+/**
+ * The enabled key these credentials prove, or undefined. `matches` is the secret check (tests count its calls).
+ * The secret is hashed and compared whatever the key: a disabled key's stored hash, an unknown key's
+ * UNKNOWN_KEY_HASH, so timing tells neither an unknown key nor a disabled one from a wrong secret.
+ */
+export function authenticate(c: Credentials, tenancy: TenancyStore, matches = secretMatches): ApiKeyRecord | undefined {
   if (c.key === undefined || c.secret === undefined || c.version !== API_VERSION) return undefined;
   const record = tenancy.getApiKey(c.key);
-  if (!record) return undefined;
-  // Compare even for a disabled key, so timing does not tell enabled from disabled.
-  const matches = secretMatches(c.secret, record.secret_hash);
-  return matches && record.enabled ? record : undefined;
+  const proven = matches(c.secret, record?.secret_hash ?? UNKNOWN_KEY_HASH);
+  return proven && record?.enabled ? record : undefined;
 }
 
 /** What a stored key grants: its view for routes (without the secret hash) and its tenant. */

@@ -13,7 +13,7 @@ import type { Reply } from './types.js';
  * number's range): the engine's helpers, so both raise the same errors. `atMostOne` and `exactlyOne` (http/params.ts)
  * use them.
  */
-export { cannotBeSentWith, inRange, invalidRequest, mustBe, mustBeAnyOf, mustBeIn, requiredOr, requiredWith, typeName, type JsonType } from '@tally/engine';
+export { atMostOf, cannotBeSentWith, counted, inRange, invalidRequest, mustBe, mustBeAnyOf, mustBeIn, requiredOr, requiredWith, typeName, type JsonType } from '@tally/engine';
 
 /** Authentication failures have their own body (Authentication rule 1). */
 export const FORBIDDEN: Reply = { status: 403, body: { message: 'Forbidden' } };

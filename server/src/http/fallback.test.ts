@@ -25,6 +25,7 @@ describe('the pure-JS fallback backend', () => {
     expect((await server.client.post('/locations', { id: 1, code: 'L1', name: 'Barcelona', country: 'ES' })).status).toBe(200);
     const created = await server.client.post('/customers', { id: 1, name: 'Ann', registration_location_id: 1 }, { headers: { 'Idempotency-Key': 'k1' } });
     expect(created.status, created.text).toBe(200);
+    expect([created.headers.get('cache-control'), created.headers.get('x-content-type-options')]).toEqual(['no-store', 'nosniff']);
     const replayed = await server.client.post('/customers', { id: 1, name: 'Ann', registration_location_id: 1 }, { headers: { 'Idempotency-Key': 'k1' } });
     expect(replayed.text).toBe(created.text);
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');

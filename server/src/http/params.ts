@@ -47,19 +47,6 @@ export function atMostCharacters(max: number): string {
 
 export const KEY_TEXT_TOO_LONG = atMostCharacters(KEY_TEXT_MAX);
 
-/** `n` things, the noun plural but for 1: `50 fields`, `1 item`. */
-export function counted(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
-
-/**
- * The one wording of a list or an object over its size, whoever checks it (a schema's maxItems or maxProperties, a
- * route): `must have at most 10 items`, `must have at most 50 fields`.
- */
-export function atMostOf(max: number, noun: 'item' | 'field'): string {
-  return `must have at most ${counted(max, noun)}`;
-}
-
 /** A query value that names a record by its code (customer_code, location_code), or by a text at most `max` long. */
 export function optionalCode(value: Raw, field: string, max = KEY_TEXT_MAX): string | undefined {
   if (!present(value)) return undefined;

@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from './operations.js';
+import { onOneConnection } from '../testing/connection.js';
 import { startServer, TEST_KEY, TEST_SECRET, type TestServer } from '../testing/server.js';
 
 describe('the common request rules over HTTP', () => {
@@ -33,6 +34,22 @@ describe('the common request rules over HTTP', () => {
       const res = await server.client.get('/no/such/thing', { auth: null });
       expect(res.status).toBe(403);
     });
+  });
+
+  it('every answer (success, error, 403, HEAD) says Cache-Control: no-store and X-Content-Type-Options: nosniff', async () => {
+    const answers = await onOneConnection(server.port, [
+      { method: 'GET', path: '/company' },
+      { method: 'GET', path: '/customers/404?search_param=id' },
+      { method: 'GET', path: '/company', auth: false },
+      { method: 'HEAD', path: '/company' },
+    ]);
+    expect(answers.map((res) => res.status)).toEqual([200, 404, 403, 200]);
+    for (const { status, headers } of answers) {
+      expect(headers['cache-control'], String(status)).toBe('no-store');
+      expect(headers['x-content-type-options'], String(status)).toBe('nosniff');
+      // Added by uWebSockets.js itself; the server cannot remove it (docs/http.md).
+      expect(headers.uwebsockets, String(status)).toBe('20');
+    }
   });
 
   describe('routing', () => {

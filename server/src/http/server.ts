@@ -276,6 +276,9 @@ function writeReply(res: Uws.HttpResponse, raw: RawRequest, reply: Reply, closeC
   // uWS answers 200 OK unless told otherwise.
   if (status !== 200) res.writeStatus(STATUS_LINES[status] ?? String(status));
   res.writeHeader('Content-Type', 'application/json');
+  // Answers hold personal data: no cache (a browser's, a proxy's) keeps them, and none is read as other than JSON.
+  res.writeHeader('Cache-Control', 'no-store');
+  res.writeHeader('X-Content-Type-Options', 'nosniff');
   const headers = reply.headers;
   if (headers) for (const name in headers) res.writeHeader(name, headers[name]);
   const content = reply.raw ?? stringifyJson(reply.body);

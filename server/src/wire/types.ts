@@ -333,13 +333,19 @@ export interface CartsCart {
   /**
    * @deprecated
    * Deprecated name of coupons_desired as a list of codes: the same codes are accepted.
+   *
+   * @maxItems 1000
    */
   vouchers_desired?: string[];
   coupons_desired?: ('all' | 'selected') | string[];
   /**
    * @minItems 1
+   * @maxItems 1000
    */
   lines: CartsCartLine[];
+  /**
+   * @maxItems 1000
+   */
   cashbacks?: {
     /**
      * A line order, 1..2147483647 (-1, the line of effects on the whole cart, is only answered, never sent).
@@ -351,6 +357,9 @@ export interface CartsCart {
      */
     discount?: number;
   }[];
+  /**
+   * @maxItems 1000
+   */
   returns?: {
     ticket_id?: string;
     ticket_code?: string;
@@ -368,6 +377,9 @@ export interface CartsCart {
      */
     line_order_change?: number;
   }[];
+  /**
+   * @maxItems 1000
+   */
   promotions?: {
     promotion_id?: string;
     /**
@@ -424,6 +436,9 @@ export interface CartsCart {
   tpv_id?: string;
   staff_name?: string;
   order_id?: string;
+  /**
+   * @maxItems 1000
+   */
   payments?: {
     /**
      * An amount, -90071992547409..90071992547409 (its cents stay exact).
