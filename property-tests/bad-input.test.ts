@@ -22,7 +22,8 @@
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import fc from 'fast-check';
-import { open, type Database, type RootDatabase } from 'lmdb';
+import { open, type RootDatabase } from 'lmdb';
+import { storeSnapshots, type Snapshot } from './store-snapshot.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS, statusOf, type ErrorCode } from '../engine/src/index.js';
 import { parseJsonObject } from '../server/src/http/json.js';
@@ -167,9 +168,6 @@ function urlOf(path: string, params: Record<string, string>, query: [string, str
   return text ? `${filled}?${text}` : filled;
 }
 
-/** Named databases by name, each as its entries (key and value bytes as hex). */
-type Snapshot = Map<string, Map<string, string>>;
-
 function diffSnapshots(before: Snapshot, after: Snapshot): string[] {
   const changes: string[] = [];
   for (const name of new Set([...before.keys(), ...after.keys()])) {
@@ -197,24 +195,10 @@ describe('bad input, for every operation', () => {
   let seeded: Seeded;
   let ajv: Ajv;
   const checks = new Map<string, ValidateFunction>();
-  const databases = new Map<string, Database>();
   /** Per operation, how many of the sweep's requests were answered 2xx and 4xx: how deep its handler was exercised. */
   const answers = new Map<OperationId, { ok: number; refused: number }>();
 
-  function snapshot(): Snapshot {
-    store.resetReadTxn();
-    const result: Snapshot = new Map();
-    // The root database's keys are the named databases. Listed before any is opened: opening one
-    // while the root's cursor is open breaks lmdb-js's read transaction (MDB_BAD_TXN, or a crash).
-    for (const name of [...store.getKeys()].map(String)) {
-      let db = databases.get(name);
-      if (!db) databases.set(name, (db = store.openDB({ name, encoding: 'binary', keyEncoding: 'binary' })));
-      const entries = new Map<string, string>();
-      for (const { key, value } of db.getRange()) entries.set((key as Buffer).toString('hex'), (value as Buffer).toString('hex'));
-      result.set(name, entries);
-    }
-    return result;
-  }
+  const snapshot = storeSnapshots(() => store);
 
   async function send(target: TestServer, method: string, url: string, body: string | undefined, jsonContentType: boolean) {
     const headers: Record<string, string> = { 'X-Api-Key': TEST_KEY, 'X-Api-Secret': TEST_SECRET, 'X-Api-Version': '1' };

@@ -10,7 +10,8 @@
  * Bodies, path values and query values are bad-input.test.ts's.
  */
 import fc from 'fast-check';
-import { open, type Database, type RootDatabase } from 'lmdb';
+import { open, type RootDatabase } from 'lmdb';
+import { storeSnapshots, type Snapshot } from './store-snapshot.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS, statusOf, type ErrorCode } from '../engine/src/index.js';
 import { OPERATIONS } from '../server/src/http/operations.js';
@@ -41,27 +42,11 @@ const HEADER_VALUES = {
 
 const BODIES = [undefined, '', '{}', '[]', 'null', '{"id":1}', '{"a":', '{"customer_id":1,"name":"Ann","registration_location_id":1}'];
 
-/** Named databases by name, each as its entries (key and value bytes as hex). */
-type Snapshot = Map<string, Map<string, string>>;
-
 describe('hostile headers and methods, for every path', () => {
   let server: TestServer;
   let store: RootDatabase;
-  const databases = new Map<string, Database>();
 
-  // As bad-input.test.ts reads them: the root's keys listed before any database is opened.
-  function snapshot(): Snapshot {
-    store.resetReadTxn();
-    const result: Snapshot = new Map();
-    for (const name of [...store.getKeys()].map(String)) {
-      let db = databases.get(name);
-      if (!db) databases.set(name, (db = store.openDB({ name, encoding: 'binary', keyEncoding: 'binary' })));
-      const entries = new Map<string, string>();
-      for (const { key, value } of db.getRange()) entries.set((key as Buffer).toString('hex'), (value as Buffer).toString('hex'));
-      result.set(name, entries);
-    }
-    return result;
-  }
+  const snapshot = storeSnapshots(() => store);
 
   /** The databases whose entries differ. One a read opened for the first time (stores open some lazily) is there, empty: no write. */
   const changed = (before: Snapshot, after: Snapshot): string[] =>

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchRoute } from '../http/router.js';
 import { createCustomer, expectLedgerAddsUp, transactions } from '../points/testing.js';
 import { LOCATION } from '../rewards/testing.js';
-import { startServer, type Client, type TestResponse, type TestServer } from '../testing/server.js';
+import { clientOf, startServer, type Client, type TestResponse, type TestServer } from '../testing/server.js';
 
 const CUSTOMERS = [301, 302, 303, 304];
 const now = () => new Date().toISOString().slice(0, 19) + 'Z';
@@ -52,15 +52,7 @@ describe('reconciling every report after a mixed workload', () => {
       sent.set(key, (sent.get(key) ?? 0) + 1);
       return res;
     };
-    const request: Client['request'] = (method, path, options) => raw.request(method, path, options).then(count(method, path));
-    client = {
-      request,
-      get: (path, options) => request('GET', path, options),
-      post: (path, body, options) => request('POST', path, { ...options, body }),
-      patch: (path, body, options) => request('PATCH', path, { ...options, body }),
-      put: (path, body, options) => request('PUT', path, { ...options, body }),
-      delete: (path, options) => request('DELETE', path, options),
-    };
+    client = clientOf((method, path, options) => raw.request(method, path, options).then(count(method, path)));
     await ok(client.patch('/company', { cart_cancellation_wait_seconds: 0 }));
     await ok(client.post('/locations', LOCATION));
     for (const id of CUSTOMERS) await createCustomer(client, id, { code: `R${id}`, country: 'ES' });

@@ -171,6 +171,11 @@ function makeClient(base: () => string, auth: Credentials | null): Client {
     }
     return { status: res.status, body: parsed, text, headers: res.headers };
   };
+  return clientOf(request);
+}
+
+/** A client whose every method goes through `request` (e.g. another client's, wrapped to count what it sends). */
+export function clientOf(request: Client['request']): Client {
   return {
     request,
     get: (path, options) => request('GET', path, options),
