@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, TEST_KEY, type TestServer } from '../testing/server.js';
+import { auditEntries, succeeds } from './testing.js';
 
 const json = { 'Content-Type': 'application/json' };
 const AUTHOR = { headers: { 'X-Author-Email': 'ops@example.com' } };
@@ -19,15 +20,8 @@ describe('a customer\'s delete erases it from the audit log', () => {
   });
   afterAll(() => server.dispose());
 
-  const entries = async (query: Record<string, string> = {}) => {
-    const res = await server.client.get('/audit_log', { query: { per_page: '100', ...query } });
-    expect(res.status, res.text).toBe(200);
-    return res.body.data as any[];
-  };
-  const ok = async (promise: Promise<{ status: number; text: string }>) => {
-    const res = await promise;
-    expect(res.status, res.text).toBe(200);
-  };
+  const entries = (query: Record<string, string> = {}) => auditEntries(server.client, query);
+  const ok = succeeds;
   const traceOf = (text: string, data: Record<string, string>, card: string) =>
     [...Object.values(data), card, 'Spouse of record'].filter((value) => text.toLowerCase().includes(value.toLowerCase()));
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomer } from '../points/testing.js';
 import { createReward, customersWithPoints, LOCATION } from '../rewards/testing.js';
 import { startServer, type TestServer } from '../testing/server.js';
+import { auditEntries, succeeds } from './testing.js';
 
 const json = { 'Content-Type': 'application/json' };
 const prize = { name: 'Fifty points', outcome: 'points', points: 50, weight: 1, stock: -1 };
@@ -43,15 +44,8 @@ describe('a customer\'s delete redacts the entries whose request named it', () =
   });
   afterAll(() => server.dispose());
 
-  const entries = async (query: Record<string, string> = {}) => {
-    const res = await server.client.get('/audit_log', { query: { per_page: '100', ...query } });
-    expect(res.status, res.text).toBe(200);
-    return res.body.data as any[];
-  };
-  const ok = async (promise: Promise<{ status: number; text: string }>) => {
-    const res = await promise;
-    expect(res.status, res.text).toBe(200);
-  };
+  const entries = (query: Record<string, string> = {}) => auditEntries(server.client, query);
+  const ok = succeeds;
   /** Issues a voucher of the campaign to `customer`; returns its code. */
   const issue = async (customer: number, code: string) => {
     await ok(server.client.post('/discounts/trigger', { customer_id: customer, loyalty_rule_id: voucherCampaign, external_voucher_code: code }));
