@@ -1,5 +1,5 @@
 /** @tally/engine: compile a Company's campaigns once, evaluate carts many times. */
-export { compileCampaigns } from './compile/compileCampaigns.js';
+export { compileCampaigns, compileEachCampaign, type CampaignFailure } from './compile/compileCampaigns.js';
 export { checkEffectBounds, MAX_RULE_EFFECTS } from './compile/effects.js';
 export { couponDatesRefusal, DEFAULT_MAX_REDEMPTIONS, voucherCoupon } from './compile/coupon.js';
 export { DEFAULT_ONCE_LIMIT, RULE_PARAMS_DEFAULTS } from './compile/defaults.js';

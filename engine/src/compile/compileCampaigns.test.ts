@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkEffectBounds, compileCampaigns, MAX_POINTS, TallyError } from '../index.js';
-import { discount, errorOf, points, productIn, SETTINGS } from '../../test-support/scenario.js';
+import { checkEffectBounds, compileCampaigns, compileEachCampaign, evaluateCart, MAX_POINTS, MAX_RULE_EFFECTS, TallyError } from '../index.js';
+import { cart, context, discount, errorOf, line, points, productIn, SETTINGS } from '../../test-support/scenario.js';
 
 const ok = [{ type: 'percentage', value: 10 }];
 
@@ -72,6 +72,29 @@ describe('compileCampaigns rejects malformed campaigns, naming the field', () =>
 
   it('throws TallyError instances', () => {
     expect(() => compileCampaigns([discount(1, { rule_effects: [] })], SETTINGS)).toThrow(TallyError);
+  });
+});
+
+describe('compileEachCampaign leaves a campaign that does not compile out of the program, the others apply', () => {
+  const overCap = discount(2, { rule_effects: Array.from({ length: MAX_RULE_EFFECTS + 1 }, () => ok[0]) });
+  const campaigns = [discount(1, { rule_effects: ok }), overCap, discount(1, { rule_effects: [{ type: 'percentage', value: 20 }] })];
+
+  it('reports each one left out beside the program, its error naming the field within the campaign', () => {
+    const { program, failures } = compileEachCampaign(campaigns, SETTINGS);
+    expect(program.discounts.map((c) => c.id)).toEqual(['1']);
+    expect(failures.map((f) => ({ index: f.index, id: f.id, code: f.error.code, field: f.error.field, message: f.error.message }))).toEqual([
+      { index: 1, id: 2, code: 'invalid_request', field: 'rule_params.rule_effects', message: 'rule_params.rule_effects: must have at most 100 items' },
+      { index: 2, id: 1, code: 'invalid_request', field: 'id', message: 'id: duplicate id 1' },
+    ]);
+    expect(failures[0].error).toBeInstanceOf(TallyError);
+    // The program evaluates as one of the good campaigns alone: 10% of 20.
+    expect(evaluateCart(program, cart([line(1, 10, 20)]), context()).response.total_discount_applied).toBe(2);
+  });
+
+  it('no failures when all compile; settings that do not compile still throw; compileCampaigns still refuses the whole list', () => {
+    expect(compileEachCampaign(campaigns.slice(0, 1), SETTINGS).failures).toEqual([]);
+    expect(errorOf(() => compileEachCampaign(campaigns, { ...SETTINGS, timezone: 'Mars/Olympus' })).field).toBe('settings.timezone');
+    expect(errorOf(() => compileCampaigns(campaigns, SETTINGS)).field).toBe('campaigns[1].rule_params.rule_effects');
   });
 });
 

@@ -16,34 +16,55 @@ export function isProgram(value: unknown): value is Program {
   return typeof value === 'object' && value !== null && PROGRAMS.has(value as Program);
 }
 
+/** Compiles every campaign or none: the first one refused throws, naming it (`campaigns[i].…`), as an offline preview must see it. */
 export function compileCampaigns(campaigns: readonly Campaign[], settings: Settings): Program {
+  return build(campaigns, settings, (failure) => {
+    const field = `campaigns[${failure.index}]${failure.error.field ? `.${failure.error.field}` : ''}`;
+    throw new TallyError(failure.error.code, `campaigns[${failure.index}].${failure.error.message}`, field);
+  });
+}
+
+/** A campaign compileEachCampaign left out: its position in the list, its id as given, and the error naming its field. */
+export interface CampaignFailure {
+  index: number;
+  id: unknown;
+  error: TallyError;
+}
+
+/**
+ * Compiles campaign by campaign: one refused is left out of the program (the others apply) and reported beside it,
+ * its error naming the field within the campaign, as a write of it would have. Settings that do not compile still throw:
+ * no campaign applies without them.
+ */
+export function compileEachCampaign(campaigns: readonly Campaign[], settings: Settings): { program: Program; failures: CampaignFailure[] } {
+  const failures: CampaignFailure[] = [];
+  const program = build(campaigns, settings, (failure) => failures.push(failure));
+  return { program, failures };
+}
+
+/** `refused` is told of each campaign that does not compile (or repeats an id or a static code) and may throw; the others make the program. */
+function build(campaigns: readonly Campaign[], settings: Settings, refused: (failure: CampaignFailure) => void): Program {
   const compiledSettings = compileSettings(settings);
   if (!Array.isArray(campaigns)) throw invalidRequest('campaigns', mustBe('array'));
-  const compiled = campaigns.map((campaign, i) => {
-    try {
-      return Object.freeze(compileCampaign(campaign));
-    } catch (error) {
-      if (!(error instanceof TallyError)) throw error;
-      const field = `campaigns[${i}]${error.field ? `.${error.field}` : ''}`;
-      throw new TallyError(error.code, `campaigns[${i}].${error.message}`, field);
-    }
-  });
-  const ordered = [...compiled].sort(byPriorityThenId);
+  const compiled: CompiledCampaign[] = [];
   const byId = new Map<string, CompiledCampaign>();
   const byStaticCode = new Map<string, CompiledCampaign>();
-  for (const [i, campaign] of compiled.entries()) {
-    if (byId.has(campaign.id)) {
-      throw new TallyError('invalid_request', `campaigns[${i}].id: duplicate id ${campaign.id}`, `campaigns[${i}].id`);
-    }
-    byId.set(campaign.id, campaign);
-    if (campaign.staticCode !== null) {
-      if (byStaticCode.has(campaign.staticCode)) {
-        const field = `campaigns[${i}].coupon_params.static_code`;
-        throw new TallyError('invalid_request', `${field}: duplicate static code ${campaign.staticCode}`, field);
+  for (const [index, campaign] of campaigns.entries()) {
+    try {
+      const one = Object.freeze(compileCampaign(campaign));
+      if (byId.has(one.id)) throw new TallyError('invalid_request', `id: duplicate id ${one.id}`, 'id');
+      if (one.staticCode !== null && byStaticCode.has(one.staticCode)) {
+        throw new TallyError('invalid_request', `coupon_params.static_code: duplicate static code ${one.staticCode}`, 'coupon_params.static_code');
       }
-      byStaticCode.set(campaign.staticCode, campaign);
+      byId.set(one.id, one);
+      if (one.staticCode !== null) byStaticCode.set(one.staticCode, one);
+      compiled.push(one);
+    } catch (error) {
+      if (!(error instanceof TallyError)) throw error;
+      refused({ index, id: (campaign as { id?: unknown } | null)?.id, error });
     }
   }
+  const ordered = [...compiled].sort(byPriorityThenId);
   const json = programJSON(ordered, compiledSettings);
   const program: Program = Object.freeze({
     settings: compiledSettings,

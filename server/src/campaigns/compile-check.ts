@@ -1,6 +1,6 @@
 /**
  * A campaign is accepted only if the engine compiles it: the same compiler
- * the workers run, so a stored campaign can never break a Company's program.
+ * the workers run, so a campaign written now is never left out of its Company's program.
  */
 import { compileCampaigns, TallyError } from '@tally/engine';
 import type { CompanySettings } from '../tenancy/types.js';
@@ -17,5 +17,19 @@ export function checkCompiles(record: CampaignRecord, settings: CompanySettings)
     // The engine names the field within the list it compiled; this request holds one campaign.
     const strip = (text: string) => text.replace(/^campaigns\[0\]\.?/, '');
     throw new TallyError(error.code, strip(error.message), error.field === undefined ? undefined : strip(error.field));
+  }
+}
+
+/**
+ * A stored campaign's compile error (null when it compiles): what its single read answers, so a back office sees a
+ * campaign carts leave out because it no longer compiles (stored before a stricter rule, or restored from another version).
+ */
+export function compileError(record: CampaignRecord, settings: CompanySettings): { code: string; message: string } | null {
+  try {
+    checkCompiles(record, settings);
+    return null;
+  } catch (error) {
+    if (!(error instanceof TallyError)) throw error;
+    return { code: error.code, message: error.message };
   }
 }

@@ -13,6 +13,7 @@ import type { CampaignsParamsCouponParams } from '../wire/types.js';
 import { campaignDatesRefusal, displayStatus, inactiveReason } from '../vouchers/status.js';
 import { voucherInfo } from '../vouchers/view.js';
 import { budgetSpend } from './budget.js';
+import { compileError } from './compile-check.js';
 import { ruleValues } from './rule-values.js';
 import type { CampaignRecord, TextField } from './types.js';
 
@@ -26,7 +27,7 @@ export interface ViewOptions {
   voucher?: VoucherRecord;
   /** The request's instant (wire datetime): the voucher's status is read at it. */
   now: string;
-  /** Single reads add the product, location and tier lists. */
+  /** Single reads add the product, location and tier lists, the coupon's parameters and the compile error. */
   single: boolean;
 }
 
@@ -82,7 +83,7 @@ export function campaignView(record: CampaignRecord, options: ViewOptions): Reco
     params.custom_entity_definition_id === undefined ? null : wireInt(String(params.custom_entity_definition_id));
   if (record.type === 'points') for (const field of POINTS_FIELDS) view[field] = params[field] ?? DEFAULTS[field] ?? null;
   view.coupon_info = couponInfo(record, options);
-  if (options.single) Object.assign(view, ruleLists(params), { coupon_params: couponParams(record) });
+  if (options.single) Object.assign(view, ruleLists(params), { coupon_params: couponParams(record), compile_error: compileError(record, options.settings) });
   return view;
 }
 

@@ -3,11 +3,12 @@
  * version and the settings version: a worker compiles only when a campaign or
  * a setting changed, never per request.
  */
-import { compileCampaigns, type Campaign, type Program } from '@tally/engine';
+import { compileEachCampaign, type Campaign, type CampaignFailure, type Program } from '@tally/engine';
 import { engineSettings } from '../campaigns/engine-settings.js';
 import type { CampaignStore } from '../campaigns/store.js';
 import type { CampaignTexts } from '../campaigns/types.js';
 import { wireInt } from '../http/wire.js';
+import type { Logger } from '../log.js';
 import { tenantPrefix } from '../store/keys.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 
@@ -91,11 +92,27 @@ export function describeProgram(
   };
 }
 
+/** Told of each program compiled, with the campaigns left out of it because they no longer compile. */
+export type OnCompile = (tenant: string, campaignVersion: number, failures: readonly CampaignFailure[]) => void;
+
+/**
+ * Logs each compile (a test counts them) and, once per compile, never per cart, each campaign left out: a campaign
+ * is checked when written, so one that no longer compiles was stored before a stricter rule (or restored from another version).
+ */
+export function logCompile(log: Logger): OnCompile {
+  return (tenant, version, failures) => {
+    log.info({ tenant, version }, 'program compiled');
+    for (const { id, error } of failures) {
+      log.warn({ tenant, version, campaign_id: String(id), code: error.code, message: error.message }, 'campaign left out of the program: it does not compile');
+    }
+  };
+}
+
 export class ProgramCache {
   private readonly programs = new Map<string, CachedProgram>();
   constructor(
     private readonly campaigns: CampaignStore,
-    private readonly onCompile: (tenant: string, campaignVersion: number) => void,
+    private readonly onCompile: OnCompile,
   ) {}
 
   get(tenant: Tenant, settings: CompanySettings): CachedProgram {
@@ -110,8 +127,9 @@ export class ProgramCache {
       id: wireInt(String(campaign.id)),
       ...(typeof campaign.coupon_params?.id === 'string' ? { coupon_params: { ...campaign.coupon_params, id: wireInt(campaign.coupon_params.id) } } : {}),
     }));
-    const program = compileCampaigns(campaigns, engineSettings(settings));
-    this.onCompile(key, input.version);
+    // Campaign by campaign: one that no longer compiles is left out, and the Company's other campaigns still apply.
+    const { program, failures } = compileEachCampaign(campaigns, engineSettings(settings));
+    this.onCompile(key, input.version, failures);
     const fresh = describeProgram(program, campaigns, { campaignVersion: input.version, settingsVersion: settings.version }, input.texts);
     this.programs.set(key, fresh);
     return fresh;

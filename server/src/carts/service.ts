@@ -24,7 +24,7 @@ import { featureKey } from '../taxonomies/types.js';
 import { ProductStore } from '../products/store.js';
 import { buildContext, resolveCustomer, type CartCustomer, type ContextSources } from './context.js';
 import { cartJson, localizedResponse } from './present.js';
-import { ProgramCache, type CachedProgram } from './programs.js';
+import { ProgramCache, type CachedProgram, type OnCompile } from './programs.js';
 import { commitCart, evaluationOf, type RealtimeStores } from './realtime.js';
 import { readCartRequest, type CartRequest } from './request.js';
 import { readReturns } from './returns.js';
@@ -60,8 +60,8 @@ export class CartService {
   private readonly products: ProductStore;
   private readonly settings = new Map<string, CompanySettings>();
 
-  /** `onCompile` is told each time a program is compiled (logged: a test counts them). */
-  constructor(env: StoreEnv, onCompile: (tenant: string, campaignVersion: number) => void) {
+  /** `onCompile` is told each time a program is compiled, with the campaigns left out (logged: a test counts them). */
+  constructor(env: StoreEnv, onCompile: OnCompile) {
     const carts = new CartStore(env);
     const counters = new LmdbCounterStore(env);
     const vouchers = new LmdbVoucherStore(env);

@@ -18,6 +18,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
+import { logCompile } from '../carts/programs.js';
 import { CartService, type CartTask } from '../carts/service.js';
 import { settingOutOfRange } from '../config.js';
 import { OVERLOADED } from '../http/errors.js';
@@ -107,7 +108,7 @@ export interface PoolCounters {
 export function createCartPool(options: PoolOptions, dataDir: string, env: StoreEnv, log: Logger): CartPool {
   // Inline, a cart is evaluated as its request is read: there is no queue to bound.
   if (options.workers === 0) {
-    const service = new CartService(env, (tenant, version) => log.info({ tenant, version }, 'program compiled'));
+    const service = new CartService(env, logCompile(log));
     return {
       run: (task) => envelop(() => service.run(task), (err) => log.error({ err }, 'unexpected error in a cart task')).then(unwrap),
       counters: () => [],

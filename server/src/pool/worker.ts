@@ -4,6 +4,7 @@
  * lives as long as the thread, and answers each cart of a batch with an Envelope.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { logCompile } from '../carts/programs.js';
 import { CartService, type CartTask } from '../carts/service.js';
 import { compileSchemas } from '../http/validation.js';
 import { createLogger } from '../log.js';
@@ -16,7 +17,7 @@ compileSchemas(['carts.cart']);
 // The same options as the main thread's: the threads share one LMDB environment.
 const { dataDir, trackMetrics } = workerData as { dataDir: string; trackMetrics: boolean };
 const env = openStore(dataDir, { trackMetrics });
-const service = new CartService(env, (tenant, version) => log.info({ tenant, version }, 'program compiled'));
+const service = new CartService(env, logCompile(log));
 
 /**
  * A task of pool.ts: a batch of simulated carts, run one after the other, or

@@ -1864,6 +1864,13 @@ export interface ResponsesCampaign {
     } | null;
   } | null;
   /**
+   * Tally extension, single reads: null when the campaign compiles, else the engine's error naming the rule (code and message, as a write of the campaign would answer). A campaign is checked when written, but one stored before a stricter rule (a size cap, a setting's check) or restored from another version may no longer compile: carts leave it out and the Company's other campaigns apply (docs/campaigns.md).
+   */
+  compile_error?: {
+    code: string;
+    message: string;
+  } | null;
+  /**
    * Single reads (Tally): the coupon's parameters as POST/PATCH take them, to edit and send back; an unset field reads the value Tally applies (active true, max_redemptions 1, priority 0, printable and auto_select false) or null; a name or description sent per language reads as that object. Null without a coupon (docs/campaigns.md).
    */
   coupon_params?: {

@@ -1,0 +1,79 @@
+/**
+ * A stored campaign that no longer compiles (stored before a stricter rule, here the effects cap, written straight
+ * into the store while the server is stopped) is left out of its Company's program: carts still get the other
+ * campaigns, the compile logs it once per program build, and its single read answers the error.
+ */
+import { MAX_RULE_EFFECTS } from '@tally/engine';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LmdbCampaignStore } from '../campaigns/store.js';
+import { openStore } from '../store/env.js';
+import { cartBody, realtimeCart } from '../testing/carts.js';
+import { startServer, type TestServer } from '../testing/server.js';
+
+const tenant = { companyId: 'default', environment: 'sandbox' as const };
+const LEFT_OUT = 'campaign left out of the program: it does not compile';
+
+describe('a stored campaign that no longer compiles is left out of the program, the others apply', () => {
+  let server: TestServer;
+  let good: number;
+  let bad: number;
+  const warnings = () => server.lines.filter((line) => line.includes(LEFT_OUT)).map((line) => JSON.parse(line) as Record<string, unknown>);
+  const compilations = () => server.lines.filter((line) => line.includes('"program compiled"')).length;
+
+  beforeAll(async () => {
+    // Inline carts: one program cache, so one build per version.
+    server = await startServer({ env: { WORKERS: '0' } });
+    const discount = await server.client.post('/discounts', { rule_params: { name: 'Ten off', rule_effects: [{ type: 'percentage', value: 10, distribution: 'total' }] } });
+    expect(discount.status, discount.text).toBe(200);
+    good = discount.body.id;
+    const points = await server.client.post('/points', { rule_params: { name: 'Ten a euro', rule_effects: [{ type: 'ratio', value: 10 }] } });
+    expect(points.status, points.text).toBe(200);
+    bad = points.body.id;
+    expect((await server.client.post('/customers', { id: 1, name: 'N', registration_location_id: 1, country: 'ES' })).status).toBe(200);
+    await server.stop();
+    const env = openStore(server.dataDir);
+    const campaigns = new LmdbCampaignStore(env);
+    const stored = campaigns.get(tenant, String(bad))!;
+    const overCap = Array.from({ length: MAX_RULE_EFFECTS + 1 }, () => ({ type: 'ratio', value: 10 }));
+    await env.transact(() => campaigns.putInTransaction(tenant, { ...stored, rule_params: { ...stored.rule_params, rule_effects: overCap } }, stored));
+    await env.close();
+    await server.restart();
+  });
+  afterAll(() => server.dispose());
+
+  it('simulate and realtime carts get the good campaign and not the one left out; logged once per build, not per cart', async () => {
+    for (let i = 0; i < 5; i++) {
+      const simulated = await server.client.post('/carts/simulate', cartBody(20, { customer_id: 1 }));
+      expect(simulated.status, simulated.text).toBe(200);
+      expect(simulated.body.total_discount_applied).toBe(2);
+      expect(simulated.body.score).toBe(0);
+      expect(simulated.body.effects.map((e: { rule_id: number }) => e.rule_id)).toEqual([good]);
+    }
+    const realtime = await realtimeCart(server.client, 1, 20);
+    expect(realtime.body.total_discount_applied).toBe(2);
+    expect(realtime.body.score).toBe(0);
+    expect(compilations()).toBe(1);
+    expect(warnings()).toEqual([
+      expect.objectContaining({
+        level: 40, tenant: 'default/sandbox', campaign_id: String(bad), code: 'invalid_request', message: 'rule_params.rule_effects: must have at most 100 items',
+      }),
+    ]);
+  });
+
+  it("the campaign's single read answers its compile error, naming the rule; a good one's is null", async () => {
+    const read = await server.client.get(`/points/${bad}`);
+    expect(read.status).toBe(200);
+    expect(read.body.compile_error).toEqual({ code: 'invalid_request', message: 'rule_params.rule_effects: must have at most 100 items' });
+    expect((await server.client.get(`/discounts/${good}`)).body.compile_error).toBeNull();
+    // A list item does not compile its campaign.
+    expect((await server.client.get('/points')).body.data[0]).not.toHaveProperty('compile_error');
+  });
+
+  it('a fix over HTTP puts it back into the program', async () => {
+    const fixed = await server.client.patch(`/points/${bad}`, { rule_params: { rule_effects: [{ type: 'ratio', value: 10 }] } });
+    expect(fixed.status, fixed.text).toBe(200);
+    expect((await server.client.get(`/points/${bad}`)).body.compile_error).toBeNull();
+    expect((await server.client.post('/carts/simulate', cartBody(20, { customer_id: 1 }))).body.score).toBe(180); // 10 a euro of 18, after the 10% off
+    expect(warnings()).toHaveLength(1);
+  });
+});
