@@ -3,7 +3,7 @@
  * into the store while the server is stopped) is left out of its Company's program: carts still get the other
  * campaigns, the compile logs it once per program build, and its single read answers the error.
  */
-import { MAX_RULE_EFFECTS } from '@tally/engine';
+import { MAX_RULE_CONDITIONS, MAX_RULE_EFFECTS } from '@tally/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { openStore } from '../store/env.js';
@@ -75,5 +75,39 @@ describe('a stored campaign that no longer compiles is left out of the program, 
     expect((await server.client.get(`/points/${bad}`)).body.compile_error).toBeNull();
     expect((await server.client.post('/carts/simulate', cartBody(20, { customer_id: 1 }))).body.score).toBe(180); // 10 a euro of 18, after the 10% off
     expect(warnings()).toHaveLength(1);
+  });
+});
+
+describe('a stored campaign bound to a custom event that no longer compiles is left out, the other bound one applies', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startServer();
+    const def = await server.client.post('/custom_event_definitions', { slug: 'visit', name: 'Store visit', schema: { type: 'object' } });
+    expect(def.status, def.text).toBe(200);
+    const bound = (name: string, value: number) => ({ rule_params: { name, custom_entity_definition_id: def.body.id, rule_effects: [{ type: 'direct_value', value, distribution: 'total' }] } });
+    expect((await server.client.post('/points', bound('Three a visit', 3))).status).toBe(200);
+    const bad = await server.client.post('/points', bound('Five a visit', 5));
+    expect(bad.status, bad.text).toBe(200);
+    expect((await server.client.post('/customers', { id: 1, name: 'N', registration_location_id: 1, country: 'ES' })).status).toBe(200);
+    await server.stop();
+    const env = openStore(server.dataDir);
+    const campaigns = new LmdbCampaignStore(env);
+    const stored = campaigns.get(tenant, String(bad.body.id))!;
+    // A bound campaign's effects are replaced by its points (or score_overwrite): the conditions' cap is the one that bites.
+    const overCap = { conditions: { and: Array.from({ length: MAX_RULE_CONDITIONS + 1 }, () => ({ field: 'total', operator: 'gte', value: 0 })) } };
+    await env.transact(() => campaigns.putInTransaction(tenant, { ...stored, rule_params: { ...stored.rule_params, rule_conditions: JSON.stringify(overCap) } }, stored));
+    await env.close();
+    await server.restart();
+  });
+  afterAll(() => server.dispose());
+
+  it('each event earns the good campaign\'s points; the campaign left out is logged once per program build', async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await server.client.post('/custom_events', { customer_id: 1, slug: 'visit', data: { visit: i } });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.score).toBe(3);
+    }
+    expect(server.lines.filter((line) => line.includes(LEFT_OUT))).toHaveLength(1);
   });
 });

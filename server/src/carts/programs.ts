@@ -100,8 +100,16 @@ export type OnCompile = (tenant: string, campaignVersion: number, failures: read
  * is checked when written, so one that no longer compiles was stored before a stricter rule (or restored from another version).
  */
 export function logCompile(log: Logger): OnCompile {
+  const leftOut = logLeftOut(log);
   return (tenant, version, failures) => {
     log.info({ tenant, version }, 'program compiled');
+    leftOut(tenant, version, failures);
+  };
+}
+
+/** Logs each campaign left out of a program (warn), and nothing for a program that compiled whole. */
+export function logLeftOut(log: Logger): OnCompile {
+  return (tenant, version, failures) => {
     for (const { id, error } of failures) {
       log.warn({ tenant, version, campaign_id: String(id), code: error.code, message: error.message }, 'campaign left out of the program: it does not compile');
     }

@@ -17,14 +17,14 @@
  * carts do), so concurrent events never overspend. Checks come before any
  * write.
  */
-import { compileCampaigns, evaluateCart, type Campaign, type Effect, type Outcome } from '@tally/engine';
+import { compileEachCampaign, evaluateCart, type Campaign, type Effect, type Outcome } from '@tally/engine';
 import { CompiledCache, versionOf } from '../campaigns/compiled.js';
 import { engineSettings } from '../campaigns/engine-settings.js';
 import { translatedTexts } from '../campaigns/store.js';
 import type { CampaignRecord } from '../campaigns/types.js';
 import { buildContext, customerCounterKey, type ContextSources } from '../carts/context.js';
 import { localizedEffects } from '../carts/present.js';
-import { describeProgram, type CountedCampaign } from '../carts/programs.js';
+import { describeProgram, type CountedCampaign, type OnCompile } from '../carts/programs.js';
 import type { DrawSeeds } from '../carts/seed.js';
 import type { CounterStore } from '../counters/store.js';
 import type { CustomerRecord } from '../customers/types.js';
@@ -67,6 +67,8 @@ export interface BoundDeps {
   counters: CounterStore;
   sources: ContextSources;
   seeds: DrawSeeds;
+  /** Told of the bound campaigns left out of a program because they no longer compile (carts/programs.ts logLeftOut). */
+  onCompile: OnCompile;
 }
 
 export interface BoundEvent {
@@ -127,7 +129,12 @@ export function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEv
   const campaigns = [...points, ...instantWins];
   // The points (score_overwrite) are part of the program: an overwrite compiles once per value.
   const key = [tenantPrefix(scope.tenant), scope.settings.version, event.overwrite ?? '', ...event.campaigns.map(versionOf), '|', ...event.instantWins.map(versionOf)].join(':');
-  const cached = programs.get(key, () => describeProgram(compileCampaigns(campaigns, engineSettings(scope.settings)), campaigns, { campaignVersion: 0, settingsVersion: scope.settings.version }));
+  const cached = programs.get(key, () => {
+    // Campaign by campaign, as a cart's program: one stored before a stricter rule is left out, the others still apply.
+    const { program, failures } = compileEachCampaign(campaigns, engineSettings(scope.settings));
+    deps.onCompile(tenantPrefix(scope.tenant), 0, failures);
+    return describeProgram(program, campaigns, { campaignVersion: 0, settingsVersion: scope.settings.version });
+  });
   const customer = { id: event.customer.id, code: event.customer.code ?? null, record: event.customer };
   const built = buildContext(deps.sources, scope.tenant, scope.settings, cached, customer, scope.now, 'realtime', event.seed, { saleAt: event.at });
   const context = event.country === undefined || !built.customer ? built : { ...built, customer: { ...built.customer, registration_country: event.country } };

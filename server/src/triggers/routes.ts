@@ -3,6 +3,7 @@ import { AssociationStore } from '../associations/store.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import type { ServerContext } from '../context.js';
 import { CartStore } from '../carts/store.js';
+import { logLeftOut } from '../carts/programs.js';
 import { DrawSeeds } from '../carts/seed.js';
 import { LmdbCounterStore } from '../counters/store.js';
 import { InstantWinStore } from '../instant-wins/store.js';
@@ -29,6 +30,7 @@ export function boundDeps(ctx: ServerContext): BoundDeps {
     env,
     counters,
     seeds: new DrawSeeds(env, new CartStore(env)),
+    onCompile: logLeftOut(ctx.log),
     sources: {
       customers,
       associations: new AssociationStore(env),
