@@ -3,8 +3,8 @@
  * transaction (points ledger), the budget, limit and stock it consumed and
  * the vouchers it used. The evaluation ran before, on a snapshot; inside the
  * transaction every budget, limit, stock, voucher and points balance it relied
- * on is checked again, and if one no longer allows what was granted the cart
- * is evaluated again on the transaction's own view, so concurrent carts never
+ * on is checked again, and if one no longer allows what was granted, or a
+ * campaign changed meanwhile, the cart is evaluated again on the transaction's own view, so concurrent carts never
  * overspend (a reward won as a prize included: instant-wins/recheck.ts). Checks come before any write: lmdb-js batches the callbacks of
  * concurrent requests into one commit (group commit), and a callback that
  * failed half-way would leave its first writes in it.
@@ -80,8 +80,10 @@ export interface PendingCart {
   resolveCustomer(): CartCustomer;
   now: Date;
   evaluation: Evaluation;
-  /** Evaluates the cart again for `customer`, reading the context inside the running transaction. */
-  reevaluate(customer: CartCustomer): Evaluation;
+  /** The Company's program as the running transaction sees it: `cached` itself unless a campaign changed since (one get). */
+  programNow(): CachedProgram;
+  /** Evaluates the cart again for `customer` with `program`, reading the context inside the running transaction. */
+  reevaluate(customer: CartCustomer, program: CachedProgram): Evaluation;
 }
 
 /**
@@ -108,7 +110,11 @@ export async function commitCart(stores: RealtimeStores, pending: PendingCart): 
     }
     const current = customerNow(stores, pending);
     if (current instanceof TallyError) return current;
-    const evaluation = current === pending && stillAllowed(stores, pending, pending.evaluation.writes) ? pending.evaluation : pending.reevaluate(current.customer);
+    // A campaign changed since the evaluation (switched off, ended, its budget or limit lowered, a coupon deleted):
+    // the cart is evaluated again, wholly with the campaigns as they are now, never the old ones against new counters.
+    const program = pending.programNow();
+    const unchanged = current === pending && program === pending.cached && stillAllowed(stores, pending, pending.evaluation.writes);
+    const evaluation = unchanged ? pending.evaluation : pending.reevaluate(current.customer, program);
     const cart = id !== undefined ? write(stores, current, id, code ?? null, evaluation.responseJson, evaluation) : writeWithNewId(stores, current, code ?? null, evaluation);
     return cart.response_json;
   });

@@ -23,6 +23,15 @@ export class DrawSeeds {
     return createHmac('sha256', secret).update(cartBody).digest('base64url');
   }
 
+  /**
+   * Inside `env.transact`: the seed, the secret read (or created) on the transaction's view. For a cart whose
+   * program gained an instant win between its evaluation and its transaction (realtime.ts, programNow).
+   */
+  seedInTransaction(tenant: Tenant, cartBody: string): string {
+    const secret = this.secrets.get(tenantPrefix(tenant)) ?? this.carts.ensureSecretInTransaction(tenant, randomBytes(32).toString('base64url'));
+    return createHmac('sha256', secret).update(cartBody).digest('base64url');
+  }
+
   private async secretOf(tenant: Tenant): Promise<string> {
     let secret = this.carts.secret(tenant);
     if (secret === undefined) {

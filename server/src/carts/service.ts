@@ -103,10 +103,10 @@ export class CartService {
     const resolve = () => resolveCustomer(this.sources, tenant, request);
     const customer = resolve();
     const now = new Date(task.now);
-    const contextOf = (of: CartCustomer, mode: Context['mode'], seed: string): Context => {
+    const contextOf = (of: CartCustomer, mode: Context['mode'], seed: string, program = cached): Context => {
       const returns = readReturns(this.stores, tenant, { now, timezone: settings.timezone }, of.id, body.returns);
       return {
-        ...buildContext(this.sources, tenant, settings, cached, of, now, mode, seed, { productIds: request.product_ids, listedCodes: request.listed_codes, saleAt: String(body.creation_date) }),
+        ...buildContext(this.sources, tenant, settings, program, of, now, mode, seed, { productIds: request.product_ids, listedCodes: request.listed_codes, saleAt: String(body.creation_date) }),
         ...(returns ? { returns } : {}),
         ...(locationFeatures ? { location_features: locationFeatures } : {}),
       };
@@ -120,9 +120,14 @@ export class CartService {
     // Only instant-win draws read the seed: an HMAC of the body costs about 5 µs a cart without them.
     const seed = cached.program.instantWins.length > 0 ? await this.seeds.seed(tenant, task.body) : '';
     // Evaluated (and serialized) before the transaction: only the re-check and the writes hold the write lock.
-    const evaluateFor = (of: CartCustomer) => evaluationOf(evaluate(cached, body, contextOf(of, 'realtime', seed)));
+    const evaluateFor = (of: CartCustomer, program: CachedProgram) => {
+      // A program that gained an instant win inside the transaction draws with the cart's seed too.
+      const drawSeed = seed === '' && program.program.instantWins.length > 0 ? this.seeds.seedInTransaction(tenant, task.body) : seed;
+      return evaluationOf(evaluate(program, body, contextOf(of, 'realtime', drawSeed, program)));
+    };
     const answered = await commitCart(this.stores, {
-      tenant, settings, cached, kind: task.operation, request, customer, customerStatus, resolveCustomer: resolve, now, evaluation: evaluateFor(customer), reevaluate: evaluateFor,
+      tenant, settings, cached, kind: task.operation, request, customer, customerStatus, resolveCustomer: resolve, now,
+      evaluation: evaluateFor(customer, cached), programNow: () => this.programs.get(tenant, settings), reevaluate: evaluateFor,
     });
     // The stored cart keeps the default names (it is the record, read by every client); only this answer is localized.
     return language === undefined ? answered : cartJson(localizedResponse(parseJson(answered) as CartResponse, cached.texts, language, settings));

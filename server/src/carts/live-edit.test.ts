@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cartBody } from '../testing/carts.js';
+import { startServer, type TestResponse, type TestServer } from '../testing/server.js';
+
+// A back office editing live while tills stream realtime carts on two writers: a change counts from the next cart,
+// and a cart evaluated before a change but committed after it is evaluated again with the campaigns as they are then.
+const BURST = 240;
+const CUSTOMERS = 3;
+
+describe('campaigns edited while realtime carts stream', () => {
+  let server: TestServer;
+  let nextCart = 1;
+
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '2', REALTIME_WORKERS: '2' } });
+    for (let id = 1; id <= CUSTOMERS; id++) await server.client.post('/customers', { id, name: `C${id}`, registration_location_id: 1 });
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  async function discount(name: string): Promise<string> {
+    const res = await server.client.post('/discounts', {
+      rule_params: { name, budget_value: 100000, rule_effects: [{ type: 'percentage', value: 10, distribution: 'individual_items' }] },
+    });
+    expect(res.status, res.text).toBe(200);
+    return String(res.body.id);
+  }
+
+  const budgetSpent = async (id: string): Promise<number> => (await server.client.get(`/discounts/${id}`)).body.budget_spent;
+  const realtime = () => server.client.post('/carts/realtime', cartBody(2, { id: nextCart, customer_id: (nextCart++ % CUSTOMERS) + 1 }));
+  const simulate = (i: number) => server.client.post('/carts/simulate', cartBody(2, { customer_id: (i % CUSTOMERS) + 1 }));
+  const from = (res: TestResponse, campaign: string) => res.body.effects.filter((e: { rule_id: number }) => String(e.rule_id) === campaign);
+
+  /**
+   * Streams BURST realtime carts, applies `change` once a sixth of them are answered, then reads the campaign's
+   * budget_spent and simulates a burst on both workers; returns the answers and both budget readings.
+   */
+  async function streamAround(campaign: string, change: () => Promise<TestResponse>) {
+    let answered = 0;
+    let changed!: () => void;
+    const due = new Promise<void>((resolve) => (changed = resolve));
+    const carts = Array.from({ length: BURST }, () => realtime().then((res) => {
+      if (++answered === BURST / 6) changed();
+      return res;
+    }));
+    await due;
+    // Reads polled around the change: the first that sees it gives the budget spent when it committed (or just after).
+    let editing = true;
+    const readings: { changed: boolean; spent: number }[] = [];
+    const poll = async () => {
+      while (editing) {
+        const read = (await server.client.get(`/discounts/${campaign}`)).body;
+        readings.push({ changed: !read.active || read.budget_value < 1, spent: read.budget_spent });
+      }
+    };
+    const polling = Promise.all([poll(), poll(), poll(), poll()]);
+    const edit = await change();
+    editing = false;
+    await polling;
+    expect(edit.status, edit.text).toBe(200);
+    const spentAtChange = Math.min(await budgetSpent(campaign), ...readings.filter((r) => r.changed).map((r) => r.spent));
+    const simulated = await Promise.all(Array.from({ length: 20 }, (_, i) => simulate(i)));
+    const carted = await Promise.all(carts);
+    return { carted, simulated, spentAtChange, spentAfter: await budgetSpent(campaign) };
+  }
+
+  it('a campaign switched off mid-stream: no cart committed after the switch takes it, the next simulations on both workers lack it', async () => {
+    const campaign = await discount('Ten percent, switched off');
+    const { carted, simulated, spentAtChange, spentAfter } = await streamAround(campaign, () => server.client.patch(`/discounts/${campaign}`, { rule_params: { active: false } }));
+    expect(carted.map((r) => r.status)).toEqual(Array(BURST).fill(200));
+    // Each answer is whole: 0.20 off and its effect, or neither.
+    for (const res of carted) expect(res.body.total_discount_applied).toBe(from(res, campaign).length === 1 ? 0.2 : 0);
+    const granted = carted.reduce((sum, r) => sum + from(r, campaign).length * 0.2, 0);
+    expect(spentAfter).toBeCloseTo(granted, 9);
+    expect(spentAfter).toBe(spentAtChange);
+    expect(granted).toBeGreaterThan(0);
+    for (const res of simulated) expect(from(res, campaign)).toEqual([]);
+  });
+
+  it('a budget lowered mid-stream: no cart committed after the change spends beyond it, counters equal the answers', async () => {
+    const campaign = await discount('Ten percent, budget cut');
+    const { carted, simulated, spentAtChange, spentAfter } = await streamAround(campaign, () => server.client.patch(`/discounts/${campaign}`, { rule_params: { budget_value: 0.01 } }));
+    expect(carted.map((r) => r.status)).toEqual(Array(BURST).fill(200));
+    const granted = carted.reduce((sum, r) => sum + from(r, campaign).length * 0.2, 0);
+    expect(spentAfter).toBeCloseTo(granted, 9);
+    expect(spentAfter).toBe(spentAtChange);
+    for (const res of simulated) expect(from(res, campaign)).toEqual([]);
+    const read = await server.client.get(`/discounts/${campaign}`);
+    expect(read.body.budget_available).toBe(0);
+  });
+});
+
+describe('the point value changed while realtime carts stream', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '2', REALTIME_WORKERS: '2' } });
+    await server.client.post('/customers', { id: 1, name: 'C1', registration_location_id: 1 });
+    const points = await server.client.post('/points', { rule_params: { name: 'Ten a cart', rule_effects: [{ type: 'direct_value', value: 10, distribution: 'total_cart' }] } });
+    expect(points.status, points.text).toBe(200);
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('every answer values its points and the balance at one point value, the old or the new, and the ledger adds up', async () => {
+    let answered = 0;
+    let changed!: () => void;
+    const due = new Promise<void>((resolve) => (changed = resolve));
+    const carts = Array.from({ length: 120 }, (_, i) => server.client.post('/carts/realtime', cartBody(5, { id: 1000 + i, customer_id: 1 })).then((res) => {
+      if (++answered === 20) changed();
+      return res;
+    }));
+    await due;
+    expect((await server.client.patch('/company', { point_value: '0.05' })).status).toBe(200);
+    const after = await server.client.post('/carts/simulate', cartBody(5, { customer_id: 1 }));
+    expect(after.body.score_as_money).toBe(0.5);
+    const answers = await Promise.all(carts);
+    const seen = new Set<string>();
+    for (const res of answers) {
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.score).toBe(10);
+      const value = res.body.score_as_money / 10;
+      expect([0.01, 0.05]).toContain(value);
+      const [customer] = res.body.customer;
+      expect(customer.score_as_money).toBeCloseTo(customer.score * value, 9);
+      seen.add(String(value));
+    }
+    expect(seen.has('0.01')).toBe(true);
+    const balance = await server.client.get('/customers/1/points');
+    expect(balance.body.score).toBe(1200);
+    expect(balance.body.score_as_money).toBe(60);
+    const transactions: number[] = [];
+    for (let page: string | undefined; ; ) {
+      const res = await server.client.get('/points/transactions', { query: { customer_id: '1', ...(page ? { starting_after: page } : {}) } });
+      transactions.push(...res.body.data.map((t: { amount: number }) => t.amount));
+      page = res.body.next_token_starts_after;
+      if (!page) break;
+    }
+    expect(transactions.reduce((a, b) => a + b, 0)).toBe(1200);
+  });
+});
