@@ -78,6 +78,22 @@ describe('GET and PATCH /company', () => {
     expect(year.body.cart_cancellation_wait_seconds).toBe(31536000);
   });
 
+  it('refuses a point_value of 0, which would leave every cart of the Company refused, and keeps carts working', async () => {
+    expect((await server.client.post('/customers', { id: 1, name: 'C1', registration_location_id: 1 })).status).toBe(200);
+    const before = (await server.client.get('/company')).body;
+    for (const value of ['0', '0.000', '000']) {
+      const res = await server.client.patch('/company', { point_value: value });
+      expect(res.status, value).toBe(400);
+      expect(res.body).toEqual({ code: 'invalid_request', error: 'point_value: must be a decimal number greater than 0' });
+    }
+    expect((await server.client.get('/company')).body).toEqual(before);
+    const cart = { customer_id: 1, creation_date: '2026-11-20T10:00:00Z', total: 2, lines: [{ order: 1, product_id: 1, total: 2, quantity: 1 }] };
+    expect((await server.client.post('/carts/simulate', cart)).status).toBe(200);
+    const small = await server.client.patch('/company', { point_value: '0.000001' });
+    expect(small.status, small.text).toBe(200);
+    expect((await server.client.post('/carts/simulate', cart)).status).toBe(200);
+  });
+
   it('checks customers against a customer_attribute_schema that has an $id', async () => {
     const schema = { $id: 'https://schemas.example.com/customer.json', type: 'object', properties: { age: { type: 'integer' } } };
     expect((await server.client.patch('/company', { customer_attribute_schema: schema })).status).toBe(200);

@@ -40,6 +40,8 @@ export function applySettingsPatch(current: CompanySettings, patch: CompanyUpdat
   if (!isTimezone(next.timezone)) throw invalidRequest('timezone', 'is not an IANA time zone');
   // Checked on change only: carts refuse a currency outside ISO 4217, so the Company's must be one of them.
   if (patch.currency !== undefined && !isCurrency(patch.currency)) throw invalidRequest('currency', 'is not an ISO 4217 currency');
+  // The engine refuses a point value of 0 (every cart of the Company would be refused); the schema already allows digits only.
+  if (patch.point_value !== undefined && !/[1-9]/.test(patch.point_value)) throw invalidRequest('point_value', 'must be a decimal number greater than 0');
   if (!next.languages.includes(next.default_language)) {
     throw invalidRequest('default_language', 'must be one of languages');
   }
