@@ -91,6 +91,75 @@ describe('campaigns edited while realtime carts stream', () => {
   });
 });
 
+describe('a voucher frozen and a coupon deleted while realtime carts listing them stream', () => {
+  let server: TestServer;
+  let nextCart = 1;
+  let campaign: number;
+
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '2', REALTIME_WORKERS: '2' } });
+    await server.client.post('/customers', { id: 1, name: 'C1', registration_location_id: 1 });
+    const res = await server.client.post('/discounts', {
+      rule_params: { name: 'One off', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] },
+      coupon_params: { name: 'One off coupon', max_redemptions: 10000 },
+    });
+    expect(res.status, res.text).toBe(200);
+    campaign = res.body.id;
+    for (const code of ['FROZEN1', 'DELETED1']) {
+      expect((await server.client.post('/discounts/trigger', { customer_id: 1, loyalty_rule_id: campaign, external_voucher_code: code })).status).toBe(200);
+    }
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  /** Streams realtime carts listing `code`, applies `change` once a sixth are answered; the voucher's redemptions when the change was first seen and at the end. */
+  async function streamAround(code: string, change: () => Promise<TestResponse>) {
+    let answered = 0;
+    let changed!: () => void;
+    const due = new Promise<void>((resolve) => (changed = resolve));
+    const carts = Array.from({ length: BURST }, () => server.client.post('/carts/realtime', cartBody(10, { id: nextCart++, customer_id: 1, coupons_desired: [code] })).then((res) => {
+      if (++answered === BURST / 6) changed();
+      return res;
+    }));
+    await due;
+    let editing = true;
+    const readings: { status: string; redemptions: number }[] = [];
+    const poll = async () => {
+      while (editing) readings.push((await server.client.get(`/vouchers/${code}`)).body);
+    };
+    const polling = Promise.all([poll(), poll(), poll(), poll()]);
+    const edit = await change();
+    editing = false;
+    await polling;
+    expect(edit.status, edit.text).toBe(200);
+    const answers = await Promise.all(carts);
+    const final = (await server.client.get(`/vouchers/${code}`)).body;
+    const seen = readings.filter((r) => r.status === final.status).map((r) => r.redemptions);
+    const used = answers.filter((r) => r.body.effects.some((e: { coupon_info?: { voucher_code?: string } }) => e.coupon_info?.voucher_code === code)).length;
+    return { answers, final, atChange: Math.min(final.redemptions, ...seen), used };
+  }
+
+  it('a frozen voucher is used by no cart committed after the freeze; its redemptions equal the answers that used it', async () => {
+    const { answers, final, atChange, used } = await streamAround('FROZEN1', () => server.client.post('/vouchers/FROZEN1/freeze', {}));
+    expect(answers.map((r) => r.status)).toEqual(Array(BURST).fill(200));
+    expect(final.status).toBe('frozen');
+    expect(final.redemptions).toBe(used);
+    expect(final.redemptions).toBe(atChange);
+    expect(used).toBeGreaterThan(0);
+  });
+
+  it("a voucher whose coupon is deleted is used by no cart committed after the delete", async () => {
+    const coupon = (await server.client.get(`/discounts/${campaign}`)).body.coupon_info.coupon_id;
+    const { answers, final, atChange, used } = await streamAround('DELETED1', () => server.client.delete(`/coupons/${coupon}`));
+    expect(answers.map((r) => r.status)).toEqual(Array(BURST).fill(200));
+    expect(final.status).toBe('deleted');
+    expect(final.redemptions).toBe(used);
+    expect(final.redemptions).toBe(atChange);
+    expect(used).toBeGreaterThan(0);
+  });
+});
+
 describe('the point value changed while realtime carts stream', () => {
   let server: TestServer;
 
