@@ -26,7 +26,7 @@ import { indexAuditTargets } from './audit/backfill.js';
 import { auditWitness } from './audit/context.js';
 import { startAuditRetention } from './audit/retention.js';
 import { logCommitMetrics } from './store/metrics.js';
-import { Metrics, startMetricsServer } from './metrics/metrics.js';
+import { Metrics, observe, startMetricsServer } from './metrics/metrics.js';
 import { threadsLoaded } from './pool/pool.js';
 import { startSettlementSweep } from './points/settlement.js';
 import { migrateWalletLayout } from './points/wallet-store.js';
@@ -79,12 +79,12 @@ async function main(): Promise<void> {
   for (const timer of sweeps) timer.unref();
   const stopReferrals = config.referralPollMs > 0 ? startReferrals(ctx, config.referralPollMs) : () => {};
   const stopCommitMetrics = config.storeMetricsMs > 0 ? logCommitMetrics(env, log, config.storeMetricsMs) : () => {};
-  const stopSettlements = config.pointsSettlementMs > 0 ? startSettlementSweep({ env, tenancy }, log, config.pointsSettlementMs) : async () => {};
+  const stopSettlements = config.pointsSettlementMs > 0 ? startSettlementSweep({ env, tenancy }, log, config.pointsSettlementMs, observe(metrics, 'points_settlement')) : async () => {};
   const stopWebhooks = config.webhookPollMs > 0
-    ? startWebhookDispatcher(env, log, { pollMs: config.webhookPollMs, timeoutMs: config.webhookTimeoutMs, retrySeconds: config.webhookRetrySeconds, privateAddresses: config.webhookPrivateAddresses }, duplicates)
+    ? startWebhookDispatcher(env, log, { pollMs: config.webhookPollMs, timeoutMs: config.webhookTimeoutMs, retrySeconds: config.webhookRetrySeconds, privateAddresses: config.webhookPrivateAddresses }, duplicates, metrics)
     : async () => {};
   const stopAuditRetention = config.auditRetentionDays > 0 && config.auditPruneMs > 0
-    ? startAuditRetention(env, tenancy, log, config.auditRetentionDays, config.auditPruneMs)
+    ? startAuditRetention(env, tenancy, log, config.auditRetentionDays, config.auditPruneMs, observe(metrics, 'audit_retention'))
     : async () => {};
 
   let stopping = false;

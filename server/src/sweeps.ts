@@ -1,3 +1,9 @@
+/** Runs one round of background work answering how many items it processed: timed and counted when metrics are on (metrics.ts `observe`). */
+export type Observe = (run: () => Promise<number>) => Promise<number>;
+
+/** Without metrics: the run alone. */
+export const unobserved: Observe = (run) => run();
+
 /**
  * A background sweep run now and every `everyMs`, never two at once (points
  * settlement, audit log retention). The sweep is told when the server stops,

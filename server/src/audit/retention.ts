@@ -8,7 +8,7 @@
  */
 import { DAY_MS } from '../http/wire.js';
 import type { Logger } from '../log.js';
-import { startSweep } from '../sweeps.js';
+import { startSweep, type Observe } from '../sweeps.js';
 import type { StoreEnv } from '../store/env.js';
 import { everyTenant, type TenancyStore } from '../tenancy/store.js';
 import { pruneEntries } from './log.js';
@@ -32,11 +32,11 @@ async function pruneAuditLog(env: StoreEnv, tenancy: TenancyStore, retentionDays
 }
 
 /** Prunes now and every `everyMs` (never two at once); returns a stop function that resolves once a sweep in progress has stopped. */
-export function startAuditRetention(env: StoreEnv, tenancy: TenancyStore, log: Logger, retentionDays: number, everyMs: number): () => Promise<void> {
+export function startAuditRetention(env: StoreEnv, tenancy: TenancyStore, log: Logger, retentionDays: number, everyMs: number, observe: Observe): () => Promise<void> {
   return startSweep(
     everyMs,
     async (stopped) => {
-      const removed = await pruneAuditLog(env, tenancy, retentionDays, stopped);
+      const removed = await observe(() => pruneAuditLog(env, tenancy, retentionDays, stopped));
       if (removed > 0) log.info({ entries: removed }, 'audit log entries past retention removed');
     },
     (err) => log.error({ err }, 'audit log retention sweep failed'),

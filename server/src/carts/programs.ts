@@ -107,6 +107,13 @@ export function logCompile(log: Logger): OnCompile {
   };
 }
 
+/** Tells each of `listeners` of every compile (the log, and the count of campaigns left out: left-out.ts). */
+export function onEachCompile(...listeners: OnCompile[]): OnCompile {
+  return (...compiled) => {
+    for (const listener of listeners) listener(...compiled);
+  };
+}
+
 /** Logs each campaign left out of a program (warn), and nothing for a program that compiled whole. */
 export function logLeftOut(log: Logger): OnCompile {
   return (tenant, version, failures) => {

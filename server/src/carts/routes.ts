@@ -14,14 +14,17 @@ import { createCartPool, readPoolOptions } from '../pool/pool.js';
 import { LocationStore } from '../locations/store.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import { cancelCart } from './cancellation.js';
+import { LeftOutCampaigns } from './left-out.js';
 import { cartFilter, readCartQuery } from './query.js';
 import { cartJson, cartReadBody } from './present.js';
 import type { CartOperation } from './service.js';
 import { CartStore } from './store.js';
 
 export function cartsRoutes(ctx: ServerContext): Routes {
-  const pool = createCartPool(readPoolOptions(), ctx.config.dataDir, ctx.env, ctx.log);
+  const leftOut = new LeftOutCampaigns();
+  const pool = createCartPool(readPoolOptions(), ctx.config.dataDir, ctx.env, ctx.log, leftOut);
   ctx.metrics?.readPools(() => pool.counters());
+  ctx.metrics?.readLeftOut(() => leftOut.total());
   const carts = new CartStore(ctx.env);
   const customers = new CustomerStore(ctx.env);
   const locations = new LocationStore(ctx.env);

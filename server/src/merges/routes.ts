@@ -18,12 +18,13 @@ import { checkNaming, transferParties } from './parties.js';
 import { MergeStore } from './store.js';
 import { unmerge } from './unmerge.js';
 import { MergeWorker } from './worker.js';
+import { observe } from '../metrics/metrics.js';
 import { wireDatetime } from '../http/wire.js';
 
-export function mergesRoutes({ env, tenancy, log, duplicates, config }: ServerContext): Routes {
+export function mergesRoutes({ env, tenancy, log, duplicates, config, metrics }: ServerContext): Routes {
   const customers = new CustomerStore(env);
   const merges = new MergeStore(env);
-  const worker = new MergeWorker(env, tenancy, merges, log, config.mergeDelayMs, duplicates);
+  const worker = new MergeWorker(env, tenancy, merges, log, config.mergeDelayMs, duplicates, observe(metrics, 'merges'));
   worker.resumeQueued();
 
   const readBody = (req: TallyRequest) => {

@@ -10,6 +10,7 @@
 import { CustomerStore } from '../customers/store.js';
 import type { DuplicateSuppressor } from '../http/duplicates.js';
 import type { Logger } from '../log.js';
+import type { Observe } from '../sweeps.js';
 import type { StoreEnv } from '../store/env.js';
 import type { TenancyStore } from '../tenancy/store.js';
 import type { Tenant } from '../tenancy/types.js';
@@ -25,6 +26,8 @@ export class MergeWorker {
     private readonly log: Logger,
     private readonly delayMs: number,
     private readonly duplicates: DuplicateSuppressor,
+    /** Each completion a background run (the metrics' `merges`): items, the merges completed. */
+    private readonly observe: Observe,
   ) {}
 
   schedule(tenant: Tenant, mergeId: string): void {
@@ -38,30 +41,38 @@ export class MergeWorker {
 
   private async run(tenant: Tenant, mergeId: string): Promise<void> {
     try {
-      // The settings when it completes, as a request's are when it is served.
-      const settings = this.tenancy.getSettings(tenant);
-      const failed = await this.env.transact(() => {
-        const merge = this.merges.get(tenant, mergeId);
-        this.merges.dequeue(tenant, mergeId);
-        if (merge?.status !== 'pending') return undefined;
-        const customers = new CustomerStore(this.env);
-        const now = wireDatetime(new Date());
-        const target = customers.get(tenant, merge.new_customer_id);
-        if (!target || target.deleted_at !== undefined || target.status === 'merged' || target.status === 'merging') {
-          // The new customer changed since the request: the old customer is released as it was (an inactive one stays
-          // inactive), the merge recorded as failed.
-          const old = customers.get(tenant, merge.old_customer_id)!;
-          customers.put(tenant, { ...old, status: merge.old_status ?? 'active', updated_at: now }, old);
-          this.merges.put(tenant, { ...merge, status: 'failed', completed_at: now });
-          return old.id;
-        }
-        completeMerge(this.env, customers, this.merges, { tenant, settings, now }, merge);
-        return undefined;
-      });
-      // Otherwise an identical transfer-new would be answered success again, and nothing done.
-      if (failed !== undefined) this.duplicates.changed(tenant, `customer:${failed}`);
+      await this.observe(() => this.complete(tenant, mergeId));
     } catch (err) {
       this.log.error({ err, merge: mergeId }, 'asynchronous merge failed; it stays queued for the next start');
     }
+  }
+
+  /** Completes the merge, or records it failed; answers 1 when it was completed. */
+  private async complete(tenant: Tenant, mergeId: string): Promise<number> {
+    // The settings when it completes, as a request's are when it is served.
+    const settings = this.tenancy.getSettings(tenant);
+    let completed = 0;
+    const failed = await this.env.transact(() => {
+      const merge = this.merges.get(tenant, mergeId);
+      this.merges.dequeue(tenant, mergeId);
+      if (merge?.status !== 'pending') return undefined;
+      const customers = new CustomerStore(this.env);
+      const now = wireDatetime(new Date());
+      const target = customers.get(tenant, merge.new_customer_id);
+      if (!target || target.deleted_at !== undefined || target.status === 'merged' || target.status === 'merging') {
+        // The new customer changed since the request: the old customer is released as it was (an inactive one stays
+        // inactive), the merge recorded as failed.
+        const old = customers.get(tenant, merge.old_customer_id)!;
+        customers.put(tenant, { ...old, status: merge.old_status ?? 'active', updated_at: now }, old);
+        this.merges.put(tenant, { ...merge, status: 'failed', completed_at: now });
+        return old.id;
+      }
+      completeMerge(this.env, customers, this.merges, { tenant, settings, now }, merge);
+      completed = 1;
+      return undefined;
+    });
+    // Otherwise an identical transfer-new would be answered success again, and nothing done.
+    if (failed !== undefined) this.duplicates.changed(tenant, `customer:${failed}`);
+    return completed;
   }
 }

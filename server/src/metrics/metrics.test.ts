@@ -1,31 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
-
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** The samples of a Prometheus text exposition (comments skipped). */
-function parseExposition(text: string): Sample[] {
-  const samples: Sample[] = [];
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match) continue;
-    const labels: Record<string, string> = {};
-    for (const [, name, value] of (match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[name] = value;
-    samples.push({ name: match[1], labels, value: Number(match[3]) });
-  }
-  return samples;
-}
-
-/** The value of the series `name` whose labels include `labels` (undefined when there is none). */
-function value(samples: Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
-  const found = samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
-  return found?.value;
-}
+import { scrape as scrapeServer, value, type Sample } from './testing.js';
 
 const metricsLines = (server: TestServer) => server.lines.filter((line) => line.includes('"metrics listening"'));
 
@@ -45,12 +21,7 @@ describe('without METRICS_PORT', () => {
 
 describe('METRICS_PORT=0: Prometheus metrics on their own listener', () => {
   let server: TestServer;
-  const scrape = async (): Promise<Sample[]> => {
-    const res = await fetch(`http://127.0.0.1:${server.metricsPort}/metrics`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-    return parseExposition(await res.text());
-  };
+  const scrape = (): Promise<Sample[]> => scrapeServer(server);
   beforeAll(async () => {
     server = await startServer({ env: { METRICS_PORT: '0', WORKERS: '1', REALTIME_WORKERS: '1', TALLY_RATE_LIMITS: 'on' } });
   });

@@ -1,9 +1,11 @@
 /**
  * Prometheus metrics (METRICS_PORT; docs/operations.md): the answers by
  * operation and status and their durations, rate-limited requests by tier,
- * the cart pool's Piscina counters, LMDB's commit counters and file size,
- * and prom-client's process and Node metrics. Only the HTTP answers and the
- * 429s are recorded as they happen; everything else is read at scrape time.
+ * the cart pool's Piscina counters, campaigns left out of the cart programs,
+ * LMDB's commit counters and file size, the webhook outbox and dispatcher,
+ * the background work's runs, and prom-client's process and Node metrics.
+ * The HTTP answers, the 429s, the webhook attempts and the background runs
+ * are recorded as they happen; everything else is read at scrape time.
  * No label names a Company: one series per Company would grow with the
  * tenants, and a Company's traffic is in its own logs.
  */
@@ -15,6 +17,16 @@ import type { OperationId, RateTier } from '../http/operations.js';
 import type { RawRequest } from '../http/request.js';
 import type { PoolCounters } from '../pool/pool.js';
 import type { CommitMetrics, StoreEnv } from '../store/env.js';
+import { unobserved, type Observe } from '../sweeps.js';
+import { outboxBacklog, type Backlog } from '../webhooks/outbox.js';
+import type { AttemptOutcome } from '../webhooks/dispatcher.js';
+import type { EventType } from '../webhooks/store.js';
+
+/** The background work timed by `Metrics.ran` (main.ts, merges/worker.ts). */
+export type BackgroundWork = 'points_settlement' | 'audit_retention' | 'referrals' | 'merges';
+
+/** From a referral poll that found nothing (tens of µs) to a sweep of a large store (minutes). */
+const RUN_BUCKETS = [0.001, 0.01, 0.1, 1, 10, 60, 300, 1800];
 
 /** From a cached read (tens of µs) to a realtime cart waiting for its commit under load (up to a second). */
 const DURATION_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
@@ -36,6 +48,15 @@ export class Metrics {
   private readonly limitedByTier = new Map<RateTier, Counter.Internal>();
   private readonly series = new Map<string, OperationSeries>();
   private poolCounters: () => PoolCounters[] = () => [];
+  private leftOutCount: () => number = () => 0;
+  private attemptsInFlight: () => number = () => 0;
+  private readonly attempts: Counter<'outcome'>;
+  private readonly deliveries: Counter<'type' | 'status'>;
+  private readonly runs: Counter<'work' | 'outcome'>;
+  private readonly runItems: Counter<'work'>;
+  private readonly runDurations: Histogram<'work'>;
+  private readonly lastRun: Gauge<'work'>;
+  private readonly lastSuccess: Gauge<'work'>;
 
   constructor(env: StoreEnv) {
     const registers = [this.registry];
@@ -91,6 +112,92 @@ export class Metrics {
       },
     });
 
+    const leftOut = (): number => this.leftOutCount();
+    new Gauge({
+      name: 'tally_campaigns_left_out',
+      help: 'Campaigns left out of their Company environment\'s cart program at its latest compile because they no longer compile.',
+      registers,
+      collect() {
+        this.set(leftOut());
+      },
+    });
+
+    // The outbox's due queue, read at scrape time; the three gauges of one scrape share one read (kept 100 ms).
+    let lastRead: (Backlog & { at: number }) | undefined;
+    const backlog = (): Backlog => {
+      const now = Date.now();
+      if (!lastRead || now - lastRead.at > 100) lastRead = { at: now, ...outboxBacklog(env, now) };
+      return lastRead;
+    };
+    const outbox: [keyof Backlog, string, string][] = [
+      ['deliveries', 'tally_webhook_deliveries_due', 'Webhook deliveries whose next attempt is due and not yet claimed (new or retrying).'],
+      ['subscriptions', 'tally_webhook_subscriptions_due', 'Webhook subscriptions with a delivery due.'],
+      ['oldestSeconds', 'tally_webhook_oldest_due_seconds', 'How long the longest-waiting due webhook delivery has been due (0: none due).'],
+    ];
+    for (const [key, name, help] of outbox) {
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(backlog()[key]);
+        },
+      });
+    }
+    const inFlight = (): number => this.attemptsInFlight();
+    new Gauge({
+      name: 'tally_webhook_attempts_in_flight',
+      help: 'Webhook attempts this server has sent and not yet recorded.',
+      registers,
+      collect() {
+        this.set(inFlight());
+      },
+    });
+    this.attempts = new Counter({
+      name: 'tally_webhook_attempts_total',
+      help: 'Webhook attempts recorded by this server, by outcome (delivered; retry: another attempt scheduled; failed: the retry schedule spent; superseded: the delivery changed meanwhile, nothing recorded).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.deliveries = new Counter({
+      name: 'tally_webhook_deliveries_total',
+      help: 'Webhook deliveries settled by this server\'s attempts, by event type and status (delivered, or failed once the retry schedule is spent).',
+      labelNames: ['type', 'status'],
+      registers,
+    });
+
+    this.runs = new Counter({
+      name: 'tally_background_runs_total',
+      help: 'Runs of background work, by work and outcome (ok, failed).',
+      labelNames: ['work', 'outcome'],
+      registers,
+    });
+    this.runItems = new Counter({
+      name: 'tally_background_items_total',
+      help: 'What background runs processed, by work (customers settled, audit entries removed, pending referrals taken up, merges completed).',
+      labelNames: ['work'],
+      registers,
+    });
+    this.runDurations = new Histogram({
+      name: 'tally_background_run_duration_seconds',
+      help: 'How long each background run took, by work.',
+      labelNames: ['work'],
+      buckets: RUN_BUCKETS,
+      registers,
+    });
+    this.lastRun = new Gauge({
+      name: 'tally_background_last_run_timestamp_seconds',
+      help: 'When the latest background run of the work ended (Unix seconds), whatever its outcome.',
+      labelNames: ['work'],
+      registers,
+    });
+    this.lastSuccess = new Gauge({
+      name: 'tally_background_last_success_timestamp_seconds',
+      help: 'When the latest background run of the work ended without failing (Unix seconds).',
+      labelNames: ['work'],
+      registers,
+    });
+
     // LMDB's cumulative counts, of every thread of the process (env.commitMetrics).
     const commits: [keyof CommitMetrics, string, string][] = [
       ['transactions', 'tally_store_transactions_total', 'LMDB write transactions committed.'],
@@ -126,6 +233,43 @@ export class Metrics {
     this.poolCounters = counters;
   }
 
+  /** The campaigns left out of the cart programs, read at each scrape (carts/routes.ts, carts/left-out.ts). */
+  readLeftOut(count: () => number): void {
+    this.leftOutCount = count;
+  }
+
+  /** The webhook dispatcher's attempts in flight, read at each scrape (webhooks/dispatcher.ts). */
+  readAttemptsInFlight(count: () => number): void {
+    this.attemptsInFlight = count;
+  }
+
+  /** One webhook attempt recorded (webhooks/dispatcher.ts): a few per second at most, so labels are resolved per call. */
+  webhookAttempt(type: EventType, outcome: AttemptOutcome): void {
+    this.attempts.labels(outcome).inc();
+    if (outcome === 'delivered' || outcome === 'failed') this.deliveries.labels(type, outcome).inc();
+  }
+
+  /** Times one run of background work answering how many items it processed; a failure is counted and thrown on. */
+  async ran(work: BackgroundWork, run: () => Promise<number>): Promise<number> {
+    const started = performance.now();
+    const end = (outcome: 'ok' | 'failed') => {
+      this.runs.labels(work, outcome).inc();
+      this.runDurations.labels(work).observe((performance.now() - started) / 1000);
+      const at = Date.now() / 1000;
+      this.lastRun.labels(work).set(at);
+      if (outcome === 'ok') this.lastSuccess.labels(work).set(at);
+    };
+    try {
+      const items = await run();
+      this.runItems.labels(work).inc(items);
+      end('ok');
+      return items;
+    } catch (err) {
+      end('failed');
+      throw err;
+    }
+  }
+
   /** One answer written: counted by operation and status, timed from `raw.arrivedAt`. */
   answered(raw: RawRequest, status: number): void {
     const seconds = (performance.now() - raw.arrivedAt!) / 1000;
@@ -143,6 +287,11 @@ export class Metrics {
     if (!limited) this.limitedByTier.set(tier, (limited = this.limited.labels(tier)));
     limited.inc();
   }
+}
+
+/** The observer of one kind of background work: timed and counted by `metrics`, or the run alone without them. */
+export function observe(metrics: Metrics | undefined, work: BackgroundWork): Observe {
+  return metrics ? (run) => metrics.ran(work, run) : unobserved;
 }
 
 /** The reasons a port is commonly refused, in the words of PORT's refusal (http/server.ts); another error keeps Node's message. */

@@ -17,7 +17,7 @@
  */
 import { CustomerStore } from '../customers/store.js';
 import type { Logger } from '../log.js';
-import { startSweep } from '../sweeps.js';
+import { startSweep, type Observe } from '../sweeps.js';
 import { customersWithEntries } from '../store/customer-entries.js';
 import type { StoreEnv } from '../store/env.js';
 import { idFromKey, tenantPrefix } from '../store/keys.js';
@@ -65,11 +65,11 @@ export async function sweepSettlements({ env, tenancy }: SweepSources, stopped: 
 }
 
 /** Sweeps now and every `everyMs` (never two at once); returns a stop function that resolves once a sweep in progress has stopped. */
-export function startSettlementSweep(sources: SweepSources, log: Logger, everyMs: number): () => Promise<void> {
+export function startSettlementSweep(sources: SweepSources, log: Logger, everyMs: number, observe: Observe): () => Promise<void> {
   return startSweep(
     everyMs,
     async (stopped) => {
-      const settled = await sweepSettlements(sources, stopped);
+      const settled = await observe(() => sweepSettlements(sources, stopped));
       if (settled > 0) log.info({ customers: settled }, 'points settled by the sweep');
     },
     (err) => log.error({ err }, 'points settlement sweep failed'),

@@ -18,7 +18,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import { logCompile } from '../carts/programs.js';
+import { isLeftOutMessage, type LeftOutCampaigns } from '../carts/left-out.js';
+import { logCompile, onEachCompile } from '../carts/programs.js';
 import { CartService, type CartTask } from '../carts/service.js';
 import { settingOutOfRange } from '../config.js';
 import { OVERLOADED } from '../http/errors.js';
@@ -105,10 +106,11 @@ export interface PoolCounters {
   completed: number;
 }
 
-export function createCartPool(options: PoolOptions, dataDir: string, env: StoreEnv, log: Logger): CartPool {
+/** `leftOut` is told of each program compiled, by the inline service or by a worker's message (carts/left-out.ts). */
+export function createCartPool(options: PoolOptions, dataDir: string, env: StoreEnv, log: Logger, leftOut: LeftOutCampaigns): CartPool {
   // Inline, a cart is evaluated as its request is read: there is no queue to bound.
   if (options.workers === 0) {
-    const service = new CartService(env, logCompile(log));
+    const service = new CartService(env, onEachCompile(logCompile(log), leftOut.compiled));
     return {
       run: (task) => envelop(() => service.run(task), (err) => log.error({ err }, 'unexpected error in a cart task')).then(unwrap),
       counters: () => [],
@@ -128,6 +130,9 @@ export function createCartPool(options: PoolOptions, dataDir: string, env: Store
       // lets nearly all of it die before a scavenge; measured 10 to 20% less CPU per cart than V8's default.
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       workerData: { dataDir, trackMetrics: env.tracksMetrics },
+    });
+    pool.on('message', (message) => {
+      if (isLeftOutMessage(message)) leftOut.told(message);
     });
     let pending = count;
     loading.push(

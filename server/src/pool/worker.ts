@@ -4,7 +4,8 @@
  * lives as long as the thread, and answers each cart of a batch with an Envelope.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { logCompile } from '../carts/programs.js';
+import { postLeftOut } from '../carts/left-out.js';
+import { logCompile, onEachCompile } from '../carts/programs.js';
 import { CartService, type CartTask } from '../carts/service.js';
 import { compileSchemas } from '../http/validation.js';
 import { createLogger } from '../log.js';
@@ -17,7 +18,8 @@ compileSchemas(['carts.cart']);
 // The same options as the main thread's: the threads share one LMDB environment.
 const { dataDir, trackMetrics } = workerData as { dataDir: string; trackMetrics: boolean };
 const env = openStore(dataDir, { trackMetrics });
-const service = new CartService(env, logCompile(log));
+// The main thread keeps the count of campaigns left out for the metrics (carts/left-out.ts).
+const service = new CartService(env, onEachCompile(logCompile(log), postLeftOut((message) => parentPort?.postMessage(message))));
 
 /**
  * A task of pool.ts: a batch of simulated carts, run one after the other, or

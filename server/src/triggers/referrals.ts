@@ -17,6 +17,7 @@ import type { CustomerStore } from '../customers/store.js';
 import type { InstantWinStore } from '../instant-wins/store.js';
 import type { PendingTrigger, ReferralRole } from '../customers/referrals.js';
 import type { Logger } from '../log.js';
+import type { Observe } from '../sweeps.js';
 import type { TenancyStore } from '../tenancy/store.js';
 import type { Environment, Tenant } from '../tenancy/types.js';
 import { isBoundToTrigger } from './binding.js';
@@ -79,22 +80,23 @@ async function consume(sources: ReferralSources, tenant: Tenant, key: unknown, p
   });
 }
 
-/** Rewards every pending referral of every Company environment, oldest first. */
-export async function drainReferrals(sources: ReferralSources): Promise<void> {
+/** Rewards every pending referral of every Company environment, oldest first; answers how many were pending. */
+export async function drainReferrals(sources: ReferralSources): Promise<number> {
   const entries = [...sources.deps.env.db(PENDING).getRange({})];
   for (const { key, value } of entries) {
     const [prefix] = key as string[];
     await consume(sources, tenantOf(prefix), key, value as PendingTrigger);
   }
+  return entries.length;
 }
 
 /** Polls for pending referrals; returns a stop function. */
-export function startReferralConsumer(sources: ReferralSources, log: Logger, everyMs: number): () => void {
+export function startReferralConsumer(sources: ReferralSources, log: Logger, everyMs: number, observe: Observe): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    drainReferrals(sources)
+    observe(() => drainReferrals(sources))
       .catch((err: unknown) => log.error({ err }, 'refer_a_friend consumer failed'))
       .finally(() => (running = false));
   }, everyMs);

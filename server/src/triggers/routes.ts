@@ -10,6 +10,7 @@ import { InstantWinStore } from '../instant-wins/store.js';
 import { LocationStore } from '../locations/store.js';
 import { CustomerStore } from '../customers/store.js';
 import type { Routes } from '../http/types.js';
+import { observe } from '../metrics/metrics.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import { readBalance } from '../points/ledger.js';
 import type { Tenant } from '../tenancy/types.js';
@@ -64,5 +65,5 @@ export function triggerRoutes(ctx: ServerContext): Routes {
 /** Starts the refer_a_friend consumer (main.ts); returns its stop function. */
 export function startReferrals(ctx: ServerContext, everyMs: number): () => void {
   const sources = { deps: boundDeps(ctx), customers: new CustomerStore(ctx.env), campaigns: new LmdbCampaignStore(ctx.env), instantWins: new InstantWinStore(ctx.env), tenancy: ctx.tenancy };
-  return startReferralConsumer(sources, ctx.log, everyMs);
+  return startReferralConsumer(sources, ctx.log, everyMs, observe(ctx.metrics, 'referrals'));
 }

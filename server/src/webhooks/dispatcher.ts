@@ -13,12 +13,13 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { DuplicateSuppressor } from '../http/duplicates.js';
 import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { wireDatetime } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { tenantPrefix } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import {
-  deliveryTarget, dueEntries, dueSubscriptions, getDelivery, putDeliveryInTransaction, removeDeliveryInTransaction, settleInTransaction, type DeliveryRecord, type DueSubscription,
+  deliveryTarget, dueEntries, dueSubscriptions, getDelivery, putDeliveryInTransaction, removeDeliveryInTransaction, removeStaleEntryInTransaction, settleInTransaction, type DeliveryRecord, type DueSubscription,
 } from './outbox.js';
 import { DestinationRefused, namesPrivateAddress, publicLookup, type PrivateAddresses } from './destinations.js';
 import { getWebhook } from './store.js';
@@ -50,6 +51,9 @@ interface Claim {
   secret: string;
 }
 
+/** What recording an attempt did (the metrics' `outcome`): superseded when the delivery changed meanwhile and nothing was recorded. */
+export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'superseded';
+
 interface Outcome {
   status: number | null;
   error: string | null;
@@ -57,10 +61,12 @@ interface Outcome {
 
 /**
  * Starts polling; the function returned stops it once the attempts in flight are recorded. `duplicates` learns of
- * each attempt's outcome: a manual retry answered before it no longer describes the delivery (deliveryTarget).
+ * each attempt's outcome: a manual retry answered before it no longer describes the delivery (deliveryTarget);
+ * `metrics`, when on, counts each attempt recorded by outcome and reads the attempts in flight.
  */
-export function startWebhookDispatcher(env: StoreEnv, log: Logger, options: DispatchOptions, duplicates: DuplicateSuppressor): () => Promise<void> {
+export function startWebhookDispatcher(env: StoreEnv, log: Logger, options: DispatchOptions, duplicates: DuplicateSuppressor, metrics?: Metrics): () => Promise<void> {
   const inFlight = new Set<Promise<void>>();
+  metrics?.readAttemptsInFlight(() => inFlight.size);
   // Attempts in flight per subscription (subscriptionKey), this process's.
   const busy = new Map<string, number>();
   const free = (subscription: DueSubscription) => PER_SUBSCRIPTION - (busy.get(subscriptionKey(subscription)) ?? 0);
@@ -81,6 +87,7 @@ export function startWebhookDispatcher(env: StoreEnv, log: Logger, options: Disp
             duplicates.changed(claimed.tenant, deliveryTarget(claimed.delivery.webhook_id, claimed.delivery.id));
             return env.transact(() => record(env, claimed, outcome, new Date(), options.retrySeconds));
           })
+          .then((recorded) => metrics?.webhookAttempt(claimed.delivery.type, recorded))
           .catch((err: unknown) => log.error({ err }, 'webhook delivery not recorded'))
           .finally(() => {
             inFlight.delete(attempt);
@@ -129,7 +136,12 @@ function claimOf(env: StoreEnv, subscription: DueSubscription, now: number, slot
   for (const entry of dueEntries(env, subscription, now, slots + REMOVALS)) {
     if (claims.length >= slots) break;
     const delivery = getDelivery(env, tenant, webhookId, entry.deliveryId);
-    if (!delivery || delivery.due !== entry.due) continue;
+    if (!delivery || delivery.due !== entry.due) {
+      // An entry left behind by its delivery (removed, or moved to another due without it): kept, it would be
+      // skipped at every poll and keep its subscription listed as due.
+      removeStaleEntryInTransaction(env, subscription, entry);
+      continue;
+    }
     if (delivery.status !== 'pending') {
       removeDeliveryInTransaction(env, tenant, delivery);
       continue;
@@ -193,15 +205,22 @@ function send({ delivery, url, secret }: Claim, options: DispatchOptions): Promi
 }
 
 /** Inside `env.transact`: the attempt's outcome; the delivery is retried, or settled. */
-function record(env: StoreEnv, claimed: Claim, outcome: Outcome, at: Date, retrySeconds: readonly number[]): void {
+function record(env: StoreEnv, claimed: Claim, outcome: Outcome, at: Date, retrySeconds: readonly number[]): AttemptOutcome {
   const current = getDelivery(env, claimed.tenant, claimed.delivery.webhook_id, claimed.delivery.id);
   // Removed with its webhook meanwhile, failed by its deactivation, or claimed again after the lease ran out: that attempt records its own.
-  if (!current || current.due !== claimed.delivery.due) return;
+  if (!current || current.due !== claimed.delivery.due) return 'superseded';
   const attempts = current.attempts + 1;
   const tried = { ...current, attempts, last_status_code: outcome.status, last_error: outcome.error, last_attempt_at: wireDatetime(at) };
   const now = at.getTime();
-  if (outcome.error === null) return settleInTransaction(env, claimed.tenant, current, { ...tried, status: 'delivered' }, now);
-  if (attempts > retrySeconds.length) return settleInTransaction(env, claimed.tenant, current, { ...tried, status: 'failed' }, now);
+  if (outcome.error === null) {
+    settleInTransaction(env, claimed.tenant, current, { ...tried, status: 'delivered' }, now);
+    return 'delivered';
+  }
+  if (attempts > retrySeconds.length) {
+    settleInTransaction(env, claimed.tenant, current, { ...tried, status: 'failed' }, now);
+    return 'failed';
+  }
   const due = now + retrySeconds[attempts - 1] * 1000;
   putDeliveryInTransaction(env, claimed.tenant, current, { ...tried, due, next_attempt_at: wireDatetime(new Date(due)) });
+  return 'retry';
 }

@@ -229,6 +229,12 @@ export function deliveryTarget(webhookId: string, deliveryId: string): string {
   return `webhook_delivery:${webhookId}:${deliveryId}`;
 }
 
+/** Inside `env.transact`: removes a queue entry that names no delivery at its due (its delivery removed, or moved without it). */
+export function removeStaleEntryInTransaction(env: StoreEnv, subscription: DueSubscription, entry: DueEntry): void {
+  const { tenant, webhookId } = subscription;
+  changeQueue(env, tenant, webhookId, (queue) => queue.removeSync([tenantPrefix(tenant), idKey(webhookId), entry.due, idKey(entry.deliveryId)]));
+}
+
 /** Inside `env.transact`: removes the delivery and its queue entry. */
 export function removeDeliveryInTransaction(env: StoreEnv, tenant: Tenant, delivery: DeliveryRecord): void {
   unindexCustomers(env, tenant, delivery);
@@ -259,6 +265,32 @@ export function dueSubscriptions(env: StoreEnv, now: number): DueSubscription[] 
     due.push({ tenant: value as Tenant, webhookId: idFromKey((key as [number, string, string])[2]) });
   }
   return due;
+}
+
+/** What is due in the outbox (the metrics' gauges). */
+export interface Backlog {
+  /** Queue entries due: deliveries new or retrying, not claimed (a claim moves its entry past the lease). */
+  deliveries: number;
+  subscriptions: number;
+  /** Seconds since the earliest due entry was due; 0 when none is. */
+  oldestSeconds: number;
+}
+
+/**
+ * What is due by `now` (ms): reads `webhook_heads` up to `now` and counts each due subscription's due keys (no
+ * value read). A settled delivery's entry is due only once its retention ended, until the next claim removes it.
+ */
+export function outboxBacklog(env: StoreEnv, now: number): Backlog {
+  let deliveries = 0;
+  let subscriptions = 0;
+  let oldest: number | undefined;
+  for (const key of env.db(HEADS).getKeys({ start: [0], end: [now + 1] })) {
+    const [due, prefix, webhookKey] = key as [number, string, string];
+    oldest ??= due;
+    subscriptions += 1;
+    deliveries += env.db(QUEUE).getKeysCount(queueRange(prefix, webhookKey, 0, now));
+  }
+  return { deliveries, subscriptions, oldestSeconds: oldest === undefined ? 0 : (now - oldest) / 1000 };
 }
 
 /** A queue entry due by `now` (ms): the delivery it names. */
