@@ -23,6 +23,9 @@ if (typeof (Map as { groupBy?: unknown }).groupBy !== 'function') {
 export default defineConfig({
   test: {
     include: ['engine/src/**/*.test.ts', 'server/src/**/*.test.ts', 'property-tests/**/*.test.ts', 'schemas/**/*.test.ts'],
+    // vitest runs availableParallelism() - 1 files at once: one on these 2-core machines. Most files wait on a
+    // server process they started, so two at once halve the wall time without starving either.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
