@@ -5,12 +5,10 @@
  */
 import { MAX_RULE_CONDITIONS, MAX_RULE_EFFECTS } from '@tally/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LmdbCampaignStore } from '../campaigns/store.js';
-import { openStore } from '../store/env.js';
+import { rewriteStoredCampaign } from '../campaigns/testing.js';
 import { cartBody, realtimeCart } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
-const tenant = { companyId: 'default', environment: 'sandbox' as const };
 const LEFT_OUT = 'campaign left out of the program: it does not compile';
 
 describe('a stored campaign that no longer compiles is left out of the program, the others apply', () => {
@@ -30,14 +28,8 @@ describe('a stored campaign that no longer compiles is left out of the program, 
     expect(points.status, points.text).toBe(200);
     bad = points.body.id;
     expect((await server.client.post('/customers', { id: 1, name: 'N', registration_location_id: 1, country: 'ES' })).status).toBe(200);
-    await server.stop();
-    const env = openStore(server.dataDir);
-    const campaigns = new LmdbCampaignStore(env);
-    const stored = campaigns.get(tenant, String(bad))!;
     const overCap = Array.from({ length: MAX_RULE_EFFECTS + 1 }, () => ({ type: 'ratio', value: 10 }));
-    await env.transact(() => campaigns.putInTransaction(tenant, { ...stored, rule_params: { ...stored.rule_params, rule_effects: overCap } }, stored));
-    await env.close();
-    await server.restart();
+    await rewriteStoredCampaign(server, bad, (params) => ({ ...params, rule_effects: overCap }));
   });
   afterAll(() => server.dispose());
 
@@ -90,15 +82,9 @@ describe('a stored campaign bound to a custom event that no longer compiles is l
     const bad = await server.client.post('/points', bound('Five a visit', 5));
     expect(bad.status, bad.text).toBe(200);
     expect((await server.client.post('/customers', { id: 1, name: 'N', registration_location_id: 1, country: 'ES' })).status).toBe(200);
-    await server.stop();
-    const env = openStore(server.dataDir);
-    const campaigns = new LmdbCampaignStore(env);
-    const stored = campaigns.get(tenant, String(bad.body.id))!;
     // A bound campaign's effects are replaced by its points (or score_overwrite): the conditions' cap is the one that bites.
     const overCap = { conditions: { and: Array.from({ length: MAX_RULE_CONDITIONS + 1 }, () => ({ field: 'total', operator: 'gte', value: 0 })) } };
-    await env.transact(() => campaigns.putInTransaction(tenant, { ...stored, rule_params: { ...stored.rule_params, rule_conditions: JSON.stringify(overCap) } }, stored));
-    await env.close();
-    await server.restart();
+    await rewriteStoredCampaign(server, bad.body.id, (params) => ({ ...params, rule_conditions: JSON.stringify(overCap) }));
   });
   afterAll(() => server.dispose());
 

@@ -4,13 +4,11 @@
  */
 import { MAX_RULE_EFFECTS } from '@tally/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LmdbCampaignStore } from '../campaigns/store.js';
-import { openStore } from '../store/env.js';
+import { rewriteStoredCampaign } from '../campaigns/testing.js';
 import { cartBody, realtimeCart } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 import { scrape, scrapeUntil, value } from './testing.js';
 
-const tenant = { companyId: 'default', environment: 'sandbox' as const };
 
 for (const workers of ['1', '0']) {
   describe(`campaigns left out of the cart programs (WORKERS=${workers})`, () => {
@@ -23,15 +21,9 @@ for (const workers of ['1', '0']) {
       expect(points.status, points.text).toBe(200);
       bad = points.body.id;
       expect((await server.client.post('/customers', { id: 1, name: 'N', registration_location_id: 1 })).status).toBe(200);
-      await server.stop();
       // Stored before a stricter rule: over the effects cap, written straight into the store.
-      const env = openStore(server.dataDir);
-      const campaigns = new LmdbCampaignStore(env);
-      const stored = campaigns.get(tenant, String(bad))!;
       const overCap = Array.from({ length: MAX_RULE_EFFECTS + 1 }, () => ({ type: 'ratio', value: 10 }));
-      await env.transact(() => campaigns.putInTransaction(tenant, { ...stored, rule_params: { ...stored.rule_params, rule_effects: overCap } }, stored));
-      await env.close();
-      await server.restart();
+      await rewriteStoredCampaign(server, bad, (params) => ({ ...params, rule_effects: overCap }));
     });
     afterAll(() => server.dispose());
 
