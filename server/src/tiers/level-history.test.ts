@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realtimeCart } from '../testing/carts.js';
-import { startServer, type TestServer } from '../testing/server.js';
+import type { TestServer } from '../testing/server.js';
+import { startSpendProgram } from './testing.js';
 
 const structure = [
   { level: 1, name: 'Bronze', threshold: 0 },
@@ -19,10 +20,7 @@ describe('a tier level lost by a cancellation and won again', () => {
   let server: TestServer;
   const spend = async () => (await server.client.get('/customers/1/tiers')).body.data[0];
   beforeAll(async () => {
-    server = await startServer();
-    expect((await server.client.patch('/company', { cart_cancellation_wait_seconds: 0, timezone: 'UTC' })).status).toBe(200);
-    expect((await server.client.post('/tier_programs', { name: 'Spend', attribute: 'total_spent', structure, validity_days: 30 })).status).toBe(200);
-    expect((await server.client.post('/customers', { id: 1, name: 'Ana', registration_location_id: 1, country: 'ES' })).status).toBe(200);
+    server = await startSpendProgram(structure);
   });
   afterAll(() => server.dispose());
 

@@ -11,6 +11,7 @@ import { openStore } from '../store/env.js';
 import { createReward } from '../rewards/testing.js';
 import { cartBody, realtimeCart } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
+import { startSpendProgram } from './testing.js';
 import { TierStore } from './store.js';
 import type { TierMembership } from './types.js';
 
@@ -132,10 +133,7 @@ describe('a tier level over cart metrics, returns and cancellations', () => {
   const cancel = async (cart: number, id: number) => expect((await server.client.post('/carts/cancellation', { cart_to_cancel_id: cart, new_cart_id: id })).status).toBe(200);
 
   beforeAll(async () => {
-    server = await startServer();
-    expect((await server.client.patch('/company', { cart_cancellation_wait_seconds: 0, timezone: 'UTC' })).status).toBe(200);
-    expect((await server.client.post('/tier_programs', { name: 'Spend', attribute: 'total_spent', structure, validity_days: 30 })).status).toBe(200);
-    expect((await server.client.post('/customers', { id: 1, name: 'Ana', registration_location_id: 1, country: 'ES' })).status).toBe(200);
+    server = await startSpendProgram(structure);
   });
   afterAll(() => server.dispose());
 
