@@ -29,11 +29,11 @@ import { buildContext, customerCounterKey, type ContextSources } from '../carts/
 import { localizedEffects } from '../carts/present.js';
 import { describeProgram, type CountedCampaign, type OnCompile } from '../carts/programs.js';
 import type { DrawSeeds } from '../carts/seed.js';
+import { countersStillAllow } from '../counters/recheck.js';
 import type { CounterStore } from '../counters/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { wireInt } from '../http/wire.js';
 import { deliverPrizes } from '../instant-wins/deliver.js';
-import { rewardPrizesStillDeliverable } from '../instant-wins/recheck.js';
 import { fixedPoints } from '../instant-wins/points-prize.js';
 import { toEngineInstantWin } from '../instant-wins/store.js';
 import type { InstantWinRecord } from '../instant-wins/types.js';
@@ -178,22 +178,11 @@ function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEvent): E
   return { outcome: evaluateCart(cached.program, cart, context), counted: cached.counted, at: event.at };
 }
 
-/** Whether every budget, limit, prize stock and reward prize the evaluation relied on still allows its writes. */
+/** Whether every counter and voucher the evaluation relied on still allows its writes. */
 function stillAllowed(deps: BoundDeps, scope: EventScope, evaluation: Evaluation, customerKey: string, customerId: string): boolean {
   const { writes } = evaluation.outcome;
-  const { counters } = deps;
-  for (const budget of writes.budgets) {
-    if (counters.budgetSpent(scope.tenant, String(budget.campaign_id), budget.period_key) + budget.amount_cents > budget.budget_cents) return false;
-  }
-  for (const limit of writes.limits) {
-    if (counters.uses(scope.tenant, String(limit.campaign_id), limit.period_key, customerKey) + limit.increment > limit.limit) return false;
-  }
-  for (const stock of writes.stock) {
-    const prize = evaluation.counted.find((c) => c.id === String(stock.campaign_id))?.prizes.find((p) => p.id === String(stock.prize_id));
-    if (!prize || counters.stockConsumed(scope.tenant, String(stock.campaign_id), prize.id) + stock.amount > prize.stock) return false;
-  }
-  if (!rewardPrizesStillDeliverable(deps.env, scope, customerId, evaluation.counted, writes.draws)) return false;
-  return evaluation.outcome.writes.vouchers_used.every((used) => {
+  if (!countersStillAllow(deps.env, deps.counters, scope, { key: customerKey, id: customerId }, evaluation.counted, writes)) return false;
+  return writes.vouchers_used.every((used) => {
     const voucher = deps.sources.vouchers.byCode(scope.tenant, used.voucher_code);
     return voucher !== undefined && isUsable(voucher, evaluation.at);
   });
