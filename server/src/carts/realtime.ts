@@ -17,10 +17,10 @@
 import { TallyError, type CartResponse, type Outcome, type ReturnedPoints, type Writes } from '@tally/engine';
 import { advanceChallenges, salesDay } from '../challenges/progress.js';
 import { deliverPrizes } from '../instant-wins/deliver.js';
-import { rewardPrizesStillDeliverable } from '../instant-wins/recheck.js';
 import { raiseVoucherEvent } from '../vouchers/events.js';
 import { afterUse } from '../vouchers/use.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
+import { countersStillAllow } from '../counters/recheck.js';
 import { movesPoints, type CounterStore } from '../counters/store.js';
 import type { CustomerStore } from '../customers/store.js';
 import { grantsFromCart, readBalance, recordPoints, type PointsGrant, type ReturnMove } from '../points/ledger.js';
@@ -163,21 +163,8 @@ function writeWithNewId(stores: RealtimeStores, pending: PendingCart, code: stri
 export function stillAllowed(stores: RealtimeStores, pending: PendingCart, writes: Writes): boolean {
   const { counters, vouchers, env } = stores;
   const { tenant } = pending;
-  for (const budget of writes.budgets) {
-    const spent = counters.budgetSpent(tenant, String(budget.campaign_id), budget.period_key);
-    if (spent + budget.amount_cents > budget.budget_cents) return false;
-  }
-  const customerKey = customerCounterKey(pending.customer);
-  for (const limit of writes.limits) {
-    if (customerKey === null) return false;
-    if (counters.uses(tenant, String(limit.campaign_id), limit.period_key, customerKey) + limit.increment > limit.limit) return false;
-  }
-  for (const stock of writes.stock) {
-    const campaign = pending.cached.counted.find((c) => c.id === String(stock.campaign_id));
-    const prize = campaign?.prizes.find((p) => p.id === String(stock.prize_id));
-    if (!prize || counters.stockConsumed(tenant, campaign!.id, prize.id) + stock.amount > prize.stock) return false;
-  }
-  if (!rewardPrizesStillDeliverable(env, pending, pending.customer.id, pending.cached.counted, writes.draws)) return false;
+  const customer = { key: customerCounterKey(pending.customer), id: pending.customer.id };
+  if (!countersStillAllow(env, counters, pending, customer, pending.cached.counted, writes)) return false;
   for (const used of writes.vouchers_used) {
     if (used.static_code) continue;
     const voucher = vouchers.byCode(tenant, used.voucher_code);

@@ -23,7 +23,7 @@ import { clockOf, customerFromBody, customerNamedBy, requireUnmerged } from '../
 import { raiseEvent } from '../webhooks/outbox.js';
 import type { CustomEventsCreate } from '../wire/types.js';
 import { isBoundToCustomEvent, isBoundToTrigger } from '../triggers/binding.js';
-import { answeredEffects, evaluateBound, grantInTransaction, type BoundDeps, type BoundEvent } from '../triggers/bound-points.js';
+import { answeredEffects, evaluateEvent, grantInTransaction, type Bound, type BoundDeps } from '../triggers/bound-points.js';
 import { checkData, definitionBySlug } from './definitions.js';
 import type { CustomEventRecord, CustomEventStore } from './store.js';
 import { customEventView } from './view.js';
@@ -43,16 +43,14 @@ export async function createCustomEvent(deps: BoundDeps, stores: EventStores, re
   checkData(req.tenant, definition, body.data);
   const now = wireDatetime(req.now);
   const at = body.created_at ?? now;
-  const event: BoundEvent = {
-    customer,
+  const select = (): Bound => ({
     campaigns: campaigns.all(req.tenant).filter((record) => record.type === 'points' && isBoundToCustomEvent(record.rule_params, definition.id)),
     // Instant wins have no custom_entity_definition_id: `when` names the event's slug.
     instantWins: instantWins.all(req.tenant).filter((record) => isBoundToTrigger(record.rule_params, body.slug)),
-    at,
-    data: body.data,
-    seed: await deps.seeds.seed(req.tenant, `${now}\n${req.rawBody}`),
-  };
-  const evaluate = () => evaluateBound(deps, req, event);
+  });
+  const event = { customer, at, data: body.data, seed: await deps.seeds.seed(req.tenant, `${now}\n${req.rawBody}`) };
+  // Read again in the transaction when a campaign changed meanwhile (grantInTransaction).
+  const evaluate = () => evaluateEvent(deps, req, event, select);
   const evaluation = evaluate();
   const { record, granted } = await deps.env.transact(() => {
     requireUnmerged(customers, req.tenant, customer.id, customerNamedBy(body));
@@ -100,6 +98,6 @@ export async function createCustomEvent(deps: BoundDeps, stores: EventStores, re
       available_to: s.available_to,
     })),
     customer: customerPoints(customer, readBalance(deps.env, req.tenant, customer.id, clockOf(req))),
-    effects: answeredEffects(granted.effects, event.campaigns, req),
+    effects: answeredEffects(granted.effects, granted.campaigns, req),
   });
 }

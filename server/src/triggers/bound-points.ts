@@ -11,26 +11,29 @@
  * customer conditions, once limits, budgets and prize stock work exactly as
  * on carts.
  *
- * The evaluation runs on a snapshot; inside the write transaction every
- * budget, limit and stock (a reward won as a prize included) it relied on is checked again and, if one moved,
- * the event is evaluated again on the transaction's own view (as realtime
- * carts do), so concurrent events never overspend. Checks come before any
- * write.
+ * The evaluation runs on a snapshot; inside the write transaction the
+ * campaigns' version and every budget, limit and stock (a reward won as a
+ * prize included) it relied on are checked again and, if a campaign changed
+ * (switched off, ended, its budget or limit lowered) or a counter moved, the
+ * bound campaigns are read and the event evaluated again on the transaction's
+ * own view (as realtime carts do), so concurrent events never overspend and
+ * a campaign changed meanwhile grants only as it is now. Checks come before
+ * any write.
  */
 import { compileEachCampaign, evaluateCart, type Campaign, type Effect, type Outcome } from '@tally/engine';
 import { CompiledCache, versionOf } from '../campaigns/compiled.js';
 import { engineSettings } from '../campaigns/engine-settings.js';
-import { translatedTexts } from '../campaigns/store.js';
+import { translatedTexts, type CampaignStore } from '../campaigns/store.js';
 import type { CampaignRecord } from '../campaigns/types.js';
 import { buildContext, customerCounterKey, type ContextSources } from '../carts/context.js';
 import { localizedEffects } from '../carts/present.js';
 import { describeProgram, type CountedCampaign, type OnCompile } from '../carts/programs.js';
 import type { DrawSeeds } from '../carts/seed.js';
+import { countersStillAllow } from '../counters/recheck.js';
 import type { CounterStore } from '../counters/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { wireInt } from '../http/wire.js';
 import { deliverPrizes } from '../instant-wins/deliver.js';
-import { rewardPrizesStillDeliverable } from '../instant-wins/recheck.js';
 import { fixedPoints } from '../instant-wins/points-prize.js';
 import { toEngineInstantWin } from '../instant-wins/store.js';
 import type { InstantWinRecord } from '../instant-wins/types.js';
@@ -64,6 +67,8 @@ export interface EventScope {
 
 export interface BoundDeps {
   env: StoreEnv;
+  /** Its version, bumped by any campaign or instant-win change, tells the transaction whether the evaluation's campaigns are still current. */
+  campaigns: CampaignStore;
   counters: CounterStore;
   sources: ContextSources;
   seeds: DrawSeeds;
@@ -71,10 +76,14 @@ export interface BoundDeps {
   onCompile: OnCompile;
 }
 
-export interface BoundEvent {
-  customer: CustomerRecord;
+/** The points campaigns and instant wins bound to an event. */
+export interface Bound {
   campaigns: readonly CampaignRecord[];
   instantWins: readonly InstantWinRecord[];
+}
+
+export interface BoundEvent extends Bound {
+  customer: CustomerRecord;
   /** Points instead of each campaign's own (score_overwrite). */
   overwrite?: number;
   /** When the event happened: its points' dates, its targeting and its vouchers' dates follow it, as a cart's creation_date. */
@@ -94,6 +103,24 @@ export interface Evaluation {
   counted: CountedCampaign[];
   /** The event's date, at which the vouchers it uses were judged (the re-check judges them there too). */
   at: string;
+}
+
+/** An event's evaluation with what it relied on: the campaigns' version and the bound campaigns, read in one snapshot. */
+export interface Evaluated {
+  version: number;
+  campaigns: readonly CampaignRecord[];
+  /** Null when nothing is bound to the event. */
+  evaluation: Evaluation | null;
+}
+
+/**
+ * Reads what is bound to the event (`select`) with the campaigns' version, in one synchronous turn (one snapshot;
+ * inside a transaction, its view), and evaluates the event with it.
+ */
+export function evaluateEvent(deps: BoundDeps, scope: EventScope, event: Omit<BoundEvent, keyof Bound>, select: () => Bound): Evaluated {
+  const version = deps.campaigns.version(scope.tenant);
+  const bound = select();
+  return { version, campaigns: bound.campaigns, evaluation: evaluateBound(deps, scope, { ...event, ...bound }) };
 }
 
 function asFixedPoints(record: CampaignRecord, points: number): Campaign {
@@ -119,7 +146,7 @@ function flatAttributes(data: Record<string, unknown> | undefined): Record<strin
 const programs = new CompiledCache<ReturnType<typeof describeProgram>>();
 
 /** Evaluates the event; null when nothing is bound to it. Reads counters and balance where it runs (inside a transaction: its view). */
-export function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEvent): Evaluation | null {
+function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEvent): Evaluation | null {
   const points = event.campaigns.flatMap((record) => {
     const amount = event.overwrite ?? fixedPoints(record) ?? 0;
     return amount > 0 ? [asFixedPoints(record, amount)] : [];
@@ -151,22 +178,11 @@ export function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEv
   return { outcome: evaluateCart(cached.program, cart, context), counted: cached.counted, at: event.at };
 }
 
-/** Whether every budget, limit, prize stock and reward prize the evaluation relied on still allows its writes. */
+/** Whether every counter and voucher the evaluation relied on still allows its writes. */
 function stillAllowed(deps: BoundDeps, scope: EventScope, evaluation: Evaluation, customerKey: string, customerId: string): boolean {
   const { writes } = evaluation.outcome;
-  const { counters } = deps;
-  for (const budget of writes.budgets) {
-    if (counters.budgetSpent(scope.tenant, String(budget.campaign_id), budget.period_key) + budget.amount_cents > budget.budget_cents) return false;
-  }
-  for (const limit of writes.limits) {
-    if (counters.uses(scope.tenant, String(limit.campaign_id), limit.period_key, customerKey) + limit.increment > limit.limit) return false;
-  }
-  for (const stock of writes.stock) {
-    const prize = evaluation.counted.find((c) => c.id === String(stock.campaign_id))?.prizes.find((p) => p.id === String(stock.prize_id));
-    if (!prize || counters.stockConsumed(scope.tenant, String(stock.campaign_id), prize.id) + stock.amount > prize.stock) return false;
-  }
-  if (!rewardPrizesStillDeliverable(deps.env, scope, customerId, evaluation.counted, writes.draws)) return false;
-  return evaluation.outcome.writes.vouchers_used.every((used) => {
+  if (!countersStillAllow(deps.env, deps.counters, scope, { key: customerKey, id: customerId }, evaluation.counted, writes)) return false;
+  return writes.vouchers_used.every((used) => {
     const voucher = deps.sources.vouchers.byCode(scope.tenant, used.voucher_code);
     return voucher !== undefined && isUsable(voucher, evaluation.at);
   });
@@ -175,10 +191,13 @@ function stillAllowed(deps: BoundDeps, scope: EventScope, evaluation: Evaluation
 export interface Granted {
   transaction: PointsTransaction | null;
   effects: Effect[];
+  /** The bound points campaigns the grant was evaluated with (the answer names them). */
+  campaigns: readonly CampaignRecord[];
 }
 
 /**
- * Inside `env.transact`: re-checks (re-evaluating when a counter moved),
+ * Inside `env.transact`: re-checks (re-evaluating with the campaigns as they are now when one changed or a
+ * counter moved; `evaluate` reads them where it runs, so a campaign deleted meanwhile may throw its error),
  * consumes budgets, limits and stock, records the points as one ledger
  * transaction (`entry` gives its type and origin_info) and delivers the
  * prizes won (their own transactions, of the same type and origin). Returns the transaction (null
@@ -188,8 +207,8 @@ export function grantInTransaction(
   deps: BoundDeps,
   scope: EventScope,
   customer: CustomerRecord,
-  evaluate: () => Evaluation | null,
-  first: Evaluation | null,
+  evaluate: () => Evaluated,
+  first: Evaluated,
   entry: Pick<PointsEntry, 'type' | 'created_at' | 'location_id' | 'author'> & {
     origin_info: Record<string, unknown>;
     /** custom_entity: origin_info also holds the points granted (`score`). */
@@ -197,8 +216,9 @@ export function grantInTransaction(
   },
 ): Granted {
   const key = customerCounterKey({ id: customer.id, code: customer.code ?? null })!;
-  const evaluation = first === null || stillAllowed(deps, scope, first, key, customer.id) ? first : evaluate();
-  if (evaluation === null) return { transaction: null, effects: [] };
+  const current = deps.campaigns.version(scope.tenant) === first.version && (first.evaluation === null || stillAllowed(deps, scope, first.evaluation, key, customer.id));
+  const { evaluation, campaigns } = current ? first : evaluate();
+  if (evaluation === null) return { transaction: null, effects: [], campaigns };
   const { writes, response } = evaluation.outcome;
   const { counters } = deps;
   for (const limit of writes.limits) counters.addUsesInTransaction(scope.tenant, String(limit.campaign_id), limit.period_key, key, limit.increment);
@@ -223,5 +243,5 @@ export function grantInTransaction(
     customer: { id: customer.id, code: customer.code ?? null },
     origin: { type: entry.type, origin_info: entry.origin_info, scoreInOrigin, location_id: entry.location_id === undefined || entry.location_id === null ? null : String(entry.location_id) },
   }, writes.draws);
-  return { transaction, effects: response.effects };
+  return { transaction, effects: response.effects, campaigns };
 }

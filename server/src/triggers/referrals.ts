@@ -21,7 +21,7 @@ import type { Observe } from '../sweeps.js';
 import type { TenancyStore } from '../tenancy/store.js';
 import type { Environment, Tenant } from '../tenancy/types.js';
 import { isBoundToTrigger } from './binding.js';
-import { evaluateBound, grantInTransaction, type BoundDeps } from './bound-points.js';
+import { evaluateEvent, grantInTransaction, type Bound, type BoundDeps } from './bound-points.js';
 
 export const REFER_A_FRIEND = 'refer_a_friend';
 const PENDING = 'pending_triggers';
@@ -42,8 +42,11 @@ export interface ReferralSources {
 async function consume(sources: ReferralSources, tenant: Tenant, key: unknown, pending: PendingTrigger): Promise<void> {
   const { deps, customers, campaigns, instantWins, tenancy } = sources;
   const scope = { tenant, settings: tenancy.getSettings(tenant), now: new Date() };
-  const bound = campaigns.all(tenant).filter((record) => record.type === 'points' && isBoundToTrigger(record.rule_params, REFER_A_FRIEND));
-  const boundWins = instantWins.all(tenant).filter((record) => isBoundToTrigger(record.rule_params, REFER_A_FRIEND));
+  // Read where it runs: inside the transaction when a campaign changed since the first evaluation (grantInTransaction).
+  const select = (): Bound => ({
+    campaigns: campaigns.all(tenant).filter((record) => record.type === 'points' && isBoundToTrigger(record.rule_params, REFER_A_FRIEND)),
+    instantWins: instantWins.all(tenant).filter((record) => isBoundToTrigger(record.rule_params, REFER_A_FRIEND)),
+  });
   const at = pending.created_at;
   // A merged customer's reward goes to the customer it was merged into (as its carts do), a deleted one's nowhere
   // (an emptied account, or an id a new customer may take); read with the token the transaction compares, so a
@@ -63,8 +66,8 @@ async function consume(sources: ReferralSources, tenant: Tenant, key: unknown, p
   for (const { customer, data } of roles) {
     if (!customer) continue;
     const seed = await deps.seeds.seed(tenant, `refer_a_friend\n${pending.id}\n${data.role}`);
-    const event = { customer, campaigns: bound, instantWins: boundWins, at, data, seed };
-    rewards.push({ customer, data, evaluate: () => evaluateBound(deps, scope, event) });
+    const event = { customer, at, data, seed };
+    rewards.push({ customer, data, evaluate: () => evaluateEvent(deps, scope, event, select) });
   }
   const evaluated = rewards.map((r) => ({ ...r, first: r.evaluate() }));
   await deps.env.transact(() => {

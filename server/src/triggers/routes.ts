@@ -29,6 +29,7 @@ export function boundDeps(ctx: ServerContext): BoundDeps {
   const timezoneOf = (tenant: Tenant) => ctx.tenancy.getSettings(tenant).timezone;
   return {
     env,
+    campaigns: new LmdbCampaignStore(env),
     counters,
     seeds: new DrawSeeds(env, new CartStore(env)),
     onCompile: logLeftOut(ctx.log),

@@ -29,7 +29,7 @@ import { readBalance } from '../points/ledger.js';
 import { pointsAsMoney } from '../points/money.js';
 import { clockOf, locationOf, requireUnmerged } from '../points/request.js';
 import { CART_EVENT, isBoundToTrigger } from './binding.js';
-import { answeredEffects, evaluateBound, grantInTransaction, type BoundDeps, type BoundEvent, type Evaluation } from './bound-points.js';
+import { answeredEffects, evaluateEvent, grantInTransaction, type Bound, type BoundDeps, type Evaluated } from './bound-points.js';
 
 export interface TriggerStores {
   customers: CustomerStore;
@@ -65,20 +65,20 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
   if (body.score_overwrite !== undefined && ruleId === undefined) throw requiredWith('loyalty_rule_id', 'score_overwrite');
   const author = authorOf(req);
   const customer = findCustomer(customers, req.tenant, 'id', body.customer_id, 'customer_id');
-  let bound;
-  if (ruleId !== undefined) {
+  // Read where it runs: inside the transaction, a campaign changed or deleted since is seen (and refused as it is now).
+  const select = (): Bound => {
+    const boundWins = instantWins.all(req.tenant).filter((record) => isBoundToTrigger(record.rule_params, body.trigger));
+    if (ruleId === undefined) {
+      return { campaigns: campaigns.all(req.tenant).filter((record) => record.type === 'points' && isBoundToTrigger(record.rule_params, body.trigger)), instantWins: boundWins };
+    }
     const record = campaigns.get(req.tenant, ruleId);
     if (!record || record.type !== 'points') throw new TallyError('loyalty_rule_not_found', `${ruleField}: no points campaign ${ruleId}`, ruleField);
     if (!isBoundToTrigger(record.rule_params, body.trigger)) throw invalidRequest(ruleField, `campaign ${ruleId} is not bound to trigger ${body.trigger}`);
-    bound = [record];
-  } else {
-    bound = campaigns.all(req.tenant).filter((record) => record.type === 'points' && isBoundToTrigger(record.rule_params, body.trigger));
-  }
+    return { campaigns: [record], instantWins: boundWins };
+  };
   const at = wireDatetime(req.now);
-  const event: BoundEvent = {
+  const event = {
     customer,
-    campaigns: bound,
-    instantWins: instantWins.all(req.tenant).filter((record) => isBoundToTrigger(record.rule_params, body.trigger)),
     overwrite: body.score_overwrite,
     at,
     // The request and its instant: a repeated trigger draws again; a replay (Idempotency-Key) answers the stored response.
@@ -89,10 +89,11 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
   };
   // Engine version 1 without a campaign: only one rule runs, the first that grants points.
   const runOne = version === 1 && ruleId === undefined;
-  const evaluate = (): Evaluation | null => {
-    const evaluation = evaluateBound(deps, req, event);
+  const evaluate = (): Evaluated => {
+    const evaluated = evaluateEvent(deps, req, event, select);
+    const { evaluation } = evaluated;
     const first = evaluation?.outcome.response.effects.find((e) => e.type === 'points');
-    return evaluation && runOne && first ? { ...evaluation, outcome: onlyCampaign(evaluation.outcome, String(first.rule_id)) } : evaluation;
+    return evaluation && runOne && first ? { ...evaluated, evaluation: { ...evaluation, outcome: onlyCampaign(evaluation.outcome, String(first.rule_id)) } } : evaluated;
   };
   const evaluation = evaluate();
   // The country the evaluation applied (version 2: the registration location's by default), recorded as applied.
@@ -122,6 +123,6 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
       available_from: s.available_from,
       available_to: s.available_to,
     })),
-    effects: answeredEffects(granted.effects, bound, req),
+    effects: answeredEffects(granted.effects, granted.campaigns, req),
   });
 }
