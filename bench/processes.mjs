@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 
 export const KEY = 'bench-key';
-export const SECRET = 'bench-secret';
+export const SECRET = 'bench-secret-of-tally';
 export const AUTH = { 'X-Api-Key': KEY, 'X-Api-Secret': SECRET, 'X-Api-Version': '1' };
 
 /**

@@ -276,6 +276,24 @@ describe('tally import customers, through the running server', () => {
     for (const id of [301, 302]) expect((await customerById(server.client, id)).status).toBe(200);
   });
 
+  // --secret is visible to every user of the machine in `ps`; a file (mode 0600) or the environment is not.
+  it('reads the secret from --secret-file (its first line), and refuses it with --secret or when it cannot be read', async () => {
+    const secretFile = join(scratch, 'secret');
+    writeFileSync(secretFile, `${TEST_SECRET}\n`, { mode: 0o600 });
+    const run = await runCliText(['import', 'customers', '-', '--url', server.url, '--key', TEST_KEY, '--secret-file', secretFile], { input: `${customer(311)}\n`, env: { TALLY_API_SECRET: 'not-the-secret-at-all' } });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(run.stdout)).toEqual({ created: 1, failed: 0, skipped: 0 });
+    expect((await customerById(server.client, 311)).status).toBe(200);
+    const both = await runCliText(['import', 'customers', '-', '--url', server.url, ...credentials, '--secret-file', secretFile], { input: `${customer(312)}\n` });
+    expect(both.code).toBe(1);
+    expect(JSON.parse(both.stderr)).toEqual({ code: 'invalid_request', error: 'secret: give --secret or --secret-file, not both' });
+    const missing = join(scratch, 'no-such-secret');
+    const unreadable = await runCliText(['import', 'customers', '-', '--url', server.url, '--key', TEST_KEY, '--secret-file', missing], { input: `${customer(312)}\n` });
+    expect(unreadable.code).toBe(1);
+    expect(JSON.parse(unreadable.stderr)).toMatchObject({ code: 'invalid_request', error: expect.stringContaining(`secret-file: ${missing} cannot be read`) });
+    expect((await customerById(server.client, 312)).status).toBe(404);
+  });
+
   it('refuses a concurrency below 1, its range in the words of every other range', async () => {
     const run = await runCliText(['import', 'customers', '-', '--url', server.url, ...credentials, '--concurrency', '0'], { input: `${customer(403)}\n` });
     expect(run.code).toBe(1);

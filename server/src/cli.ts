@@ -5,7 +5,7 @@
  * through a running server's HTTP API. Every command prints JSON; errors print
  * `{error, code}` on stderr and exit 1.
  */
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { TallyError } from '@tally/engine';
@@ -228,6 +228,17 @@ program
   .option('--compact', 'leave out free pages (slower, smaller)', false)
   .action(storeAction((env, dir: string, opts: { compact: boolean }) => backup(env, dir, opts.compact)));
 
+/** A secret file's first line: an editor's or `echo`'s final newline is not part of the secret. */
+function secretFromFile(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw invalidRequest('secret-file', `${file} cannot be read: ${(err as Error).message}`);
+  }
+  return text.split(/\r?\n/, 1)[0];
+}
+
 const importing = program.command('import').description('bulk-load records through a running server\'s HTTP API');
 importing
   .command('customers <file>')
@@ -235,14 +246,16 @@ importing
   // The server's own default (HOST 127.0.0.1, PORT 8080).
   .option('--url <url>', 'the server', `http://127.0.0.1:${process.env.PORT || '8080'}`)
   .option('--key <key>', 'API key (default: TALLY_API_KEY)')
-  .option('--secret <secret>', 'API secret (default: TALLY_API_SECRET)')
+  .option('--secret <secret>', 'API secret, visible to every user in the process list (ps): prefer --secret-file or TALLY_API_SECRET')
+  .option('--secret-file <file>', 'read the API secret from this file (its first line)')
   .option('--concurrency <n>', 'requests in flight', positiveInteger, 8)
   .option('--errors <file>', 'write each failed line here as JSON {line, status, code, error} (default: stderr)')
   .action(
-    command(async (file: string, opts: { url: string; key?: string; secret?: string; concurrency: number; errors?: string }) => {
+    command(async (file: string, opts: { url: string; key?: string; secret?: string; secretFile?: string; concurrency: number; errors?: string }) => {
       const key = opts.key ?? process.env.TALLY_API_KEY;
-      const secret = opts.secret ?? process.env.TALLY_API_SECRET;
-      if (!key || !secret) throw invalidRequest('key', 'an API key and secret are required (--key and --secret, or TALLY_API_KEY and TALLY_API_SECRET)');
+      if (opts.secret !== undefined && opts.secretFile !== undefined) throw invalidRequest('secret', 'give --secret or --secret-file, not both');
+      const secret = opts.secret ?? (opts.secretFile !== undefined ? secretFromFile(opts.secretFile) : process.env.TALLY_API_SECRET);
+      if (!key || !secret) throw invalidRequest('key', 'an API key and secret are required (--key and --secret-file, --secret, or TALLY_API_KEY and TALLY_API_SECRET)');
       const summary = await importCustomers(file, { ...opts, key, secret });
       if (summary.failed > 0) process.exitCode = 1;
       return summary;

@@ -35,4 +35,21 @@ describe('start-up settings', () => {
     expect(() => readConfig({ TALLY_BOOTSTRAP_KEY: `\u0001${'k'.repeat(1977)}` })).toThrow('TALLY_BOOTSTRAP_KEY must not hold control characters');
     expect(readConfig({}).bootstrapKey).toBeUndefined();
   });
+
+  it('refuse a TALLY_BOOTSTRAP_SECRET under 16 characters, telling its length and never the secret', () => {
+    expect(() => readConfig({ TALLY_BOOTSTRAP_SECRET: 's'.repeat(15) })).toThrow('TALLY_BOOTSTRAP_SECRET must be at least 16 characters, got 15');
+    expect(() => readConfig({ TALLY_BOOTSTRAP_SECRET: 'secret' })).toThrow(/^TALLY_BOOTSTRAP_SECRET must be at least 16 characters, got 6$/);
+    // Characters, not UTF-16 units: 8 emoji are 8 characters.
+    expect(() => readConfig({ TALLY_BOOTSTRAP_SECRET: '🔑'.repeat(8) })).toThrow('got 8');
+    expect(readConfig({ TALLY_BOOTSTRAP_SECRET: 's'.repeat(16) }).bootstrapSecret).toBe('s'.repeat(16));
+    expect(readConfig({}).bootstrapSecret).toBeUndefined();
+  });
+
+  it('take AUTH_FAILURE_LIMIT as a whole number of at least 0 (default 20) and AUTH_FAILURE_WINDOW_MS above 0 (default 60000)', () => {
+    expect(readConfig({})).toMatchObject({ authFailureLimit: 20, authFailureWindowMs: 60000 });
+    expect(readConfig({ AUTH_FAILURE_LIMIT: '0', AUTH_FAILURE_WINDOW_MS: '500' })).toMatchObject({ authFailureLimit: 0, authFailureWindowMs: 500 });
+    expect(() => readConfig({ AUTH_FAILURE_LIMIT: '2.5' })).toThrow('AUTH_FAILURE_LIMIT must be an integer of at least 0, got 2.5');
+    expect(() => readConfig({ AUTH_FAILURE_LIMIT: '-1' })).toThrow('AUTH_FAILURE_LIMIT must be an integer of at least 0, got -1');
+    expect(() => readConfig({ AUTH_FAILURE_WINDOW_MS: '0' })).toThrow('AUTH_FAILURE_WINDOW_MS must be a number greater than 0, got 0');
+  });
 });

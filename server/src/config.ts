@@ -17,6 +17,10 @@ export interface Config {
   bootstrapSecret?: string;
   /** TALLY_RATE_LIMITS=off disables rate limiting (load tests); `on` (default) or `off`, anything else refused. */
   rateLimits: boolean;
+  /** AUTH_FAILURE_LIMIT: failed authentications from one client address within AUTH_FAILURE_WINDOW_MS before it is refused (default 20; 0 = no limit; http/rate-limit.ts). */
+  authFailureLimit: number;
+  /** AUTH_FAILURE_WINDOW_MS: the window those failures are counted in and the address then refused for, from its first failure (default 60000). */
+  authFailureWindowMs: number;
   /** LOG_LEVEL: pino's level (default info). */
   logLevel: LogLevel;
   /** TALLY_MERGE_DELAY_MS: delay before the asynchronous part of transfer-new runs (default 0). */
@@ -71,8 +75,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     dataDir: env.DATA_DIR || './data',
     bootstrapKey: bootstrapKey(env.TALLY_BOOTSTRAP_KEY || undefined),
-    bootstrapSecret: env.TALLY_BOOTSTRAP_SECRET || undefined,
+    bootstrapSecret: bootstrapSecret(env.TALLY_BOOTSTRAP_SECRET || undefined),
     rateLimits: oneOf(env.TALLY_RATE_LIMITS || 'on', 'TALLY_RATE_LIMITS', ['on', 'off']) === 'on',
+    authFailureLimit: count(env.AUTH_FAILURE_LIMIT ?? '20', 'AUTH_FAILURE_LIMIT'),
+    authFailureWindowMs: positive(env.AUTH_FAILURE_WINDOW_MS ?? '60000', 'AUTH_FAILURE_WINDOW_MS'),
     logLevel: oneOf(env.LOG_LEVEL || 'info', 'LOG_LEVEL', LOG_LEVELS),
     mergeDelayMs: nonNegative(env.TALLY_MERGE_DELAY_MS, 'TALLY_MERGE_DELAY_MS'),
     customerCacheEntries: Math.floor(nonNegative(env.CUSTOMER_CACHE_ENTRIES ?? '250000', 'CUSTOMER_CACHE_ENTRIES')),
@@ -101,6 +107,17 @@ function bootstrapKey(key: string | undefined): string | undefined {
   const bytes = Buffer.byteLength(key);
   if (bytes > LMDB_MAX_KEY_BYTES) throw new StartupRefusal(`TALLY_BOOTSTRAP_KEY must be at most ${LMDB_MAX_KEY_BYTES} bytes (UTF-8), got ${bytes}`);
   return key;
+}
+
+/** Generated secrets have 43 characters (tenancy/secrets.ts); a short chosen one is guessed sooner than any limit stops it. */
+export const BOOTSTRAP_SECRET_MIN_LENGTH = 16;
+
+/** Its length is told, never the secret (the line goes to the operator's logs). */
+function bootstrapSecret(secret: string | undefined): string | undefined {
+  if (secret === undefined) return undefined;
+  const length = [...secret].length;
+  if (length < BOOTSTRAP_SECRET_MIN_LENGTH) throw new StartupRefusal(`TALLY_BOOTSTRAP_SECRET must be at least ${BOOTSTRAP_SECRET_MIN_LENGTH} characters, got ${length}`);
+  return secret;
 }
 
 /** Half a TLS setting would silently serve plain HTTP: refused instead. */
@@ -153,6 +170,13 @@ function delaySeconds(item: string, name: string): number {
 }
 
 const NON_NEGATIVE: Bounds = { minimum: 0 };
+
+/** A number of things: 2.5 failures means nothing an operator meant. */
+function count(value: string, name: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw settingOutOfRange(name, 'integer', NON_NEGATIVE, value);
+  return number;
+}
 
 function nonNegative(value: string | undefined, name: string): number {
   const number = Number(value ?? '0');

@@ -17,7 +17,7 @@ import { migrateDuplicateHolders } from './customers/duplicate-holders.js';
 import { createLogger } from './log.js';
 import { DuplicateSuppressor } from './http/duplicates.js';
 import { Idempotency, idempotencyWitness } from './http/idempotency.js';
-import { RateLimiter } from './http/rate-limit.js';
+import { AuthFailureLimiter, RateLimiter } from './http/rate-limit.js';
 import { buildRoutes } from './http/registry.js';
 import { createPipeline } from './http/pipeline.js';
 import { BACKEND, createApp, startHttpServer } from './http/server.js';
@@ -70,6 +70,8 @@ async function main(): Promise<void> {
     routes: buildRoutes(ctx),
     idempotency,
     rateLimiter: config.rateLimits ? new RateLimiter() : undefined,
+    // Its own setting, not TALLY_RATE_LIMITS: load tests switch those off, and guessing secrets stays limited (decisions.md).
+    authFailures: config.authFailureLimit > 0 ? new AuthFailureLimiter(config.authFailureLimit, config.authFailureWindowMs) : undefined,
   };
   const server = await startHttpServer(app, config.host, config.port, createPipeline(ctx, protocol), metrics);
   const sweeps = [

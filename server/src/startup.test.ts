@@ -55,6 +55,8 @@ describe('start-up', () => {
     await expect(startServer({ env: { LOG_LEVEL: 'verbose' } })).rejects.toThrow(refused('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got verbose'));
     await expect(startServer({ env: { TALLY_RATE_LIMITS: 'false' } })).rejects.toThrow(refused('TALLY_RATE_LIMITS must be one of on, off, got false'));
     await expect(startServer({ env: { WORKERS: '-1' } })).rejects.toThrow(refused('WORKERS must be an integer of at least 0, got -1'));
+    await expect(startServer({ env: { TALLY_BOOTSTRAP_SECRET: 'short-secret' } })).rejects.toThrow(refused('TALLY_BOOTSTRAP_SECRET must be at least 16 characters, got 12'));
+    await expect(startServer({ env: { AUTH_FAILURE_LIMIT: 'ten' } })).rejects.toThrow(refused('AUTH_FAILURE_LIMIT must be an integer of at least 0, got ten'));
     const file = join(mkdtempSync(join(tmpdir(), 'tally-test-')), 'not-a-directory');
     writeFileSync(file, '');
     await expect(startServer({ env: { DATA_DIR: file } })).rejects.toThrow(/^server exited \(1\) before listening: DATA_DIR \S+ cannot be opened: [^\n]+\n$/);

@@ -13,8 +13,8 @@ import { canonicalBody, canonicalJson, parseJsonObject } from './json.js';
 import { canonicalQuery } from './params.js';
 import { OperationQuery } from './query.js';
 import { selectLanguage } from './language.js';
-import type { RateLimiter } from './rate-limit.js';
-import { IncomingRequest, type RawRequest } from './request.js';
+import { tooManyRequests, type AuthFailureLimiter, type RateLimiter } from './rate-limit.js';
+import { clientAddress, IncomingRequest, type RawRequest } from './request.js';
 import { matchRoute } from './router.js';
 import type { Handler, PublicHandler, Reply, Routes } from './types.js';
 
@@ -28,6 +28,8 @@ export interface Protocol {
   idempotency: Idempotency;
   /** Absent when TALLY_RATE_LIMITS=off. */
   rateLimiter?: RateLimiter;
+  /** Absent when AUTH_FAILURE_LIMIT=0. */
+  authFailures?: AuthFailureLimiter;
 }
 
 export function createPipeline(ctx: ServerContext, protocol: Protocol): Pipeline {
@@ -56,9 +58,18 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Reply 
   };
   // Credentials are checked before the route is reported, so paths cannot be probed anonymously.
   const isPublic = match.kind === 'found' && match.spec.public === true;
-  const apiKey = isPublic && !hasCredentials(credentials) ? undefined : authenticate(credentials, ctx.tenancy);
-  if (!isPublic && !apiKey) return FORBIDDEN;
-  if (isPublic && hasCredentials(credentials) && !apiKey) return FORBIDDEN;
+  const needsAuthentication = !isPublic || hasCredentials(credentials);
+  const failures = needsAuthentication ? protocol.authFailures : undefined;
+  // The address is read only while some address has failed lately: otherwise a request pays one size check.
+  const address = failures && !failures.idle() ? clientAddress(raw) : undefined;
+  const refusedFor = address === undefined ? undefined : failures!.refusal(address);
+  if (refusedFor !== undefined) return tooManyRequests(refusedFor, 'Too many failed authentications from this address');
+  const apiKey = needsAuthentication ? authenticate(credentials, ctx.tenancy) : undefined;
+  if (needsAuthentication && !apiKey) {
+    // A request without any credentials guesses nothing (a misconfigured client, a probe): not counted.
+    if (failures && hasCredentials(credentials)) countFailure(ctx, failures, address ?? clientAddress(raw));
+    return FORBIDDEN;
+  }
 
   if (match.kind === 'not_found') throw new TallyError('route_not_found', `No operation at ${raw.method} ${raw.url}`);
   if (match.kind === 'method_not_allowed') {
@@ -76,11 +87,7 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Reply 
     const retryAfter = protocol.rateLimiter.take(apiKey, settings, match.spec);
     if (retryAfter !== undefined) {
       ctx.metrics?.rateLimited(match.spec.tier);
-      return {
-        status: 429,
-        headers: { 'Retry-After': String(retryAfter) },
-        body: errorBody('too_many_requests', `Rate limit of ${match.spec.tier} exceeded; retry after ${retryAfter} s`),
-      };
+      return tooManyRequests(retryAfter, `Rate limit of ${match.spec.tier} exceeded`);
     }
   }
 
@@ -115,6 +122,11 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Reply 
     },
     async () => settle(handler as Handler, req, ctx),
   );
+}
+
+/** Logged once per window, when the address reaches the limit: an operator sees who is guessing secrets. */
+function countFailure(ctx: ServerContext, failures: AuthFailureLimiter, address: string): void {
+  if (failures.fail(address)) ctx.log.warn({ address }, 'failed authentications: client address refused (429) until its window ends');
 }
 
 function isJson(contentType: string | undefined): boolean {

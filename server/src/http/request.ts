@@ -23,6 +23,18 @@ export interface RawRequest {
   operation?: OperationId;
   /** performance.now() at arrival, when metrics are on. */
   arrivedAt?: number;
+  /** The connection's other end: uWS's HttpResponse, whose address is read only when needed (clientAddress). */
+  peer?: Peer;
+}
+
+/** What gives the client's address: valid while the request is being answered synchronously. */
+export interface Peer {
+  getRemoteAddressAsText(): ArrayBuffer;
+}
+
+/** The client's IP address as text (the connection's: a proxy's header is not trusted); '' when unknown. */
+export function clientAddress(raw: RawRequest): string {
+  return raw.peer ? Buffer.from(raw.peer.getRemoteAddressAsText()).toString('latin1') : '';
 }
 
 export class IncomingRequest implements TallyRequest {

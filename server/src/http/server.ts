@@ -102,7 +102,7 @@ export function startHttpServer(app: Uws.TemplatedApp, host: string, port: numbe
   const write: Write = (res, raw, reply, closeConnection) => answerWith(res, raw, reply, closeConnection || closing);
 
   app.any('/*', (res, req) => {
-    const raw = readRequest(req, timed ? performance.now() : 0);
+    const raw = readRequest(req, res, timed ? performance.now() : 0);
     if (closing) return write(res, raw, STOPPING, true);
     const declared = Number(raw.headers['content-length'] ?? '0');
     if (declared === 0 && raw.headers['transfer-encoding'] === undefined) {
@@ -178,7 +178,7 @@ const readHeader = (name: string, value: string) => {
 };
 
 /** Copies the request out of uWS: its object is only valid during the callback. */
-function readNativeRequest(req: Uws.HttpRequest, arrivedAt: number): RawRequest {
+function readNativeRequest(req: Uws.HttpRequest, res: Uws.HttpResponse, arrivedAt: number): RawRequest {
   headersRead = {};
   req.forEach(readHeader);
   return {
@@ -190,6 +190,7 @@ function readNativeRequest(req: Uws.HttpRequest, arrivedAt: number): RawRequest 
     query: req.getQuery() ?? '',
     headers: headersRead,
     body: '',
+    peer: res,
   };
 }
 
@@ -204,8 +205,8 @@ interface FallbackRequest {
  * out of the handler and took the process down. So its request is read from node:http's, into the shape
  * the native one gives: lower-case header names, the last of a repeated header, the path and query apart.
  */
-function readFallbackRequest(req: Uws.HttpRequest, arrivedAt: number): RawRequest {
-  const { method, url = '', rawHeaders } = (req as unknown as FallbackRequest).request;
+function readFallbackRequest(req: Uws.HttpRequest, _res: Uws.HttpResponse, arrivedAt: number): RawRequest {
+  const { method, url = '', rawHeaders, socket } = (req as unknown as FallbackRequest).request;
   const headers: Record<string, string> = {};
   for (let i = 0; i < rawHeaders.length; i += 2) headers[rawHeaders[i].toLowerCase()] = rawHeaders[i + 1];
   const queryAt = url.indexOf('?');
@@ -217,6 +218,8 @@ function readFallbackRequest(req: Uws.HttpRequest, arrivedAt: number): RawReques
     query: queryAt === -1 ? '' : url.slice(queryAt + 1),
     headers,
     body: '',
+    // The fallback's HttpResponse throws "Not implemented" for the address: node:http's socket knows it.
+    peer: { getRemoteAddressAsText: () => new TextEncoder().encode(socket.remoteAddress ?? '').buffer as ArrayBuffer },
   };
 }
 

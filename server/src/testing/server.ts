@@ -21,7 +21,7 @@ import { closedResponseAjv } from './closed-responses.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 export const TEST_KEY = 'test-key';
-export const TEST_SECRET = 'test-secret';
+export const TEST_SECRET = 'test-secret-of-the-suite';
 
 export interface Credentials {
   key: string;
@@ -76,7 +76,7 @@ export interface TestServer {
 }
 
 export interface StartOptions {
-  /** Extra environment variables (TALLY_RATE_LIMITS defaults to off). */
+  /** Extra environment variables (TALLY_RATE_LIMITS defaults to off, AUTH_FAILURE_LIMIT to 0: every test comes from 127.0.0.1, and many send wrong secrets). */
   env?: Record<string, string>;
   /** Omit the bootstrap key variables. */
   noBootstrap?: boolean;
@@ -98,6 +98,7 @@ function launch(dataDir: string, options: StartOptions): Promise<Running> {
     PORT: '0',
     DATA_DIR: dataDir,
     TALLY_RATE_LIMITS: 'off',
+    AUTH_FAILURE_LIMIT: '0',
     ...(options.noBootstrap ? {} : { TALLY_BOOTSTRAP_KEY: TEST_KEY, TALLY_BOOTSTRAP_SECRET: TEST_SECRET }),
     ...options.env,
   };

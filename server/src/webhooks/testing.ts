@@ -11,11 +11,13 @@ export interface Received {
   event: { id: string; type: string; created_at: string; sequence: number; company_id: string; environment: string; data: any; redacted: { at: string; reason: string } | null };
 }
 
-/** A local HTTP server receiving webhook events; answers the statuses of `answers` in turn, then 200, after `holdMs`. */
+/** A local HTTP server receiving webhook events; answers the statuses of `answers` in turn, then 200, after `holdMs` and once `gate` (when set) resolves. */
 export class Receiver {
   readonly received: Received[] = [];
   answers: number[] = [];
   holdMs = 0;
+  /** Holds every answer until it resolves: an attempt stays in flight while the test changes the subscription. */
+  gate?: Promise<unknown>;
   private server?: Server;
   port = 0;
 
@@ -26,7 +28,9 @@ export class Receiver {
       req.on('end', () => {
         this.received.push({ headers: req.headers, text, event: JSON.parse(text) });
         const status = this.answers.shift() ?? 200;
-        setTimeout(() => res.writeHead(status).end(), this.holdMs);
+        const answer = () => setTimeout(() => res.writeHead(status).end(), this.holdMs);
+        if (this.gate) void this.gate.then(answer);
+        else answer();
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));

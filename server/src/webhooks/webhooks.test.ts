@@ -313,22 +313,51 @@ describe('webhooks over HTTP', () => {
     expect(receiver.received).toHaveLength(4);
   });
 
-  it('sends nothing to a deactivated subscription, not even the events raised before', async () => {
+  it('sends nothing to a subscription created inactive', async () => {
     const { id } = await subscribe(['customer.updated'], { active: false });
     await server.client.patch('/customers/1', { name: 'Quiet' });
     await settle();
     expect(receiver.received).toHaveLength(0);
     expect(await deliveries(id)).toEqual([]);
+  });
+});
 
-    // Raised while active, deactivated before its next attempt: never sent again.
-    expect((await server.client.patch(`/webhooks/${id}`, { active: true })).status).toBe(200);
+/**
+ * Deactivated while its event's first attempt is in flight. The attempt is held at the receiver until the deactivating
+ * PATCH has answered, so the order is the test's, not the machine's: answered at once, a 500 let the retry (200 ms
+ * later) beat a PATCH slowed by a busy machine, and the receiver got the event twice. WEBHOOK_TIMEOUT_MS is a minute
+ * so the held attempt cannot time out (and be retried) first, however slow the PATCH.
+ */
+describe('a webhook deactivated during an attempt', () => {
+  let server: TestServer;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    server = await startServer({ env: { ...FAST, WEBHOOK_TIMEOUT_MS: '60000' } });
+    expect((await server.client.post('/customers', { id: 1, name: 'Customer 1', registration_location_id: 1 })).status).toBe(200);
+    receiver = await freshReceiver(server.client);
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await server.dispose();
+  });
+
+  it('sends the event raised while active once: the attempt\'s failure is not recorded, no retry follows, not even once active again', async () => {
+    const { id } = await subscribeReceiver(server.client, receiver, ['customer.updated']);
+    let release!: () => void;
+    receiver.gate = new Promise<void>((resolve) => (release = resolve));
     receiver.answers = [500];
     await server.client.patch('/customers/1', { name: 'Once' });
     await receiver.waitFor(1);
     expect((await server.client.patch(`/webhooks/${id}`, { active: false })).status).toBe(200);
-    await settle();
+    release();
+    await sleep(400); // several polls, and twice the first retry's delay (0.2 s): a recorded 500 would be retried by now
+    expect(await deliveriesOf(server.client, id)).toEqual([expect.objectContaining({ status: 'failed', attempts: 0, last_status_code: null, last_error: 'webhook deactivated', next_attempt_at: null })]);
+    // Activating it again sends none of the deliveries its deactivation failed (docs/webhooks.md, `active`).
+    expect((await server.client.patch(`/webhooks/${id}`, { active: true })).status).toBe(200);
+    await sleep(400);
     expect(receiver.received).toHaveLength(1);
-    expect(await deliveries(id)).toEqual([expect.objectContaining({ status: 'failed', attempts: 1, last_error: 'webhook deactivated' })]);
+    expect(receiver.received[0].event).toMatchObject({ type: 'customer.updated', data: expect.objectContaining({ name: 'Once' }) });
+    expect((await deliveriesOf(server.client, id))[0]).toMatchObject({ status: 'failed', attempts: 0, last_error: 'webhook deactivated' });
   });
 });
 
