@@ -105,7 +105,7 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
       const customer = customerOfQuery(customers, req.tenant, req.query);
       const country = customer ? playerState(customer, req.settings, locations, req.tenant).registration_country : undefined;
       const page = instantWins.page(req.tenant, readPage(req.query), (record) => {
-        if (!passesFilters(record.rule_params, filters, country)) return undefined;
+        if (!passesFilters(record, filters, country)) return undefined;
         if (record.rule_params.select_customers !== 'targeted' || !customer) return viewOf(req, record, customer);
         const delivery = deliveryOf(req, record, customer);
         return delivery ? viewOf(req, record, customer, String(delivery.voucher_id)) : undefined;
@@ -120,7 +120,7 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
       const value = req.params.id;
       const record = find(req, by, value);
       // The location, country and tier filters ask whether the campaign runs there: one that does not is not found there.
-      if (!passesFilters(record.rule_params, filters, customer ? playerState(customer, req.settings, locations, req.tenant).registration_country : undefined)) {
+      if (!passesFilters(record, filters, customer ? playerState(customer, req.settings, locations, req.tenant).registration_country : undefined)) {
         throw new TallyError('instant_win_not_found', `id: instant win ${value} does not run for the location, countries, tier or customer asked`, 'id');
       }
       if (by === 'loyalty_rule_history_id') return ok(viewOf(req, record, customer, requireInt64(value, 'id')));
