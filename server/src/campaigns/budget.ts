@@ -3,11 +3,10 @@
  * period, keyed as carts key it (the engine's `periodKey` at the request's instant, in the Company's timezone), so
  * a back office reads the figure carts are refused by.
  */
-import { periodKey } from '@tally/engine';
+import { periodKey, toMoney } from '@tally/engine';
 import { Decimal } from 'decimal.js';
 import type { CounterStore } from '../counters/store.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
-import { toMoney } from '../vouchers/transactions.js';
 import type { CampaignRecord } from './types.js';
 
 export interface BudgetSpend {

@@ -25,8 +25,13 @@ export function checkCompiles(record: CampaignRecord, settings: CompanySettings)
  * campaign carts leave out because it no longer compiles (stored before a stricter rule, or restored from another version).
  */
 export function compileError(record: CampaignRecord, settings: CompanySettings): { code: string; message: string } | null {
+  return compileErrorOf(() => checkCompiles(record, settings));
+}
+
+/** The error a write's compile check (`check`) throws, as a single read answers it; null when it passes. */
+export function compileErrorOf(check: () => void): { code: string; message: string } | null {
   try {
-    checkCompiles(record, settings);
+    check();
     return null;
   } catch (error) {
     if (!(error instanceof TallyError)) throw error;

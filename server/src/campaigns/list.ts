@@ -7,7 +7,7 @@
 import { localDate } from '../calendar/company-days.js';
 import { isUsable } from '../vouchers/status.js';
 import type { VoucherRecord } from '../vouchers/types.js';
-import type { LocationRef } from '../vouchers/location.js';
+import type { RequestLocation } from '../vouchers/location.js';
 import { ruleAccepts, ruleAdmitsLocation } from './rule-values.js';
 import type { CampaignKind, CampaignRecord } from './types.js';
 
@@ -19,7 +19,7 @@ export interface ListFilters {
   kind: CampaignKind;
   audience?: (typeof AUDIENCES)[number];
   /** location_id or location_code, completed from company data (`requestLocation`). */
-  location?: LocationRef;
+  location?: RequestLocation;
   countries?: string[];
   tierId?: string;
   categoryId?: string;
@@ -61,7 +61,7 @@ export function listMatch(record: CampaignRecord, filters: ListFilters): { vouch
   const countries = params.customer_registration_countries ?? [];
   if (record.type !== filters.kind) return null;
   if (filters.audience !== undefined && audience !== filters.audience) return null;
-  if (filters.location !== undefined && !ruleAdmitsLocation(params.rule_conditions, filters.location)) return null;
+  if (filters.location !== undefined && !ruleAdmitsLocation(record, filters.location)) return null;
   if (filters.countries && countries.length > 0 && !countries.some((c) => filters.countries!.includes(c))) return null;
   if (filters.tierId !== undefined && !ruleAccepts(params.rule_conditions, 'customer.tier', filters.tierId)) return null;
   if (filters.categoryId !== undefined && String(params.loyalty_rule_category_id) !== filters.categoryId) return null;

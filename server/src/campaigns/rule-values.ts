@@ -6,8 +6,10 @@
  * campaign run at a location (the campaign, game and instant-win list filters
  * by location, and voucher_out_location).
  */
-import { compileRule, type CartFacts } from '@tally/engine';
-import type { LocationRef } from '../vouchers/location.js';
+import { compileRule, type CartFacts, type CompiledRule } from '@tally/engine';
+import { tenantPrefix } from '../store/keys.js';
+import type { RequestLocation } from '../vouchers/location.js';
+import { CompiledCache, versionOf } from './compiled.js';
 
 
 const POSITIVE = new Set(['in', 'eq']);
@@ -49,16 +51,33 @@ const AT_LOCATION: Omit<CartFacts, 'location_id' | 'location_code' | 'location_f
   creation_date: { weekday: 1, hour: 0 }, lines: [],
 };
 
+/** A stored campaign, game or instant win: its version keys its compiled location rule. */
+interface RuleRecord {
+  id: string;
+  history_id?: string;
+  updated_at: string;
+  rule_params: { rule_conditions?: unknown };
+}
+
 /**
- * Whether a cart at `location` (its id, code and features, as known) can meet the rule's location leaves
- * (location_id, location_code and location_feature, any operator, inside and/or): the rule cut down to those leaves,
- * every other item taken to hold (it may), tested as carts test it. A compiled (stored) rule only.
+ * The cut-down rules by Company environment and record version (a write gives a new history id, so an edited
+ * campaign is compiled again), null for a rule without conditions. Large enough for the lists' pages of many
+ * campaigns (a rule with location leaves only is small).
  */
-export function ruleAdmitsLocation(rule: unknown, location: LocationRef): boolean {
-  const conditions = (rule as { conditions?: unknown } | undefined)?.conditions;
-  if (conditions === undefined || conditions === null) return true;
-  const cut = compileRule({ conditions: locationPart(conditions) }, 'rule_conditions');
-  return cut.test({ ...AT_LOCATION, location_id: location.id, location_code: location.code, location_features: location.features ?? [] });
+const locationRules = new CompiledCache<CompiledRule | null>(4096);
+
+/**
+ * Whether a cart at `location` (its id, code and features, as known) can meet the record's location leaves
+ * (location_id, location_code and location_feature, any operator, inside and/or): the rule cut down to those leaves,
+ * every other item taken to hold (it may), tested as carts test it. A compiled (stored) rule only, compiled once
+ * per record version.
+ */
+export function ruleAdmitsLocation(record: RuleRecord, location: RequestLocation): boolean {
+  const cut = locationRules.get(`${tenantPrefix(location.tenant)}:${versionOf(record)}`, () => {
+    const conditions = (record.rule_params.rule_conditions as { conditions?: unknown } | undefined)?.conditions;
+    return conditions === undefined || conditions === null ? null : compileRule({ conditions: locationPart(conditions) }, 'rule_conditions');
+  });
+  return cut === null || cut.test({ ...AT_LOCATION, location_id: location.id, location_code: location.code, location_features: location.features ?? [] });
 }
 
 function locationPart(node: unknown): unknown {

@@ -5,7 +5,9 @@
  */
 import { MAX_RULE_CONDITIONS, MAX_RULE_EFFECTS } from '@tally/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rewriteStoredCampaign } from '../campaigns/testing.js';
+import { rewriteStored, rewriteStoredCampaign } from '../campaigns/testing.js';
+import { InstantWinStore } from '../instant-wins/store.js';
+import type { InstantWinRecord } from '../instant-wins/types.js';
 import { cartBody, realtimeCart } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
@@ -67,6 +69,44 @@ describe('a stored campaign that no longer compiles is left out of the program, 
     expect((await server.client.get(`/points/${bad}`)).body.compile_error).toBeNull();
     expect((await server.client.post('/carts/simulate', cartBody(20, { customer_id: 1 }))).body.score).toBe(180); // 10 a euro of 18, after the 10% off
     expect(warnings()).toHaveLength(1);
+  });
+});
+
+describe('a stored instant win that no longer compiles is left out of the program, its single read says why', () => {
+  let server: TestServer;
+  let good: number;
+  let bad: number;
+
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '0' } });
+    const instantWin = (name: string) => ({ rule_params: { name }, instant_win: { instant_win_prizes: [{ name: 'Nothing', weight: 1, stock: -1 }] } });
+    const ids: number[] = [];
+    for (const name of ['Good draw', 'Bad draw']) {
+      const created = await server.client.post('/instant_wins', instantWin(name));
+      expect(created.status, created.text).toBe(200);
+      ids.push(created.body.id);
+    }
+    [good, bad] = ids;
+    const overCap = { conditions: { and: Array.from({ length: MAX_RULE_CONDITIONS + 1 }, () => ({ field: 'total', operator: 'gte', value: 0 })) } };
+    await rewriteStored<InstantWinRecord>(server, (env) => new InstantWinStore(env), bad, (params) => ({ ...params, rule_conditions: overCap }));
+  });
+  afterAll(() => server.dispose());
+
+  it('its single read answers the compile error, naming the rule; a good one\'s is null, and a list item has none', async () => {
+    const read = await server.client.get(`/instant_wins/${bad}`);
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.compile_error).toEqual({ code: 'invalid_request', message: expect.stringMatching(/^rule_params\.rule_conditions/) });
+    expect((await server.client.get(`/instant_wins/${good}`)).body.compile_error).toBeNull();
+    expect((await server.client.get('/instant_wins')).body.data[0]).not.toHaveProperty('compile_error');
+    // Carts are still evaluated: the program is compiled without it.
+    const simulated = await server.client.post('/carts/simulate', cartBody(20));
+    expect(simulated.status, simulated.text).toBe(200);
+  });
+
+  it('a fix over HTTP clears it', async () => {
+    const fixed = await server.client.patch(`/instant_wins/${bad}`, { rule_params: { rule_conditions: { conditions: { and: [] } } } });
+    expect(fixed.status, fixed.text).toBe(200);
+    expect((await server.client.get(`/instant_wins/${bad}`)).body.compile_error).toBeNull();
   });
 });
 

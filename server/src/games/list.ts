@@ -5,12 +5,13 @@
  * it), and, with a customer, their country and their deliveries of targeted
  * campaigns.
  */
-import type { RuleParams } from '@tally/engine';
 import { ruleAccepts, ruleAdmitsLocation } from '../campaigns/rule-values.js';
 import { optionalCode, optionalCountries, optionalEnum, optionalInt64 } from '../http/params.js';
+import type { InstantWinRecord } from '../instant-wins/types.js';
 import type { LocationStore } from '../locations/store.js';
 import type { Tenant } from '../tenancy/types.js';
-import { requestLocation, type LocationRef } from '../vouchers/location.js';
+import { requestLocation, type RequestLocation } from '../vouchers/location.js';
+import type { GameRecord } from './types.js';
 
 /** The values of `search_by` on GET /games/{id} and GET /instant_wins/{id}. */
 export const SEARCH_BY = ['loyalty_rule_id', 'loyalty_rule_history_id', 'campaign_history_id', 'static_code'] as const;
@@ -19,7 +20,7 @@ export interface CampaignFilters {
   audience?: 'loyalty' | 'targeted';
   countries: string[];
   /** location_id or location_code, completed from company data. */
-  location?: LocationRef;
+  location?: RequestLocation;
   tierId?: string;
 }
 
@@ -34,8 +35,9 @@ export function readCampaignFilters(locations: LocationStore, tenant: Tenant, qu
   };
 }
 
-/** Whether a campaign passes the filters; `customerCountry` when a customer is named. */
-export function passesFilters(params: RuleParams, filters: CampaignFilters, customerCountry?: string): boolean {
+/** Whether a game or instant win passes the filters; `customerCountry` when a customer is named. */
+export function passesFilters(record: GameRecord | InstantWinRecord, filters: CampaignFilters, customerCountry?: string): boolean {
+  const params = record.rule_params;
   if (filters.audience !== undefined && params.select_customers !== filters.audience) return false;
   const targeted = params.customer_registration_countries ?? [];
   if (targeted.length > 0) {
@@ -43,7 +45,7 @@ export function passesFilters(params: RuleParams, filters: CampaignFilters, cust
     if (customerCountry !== undefined && !targeted.includes(customerCountry)) return false;
   }
   const conditions = params.rule_conditions;
-  if (filters.location !== undefined && !ruleAdmitsLocation(conditions, filters.location)) return false;
+  if (filters.location !== undefined && !ruleAdmitsLocation(record, filters.location)) return false;
   if (filters.tierId !== undefined && !ruleAccepts(conditions, 'customer.tier', filters.tierId)) return false;
   return true;
 }

@@ -109,7 +109,7 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
       const filters = readCampaignFilters(locations, req.tenant, req.query);
       const customer = customerOfQuery(customers, req.tenant, req.query);
       const page = games.page(req.tenant, readPage(req.query), (game) => {
-        if (!passesFilters(game.rule_params, filters, customer ? playerState(customer, req.settings, locations, req.tenant).registration_country : undefined)) return undefined;
+        if (!passesFilters(game, filters, customer ? playerState(customer, req.settings, locations, req.tenant).registration_country : undefined)) return undefined;
         if (game.rule_params.select_customers !== 'targeted' || !customer) return viewOf(req, game, false);
         const delivery = games.openAssignments(req.tenant, customer.id, game.id)[0];
         return delivery ? viewOf(req, game, false, delivery.id) : undefined;

@@ -69,6 +69,8 @@ describe('instant wins over HTTP', () => {
           weight: 0.25, stock: 10, available_stock: 10, stock_management_strategy: 'remove_prize',
         }],
       },
+      // A single read: it compiles.
+      compile_error: null,
     });
     expect((await server.client.get('/instant_wins/SCRATCH', { query: { search_by: 'static_code' } })).body.id).toBe(id);
     // A static code names one campaign whatever its kind: a discount cannot take the instant win's code.

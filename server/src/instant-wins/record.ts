@@ -6,6 +6,7 @@
  * reward.
  */
 import { compileCampaigns, TallyError } from '@tally/engine';
+import { compileErrorOf } from '../campaigns/compile-check.js';
 import { engineSettings } from '../campaigns/engine-settings.js';
 import { checkStaticCodeFree } from '../campaigns/static-codes.js';
 import type { CampaignStore } from '../campaigns/store.js';
@@ -74,4 +75,9 @@ function checkCompiles(record: Omit<InstantWinRecord, 'history_id'>, settings: C
     const rename = (text: string) => text.replace(/^campaigns\[0\]\.?/, '').replace(/^prizes/, 'instant_win.instant_win_prizes');
     throw new TallyError(error.code, rename(error.message), error.field === undefined ? undefined : rename(error.field));
   }
+}
+
+/** A stored instant win's compile error (null when it compiles), answered by its single read as a discount's is (`compileError`). */
+export function instantWinCompileError(record: InstantWinRecord, settings: CompanySettings): { code: string; message: string } | null {
+  return compileErrorOf(() => checkCompiles(record, settings));
 }

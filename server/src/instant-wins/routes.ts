@@ -58,10 +58,10 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
   /** The customer's usable voucher of a targeted instant win: its delivery. */
   const deliveryOf = (req: TallyRequest, record: InstantWinRecord, customer: CustomerRecord) =>
     vouchers.held(req.tenant, customer.id, req.now.toISOString()).find((v) => String(v.campaign_id) === record.id);
-  const viewOf = (req: TallyRequest, record: InstantWinRecord, customer: CustomerRecord | undefined, loyaltyRuleHistoryId?: string) =>
+  const viewOf = (req: TallyRequest, record: InstantWinRecord, single: boolean, customer: CustomerRecord | undefined, loyaltyRuleHistoryId?: string) =>
     instantWinView(record, {
       tenant: req.tenant, language: req.language, settings: req.settings, counters, now: req.now,
-      customerId: customer?.id, loyaltyRuleHistoryId,
+      customerId: customer?.id, loyaltyRuleHistoryId, single,
     });
 
   const find = (req: TallyRequest, by: (typeof SEARCH_BY)[number], value: string): InstantWinRecord => {
@@ -105,10 +105,10 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
       const customer = customerOfQuery(customers, req.tenant, req.query);
       const country = customer ? playerState(customer, req.settings, locations, req.tenant).registration_country : undefined;
       const page = instantWins.page(req.tenant, readPage(req.query), (record) => {
-        if (!passesFilters(record.rule_params, filters, country)) return undefined;
-        if (record.rule_params.select_customers !== 'targeted' || !customer) return viewOf(req, record, customer);
+        if (!passesFilters(record, filters, country)) return undefined;
+        if (record.rule_params.select_customers !== 'targeted' || !customer) return viewOf(req, record, false, customer);
         const delivery = deliveryOf(req, record, customer);
-        return delivery ? viewOf(req, record, customer, String(delivery.voucher_id)) : undefined;
+        return delivery ? viewOf(req, record, false, customer, String(delivery.voucher_id)) : undefined;
       });
       return ok(page);
     },
@@ -120,12 +120,12 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
       const value = req.params.id;
       const record = find(req, by, value);
       // The location, country and tier filters ask whether the campaign runs there: one that does not is not found there.
-      if (!passesFilters(record.rule_params, filters, customer ? playerState(customer, req.settings, locations, req.tenant).registration_country : undefined)) {
+      if (!passesFilters(record, filters, customer ? playerState(customer, req.settings, locations, req.tenant).registration_country : undefined)) {
         throw new TallyError('instant_win_not_found', `id: instant win ${value} does not run for the location, countries, tier or customer asked`, 'id');
       }
-      if (by === 'loyalty_rule_history_id') return ok(viewOf(req, record, customer, requireInt64(value, 'id')));
+      if (by === 'loyalty_rule_history_id') return ok(viewOf(req, record, true, customer, requireInt64(value, 'id')));
       const delivery = customer && record.rule_params.select_customers === 'targeted' ? deliveryOf(req, record, customer) : undefined;
-      return ok(viewOf(req, record, customer, delivery ? String(delivery.voucher_id) : undefined));
+      return ok(viewOf(req, record, true, customer, delivery ? String(delivery.voucher_id) : undefined));
     },
   };
 }

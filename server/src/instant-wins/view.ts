@@ -8,6 +8,7 @@ import { prizeStockLeft, type CounterStore } from '../counters/store.js';
 import { commonCampaignFields } from '../games/view.js';
 import { wireInt } from '../http/wire.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
+import { instantWinCompileError } from './record.js';
 import type { InstantWinRecord } from './types.js';
 
 export interface InstantWinViewOptions {
@@ -20,6 +21,8 @@ export interface InstantWinViewOptions {
   customerId?: string;
   /** The customer's voucher of a targeted instant win (its delivery). */
   loyaltyRuleHistoryId?: string;
+  /** A single read adds the compile error. */
+  single: boolean;
 }
 
 export function instantWinView(record: InstantWinRecord, options: InstantWinViewOptions): Record<string, unknown> {
@@ -41,6 +44,7 @@ export function instantWinView(record: InstantWinRecord, options: InstantWinView
         stock_management_strategy: prize.stock_management_strategy,
       })),
     },
+    ...(options.single ? { compile_error: instantWinCompileError(record, options.settings) } : {}),
   };
 }
 

@@ -178,4 +178,18 @@ describe('campaigns by location feature outside carts: the lists by location and
     await ok(server.client.patch('/locations/21', { features: [COAST] }));
     await ok(validate({ location_code: 'INLAND1' }));
   });
+
+  it('follows an edited location rule from the next request: each version is tested by its own rule, never the one read before', async () => {
+    const listedAt = async (path: string, id: number, location_code: string) =>
+      ((await ok(server.client.get(path, { query: { per_page: '100', location_code } }))).data as { id: number }[]).some((c) => c.id === id);
+    const validate = (location_code: string) => server.client.get('/vouchers/SEA-1', { query: { validate: 'true', location_code } });
+    const edited = [['/discounts', ids['discount coastal']], ['/points', ids['points coastal']], ['/games', ids['game coastal']], ['/instant_wins', ids['instant win coastal']]] as const;
+    for (const [path, id] of edited) expect([await listedAt(path, id, 'COAST1'), await listedAt(path, id, 'NOWHERE')], path).toEqual([true, false]);
+    expect((await validate('NOWHERE')).body.code).toBe('voucher_out_location');
+
+    for (const [path, id] of [...edited, ['/discounts', ids.targeted]] as const) await ok(server.client.patch(`${path}/${id}`, { rule_params: { rule_conditions: inland } }));
+    for (const [path, id] of edited) expect([await listedAt(path, id, 'COAST1'), await listedAt(path, id, 'NOWHERE')], path).toEqual([false, true]);
+    await ok(validate('NOWHERE'));
+    expect((await validate('COAST1')).body.code).toBe('voucher_out_location');
+  });
 });

@@ -6,7 +6,7 @@
  */
 import { TallyError } from '@tally/engine';
 import { usageRefusal, type FoundVoucher } from './find.js';
-import type { LocationRef } from './location.js';
+import type { RequestLocation } from './location.js';
 import { printWindow } from './print-window.js';
 import type { VoucherRecord } from './types.js';
 import { afterReturn, afterUse } from './use.js';
@@ -16,7 +16,7 @@ export interface ActionContext {
   /** The Company's: a coupon's bare print dates are its days. */
   timezone: string;
   /** Where the voucher is used (redeem, validate). */
-  location?: LocationRef;
+  location?: RequestLocation;
 }
 
 export type VoucherAction = (found: FoundVoucher, ctx: ActionContext) => VoucherRecord;

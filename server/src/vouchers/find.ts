@@ -6,7 +6,7 @@ import { TallyError } from '@tally/engine';
 import type { CouponData, CouponStore } from '../coupons/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { Tenant } from '../tenancy/types.js';
-import { locationRefusal, type LocationRef } from './location.js';
+import { locationRefusal, type RequestLocation } from './location.js';
 import { campaignDatesRefusal, inactiveReason, voucherRefusal, type CouponState } from './status.js';
 import type { VoucherStore } from './store.js';
 import type { VoucherRecord } from './types.js';
@@ -39,7 +39,7 @@ export function withCoupon(stores: FindStores, tenant: Tenant, voucher: VoucherR
 export interface UsageContext {
   now: string;
   timezone: string;
-  location?: LocationRef;
+  location?: RequestLocation;
 }
 
 /** Why the voucher cannot be used now (at `location`, when given); null when it can. */

@@ -22,11 +22,16 @@ export interface LocationRef {
   features?: readonly string[];
 }
 
+/** A request's location completed from company data: `tenant` is whose (its campaigns' location rules are cached by it). */
+export interface RequestLocation extends LocationRef {
+  tenant: Tenant;
+}
+
 /** The location of a request (location_id or location_code, at most one), completed from company data when known. */
-export function requestLocation(locations: LocationStore, tenant: Tenant, ref: LocationRef): LocationRef | undefined {
+export function requestLocation(locations: LocationStore, tenant: Tenant, ref: LocationRef): RequestLocation | undefined {
   if (ref.id !== undefined && ref.code !== undefined) throw cannotBeSentWith('location_code', 'location_id');
-  if (ref.id !== undefined) return { ...known(locations.locationById(tenant, ref.id)), id: ref.id };
-  if (ref.code !== undefined) return { ...known(locations.locationByCode(tenant, ref.code)), code: ref.code };
+  if (ref.id !== undefined) return { ...known(locations.locationById(tenant, ref.id)), id: ref.id, tenant };
+  if (ref.code !== undefined) return { ...known(locations.locationByCode(tenant, ref.code)), code: ref.code, tenant };
   return undefined;
 }
 
@@ -34,8 +39,8 @@ function known(location: LocationRecord | undefined): LocationRef {
   return location ? { id: location.id, code: location.code ?? undefined, features: location.features.map(featureKey) } : {};
 }
 
-export function locationRefusal(campaign: CampaignRecord, location: LocationRef, code: string): TallyError | null {
-  if (ruleAdmitsLocation(campaign.rule_params.rule_conditions, location)) return null;
+export function locationRefusal(campaign: CampaignRecord, location: RequestLocation, code: string): TallyError | null {
+  if (ruleAdmitsLocation(campaign, location)) return null;
   const where = location.code ?? location.id;
   return new TallyError('voucher_out_location', `voucher ${code}: cannot be used at location ${where}`);
 }

@@ -1,4 +1,5 @@
 /** POST /discounts/redeem, GET /discounts/transactions, POST /discounts/trigger. */
+import { toMoney } from '@tally/engine';
 import { auditMention } from '../audit/context.js';
 import type { ServerContext } from '../context.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
@@ -15,7 +16,7 @@ import { customerNamedBy, requireStillActive, requireUnmerged } from '../points/
 import { customerOfQuery, requireCustomer, UNKNOWN_HOLDER } from './customer.js';
 import { redeemInTransaction, type Redemption } from './redeem.js';
 import { LmdbVoucherStore } from './store.js';
-import { discountTransactionView, DiscountTransactionStore, toMoney } from './transactions.js';
+import { discountTransactionView, DiscountTransactionStore } from './transactions.js';
 import { issueInTransaction, triggerTarget } from './trigger.js';
 
 /** The effect answered by POST /discounts/redeem, names in the request's language (common rule 7). */

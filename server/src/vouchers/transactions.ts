@@ -4,7 +4,7 @@
  * Keys: `discount_transactions` [tenant, 'all', idKey(id)] and
  * [tenant, 'customer', idKey(customer_id), idKey(id)] -> DiscountTransaction.
  */
-import { Decimal } from 'decimal.js';
+import { toMoney } from '@tally/engine';
 import { wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { idKey, tenantPrefix, under } from '../store/keys.js';
@@ -25,8 +25,6 @@ export interface DiscountTransaction {
   voucher_id: string | null;
   voucher_code: string;
 }
-
-export const toMoney = (cents: number) => new Decimal(cents).div(100).toNumber();
 
 /** A discount transaction as GET /discounts/transactions lists it. */
 export function discountTransactionView(t: DiscountTransaction) {

@@ -10,6 +10,13 @@ export type CompanyDataFeatureRefs = {
 }[];
 export type RewardsCreate = RewardsParamsReward;
 export type CampaignResponse = CommonCampaignReadFields & ResponsesCampaign;
+/**
+ * Tally extension, single reads of discount, points and instant-win campaigns: null when the campaign compiles, else the engine's error naming the rule (code and message, as a write of the campaign would answer). A campaign is checked when written, but one stored before a stricter rule (a size cap, a setting's check) or restored from another version may no longer compile: carts leave it out and the Company's other campaigns apply (docs/campaigns.md).
+ */
+export type CommonCompileError = {
+  code: string;
+  message: string;
+} | null;
 export type CartResponse = CartEvaluation & {
   customer?: CartCustomerSummary[];
 };
@@ -1863,13 +1870,7 @@ export interface ResponsesCampaign {
       printable?: boolean | null;
     } | null;
   } | null;
-  /**
-   * Tally extension, single reads: null when the campaign compiles, else the engine's error naming the rule (code and message, as a write of the campaign would answer). A campaign is checked when written, but one stored before a stricter rule (a size cap, a setting's check) or restored from another version may no longer compile: carts leave it out and the Company's other campaigns apply (docs/campaigns.md).
-   */
-  compile_error?: {
-    code: string;
-    message: string;
-  } | null;
+  compile_error?: CommonCompileError;
   /**
    * Single reads (Tally): the coupon's parameters as POST/PATCH take them, to edit and send back; an unset field reads the value Tally applies (active true, max_redemptions 1, priority 0, printable and auto_select false) or null; a name or description sent per language reads as that object. Null without a coupon (docs/campaigns.md).
    */
@@ -2986,6 +2987,7 @@ export interface ResponsesInstantWinCampaign {
    * Targeted campaigns: the coupon whose voucher lets the customer take part.
    */
   coupon_info?: {} | null;
+  compile_error?: CommonCompileError;
 }
 export interface LocationResponse {
   /**
