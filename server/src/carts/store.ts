@@ -29,10 +29,7 @@ type Detailed = 'request' | 'response_json' | 'writes';
 /** Plain MessagePack (no shared structures): the detail is read back without the database's encoder. */
 const detailPackr = new Packr({ useRecords: false });
 
-/**
- * The deflated detail of a request object with its answer and writes: packed once, whichever spread of the record is
- * written. Keyed by the request object, so a request must not be changed in place once packed (none is: each read is a new object).
- */
+/** The deflated detail of a request object with its answer and writes: packed once, whichever spread of the record is written. */
 const packed = new WeakMap<object, { response_json: string; writes: Writes; detail: Uint8Array }>();
 
 /**
