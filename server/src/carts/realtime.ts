@@ -36,7 +36,7 @@ import { parseJson } from '../http/json.js';
 import type { Balance } from '../points/types.js';
 import type { CartRequest } from './request.js';
 import { readReturns, sameReturns } from './returns.js';
-import { packCartDetail, type CartStore } from './store.js';
+import type { CartStore } from './store.js';
 import { MAX_DEFERRED_ERRORS, type CartKind, type CartRecord, type DeferredError } from './types.js';
 import { raiseEvent } from '../webhooks/outbox.js';
 
@@ -94,8 +94,6 @@ export async function commitCart(stores: RealtimeStores, pending: PendingCart): 
   const { env, carts } = stores;
   const { tenant, now } = pending;
   const { id, code } = pending.request;
-  // Packed here, outside the write lock; a cart without id is packed in the transaction, its answer gaining the id there.
-  if (id !== undefined) packCartDetail(pending.request.body, pending.evaluation.responseJson, pending.evaluation.writes);
   const answer = await env.transact((): string | TallyError => {
     const existing = (id !== undefined ? carts.get(tenant, id) : undefined) ?? (code !== undefined ? carts.byCode(tenant, code) : undefined);
     if (existing) {

@@ -1,61 +1,19 @@
 /**
  * The cart store. Keys (docs/storage.md): `carts` [tenant, idKey(id)] ->
- * the cart record with its request, answer and writes deflated (`StoredCart`); `cart_codes` [tenant, code] -> id; the customer entries
+ * CartRecord; `cart_codes` [tenant, code] -> id; the customer entries
  * `customer_carts` [tenant, idKey(customer_id), idKey(id)] -> null (a
  * customer's carts in id order, store/customer-entries.ts); `cart_secrets`
  * [tenant] -> the Company's draw secret.
  * Writes are synchronous and run inside the caller's `env.transact`.
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { Packr } from 'msgpackr';
 import { customerEntries } from '../store/customer-entries.js';
 import type { StoreEnv } from '../store/env.js';
 import { idFromKey, idKey, tenantPrefix, under } from '../store/keys.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import type { Tenant } from '../tenancy/types.js';
-import type { Writes } from '@tally/engine';
 import type { CartRecord } from './types.js';
 
 const DATABASES = ['carts', 'cart_codes', 'cart_secrets'];
-
-/**
- * A cart as stored: its request, answer and writes (about 8 KB, which LMDB kept in two overflow pages of their own,
- * written anew by every cart) packed and deflated into `detail` (about 1.3 KB, beside the record in its leaf).
- * Records stored before hold them as they are.
- */
-type StoredCart = (Omit<CartRecord, Detailed> & { detail: Uint8Array }) | CartRecord;
-type Detailed = 'request' | 'response_json' | 'writes';
-
-/** Plain MessagePack (no shared structures): the detail is read back without the database's encoder. */
-const detailPackr = new Packr({ useRecords: false });
-
-/** The deflated detail of a request object with its answer and writes: packed once, whichever spread of the record is written. */
-const packed = new WeakMap<object, { response_json: string; writes: Writes; detail: Uint8Array }>();
-
-/**
- * Packs a cart's request, answer and writes for its write. A realtime cart's writer calls it before the transaction,
- * so that the deflate (about 15 µs) runs outside LMDB's write lock; `putInTransaction` packs what was not packed before.
- */
-export function packCartDetail(request: Record<string, unknown>, responseJson: string, writes: Writes): void {
-  const done = packed.get(request);
-  if (done?.response_json === responseJson && done.writes === writes) return;
-  packed.set(request, { response_json: responseJson, writes, detail: deflateRawSync(detailPackr.pack([request, responseJson, writes]), { level: 1 }) });
-}
-
-function toStored(record: CartRecord): StoredCart {
-  packCartDetail(record.request, record.response_json, record.writes);
-  const { request, response_json: _answer, writes: _writes, ...rest } = record;
-  return { ...rest, detail: packed.get(request)!.detail };
-}
-
-function fromStored(stored: StoredCart | undefined): CartRecord | undefined {
-  if (stored === undefined || !('detail' in stored)) return stored;
-  const { detail, ...rest } = stored;
-  const [request, response_json, writes] = detailPackr.unpack(inflateRawSync(detail)) as [Record<string, unknown>, string, Writes];
-  // A record read and written back (a merge's move, a cancellation's mark) is not packed again.
-  packed.set(request, { response_json, writes, detail });
-  return { ...rest, request, response_json, writes };
-}
 
 export class CartStore {
   /** Opens the cart databases (docs/storage.md: open a database before its first write transaction). */
@@ -74,7 +32,7 @@ export class CartStore {
   }
 
   get(tenant: Tenant, id: string): CartRecord | undefined {
-    return fromStored(this.carts.get([tenantPrefix(tenant), idKey(id)]) as StoredCart | undefined);
+    return this.carts.get([tenantPrefix(tenant), idKey(id)]) as CartRecord | undefined;
   }
 
   idOfCode(tenant: Tenant, code: string): string | undefined {
@@ -89,7 +47,7 @@ export class CartStore {
   /** Inside `env.transact`: stores a new cart or replaces one, with its indexes. */
   putInTransaction(tenant: Tenant, record: CartRecord): void {
     const prefix = tenantPrefix(tenant);
-    this.carts.putSync([prefix, idKey(record.id)], toStored(record));
+    this.carts.putSync([prefix, idKey(record.id)], record);
     if (record.code !== null) this.codes.putSync([prefix, record.code], record.id);
     if (record.customer_id !== null) this.byCustomer.putSync([prefix, idKey(record.customer_id), idKey(record.id)], null);
   }
@@ -134,10 +92,7 @@ export class CartStore {
 
   /** One page of every cart of the tenant (id order) that passes `keep`. */
   page(tenant: Tenant, page: PageRequest, keep: (cart: CartRecord) => boolean): Page<CartRecord> {
-    return paginate<StoredCart, CartRecord>(this.carts, [tenantPrefix(tenant)], page, (stored) => {
-      const cart = fromStored(stored)!;
-      return keep(cart) ? cart : undefined;
-    });
+    return paginate<CartRecord, CartRecord>(this.carts, [tenantPrefix(tenant)], page, (cart) => (keep(cart) ? cart : undefined));
   }
 
   /** The Company environment's secret for instant-win seeds, if created. */
