@@ -54,7 +54,14 @@ export type AuditEntry = Omit<AuditEntryResponse, 'id' | 'redacted'> & { id: str
 const SECRET = /password|secret|token/i;
 export const REDACTED = '[redacted]';
 
+/**
+ * A URL's userinfo (`https://user:pass@host/`, a webhook's basic-auth credentials), in any field: up to the last
+ * `@` of the authority, as a URL parser takes it.
+ */
+const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i;
+
 function redact(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(USERINFO, `$1${REDACTED}@`);
   if (Array.isArray(value)) return value.map(redact);
   if (typeof value !== 'object' || value === null) return value;
   // An absent option of a CLI command is undefined: left out, as JSON would.

@@ -188,6 +188,25 @@ describe('webhooks over HTTP', () => {
     expect(await audited()).toBe(entries + 1);
   });
 
+  it('keeps a url\'s credentials in the subscription, which sends them, and not in the audit log of its create and update', async () => {
+    const withCredentials = (password: string) => receiver.url.replace('http://', `http://hooks:${password}@`);
+    const created = await server.client.post('/webhooks', { url: withCredentials('first-s3cret'), events: ['customer.created'] });
+    expect(created.status, created.text).toBe(200);
+    const path = `/webhooks/${created.body.id}`;
+    expect((await server.client.patch(path, { url: withCredentials('second-s3cret') })).status).toBe(200);
+    expect((await server.client.get(path)).body.url).toBe(withCredentials('second-s3cret'));
+    expect((await server.client.post('/customers', { id: 73, name: 'Ann', registration_location_id: 1 })).status).toBe(200);
+    const [received] = await receiver.waitFor(1);
+    expect(received.headers.authorization).toBe(`Basic ${Buffer.from('hooks:second-s3cret').toString('base64')}`);
+
+    const entries = (await server.client.get('/audit_log', { query: { target: `webhook:${created.body.id}` } })).body.data as any[];
+    expect(entries.map((entry) => [entry.operation, JSON.parse(entry.body).url])).toEqual([
+      ['webhooks.update', receiver.url.replace('http://', 'http://[redacted]@')],
+      ['webhooks.create', receiver.url.replace('http://', 'http://[redacted]@')],
+    ]);
+    expect(JSON.stringify(entries)).not.toMatch(/s3cret|hooks:/);
+  });
+
   it('retries a failed attempt with the same event id, and gives up when the retry schedule is spent', async () => {
     const { id } = await subscribe(['customer.updated']);
     receiver.answers = [500];
