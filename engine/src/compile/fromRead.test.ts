@@ -1,6 +1,6 @@
-/** Campaign reads (GET /discounts/{id}, GET /points/{id}) → the engine's input: what the server's reads change, undone. */
+/** Campaign reads (GET /discounts/{id}, GET /points/{id}, GET /instant_wins/{id}) → the engine's input: what the server's reads change, undone. */
 import { describe, expect, it } from 'vitest';
-import { campaignFromRead, cartCampaignsFromReads, locationFeaturesFromRead } from './fromRead.js';
+import { campaignFromRead, cartCampaignsFromReads, instantWinFromRead, locationFeaturesFromRead } from './fromRead.js';
 
 const read = (fields: Record<string, unknown>) => ({
   id: 5, type: 'discount', name: 'Five', description: null, category: { id: 4, name: null, priority: null }, active: true,
@@ -44,6 +44,50 @@ describe('campaignFromRead', () => {
   it('refuses a read that is not a discount or points campaign', () => {
     expect(() => campaignFromRead(null as never)).toThrow(expect.objectContaining({ code: 'invalid_request', message: 'campaign: must be an object' }));
     expect(() => campaignFromRead(read({ type: 'gaming' }))).toThrow(expect.objectContaining({ code: 'invalid_request', message: 'type: must be discount or points' }));
+  });
+});
+
+/** A single read of an instant win as GET /instant_wins/{id} answers it. */
+const winRead = (fields: Record<string, unknown>) => ({
+  id: 8, campaign_history_id: 30, name: 'Draw', description: null, active: true, available_from: null, available_to: null,
+  recurrence_type: null, recurrence_days: [], select_customers: 'loyalty', customer_registration_countries: [], once: 'num_day', once_limit: 2,
+  coupon_info: { static_code: 'LUCKY' }, currency: null, coupon_required: false, tiers: [], chances_to_accrue_period: null, budget_value: null,
+  custom_entity_definition_id: null, locations_ids: [],
+  instant_win: {
+    instant_win_prizes: [
+      { id: 1, name: 'Points', description: 'Five', outcome: { promotion_type: 'points', promotion_id: 12 }, weight: 0.5, stock: 3, available_stock: 1, stock_management_strategy: 'remove_prize' },
+      { id: 2, name: 'Nothing', description: null, outcome: { promotion_type: '', promotion_id: null }, weight: 0.25, stock: -1, available_stock: -1, stock_management_strategy: 'remove_prize' },
+    ],
+  },
+  rule_conditions: '{"conditions":{"and":[{"field":"total","operator":"gte","value":20}]}}', rule_application: null, rule_effects: null,
+  priority: 3, stackability_properties: null, when: null, compile_error: null, ...fields,
+});
+
+describe('instantWinFromRead', () => {
+  it("maps a single read's rules, order, code and prizes as the server compiles them (configured stock, no prize as an empty outcome)", () => {
+    expect(instantWinFromRead(winRead({}))).toEqual({
+      id: 8, type: 'instant_win',
+      rule_params: {
+        name: 'Draw', active: true, select_customers: 'loyalty', once: 'num_day', once_limit: 2, coupon_required: false, priority: 3,
+        rule_conditions: '{"conditions":{"and":[{"field":"total","operator":"gte","value":20}]}}',
+      },
+      coupon_params: { static_code: 'LUCKY' },
+      prizes: [
+        { id: 1, name: 'Points', description: 'Five', outcome: { promotion_type: 'points', promotion_id: 12 }, weight: 0.5, stock: 3, stock_management_strategy: 'remove_prize' },
+        { id: 2, name: 'Nothing', outcome: { promotion_type: '' }, weight: 0.25, stock: -1, stock_management_strategy: 'remove_prize' },
+      ],
+    });
+  });
+
+  it('refuses a list item (no rules: it would take part in every cart) and a read without prizes', () => {
+    const { rule_conditions: _r, rule_application: _a, rule_effects: _e, priority: _p, stackability_properties: _s, when: _w, compile_error: _c, ...item } = winRead({});
+    expect(() => instantWinFromRead(item)).toThrow(expect.objectContaining({ code: 'invalid_request', message: expect.stringMatching(/^rule_conditions: is required/) }));
+    expect(() => instantWinFromRead(winRead({ instant_win: null }))).toThrow(expect.objectContaining({ code: 'invalid_request', message: 'instant_win.instant_win_prizes: must be an array' }));
+  });
+
+  it('is what cartCampaignsFromReads makes of a read with instant_win, leaving out one a trigger runs', () => {
+    const reads = [read({ id: 1 }), winRead({ id: 2 }), winRead({ id: 3, when: 'birthday' })];
+    expect(cartCampaignsFromReads(reads).map((c) => [c.id, c.type])).toEqual([[1, 'discount'], [2, 'instant_win']]);
   });
 });
 

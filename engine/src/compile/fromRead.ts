@@ -6,7 +6,7 @@
  * the server compiles the stored campaign, so the mapping undoes exactly that.
  */
 import { invalidRequest, mustBe } from '../errors.js';
-import type { Campaign, CouponParams, RuleParams } from '../types.js';
+import type { Campaign, CouponParams, Prize, RuleParams } from '../types.js';
 
 /** The event that runs a cart campaign (`when` absent, empty or this one). */
 export const CART_EVENT = 'after_create_activity';
@@ -37,7 +37,7 @@ export function withCouponState(campaign: Campaign): Campaign {
   return { ...rest, rule_params: needsCoupon(campaign.rule_params) ? { ...campaign.rule_params, active: false } : campaign.rule_params };
 }
 
-/** A campaign read (GET /discounts/{id}, GET /points/{id}, or an item of their lists), as JSON.parse gives it. */
+/** A campaign read (GET /discounts/{id}, GET /points/{id}, GET /instant_wins/{id}, or an item of their lists), as JSON.parse gives it. */
 export type CampaignRead = Record<string, unknown>;
 
 /** Read fields whose rule_params field has another name. */
@@ -75,9 +75,7 @@ export function campaignFromRead(read: CampaignRead, company: ReadCompany = {}):
   if (read === null || typeof read !== 'object') throw invalidRequest('campaign', mustBe('object'));
   const type = TYPES[String(read.type)];
   if (type === undefined) throw invalidRequest('type', 'must be discount or points');
-  const params: RuleParams = {};
-  for (const field of SAME) if (present(read[field])) params[field] = read[field];
-  for (const [field, name] of Object.entries(RENAMED)) if (present(read[field])) params[name] = read[field];
+  const params = ruleParamsOf(read);
   const category = read.category as { id?: unknown } | null | undefined;
   if (category && present(category.id)) params.loyalty_rule_category_id = category.id;
   const campaign: Campaign = { id: read.id as Campaign['id'], type, rule_params: params };
@@ -85,9 +83,57 @@ export function campaignFromRead(read: CampaignRead, company: ReadCompany = {}):
   return withCouponState(coupon === undefined ? campaign : { ...campaign, coupon_params: coupon });
 }
 
-/** The reads of GET /discounts and GET /points → the campaigns carts run (those bound to a trigger or a custom event left out). */
+/**
+ * One instant-win single read (GET /instant_wins/{id}, without Accept-Language) → the engine's Campaign. Only the
+ * single read answers its rules, order and event: a list item is refused (`rule_conditions`), since without them it
+ * would take part in every cart. Its prizes are compiled as the server compiles them; a preview (`mode: 'simulate'`)
+ * draws none, so what it shows is whether the cart takes part, never whether it wins.
+ */
+export function instantWinFromRead(read: CampaignRead): Campaign {
+  if (read === null || typeof read !== 'object') throw invalidRequest('campaign', mustBe('object'));
+  const win = read.instant_win as { instant_win_prizes?: unknown } | null | undefined;
+  if (win === null || typeof win !== 'object' || !Array.isArray(win.instant_win_prizes)) throw invalidRequest('instant_win.instant_win_prizes', mustBe('array'));
+  if (!('rule_conditions' in read)) throw invalidRequest('rule_conditions', 'is required (a list item lacks the rules: read GET /instant_wins/{id})');
+  const info = read.coupon_info as { static_code?: unknown } | null | undefined;
+  const prizes = win.instant_win_prizes.map((prize: Record<string, unknown>, i): Prize => {
+    if (prize === null || typeof prize !== 'object') throw invalidRequest(`instant_win.instant_win_prizes[${i}]`, mustBe('object'));
+    const outcome = prize.outcome as { promotion_type?: string; promotion_id?: Prize['id'] } | null | undefined;
+    return {
+      id: prize.id as Prize['id'],
+      name: prize.name as string,
+      ...(present(prize.description) ? { description: prize.description as string } : {}),
+      // The read's "no prize" (promotion_type '') is the engine's too.
+      outcome: outcome?.promotion_type ? { promotion_type: outcome.promotion_type, promotion_id: outcome.promotion_id! } : { promotion_type: '' },
+      weight: prize.weight as Prize['weight'],
+      stock: prize.stock as number,
+      ...(present(prize.stock_management_strategy) ? { stock_management_strategy: prize.stock_management_strategy as string } : {}),
+    };
+  });
+  return {
+    id: read.id as Campaign['id'],
+    type: 'instant_win',
+    rule_params: ruleParamsOf(read),
+    ...(info && present(info.static_code) ? { coupon_params: { static_code: info.static_code as string } } : {}),
+    prizes,
+  };
+}
+
+/**
+ * The reads of GET /discounts/{id}, GET /points/{id} and GET /instant_wins/{id} (a read with `instant_win` is an
+ * instant win's) → the campaigns carts run (those bound to a trigger or a custom event left out).
+ */
 export function cartCampaignsFromReads(reads: readonly CampaignRead[], company: ReadCompany = {}): Campaign[] {
-  return reads.map((read) => campaignFromRead(read, company)).filter((campaign) => isCartCampaign(campaign.rule_params));
+  return reads
+    .map((read) => (read !== null && typeof read === 'object' && 'instant_win' in read ? instantWinFromRead(read) : campaignFromRead(read, company)))
+    .filter((campaign) => isCartCampaign(campaign.rule_params));
+}
+
+/** The read's rule_params fields, under their rule_params names. */
+function ruleParamsOf(read: CampaignRead): RuleParams {
+  const params: RuleParams = {};
+  for (const field of SAME) if (present(read[field])) params[field] = read[field];
+  for (const [field, name] of Object.entries(RENAMED)) if (present(read[field])) params[name] = read[field];
+  return params;
 }
 
 function couponOf(read: CampaignRead, company: ReadCompany): CouponParams | undefined {

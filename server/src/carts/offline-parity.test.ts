@@ -1,7 +1,7 @@
 /**
  * The offline preview README and docs/evaluation.md promise: an app reads a
  * Company's campaigns and a customer's state over HTTP as any integrator
- * can (GET /company, /discounts/{id}, /points/{id}, /customers/{id},
+ * can (GET /company, /discounts/{id}, /points/{id}, /instant_wins/{id}, /customers/{id},
  * /customers/{id}/points, /locations/{id}, /vouchers), compiles them with
  * @tally/engine's exports and evaluates carts itself; its answer must be
  * POST /carts/simulate's, byte for byte, over campaigns of every effect and
@@ -35,7 +35,11 @@ async function appProgram(client: Client) {
   const company = JSON.parse((await client.get('/company')).text);
   const settings = { currency: company.currency, timezone: company.timezone, point_value: company.point_value, cashback_cap: company.cashback_cap, score_threshold_cashback: company.cashback_threshold };
   // Single reads: a coupon's dates, description, redemptions and state are not in list items.
-  const ids = [...(await all(client, '/discounts')), ...(await all(client, '/points'))].map((item) => [item.type === 'points' ? 'points' : 'discounts', item.id]);
+  const ids = [
+    ...[...(await all(client, '/discounts')), ...(await all(client, '/points'))].map((item) => [item.type === 'points' ? 'points' : 'discounts', item.id]),
+    // An instant win's rules, order and event are in its single read only.
+    ...(await all(client, '/instant_wins')).map((item) => ['instant_wins', item.id]),
+  ];
   const reads = await Promise.all(ids.map(async ([path, id]) => JSON.parse((await client.get(`/${path}/${id}`)).text)));
   return { company, program: compileCampaigns(cartCampaignsFromReads(reads, company), settings) };
 }
@@ -63,7 +67,11 @@ async function appCustomer(client: Client, company: { country: string; currency:
     ...(customer.kind === null ? {} : { kind: customer.kind }),
     fraudulent: customer.fraudulent === true,
     attributes: customer.attributes ?? {},
-    vouchers: usable.map((v): HeldVoucher => ({ code: v.code, campaign_id: v.loyalty_rule_id, voucher_id: v.id, selected: v.selected, available_to: v.available_to })),
+    vouchers: usable.map((v): HeldVoucher => ({
+      code: v.code, campaign_id: v.loyalty_rule_id, voucher_id: v.id, selected: v.selected, available_to: v.available_to,
+      // A targeted instant win's effect echoes it.
+      ...(v.campaign_history_id === null ? {} : { campaign_history_id: v.campaign_history_id }),
+    })),
   };
 }
 
@@ -119,6 +127,22 @@ describe('an app previewing carts offline with @tally/engine', () => {
     await ok(c.post('/discounts/trigger', { customer_id: 1, loyalty_rule_id: gift.id, external_voucher_code: 'GIFT-ANA' }));
     await ok(c.post('/discounts/trigger', { customer_id: 1, loyalty_rule_id: bonus.id, external_voucher_code: 'BONUS-ANA' }));
     await ok(c.post('/vouchers/GIFT-ANA/select', { customer_id: 1 }));
+    // Instant wins, after the carts above so none has been played: a preview takes part in them, never draws.
+    const fivePoints = (await all(c, '/points')).find((d) => d.name === '5 on the cart');
+    const instantWin = (rule_params: Record<string, unknown>, extra: Record<string, unknown> = {}) => ok(c.post('/instant_wins', {
+      rule_params,
+      instant_win: { instant_win_prizes: [{ name: 'Five points', description: 'Five', outcome: { promotion_type: 'points', promotion_id: fivePoints.id }, weight: '0.5', stock: 3 }, { name: 'Nothing', weight: '0.25', stock: -1 }] },
+      ...extra,
+    }));
+    // Created first with the highest priority: it plays after the others (order by priority, not id).
+    await instantWin({ name: 'Big basket draw', priority: 2, rule_conditions: { conditions: { and: [{ field: 'total', operator: 'gte', value: 20 }] } } });
+    await instantWin({ name: 'Every member draw', once: 'num_day', once_limit: 1 }, { coupon_params: { static_code: 'LUCKY' } });
+    await instantWin({ name: 'Mexicans draw', priority: 1, customer_registration_countries: ['MX'], recurrence_type: 'weekly', recurrence_days: ALL_DAYS });
+    await instantWin({ name: 'Birthday draw', when: 'birthday' });
+    await instantWin({ name: 'Later draw', available_from: date(10) });
+    await instantWin({ name: 'Targeted draw', select_customers: 'targeted' });
+    const targeted = (await all(c, '/instant_wins')).find((d) => d.name === 'Targeted draw');
+    await ok(c.post('/discounts/trigger', { customer_id: 1, loyalty_rule_id: targeted.id, external_voucher_code: 'DRAW-ANA' }));
   });
   afterAll(async () => {
     await server.dispose();
@@ -162,9 +186,11 @@ describe('an app previewing carts offline with @tally/engine', () => {
   it('answers every cart as POST /carts/simulate does, byte for byte', async () => {
     const preview = await appPreview();
     const seen = new Set<string>();
+    const draws = new Map<string, string[]>();
     for (const [name, cart] of carts) {
       const body = await sameAnswer(preview, name, cart);
       for (const effect of body.effects) seen.add(`${effect.type} ${effect.effect_type} ${effect.distribution_type}`);
+      draws.set(name, body.effects.filter((e: { type: string }) => e.type === 'instant_win').map((e: { rule_name: string }) => e.rule_name));
       for (const part of ['vouchers', 'rejected_campaigns', 'invalid_coupons', 'cashbacks'] as const) if (body[part].length > 0) seen.add(part);
       if (body.international) seen.add('international');
     }
@@ -172,9 +198,17 @@ describe('an app previewing carts offline with @tally/engine', () => {
     expect([...seen].sort()).toEqual([
       'cashbacks', 'discount combo_price total', 'discount direct_value individual_items', 'discount direct_value individual_items_pro_rata',
       'discount direct_value total', 'discount direct_value total_cart', 'discount percentage individual_items', 'discount percentage total',
-      'discount percentage total_cart', 'international', 'invalid_coupons', 'points direct_value total', 'points ratio individual_items',
+      'discount percentage total_cart', 'instant_win  ', 'international', 'invalid_coupons', 'points direct_value total', 'points ratio individual_items',
       'points ratio total_cart', 'rejected_campaigns', 'vouchers',
     ]);
+    // Instant wins by their conditions, countries and priority; none for an anonymous cart, nor those a trigger
+    // or a later date runs; participation only, no prize data (a simulation draws nothing).
+    expect(draws.get('anonymous')).toEqual([]);
+    expect(draws.get('a member, two units')).toEqual(['Every member draw']);
+    expect(draws.get('a combo and stacked discounts')).toEqual(['Every member draw', 'Big basket draw']);
+    expect(draws.get('a registered Mexican paying in euros (international)')).toEqual(['Every member draw', 'Mexicans draw']);
+    // The targeted one through its voucher (its effect echoes the voucher's coupon_info and campaign_history_id).
+    expect(draws.get('every voucher held')).toEqual(['Every member draw', 'Targeted draw']);
   });
 
   it('previews the Company\'s cashback_cap as the server applies it', async () => {

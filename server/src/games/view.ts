@@ -70,6 +70,21 @@ export function commonCampaignFields(record: Pick<GameRecord, 'id' | 'history_id
   };
 }
 
+/**
+ * What a single read adds: the rules, their order and their event (the contract's Game campaign single read; an
+ * instant win's single read answers them too, so an app can preview carts offline, docs/evaluation.md).
+ */
+export function singleReadRules(params: GameRecord['rule_params']) {
+  return {
+    rule_conditions: ruleObjectText(params.rule_conditions),
+    rule_application: ruleObjectText(params.rule_application),
+    rule_effects: ruleObjectText(params.rule_effects),
+    priority: params.priority ?? 0,
+    stackability_properties: params.stackability_properties ?? null,
+    when: params.when ?? null,
+  };
+}
+
 export function gameView(record: GameRecord, options: GameViewOptions): Record<string, unknown> {
   const params = record.rule_params;
   const view: Record<string, unknown> = {
@@ -90,12 +105,7 @@ export function gameView(record: GameRecord, options: GameViewOptions): Record<s
     view.loyalty_rule_category = params.loyalty_rule_category_id === undefined
       ? null
       : { id: wireInt(String(params.loyalty_rule_category_id)), name: null, priority: null, category_type: 'gaming' };
-    view.rule_conditions = ruleObjectText(params.rule_conditions);
-    view.rule_application = ruleObjectText(params.rule_application);
-    view.rule_effects = ruleObjectText(params.rule_effects);
-    view.priority = params.priority ?? 0;
-    view.stackability_properties = params.stackability_properties ?? null;
-    view.when = params.when ?? null;
+    Object.assign(view, singleReadRules(params));
   }
   return view;
 }

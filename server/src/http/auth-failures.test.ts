@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKEND } from './server.js';
 import { AuthFailureLimiter } from './rate-limit.js';
+import { scrape, value } from '../metrics/testing.js';
 import { startServer, TEST_KEY, TEST_SECRET, type TestServer } from '../testing/server.js';
 
 interface Answer {
@@ -132,5 +133,26 @@ describe('the failures remembered', () => {
     now = 1500;
     expect(limiter.idle()).toBe(true);
     expect(limiter.refusal('b')).toBeUndefined();
+  });
+});
+
+describe('requests refused by the failed-authentication limit, in GET /metrics', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { AUTH_FAILURE_LIMIT: '3', AUTH_FAILURE_WINDOW_MS: '10000', METRICS_PORT: '0', WORKERS: '0' } });
+  });
+  afterAll(() => server.dispose());
+
+  it('counts each 429 of a refused address (tally_auth_failure_refused_total), not the failures before it nor as a per-key rate limit', async () => {
+    const refused = () => scrape(server).then((samples) => value(samples, 'tally_auth_failure_refused_total'));
+    expect(await refused()).toBe(0);
+    for (let i = 0; i < 3; i += 1) expect((await get(server, '127.0.0.41', '/company', WRONG_SECRET)).status).toBe(403);
+    expect(await refused()).toBe(0);
+    for (const auth of [RIGHT, WRONG_SECRET]) expect((await get(server, '127.0.0.41', '/company', auth)).status).toBe(429);
+    // Another address is served and counts nothing.
+    expect((await get(server, '127.0.0.42', '/company', RIGHT)).status).toBe(200);
+    const samples = await scrape(server);
+    expect(value(samples, 'tally_auth_failure_refused_total')).toBe(2);
+    expect(samples.some((s) => s.name === 'tally_rate_limited_total')).toBe(false);
   });
 });

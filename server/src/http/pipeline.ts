@@ -63,7 +63,10 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Reply 
   // The address is read only while some address has failed lately: otherwise a request pays one size check.
   const address = failures && !failures.idle() ? clientAddress(raw) : undefined;
   const refusedFor = address === undefined ? undefined : failures!.refusal(address);
-  if (refusedFor !== undefined) return tooManyRequests(refusedFor, 'Too many failed authentications from this address');
+  if (refusedFor !== undefined) {
+    ctx.metrics?.authFailureRefused();
+    return tooManyRequests(refusedFor, 'Too many failed authentications from this address');
+  }
   const apiKey = needsAuthentication ? authenticate(credentials, ctx.tenancy) : undefined;
   if (needsAuthentication && !apiKey) {
     // A request without any credentials guesses nothing (a misconfigured client, a probe): not counted.

@@ -69,7 +69,8 @@ describe('instant wins over HTTP', () => {
           weight: 0.25, stock: 10, available_stock: 10, stock_management_strategy: 'remove_prize',
         }],
       },
-      // A single read: it compiles.
+      // A single read: its rules, order and event (Tally's, for an offline preview, as a game's single read), and it compiles.
+      rule_conditions: null, rule_application: null, rule_effects: null, priority: 0, stackability_properties: null, when: null,
       compile_error: null,
     });
     expect((await server.client.get('/instant_wins/SCRATCH', { query: { search_by: 'static_code' } })).body.id).toBe(id);

@@ -5,7 +5,7 @@
  */
 import { DEFAULT_ONCE_LIMIT, periodKey } from '@tally/engine';
 import { prizeStockLeft, type CounterStore } from '../counters/store.js';
-import { commonCampaignFields } from '../games/view.js';
+import { commonCampaignFields, singleReadRules } from '../games/view.js';
 import { wireInt } from '../http/wire.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { instantWinCompileError } from './record.js';
@@ -44,7 +44,7 @@ export function instantWinView(record: InstantWinRecord, options: InstantWinView
         stock_management_strategy: prize.stock_management_strategy,
       })),
     },
-    ...(options.single ? { compile_error: instantWinCompileError(record, options.settings) } : {}),
+    ...(options.single ? { ...singleReadRules(record.rule_params), compile_error: instantWinCompileError(record, options.settings) } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * Prometheus metrics (METRICS_PORT; docs/operations.md): the answers by
  * operation and status and their durations, rate-limited requests by tier,
+ * requests refused by the failed-authentication limit,
  * the cart pool's Piscina counters, campaigns left out of the cart programs,
  * LMDB's commit counters and file size, the webhook outbox and dispatcher,
  * the background work's runs, and prom-client's process and Node metrics.
@@ -46,6 +47,7 @@ export class Metrics {
   private readonly durations: Histogram<'operation'>;
   private readonly limited: Counter<'tier'>;
   private readonly limitedByTier = new Map<RateTier, Counter.Internal>();
+  private readonly authFailureRefusals: Counter;
   private readonly series = new Map<string, OperationSeries>();
   private poolCounters: () => PoolCounters[] = () => [];
   private leftOutCount: () => number = () => 0;
@@ -78,6 +80,12 @@ export class Metrics {
       name: 'tally_rate_limited_total',
       help: 'Requests answered 429 by the per-key rate limits, by the operation\'s tier.',
       labelNames: ['tier'],
+      registers,
+    });
+
+    this.authFailureRefusals = new Counter({
+      name: 'tally_auth_failure_refused_total',
+      help: 'Requests answered 429 because their client address reached AUTH_FAILURE_LIMIT failed authentications within AUTH_FAILURE_WINDOW_MS.',
       registers,
     });
 
@@ -286,6 +294,11 @@ export class Metrics {
     let limited = this.limitedByTier.get(tier);
     if (!limited) this.limitedByTier.set(tier, (limited = this.limited.labels(tier)));
     limited.inc();
+  }
+
+  /** No label: the address would grow the series with an attacker's addresses (the first refusal is logged with it). */
+  authFailureRefused(): void {
+    this.authFailureRefusals.inc();
   }
 }
 

@@ -40,6 +40,8 @@ export function voucherView(found: FoundVoucher, ctx: PresentContext): Record<st
     customer_id: voucher.customer_id === null ? null : wireInt(voucher.customer_id),
     created_at: voucher.created_at,
     loyalty_rule_id: wireInt(voucher.campaign_id),
+    // The campaign's version at issue: a targeted instant win's cart effect echoes it, so an offline preview needs it.
+    campaign_history_id: voucher.campaign_history_id === undefined ? null : wireInt(voucher.campaign_history_id),
     campaign_type: campaign?.type ?? null,
     campaign_name: campaign ? text(campaign.texts.name, campaign.rule_params.name) : null,
     // A targeted instant win's delivery has no coupon.

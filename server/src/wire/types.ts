@@ -126,8 +126,8 @@ export type CartReadResponse = CartEvaluation & {
    */
   deferred_errors_omitted?: number;
 };
-export type GameCampaignResponse = CommonCampaignReadFields & ResponsesGameCampaign;
-export type InstantWinCampaignResponse = CommonCampaignReadFields & ResponsesInstantWinCampaign;
+export type GameCampaignResponse = CommonCampaignReadFields & CommonSingleReadRules & ResponsesGameCampaign;
+export type InstantWinCampaignResponse = CommonCampaignReadFields & CommonSingleReadRules & ResponsesInstantWinCampaign;
 
 /**
  * Every body type by schema $id.
@@ -2632,6 +2632,10 @@ export interface VoucherResponse {
    */
   created_at?: string;
   loyalty_rule_id?: number | null;
+  /**
+   * Tally extension: the campaign's version the voucher was issued at (null for a voucher issued before it was recorded); a targeted instant win's effect echoes it as campaign_history_id (docs/evaluation.md, Preview offline).
+   */
+  campaign_history_id?: number | null;
   campaign_type?: 'discount' | 'points' | null;
   campaign_name?: string | null;
   /**
@@ -2762,6 +2766,26 @@ export interface ExcludedProductsResponse {
 export interface ForbiddenBody {
   message: 'Forbidden';
 }
+/**
+ * What a single read of a game or an instant win adds: the rules, their order and their event (the contract's Game campaign single read; for an instant win a Tally extension, so that an app previews carts offline: docs/evaluation.md).
+ */
+export interface CommonSingleReadRules {
+  when?: string | null;
+  priority?: number | null;
+  stackability_properties?: string | null;
+  /**
+   * A JSON document written as a string (contract: rule objects are returned as JSON strings).
+   */
+  rule_conditions?: string | null;
+  /**
+   * A JSON document written as a string (contract: rule objects are returned as JSON strings).
+   */
+  rule_application?: string | null;
+  /**
+   * A JSON document written as a string (contract: rule objects are returned as JSON strings).
+   */
+  rule_effects?: string | null;
+}
 export interface ResponsesGameCampaign {
   /**
    * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
@@ -2785,21 +2809,6 @@ export interface ResponsesGameCampaign {
   customer_registration_countries?: string[] | null;
   once?: string | null;
   once_limit?: number | null;
-  when?: string | null;
-  priority?: number | null;
-  stackability_properties?: string | null;
-  /**
-   * A JSON document written as a string (contract: rule objects are returned as JSON strings).
-   */
-  rule_conditions?: string | null;
-  /**
-   * A JSON document written as a string (contract: rule objects are returned as JSON strings).
-   */
-  rule_application?: string | null;
-  /**
-   * A JSON document written as a string (contract: rule objects are returned as JSON strings).
-   */
-  rule_effects?: string | null;
   partner_id?: number | null;
   rule_type: 'gaming';
   loyalty_rule_history_id?: number | null;
