@@ -210,3 +210,66 @@ describe('the point value changed while realtime carts stream', () => {
     expect(transactions.reduce((a, b) => a + b, 0)).toBe(1200);
   });
 });
+
+describe('a campaign edited to name a location feature, with names in another language, while realtime carts stream', () => {
+  let server: TestServer;
+  let campaign: string;
+  const OUTLET = { taxonomy_slug: 'kind', id: 1 };
+
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '2', REALTIME_WORKERS: '2' } });
+    for (const [path, body] of [
+      ['/locations/taxonomies', { slug: 'kind', name: 'Kind of store' }],
+      ['/locations/taxonomies/kind/features', { id: 1, name: 'Outlet' }],
+      ['/locations', { id: 10, code: 'OUT1', name: 'Outlet Getafe', country: 'ES', features: [OUTLET] }],
+      ['/customers', { id: 1, name: 'C1', registration_location_id: 1 }],
+    ] as const) {
+      expect((await server.client.post(path, body)).status, path).toBe(200);
+    }
+    expect((await server.client.patch('/company', { languages: ['en', 'es'], default_language: 'en' })).status).toBe(200);
+    // No rule names location_feature and no campaign has names in another language: the first program reads neither.
+    const res = await server.client.post('/discounts', { rule_params: { name: 'Every store', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] } });
+    expect(res.status, res.text).toBe(200);
+    campaign = String(res.body.id);
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it("a cart evaluated before the edit and committed after it is evaluated again with the edited program's location features and names", async () => {
+    const es = { headers: { 'Accept-Language': 'es' } };
+    let nextCart = 5000;
+    const realtime = () => server.client.post('/carts/realtime', cartBody(10, { id: nextCart++, customer_id: 1, location_id: 10 }), es);
+    // Carts kept in flight on both writers until the edit is answered.
+    let editing = true;
+    const answers: TestResponse[] = [];
+    let streamed!: () => void;
+    const due = new Promise<void>((resolve) => (streamed = resolve));
+    const stream = async () => {
+      while (editing) {
+        answers.push(await realtime());
+        if (answers.length === 40) streamed();
+      }
+    };
+    const streams = Promise.all(Array.from({ length: 24 }, stream));
+    await due;
+    const edit = await server.client.patch(`/discounts/${campaign}`, {
+      rule_params: { name: { en: 'Outlets', es: 'Tiendas outlet' }, rule_conditions: { conditions: { and: [{ field: 'location_feature', operator: 'in', values: ['kind:1'] }] } } },
+    });
+    editing = false;
+    await streams;
+    expect(edit.status, edit.text).toBe(200);
+    const after = await realtime();
+    // The cart's store is an outlet: every answer has the discount, named as the program it was evaluated with names it
+    // (the old program's default name, or the new one's Spanish name; never the new default name, never without the discount).
+    const names = [...answers, after].map((res) => {
+      expect(res.status, res.text).toBe(200);
+      const effects = res.body.effects.filter((e: { rule_id: number }) => String(e.rule_id) === campaign);
+      expect(effects, res.text).toHaveLength(1);
+      return effects[0].rule_name;
+    });
+    expect(new Set(names)).toEqual(new Set(['Every store', 'Tiendas outlet']));
+    // The stored cart keeps the default names.
+    expect((await server.client.get(`/carts/${after.body.id}`)).body.effects[0].rule_name).toBe('Outlets');
+  });
+});

@@ -4,7 +4,7 @@
  * bigint above 2^53), so a response is plain JSON; the cart read object adds
  * the stored cart's own fields, whose ids are kept as decimal strings.
  */
-import { customerSummary, type CartLine, type CartResponse, type CouponInfo, type CustomerSummary, type Effect, type Id } from '@tally/engine';
+import { customerSummary, toMoney, type CartLine, type CartResponse, type CouponInfo, type CustomerSummary, type Effect, type Id } from '@tally/engine';
 import type { CampaignTexts, Translations } from '../campaigns/types.js';
 import { parseJson, stringifyJson } from '../http/json.js';
 import { localize } from '../http/language.js';
@@ -122,13 +122,17 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/**
+ * Cents of an amount as stored, rounded: not the engine's `toCents`, which refuses more than two decimals, and a
+ * promotion's `discount` is stored as the client sent it (the contract's money is any number; a read never fails).
+ */
 const cents = (amount: number) => Math.round(amount * 100);
 
 /** The line's unit price before discounts (original_total over quantity, to the cent); null without a quantity. */
 function unitPrice(line: CartLine): number | null {
   const quantity = line.quantity ?? 1;
   if (quantity === 0) return null;
-  return Math.round(cents(Number(line.original_total ?? line.total)) / quantity) / 100;
+  return toMoney(Math.round(cents(Number(line.original_total ?? line.total)) / quantity));
 }
 
 /** A promotion of the request with `discount_int`: its discount in cents. */

@@ -82,19 +82,25 @@ export interface PendingCart {
   evaluation: Evaluation;
   /** The Company's program as the running transaction sees it: `cached` itself unless a campaign changed since (one get). */
   programNow(): CachedProgram;
-  /** Evaluates the cart again for `customer` with `program`, reading the context inside the running transaction. */
+  /** Evaluates the cart again for `customer` with `program` (its location completed for what it names), reading the context inside the running transaction. */
   reevaluate(customer: CartCustomer, program: CachedProgram): Evaluation;
 }
 
+/** A committed cart's answer, and the program it was evaluated with (its campaigns' names localize the answer). */
+export interface Committed {
+  json: string;
+  program: CachedProgram;
+}
+
 /**
- * Commits the cart and resolves with its answer's JSON text once the commit is durable (a duplicate
- * sent to POST /carts answers its evaluation, and the stored cart records the deferred error).
+ * Commits the cart and resolves with its answer's JSON text, and the program it was evaluated with, once the commit is
+ * durable (a duplicate sent to POST /carts answers its evaluation, and the stored cart records the deferred error).
  */
-export async function commitCart(stores: RealtimeStores, pending: PendingCart): Promise<string> {
+export async function commitCart(stores: RealtimeStores, pending: PendingCart): Promise<Committed> {
   const { env, carts } = stores;
   const { tenant, now } = pending;
   const { id, code } = pending.request;
-  const answer = await env.transact((): string | TallyError => {
+  const answer = await env.transact((): Committed | TallyError => {
     const existing = (id !== undefined ? carts.get(tenant, id) : undefined) ?? (code !== undefined ? carts.byCode(tenant, code) : undefined);
     if (existing) {
       if (pending.kind === 'realtime') {
@@ -106,7 +112,8 @@ export async function commitCart(stores: RealtimeStores, pending: PendingCart): 
       carts.putInTransaction(tenant, withDeferredError(existing, { code: 'duplicate_id', message, received_at: wireDatetime(now) }));
       // Nothing is written for it: its customer summary is the balance, not the balance plus its points again.
       const holder = pending.customer.id;
-      return holder === null ? pending.evaluation.responseJson : withBalanceSummary(pending.evaluation.responseJson, readBalance(env, tenant, holder, { now, timezone: pending.settings.timezone }), pending.settings);
+      const json = holder === null ? pending.evaluation.responseJson : withBalanceSummary(pending.evaluation.responseJson, readBalance(env, tenant, holder, { now, timezone: pending.settings.timezone }), pending.settings);
+      return { json, program: pending.cached };
     }
     const current = customerNow(stores, pending);
     if (current instanceof TallyError) return current;
@@ -116,7 +123,7 @@ export async function commitCart(stores: RealtimeStores, pending: PendingCart): 
     const unchanged = current === pending && program === pending.cached && stillAllowed(stores, pending, pending.evaluation.writes);
     const evaluation = unchanged ? pending.evaluation : pending.reevaluate(current.customer, program);
     const cart = id !== undefined ? write(stores, current, id, code ?? null, evaluation.responseJson, evaluation) : writeWithNewId(stores, current, code ?? null, evaluation);
-    return cart.response_json;
+    return { json: cart.response_json, program };
   });
   if (answer instanceof TallyError) throw answer;
   return answer;

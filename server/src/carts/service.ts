@@ -95,7 +95,10 @@ export class CartService {
     const settings = this.settingsOf(tenant, task.settingsVersion);
     const request = readCartRequest(task.body);
     const cached = this.programs.get(tenant, settings);
-    const { body, features: locationFeatures } = this.resolveLocation(tenant, request, cached);
+    const located = this.resolveLocation(tenant, request, cached);
+    // A program changed before the realtime transaction may name what this one did not (location_code, location_feature):
+    // the cart is evaluated with it with the location completed for it, read on the transaction's view.
+    const locatedFor = (program: CachedProgram) => (program === cached ? located : this.resolveLocation(tenant, request, program));
     this.resolveProducts(tenant, request);
     // Read with the customer, in the same snapshot: the realtime transaction compares it to see a merge committed since
     // (simulate writes nothing, so it skips the read).
@@ -103,18 +106,20 @@ export class CartService {
     const resolve = () => resolveCustomer(this.sources, tenant, request);
     const customer = resolve();
     const now = new Date(task.now);
-    const contextOf = (of: CartCustomer, mode: Context['mode'], seed: string, program = cached): Context => {
+    const evaluateWith = (program: CachedProgram, of: CartCustomer, mode: Context['mode'], seed: string): Outcome => {
+      const { body, features } = locatedFor(program);
       const returns = readReturns(this.stores, tenant, { now, timezone: settings.timezone }, of.id, body.returns);
-      return {
+      return evaluate(program, body, {
         ...buildContext(this.sources, tenant, settings, program, of, now, mode, seed, { productIds: request.product_ids, listedCodes: request.listed_codes, saleAt: String(body.creation_date) }),
         ...(returns ? { returns } : {}),
-        ...(locationFeatures ? { location_features: locationFeatures } : {}),
-      };
+        ...(features ? { location_features: features } : {}),
+      });
     };
-    // Names in another language only when asked and some campaign has them: otherwise the answer is the engine's.
-    const language = task.language !== undefined && cached.texts.size > 0 ? task.language : undefined;
+    // Names in another language only when asked and some campaign of the program answered has them: otherwise the engine's.
+    const languageOf = (program: CachedProgram) => (program.texts.size > 0 ? task.language : undefined);
     if (task.operation === 'simulate') {
-      const { response } = evaluate(cached, body, contextOf(customer, 'simulate', ''));
+      const { response } = evaluateWith(cached, customer, 'simulate', '');
+      const language = languageOf(cached);
       return cartJson(language === undefined ? response : localizedResponse(response, cached.texts, language, settings));
     }
     // Only instant-win draws read the seed: an HMAC of the body costs about 5 µs a cart without them.
@@ -123,14 +128,16 @@ export class CartService {
     const evaluateFor = (of: CartCustomer, program: CachedProgram) => {
       // A program that gained an instant win inside the transaction draws with the cart's seed too.
       const drawSeed = seed === '' && program.program.instantWins.length > 0 ? this.seeds.seedInTransaction(tenant, task.body) : seed;
-      return evaluationOf(evaluate(program, body, contextOf(of, 'realtime', drawSeed, program)));
+      return evaluationOf(evaluateWith(program, of, 'realtime', drawSeed));
     };
-    const answered = await commitCart(this.stores, {
+    const { json, program } = await commitCart(this.stores, {
       tenant, settings, cached, kind: task.operation, request, customer, customerStatus, resolveCustomer: resolve, now,
       evaluation: evaluateFor(customer, cached), programNow: () => this.programs.get(tenant, settings), reevaluate: evaluateFor,
     });
-    // The stored cart keeps the default names (it is the record, read by every client); only this answer is localized.
-    return language === undefined ? answered : cartJson(localizedResponse(parseJson(answered) as CartResponse, cached.texts, language, settings));
+    // The stored cart keeps the default names (it is the record, read by every client); only this answer is localized,
+    // with the names of the program it was evaluated with.
+    const language = languageOf(program);
+    return language === undefined ? json : cartJson(localizedResponse(parseJson(json) as CartResponse, program.texts, language, settings));
   }
 
   /**

@@ -4,6 +4,7 @@
  * before it is stored, so a game that is stored can always be played.
  */
 import { compileGame, TallyError, type Game } from '@tally/engine';
+import { compileErrorOf } from '../campaigns/compile-check.js';
 import { engineSettings } from '../campaigns/engine-settings.js';
 import { checkStaticCodeFree } from '../campaigns/static-codes.js';
 import type { CampaignStore } from '../campaigns/store.js';
@@ -89,6 +90,11 @@ function checkCompiles(record: Omit<GameRecord, 'history_id'>, settings: Company
     const rename = (text: string) => text.replace(/^prizes/, 'game.game_prizes');
     throw new TallyError(error.code, rename(error.message), error.field === undefined ? undefined : rename(error.field));
   }
+}
+
+/** A stored game's compile error (null when it compiles), answered by its single read as a discount's is (`compileError`). */
+export function gameCompileError(record: GameRecord, settings: CompanySettings): { code: string; message: string } | null {
+  return compileErrorOf(() => checkCompiles(record, settings));
 }
 
 function jsonText(value: string | Record<string, unknown>): string {

@@ -9,6 +9,7 @@ import { ruleLists, tierEntries } from '../campaigns/view.js';
 import { wireInt } from '../http/wire.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { ruleObjectText } from './campaign-fields.js';
+import { gameCompileError } from './record.js';
 import type { GamePlayRecord, GamePrizeRecord, GameRecord } from './types.js';
 
 export interface GameViewOptions {
@@ -18,7 +19,7 @@ export interface GameViewOptions {
   counters: CounterStore;
   /** The customer's delivery of a targeted game. */
   loyaltyRuleHistoryId?: string;
-  /** Single reads add the category and the rule fields. */
+  /** Single reads add the category, the rule fields and the compile error. */
   single: boolean;
 }
 
@@ -106,6 +107,7 @@ export function gameView(record: GameRecord, options: GameViewOptions): Record<s
       ? null
       : { id: wireInt(String(params.loyalty_rule_category_id)), name: null, priority: null, category_type: 'gaming' };
     Object.assign(view, singleReadRules(params));
+    view.compile_error = gameCompileError(record, options.settings);
   }
   return view;
 }

@@ -11,7 +11,7 @@ export type CompanyDataFeatureRefs = {
 export type RewardsCreate = RewardsParamsReward;
 export type CampaignResponse = CommonCampaignReadFields & ResponsesCampaign;
 /**
- * Tally extension, single reads of discount, points and instant-win campaigns: null when the campaign compiles, else the engine's error naming the rule (code and message, as a write of the campaign would answer). A campaign is checked when written, but one stored before a stricter rule (a size cap, a setting's check) or restored from another version may no longer compile: carts leave it out and the Company's other campaigns apply (docs/campaigns.md).
+ * Tally extension, single reads of discount, points, instant-win and game campaigns: null when the campaign compiles, else the engine's error naming the rule (code and message, as a write of the campaign would answer). A campaign is checked when written, but one stored before a stricter rule (a size cap, a setting's check) or restored from another version may no longer compile: carts leave it out and the Company's other campaigns apply; a game's plays answer its error (docs/campaigns.md, docs/games.md).
  */
 export type CommonCompileError = {
   code: string;
@@ -2844,6 +2844,7 @@ export interface ResponsesGameCampaign {
     priority?: number | null;
     category_type?: string | null;
   } | null;
+  compile_error?: CommonCompileError;
   game: {
     /**
      * int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
