@@ -28,7 +28,7 @@ describe('start-up settings', () => {
   });
 
   it('refuse a TALLY_BOOTSTRAP_KEY that cannot be stored or sent, naming it (LMDB keys hold at most 1978 bytes)', () => {
-    expect(readConfig({ TALLY_BOOTSTRAP_KEY: 'k'.repeat(1978) }).bootstrapKey).toHaveLength(1978);
+    expect(readConfig({ TALLY_BOOTSTRAP_KEY: 'k'.repeat(1978), TALLY_BOOTSTRAP_SECRET: 's'.repeat(16) }).bootstrapKey).toHaveLength(1978);
     expect(() => readConfig({ TALLY_BOOTSTRAP_KEY: 'k'.repeat(1979) })).toThrow('TALLY_BOOTSTRAP_KEY must be at most 1978 bytes (UTF-8), got 1979');
     // Counted in bytes, as stored: 990 two-byte characters.
     expect(() => readConfig({ TALLY_BOOTSTRAP_KEY: 'é'.repeat(990) })).toThrow('TALLY_BOOTSTRAP_KEY must be at most 1978 bytes (UTF-8), got 1980');
@@ -41,8 +41,17 @@ describe('start-up settings', () => {
     expect(() => readConfig({ TALLY_BOOTSTRAP_SECRET: 'secret' })).toThrow(/^TALLY_BOOTSTRAP_SECRET must be at least 16 characters, got 6$/);
     // Characters, not UTF-16 units: 8 emoji are 8 characters.
     expect(() => readConfig({ TALLY_BOOTSTRAP_SECRET: '🔑'.repeat(8) })).toThrow('got 8');
-    expect(readConfig({ TALLY_BOOTSTRAP_SECRET: 's'.repeat(16) }).bootstrapSecret).toBe('s'.repeat(16));
+    expect(readConfig({ TALLY_BOOTSTRAP_KEY: 'k', TALLY_BOOTSTRAP_SECRET: 's'.repeat(16) }).bootstrapSecret).toBe('s'.repeat(16));
     expect(readConfig({}).bootstrapSecret).toBeUndefined();
+  });
+
+  it('refuse TALLY_BOOTSTRAP_KEY without TALLY_BOOTSTRAP_SECRET and the other way round (both or neither)', () => {
+    const message = 'set both TALLY_BOOTSTRAP_KEY and TALLY_BOOTSTRAP_SECRET, or neither';
+    expect(() => readConfig({ TALLY_BOOTSTRAP_KEY: 'till-key' })).toThrow(message);
+    expect(() => readConfig({ TALLY_BOOTSTRAP_SECRET: 's'.repeat(16) })).toThrow(message);
+    // An empty value is no value.
+    expect(() => readConfig({ TALLY_BOOTSTRAP_KEY: 'till-key', TALLY_BOOTSTRAP_SECRET: '' })).toThrow(message);
+    expect(readConfig({ TALLY_BOOTSTRAP_KEY: '', TALLY_BOOTSTRAP_SECRET: '' })).toMatchObject({ bootstrapKey: undefined, bootstrapSecret: undefined });
   });
 
   it('take AUTH_FAILURE_LIMIT as a whole number of at least 0 (default 20) and AUTH_FAILURE_WINDOW_MS above 0 (default 60000)', () => {

@@ -74,8 +74,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '127.0.0.1',
     port,
     dataDir: env.DATA_DIR || './data',
-    bootstrapKey: bootstrapKey(env.TALLY_BOOTSTRAP_KEY || undefined),
-    bootstrapSecret: bootstrapSecret(env.TALLY_BOOTSTRAP_SECRET || undefined),
+    ...bootstrapCredentials(env),
     rateLimits: oneOf(env.TALLY_RATE_LIMITS || 'on', 'TALLY_RATE_LIMITS', ['on', 'off']) === 'on',
     authFailureLimit: count(env.AUTH_FAILURE_LIMIT ?? '20', 'AUTH_FAILURE_LIMIT'),
     authFailureWindowMs: positive(env.AUTH_FAILURE_WINDOW_MS ?? '60000', 'AUTH_FAILURE_WINDOW_MS'),
@@ -101,6 +100,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
  * The bootstrap key is stored as an LMDB key: a longer one stopped the start with lmdb-js's stack trace. A control
  * character cannot be sent in an X-Api-Key header (RFC 9110), and ordered-binary escapes some into two bytes.
  */
+/** Both or neither: refused here, before the store is opened, so a refused start leaves no empty store behind. */
+function bootstrapCredentials(env: NodeJS.ProcessEnv): Pick<Config, 'bootstrapKey' | 'bootstrapSecret'> {
+  const key = bootstrapKey(env.TALLY_BOOTSTRAP_KEY || undefined);
+  const secret = bootstrapSecret(env.TALLY_BOOTSTRAP_SECRET || undefined);
+  if ((key === undefined) !== (secret === undefined)) throw new StartupRefusal('set both TALLY_BOOTSTRAP_KEY and TALLY_BOOTSTRAP_SECRET, or neither');
+  return { bootstrapKey: key, bootstrapSecret: secret };
+}
+
 function bootstrapKey(key: string | undefined): string | undefined {
   if (key === undefined) return undefined;
   if (/[\u0000-\u001f\u007f]/.test(key)) throw new StartupRefusal('TALLY_BOOTSTRAP_KEY must not hold control characters (clients send it as the X-Api-Key header)');

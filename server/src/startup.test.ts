@@ -3,7 +3,7 @@
  * them (no stack trace) and exit code 1, and a port another process already
  * listens on refused rather than shared (docs/http.md, Running it).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -57,6 +57,11 @@ describe('start-up', () => {
     await expect(startServer({ env: { WORKERS: '-1' } })).rejects.toThrow(refused('WORKERS must be an integer of at least 0, got -1'));
     await expect(startServer({ env: { TALLY_BOOTSTRAP_SECRET: 'short-secret' } })).rejects.toThrow(refused('TALLY_BOOTSTRAP_SECRET must be at least 16 characters, got 12'));
     await expect(startServer({ env: { AUTH_FAILURE_LIMIT: 'ten' } })).rejects.toThrow(refused('AUTH_FAILURE_LIMIT must be an integer of at least 0, got ten'));
+    // Refused before the store is opened: nothing is left in DATA_DIR.
+    const unopened = join(mkdtempSync(join(tmpdir(), 'tally-test-')), 'store');
+    await expect(startServer({ env: { DATA_DIR: unopened, TALLY_BOOTSTRAP_SECRET: '' } })).rejects.toThrow(refused('set both TALLY_BOOTSTRAP_KEY and TALLY_BOOTSTRAP_SECRET, or neither'));
+    expect(existsSync(unopened)).toBe(false);
+    rmSync(dirname(unopened), { recursive: true });
     const file = join(mkdtempSync(join(tmpdir(), 'tally-test-')), 'not-a-directory');
     writeFileSync(file, '');
     await expect(startServer({ env: { DATA_DIR: file } })).rejects.toThrow(/^server exited \(1\) before listening: DATA_DIR \S+ cannot be opened: [^\n]+\n$/);

@@ -7,7 +7,6 @@
  * on an empty store: create `default` with a random sandbox key and print key
  * and secret once.
  */
-import { StartupRefusal } from '../config.js';
 import type { Logger } from '../log.js';
 import { createApiKey, createCompany } from './admin.js';
 import { hashSecret } from './secrets.js';
@@ -22,9 +21,6 @@ export async function bootstrap(
   now: Date,
 ): Promise<void> {
   const { bootstrapKey: key, bootstrapSecret: secret } = config;
-  if ((key === undefined) !== (secret === undefined)) {
-    throw new StartupRefusal('set both TALLY_BOOTSTRAP_KEY and TALLY_BOOTSTRAP_SECRET, or neither');
-  }
   if (key !== undefined && secret !== undefined) {
     if (!tenancy.getCompany(BOOTSTRAP_COMPANY)) await createCompany(tenancy, BOOTSTRAP_COMPANY, 'Default', now);
     const existing = tenancy.getApiKey(key);
