@@ -1,5 +1,5 @@
 /** Test helpers for campaigns stored before a stricter rule: written straight into a stopped server's store. */
-import type { RuleParams } from '@tally/engine';
+import { MAX_RULE_CONDITIONS, type RuleParams } from '@tally/engine';
 import { openStore, type StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { TestServer } from '../testing/server.js';
@@ -33,3 +33,7 @@ export async function rewriteStored<R extends { rule_params: RuleParams }>(serve
 /** A discount or points campaign rewritten so (`rewriteStored`). */
 export const rewriteStoredCampaign = (server: TestServer, id: number | string, change: Change) => rewriteStored<CampaignRecord>(server, (env) => new LmdbCampaignStore(env), id, change);
 
+/** A rule one condition over the engine's cap (`MAX_RULE_CONDITIONS`), each condition `condition`: what a stricter version refuses. */
+export function overConditionsCap(condition: Record<string, unknown>) {
+  return { conditions: { and: Array.from({ length: MAX_RULE_CONDITIONS + 1 }, () => condition) } };
+}

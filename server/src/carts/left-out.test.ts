@@ -3,9 +3,9 @@
  * into the store while the server is stopped) is left out of its Company's program: carts still get the other
  * campaigns, the compile logs it once per program build, and its single read answers the error.
  */
-import { MAX_RULE_CONDITIONS, MAX_RULE_EFFECTS } from '@tally/engine';
+import { MAX_RULE_EFFECTS } from '@tally/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rewriteStored, rewriteStoredCampaign } from '../campaigns/testing.js';
+import { overConditionsCap, rewriteStored, rewriteStoredCampaign } from '../campaigns/testing.js';
 import { InstantWinStore } from '../instant-wins/store.js';
 import type { InstantWinRecord } from '../instant-wins/types.js';
 import { cartBody, realtimeCart } from '../testing/carts.js';
@@ -87,7 +87,7 @@ describe('a stored instant win that no longer compiles is left out of the progra
       ids.push(created.body.id);
     }
     [good, bad] = ids;
-    const overCap = { conditions: { and: Array.from({ length: MAX_RULE_CONDITIONS + 1 }, () => ({ field: 'total', operator: 'gte', value: 0 })) } };
+    const overCap = overConditionsCap({ field: 'total', operator: 'gte', value: 0 });
     await rewriteStored<InstantWinRecord>(server, (env) => new InstantWinStore(env), bad, (params) => ({ ...params, rule_conditions: overCap }));
   });
   afterAll(() => server.dispose());
@@ -123,7 +123,7 @@ describe('a stored campaign bound to a custom event that no longer compiles is l
     expect(bad.status, bad.text).toBe(200);
     expect((await server.client.post('/customers', { id: 1, name: 'N', registration_location_id: 1, country: 'ES' })).status).toBe(200);
     // A bound campaign's effects are replaced by its points (or score_overwrite): the conditions' cap is the one that bites.
-    const overCap = { conditions: { and: Array.from({ length: MAX_RULE_CONDITIONS + 1 }, () => ({ field: 'total', operator: 'gte', value: 0 })) } };
+    const overCap = overConditionsCap({ field: 'total', operator: 'gte', value: 0 });
     await rewriteStoredCampaign(server, bad.body.id, (params) => ({ ...params, rule_conditions: JSON.stringify(overCap) }));
   });
   afterAll(() => server.dispose());

@@ -2,9 +2,8 @@
  * A stored game that no longer compiles (stored before a stricter rule, here the conditions cap, written straight into
  * the store while the server is stopped): its single read answers the error, as discount, points and instant-win reads do.
  */
-import { MAX_RULE_CONDITIONS } from '@tally/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rewriteStored } from '../campaigns/testing.js';
+import { overConditionsCap, rewriteStored } from '../campaigns/testing.js';
 import { startServer, type TestServer } from '../testing/server.js';
 import { GameStore } from './store.js';
 import type { GameRecord } from './types.js';
@@ -28,7 +27,7 @@ describe('a stored game that no longer compiles, its single read says why', () =
     }
     [good, bad] = ids;
     expect((await server.client.post('/customers', { id: 1, name: 'Player', registration_location_id: 1 })).status).toBe(200);
-    const overCap = { conditions: { and: Array.from({ length: MAX_RULE_CONDITIONS + 1 }, () => ({ field: 'customer.country', operator: 'neq', value: 'XX' })) } };
+    const overCap = overConditionsCap({ field: 'customer.country', operator: 'neq', value: 'XX' });
     await rewriteStored<GameRecord>(server, (env) => new GameStore(env), bad, (params) => ({ ...params, rule_conditions: overCap }));
   });
   afterAll(() => server.dispose());
