@@ -4,7 +4,7 @@ export { checkEffectBounds, MAX_RULE_EFFECTS } from './compile/effects.js';
 export { couponDatesRefusal, DEFAULT_MAX_REDEMPTIONS, voucherCoupon } from './compile/coupon.js';
 export { DEFAULT_ONCE_LIMIT, RULE_PARAMS_DEFAULTS } from './compile/defaults.js';
 export { compileOnce as onceLimitOf } from './compile/campaign.js';
-export { campaignFromRead, instantWinFromRead, cartCampaignsFromReads, locationFeaturesFromRead, isCartCampaign, needsCoupon, withCouponState, CART_EVENT, type CampaignRead, type ReadCompany } from './compile/fromRead.js';
+export { campaignFromRead, instantWinFromRead, cartCampaignsFromReads, countersFromReads, locationFeaturesFromRead, isCartCampaign, needsCoupon, withCouponState, CART_EVENT, type CampaignRead, type ReadCompany } from './compile/fromRead.js';
 export { evaluateCart } from './evaluate/evaluateCart.js';
 export { emptyWrites } from './evaluate/run.js';
 export { recurrenceOffDay, type OffDay } from './evaluate/recurrence.js';

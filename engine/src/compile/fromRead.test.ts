@@ -1,6 +1,8 @@
 /** Campaign reads (GET /discounts/{id}, GET /points/{id}, GET /instant_wins/{id}) → the engine's input: what the server's reads change, undone. */
 import { describe, expect, it } from 'vitest';
-import { campaignFromRead, cartCampaignsFromReads, instantWinFromRead, locationFeaturesFromRead } from './fromRead.js';
+import { compileCampaigns } from './compileCampaigns.js';
+import { evaluateCart } from '../evaluate/evaluateCart.js';
+import { campaignFromRead, cartCampaignsFromReads, countersFromReads, instantWinFromRead, locationFeaturesFromRead } from './fromRead.js';
 
 const read = (fields: Record<string, unknown>) => ({
   id: 5, type: 'discount', name: 'Five', description: null, category: { id: 4, name: null, priority: null }, active: true,
@@ -88,6 +90,38 @@ describe('instantWinFromRead', () => {
   it('is what cartCampaignsFromReads makes of a read with instant_win, leaving out one a trigger runs', () => {
     const reads = [read({ id: 1 }), winRead({ id: 2 }), winRead({ id: 3, when: 'birthday' })];
     expect(cartCampaignsFromReads(reads).map((c) => [c.id, c.type])).toEqual([[1, 'discount'], [2, 'instant_win']]);
+  });
+});
+
+describe('countersFromReads', () => {
+  it("gives an instant win read for a customer its uses: the limit less remaining_participations (a once period alone is a limit of 1)", () => {
+    const reads = [
+      winRead({ id: 8, remaining_participations: 0 }),
+      winRead({ id: 9, remaining_participations: 1 }),
+      winRead({ id: 10, once_limit: null, remaining_participations: 0 }),
+      // Unlimited, read without a customer, a discount read: no counter.
+      winRead({ id: 11, once: null, once_limit: null, remaining_participations: -1 }),
+      winRead({ id: 12 }),
+      read({ id: 13 }),
+    ];
+    expect(countersFromReads(reads)).toEqual({ 8: { uses: 2 }, 9: { uses: 1 }, 10: { uses: 1 } });
+  });
+
+  it('makes a preview reject an instant win whose participations the customer used, as the server does', () => {
+    const program = compileCampaigns(cartCampaignsFromReads([winRead({ id: 8 })]), { currency: 'EUR', timezone: 'UTC' });
+    const cart = { customer_id: 1, creation_date: '2026-11-20T10:00:00Z', total: 25, lines: [{ order: 1, total: 25, quantity: 1 }] };
+    const preview = (remaining: number) => evaluateCart(program, cart, {
+      now: '2026-11-20T10:00:00Z', mode: 'simulate', seed: '', customer: { id: 1 }, counters: countersFromReads([winRead({ id: 8, remaining_participations: remaining })]),
+    }).response;
+    expect(preview(1).effects.map((e) => e.type)).toEqual(['instant_win']);
+    expect(preview(0).effects).toEqual([]);
+    expect(preview(0).rejected_campaigns.map((r) => r.rule_id)).toEqual([8]);
+  });
+
+  it('refuses a remaining_participations that is no count', () => {
+    for (const remaining of [-2, 1.5, '1', null]) {
+      expect(() => countersFromReads([winRead({ remaining_participations: remaining })])).toThrow(expect.objectContaining({ code: 'invalid_request', message: 'reads[0].remaining_participations: must be an integer of at least -1' }));
+    }
   });
 });
 

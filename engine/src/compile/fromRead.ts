@@ -5,8 +5,10 @@
  * write every absent field as null and the rule objects as JSON strings;
  * the server compiles the stored campaign, so the mapping undoes exactly that.
  */
-import { invalidRequest, mustBe } from '../errors.js';
-import type { Campaign, CouponParams, Prize, RuleParams } from '../types.js';
+import { invalidRequest, mustBe, mustBeIn } from '../errors.js';
+import { idString } from '../ids.js';
+import type { Campaign, CampaignCounters, CouponParams, Prize, RuleParams } from '../types.js';
+import { compileOnce } from './campaign.js';
 
 /** The event that runs a cart campaign (`when` absent, empty or this one). */
 export const CART_EVENT = 'after_create_activity';
@@ -126,6 +128,27 @@ export function cartCampaignsFromReads(reads: readonly CampaignRead[], company: 
   return reads
     .map((read) => (read !== null && typeof read === 'object' && 'instant_win' in read ? instantWinFromRead(read) : campaignFromRead(read, company)))
     .filter((campaign) => isCartCampaign(campaign.rule_params));
+}
+
+/**
+ * Instant-win reads made for a customer (GET /instant_wins?customer_id=, or GET /instant_wins/{id}?customer_id=)
+ * → `context.counters` of that customer's carts: each read's `remaining_participations` as the uses the server
+ * counts in the current `once` period (the limit less what remains; a customer who used them all is at the limit).
+ * Reads without it (no customer asked, or not an instant win) and unlimited instant wins (-1) give no counter. Read
+ * them at the preview's instant: the count is the period's the read was made in.
+ */
+export function countersFromReads(reads: readonly CampaignRead[]): Record<string, CampaignCounters> {
+  const counters: Record<string, CampaignCounters> = {};
+  reads.forEach((read, i) => {
+    if (read === null || typeof read !== 'object') throw invalidRequest(`reads[${i}]`, mustBe('object'));
+    const remaining = read.remaining_participations;
+    if (remaining === undefined || remaining === -1) return;
+    if (typeof remaining !== 'number' || !Number.isInteger(remaining) || remaining < 0) throw invalidRequest(`reads[${i}].remaining_participations`, mustBeIn('integer', { minimum: -1 }));
+    // The limit as the engine applies it (a `once` period without once_limit is once per period).
+    const once = compileOnce(ruleParamsOf(read));
+    if (once !== null) counters[idString(read.id, `reads[${i}].id`)] = { uses: Math.max(0, once.limit - remaining) };
+  });
+  return counters;
 }
 
 /** The read's rule_params fields, under their rule_params names. */

@@ -7,7 +7,7 @@
  * POST /carts/simulate's, byte for byte, over campaigns of every effect and
  * targeting kind and carts of several customers, currencies and coupons.
  */
-import { cartCampaignsFromReads, compileCampaigns, currencyOf, evaluateCart, locationFeaturesFromRead, type Cart, type Context, type CustomerState, type HeldVoucher } from '@tally/engine';
+import { cartCampaignsFromReads, compileCampaigns, countersFromReads, currencyOf, evaluateCart, locationFeaturesFromRead, type Cart, type Context, type CustomerState, type HeldVoucher } from '@tally/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Client, type TestServer } from '../testing/server.js';
 
@@ -249,5 +249,22 @@ describe('an app previewing carts offline with @tally/engine', () => {
     expect(JSON.stringify(offline.response)).toBe(byCode.text);
     // Without the read the preview misses the campaign.
     expect(JSON.stringify(evaluateCart(preview.program, byId, { now: new Date().toISOString(), mode: 'simulate', seed: '', customer: preview.customers.get(2)! }).response)).not.toContain('Outlets');
+  });
+
+  // After the others: the realtime cart uses the customer's participations.
+  it('previews an instant win whose participations the customer used, with its counters read (GET /instant_wins?customer_id=)', async () => {
+    const cart: Cart = { customer_id: 2, creation_date: CREATED, total: 4.5, lines: [line(1, 14, 4.5, 3)] };
+    const played = await server.client.post('/carts/realtime', { ...cart, id: 300 });
+    expect(played.status, played.text).toBe(200);
+    const preview = await appPreview();
+    const counters = countersFromReads(await all(server.client, '/instant_wins', { customer_id: '2' }));
+    const drawn = (body: { effects: { type: string; rule_name: string }[] }) => body.effects.filter((e) => e.type === 'instant_win').map((e) => e.rule_name);
+    // Once a day: used by the realtime cart. The Mexicans' draw has no limit.
+    const body = await sameAnswer(preview, 'participations used', cart, { counters });
+    expect(drawn(body)).toEqual(['Mexicans draw']);
+    expect(body.rejected_campaigns.map((r: { rule_name: string }) => r.rule_name)).toContain('Every member draw');
+    // Without the counters the preview shows the draw the server no longer answers.
+    const unread = evaluateCart(preview.program, cart, { now: new Date().toISOString(), mode: 'simulate', seed: '', customer: preview.customers.get(2)! }).response;
+    expect(drawn(unread)).toEqual(['Every member draw', 'Mexicans draw']);
   });
 });

@@ -197,7 +197,7 @@ export interface Granted {
 
 /**
  * Inside `env.transact`: re-checks (re-evaluating with the campaigns as they are now when one changed or a
- * counter moved; `evaluate` reads them where it runs, so a campaign deleted meanwhile may throw its error),
+ * counter moved; `evaluate` reads them where it runs, so a trigger's loyalty_rule_id rebound meanwhile throws its error),
  * consumes budgets, limits and stock, records the points as one ledger
  * transaction (`entry` gives its type and origin_info) and delivers the
  * prizes won (their own transactions, of the same type and origin). Returns the transaction (null
