@@ -25,7 +25,7 @@ export interface ListFilters {
   categoryId?: string;
   customer?: {
     country: string | undefined;
-    /** The customer's usable vouchers by campaign id (the first by priority). */
+    /** The customer's usable vouchers by campaign id (the first by priority among those `selected` keeps). */
     vouchers: ReadonlyMap<string, VoucherRecord>;
     /** Only targeted campaigns whose voucher is (true) or is not (false) selected. */
     selected?: boolean;
@@ -38,6 +38,8 @@ export interface ListFilters {
 /**
  * The customer part of the filters: their registration country (as carts see it, `registrationOf`: the
  * registration location's, else the customer's, else the Company's) and their usable vouchers (in use order) by campaign.
+ * `selected` picks among a campaign's vouchers before the first is taken: a customer holding a selected and an
+ * unselected voucher of one campaign finds it under both values, each with the voucher the filter asked for.
  */
 export function customerScope(
   country: string,
@@ -48,7 +50,8 @@ export function customerScope(
 ): NonNullable<ListFilters['customer']> {
   const held = new Map<string, VoucherRecord>();
   for (const voucher of vouchers) {
-    if (!held.has(voucher.campaign_id) && isUsable(voucher, now.toISOString())) held.set(voucher.campaign_id, voucher);
+    if (held.has(voucher.campaign_id) || !isUsable(voucher, now.toISOString())) continue;
+    if (selected === undefined || voucher.selected === selected) held.set(voucher.campaign_id, voucher);
   }
   return { country, vouchers: held, selected, now, timezone };
 }

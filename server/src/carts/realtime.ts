@@ -238,8 +238,9 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     origin: { type: 'activity', origin_cart: { cart_id: id, customer_id: customer.id }, location_id: request.location_id ?? null },
   }, writes.draws);
   let answered = responseJson;
-  // Level and prize points are not the evaluation's: the customer summary is answered at the balance after them.
-  if (customer.id !== null && (levelPoints > 0 || deliveries.some((d) => d.type === 'points' && d.points_transaction_id !== null))) {
+  // Level and prize points are not the evaluation's, and the ledger decides which buckets (available or pending) a
+  // return takes back: the customer summary is answered at the balance after them. Return carts are rare: one more read.
+  if (customer.id !== null && (levelPoints > 0 || returns.length > 0 || deliveries.some((d) => d.type === 'points' && d.points_transaction_id !== null))) {
     answered = withBalanceSummary(answered, readBalance(env, tenant, customer.id, { now, timezone: pending.settings.timezone }), pending.settings);
   }
   const cart: CartRecord = {

@@ -282,4 +282,27 @@ describe('returns take back the points the returned units earned', () => {
     expect((await balance()).score).toBe(before - 100);
     await expectLedgerAddsUp(server.client, 8);
   });
+
+  it('the answer\'s customer summary is the balance after a return taking back pending points and giving back spent ones; and after its cancellation', async () => {
+    const later = await server.client.post('/points', {
+      rule_params: { name: 'Ten per unit, pending', activation_period_type: 'fixed', activation_date: utcDate(3), rule_effects: [{ type: 'ratio', value: 10, distribution: 'individual_items' }] },
+    });
+    expect(later.status).toBe(200);
+    // 2 × 10.00, 0.10 paid with 10 points: earns 199 available now and 199 pending, rounded down to 198 each (2 units).
+    expect((await server.client.post('/carts/realtime', cart([line(1, 1, 1)]))).status).toBe(200);
+    const ticket = cart([line(1, 20, 2)], { cashback_score_desired: 10 });
+    expect((await server.client.post('/carts/realtime', ticket)).body).toMatchObject({ score: 396, score_used: 10 });
+    expect((await server.client.patch(`/points/${later.body.id}`, { rule_params: { active: false } })).status).toBe(200);
+    const summaryIsBalance = async (answer: { customer: { score: number; score_available: number }[] }) => {
+      const { score, score_available } = await balance();
+      expect({ score: answer.customer[0].score, score_available: answer.customer[0].score_available }).toEqual({ score, score_available });
+    };
+    const back = await server.client.post('/carts/realtime', returning(ticket, 1, 2, 10));
+    expect(back.body).toMatchObject({ score_returned_from_customer: 396, score_returned_to_customer: 10 });
+    await summaryIsBalance(back.body);
+    const undone = await server.client.post('/carts/cancellation', { cart_to_cancel_id: back.body.id });
+    expect(undone.status, undone.text).toBe(200);
+    await summaryIsBalance(undone.body);
+    await expectLedgerAddsUp(server.client, 8);
+  });
 });

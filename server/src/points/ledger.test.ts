@@ -237,6 +237,34 @@ describe('points ledger over HTTP', () => {
   });
 });
 
+describe('points ledger: a debt repaid by a cart earning from several campaigns', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+    await createCustomer(server.client, 1);
+    for (const [name, extra] of [['Never', {}], ['Soon', { expiration_period_type: 'fixed', expiration_date: utcDate(10) }]] as const) {
+      const res = await server.client.post('/points', { rule_params: { name, rule_effects: [{ type: 'ratio', value: 1, distribution: 'individual_items' }], ...extra } });
+      expect(res.status, res.text).toBe(200);
+    }
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('is repaid as a spend takes points, from those that expire first: what is left never expires', async () => {
+    expect((await server.client.post('/points/redeem', { customer_id: 1, amount: 30, comments: 'debt' })).status).toBe(200);
+    await realtimeCart(server.client, 1, 25);
+    expect(await balance(server.client, 1)).toMatchObject({ score: 20, score_available: 20 });
+    expect((await server.client.get('/customers/1/points_expiring')).body.data).toEqual([]);
+    // The 20 left are spent last, as points that never expire are.
+    await grant(server.client, 'soon-later', 1, await triggerCampaign(server.client, 'soon-later', 5, { expiration_period_type: 'fixed', expiration_date: utcDate(20) }));
+    expect((await server.client.post('/points/redeem', { customer_id: 1, amount: 5, comments: 'spend' })).status).toBe(200);
+    const [spend] = await transactions(server.client, 1, { origin_type: 'subtract', created_at_gt: utcDate(-1) }).then((txs) => txs.slice(-1));
+    expect(spend.scores.map((s) => s.loyalty_score_name)).toEqual(['soon-later 5']);
+    await expectLedgerAddsUp(server.client, 1);
+  });
+});
+
 describe('points ledger: every score a safe integer', () => {
   const ratio = (value: unknown) => ({ rule_params: { name: 'Big earner', rule_effects: [{ type: 'ratio', value, distribution: 'individual_items' }] } });
   let server: TestServer;

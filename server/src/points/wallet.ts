@@ -131,23 +131,28 @@ export interface Grant {
 /** Adds granted points (the wallet must be settled to `today`). */
 export function grant(wallet: Wallet, grants: readonly Grant[], today: string): Movement {
   const movement: Movement = { amount: 0, pending_amount: 0, scores: [] };
+  const granted: Bucket[] = [];
   for (const g of grants) {
     if (g.amount <= 0) continue;
     // One bucket per transaction, campaign and dates.
     let b = wallet.buckets.find((x) => x.tx === g.tx && x.campaign_id === g.campaign_id && x.from === g.from && x.to === g.to);
     if (!b) wallet.buckets.push((b = { tx: g.tx, campaign_id: g.campaign_id, campaign_name: g.campaign_name, from: g.from, to: g.to, granted: 0, remaining: 0, active: false }));
     b.granted += g.amount;
+    b.remaining += g.amount;
     if (g.from <= today) {
       movement.amount += g.amount;
-      const repaid = Math.min(wallet.debt, g.amount);
-      wallet.debt -= repaid;
-      b.remaining += g.amount - repaid;
       b.active = true;
+      granted.push(b);
     } else {
-      b.remaining += g.amount;
       movement.pending_amount += g.amount;
     }
     movement.scores.push(scoreLine(b, g.amount));
+  }
+  // A debt is repaid as a spend takes points: from the granted points that expire first.
+  for (const b of wallet.debt > 0 ? granted.sort(spendOrder) : []) {
+    const repaid = Math.min(wallet.debt, b.remaining);
+    wallet.debt -= repaid;
+    b.remaining -= repaid;
   }
   prune(wallet);
   return movement;

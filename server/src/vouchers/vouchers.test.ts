@@ -253,6 +253,24 @@ describe('vouchers: trigger, redeem, transactions', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it('selected filters the customer\'s vouchers of a campaign, not the one shown first: two vouchers, one selected, list under both values', async () => {
+    const customer = await newCustomer();
+    const twice = await campaign({ select_customers: 'targeted' }, { name: 'Twice' });
+    for (const code of [`TW1-${customer}`, `TW2-${customer}`]) expect((await trigger({ customer_id: customer, loyalty_rule_id: twice, external_voucher_code: code })).status).toBe(200);
+    const offered = async (selected: string) => {
+      const res = await server.client.get('/discounts', { query: { per_page: '100', customer_id: String(customer), selected } });
+      expect(res.status).toBe(200);
+      return (res.body.data as { id: number; coupon_info: any }[]).find((c) => c.id === twice)?.coupon_info.voucher_info;
+    };
+    for (const code of [`TW1-${customer}`, `TW2-${customer}`]) {
+      expect((await server.client.post(`/vouchers/${code}/select`, { customer_id: customer })).status).toBe(200);
+      const other = code === `TW1-${customer}` ? `TW2-${customer}` : `TW1-${customer}`;
+      expect((await server.client.post(`/vouchers/${other}/deselect`, { customer_id: customer })).status).toBe(200);
+      expect(await offered('true')).toMatchObject({ voucher_code: code, selected: true });
+      expect(await offered('false')).toMatchObject({ voucher_code: other, selected: false });
+    }
+  });
+
   it('moves a customer\'s vouchers and discount redemptions on merge', async () => {
     const old = await newCustomer();
     const kept = await newCustomer();
