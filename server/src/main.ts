@@ -26,6 +26,7 @@ import { indexAuditTargets } from './audit/backfill.js';
 import { auditWitness } from './audit/context.js';
 import { startAuditRetention } from './audit/retention.js';
 import { logCommitMetrics } from './store/metrics.js';
+import { holdServingLock } from './store/serving-lock.js';
 import { Metrics, observe, startMetricsServer } from './metrics/metrics.js';
 import { threadsLoaded } from './pool/pool.js';
 import { startSettlementSweep } from './points/settlement.js';
@@ -46,6 +47,10 @@ async function main(): Promise<void> {
   const app = createApp(config.tls);
   compileSchemas();
   const env = openDataDir(config.dataDir, { trackMetrics: config.storeMetricsMs > 0 || config.metricsPort !== undefined, witness: witnesses(auditWitness, idempotencyWitness) });
+  // Before anything writes or is cached: a second server on this store stops here.
+  const servingLock = await holdServingLock(config.dataDir).catch((err: Error) => {
+    throw new StartupRefusal(err.message);
+  });
   const clustered = await migrateCustomerEntries(env);
   if (clustered > 0) log.info({ entries: clustered }, 'customer entries moved into customer_entries');
   const migrated = await migrateWalletLayout(env);
@@ -109,6 +114,7 @@ async function main(): Promise<void> {
     await webhooksStopped;
     await auditRetentionStopped;
     await env.close();
+    await servingLock.close();
     log.info('stopped');
     log.flush();
     process.exit(0);

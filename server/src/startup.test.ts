@@ -8,6 +8,7 @@ import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servingSocketPath } from './store/serving-lock.js';
 import { startServer, TEST_SECRET, type TestServer } from './testing/server.js';
 
 /** A port free now (the kernel's choice, released at once): an operator's fixed PORT, which PORT=0 is not. */
@@ -93,6 +94,57 @@ describe('start-up', () => {
       expect(await listened(port)).toBe(false);
     } finally {
       await new Promise((closed) => taken.close(closed));
+    }
+  });
+});
+
+describe('one server per store', () => {
+  const small = { WORKERS: '0', REALTIME_WORKERS: '1' };
+
+  /** Starts a server on `dataDir`, checks a second one on it is refused while the first answers, and disposes of the first. */
+  async function refusesASecondServer(dataDir: string, socket: string): Promise<void> {
+    const first = await startServer({ dataDir, env: small });
+    try {
+      await expect(startServer({ dataDir, env: small })).rejects.toThrow(
+        refused(`DATA_DIR ${dataDir} is served by another Tally server (its socket ${socket} answers): one server per store`),
+      );
+      expect((await first.client.post('/locations', { id: 1, code: 'L1', name: 'Barcelona', country: 'ES' })).status).toBe(200);
+      expect((await first.client.get('/company')).status).toBe(200);
+    } finally {
+      await first.dispose();
+    }
+  }
+
+  it('refuses a second server on a DATA_DIR a server runs on (it would answer from a memory the first one\'s writes never reach)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tally-test-'));
+    await refusesASecondServer(dataDir, join(dataDir, 'server.sock'));
+  });
+
+  it('refuses it on a one-file DATA_DIR, and on a path too long for a socket file (Linux\'s abstract namespace)', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'tally-test-'));
+    try {
+      const file = join(parent, 'tally.db');
+      await refusesASecondServer(file, `${file}-server.sock`);
+      const long = join(parent, 'a'.repeat(60), 'b'.repeat(60));
+      expect(servingSocketPath(long)).toMatch(/^\0tally-server-[0-9a-f]{64}$/);
+      await refusesASecondServer(long, `@${servingSocketPath(long).slice(1)}`);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  it('starts again after a kill -9, whose socket file nobody answers on, and lets the socket go when it stops', async () => {
+    const server = await startServer({ env: small });
+    const socket = join(server.dataDir, 'server.sock');
+    try {
+      await server.crash();
+      expect(existsSync(socket)).toBe(true);
+      await server.restart();
+      expect((await server.client.get('/company')).status).toBe(200);
+      expect(await server.stop()).toBe(0);
+      expect(existsSync(socket)).toBe(false);
+    } finally {
+      await server.dispose();
     }
   });
 });
