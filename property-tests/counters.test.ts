@@ -1,0 +1,516 @@
+/**
+ * The counters over HTTP, against one real server: random sequences of commands among three customers that
+ * consume and give back the limited things of a small set of campaigns, made afresh for each sequence: a 10%
+ * discount with a budget of 0.50 (two 0.20 carts and a 0.10 one), a once-ever discount of a cent, a targeted
+ * points campaign whose voucher has 2 redemptions, a reward with a stock of 3 and one redemption per customer,
+ * an instant win of carts (prize stock 3) and one of a trigger (prize stock 2) whose prize is that reward, and
+ * the trigger's points campaign, twice per customer. Commands: realtime carts (named or anonymous, with the
+ * customer's voucher or without), returns of a sale's line, cart cancellations (of sales, returns or mirrors,
+ * with a mirror id or without), reward redemptions and rollbacks (of prizes too), voucher redemptions and
+ * rollbacks, `POST /discounts/redeem` of the budget's or the once campaign's static code, triggers, and any of
+ * them sent again as it was. A model of the contract predicts each answer (200, or the refusal's status and
+ * code) and what each 200 consumed: the discount, the once campaign, the voucher's campaign and the prizes of a
+ * cart's answer, the points and prize of a trigger's.
+ *
+ * After every command it reads what the API shows of each counter (the budget's `budget_spent` and
+ * `budget_available`, each instant win's `available_stock`, the reward's `available_stock` and
+ * `redemptions_quantity`, each customer's `missing_redeem_conditions` of it, each voucher's `redemptions`,
+ * `available_redemptions` and `status`) and checks:
+ * - never beyond its limit (the budget passes its value only through `POST /discounts/redeem`, which it does
+ *   not refuse, docs/campaigns.md; `budget_available` then reads 0);
+ * - what is consumed is what the 200s granted minus what the documented undos gave back: a cancellation gives
+ *   back the cart's budget, once use, voucher redemption (none below 0: one given back already by
+ *   `POST /vouchers/rollback` is not given back twice) and prize, whose stock comes back and whose redemption
+ *   is reverted unless a rollback reverted it already; a reward rollback gives back the reward's unit and the
+ *   customer's use, not the instant win's stock; a voucher rollback a redemption; `POST /discounts/redeem` adds
+ *   to the budget and to the customer's once uses, refused by neither; a return gives no budget back
+ *   (docs/decisions.md, "A return gives no budget back"), uses no once limit or voucher, and takes part in
+ *   the cart instant win as any cart of a customer does;
+ * - a refusal changes nothing (no partial write), and a cancellation or rollback sent again as it was within
+ *   5 minutes is answered as the first (common rule 8), while another one is 409.
+ * Once uses and the trigger's limit are read through the answers that depend on them (the next cart's
+ * discount, the next trigger's points), which the model predicts.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCustomer, triggerCampaign } from '../server/src/points/testing.js';
+import { createReward, LOCATION } from '../server/src/rewards/testing.js';
+import { cartBody } from '../server/src/testing/carts.js';
+import { startServer, type TestResponse, type TestServer } from '../server/src/testing/server.js';
+
+// Fixed, so CI is repeatable; FUZZ_SEED and FUZZ_RUNS explore further by hand (fast-check prints the seed of a failure).
+const SEED = Number(process.env.FUZZ_SEED ?? 20261128);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
+const CUSTOMERS = 3;
+/** The discount's budget and what it takes from each 2.00 cart (10%), in cents: the third cart gets what is left. */
+const BUDGET_CENTS = 50;
+const CART_DISCOUNT_CENTS = 20;
+/** What `POST /discounts/redeem` adds to the budget (not refused by it). */
+const REDEEMED_CENTS = 20;
+/** The once campaign's discount: a cent, so that the budget's 10% is 0.20 before or after it. */
+const ONCE_CENTS = 1;
+const VOUCHER_POINTS = 3;
+const TRIGGER_POINTS = 10;
+const TRIGGER_LIMIT = 2;
+const PRIZE_STOCK = 3;
+/** The stock of the instant win the trigger draws (the same reward as its prize). */
+const TRIGGER_PRIZE_STOCK = 2;
+/** Points every sale with a customer earns (so that returns take points back). */
+const CART_POINTS = 5;
+const REWARD_STOCK = 3;
+const VOUCHER_USES = 2;
+
+type Command =
+  /** A 2.00 sale; `c` null: anonymous (and so without voucher). */
+  | { kind: 'cart'; c: number | null; voucher: boolean }
+  /** A return of the one unit of a sale (picked among the run's sales), by the sale's customer. */
+  | { kind: 'return'; pick: number }
+  /** A cancellation of one of the run's carts (sales, returns or mirrors), with a new mirror id or without. */
+  | { kind: 'cancel'; pick: number; mirrorId: boolean }
+  | { kind: 'redeem'; c: number }
+  /** A rollback of one of the run's reward redemptions, with one of two `status_detail`s. */
+  | { kind: 'rollback'; pick: number; detail: 'a' | 'b' }
+  | { kind: 'voucherRedeem'; c: number }
+  | { kind: 'voucherRollback'; c: number }
+  /** `POST /discounts/redeem` of a static code: the budget's (adds to it) or the once campaign's (counts a use). */
+  | { kind: 'discountRedeem'; c: number; campaign: 'budget' | 'once' }
+  | { kind: 'trigger'; c: number }
+  /** The previous command sent again as it was. */
+  | { kind: 'repeat' };
+
+const customer = fc.nat(CUSTOMERS - 1);
+const pick = fc.nat(20);
+const command: fc.Arbitrary<Command> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('cart' as const), c: fc.option(customer, { freq: 6 }), voucher: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('return' as const), pick }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick, mirrorId: fc.boolean() }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('redeem' as const), c: customer }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('rollback' as const), pick, detail: fc.constantFrom('a' as const, 'b' as const) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('voucherRedeem' as const), c: customer }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('voucherRollback' as const), c: customer }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('discountRedeem' as const), c: customer, campaign: fc.constantFrom('budget' as const, 'once' as const) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('trigger' as const), c: customer }) },
+  { weight: 2, arbitrary: fc.constant({ kind: 'repeat' as const }) },
+);
+
+type Expected = { status: 200 } | { status: number; code: string };
+const OK: Expected = { status: 200 };
+const refused = (status: number, code: string): Expected => ({ status, code });
+
+/** A cart the run stored, and what it consumed (given back by its cancellation). */
+interface Cart {
+  id: number;
+  customer: number | null;
+  kind: 'sale' | 'return' | 'mirror';
+  budget: number;
+  once: boolean;
+  voucher: boolean;
+  /** The instant-win prize it won: a redemption of the reward. */
+  prize?: Redemption;
+  /** A return: its ticket, and whether it moved points (read from its answer: returned-points.test.ts checks the amounts). */
+  ticket?: Cart;
+  movedPoints?: boolean;
+  /** Its cancellation: the body that succeeded and the answer (an identical one within 5 minutes is answered again). */
+  cancelled?: { body: string; answer: unknown };
+}
+
+interface Redemption {
+  id: number;
+  customer: number;
+  /** Reverted by a rollback (its `status_detail` and answer) or by the cancellation of the cart that won it (no detail). */
+  reverted?: { detail?: string; answer?: unknown };
+}
+
+/** The campaigns of one run (each run makes its own and switches them off at its end). */
+interface Campaigns {
+  budget: number;
+  staticCode: string;
+  once: number;
+  onceCode: string;
+  voucher: number;
+  trigger: string;
+  triggerPoints: number;
+  instantWin: number;
+  triggerWin: number;
+  cartPoints: number;
+  reward: number;
+}
+
+/** One sequence of commands on fresh customers and campaigns, and the model it is checked against. */
+class Run {
+  private readonly customers: number[];
+  private readonly codes: string[];
+  private campaigns!: Campaigns;
+  private readonly carts: Cart[] = [];
+  private readonly redemptions: Redemption[] = [];
+  private nextCart: number;
+  private previous: Command | undefined;
+  /** The previous command's cart id and mirror id, so that a repeat sends the same ids. */
+  private previousIds: { cart?: number; mirror?: number } = {};
+  private budgetSpent = 0;
+  /** Uses of the once campaign by customer: carts count one (given back by their cancellation), `POST /discounts/redeem` one more, not refused. */
+  private readonly onceUses: number[];
+  private readonly triggers: number[];
+  private readonly voucherRedemptions: number[];
+  private prizesWon = 0;
+  private triggerPrizesWon = 0;
+
+  constructor(
+    private readonly server: TestServer,
+    private readonly n: number,
+  ) {
+    this.customers = Array.from({ length: CUSTOMERS }, (_, i) => n * 100 + i);
+    this.codes = this.customers.map((id) => `V${id}`);
+    this.nextCart = n * 1000;
+    this.onceUses = this.customers.map(() => 0);
+    this.triggers = this.customers.map(() => 0);
+    this.voucherRedemptions = this.customers.map(() => 0);
+  }
+
+  private get client() {
+    return this.server.client;
+  }
+
+  private async ok(res: Promise<TestResponse>): Promise<any> {
+    const r = await res;
+    expect(r.status, r.text).toBe(200);
+    return r.body;
+  }
+
+  private answer(res: TestResponse, expected: Expected, what: string): void {
+    expect(res.status, `${what}: ${res.text}`).toBe(expected.status);
+    if (expected.status === 200) return;
+    expect(Object.keys(res.body ?? {}).sort(), `${what}: ${res.text}`).toEqual(['code', 'error']);
+    expect(res.body.code, `${what}: ${res.text}`).toBe((expected as { code: string }).code);
+  }
+
+  async setUp(): Promise<void> {
+    const { client, n } = this;
+    for (const id of this.customers) await createCustomer(client, id);
+    const staticCode = `B${n}`;
+    const budget = await this.ok(client.post('/discounts', {
+      rule_params: { name: `Budget ${n}`, budget_value: BUDGET_CENTS / 100, rule_effects: [{ type: 'percentage', value: 10, distribution: 'individual_items' }] },
+      coupon_params: { static_code: staticCode },
+    }));
+    // A discount, so that its static code can be redeemed by POST /discounts/redeem (discount campaigns only).
+    const once = await this.ok(client.post('/discounts', {
+      rule_params: { name: `Once ${n}`, once: 'always', once_limit: 1, rule_effects: [{ type: 'direct_value', value: ONCE_CENTS / 100, distribution: 'total' }] },
+      coupon_params: { static_code: `O${n}` },
+    }));
+    const voucher = await this.ok(client.post('/points', {
+      rule_params: { name: `Voucher ${n}`, select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: VOUCHER_POINTS, distribution: 'total_cart' }] },
+      coupon_params: { max_redemptions: VOUCHER_USES },
+    }));
+    for (const [i, id] of this.customers.entries()) {
+      await this.ok(client.post('/discounts/trigger', { customer_id: id, loyalty_rule_id: voucher.id, external_voucher_code: this.codes[i] }));
+    }
+    const trigger = `visit${n}`;
+    const triggerPoints = await triggerCampaign(client, trigger, TRIGGER_POINTS, { once: 'always', once_limit: TRIGGER_LIMIT });
+    const cartPoints = await this.ok(client.post('/points', {
+      rule_params: { name: `Points ${n}`, rule_effects: [{ type: 'direct_value', value: CART_POINTS, distribution: 'total_cart' }] },
+    }));
+    // The instant win's prize is the reward redeemed directly: a win takes a unit of the prize's stock and one of
+    // the reward's, and the customer's one redemption of it.
+    const reward = await createReward(client, { name: `Mug ${n}`, points: 0, total_stock: REWARD_STOCK, redeem_times: 1, redeem_chances: 'always' });
+    const instantWin = await this.ok(client.post('/instant_wins', {
+      rule_params: { name: `Scratch ${n}`, select_customers: 'loyalty' },
+      instant_win: { instant_win_prizes: [{ name: `Prize ${n}`, outcome: { promotion_type: 'reward', promotion_id: reward }, weight: 1, stock: PRIZE_STOCK }] },
+    }));
+    const triggerWin = await this.ok(client.post('/instant_wins', {
+      rule_params: { name: `Spin ${n}`, select_customers: 'loyalty', when: trigger },
+      instant_win: { instant_win_prizes: [{ name: `Prize ${n}`, outcome: { promotion_type: 'reward', promotion_id: reward }, weight: 1, stock: TRIGGER_PRIZE_STOCK }] },
+    }));
+    this.campaigns = {
+      budget: budget.id, staticCode, once: once.id, onceCode: `O${n}`, voucher: voucher.id, trigger, triggerPoints, instantWin: instantWin.id, triggerWin: triggerWin.id, cartPoints: cartPoints.id, reward,
+    };
+  }
+
+  /** Switches the run's campaigns off, so that the next run's carts meet only its own. */
+  async tearDown(): Promise<void> {
+    const { client, campaigns: c } = this;
+    for (const id of [c.budget, c.once]) await this.ok(client.patch(`/discounts/${id}`, { rule_params: { active: false } }));
+    for (const id of [c.voucher, c.cartPoints]) await this.ok(client.patch(`/points/${id}`, { rule_params: { active: false } }));
+    for (const id of [c.instantWin, c.triggerWin]) await this.ok(client.patch(`/instant_wins/${id}`, { rule_params: { active: false } }));
+  }
+
+  private resolve(cmd: Command): Command {
+    return cmd.kind === 'repeat' ? (this.previous ?? cmd) : cmd;
+  }
+
+  async step(picked: Command): Promise<Command> {
+    const cmd = this.resolve(picked);
+    const repeat = picked.kind === 'repeat';
+    if (!repeat) this.previousIds = {};
+    await this.run(cmd, repeat);
+    if (picked.kind !== 'repeat') this.previous = cmd;
+    return cmd;
+  }
+
+  private cartId(repeat: boolean): number {
+    if (repeat && this.previousIds.cart !== undefined) return this.previousIds.cart;
+    return (this.previousIds.cart = this.nextCart++);
+  }
+
+  private async run(cmd: Command, repeat: boolean): Promise<void> {
+    const what = `${JSON.stringify(cmd)}${repeat ? ' (a repeat)' : ''}`;
+    switch (cmd.kind) {
+      case 'repeat':
+        return;
+      case 'cart':
+        return this.cart(cmd.c, cmd.voucher, repeat, what);
+      case 'return':
+        return this.giveBack(cmd.pick, repeat, what);
+      case 'cancel':
+        return this.cancel(cmd.pick, cmd.mirrorId, repeat, what);
+      case 'redeem':
+        return this.redeem(cmd.c, what);
+      case 'rollback':
+        return this.rollback(cmd.pick, cmd.detail, what);
+      case 'voucherRedeem':
+        return this.voucherRedeem(cmd.c, what);
+      case 'voucherRollback':
+        return this.voucherRollback(cmd.c, what);
+      case 'discountRedeem':
+        return this.discountRedeem(cmd.c, cmd.campaign, what);
+      case 'trigger':
+        return this.trigger(cmd.c, what);
+    }
+  }
+
+  /** Whether the answer won the run's instant-win prize (an instant_win effect without prize data is taking part without winning). */
+  private won(body: any, instantWin = this.campaigns.instantWin): boolean {
+    return (body.effects as { rule_id: number; prize_name?: string }[]).some((e) => Number(e.rule_id) === instantWin && e.prize_name !== undefined);
+  }
+
+  /** Whether the answer's effects hold a campaign's. */
+  private applied(body: any, campaign: number): boolean {
+    return (body.effects as { rule_id: number }[]).some((e) => Number(e.rule_id) === campaign);
+  }
+
+  private async cart(c: number | null, voucher: boolean, repeat: boolean, what: string): Promise<void> {
+    const id = this.cartId(repeat);
+    const fields: Record<string, unknown> = { id };
+    if (c !== null) fields.customer_id = this.customers[c];
+    if (c !== null && voucher) fields.coupons_desired = [this.codes[c]];
+    const res = await this.client.post('/carts/realtime', cartBody(2, fields));
+    // The same id again is a duplicate (realtime: refused, nothing consumed).
+    const duplicate = this.carts.some((x) => x.id === id);
+    this.answer(res, duplicate ? refused(409, 'duplicate_id') : OK, what);
+    if (duplicate) return;
+    const budget = Math.min(CART_DISCOUNT_CENTS, Math.max(0, BUDGET_CENTS - this.budgetSpent));
+    // A once limit needs a customer to count against (docs/decisions.md); so does a loyalty instant win.
+    const once = c !== null && this.onceUses[c] < 1;
+    const usesVoucher = c !== null && voucher && this.voucherRedemptions[c] < VOUCHER_USES;
+    const prize = this.wins(c);
+    expect(Math.round(res.body.total_discount_applied * 100), `${what}: the discount (budget left ${BUDGET_CENTS - this.budgetSpent})`).toBe(budget + (once ? ONCE_CENTS : 0));
+    expect(this.applied(res.body, this.campaigns.once), `${what}: the once campaign`).toBe(once);
+    expect(this.applied(res.body, this.campaigns.voucher), `${what}: the voucher's campaign`).toBe(usesVoucher);
+    expect(this.won(res.body), `${what}: the instant win's prize`).toBe(prize);
+    this.budgetSpent += budget;
+    if (once) this.onceUses[c!]++;
+    if (usesVoucher) this.voucherRedemptions[c!]++;
+    if (prize) this.prizesWon++;
+    this.carts.push({ id, customer: c, kind: 'sale', budget, once, voucher: usesVoucher, prize: prize ? await this.delivered(c!, what) : undefined });
+  }
+
+  private async giveBack(n: number, repeat: boolean, what: string): Promise<void> {
+    const sales = this.carts.filter((x) => x.kind === 'sale');
+    if (sales.length === 0) return;
+    const ticket = sales[n % sales.length];
+    const id = this.cartId(repeat);
+    const fields: Record<string, unknown> = {
+      id,
+      lines: [{ order: 1, product_id: 1, total: -2, quantity: -1 }],
+      returns: [{ line_order: 1, ticket_id: ticket.id, from_line_order: 1, quantity: 1 }],
+    };
+    if (ticket.customer !== null) fields.customer_id = this.customers[ticket.customer];
+    const res = await this.client.post('/carts/realtime', cartBody(-2, fields));
+    const duplicate = this.carts.some((x) => x.id === id);
+    this.answer(res, duplicate ? refused(409, 'duplicate_id') : OK, what);
+    if (duplicate) return;
+    // A return gives no budget back (docs/decisions.md) and takes no discount (a negative line), uses no once
+    // limit (it earns no points) and no voucher (none sent); it is a cart with a customer, so it takes part in
+    // the instant win like any other (the contract evaluates instant wins on every realtime cart).
+    const prize = this.wins(ticket.customer);
+    expect(Math.round(res.body.total_discount_applied * 100), `${what}: the discount`).toBe(0);
+    expect(this.applied(res.body, this.campaigns.once), `${what}: the once campaign`).toBe(false);
+    expect(this.applied(res.body, this.campaigns.voucher), `${what}: the voucher's campaign`).toBe(false);
+    expect(this.won(res.body), `${what}: the instant win's prize`).toBe(prize);
+    if (prize) this.prizesWon++;
+    const delivered = prize ? await this.delivered(ticket.customer!, what) : undefined;
+    const movedPoints = res.body.score_returned_from_customer !== 0 || res.body.score_returned_to_customer !== 0;
+    this.carts.push({ id, customer: ticket.customer, kind: 'return', budget: 0, once: false, voucher: false, prize: delivered, ticket, movedPoints });
+  }
+
+  private async cancel(n: number, mirrorId: boolean, repeat: boolean, what: string): Promise<void> {
+    if (this.carts.length === 0) return;
+    const cart = this.carts[n % this.carts.length];
+    const body: Record<string, unknown> = { cart_to_cancel_id: cart.id };
+    let mirror: number | undefined;
+    if (mirrorId) {
+      mirror = repeat && this.previousIds.mirror !== undefined ? this.previousIds.mirror : this.nextCart++;
+      this.previousIds.mirror = mirror;
+      body.new_cart_id = mirror;
+    }
+    const text = JSON.stringify(body);
+    const res = await this.client.post('/carts/cancellation', body);
+    if (cart.cancelled?.body === text) {
+      // Common rule 8: an identical cancellation within 5 minutes is answered as the first, nothing done.
+      this.answer(res, OK, what);
+      expect(res.body, `${what}: the first answer again`).toEqual(cart.cancelled.answer);
+      return;
+    }
+    const expected = cart.kind === 'mirror' ? refused(400, 'invalid_request')
+      : cart.cancelled ? refused(409, 'conflict')
+      : mirror !== undefined && this.carts.some((x) => x.id === mirror) ? refused(409, 'duplicate_id')
+      // A return that moved points, of a ticket cancelled since, would give back what the ticket's cancellation settled.
+      : cart.kind === 'return' && cart.movedPoints && cart.ticket!.cancelled ? refused(409, 'conflict')
+      : OK;
+    this.answer(res, expected, what);
+    if (res.status !== 200) return;
+    cart.cancelled = { body: text, answer: res.body };
+    this.budgetSpent -= cart.budget;
+    if (cart.once) this.onceUses[cart.customer!]--;
+    // A redemption given back already by POST /vouchers/rollback is not given back twice: never below 0.
+    if (cart.voucher) this.voucherRedemptions[cart.customer!] = Math.max(0, this.voucherRedemptions[cart.customer!] - 1);
+    if (cart.prize) {
+      // The prize's stock comes back; its redemption is reverted unless a rollback reverted it already.
+      this.prizesWon--;
+      cart.prize.reverted ??= {};
+    }
+    this.carts.push({ id: Number(res.body.id ?? mirror), customer: cart.customer, kind: 'mirror', budget: 0, once: false, voucher: false });
+  }
+
+  /**
+   * Whether a cart of customer c wins the instant win's prize: a customer, prize stock left, and the reward can be
+   * handed over (stock left, and c holds none: redeem_times 1), else the draw is "no prize" (docs/games.md).
+   */
+  private wins(c: number | null, stockLeft = this.prizesWon < PRIZE_STOCK): boolean {
+    const held = this.redemptions.filter((r) => !r.reverted);
+    return c !== null && stockLeft && held.length < REWARD_STOCK && !held.some((r) => r.customer === c);
+  }
+
+  /** The redemption delivering a prize customer c won: the customer's newest. */
+  private async delivered(c: number, what: string): Promise<Redemption> {
+    const list = await this.ok(this.client.get('/rewards/transactions', { query: { customer_id: String(this.customers[c]), per_page: '1' } }));
+    const id = Number(list.data[0]?.id);
+    expect(this.redemptions.some((r) => r.id === id), `${what}: the prize's redemption ${id} is new`).toBe(false);
+    const redemption = { id, customer: c };
+    this.redemptions.push(redemption);
+    return redemption;
+  }
+
+  private async redeem(c: number, what: string): Promise<void> {
+    const res = await this.client.post(`/rewards/${this.campaigns.reward}/redeem`, { location_id: LOCATION.id, customer_id: this.customers[c] });
+    const held = this.redemptions.filter((r) => !r.reverted);
+    // redeem_times reached, or out of stock: 409 conflict.
+    const expected = held.some((r) => r.customer === c) || held.length >= REWARD_STOCK ? refused(409, 'conflict') : OK;
+    this.answer(res, expected, what);
+    if (res.status === 200) this.redemptions.push({ id: Number(res.body.redemption_id), customer: c });
+  }
+
+  private async rollback(n: number, detail: string, what: string): Promise<void> {
+    if (this.redemptions.length === 0) return;
+    const redemption = this.redemptions[n % this.redemptions.length];
+    const res = await this.client.post(`/rewards/transactions/${redemption.id}/rollback`, { status_detail: detail });
+    if (redemption.reverted?.detail === detail) {
+      this.answer(res, OK, what);
+      expect(res.body, `${what}: the first answer again`).toEqual(redemption.reverted.answer);
+      return;
+    }
+    this.answer(res, redemption.reverted ? refused(409, 'conflict') : OK, what);
+    if (res.status === 200) redemption.reverted = { detail, answer: res.body };
+  }
+
+  private async voucherRedeem(c: number, what: string): Promise<void> {
+    const res = await this.client.post('/vouchers/redeem', { codes: [this.codes[c]], customer_id: this.customers[c], location_id: LOCATION.id });
+    this.answer(res, this.voucherRedemptions[c] < VOUCHER_USES ? OK : refused(402, 'voucher_redeemed'), what);
+    if (res.status === 200) this.voucherRedemptions[c]++;
+  }
+
+  private async voucherRollback(c: number, what: string): Promise<void> {
+    const res = await this.client.post('/vouchers/rollback', { codes: [this.codes[c]], customer_id: this.customers[c] });
+    this.answer(res, this.voucherRedemptions[c] > 0 ? OK : refused(400, 'invalid_request'), what);
+    if (res.status === 200) this.voucherRedemptions[c]--;
+  }
+
+  private async discountRedeem(c: number, campaign: 'budget' | 'once', what: string): Promise<void> {
+    const res = await this.client.post('/discounts/redeem', {
+      static_code: campaign === 'budget' ? this.campaigns.staticCode : this.campaigns.onceCode, customer_id: this.customers[c], cart_id: this.nextCart++, discount: REDEEMED_CENTS,
+    });
+    // Refused by neither the budget nor the once limit: the discount was already given (docs/decisions.md).
+    this.answer(res, OK, what);
+    if (campaign === 'budget') this.budgetSpent += REDEEMED_CENTS;
+    else this.onceUses[c]++;
+  }
+
+  private async trigger(c: number, what: string): Promise<void> {
+    const res = await this.client.post('/trigger', { trigger: this.campaigns.trigger, customer_id: this.customers[c] });
+    this.answer(res, OK, what);
+    const grants = this.triggers[c] < TRIGGER_LIMIT;
+    expect(this.applied(res.body, this.campaigns.triggerPoints), `${what}: the trigger's points (${this.triggers[c]} granted before)`).toBe(grants);
+    if (grants) this.triggers[c]++;
+    // Its instant win draws the reward too; nothing gives a trigger's prize back but the reward's rollback.
+    const prize = this.wins(c, this.triggerPrizesWon < TRIGGER_PRIZE_STOCK);
+    expect(this.won(res.body, this.campaigns.triggerWin), `${what}: the trigger's instant-win prize`).toBe(prize);
+    if (!prize) return;
+    this.triggerPrizesWon++;
+    await this.delivered(c, what);
+  }
+
+  /** The counters, read from the server. */
+  async check(after: string): Promise<void> {
+    const { client, campaigns: c } = this;
+    const budget = await this.ok(client.get(`/discounts/${c.budget}`));
+    expect(Math.round(budget.budget_spent * 100), `after ${after}: budget_spent`).toBe(this.budgetSpent);
+    expect(Math.round(budget.budget_available * 100), `after ${after}: budget_available`).toBe(Math.max(0, BUDGET_CENTS - this.budgetSpent));
+    const win = await this.ok(client.get(`/instant_wins/${c.instantWin}`));
+    expect(win.instant_win.instant_win_prizes[0].available_stock, `after ${after}: the prize's available_stock`).toBe(PRIZE_STOCK - this.prizesWon);
+    const spin = await this.ok(client.get(`/instant_wins/${c.triggerWin}`));
+    expect(spin.instant_win.instant_win_prizes[0].available_stock, `after ${after}: the trigger's prize's available_stock`).toBe(TRIGGER_PRIZE_STOCK - this.triggerPrizesWon);
+    const held = this.redemptions.filter((r) => !r.reverted);
+    const reward = await this.ok(client.get(`/rewards/${c.reward}`));
+    expect([reward.available_stock, reward.redemptions_quantity], `after ${after}: the reward's available_stock and redemptions_quantity`)
+      .toEqual([REWARD_STOCK - held.length, held.length]);
+    for (const [i, id] of this.customers.entries()) {
+      const mine = await this.ok(client.get(`/rewards/${c.reward}`, { query: { customer_id: String(id) } }));
+      const reasons = (mine.missing_redeem_conditions as [string, string][]).map(([reason]) => reason).sort();
+      const expected = [...(held.some((r) => r.customer === i) ? ['redeem_times'] : []), ...(held.length >= REWARD_STOCK ? ['stock'] : [])].sort();
+      expect(reasons, `after ${after}: customer ${id}'s missing_redeem_conditions`).toEqual(expected);
+      const voucher = await this.ok(client.get(`/vouchers/${this.codes[i]}`));
+      const used = this.voucherRedemptions[i];
+      expect({ redemptions: voucher.redemptions, available: voucher.available_redemptions, status: voucher.status }, `after ${after}: voucher ${this.codes[i]}`)
+        .toEqual({ redemptions: used, available: VOUCHER_USES - used, status: used >= VOUCHER_USES ? 'redeemed' : 'active' });
+    }
+  }
+}
+
+describe('counters', () => {
+  let server: TestServer;
+  let runs = 0;
+
+  beforeAll(async () => {
+    server = await startServer({ env: { POINTS_SETTLEMENT_INTERVAL_MS: '0' } });
+    expect((await server.client.post('/locations', LOCATION)).status).toBe(200);
+    // Carts are cancelled right after they are made (the contract's 5 minutes is a Company setting, 0 allowed).
+    expect((await server.client.patch('/company', { cart_cancellation_wait_seconds: 0 })).status).toBe(200);
+  });
+  afterAll(() => server?.dispose());
+
+  it('answer as the contract says, and consume and give back each counter exactly, never beyond its limit', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(command, { minLength: 5, maxLength: 25 }), async (commands) => {
+        runs++;
+        const run = new Run(server, runs);
+        await run.setUp();
+        for (const [n, picked] of commands.entries()) {
+          const cmd = await run.step(picked);
+          await run.check(`command ${n + 1}, ${JSON.stringify(cmd)}`);
+        }
+        await run.tearDown();
+      }),
+      // No shrinking: each attempt replays a sequence over HTTP; the counterexample is short enough to read.
+      { numRuns: RUNS, seed: SEED, endOnFailure: true },
+    );
+  }, 240_000);
+});
