@@ -3,33 +3,39 @@
  * consume and give back the limited things of a small set of campaigns, made afresh for each sequence: a 10%
  * discount with a budget of 0.50 (two 0.20 carts and a 0.10 one), a once-ever discount of a cent, a targeted
  * points campaign whose voucher has 2 redemptions, a reward with a stock of 3 and one redemption per customer,
- * an instant win of carts (prize stock 3) and one of a trigger (prize stock 2) whose prize is that reward, and
- * the trigger's points campaign, twice per customer. Commands: realtime carts (named or anonymous, with the
- * customer's voucher or without), returns of a sale's line, cart cancellations (of sales, returns or mirrors,
- * with a mirror id or without), reward redemptions and rollbacks (of prizes too), voucher redemptions and
- * rollbacks, `POST /discounts/redeem` of the budget's or the once campaign's static code, triggers, and any of
- * them sent again as it was. A model of the contract predicts each answer (200, or the refusal's status and
- * code) and what each 200 consumed: the discount, the once campaign, the voucher's campaign and the prizes of a
- * cart's answer, the points and prize of a trigger's.
+ * an instant win of carts (prize stock 3, two participations per customer) and one of a trigger (prize stock 2)
+ * whose prize is that reward, the trigger's points campaign (twice per customer) and a custom event's points
+ * campaign (once per customer, within a budget of 0.15). Commands: carts (realtime or `POST /carts`, named or
+ * anonymous, with the customer's voucher or without), returns of a sale's line, cart cancellations (of sales,
+ * returns or mirrors, with a mirror id or without), reward redemptions and rollbacks (of prizes too), voucher
+ * redemptions and rollbacks, `POST /discounts/redeem` of the budget's or the once campaign's static code,
+ * triggers, custom events (new, or the customer's last one again), and any of them sent again as it was. A
+ * model of the contract predicts each answer (200, or the refusal's status and code) and what each 200
+ * consumed: the discount, the once campaign, the voucher's campaign, taking part in the instant win and
+ * winning its prize in a cart's answer; the points and prize of a trigger's; the points of a custom event's.
  *
- * After every command it reads what the API shows of each counter (the budget's `budget_spent` and
- * `budget_available`, each instant win's `available_stock`, the reward's `available_stock` and
- * `redemptions_quantity`, each customer's `missing_redeem_conditions` of it, each voucher's `redemptions`,
- * `available_redemptions` and `status`) and checks:
- * - never beyond its limit (the budget passes its value only through `POST /discounts/redeem`, which it does
- *   not refuse, docs/campaigns.md; `budget_available` then reads 0);
+ * After every command it reads what the API shows of each counter (the budgets' `budget_spent`, the
+ * discount's `budget_available`, each instant win's `available_stock`, each customer's
+ * `remaining_participations` of the cart one and `missing_redeem_conditions` of the reward, the reward's
+ * `available_stock` and `redemptions_quantity`, each voucher's `redemptions`, `available_redemptions` and
+ * `status`) and checks:
+ * - never beyond its limit (the discount's budget passes its value only through `POST /discounts/redeem`,
+ *   which it does not refuse, docs/campaigns.md; `budget_available` then reads 0);
  * - what is consumed is what the 200s granted minus what the documented undos gave back: a cancellation gives
- *   back the cart's budget, once use, voucher redemption (none below 0: one given back already by
- *   `POST /vouchers/rollback` is not given back twice) and prize, whose stock comes back and whose redemption
- *   is reverted unless a rollback reverted it already; a reward rollback gives back the reward's unit and the
- *   customer's use, not the instant win's stock; a voucher rollback a redemption; `POST /discounts/redeem` adds
- *   to the budget and to the customer's once uses, refused by neither; a return gives no budget back
- *   (docs/decisions.md, "A return gives no budget back"), uses no once limit or voucher, and takes part in
- *   the cart instant win as any cart of a customer does;
- * - a refusal changes nothing (no partial write), and a cancellation or rollback sent again as it was within
- *   5 minutes is answered as the first (common rule 8), while another one is 409.
+ *   back the cart's budget, once use, instant-win participation, voucher redemption (none below 0: one given
+ *   back already by `POST /vouchers/rollback` is not given back twice) and prize, whose stock comes back and
+ *   whose redemption is reverted unless a rollback reverted it already; a reward rollback gives back the
+ *   reward's unit and the customer's use, not the instant win's stock; a voucher rollback a redemption;
+ *   `POST /discounts/redeem` adds to the budget and to the customer's once uses, refused by neither; a return
+ *   gives no budget back (docs/decisions.md, "A return gives no budget back"), uses no once limit or voucher,
+ *   and takes part in the cart instant win as any cart of a customer does; a grant cut by a budget grants what
+ *   is left; a cart sent again is 409 `duplicate_id` by `/carts/realtime` and 200 by `POST /carts` (its error
+ *   deferred), consuming nothing either way;
+ * - a refusal changes nothing (no partial write), and a cancellation, rollback or custom event sent again as it
+ *   was within 5 minutes is answered as the first (common rule 8), while another cancellation or rollback of
+ *   the same record is 409.
  * Once uses and the trigger's limit are read through the answers that depend on them (the next cart's
- * discount, the next trigger's points), which the model predicts.
+ * discount, the next trigger's or event's points), which the model predicts.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,16 +59,25 @@ const VOUCHER_POINTS = 3;
 const TRIGGER_POINTS = 10;
 const TRIGGER_LIMIT = 2;
 const PRIZE_STOCK = 3;
+/** The cart instant win's once_limit: participations per customer (ever). */
+const PARTICIPATIONS = 2;
 /** The stock of the instant win the trigger draws (the same reward as its prize). */
 const TRIGGER_PRIZE_STOCK = 2;
 /** Points every sale with a customer earns (so that returns take points back). */
 const CART_POINTS = 5;
 const REWARD_STOCK = 3;
 const VOUCHER_USES = 2;
+/**
+ * The custom event's points campaign: 10 points once per customer within a budget of 0.15, its points' money
+ * value: at the default point_value (0.01) a point is a cent, so the second grant is cut to 5 points.
+ */
+const EVENT_POINTS = 10;
+const EVENT_CENTS = EVENT_POINTS;
+const EVENT_BUDGET_CENTS = 15;
 
 type Command =
-  /** A 2.00 sale; `c` null: anonymous (and so without voucher). */
-  | { kind: 'cart'; c: number | null; voucher: boolean }
+  /** A 2.00 sale; `c` null: anonymous (and so without voucher); `create`: sent to POST /carts instead of /carts/realtime. */
+  | { kind: 'cart'; c: number | null; voucher: boolean; create: boolean }
   /** A return of the one unit of a sale (picked among the run's sales), by the sale's customer. */
   | { kind: 'return'; pick: number }
   /** A cancellation of one of the run's carts (sales, returns or mirrors), with a new mirror id or without. */
@@ -75,13 +90,15 @@ type Command =
   /** `POST /discounts/redeem` of a static code: the budget's (adds to it) or the once campaign's (counts a use). */
   | { kind: 'discountRedeem'; c: number; campaign: 'budget' | 'once' }
   | { kind: 'trigger'; c: number }
+  /** A custom event of customer c: its last one's data again (duplicate suppression: answered as the first), or new data. */
+  | { kind: 'event'; c: number; same: boolean }
   /** The previous command sent again as it was. */
   | { kind: 'repeat' };
 
 const customer = fc.nat(CUSTOMERS - 1);
 const pick = fc.nat(20);
 const command: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('cart' as const), c: fc.option(customer, { freq: 6 }), voucher: fc.boolean() }) },
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('cart' as const), c: fc.option(customer, { freq: 6 }), voucher: fc.boolean(), create: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('return' as const), pick }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick, mirrorId: fc.boolean() }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('redeem' as const), c: customer }) },
@@ -90,6 +107,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('voucherRollback' as const), c: customer }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('discountRedeem' as const), c: customer, campaign: fc.constantFrom('budget' as const, 'once' as const) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('trigger' as const), c: customer }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('event' as const), c: customer, same: fc.boolean() }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'repeat' as const }) },
 );
 
@@ -105,7 +123,8 @@ interface Cart {
   budget: number;
   once: boolean;
   voucher: boolean;
-  /** The instant-win prize it won: a redemption of the reward. */
+  /** Whether it took part in the cart instant win, and the prize it won: a redemption of the reward. */
+  tookPart: boolean;
   prize?: Redemption;
   /** A return: its ticket, and whether it moved points (read from its answer: returned-points.test.ts checks the amounts). */
   ticket?: Cart;
@@ -133,6 +152,8 @@ interface Campaigns {
   instantWin: number;
   triggerWin: number;
   cartPoints: number;
+  event: string;
+  eventPoints: number;
   reward: number;
 }
 
@@ -146,7 +167,7 @@ class Run {
   private nextCart: number;
   private previous: Command | undefined;
   /** The previous command's cart id and mirror id, so that a repeat sends the same ids. */
-  private previousIds: { cart?: number; mirror?: number } = {};
+  private previousIds: { cart?: number; mirror?: number; cancelled?: Cart } = {};
   private budgetSpent = 0;
   /** Uses of the once campaign by customer: carts count one (given back by their cancellation), `POST /discounts/redeem` one more, not refused. */
   private readonly onceUses: number[];
@@ -154,6 +175,11 @@ class Run {
   private readonly voucherRedemptions: number[];
   private prizesWon = 0;
   private triggerPrizesWon = 0;
+  private readonly participations: number[];
+  private readonly eventUses: number[];
+  private eventBudgetSpent = 0;
+  /** Per customer, its last custom event that was run (not answered again), and the answer. */
+  private readonly events: ({ body: Record<string, unknown>; answer: unknown } | undefined)[] = [];
 
   constructor(
     private readonly server: TestServer,
@@ -164,6 +190,8 @@ class Run {
     this.nextCart = n * 1000;
     this.onceUses = this.customers.map(() => 0);
     this.triggers = this.customers.map(() => 0);
+    this.eventUses = this.customers.map(() => 0);
+    this.participations = this.customers.map(() => 0);
     this.voucherRedemptions = this.customers.map(() => 0);
   }
 
@@ -213,15 +241,24 @@ class Run {
     // the reward's, and the customer's one redemption of it.
     const reward = await createReward(client, { name: `Mug ${n}`, points: 0, total_stock: REWARD_STOCK, redeem_times: 1, redeem_chances: 'always' });
     const instantWin = await this.ok(client.post('/instant_wins', {
-      rule_params: { name: `Scratch ${n}`, select_customers: 'loyalty' },
+      rule_params: { name: `Scratch ${n}`, select_customers: 'loyalty', once: 'always', once_limit: PARTICIPATIONS },
       instant_win: { instant_win_prizes: [{ name: `Prize ${n}`, outcome: { promotion_type: 'reward', promotion_id: reward }, weight: 1, stock: PRIZE_STOCK }] },
+    }));
+    const event = `event${n}`;
+    const definition = await this.ok(client.post('/custom_event_definitions', { slug: event, schema: { type: 'object' } }));
+    const eventPoints = await this.ok(client.post('/points', {
+      rule_params: {
+        name: `Event ${n}`, custom_entity_definition_id: definition.id, once: 'always', once_limit: 1, budget_value: EVENT_BUDGET_CENTS / 100,
+        rule_effects: [{ type: 'direct_value', value: EVENT_POINTS, distribution: 'total' }],
+      },
     }));
     const triggerWin = await this.ok(client.post('/instant_wins', {
       rule_params: { name: `Spin ${n}`, select_customers: 'loyalty', when: trigger },
       instant_win: { instant_win_prizes: [{ name: `Prize ${n}`, outcome: { promotion_type: 'reward', promotion_id: reward }, weight: 1, stock: TRIGGER_PRIZE_STOCK }] },
     }));
     this.campaigns = {
-      budget: budget.id, staticCode, once: once.id, onceCode: `O${n}`, voucher: voucher.id, trigger, triggerPoints, instantWin: instantWin.id, triggerWin: triggerWin.id, cartPoints: cartPoints.id, reward,
+      budget: budget.id, staticCode, once: once.id, onceCode: `O${n}`, voucher: voucher.id, trigger, triggerPoints, instantWin: instantWin.id, triggerWin: triggerWin.id, cartPoints: cartPoints.id,
+      event, eventPoints: eventPoints.id, reward,
     };
   }
 
@@ -229,7 +266,7 @@ class Run {
   async tearDown(): Promise<void> {
     const { client, campaigns: c } = this;
     for (const id of [c.budget, c.once]) await this.ok(client.patch(`/discounts/${id}`, { rule_params: { active: false } }));
-    for (const id of [c.voucher, c.cartPoints]) await this.ok(client.patch(`/points/${id}`, { rule_params: { active: false } }));
+    for (const id of [c.voucher, c.cartPoints, c.eventPoints]) await this.ok(client.patch(`/points/${id}`, { rule_params: { active: false } }));
     for (const id of [c.instantWin, c.triggerWin]) await this.ok(client.patch(`/instant_wins/${id}`, { rule_params: { active: false } }));
   }
 
@@ -257,7 +294,7 @@ class Run {
       case 'repeat':
         return;
       case 'cart':
-        return this.cart(cmd.c, cmd.voucher, repeat, what);
+        return this.cart(cmd.c, cmd.voucher, cmd.create, repeat, what);
       case 'return':
         return this.giveBack(cmd.pick, repeat, what);
       case 'cancel':
@@ -274,6 +311,8 @@ class Run {
         return this.discountRedeem(cmd.c, cmd.campaign, what);
       case 'trigger':
         return this.trigger(cmd.c, what);
+      case 'event':
+        return this.event(cmd.c, cmd.same, what);
     }
   }
 
@@ -287,30 +326,28 @@ class Run {
     return (body.effects as { rule_id: number }[]).some((e) => Number(e.rule_id) === campaign);
   }
 
-  private async cart(c: number | null, voucher: boolean, repeat: boolean, what: string): Promise<void> {
+  private async cart(c: number | null, voucher: boolean, create: boolean, repeat: boolean, what: string): Promise<void> {
     const id = this.cartId(repeat);
     const fields: Record<string, unknown> = { id };
     if (c !== null) fields.customer_id = this.customers[c];
     if (c !== null && voucher) fields.coupons_desired = [this.codes[c]];
-    const res = await this.client.post('/carts/realtime', cartBody(2, fields));
-    // The same id again is a duplicate (realtime: refused, nothing consumed).
+    const res = await this.client.post(create ? '/carts' : '/carts/realtime', cartBody(2, fields));
+    // The same id again is a duplicate, and consumes nothing: refused by realtime, answered 200 by POST /carts (its
+    // evaluation, not stored; the error deferred onto the stored cart, docs/carts.md).
     const duplicate = this.carts.some((x) => x.id === id);
-    this.answer(res, duplicate ? refused(409, 'duplicate_id') : OK, what);
+    this.answer(res, duplicate && !create ? refused(409, 'duplicate_id') : OK, what);
     if (duplicate) return;
     const budget = Math.min(CART_DISCOUNT_CENTS, Math.max(0, BUDGET_CENTS - this.budgetSpent));
     // A once limit needs a customer to count against (docs/decisions.md); so does a loyalty instant win.
     const once = c !== null && this.onceUses[c] < 1;
     const usesVoucher = c !== null && voucher && this.voucherRedemptions[c] < VOUCHER_USES;
-    const prize = this.wins(c);
     expect(Math.round(res.body.total_discount_applied * 100), `${what}: the discount (budget left ${BUDGET_CENTS - this.budgetSpent})`).toBe(budget + (once ? ONCE_CENTS : 0));
     expect(this.applied(res.body, this.campaigns.once), `${what}: the once campaign`).toBe(once);
     expect(this.applied(res.body, this.campaigns.voucher), `${what}: the voucher's campaign`).toBe(usesVoucher);
-    expect(this.won(res.body), `${what}: the instant win's prize`).toBe(prize);
     this.budgetSpent += budget;
     if (once) this.onceUses[c!]++;
     if (usesVoucher) this.voucherRedemptions[c!]++;
-    if (prize) this.prizesWon++;
-    this.carts.push({ id, customer: c, kind: 'sale', budget, once, voucher: usesVoucher, prize: prize ? await this.delivered(c!, what) : undefined });
+    this.carts.push({ id, customer: c, kind: 'sale', budget, once, voucher: usesVoucher, ...(await this.draw(c, res.body, what)) });
   }
 
   private async giveBack(n: number, repeat: boolean, what: string): Promise<void> {
@@ -331,20 +368,19 @@ class Run {
     // A return gives no budget back (docs/decisions.md) and takes no discount (a negative line), uses no once
     // limit (it earns no points) and no voucher (none sent); it is a cart with a customer, so it takes part in
     // the instant win like any other (the contract evaluates instant wins on every realtime cart).
-    const prize = this.wins(ticket.customer);
     expect(Math.round(res.body.total_discount_applied * 100), `${what}: the discount`).toBe(0);
     expect(this.applied(res.body, this.campaigns.once), `${what}: the once campaign`).toBe(false);
     expect(this.applied(res.body, this.campaigns.voucher), `${what}: the voucher's campaign`).toBe(false);
-    expect(this.won(res.body), `${what}: the instant win's prize`).toBe(prize);
-    if (prize) this.prizesWon++;
-    const delivered = prize ? await this.delivered(ticket.customer!, what) : undefined;
+    const drawn = await this.draw(ticket.customer, res.body, what);
     const movedPoints = res.body.score_returned_from_customer !== 0 || res.body.score_returned_to_customer !== 0;
-    this.carts.push({ id, customer: ticket.customer, kind: 'return', budget: 0, once: false, voucher: false, prize: delivered, ticket, movedPoints });
+    this.carts.push({ id, customer: ticket.customer, kind: 'return', budget: 0, once: false, voucher: false, ...drawn, ticket, movedPoints });
   }
 
   private async cancel(n: number, mirrorId: boolean, repeat: boolean, what: string): Promise<void> {
     if (this.carts.length === 0) return;
-    const cart = this.carts[n % this.carts.length];
+    // A repeat cancels the same cart again (the pick would now fall elsewhere: the mirror joined the list).
+    const cart = repeat && this.previousIds.cancelled ? this.previousIds.cancelled : this.carts[n % this.carts.length];
+    this.previousIds.cancelled = cart;
     const body: Record<string, unknown> = { cart_to_cancel_id: cart.id };
     let mirror: number | undefined;
     if (mirrorId) {
@@ -360,11 +396,12 @@ class Run {
       expect(res.body, `${what}: the first answer again`).toEqual(cart.cancelled.answer);
       return;
     }
+    // The cart to cancel is judged before the mirror's id.
     const expected = cart.kind === 'mirror' ? refused(400, 'invalid_request')
       : cart.cancelled ? refused(409, 'conflict')
-      : mirror !== undefined && this.carts.some((x) => x.id === mirror) ? refused(409, 'duplicate_id')
       // A return that moved points, of a ticket cancelled since, would give back what the ticket's cancellation settled.
       : cart.kind === 'return' && cart.movedPoints && cart.ticket!.cancelled ? refused(409, 'conflict')
+      : mirror !== undefined && this.carts.some((x) => x.id === mirror) ? refused(409, 'duplicate_id')
       : OK;
     this.answer(res, expected, what);
     if (res.status !== 200) return;
@@ -373,12 +410,29 @@ class Run {
     if (cart.once) this.onceUses[cart.customer!]--;
     // A redemption given back already by POST /vouchers/rollback is not given back twice: never below 0.
     if (cart.voucher) this.voucherRedemptions[cart.customer!] = Math.max(0, this.voucherRedemptions[cart.customer!] - 1);
+    if (cart.tookPart) this.participations[cart.customer!]--;
     if (cart.prize) {
       // The prize's stock comes back; its redemption is reverted unless a rollback reverted it already.
       this.prizesWon--;
       cart.prize.reverted ??= {};
     }
-    this.carts.push({ id: Number(res.body.id ?? mirror), customer: cart.customer, kind: 'mirror', budget: 0, once: false, voucher: false });
+    this.carts.push({ id: Number(res.body.id ?? mirror), customer: cart.customer, kind: 'mirror', budget: 0, once: false, voucher: false, tookPart: false });
+  }
+
+  /**
+   * The cart instant win in a cart's answer: customer c takes part up to its once_limit (a participation given
+   * back by the cart's cancellation), whether it wins or not; it wins while the prize can be given (`wins`).
+   */
+  private async draw(c: number | null, body: any, what: string): Promise<{ tookPart: boolean; prize?: Redemption }> {
+    const tookPart = c !== null && this.participations[c] < PARTICIPATIONS;
+    const prize = tookPart && this.wins(c);
+    expect(this.applied(body, this.campaigns.instantWin), `${what}: the instant win taken part in`).toBe(tookPart);
+    expect(this.won(body), `${what}: the instant win's prize`).toBe(prize);
+    if (!tookPart) return { tookPart };
+    this.participations[c!]++;
+    if (!prize) return { tookPart };
+    this.prizesWon++;
+    return { tookPart, prize: await this.delivered(c!, what) };
   }
 
   /**
@@ -458,9 +512,32 @@ class Run {
     await this.delivered(c, what);
   }
 
+  private async event(c: number, same: boolean, what: string): Promise<void> {
+    const last = this.events[c];
+    const body = same && last ? last.body : { slug: this.campaigns.event, customer_id: this.customers[c], data: { n: this.nextCart++ } };
+    const res = await this.client.post('/custom_events', body);
+    this.answer(res, OK, what);
+    if (last && JSON.stringify(body) === JSON.stringify(last.body)) {
+      // Common rule 8: the same event of the customer within 5 minutes is answered as the first, nothing granted again.
+      expect(res.body, `${what}: the first answer again`).toEqual(last.answer);
+      return;
+    }
+    this.events[c] = { body, answer: res.body };
+    // Once per customer, within the campaign's budget: its points' money value, the last grant cut to what is left
+    // (as a cart's budget is filled), none once it is spent (docs/decisions.md).
+    const cents = this.eventUses[c] < 1 ? Math.min(EVENT_CENTS, EVENT_BUDGET_CENTS - this.eventBudgetSpent) : 0;
+    const granted = (res.body.effects as { rule_id: number; value: number }[]).filter((e) => Number(e.rule_id) === this.campaigns.eventPoints).map((e) => e.value);
+    expect(granted, `${what}: the event's points (budget spent ${this.eventBudgetSpent})`).toEqual(cents > 0 ? [cents] : []);
+    if (cents === 0) return;
+    this.eventUses[c]++;
+    this.eventBudgetSpent += cents;
+  }
+
   /** The counters, read from the server. */
   async check(after: string): Promise<void> {
     const { client, campaigns: c } = this;
+    const events = await this.ok(client.get(`/points/${c.eventPoints}`));
+    expect(Math.round(events.budget_spent * 100), `after ${after}: the event campaign's budget_spent`).toBe(this.eventBudgetSpent);
     const budget = await this.ok(client.get(`/discounts/${c.budget}`));
     expect(Math.round(budget.budget_spent * 100), `after ${after}: budget_spent`).toBe(this.budgetSpent);
     expect(Math.round(budget.budget_available * 100), `after ${after}: budget_available`).toBe(Math.max(0, BUDGET_CENTS - this.budgetSpent));
@@ -477,6 +554,8 @@ class Run {
       const reasons = (mine.missing_redeem_conditions as [string, string][]).map(([reason]) => reason).sort();
       const expected = [...(held.some((r) => r.customer === i) ? ['redeem_times'] : []), ...(held.length >= REWARD_STOCK ? ['stock'] : [])].sort();
       expect(reasons, `after ${after}: customer ${id}'s missing_redeem_conditions`).toEqual(expected);
+      const scratch = await this.ok(client.get(`/instant_wins/${c.instantWin}`, { query: { customer_id: String(id) } }));
+      expect(scratch.remaining_participations, `after ${after}: customer ${id}'s remaining_participations`).toBe(PARTICIPATIONS - this.participations[i]);
       const voucher = await this.ok(client.get(`/vouchers/${this.codes[i]}`));
       const used = this.voucherRedemptions[i];
       expect({ redemptions: voucher.redemptions, available: voucher.available_redemptions, status: voucher.status }, `after ${after}: voucher ${this.codes[i]}`)
