@@ -1,14 +1,15 @@
 /**
  * The counters over HTTP, against one real server: random sequences of commands among three customers that
  * consume and give back the limited things of a small set of campaigns, made afresh for each sequence: a 10%
- * discount with a budget of 0.50 (two 0.20 carts and a 0.10 one), a once-ever discount of a cent, a targeted
- * points campaign whose voucher has 2 redemptions, a reward with a stock of 3 and one redemption per customer,
- * an instant win of carts (prize stock 3, two participations per customer) and one of a trigger (prize stock 2)
- * whose prize is that reward, the trigger's points campaign (twice per customer) and a custom event's points
- * campaign (once per customer, within a budget of 0.15). Commands: carts (realtime or `POST /carts`, named or
- * anonymous, with the customer's voucher or without), returns of a sale's line, cart cancellations (of sales,
- * returns or mirrors, with a mirror id or without), reward redemptions and rollbacks (of prizes too), voucher
- * redemptions and rollbacks, `POST /discounts/redeem` of the budget's or the once campaign's static code,
+ * discount with a budget of 0.50 a day (two 0.20 carts and a 0.10 one), a once-a-day discount of a cent, a
+ * targeted points campaign whose voucher has 2 redemptions, a reward of 10 points with a stock of 3 and one
+ * redemption per customer, an instant win of carts (prize stock 3, two participations per customer) and one of
+ * a trigger (prize stock 2) whose prize is that reward, the trigger's points campaign (twice per customer) and a
+ * custom event's points campaign (once per customer, within a budget of 0.15). Commands: carts (realtime or
+ * `POST /carts`, named or anonymous, with the customer's voucher or without, of today or a day old: a till's
+ * backlog), returns of a sale's line, cart cancellations (of sales, returns or mirrors, with a mirror id or
+ * without), reward redemptions and rollbacks (of prizes too), voucher redemptions and rollbacks (of one code or
+ * a list: all or nothing), `POST /discounts/redeem` of the budget's or the once campaign's static code,
  * triggers, custom events (new, or the customer's last one again), and any of them sent again as it was. A
  * model of the contract predicts each answer (200, or the refusal's status and code) and what each 200
  * consumed: the discount, the once campaign, the voucher's campaign, taking part in the instant win and
@@ -28,7 +29,8 @@
  *   reward's unit and the customer's use, not the instant win's stock; a voucher rollback a redemption;
  *   `POST /discounts/redeem` adds to the budget and to the customer's once uses, refused by neither; a return
  *   gives no budget back (docs/decisions.md, "A return gives no budget back"), uses no once limit or voucher,
- *   and takes part in the cart instant win as any cart of a customer does; a grant cut by a budget grants what
+ *   and takes part in the cart instant win as any cart of a customer does; a back-dated sale consumes its own
+ *   day's budget and once limit, and its cancellation gives them back there; a grant cut by a budget grants what
  *   is left; a cart sent again is 409 `duplicate_id` by `/carts/realtime` and 200 by `POST /carts` (its error
  *   deferred), consuming nothing either way;
  * - a refusal changes nothing (no partial write), and a cancellation, rollback or custom event sent again as it
@@ -48,6 +50,9 @@ import { startServer, type TestResponse, type TestServer } from '../server/src/t
 const SEED = Number(process.env.FUZZ_SEED ?? 20261128);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const CUSTOMERS = 3;
+const DAY_MS = 86_400_000;
+/** The day of an instant in the Company's timezone (UTC, the default): the key of a `num_day` period. */
+const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 /** The discount's budget and what it takes from each 2.00 cart (10%), in cents: the third cart gets what is left. */
 const BUDGET_CENTS = 50;
 const CART_DISCOUNT_CENTS = 20;
@@ -78,8 +83,11 @@ const EVENT_CENTS = EVENT_POINTS;
 const EVENT_BUDGET_CENTS = 15;
 
 type Command =
-  /** A 2.00 sale; `c` null: anonymous (and so without voucher); `create`: sent to POST /carts instead of /carts/realtime. */
-  | { kind: 'cart'; c: number | null; voucher: boolean; create: boolean }
+  /**
+   * A 2.00 sale; `c` null: anonymous (and so without voucher); `create`: sent to POST /carts instead of
+   * /carts/realtime; `yesterday`: a till's backlog, dated a day ago.
+   */
+  | { kind: 'cart'; c: number | null; voucher: boolean; create: boolean; yesterday: boolean }
   /** A return of the one unit of a sale (picked among the run's sales), by the sale's customer. */
   | { kind: 'return'; pick: number }
   /** A cancellation of one of the run's carts (sales, returns or mirrors), with a new mirror id or without. */
@@ -103,7 +111,7 @@ const pick = fc.nat(20);
 /** Mostly one customer's code, sometimes several (seldom one twice). */
 const codes = fc.oneof({ weight: 3, arbitrary: customer.map((c) => [c]) }, { weight: 2, arbitrary: fc.array(customer, { minLength: 2, maxLength: 3 }) });
 const command: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('cart' as const), c: fc.option(customer, { freq: 6 }), voucher: fc.boolean(), create: fc.boolean() }) },
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('cart' as const), c: fc.option(customer, { freq: 6 }), voucher: fc.boolean(), create: fc.boolean(), yesterday: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('return' as const), pick }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick, mirrorId: fc.boolean() }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('redeem' as const), c: customer }) },
@@ -125,6 +133,8 @@ interface Cart {
   id: number;
   customer: number | null;
   kind: 'sale' | 'return' | 'mirror';
+  /** The day of the sale, whose budget and once limit it consumed. */
+  day: string;
   budget: number;
   once: boolean;
   voucher: boolean;
@@ -173,9 +183,10 @@ class Run {
   private previous: Command | undefined;
   /** The previous command's cart id and mirror id, so that a repeat sends the same ids. */
   private previousIds: { cart?: number; mirror?: number; cancelled?: Cart } = {};
-  private budgetSpent = 0;
-  /** Uses of the once campaign by customer: carts count one (given back by their cancellation), `POST /discounts/redeem` one more, not refused. */
-  private readonly onceUses: number[];
+  /** The discount's budget spent, in cents, by day (its period is `num_day`). */
+  private readonly budgetSpent = new Map<string, number>();
+  /** Uses of the once campaign by customer and day (`c day`): a cart counts one (given back by its cancellation), `POST /discounts/redeem` one more, not refused. */
+  private readonly onceUses = new Map<string, number>();
   private readonly triggers: number[];
   private readonly voucherRedemptions: number[];
   private prizesWon = 0;
@@ -193,7 +204,6 @@ class Run {
     this.customers = Array.from({ length: CUSTOMERS }, (_, i) => n * 100 + i);
     this.codes = this.customers.map((id) => `V${id}`);
     this.nextCart = n * 1000;
-    this.onceUses = this.customers.map(() => 0);
     this.triggers = this.customers.map(() => 0);
     this.eventUses = this.customers.map(() => 0);
     this.participations = this.customers.map(() => 0);
@@ -222,12 +232,12 @@ class Run {
     for (const id of this.customers) await createCustomer(client, id);
     const staticCode = `B${n}`;
     const budget = await this.ok(client.post('/discounts', {
-      rule_params: { name: `Budget ${n}`, budget_value: BUDGET_CENTS / 100, rule_effects: [{ type: 'percentage', value: 10, distribution: 'individual_items' }] },
+      rule_params: { name: `Budget ${n}`, budget_value: BUDGET_CENTS / 100, budget_period: 'num_day', rule_effects: [{ type: 'percentage', value: 10, distribution: 'individual_items' }] },
       coupon_params: { static_code: staticCode },
     }));
     // A discount, so that its static code can be redeemed by POST /discounts/redeem (discount campaigns only).
     const once = await this.ok(client.post('/discounts', {
-      rule_params: { name: `Once ${n}`, once: 'always', once_limit: 1, rule_effects: [{ type: 'direct_value', value: ONCE_CENTS / 100, distribution: 'total' }] },
+      rule_params: { name: `Once ${n}`, once: 'num_day', once_limit: 1, rule_effects: [{ type: 'direct_value', value: ONCE_CENTS / 100, distribution: 'total' }] },
       coupon_params: { static_code: `O${n}` },
     }));
     const voucher = await this.ok(client.post('/points', {
@@ -299,7 +309,7 @@ class Run {
       case 'repeat':
         return;
       case 'cart':
-        return this.cart(cmd.c, cmd.voucher, cmd.create, repeat, what);
+        return this.cart(cmd, repeat, what);
       case 'return':
         return this.giveBack(cmd.pick, repeat, what);
       case 'cancel':
@@ -321,6 +331,22 @@ class Run {
     }
   }
 
+  private spent(day: string): number {
+    return this.budgetSpent.get(day) ?? 0;
+  }
+
+  private spend(day: string, cents: number): void {
+    this.budgetSpent.set(day, this.spent(day) + cents);
+  }
+
+  private uses(c: number, day: string): number {
+    return this.onceUses.get(`${c} ${day}`) ?? 0;
+  }
+
+  private use(c: number, day: string, uses: number): void {
+    this.onceUses.set(`${c} ${day}`, this.uses(c, day) + uses);
+  }
+
   /** Whether the answer won the run's instant-win prize (an instant_win effect without prize data is taking part without winning). */
   private won(body: any, instantWin = this.campaigns.instantWin): boolean {
     return (body.effects as { rule_id: number; prize_name?: string }[]).some((e) => Number(e.rule_id) === instantWin && e.prize_name !== undefined);
@@ -331,9 +357,11 @@ class Run {
     return (body.effects as { rule_id: number }[]).some((e) => Number(e.rule_id) === campaign);
   }
 
-  private async cart(c: number | null, voucher: boolean, create: boolean, repeat: boolean, what: string): Promise<void> {
+  private async cart({ c, voucher, create, yesterday }: Command & { kind: 'cart' }, repeat: boolean, what: string): Promise<void> {
     const id = this.cartId(repeat);
-    const fields: Record<string, unknown> = { id };
+    const at = new Date(Date.now() - (yesterday ? DAY_MS : 0));
+    const day = dayOf(at);
+    const fields: Record<string, unknown> = { id, creation_date: at.toISOString().slice(0, 19) + 'Z' };
     if (c !== null) fields.customer_id = this.customers[c];
     if (c !== null && voucher) fields.coupons_desired = [this.codes[c]];
     const res = await this.client.post(create ? '/carts' : '/carts/realtime', cartBody(2, fields));
@@ -342,17 +370,22 @@ class Run {
     const duplicate = this.carts.some((x) => x.id === id);
     this.answer(res, duplicate && !create ? refused(409, 'duplicate_id') : OK, what);
     if (duplicate) return;
-    const budget = Math.min(CART_DISCOUNT_CENTS, Math.max(0, BUDGET_CENTS - this.budgetSpent));
+    // The budget and the once limit count on the day of the sale (docs/decisions.md, "Counters and daily metrics
+    // count on the day of the sale").
+    const left = BUDGET_CENTS - this.spent(day);
+    const budget = Math.min(CART_DISCOUNT_CENTS, Math.max(0, left));
     // A once limit needs a customer to count against (docs/decisions.md); so does a loyalty instant win.
-    const once = c !== null && this.onceUses[c] < 1;
+    const once = c !== null && this.uses(c, day) < 1;
+    // The voucher has no start of its own (its coupon sets none), so a sale of yesterday uses it too although it
+    // was issued today: the server judges only a voucher's `available_from` at the sale's date.
     const usesVoucher = c !== null && voucher && this.voucherRedemptions[c] < VOUCHER_USES;
-    expect(Math.round(res.body.total_discount_applied * 100), `${what}: the discount (budget left ${BUDGET_CENTS - this.budgetSpent})`).toBe(budget + (once ? ONCE_CENTS : 0));
+    expect(Math.round(res.body.total_discount_applied * 100), `${what}: the discount (budget left on ${day}: ${left})`).toBe(budget + (once ? ONCE_CENTS : 0));
     expect(this.applied(res.body, this.campaigns.once), `${what}: the once campaign`).toBe(once);
     expect(this.applied(res.body, this.campaigns.voucher), `${what}: the voucher's campaign`).toBe(usesVoucher);
-    this.budgetSpent += budget;
-    if (once) this.onceUses[c!]++;
+    this.spend(day, budget);
+    if (once) this.use(c!, day, 1);
     if (usesVoucher) this.voucherRedemptions[c!]++;
-    this.carts.push({ id, customer: c, kind: 'sale', budget, once, voucher: usesVoucher, ...(await this.draw(c, res.body, what)) });
+    this.carts.push({ id, customer: c, kind: 'sale', day, budget, once, voucher: usesVoucher, ...(await this.draw(c, res.body, what)) });
   }
 
   private async giveBack(n: number, repeat: boolean, what: string): Promise<void> {
@@ -378,7 +411,7 @@ class Run {
     expect(this.applied(res.body, this.campaigns.voucher), `${what}: the voucher's campaign`).toBe(false);
     const drawn = await this.draw(ticket.customer, res.body, what);
     const movedPoints = res.body.score_returned_from_customer !== 0 || res.body.score_returned_to_customer !== 0;
-    this.carts.push({ id, customer: ticket.customer, kind: 'return', budget: 0, once: false, voucher: false, ...drawn, ticket, movedPoints });
+    this.carts.push({ id, customer: ticket.customer, kind: 'return', day: dayOf(new Date()), budget: 0, once: false, voucher: false, ...drawn, ticket, movedPoints });
   }
 
   private async cancel(n: number, mirrorId: boolean, repeat: boolean, what: string): Promise<void> {
@@ -411,8 +444,9 @@ class Run {
     this.answer(res, expected, what);
     if (res.status !== 200) return;
     cart.cancelled = { body: text, answer: res.body };
-    this.budgetSpent -= cart.budget;
-    if (cart.once) this.onceUses[cart.customer!]--;
+    // Given back on the day it was taken (docs/carts.md, Cancellation).
+    this.spend(cart.day, -cart.budget);
+    if (cart.once) this.use(cart.customer!, cart.day, -1);
     // A redemption given back already by POST /vouchers/rollback is not given back twice: never below 0.
     if (cart.voucher) this.voucherRedemptions[cart.customer!] = Math.max(0, this.voucherRedemptions[cart.customer!] - 1);
     if (cart.tookPart) this.participations[cart.customer!]--;
@@ -421,7 +455,7 @@ class Run {
       this.prizesWon--;
       cart.prize.reverted ??= {};
     }
-    this.carts.push({ id: Number(res.body.id ?? mirror), customer: cart.customer, kind: 'mirror', budget: 0, once: false, voucher: false, tookPart: false });
+    this.carts.push({ id: Number(res.body.id ?? mirror), customer: cart.customer, kind: 'mirror', day: dayOf(new Date()), budget: 0, once: false, voucher: false, tookPart: false });
   }
 
   /**
@@ -512,8 +546,9 @@ class Run {
     });
     // Refused by neither the budget nor the once limit: the discount was already given (docs/decisions.md).
     this.answer(res, OK, what);
-    if (campaign === 'budget') this.budgetSpent += REDEEMED_CENTS;
-    else this.onceUses[c]++;
+    // Counted today, the redemption's day.
+    if (campaign === 'budget') this.spend(dayOf(new Date()), REDEEMED_CENTS);
+    else this.use(c, dayOf(new Date()), 1);
   }
 
   private async trigger(c: number, what: string): Promise<void> {
@@ -557,8 +592,10 @@ class Run {
     const events = await this.ok(client.get(`/points/${c.eventPoints}`));
     expect(Math.round(events.budget_spent * 100), `after ${after}: the event campaign's budget_spent`).toBe(this.eventBudgetSpent);
     const budget = await this.ok(client.get(`/discounts/${c.budget}`));
-    expect(Math.round(budget.budget_spent * 100), `after ${after}: budget_spent`).toBe(this.budgetSpent);
-    expect(Math.round(budget.budget_available * 100), `after ${after}: budget_available`).toBe(Math.max(0, BUDGET_CENTS - this.budgetSpent));
+    // Today's period: what the next cart of today is checked against.
+    const today = this.spent(dayOf(new Date()));
+    expect(Math.round(budget.budget_spent * 100), `after ${after}: budget_spent`).toBe(today);
+    expect(Math.round(budget.budget_available * 100), `after ${after}: budget_available`).toBe(Math.max(0, BUDGET_CENTS - today));
     const win = await this.ok(client.get(`/instant_wins/${c.instantWin}`));
     expect(win.instant_win.instant_win_prizes[0].available_stock, `after ${after}: the prize's available_stock`).toBe(PRIZE_STOCK - this.prizesWon);
     const spin = await this.ok(client.get(`/instant_wins/${c.triggerWin}`));
