@@ -25,8 +25,8 @@ import type { ChallengeRecord } from './types.js';
 
 export interface CartProgress {
   customer: CustomerRecord;
-  /** The cart total as sent (amount paid). */
-  total: number | string;
+  /** What the cart adds to `total_spent`, in cents: its total as answered (after the evaluation's discounts), `totalCents`. */
+  total_spent_cents: number;
   /** Points the cart granted. */
   points: number;
   location_id: string | null;
@@ -66,7 +66,7 @@ export function salesDay(creationDate: string, now: string, timezone: string): s
 export function advanceChallenges(env: StoreEnv, tenant: Tenant, clock: ProgressClock, cart: CartProgress): number {
   const store = new ChallengeStore(env);
   store.addCartInTransaction(tenant, cart.customer.id, cart.day, {
-    total_spent_cents: cents(cart.total),
+    total_spent_cents: cart.total_spent_cents,
     carts: isSale(cart.lines) ? 1 : 0,
     points_earned: cart.points,
   });
@@ -109,7 +109,8 @@ export interface CancelledCart {
   stored_at: string;
   /** The local day its metrics were added to (CartRecord.metrics_day); absent on carts stored before it was recorded. */
   metrics_day?: string;
-  total: number | string;
+  /** What the cart added to `total_spent`, in cents. */
+  total_spent_cents: number;
   points: number;
   /** Its lines as sent: a cart that only returned goods was not counted in `carts`. */
   lines: unknown;
@@ -123,7 +124,7 @@ export interface CancelledCart {
  */
 export function retractCart(env: StoreEnv, tenant: Tenant, timezone: string, cart: CancelledCart): void {
   const day = cart.metrics_day ?? localDate(new Date(cart.stored_at), timezone);
-  new ChallengeStore(env).addCartInTransaction(tenant, cart.customer_id, day, { total_spent_cents: -cents(cart.total), carts: isSale(cart.lines) ? -1 : 0, points_earned: -cart.points }, cart.origin);
+  new ChallengeStore(env).addCartInTransaction(tenant, cart.customer_id, day, { total_spent_cents: -cart.total_spent_cents, carts: isSale(cart.lines) ? -1 : 0, points_earned: -cart.points }, cart.origin);
 }
 
 /**
@@ -136,7 +137,7 @@ export function isSale(lines: unknown): boolean {
 }
 
 /** A cart total in integer cents (0 when not a finite number). */
-function cents(total: number | string): number {
+export function totalCents(total: number | string): number {
   const value = new Decimal(String(total));
   return value.isFinite() ? value.times(100).toDecimalPlaces(0).toNumber() : 0;
 }
