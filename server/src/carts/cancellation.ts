@@ -151,11 +151,11 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
     const points = writes.points.reduce((sum, p) => sum + p.amount, 0);
     // A cart stored before carts recorded what they added to total_spent had added the total it sent.
     const spent = original.total_spent_cents ?? totalCents(String(original.request.total));
-    retractCart(env, tenant, settings.timezone, { customer_id: original.customer_id, origin: original.origin_customer_id ?? original.customer_id, stored_at: original.stored_at, ...(original.metrics_day === undefined ? {} : { metrics_day: original.metrics_day }), total_spent_cents: spent, points, lines: original.request.lines });
+    const added = retractCart(env, tenant, settings.timezone, { customer_id: original.customer_id, origin: original.origin_customer_id ?? original.customer_id, stored_at: original.stored_at, ...(original.metrics_day === undefined ? {} : { metrics_day: original.metrics_day }), total_spent_cents: spent, points, lines: original.request.lines });
     // The metrics fell: a level lost is recorded as a realtime cart records one, so the level won again later is a new
     // won_at, not the one the cancelled cart had won; a level it may have helped win is not retained (tiers/held.ts).
     const holder = new CustomerStore(env).get(tenant, original.customer_id);
-    if (holder && holder.deleted_at === undefined) recalculateTiers(env, tenant, holder, at, settings, { takenBack: { since: original.stored_at } });
+    if (holder && holder.deleted_at === undefined) recalculateTiers(env, tenant, holder, at, settings, { takenBack: { since: original.stored_at }, added });
   }
   if (original.customer_id !== null && response.customer[0]) {
     response.customer = [summaryAtBalance(response.customer[0], readBalance(env, tenant, original.customer_id, clock), settings)];

@@ -15,7 +15,7 @@
  * parallel (bench/README.md, "Carts: the write lock").
  */
 import { TallyError, type CartResponse, type Outcome, type ReturnedPoints, type Writes } from '@tally/engine';
-import { advanceChallenges, salesDay, totalCents } from '../challenges/progress.js';
+import { advanceChallenges, cartMetrics, salesDay, totalCents } from '../challenges/progress.js';
 import { deliverPrizes } from '../instant-wins/deliver.js';
 import { raiseVoucherEvent } from '../vouchers/events.js';
 import { afterUse } from '../vouchers/use.js';
@@ -230,8 +230,9 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     // The spend is what the cart charges, its total as answered and read (after this evaluation's discounts), not the
     // total it sent; recorded on the cart so that its cancellation takes back exactly this.
     spentCents = totalCents(evaluation.total);
-    levelPoints = advanceChallenges(env, tenant, { now, timezone: pending.settings.timezone, settings: pending.settings }, { customer: customer.record, total_spent_cents: spentCents, points, location_id: location, lines: body.lines, day: metricsDay! });
-    recalculateTiers(env, tenant, customer.record, at, pending.settings);
+    const progress = { customer: customer.record, total_spent_cents: spentCents, points, location_id: location, lines: body.lines, day: metricsDay! };
+    levelPoints = advanceChallenges(env, tenant, { now, timezone: pending.settings.timezone, settings: pending.settings }, progress);
+    recalculateTiers(env, tenant, customer.record, at, pending.settings, { added: { day: progress.day, metrics: cartMetrics(progress) } });
   }
   // Then instant wins: a won prize (points, a reward, a game play) is delivered in the cart's transaction.
   const deliveries = customer.id === null ? [] : deliverPrizes(env, {

@@ -21,7 +21,7 @@ import type { StoreEnv } from '../store/env.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { attributeValue, isCartMetric, reachedLevel } from './measure.js';
 import { ChallengeStore } from './store.js';
-import type { ChallengeRecord } from './types.js';
+import type { AddedMetrics, ChallengeRecord, DailyMetrics } from './types.js';
 
 export interface CartProgress {
   customer: CustomerRecord;
@@ -65,11 +65,7 @@ export function salesDay(creationDate: string, now: string, timezone: string): s
  */
 export function advanceChallenges(env: StoreEnv, tenant: Tenant, clock: ProgressClock, cart: CartProgress): number {
   const store = new ChallengeStore(env);
-  store.addCartInTransaction(tenant, cart.customer.id, cart.day, {
-    total_spent_cents: cart.total_spent_cents,
-    carts: isSale(cart.lines) ? 1 : 0,
-    points_earned: cart.points,
-  });
+  store.addCartInTransaction(tenant, cart.customer.id, cart.day, cartMetrics(cart));
   const today = localDate(clock.now, clock.timezone);
   const onSaleDay = cart.day === today ? 0 : advanceTakenPart(env, tenant, clock, cart.customer, cart.location_id, () => true, cart.day);
   return onSaleDay + advanceTakenPart(env, tenant, clock, cart.customer, cart.location_id, () => true, today);
@@ -116,15 +112,24 @@ export interface CancelledCart {
   lines: unknown;
 }
 
+/** What a cart adds to its customer's daily metrics. */
+export function cartMetrics(cart: Pick<CartProgress, 'total_spent_cents' | 'points' | 'lines'>): DailyMetrics {
+  return { total_spent_cents: cart.total_spent_cents, carts: isSale(cart.lines) ? 1 : 0, points_earned: cart.points };
+}
+
 /**
  * Call inside the cancellation's `env.transact`: takes the cart out of the
  * metrics of the day it was added to (its sale's; a cart stored before that
  * was recorded was added on the day it was stored), so challenges and tiers
  * stop counting it. Level points already granted stay (as a game prize won does).
+ * Returns what it added to the metrics (negative), for the tier levels (recalculateTiers).
  */
-export function retractCart(env: StoreEnv, tenant: Tenant, timezone: string, cart: CancelledCart): void {
+export function retractCart(env: StoreEnv, tenant: Tenant, timezone: string, cart: CancelledCart): AddedMetrics {
   const day = cart.metrics_day ?? localDate(new Date(cart.stored_at), timezone);
-  new ChallengeStore(env).addCartInTransaction(tenant, cart.customer_id, day, { total_spent_cents: -cart.total_spent_cents, carts: isSale(cart.lines) ? -1 : 0, points_earned: -cart.points }, cart.origin);
+  const added = cartMetrics(cart);
+  const metrics = { total_spent_cents: -added.total_spent_cents, carts: -added.carts, points_earned: -added.points_earned };
+  new ChallengeStore(env).addCartInTransaction(tenant, cart.customer_id, day, metrics, cart.origin);
+  return { day, metrics };
 }
 
 /**
