@@ -14,7 +14,7 @@
  */
 import { TallyError, emptyWrites } from '@tally/engine';
 import { movesPoints, type CounterStore } from '../counters/store.js';
-import { retractCart } from '../challenges/progress.js';
+import { retractCart, totalCents } from '../challenges/progress.js';
 import { readBalance, reversalOf, reversePoints } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
@@ -149,17 +149,19 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
   takeBackPrizes(env, vouchers, { tenant, settings, now, origin, reason: `cart ${original.id} cancelled by cart ${id}` }, original.prize_deliveries ?? []);
   if (original.customer_id !== null) {
     const points = writes.points.reduce((sum, p) => sum + p.amount, 0);
-    retractCart(env, tenant, settings.timezone, { customer_id: original.customer_id, origin: original.origin_customer_id ?? original.customer_id, stored_at: original.stored_at, ...(original.metrics_day === undefined ? {} : { metrics_day: original.metrics_day }), total: String(original.request.total), points, lines: original.request.lines });
+    // A cart stored before carts recorded what they added to total_spent had added the total it sent.
+    const spent = original.total_spent_cents ?? totalCents(String(original.request.total));
+    const added = retractCart(env, tenant, settings.timezone, { customer_id: original.customer_id, origin: original.origin_customer_id ?? original.customer_id, stored_at: original.stored_at, ...(original.metrics_day === undefined ? {} : { metrics_day: original.metrics_day }), total_spent_cents: spent, points, lines: original.request.lines });
     // The metrics fell: a level lost is recorded as a realtime cart records one, so the level won again later is a new
     // won_at, not the one the cancelled cart had won; a level it may have helped win is not retained (tiers/held.ts).
     const holder = new CustomerStore(env).get(tenant, original.customer_id);
-    if (holder && holder.deleted_at === undefined) recalculateTiers(env, tenant, holder, at, settings, { takenBack: { since: original.stored_at } });
+    if (holder && holder.deleted_at === undefined) recalculateTiers(env, tenant, holder, at, settings, { takenBack: { since: original.stored_at }, added });
   }
   if (original.customer_id !== null && response.customer[0]) {
     response.customer = [summaryAtBalance(response.customer[0], readBalance(env, tenant, original.customer_id, clock), settings)];
   }
   // The mirror is counted in no metrics (the original is taken out of them above).
-  const { prize_deliveries: _taken, points_redemptions: _givenBack, metrics_day: _counted, ...mirrored } = original;
+  const { prize_deliveries: _taken, points_redemptions: _givenBack, metrics_day: _counted, total_spent_cents: _spent, ...mirrored } = original;
   const mirror: CartRecord = {
     ...mirrored,
     id,

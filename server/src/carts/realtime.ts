@@ -15,7 +15,7 @@
  * parallel (bench/README.md, "Carts: the write lock").
  */
 import { TallyError, type CartResponse, type Outcome, type ReturnedPoints, type Writes } from '@tally/engine';
-import { advanceChallenges, salesDay } from '../challenges/progress.js';
+import { advanceChallenges, cartMetrics, salesDay, totalCents } from '../challenges/progress.js';
 import { deliverPrizes } from '../instant-wins/deliver.js';
 import { raiseVoucherEvent } from '../vouchers/events.js';
 import { afterUse } from '../vouchers/use.js';
@@ -222,12 +222,17 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
   }
   // The contract's order: challenge progress after the cart's points, before instant wins; then tier levels over cart metrics.
   let levelPoints = 0;
+  let spentCents: number | undefined;
   const metricsDay = customer.id === null ? undefined : salesDay(String(body.creation_date), at, pending.settings.timezone);
   if (customer.record) {
     const points = writes.points.reduce((sum, p) => sum + p.amount, 0);
     const location = request.location_id ?? null;
-    levelPoints = advanceChallenges(env, tenant, { now, timezone: pending.settings.timezone, settings: pending.settings }, { customer: customer.record, total: String(body.total), points, location_id: location, lines: body.lines, day: metricsDay! });
-    recalculateTiers(env, tenant, customer.record, at, pending.settings);
+    // The spend is what the cart charges, its total as answered and read (after this evaluation's discounts), not the
+    // total it sent; recorded on the cart so that its cancellation takes back exactly this.
+    spentCents = totalCents(evaluation.total);
+    const progress = { customer: customer.record, total_spent_cents: spentCents, points, location_id: location, lines: body.lines, day: metricsDay! };
+    levelPoints = advanceChallenges(env, tenant, { now, timezone: pending.settings.timezone, settings: pending.settings }, progress);
+    recalculateTiers(env, tenant, customer.record, at, pending.settings, { added: { day: progress.day, metrics: cartMetrics(progress) } });
   }
   // Then instant wins: a won prize (points, a reward, a game play) is delivered in the cart's transaction.
   const deliveries = customer.id === null ? [] : deliverPrizes(env, {
@@ -267,6 +272,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     deferred_errors: [],
     ...(deliveries.length > 0 ? { prize_deliveries: deliveries.map((d) => d.id) } : {}),
     ...(metricsDay === undefined ? {} : { metrics_day: metricsDay }),
+    ...(spentCents === undefined ? {} : { total_spent_cents: spentCents }),
   };
   carts.putInTransaction(tenant, cart);
   raiseEvent(env, tenant, 'cart.created', () => cartJson(cartReadBody(cart)), () => cartCustomers(cart));

@@ -47,6 +47,12 @@ export interface CartRecord {
    * carts stored before it was recorded, which were added on the day of stored_at.
    */
   metrics_day?: string;
+  /**
+   * What the cart added to its customer's `total_spent` metric, in cents: its `total` as answered (after the
+   * evaluation's discounts), which its cancellation takes back. Absent on a cart without a customer record (it added no
+   * metrics) and on carts stored before it was recorded, which added the total they sent.
+   */
+  total_spent_cents?: number;
   /** The request body, after validation (int64 as strings, datetimes in UTC). */
   request: Record<string, unknown>;
   /** The evaluation's response as answered (JSON); read it with `cartResponse`. */

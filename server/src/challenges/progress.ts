@@ -21,12 +21,12 @@ import type { StoreEnv } from '../store/env.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { attributeValue, isCartMetric, reachedLevel } from './measure.js';
 import { ChallengeStore } from './store.js';
-import type { ChallengeRecord } from './types.js';
+import type { AddedMetrics, ChallengeRecord, DailyMetrics } from './types.js';
 
 export interface CartProgress {
   customer: CustomerRecord;
-  /** The cart total as sent (amount paid). */
-  total: number | string;
+  /** What the cart adds to `total_spent`, in cents: its total as answered (after the evaluation's discounts), `totalCents`. */
+  total_spent_cents: number;
   /** Points the cart granted. */
   points: number;
   location_id: string | null;
@@ -65,11 +65,7 @@ export function salesDay(creationDate: string, now: string, timezone: string): s
  */
 export function advanceChallenges(env: StoreEnv, tenant: Tenant, clock: ProgressClock, cart: CartProgress): number {
   const store = new ChallengeStore(env);
-  store.addCartInTransaction(tenant, cart.customer.id, cart.day, {
-    total_spent_cents: cents(cart.total),
-    carts: isSale(cart.lines) ? 1 : 0,
-    points_earned: cart.points,
-  });
+  store.addCartInTransaction(tenant, cart.customer.id, cart.day, cartMetrics(cart));
   const today = localDate(clock.now, clock.timezone);
   const onSaleDay = cart.day === today ? 0 : advanceTakenPart(env, tenant, clock, cart.customer, cart.location_id, () => true, cart.day);
   return onSaleDay + advanceTakenPart(env, tenant, clock, cart.customer, cart.location_id, () => true, today);
@@ -109,10 +105,16 @@ export interface CancelledCart {
   stored_at: string;
   /** The local day its metrics were added to (CartRecord.metrics_day); absent on carts stored before it was recorded. */
   metrics_day?: string;
-  total: number | string;
+  /** What the cart added to `total_spent`, in cents. */
+  total_spent_cents: number;
   points: number;
   /** Its lines as sent: a cart that only returned goods was not counted in `carts`. */
   lines: unknown;
+}
+
+/** What a cart adds to its customer's daily metrics. */
+export function cartMetrics(cart: Pick<CartProgress, 'total_spent_cents' | 'points' | 'lines'>): DailyMetrics {
+  return { total_spent_cents: cart.total_spent_cents, carts: isSale(cart.lines) ? 1 : 0, points_earned: cart.points };
 }
 
 /**
@@ -120,10 +122,14 @@ export interface CancelledCart {
  * metrics of the day it was added to (its sale's; a cart stored before that
  * was recorded was added on the day it was stored), so challenges and tiers
  * stop counting it. Level points already granted stay (as a game prize won does).
+ * Returns what it added to the metrics (negative), for the tier levels (recalculateTiers).
  */
-export function retractCart(env: StoreEnv, tenant: Tenant, timezone: string, cart: CancelledCart): void {
+export function retractCart(env: StoreEnv, tenant: Tenant, timezone: string, cart: CancelledCart): AddedMetrics {
   const day = cart.metrics_day ?? localDate(new Date(cart.stored_at), timezone);
-  new ChallengeStore(env).addCartInTransaction(tenant, cart.customer_id, day, { total_spent_cents: -cents(cart.total), carts: isSale(cart.lines) ? -1 : 0, points_earned: -cart.points }, cart.origin);
+  const added = cartMetrics(cart);
+  const metrics = { total_spent_cents: -added.total_spent_cents, carts: -added.carts, points_earned: -added.points_earned };
+  new ChallengeStore(env).addCartInTransaction(tenant, cart.customer_id, day, metrics, cart.origin);
+  return { day, metrics };
 }
 
 /**
@@ -136,7 +142,7 @@ export function isSale(lines: unknown): boolean {
 }
 
 /** A cart total in integer cents (0 when not a finite number). */
-function cents(total: number | string): number {
+export function totalCents(total: number | string): number {
   const value = new Decimal(String(total));
   return value.isFinite() ? value.times(100).toDecimalPlaces(0).toNumber() : 0;
 }

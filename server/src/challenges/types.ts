@@ -64,3 +64,9 @@ export interface DailyMetrics {
   carts: number;
   points_earned: number;
 }
+
+/** What a write added to a customer's cart metrics (negative when it took a cart out), on the local day it counted on. */
+export interface AddedMetrics {
+  day: string;
+  metrics: DailyMetrics;
+}

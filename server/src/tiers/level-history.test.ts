@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realtimeCart } from '../testing/carts.js';
-import type { TestServer } from '../testing/server.js';
+import { startServer, type TestServer } from '../testing/server.js';
 import { startSpendProgram } from './testing.js';
 
 const structure = [
@@ -46,5 +46,37 @@ describe('a tier level lost by a cancellation and won again', () => {
     // Won again now: the cancelled cart's Gold (and its expiry) is not the one held.
     expect(Date.parse(again.won_at)).toBeGreaterThan(Date.parse(silver.won_at));
     expect(Date.parse(again.expires_at) - Date.parse(again.won_at)).toBe(30 * DAY);
+  });
+});
+
+// The customer exists before the programs, so no write has recorded its first level (won_at null): a write that
+// leaves it at that level wins nothing; the first that moves it records won_at (docs/decisions.md, "Tiers").
+describe('a write that leaves the customer at the level it had', () => {
+  let server: TestServer;
+  const levels = async () => (await server.client.get('/customers/1/tiers')).body.data.map((t: Record<string, unknown>) => [t.name, t.current_level, t.won_at, t.expires_at]);
+  beforeAll(async () => {
+    server = await startServer();
+    expect((await server.client.patch('/company', { cart_cancellation_wait_seconds: 0, timezone: 'UTC' })).status).toBe(200);
+    expect((await server.client.post('/customers', { id: 1, name: 'Ana', registration_location_id: 1, country: 'ES' })).status).toBe(200);
+    expect((await server.client.post('/tier_programs', { name: 'Spend', attribute: 'total_spent', validity_days: 30, structure: structure.slice(0, 2) })).status).toBe(200);
+    expect((await server.client.post('/tier_programs', { name: 'Visits', attribute: 'carts', structure: [{ level: 1, name: 'Member', threshold: 0 }, { level: 2, name: 'Regular', threshold: 5 }] })).status).toBe(200);
+  });
+  afterAll(() => server.dispose());
+
+  it('records no won_at after a cart, an update or a cancellation that leave the level; the cart that moves it does', async () => {
+    expect(await levels()).toEqual([['Spend', 1, null, null], ['Visits', 1, null, null]]);
+    await realtimeCart(server.client, 1, 30, { id: 200 });
+    expect(await levels()).toEqual([['Spend', 1, null, null], ['Visits', 1, null, null]]);
+    expect((await server.client.patch('/customers/1', { name: 'Ana M.' })).status).toBe(200);
+    expect(await levels()).toEqual([['Spend', 1, null, null], ['Visits', 1, null, null]]);
+    expect((await server.client.post('/carts/cancellation', { cart_to_cancel_id: 200, new_cart_id: 201 })).status).toBe(200);
+    expect(await levels()).toEqual([['Spend', 1, null, null], ['Visits', 1, null, null]]);
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    await realtimeCart(server.client, 1, 120, { id: 202 });
+    const [spend, visits] = await levels();
+    expect(spend).toEqual(['Spend', 2, expect.any(String), expect.any(String)]);
+    expect(Date.parse(spend[2])).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(spend[3]) - Date.parse(spend[2])).toBe(30 * DAY);
+    expect(visits).toEqual(['Visits', 1, null, null]);
   });
 });

@@ -5,14 +5,16 @@
  * default) in place of the attribute; a program over a custom attribute sees
  * the customer as stored. `standing` (S2's) then reads the attribute as usual.
  */
+import { Decimal } from 'decimal.js';
 import { isCartMetric, metricValue } from '../challenges/measure.js';
 import { lastMonths } from '../challenges/period.js';
 import { ChallengeStore } from '../challenges/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
-import { standing, type Standing } from './standing.js';
-import type { TierProgram } from './types.js';
+import type { AddedMetrics } from '../challenges/types.js';
+import { levelOf, standing, type Standing } from './standing.js';
+import type { TierLevel, TierProgram } from './types.js';
 
 export const DEFAULT_PERIOD_MONTHS = 12;
 
@@ -22,6 +24,18 @@ export function measuredCustomer(env: StoreEnv, tenant: Tenant, program: TierPro
   const window = lastMonths(today, program.period_months ?? DEFAULT_PERIOD_MONTHS);
   const value = metricValue(new ChallengeStore(env), tenant, customer.id, program.attribute, window);
   return { ...customer, attributes: { ...customer.attributes, [program.attribute]: value } };
+}
+
+/**
+ * The level the program measured before a write that added `added` to the customer's cart metrics, from the value
+ * measured after it at `today` (no read): the same value without what the write added inside the window. A program
+ * over a custom attribute is not moved by cart metrics.
+ */
+export function levelBefore(program: TierProgram, after: number | bigint, added: AddedMetrics, today: string): TierLevel | undefined {
+  const window = lastMonths(today, program.period_months ?? DEFAULT_PERIOD_MONTHS);
+  if (!isCartMetric(program.attribute) || added.day < window.from || added.day > window.to) return levelOf(program, after);
+  const change = program.attribute === 'total_spent' ? new Decimal(added.metrics.total_spent_cents).dividedBy(100) : new Decimal(added.metrics[program.attribute]);
+  return levelOf(program, new Decimal(after.toString()).minus(change));
 }
 
 export function programStanding(env: StoreEnv, tenant: Tenant, program: TierProgram, customer: CustomerRecord, today: string): Standing {

@@ -7,11 +7,14 @@ import type { CustomerRecord } from '../customers/types.js';
 import type { StoreEnv } from '../store/env.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { heldStanding, type Held } from './held.js';
-import { appliesTo } from './standing.js';
+import { appliesTo, levelOf, measuredValue } from './standing.js';
+import { levelBefore } from './measured.js';
 import { TierStore } from './store.js';
 import type { TierMembership, TierProgram } from './types.js';
 import { wireDatetime } from '../http/wire.js';
-import { daysLater } from '../calendar/company-days.js';
+import { daysLater, localDate } from '../calendar/company-days.js';
+import { isCartMetric } from '../challenges/measure.js';
+import type { AddedMetrics } from '../challenges/types.js';
 
 /** What the write changed, when it matters to the levels held. */
 export interface TierChange {
@@ -22,6 +25,13 @@ export interface TierChange {
    * off): a level won at or after `since` (any level without it) may have been won with them.
    */
   takenBack?: { since?: string };
+  /** A realtime cart or a cancellation: what it added to the customer's cart metrics (negative: taken out). */
+  added?: AddedMetrics;
+}
+
+/** The level measured before the write (`level` undefined: below the first threshold). */
+interface Before {
+  level?: number;
 }
 
 /**
@@ -32,26 +42,42 @@ export interface TierChange {
  */
 export function recalculateTiers(env: StoreEnv, tenant: Tenant, customer: CustomerRecord, now: string, settings: CompanySettings, change: TierChange = {}): void {
   const store = new TierStore(env);
+  const today = localDate(new Date(now), settings.timezone);
   for (const program of store.listPrograms(tenant)) {
     if (!appliesTo(program, customer, settings)) continue;
     const held = heldStanding(store, tenant, program, customer, new Date(now), settings.timezone, change.before);
-    const recorded = toRecord(program, held, now, settings.timezone, change.takenBack);
+    const recorded = toRecord(program, held, now, settings.timezone, change.takenBack, measuredBefore(program, held, change, today));
     if (recorded === held.stored) continue;
     if (recorded === undefined) store.deleteMembership(tenant, customer.id, program.id);
     else store.putMembership(tenant, customer.id, program.id, recorded);
   }
 }
 
-function toRecord(program: TierProgram, held: Held, now: string, timezone: string, takenBack: TierChange['takenBack']): TierMembership | undefined {
+/**
+ * The level the program measured before the write, when the write says what it changed (an attribute update, a cart
+ * or a cancellation); undefined when it does not (a create, a merge, an unmerge: the stored membership is compared).
+ */
+function measuredBefore(program: TierProgram, held: Held, change: TierChange, today: string): Before | undefined {
+  if (change.before !== undefined) return { level: isCartMetric(program.attribute) ? held.measured?.level : levelOf(program, measuredValue(program, change.before))?.level };
+  if (change.added !== undefined) return { level: levelBefore(program, held.standing.value, change.added, today)?.level };
+  return undefined;
+}
+
+function toRecord(program: TierProgram, held: Held, now: string, timezone: string, takenBack: TierChange['takenBack'], before: Before | undefined): TierMembership | undefined {
   const measured = held.measured?.level;
   const won = (level: number): TierMembership => ({
     level,
     won_at: now,
     ...(program.validity_days === undefined ? {} : { expires_at: wireDatetime(daysLater(new Date(now), program.validity_days, timezone)) }),
   });
-  if (program.validity_days === undefined) return measured !== undefined && measured !== held.stored?.level ? won(measured) : held.stored;
+  // A level is won when a write moves the customer to it, not when it leaves the customer at the level it had. Without
+  // validity_days the level held is the measured one: compared with the one measured before the write when known (the
+  // stored membership is absent when the program came after the customer, and stale when its thresholds changed).
+  if (program.validity_days === undefined) return measured !== undefined && measured !== (before === undefined ? held.stored?.level : before.level) ? won(measured) : held.stored;
   // A membership recorded before the program had validity_days is replaced by the level measured, with its expiry.
   const kept = held.inForce?.expires_at === undefined ? undefined : held.inForce;
+  // With no membership in force the level held before the write was the measured one.
+  if (measured !== undefined && held.inForce === undefined && before?.level === measured) return held.stored;
   // A higher level is won at once; reaching the level held again does not renew it (it is won again at its expiry).
   if (measured !== undefined && (kept === undefined || measured > kept.level)) return won(measured);
   // Records taken back take back a level they may have helped win (won at or after them): it is not held above the

@@ -27,9 +27,14 @@ export function measuredValue(program: TierProgram, customer: CustomerRecord): n
 
 export function standing(program: TierProgram, customer: CustomerRecord): Standing {
   const value = measuredValue(program, customer);
+  return withLevel(program, value, levelOf(program, value));
+}
+
+/** The highest level whose threshold `value` reaches (undefined below the first). */
+export function levelOf(program: TierProgram, value: number | bigint | Decimal): TierLevel | undefined {
   // Compared as decimals: a bigint beyond 2^53 must not round onto a threshold.
   const exact = new Decimal(value.toString());
-  return withLevel(program, value, byThreshold(program).filter((level) => exact.gte(level.threshold)).pop());
+  return byThreshold(program).filter((level) => exact.gte(level.threshold)).pop();
 }
 
 /**
