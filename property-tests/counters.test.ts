@@ -189,6 +189,8 @@ class Run {
   private readonly onceUses = new Map<string, number>();
   private readonly triggers: number[];
   private readonly voucherRedemptions: number[];
+  /** Each customer's voucher's issue day (its `created_at`'s, in the Company's timezone). */
+  private readonly voucherIssueDays: string[] = [];
   private prizesWon = 0;
   private triggerPrizesWon = 0;
   private readonly participations: number[];
@@ -246,6 +248,7 @@ class Run {
     }));
     for (const [i, id] of this.customers.entries()) {
       await this.ok(client.post('/discounts/trigger', { customer_id: id, loyalty_rule_id: voucher.id, external_voucher_code: this.codes[i] }));
+      this.voucherIssueDays[i] = dayOf(new Date((await this.ok(client.get(`/vouchers/${this.codes[i]}`))).created_at));
     }
     const trigger = `visit${n}`;
     const triggerPoints = await triggerCampaign(client, trigger, TRIGGER_POINTS, { once: 'always', once_limit: TRIGGER_LIMIT });
@@ -376,9 +379,10 @@ class Run {
     const budget = Math.min(CART_DISCOUNT_CENTS, Math.max(0, left));
     // A once limit needs a customer to count against (docs/decisions.md); so does a loyalty instant win.
     const once = c !== null && this.uses(c, day) < 1;
-    // The voucher has no start of its own (its coupon sets none), so a sale of yesterday uses it too although it
-    // was issued today: the server judges only a voucher's `available_from` at the sale's date.
-    const usesVoucher = c !== null && voucher && this.voucherRedemptions[c] < VOUCHER_USES;
+    // The voucher has no start of its own (its coupon sets none): it is pending for a sale of a day before the one
+    // it was issued (docs/decisions.md, "A cart judges its vouchers' dates on the day of the sale"), so a sale of
+    // yesterday does not use it (unless the voucher was issued yesterday too: a run across midnight).
+    const usesVoucher = c !== null && voucher && day >= this.voucherIssueDays[c] && this.voucherRedemptions[c] < VOUCHER_USES;
     expect(Math.round(res.body.total_discount_applied * 100), `${what}: the discount (budget left on ${day}: ${left})`).toBe(budget + (once ? ONCE_CENTS : 0));
     expect(this.applied(res.body, this.campaigns.once), `${what}: the once campaign`).toBe(once);
     expect(this.applied(res.body, this.campaigns.voucher), `${what}: the voucher's campaign`).toBe(usesVoucher);
