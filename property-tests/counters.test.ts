@@ -29,7 +29,7 @@
  *   reward's unit and the customer's use, not the instant win's stock; a voucher rollback a redemption;
  *   `POST /discounts/redeem` adds to the budget and to the customer's once uses, refused by neither; a return
  *   gives no budget back (docs/decisions.md, "A return gives no budget back"), uses no once limit or voucher,
- *   and takes part in the cart instant win as any cart of a customer does; a back-dated sale consumes its own
+ *   and takes no part in the cart instant win (it buys nothing); a back-dated sale consumes its own
  *   day's budget and once limit, and its cancellation gives them back there; a grant cut by a budget grants what
  *   is left; a cart sent again is 409 `duplicate_id` by `/carts/realtime` and 200 by `POST /carts` (its error
  *   deferred), consuming nothing either way;
@@ -189,6 +189,8 @@ class Run {
   private readonly onceUses = new Map<string, number>();
   private readonly triggers: number[];
   private readonly voucherRedemptions: number[];
+  /** Each customer's voucher's issue day (its `created_at`'s, in the Company's timezone). */
+  private readonly voucherIssueDays: string[] = [];
   private prizesWon = 0;
   private triggerPrizesWon = 0;
   private readonly participations: number[];
@@ -246,6 +248,7 @@ class Run {
     }));
     for (const [i, id] of this.customers.entries()) {
       await this.ok(client.post('/discounts/trigger', { customer_id: id, loyalty_rule_id: voucher.id, external_voucher_code: this.codes[i] }));
+      this.voucherIssueDays[i] = dayOf(new Date((await this.ok(client.get(`/vouchers/${this.codes[i]}`))).created_at));
     }
     const trigger = `visit${n}`;
     const triggerPoints = await triggerCampaign(client, trigger, TRIGGER_POINTS, { once: 'always', once_limit: TRIGGER_LIMIT });
@@ -376,9 +379,10 @@ class Run {
     const budget = Math.min(CART_DISCOUNT_CENTS, Math.max(0, left));
     // A once limit needs a customer to count against (docs/decisions.md); so does a loyalty instant win.
     const once = c !== null && this.uses(c, day) < 1;
-    // The voucher has no start of its own (its coupon sets none), so a sale of yesterday uses it too although it
-    // was issued today: the server judges only a voucher's `available_from` at the sale's date.
-    const usesVoucher = c !== null && voucher && this.voucherRedemptions[c] < VOUCHER_USES;
+    // The voucher has no start of its own (its coupon sets none): it is pending for a sale of a day before the one
+    // it was issued (docs/decisions.md, "A cart judges its vouchers' dates on the day of the sale"), so a sale of
+    // yesterday does not use it (unless the voucher was issued yesterday too: a run across midnight).
+    const usesVoucher = c !== null && voucher && day >= this.voucherIssueDays[c] && this.voucherRedemptions[c] < VOUCHER_USES;
     expect(Math.round(res.body.total_discount_applied * 100), `${what}: the discount (budget left on ${day}: ${left})`).toBe(budget + (once ? ONCE_CENTS : 0));
     expect(this.applied(res.body, this.campaigns.once), `${what}: the once campaign`).toBe(once);
     expect(this.applied(res.body, this.campaigns.voucher), `${what}: the voucher's campaign`).toBe(usesVoucher);
@@ -404,12 +408,12 @@ class Run {
     this.answer(res, duplicate ? refused(409, 'duplicate_id') : OK, what);
     if (duplicate) return;
     // A return gives no budget back (docs/decisions.md) and takes no discount (a negative line), uses no once
-    // limit (it earns no points) and no voucher (none sent); it is a cart with a customer, so it takes part in
-    // the instant win like any other (the contract evaluates instant wins on every realtime cart).
+    // limit (it earns no points) and no voucher (none sent); it buys nothing, so it takes no part in the instant
+    // win (docs/decisions.md, "A cart that buys nothing takes no part in instant wins").
     expect(Math.round(res.body.total_discount_applied * 100), `${what}: the discount`).toBe(0);
     expect(this.applied(res.body, this.campaigns.once), `${what}: the once campaign`).toBe(false);
     expect(this.applied(res.body, this.campaigns.voucher), `${what}: the voucher's campaign`).toBe(false);
-    const drawn = await this.draw(ticket.customer, res.body, what);
+    const drawn = await this.draw(null, res.body, what);
     const movedPoints = res.body.score_returned_from_customer !== 0 || res.body.score_returned_to_customer !== 0;
     this.carts.push({ id, customer: ticket.customer, kind: 'return', day: dayOf(new Date()), budget: 0, once: false, voucher: false, ...drawn, ticket, movedPoints });
   }
@@ -459,7 +463,7 @@ class Run {
   }
 
   /**
-   * The cart instant win in a cart's answer: customer c takes part up to its once_limit (a participation given
+   * The cart instant win in a cart's answer (c null: no part, an anonymous cart or one buying nothing): customer c takes part up to its once_limit (a participation given
    * back by the cart's cancellation), whether it wins or not; it wins while the prize can be given (`wins`).
    */
   private async draw(c: number | null, body: any, what: string): Promise<{ tookPart: boolean; prize?: Redemption }> {

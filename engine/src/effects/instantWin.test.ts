@@ -130,4 +130,30 @@ describe('instant wins', () => {
     expect(play(once, { counters: { '5': { uses: 1 } } }).response.effects).toEqual([]);
     expect(play(once).writes.limits).toMatchObject([{ campaign_id: 5, period: 'always', period_key: 'always' }]);
   });
+
+  describe('a cart that buys nothing takes no part: no effect, no draw, no stock, no participation', () => {
+    const once = game(sure, { once: 'always', once_limit: 2 });
+    const ret = { ticket_id: 900, line_order: 1, from_line_order: 1, quantity: 1 };
+    const nothing = (outcome: ReturnType<typeof play>) => {
+      expect(outcome.response.effects).toEqual([]);
+      expect(outcome.writes).toMatchObject({ draws: [], stock: [], limits: [] });
+    };
+    it('every line returned (the negative line a till sends, or one sent positive)', () => {
+      nothing(evaluate([once], cart([line(1, 10, -2, -1)], { returns: [ret] }), context()));
+      nothing(evaluate([once], cart([line(1, 10, 2, 1), line(2, 11, -3, -1)], { returns: [ret, { ...ret, line_order: 2 }] }), context()));
+    });
+    it('nothing bought: a refund line without a return, a line of total 0', () => {
+      nothing(evaluate([once], cart([line(1, 10, -2, -1)]), context()));
+      nothing(evaluate([once], cart([line(1, 10, 0)]), context()));
+    });
+    it('an exchange (a return and goods bought) takes part as a sale; so does a line paid in full by a discount', () => {
+      const exchange = evaluate([once], cart([line(1, 10, -2, -1), line(2, 11, 5)], { returns: [ret] }), context());
+      expect(exchange.response.effects).toMatchObject([{ rule_id: 5, prize_name: 'Mug' }]);
+      expect(exchange.writes).toMatchObject({ draws: [{ campaign_id: 5 }], stock: [{ prize_id: 71 }], limits: [{ campaign_id: 5 }] });
+      const free = { id: 6, type: 'discount', rule_params: { name: 'All free', rule_effects: [{ type: 'percentage', value: 100, distribution: 'total' }] } } as Campaign;
+      const paid = evaluate([free, once], cart([line(1, 10, 5)]), context());
+      expect(paid.response.total).toBe(0);
+      expect(paid.response.effects.map((e) => e.type)).toEqual(['discount', 'instant_win']);
+    });
+  });
 });

@@ -31,6 +31,8 @@ export interface LineState {
   touched: boolean;
   /** An exclusive discount took the line: no later discount applies to it. */
   locked: boolean;
+  /** One of the cart's returns names the line: goods given back, not bought. */
+  returned: boolean;
 }
 
 export interface CartInput {
@@ -45,6 +47,8 @@ export interface CartInput {
   coupons: 'all' | 'selected' | readonly string[];
   applyDiscounts: boolean;
   applyPoints: boolean;
+  /** A line no return names has a total above 0 as sent: the cart buys something (a refund alone buys nothing). */
+  buys: boolean;
 }
 
 const CURRENCY = /^[A-Z]{3}$/;
@@ -89,7 +93,14 @@ export function readCart(cart: Cart, companyCurrency: string): CartInput {
     coupons: readCoupons(cart),
     applyDiscounts: readFlag(cart.apply_discounts, 'apply_discounts'),
     applyPoints: readFlag(cart.apply_points, 'apply_points'),
+    buys: buysSomething(lines),
   };
+}
+
+/** Whether a line no return names has a total above 0, as sent (before any discount: a line paid in full by one is bought). */
+function buysSomething(lines: readonly LineState[]): boolean {
+  for (const line of lines) if (!line.returned && line.current > 0) return true;
+  return false;
 }
 
 function readLine(line: CartLine, index: number): LineState {
@@ -119,6 +130,7 @@ class Line implements LineState {
   cashback = 0;
   touched = false;
   locked = false;
+  returned = false;
   constructor(
     readonly index: number,
     readonly order: number,
@@ -176,6 +188,7 @@ function checkReturns(cart: Cart, lineByOrder: ReadonlyMap<number, LineState>): 
     if (Math.abs(ret.quantity) > Math.abs(line.quantity)) {
       throw invalidRequest(`returns[${i}].quantity`, `is larger than the quantity of line ${line.order}`);
     }
+    line.returned = true;
   });
 }
 

@@ -61,7 +61,8 @@ export function evaluateCart(program: Program, cart: Cart, context: Context): Ou
   if (input.applyDiscounts) for (const campaign of program.discounts) applyDiscountCampaign(run, campaign);
   applyCashback(run);
   if (input.applyPoints) for (const campaign of program.points) applyPointsCampaign(run, campaign);
-  for (const campaign of program.instantWins) playInstantWin(run, campaign);
+  // A cart that buys nothing (a refund) takes no part in instant wins: a chance to win is the reward of a purchase.
+  if (input.buys) for (const campaign of program.instantWins) playInstantWin(run, campaign);
   applyReturns(run);
   // A simulation persists nothing.
   return { response: buildResponse(run), writes: ctx.mode === 'simulate' ? emptyWrites() : run.writes };

@@ -50,7 +50,7 @@ export function customerScope(
 ): NonNullable<ListFilters['customer']> {
   const held = new Map<string, VoucherRecord>();
   for (const voucher of vouchers) {
-    if (held.has(voucher.campaign_id) || !isUsable(voucher, now.toISOString())) continue;
+    if (held.has(voucher.campaign_id) || !isUsable(voucher, now.toISOString(), timezone)) continue;
     if (selected === undefined || voucher.selected === selected) held.set(voucher.campaign_id, voucher);
   }
   return { country, vouchers: held, selected, now, timezone };

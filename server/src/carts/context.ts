@@ -137,7 +137,7 @@ function customerState(
   const id = customer.id!;
   // A voucher's dates are judged on the day of the sale, as its campaign's and a static code's are (a till's backlog
   // uses what was valid when it sold); its status (used up, frozen, deleted) is the one it has now.
-  const vouchers = sources.vouchers.heldAndRefused(tenant, id, saleAt, listedCodes);
+  const vouchers = sources.vouchers.heldAndRefused(tenant, id, saleAt, settings.timezone, listedCodes);
   const numericIds = <T extends { campaign_id: unknown; voucher_id?: unknown }>(voucher: T): T => ({
     ...voucher,
     campaign_id: wireInt(String(voucher.campaign_id)),

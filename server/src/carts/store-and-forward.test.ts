@@ -59,7 +59,8 @@ describe('a till sends two days of backlog', () => {
     }))).id;
     openTargeted = (await ok(server.client.post('/discounts', {
       rule_params: { name: 'Five off, open', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 5, distribution: 'total' }] },
-      coupon_params: { name: 'Five off, open coupon' },
+      // A start of its own, long past: a sale of the day before its vouchers' issue may use them.
+      coupon_params: { name: 'Five off, open coupon', available_from: '2020-01-01' },
     }))).id;
   });
   afterAll(async () => {
@@ -132,6 +133,84 @@ describe('a till sends two days of backlog', () => {
     expect(txs.reduce((sum, t) => sum + t.amount + t.pending_amount, 0)).toBe(carts.reduce((sum, c) => sum + c.score, 0) - carts.reduce((sum, c) => sum + ((c as { score_used?: number }).score_used ?? 0), 0));
     expect(carts.filter((c) => c.deferred_errors !== undefined).length).toBe(4);
     await expectLedgerAddsUp(server.client, customer);
+  });
+});
+
+/**
+ * A voucher issued after the sale (docs/decisions.md, "A cart judges its vouchers' dates on the day of the sale"):
+ * one without a start of its own is pending for a sale of a local day, in the Company's timezone, before the day
+ * it was issued, and usable by a sale of its issue day, earlier or later than the issue, and of a later day.
+ */
+describe('a till sends its backlog: a voucher issued after the sale', () => {
+  let server: TestServer;
+  let nextCart = 70_000;
+  let campaign: number;
+  const customer = 820;
+  // Nine hours ahead of UTC, without summer time: its local days are not UTC's.
+  const TIMEZONE = 'Asia/Tokyo';
+  const OFFSET_MS = 9 * 3_600_000;
+
+  const ok = async (res: Promise<{ status: number; text: string; body: any }>) => {
+    const answer = await res;
+    expect(answer.status, answer.text).toBe(200);
+    return answer.body;
+  };
+  /** A 20.00 cart of the customer sold at `creation`, naming the voucher. */
+  const cart = (creation: string, code: string) => ({
+    id: nextCart++,
+    creation_date: creation,
+    customer_id: customer,
+    total: 20,
+    lines: [{ order: 1, product_id: 100, total: 20, quantity: 1 }],
+    coupons_desired: [code],
+  });
+  /** The voucher issued now, and the local midnight (Tokyo) of its issue, in ms. */
+  const issue = async (code: string) => {
+    await ok(server.client.post('/discounts/trigger', { customer_id: customer, loyalty_rule_id: campaign, external_voucher_code: code }));
+    const { created_at: created, available_from: from } = await ok(server.client.get(`/vouchers/${code}`));
+    expect(from).toBeNull();
+    const issued = Date.parse(created);
+    const local = new Date(issued + OFFSET_MS);
+    return { issued, midnight: Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()) - OFFSET_MS };
+  };
+
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '1', REALTIME_WORKERS: '1' } });
+    await ok(server.client.patch('/company', { timezone: TIMEZONE }));
+    await createCustomer(server.client, customer, { code: 'TILL820', country: 'ES' });
+    campaign = (await ok(server.client.post('/discounts', {
+      rule_params: { name: 'Five off', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 5, distribution: 'total' }] },
+      coupon_params: { name: 'Five off coupon' },
+    }))).id;
+  });
+  afterAll(async () => {
+    await server?.dispose();
+  });
+
+  it('a sale of the local day before the issue is refused the voucher as pending; nothing used', async () => {
+    const { midnight } = await issue('AFTER-1');
+    // The last second of the day before in Tokyo: in UTC, the same day as the issue for half of it.
+    const answer = await ok(server.client.post('/carts/realtime', cart(at(midnight - 1000), 'AFTER-1')));
+    expect(answer.total).toBe(20);
+    expect(answer.effects).toEqual([]);
+    expect(answer.invalid_coupons).toEqual([]);
+    expect(answer.rejected_campaigns).toEqual([expect.objectContaining({ rule_id: campaign, error: expect.stringMatching(/^voucher_out_date: voucher AFTER-1: available from \d{4}-\d\d-\d\d, the day it was issued/) })]);
+    expect((await ok(server.client.get('/vouchers/AFTER-1'))).redemptions).toBe(0);
+    // POST /carts judges it alike.
+    const stored = await ok(server.client.post('/carts', cart(at(midnight - 1000), 'AFTER-1')));
+    expect(stored.rejected_campaigns).toEqual([expect.objectContaining({ rule_id: campaign, error: expect.stringMatching(/^voucher_out_date/) })]);
+  });
+
+  it('a sale earlier on the issue day uses the voucher (a till clock behind the server\'s), and so does a sale of a later day', async () => {
+    const { issued, midnight } = await issue('AFTER-2');
+    const earlier = await ok(server.client.post('/carts/realtime', cart(at(Math.max(midnight, issued - 3_600_000)), 'AFTER-2')));
+    expect(earlier.rejected_campaigns).toEqual([]);
+    expect(earlier.total).toBe(15);
+    await issue('AFTER-3');
+    const later = await ok(server.client.post('/carts/realtime', cart(at(Date.now() + 86_400_000), 'AFTER-3')));
+    expect(later.rejected_campaigns).toEqual([]);
+    expect(later.total).toBe(15);
+    for (const code of ['AFTER-2', 'AFTER-3']) expect((await ok(server.client.get(`/vouchers/${code}`))).redemptions).toBe(1);
   });
 });
 

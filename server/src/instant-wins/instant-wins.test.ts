@@ -271,6 +271,30 @@ describe('instant wins over HTTP', () => {
     await retire(id);
   });
 
+  it('a cart that only returns goods takes no part and consumes nothing; an exchange takes part as a sale', async () => {
+    const who = await customer();
+    // The ticket is sold before the instant win exists: only the returns below could take part.
+    const ticket = nextCart++;
+    expect((await server.client.post('/carts/realtime', cartBody(10, { id: ticket, customer_id: who }))).status).toBe(200);
+    const id = await create(instantWin({ once: 'always', once_limit: 1 }, [prize({ stock: 2 })]));
+    const read = async () => (await server.client.get(`/instant_wins/${id}`, { query: { customer_id: String(who) } })).body;
+    const returned = { line_order: 1, ticket_id: ticket, from_line_order: 1, quantity: 1 };
+    const refund = await server.client.post('/carts/realtime', cartBody(-10, {
+      id: nextCart++, customer_id: who, lines: [{ order: 1, product_id: 1, total: -10, quantity: -1 }], returns: [returned],
+    }));
+    expect(refund.status, refund.text).toBe(200);
+    expect(instantEffects(refund.body)).toEqual([]);
+    expect(await read()).toMatchObject({ remaining_participations: 1, instant_win: { instant_win_prizes: [{ available_stock: 2 }] } });
+    // The goods given back for others: the new ones are bought, so the cart takes part and wins.
+    const exchange = await server.client.post('/carts/realtime', cartBody(2, {
+      id: nextCart++, customer_id: who, lines: [{ order: 1, product_id: 1, total: -10, quantity: -1 }, { order: 2, product_id: 2, total: 12, quantity: 1 }], returns: [returned],
+    }));
+    expect(exchange.status, exchange.text).toBe(200);
+    expect(instantEffects(exchange.body)).toMatchObject([{ rule_id: id, prize_name: 'Mug' }]);
+    expect(await read()).toMatchObject({ remaining_participations: 0, instant_win: { instant_win_prizes: [{ available_stock: 1 }] } });
+    await retire(id);
+  });
+
   it('delivers a points prize won by a realtime cart, in the cart\'s transaction', async () => {
     const who = await customer();
     // Bound to a trigger slug, so carts do not run the points campaign itself: only the prize grants it.

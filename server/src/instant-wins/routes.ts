@@ -57,7 +57,7 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
   };
   /** The customer's usable voucher of a targeted instant win: its delivery. */
   const deliveryOf = (req: TallyRequest, record: InstantWinRecord, customer: CustomerRecord) =>
-    vouchers.held(req.tenant, customer.id, req.now.toISOString()).find((v) => String(v.campaign_id) === record.id);
+    vouchers.held(req.tenant, customer.id, req.now.toISOString(), req.settings.timezone).find((v) => String(v.campaign_id) === record.id);
   const viewOf = (req: TallyRequest, record: InstantWinRecord, single: boolean, customer: CustomerRecord | undefined, loyaltyRuleHistoryId?: string) =>
     instantWinView(record, {
       tenant: req.tenant, language: req.language, settings: req.settings, counters, now: req.now,

@@ -184,7 +184,7 @@ function stillAllowed(deps: BoundDeps, scope: EventScope, evaluation: Evaluation
   if (!countersStillAllow(deps.env, deps.counters, scope, { key: customerKey, id: customerId }, evaluation.counted, writes)) return false;
   return writes.vouchers_used.every((used) => {
     const voucher = deps.sources.vouchers.byCode(scope.tenant, used.voucher_code);
-    return voucher !== undefined && isUsable(voucher, evaluation.at);
+    return voucher !== undefined && isUsable(voucher, evaluation.at, scope.settings.timezone);
   });
 }
 

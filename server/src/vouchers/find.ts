@@ -45,7 +45,7 @@ export interface UsageContext {
 /** Why the voucher cannot be used now (at `location`, when given); null when it can. */
 export function usageRefusal(found: FoundVoucher, { now, timezone, location }: UsageContext): TallyError | null {
   const campaign = found.coupon?.campaign;
-  const refusal = voucherRefusal(found.voucher, now, couponState(found, now, timezone));
+  const refusal = voucherRefusal(found.voucher, now, timezone, couponState(found, now, timezone));
   if (refusal || location === undefined || campaign === undefined) return refusal;
   return locationRefusal(campaign, location, found.voucher.code);
 }

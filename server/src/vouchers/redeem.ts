@@ -98,7 +98,7 @@ function discountCampaign(stores: RedeemStores, tenant: Tenant, id: string | und
 const ofDeletedCoupon = (voucher: VoucherRecord, campaign: CampaignRecord) => voucher.coupon_id !== campaign.coupon_id;
 
 function refuseUnusable(voucher: VoucherRecord, campaign: CampaignRecord, at: string, timezone: string): void {
-  const refusal = voucherRefusal(voucher, at, {
+  const refusal = voucherRefusal(voucher, at, timezone, {
     inactive: inactiveReason(campaign, campaign.coupon_params),
     campaignDates: campaignDatesRefusal(campaign, at, timezone),
     deleted: ofDeletedCoupon(voucher, campaign),
@@ -126,7 +126,7 @@ function byStaticCode(stores: RedeemStores, tenant: Tenant, settings: CompanySet
     .ofCustomer(tenant, customer.id)
     .filter((voucher) => voucher.campaign_id === campaign.id)
     .sort((a, b) => expiry(a) - expiry(b));
-  const usable = held.find((voucher) => voucherRefusal(voucher, at, { inactive: null, campaignDates: null, deleted: ofDeletedCoupon(voucher, campaign) }) === null);
+  const usable = held.find((voucher) => voucherRefusal(voucher, at, settings.timezone, { inactive: null, campaignDates: null, deleted: ofDeletedCoupon(voucher, campaign) }) === null);
   if (usable) {
     refuseUnusable(usable, campaign, at, settings.timezone);
     return { campaign, voucher: usable };

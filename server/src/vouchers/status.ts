@@ -5,7 +5,7 @@
  * available, expired (the voucher's dates, then its campaign's), a day its
  * campaign does not run (weekly or monthly recurrence).
  */
-import { couponDatesRefusal, recurrenceOffDay, TallyError, type CouponParams, type OffDay } from '@tally/engine';
+import { couponDatesRefusal, localDateOf, recurrenceOffDay, TallyError, type CouponParams, type OffDay } from '@tally/engine';
 import type { CampaignRecord } from '../campaigns/types.js';
 import type { VoucherRecord } from './types.js';
 
@@ -55,7 +55,12 @@ function daysText({ type, days, today }: OffDay): string {
   return `days ${days.join(', ')} of the month, not on day ${today}`;
 }
 
-export function voucherRefusal(voucher: VoucherRecord, now: string, coupon: CouponState = LIVE): TallyError | null {
+/**
+ * Why the voucher cannot be used at `now` (a cart's sale date, else the request's instant), else null. A voucher
+ * without a start of its own is pending before the Company's local day it was issued: a back-dated cart of a day
+ * before cannot use it, a till whose clock runs behind the server's still uses one issued moments ago.
+ */
+export function voucherRefusal(voucher: VoucherRecord, now: string, timezone: string, coupon: CouponState = LIVE): TallyError | null {
   const at = Date.parse(now);
   const code = voucher.code;
   if (voucher.status === 'deleted' || coupon.deleted) return new TallyError('voucher_deleted', `voucher ${code}: its coupon has been deleted`);
@@ -66,6 +71,9 @@ export function voucherRefusal(voucher: VoucherRecord, now: string, coupon: Coup
   if (voucher.available_from !== null && Date.parse(voucher.available_from) > at) {
     return new TallyError('voucher_out_date', `voucher ${code}: available from ${voucher.available_from}`);
   }
+  if (voucher.available_from === null && issuedOnLaterDay(voucher.created_at, at, timezone)) {
+    return new TallyError('voucher_out_date', `voucher ${code}: available from ${localDateOf(Date.parse(voucher.created_at), timezone)}, the day it was issued`);
+  }
   if (voucher.status === 'expired' || (voucher.available_to !== null && Date.parse(voucher.available_to) <= at)) {
     return new TallyError('voucher_expired', `voucher ${code}: expired at ${voucher.available_to}`);
   }
@@ -73,8 +81,14 @@ export function voucherRefusal(voucher: VoucherRecord, now: string, coupon: Coup
   return dates && new TallyError(dates.code, `voucher ${code}: ${dates.message}`);
 }
 
-export function isUsable(voucher: VoucherRecord, now: string): boolean {
-  return voucherRefusal(voucher, now) === null;
+/** Whether `at` falls on a local day before the one of `createdAt`; the zone is read only for a sale before the issue. */
+function issuedOnLaterDay(createdAt: string, at: number, timezone: string): boolean {
+  const issued = Date.parse(createdAt);
+  return issued > at && localDateOf(at, timezone) < localDateOf(issued, timezone);
+}
+
+export function isUsable(voucher: VoucherRecord, now: string, timezone: string): boolean {
+  return voucherRefusal(voucher, now, timezone) === null;
 }
 
 /**

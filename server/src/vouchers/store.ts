@@ -22,9 +22,9 @@ export interface VoucherStore {
   /** Every voucher of a coupon (a scan: only coupon deletion needs it). */
   ofCoupon(tenant: Tenant, couponId: string): VoucherRecord[];
   /** The customer's usable vouchers at `now`, in that order, for the evaluation context. */
-  held(tenant: Tenant, customerId: string, now: string): HeldVoucher[];
+  held(tenant: Tenant, customerId: string, now: string, timezone: string): HeldVoucher[];
   /** `held`, and, in the same read, why each of the customer's vouchers whose code is `listed` cannot be used at `now`. */
-  heldAndRefused(tenant: Tenant, customerId: string, now: string, listed: ReadonlySet<string>): { held: HeldVoucher[]; refused: RefusedVoucher[] };
+  heldAndRefused(tenant: Tenant, customerId: string, now: string, timezone: string, listed: ReadonlySet<string>): { held: HeldVoucher[]; refused: RefusedVoucher[] };
   /** Inside the caller's `env.transact`: creates or replaces a voucher and its indexes. */
   putInTransaction(tenant: Tenant, record: VoucherRecord): void;
   /** Inside `env.transact`: the voucher and its indexes are gone (a customer's hard delete). */
@@ -87,15 +87,15 @@ export class LmdbVoucherStore implements VoucherStore {
     return [...range].map(({ value }) => value as VoucherRecord).filter((voucher) => voucher.coupon_id === couponId);
   }
 
-  held(tenant: Tenant, customerId: string, now: string): HeldVoucher[] {
-    return this.heldAndRefused(tenant, customerId, now, NO_CODES).held;
+  held(tenant: Tenant, customerId: string, now: string, timezone: string): HeldVoucher[] {
+    return this.heldAndRefused(tenant, customerId, now, timezone, NO_CODES).held;
   }
 
-  heldAndRefused(tenant: Tenant, customerId: string, now: string, listed: ReadonlySet<string>): { held: HeldVoucher[]; refused: RefusedVoucher[] } {
+  heldAndRefused(tenant: Tenant, customerId: string, now: string, timezone: string, listed: ReadonlySet<string>): { held: HeldVoucher[]; refused: RefusedVoucher[] } {
     const held: HeldVoucher[] = [];
     const refused: RefusedVoucher[] = [];
     for (const voucher of this.ofCustomer(tenant, customerId)) {
-      const refusal = voucherRefusal(voucher, now);
+      const refusal = voucherRefusal(voucher, now, timezone);
       if (refusal === null) {
         held.push({
           code: voucher.code,
