@@ -110,7 +110,12 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
   for (const budget of writes.budgets) counters.addBudgetInTransaction(tenant, String(budget.campaign_id), budget.period_key, -budget.amount_cents);
   const customerKey = customerCounterKey({ id: original.customer_id, code: original.customer_code });
   if (customerKey !== null) {
-    for (const limit of writes.limits) counters.addUsesInTransaction(tenant, String(limit.campaign_id), limit.period_key, customerKey, -limit.increment);
+    for (const limit of writes.limits) {
+      // Never below none: the cart's use may have gone back to the customer a merge moved it from (an unmerge
+      // without activities leaves the cart here), and a negative count would give this customer an extra use.
+      const counted = counters.uses(tenant, String(limit.campaign_id), limit.period_key, customerKey);
+      counters.addUsesInTransaction(tenant, String(limit.campaign_id), limit.period_key, customerKey, -Math.min(limit.increment, Math.max(0, counted)));
+    }
   }
   for (const stock of writes.stock) counters.addStockConsumedInTransaction(tenant, String(stock.campaign_id), String(stock.prize_id), -stock.amount);
   // Carts stored before returns moved points have no returns in their writes.

@@ -12,8 +12,8 @@
  * [tenant, 'returned', ticket, line_order] -> Returned (what returns of that ticket line moved so far).
  */
 import { Decimal } from 'decimal.js';
-import type { StoreEnv } from '../store/env.js';
-import { tenantPrefix } from '../store/keys.js';
+import type { Key, StoreEnv } from '../store/env.js';
+import { tenantPrefix, under } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 
 /** What the returns of one ticket line moved so far (carts/returns.ts). */
@@ -25,11 +25,20 @@ export interface Returned {
   redeemed_to_customer?: number;
 }
 
+/** A customer's `once` uses of one campaign (discount, points, game or instant win) in one period. */
+export interface CounterUses {
+  campaign_id: string;
+  period_key: string;
+  uses: number;
+}
+
 const NOTHING_RETURNED: Required<Returned> = { quantity: 0, score_from_customer: 0, score_to_customer: 0, redeemed_to_customer: 0 };
 
 export interface CounterStore {
   budgetSpent(tenant: Tenant, campaignId: string, periodKey: string): number;
   uses(tenant: Tenant, campaignId: string, periodKey: string, customer: string): number;
+  /** Every `once` use the customer holds, by campaign and period key (a merge moves them). */
+  usesOf(tenant: Tenant, customer: string): CounterUses[];
   stockConsumed(tenant: Tenant, campaignId: string, prizeId: string): number;
   /** Inside `env.transact`: adds (or with a negative amount, returns) budget. */
   addBudgetInTransaction(tenant: Tenant, campaignId: string, periodKey: string, cents: number): void;
@@ -68,6 +77,23 @@ export class LmdbCounterStore implements CounterStore {
 
   uses(tenant: Tenant, campaignId: string, periodKey: string, customer: string): number {
     return this.read([tenantPrefix(tenant), 'uses', campaignId, periodKey, customer]);
+  }
+
+  usesOf(tenant: Tenant, customer: string): CounterUses[] {
+    // The customer is the last part of a uses key: one seek per campaign and period key that holds uses, each
+    // followed by a get of the customer's, rather than a read of every customer's uses.
+    const prefix = [tenantPrefix(tenant), 'uses'];
+    const { end } = under(prefix);
+    const found: CounterUses[] = [];
+    let start: Key[] = prefix;
+    for (;;) {
+      const [key] = this.db.getKeys({ start, end, limit: 1 }) as Iterable<string[]>;
+      if (key === undefined) return found;
+      const [, , campaignId, periodKey] = key as [string, string, string, string];
+      const uses = this.uses(tenant, campaignId, periodKey, customer);
+      if (uses !== 0) found.push({ campaign_id: campaignId, period_key: periodKey, uses });
+      start = under([...prefix, campaignId, periodKey]).end;
+    }
   }
 
   stockConsumed(tenant: Tenant, campaignId: string, prizeId: string): number {

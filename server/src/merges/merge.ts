@@ -1,6 +1,7 @@
 /**
  * Completing a merge, inside one write transaction: every customer-owned
- * record of the old customer moves to the new one (OWNED_KINDS), an
+ * record of the old customer moves to the new one (OWNED_KINDS), its `once`
+ * uses are added to the new one's (once-uses.ts), an
  * association links them (new -> old, with the merge id; the pair's active
  * association until then becomes inactive, recorded), and the old
  * customer becomes merged with merged_to. Its personal data stays as it was;
@@ -8,6 +9,7 @@
  * levels are recalculated, as the cart metrics moved. Raises customer.merged.
  */
 import { AssociationStore } from '../associations/store.js';
+import { LmdbCounterStore } from '../counters/store.js';
 import { OWNED_KINDS } from '../customers/owned-kinds.js';
 import type { CustomerOwnedKind } from '../customers/owned-records.js';
 import type { CustomerStore } from '../customers/store.js';
@@ -16,6 +18,7 @@ import { settleCustomer } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
 import { raiseMergeEvent } from './events.js';
+import { moveOnceUses } from './once-uses.js';
 import type { MergeStore } from './store.js';
 import type { MergeRecord, MergeScope } from './types.js';
 
@@ -39,6 +42,7 @@ export function completeMerge(
     kind.reassign(env, tenant, ids, old.id, merge.new_customer_id);
     moved[kind.name] = ids;
   }
+  const movedUses = moveOnceUses(new LmdbCounterStore(env), tenant, old.id, merge.new_customer_id);
   const associations = new AssociationStore(env);
   // A pair has one active association, the merge's from now on: one the new customer already had with the old one
   // (made before a transfer, which the contract does not refuse for it) becomes inactive, recorded for the unmerge to
@@ -65,6 +69,7 @@ export function completeMerge(
     ...merge,
     status: 'completed',
     moved,
+    moved_uses: movedUses,
     association_id: association.id,
     ...(existing ? { deactivated_association_id: existing.id } : {}),
     completed_at: now,

@@ -1,3 +1,4 @@
+import type { CounterUses } from '../counters/store.js';
 import type { CustomerStatus } from '../customers/types.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 
@@ -22,6 +23,8 @@ export interface MergeRecord {
   old_status?: CustomerStatus;
   /** Ids of the records moved, by owned kind name: what an unmerge gives back. */
   moved: Record<string, string[]>;
+  /** The old customer's `once` uses added to the new customer's: what an unmerge gives back (absent: a merge completed before they moved, nothing). */
+  moved_uses?: CounterUses[];
   /** The association the merge created (new customer -> old customer). */
   association_id?: string;
   /** The pair's active association (new customer -> old customer) the merge made inactive: what an unmerge makes active again. */

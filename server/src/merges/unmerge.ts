@@ -3,13 +3,15 @@
  * merge association becomes inactive (the one the merge deactivated active
  * again), the associate is active again with
  * merged_to cleared, the records the merge moved go back to it (activities
- * only with with_activites: without, they stay with the parent), and an
+ * only with with_activites: without, they stay with the parent) with the
+ * `once` uses it moved, and an
  * unmerge log entry is recorded; the tier levels of both (the associate and the
  * holder the records came back from) are recalculated; customer.unmerged is raised. In a chain (A into B, B into C) the
  * records went on to C: they come back from the end of the parent's merged_to.
  */
 import { TallyError } from '@tally/engine';
 import { AssociationStore } from '../associations/store.js';
+import { LmdbCounterStore } from '../counters/store.js';
 import { OWNED_KINDS } from '../customers/owned-kinds.js';
 import type { CustomerOwnedKind } from '../customers/owned-records.js';
 import { accountHolder } from '../customers/lookup.js';
@@ -19,6 +21,7 @@ import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
 import { raiseMergeEvent } from './events.js';
+import { giveBackOnceUses } from './once-uses.js';
 import type { MergeStore } from './store.js';
 import type { MergeScope } from './types.js';
 
@@ -55,6 +58,8 @@ export function unmerge(
       const back = (merge.moved[kind.name] ?? []).filter((id) => stillWithHolder.has(id));
       kind.reassign(env, tenant, back, holderId, associate.id);
     }
+    // The uses are the person's, not activities: they go back with or without with_activites.
+    giveBackOnceUses(new LmdbCounterStore(env), tenant, merge.moved_uses ?? [], holderId, associate.id);
     reactivate(associations, tenant, merge.deactivated_association_id, now);
     merges.put(tenant, { ...merge, status: 'unmerged', unmerged_at: now });
   }
