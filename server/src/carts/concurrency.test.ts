@@ -102,7 +102,9 @@ describe('concurrent realtime carts using one single-use voucher', () => {
     expect(campaign.status, campaign.text).toBe(200);
     const issued = await server.client.post('/discounts/trigger', { customer_id: 1, loyalty_rule_id: campaign.body.id, external_voucher_code: 'ONE-USE' });
     expect(issued.status, issued.text).toBe(200);
-    const carts = Array.from({ length: 20 }, (_, i) => ({ ...cart(500 + i, 1), total: 5, lines: [{ order: 1, product_id: 1, total: 5, quantity: 1 }], coupons_desired: ['ONE-USE'] }));
+    // Sold now: the voucher, issued today, is pending for the fixture's earlier sale date.
+    const soldNow = new Date().toISOString().slice(0, 19) + 'Z';
+    const carts = Array.from({ length: 20 }, (_, i) => ({ ...cart(500 + i, 1), creation_date: soldNow, total: 5, lines: [{ order: 1, product_id: 1, total: 5, quantity: 1 }], coupons_desired: ['ONE-USE'] }));
     const responses = await Promise.all(carts.map((c) => server.client.post('/carts/realtime', c)));
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
     const used = responses.filter((r) => r.body.effects.some((e: any) => e.coupon_info?.voucher_code === 'ONE-USE'));
