@@ -152,7 +152,9 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
   }
   // The prizes its instant wins delivered are taken back, as their stock was given back above.
   takeBackPrizes(env, vouchers, { tenant, settings, now, origin, reason: `cart ${original.id} cancelled by cart ${id}` }, original.prize_deliveries ?? []);
-  if (original.customer_id !== null) {
+  // A cart whose customer id named no customer added nothing to metrics: taking it out would leave them negative
+  // (and a customer registered with that id later would start below zero).
+  if (original.customer_id !== null && original.metrics_added !== false) {
     const points = writes.points.reduce((sum, p) => sum + p.amount, 0);
     // A cart stored before carts recorded what they added to total_spent had added the total it sent.
     const spent = original.total_spent_cents ?? totalCents(String(original.request.total));
@@ -166,7 +168,7 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
     response.customer = [summaryAtBalance(response.customer[0], readBalance(env, tenant, original.customer_id, clock), settings)];
   }
   // The mirror is counted in no metrics (the original is taken out of them above).
-  const { prize_deliveries: _taken, points_redemptions: _givenBack, metrics_day: _counted, total_spent_cents: _spent, ...mirrored } = original;
+  const { prize_deliveries: _taken, points_redemptions: _givenBack, metrics_day: _counted, total_spent_cents: _spent, metrics_added: _added, ...mirrored } = original;
   const mirror: CartRecord = {
     ...mirrored,
     id,

@@ -273,6 +273,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     ...(deliveries.length > 0 ? { prize_deliveries: deliveries.map((d) => d.id) } : {}),
     ...(metricsDay === undefined ? {} : { metrics_day: metricsDay }),
     ...(spentCents === undefined ? {} : { total_spent_cents: spentCents }),
+    ...(customer.id !== null && !customer.record ? { metrics_added: false as const } : {}),
   };
   carts.putInTransaction(tenant, cart);
   raiseEvent(env, tenant, 'cart.created', () => cartJson(cartReadBody(cart)), () => cartCustomers(cart));

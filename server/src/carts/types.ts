@@ -53,6 +53,11 @@ export interface CartRecord {
    * metrics) and on carts stored before it was recorded, which added the total they sent.
    */
   total_spent_cents?: number;
+  /**
+   * False on a cart whose customer id named no customer record when it was written (cart rule 1: an id is not
+   * validated): it added nothing to any metrics, and its cancellation takes nothing out of them. Absent otherwise.
+   */
+  metrics_added?: false;
   /** The request body, after validation (int64 as strings, datetimes in UTC). */
   request: Record<string, unknown>;
   /** The evaluation's response as answered (JSON); read it with `cartResponse`. */

@@ -60,6 +60,16 @@ describe('total_spent counts the total charged', () => {
     expect(await spent(1)).toEqual({ challenge: 12.5, tier: 12.5 });
   });
 
+  it('a cart whose customer id names no customer adds nothing, and its cancellation takes nothing: the customer registered later starts at 0', async () => {
+    const id = nextCart++;
+    await ok(server.client.post('/carts/realtime', cartBody(12.5, { id, customer_id: 999 })));
+    await cancel(id);
+    await createCustomer(server.client, 999, { country: 'ES' });
+    expect(await spent(999)).toEqual({ challenge: 0, tier: 0 });
+    await ok(server.client.post('/carts/realtime', cartBody(20, { id: nextCart++, customer_id: 999 })));
+    expect(await spent(999)).toEqual({ challenge: 20, tier: 20 });
+  });
+
   it('a cart stored before carts recorded what they added (the total sent) is cancelled exactly', async () => {
     const id = await voucherCart(2, 'FIVE2');
     // As an older version stored it: no total_spent_cents on the cart, and the 45 it sent counted in the metrics.
