@@ -77,6 +77,9 @@ describe('the customer app: reads agree after every action', () => {
     await expectSummaryIsBalance(res.body.customer[0], customer);
     return res.body;
   };
+  /** A return of one unit of line 1 of `ticket`, worth `unitTotal`. */
+  const returnCart = (customer: number, ticket: number, unitTotal: number) =>
+    cart(customer, -unitTotal, { lines: [{ order: 1, product_id: 1, total: -unitTotal, quantity: -1 }], returns: [{ ticket_id: ticket, line_order: 1, quantity: 1 }] });
 
   /** A cart's customer summary is the balance the points read answers right after it. */
   const expectSummaryIsBalance = async (summary: { score: number; score_available: number }, customer: number) => {
@@ -113,12 +116,7 @@ describe('the customer app: reads agree after every action', () => {
     await expectReadsAgree(server.client, 1);
 
     // A return of one unit of the second cart.
-    const ret = await server.client.post('/carts/realtime', cartBody(-10, {
-      id: nextCart++, customer_id: 1, location_id: LOCATION.id,
-      lines: [{ order: 1, product_id: 1, total: -10, quantity: -1 }],
-      returns: [{ ticket_id: second.id, line_order: 1, quantity: 1 }],
-    }));
-    expect(ret.status, ret.text).toBe(200);
+    await returnCart(1, second.id, 10);
     await expectReadsAgree(server.client, 1);
 
     // The first cart cancelled.
@@ -316,14 +314,8 @@ describe('the customer app: reads agree after every action', () => {
     expect(spent.status, spent.text).toBe(200);
     await expectSummaryIsBalance(spent.body.customer, 70);
     await expectReadsAgree(server.client, 70);
-    const ret = await server.client.post('/carts/realtime', cartBody(-20, {
-      id: nextCart++, customer_id: 70, location_id: LOCATION.id,
-      lines: [{ order: 1, product_id: 1, total: -20, quantity: -1 }],
-      returns: [{ ticket_id: ticket.id, line_order: 1, quantity: 1 }],
-    }));
-    expect(ret.status, ret.text).toBe(200);
-    expect(ret.body.score_returned_to_customer).toBe(20);
-    await expectSummaryIsBalance(ret.body.customer[0], 70);
+    const ret = await returnCart(70, ticket.id, 20);
+    expect(ret.score_returned_to_customer).toBe(20);
     await expectReadsAgree(server.client, 70);
     const cancel = await server.client.post('/carts/cancellation', { cart_to_cancel_id: ticket.id, new_cart_id: nextCart++ });
     expect(cancel.status, cancel.text).toBe(200);
