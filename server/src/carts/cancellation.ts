@@ -152,6 +152,9 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
   }
   // The prizes its instant wins delivered are taken back, as their stock was given back above.
   takeBackPrizes(env, vouchers, { tenant, settings, now, origin, reason: `cart ${original.id} cancelled by cart ${id}` }, original.prize_deliveries ?? []);
+  // The customer holding the cart now: after a merge, the one it was merged into (the cart read's customer_id).
+  const found = original.customer_id === null ? undefined : new CustomerStore(env).get(tenant, original.customer_id);
+  const holder = found && found.deleted_at === undefined ? found : undefined;
   // A cart whose customer id named no customer added nothing to metrics: taking it out would leave them negative
   // (and a customer registered with that id later would start below zero).
   if (original.customer_id !== null && original.metrics_added !== false) {
@@ -161,11 +164,18 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
     const added = retractCart(env, tenant, settings.timezone, { customer_id: original.customer_id, origin: original.origin_customer_id ?? original.customer_id, stored_at: original.stored_at, ...(original.metrics_day === undefined ? {} : { metrics_day: original.metrics_day }), total_spent_cents: spent, points, lines: original.request.lines });
     // The metrics fell: a level lost is recorded as a realtime cart records one, so the level won again later is a new
     // won_at, not the one the cancelled cart had won; a level it may have helped win is not retained (tiers/held.ts).
-    const holder = new CustomerStore(env).get(tenant, original.customer_id);
-    if (holder && holder.deleted_at === undefined) recalculateTiers(env, tenant, holder, at, settings, { takenBack: { since: original.stored_at }, added });
+    if (holder) recalculateTiers(env, tenant, holder, at, settings, { takenBack: { since: original.stored_at }, added });
   }
   if (original.customer_id !== null && response.customer[0]) {
-    response.customer = [summaryAtBalance(response.customer[0], readBalance(env, tenant, original.customer_id, clock), settings)];
+    // The summary names the customer whose balance it shows: the holder, as the cart records it, not the customer the
+    // cart was evaluated for (a merge moved it since), with the flag and attributes its record has now.
+    const holding = {
+      ...response.customer[0],
+      id: wireInt(original.customer_id),
+      code: original.customer_code,
+      ...(holder ? { fraudulent: holder.profile.fraudulent === true, attributes: holder.attributes } : {}),
+    };
+    response.customer = [summaryAtBalance(holding, readBalance(env, tenant, original.customer_id, clock), settings)];
   }
   // The mirror is counted in no metrics (the original is taken out of them above).
   const { prize_deliveries: _taken, points_redemptions: _givenBack, metrics_day: _counted, total_spent_cents: _spent, metrics_added: _added, ...mirrored } = original;

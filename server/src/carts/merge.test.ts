@@ -135,3 +135,32 @@ describe('realtime carts racing a merge of their customer', () => {
     expect((await server.client.get('/customers/2/points')).body).toMatchObject({ score: 400 });
   });
 });
+
+// A merge moves a cart to the customer it was merged into: the cart's cancellation answers that customer's summary.
+describe('the cancellation of a cart a merge moved', () => {
+  let server: TestServer;
+  const cart = (id: number, customerId: number) => ({ id, customer_id: customerId, creation_date: '2026-11-20T10:00:00Z', total: 3, lines: [{ order: 1, total: 3, quantity: 1 }] });
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '1' } });
+    await server.client.post('/customers', { id: 1, code: 'A', name: 'A', registration_location_id: 1 });
+    await server.client.post('/customers', { id: 2, code: 'B', name: 'B', registration_location_id: 1, fraudulent: true });
+    expect((await server.client.post('/points', { rule_params: { name: 'Five a cart', rule_effects: [{ type: 'direct_value', value: 5, distribution: 'total_cart' }] } })).status).toBe(200);
+    expect((await server.client.patch('/company', { cart_cancellation_wait_seconds: 0 })).status).toBe(200);
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('names the customer holding the cart now, whose balance it shows, as the cart read does', async () => {
+    for (const [id, customer] of [[10, 1], [20, 2], [21, 2]]) expect((await server.client.post('/carts/realtime', cart(id, customer))).status).toBe(200);
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 1, new_customer_id: 2 })).status).toBe(200);
+    const cancelled = await server.client.post('/carts/cancellation', { cart_to_cancel_id: 10, new_cart_id: 11 });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    const holder = (await server.client.get('/customers/2/points')).body;
+    expect(holder).toMatchObject({ score: 10, score_available: 10 });
+    const summary = { id: 2, code: 'B', score: holder.score, score_available: holder.score_available, fraudulent: true };
+    expect(cancelled.body.customer).toEqual([expect.objectContaining(summary)]);
+    expect((await server.client.get('/carts/10')).body).toMatchObject({ customer_id: 2, customer_code: 'B', associate_id: 1 });
+    expect((await server.client.get('/carts/11')).body).toMatchObject({ customer_id: 2, customer_code: 'B', associate_id: 1, customer: expect.objectContaining(summary) });
+  });
+});

@@ -388,3 +388,66 @@ describe('custom events over HTTP', () => {
     expect(names((await server.client.post('/custom_events', { customer_id: 35, slug: 'tasting', data: { wine: 'white' } })).body)).toEqual(['Tasting points']);
   });
 });
+
+/**
+ * A voucher issued after the event (docs/decisions.md, "A custom event judges its vouchers' dates at its created_at",
+ * and "A cart judges its vouchers' dates on the day of the sale": a voucher without a start of its own starts on its
+ * issue day): pending for an event of a local day, in the Company's timezone, before the day it was issued; used by an
+ * event of its issue day, earlier or later than the issue, and of a later day.
+ */
+describe('custom events dated before their voucher was issued', () => {
+  let server: TestServer;
+  let campaign: number;
+  /** When the voucher was issued, and the local midnight (Tokyo) of its issue, in ms. */
+  let issued: number;
+  let midnight: number;
+  const customer = 60;
+  // Nine hours ahead of UTC, without summer time: its local days are not UTC's.
+  const OFFSET_MS = 9 * 3_600_000;
+  const at = (ms: number) => new Date(ms).toISOString().slice(0, 19) + 'Z';
+  const ok = async (res: Promise<{ status: number; text: string; body: any }>) => {
+    const answer = await res;
+    expect(answer.status, answer.text).toBe(200);
+    return answer.body;
+  };
+  const event = (createdAt: number) => ok(server.client.post('/custom_events', { customer_id: customer, slug: 'visit', data: {}, created_at: at(createdAt) }));
+  const redemptions = async () => (await ok(server.client.get('/vouchers/VISIT-1'))).redemptions;
+
+  beforeAll(async () => {
+    server = await startServer();
+    await ok(server.client.patch('/company', { timezone: 'Asia/Tokyo' }));
+    await createCustomer(server.client, customer, { code: `E${customer}` });
+    const def = await ok(server.client.post('/custom_event_definitions', { slug: 'visit', name: 'Store visit', schema: { type: 'object' } }));
+    campaign = (await ok(server.client.post('/points', {
+      rule_params: { name: 'Visit voucher', select_customers: 'targeted', custom_entity_definition_id: def.id, rule_effects: [{ type: 'direct_value', value: 9, distribution: 'total' }] },
+      coupon_params: { name: 'Visit coupon', max_redemptions: 5 },
+    }))).id;
+    await ok(server.client.post('/discounts/trigger', { customer_id: customer, loyalty_rule_id: campaign, external_voucher_code: 'VISIT-1' }));
+    const { created_at: created, available_from: from } = await ok(server.client.get('/vouchers/VISIT-1'));
+    expect(from).toBeNull();
+    issued = Date.parse(created);
+    const local = new Date(issued + OFFSET_MS);
+    midnight = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()) - OFFSET_MS;
+  });
+  afterAll(async () => {
+    await server?.dispose();
+  });
+
+  it('an event of the local day before the issue does not use the voucher: no points, no effects, nothing used', async () => {
+    // The last second of the day before in Tokyo: in UTC, the same day as the issue for half of it.
+    const answer = await event(midnight - 1000);
+    expect(answer).toMatchObject({ score: 0, score_available: 0, scores: [], effects: [], customer: { id: customer, score: 0 } });
+    expect(await redemptions()).toBe(0);
+    expect(await balance(server.client, customer)).toMatchObject({ score: 0 });
+  });
+
+  it('an event earlier on the issue day uses the voucher, and so does an event of a later day', async () => {
+    const earlier = await event(Math.max(midnight, issued - 3_600_000));
+    expect(earlier).toMatchObject({ score: 9, effects: [expect.objectContaining({ rule_id: campaign })] });
+    expect(await redemptions()).toBe(1);
+    expect(await balance(server.client, customer)).toMatchObject({ score: 9 });
+    const later = await event(Date.now() + 86_400_000);
+    expect(later).toMatchObject({ score: 9, effects: [expect.objectContaining({ rule_id: campaign })] });
+    expect(await redemptions()).toBe(2);
+  });
+});
