@@ -12,7 +12,7 @@
  *
  * Targets: GET /customers/{value}?search_param=id over 100,000 stored
  * customers (Tier 1, the issue's target), the same from a second server on
- * the same store with the answer cache off (CUSTOMER_CACHE_ENTRIES=0), and
+ * a copy of the store (`tally backup`: one server per store) with the answer cache off (CUSTOMER_CACHE_ENTRIES=0), and
  * GET /company (authenticated, full pipeline, no store read).
  * Env: BENCH_DURATION seconds per target and round (default 5), BENCH_ROUNDS
  * (3), BENCH_CONNECTIONS (50), BENCH_CUSTOMERS (100000; seeding them takes
@@ -132,6 +132,7 @@ const load = (port, path, randomCustomer = false) => (WRK ? runWrk(port, path, r
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'tally-bench-'));
+  const copyDir = mkdtempSync(join(tmpdir(), 'tally-bench-copy-'));
   const [serverCmd, serverArgs] = pinned(0, process.execPath, [join(ROOT, 'server/dist/main.js')]);
   const tally = await startProcess(serverCmd, serverArgs, {
     PORT: '0', DATA_DIR: dataDir, TALLY_RATE_LIMITS: 'off', TALLY_BOOTSTRAP_KEY: KEY, TALLY_BOOTSTRAP_SECRET: SECRET, LOG_LEVEL: 'info',
@@ -146,9 +147,11 @@ async function main() {
       return;
     }
     const seeded = await seedCustomers(tally.port);
-    // A second server on the same store with the answer cache off: what the cache is worth, same data, same run.
+    // A second server with the answer cache off, on a copy of the store (one server per store): what the cache is
+    // worth, same data, same run.
+    execFileSync(process.execPath, [join(ROOT, 'server/dist/cli.js'), 'backup', copyDir, '--data-dir', dataDir], { stdio: 'ignore' });
     uncached = await startProcess(serverCmd, serverArgs, {
-      PORT: '0', DATA_DIR: dataDir, TALLY_RATE_LIMITS: 'off', TALLY_BOOTSTRAP_KEY: KEY, TALLY_BOOTSTRAP_SECRET: SECRET, LOG_LEVEL: 'info', CUSTOMER_CACHE_ENTRIES: '0',
+      PORT: '0', DATA_DIR: copyDir, TALLY_RATE_LIMITS: 'off', TALLY_BOOTSTRAP_KEY: KEY, TALLY_BOOTSTRAP_SECRET: SECRET, LOG_LEVEL: 'info', CUSTOMER_CACHE_ENTRIES: '0',
     });
     const targets = [
       // The bare endpoint gets the same requests as the customers target (same headers and random paths).
@@ -182,7 +185,7 @@ async function main() {
     const stopped = [tally, uncached].filter(Boolean).map(({ child }) => new Promise((r) => child.once('exit', r)));
     for (const server of [tally, uncached, bare]) server?.child.kill('SIGTERM');
     await Promise.all(stopped);
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const dir of [dataDir, copyDir]) rmSync(dir, { recursive: true, force: true });
   }
 }
 
