@@ -149,11 +149,7 @@ export function grant(wallet: Wallet, grants: readonly Grant[], today: string): 
     movement.scores.push(scoreLine(b, g.amount));
   }
   // A debt is repaid as a spend takes points: from the granted points that expire first.
-  for (const b of wallet.debt > 0 ? granted.sort(spendOrder) : []) {
-    const repaid = Math.min(wallet.debt, b.remaining);
-    wallet.debt -= repaid;
-    b.remaining -= repaid;
-  }
+  if (wallet.debt > 0) wallet.debt = takeInSpendOrder(granted, wallet.debt);
   prune(wallet);
   return movement;
 }
@@ -165,6 +161,20 @@ function spendOrder(a: Bucket, b: Bucket): number {
   if (ato !== bto) return ato < bto ? -1 : 1;
   if (a.from !== b.from) return a.from < b.from ? -1 : 1;
   return a.tx.length - b.tx.length || (a.tx < b.tx ? -1 : a.tx > b.tx ? 1 : 0);
+}
+
+/** Takes up to `points` from `buckets`, those that expire first first (`spendOrder`), telling `took` each part; returns what they did not cover. */
+function takeInSpendOrder(buckets: Bucket[], points: number, took: (b: Bucket, part: number) => void = () => {}): number {
+  let left = points;
+  for (const b of buckets.sort(spendOrder)) {
+    if (left === 0) break;
+    const part = Math.min(left, b.remaining);
+    if (part === 0) continue;
+    b.remaining -= part;
+    left -= part;
+    took(b, part);
+  }
+  return left;
 }
 
 /** Available points that `eligible` buckets hold (for transfers of transferable points); the wallet holds every available bucket. */
@@ -182,16 +192,8 @@ export function availableIn(wallet: Wallet, eligible: (b: Bucket) => boolean): n
  */
 export function spend(wallet: Wallet, points: number, eligible: (b: Bucket) => boolean = () => true): { movement: Movement; taken: ScoreLine[] } {
   const taken: ScoreLine[] = [];
-  let left = points;
-  const candidates = wallet.buckets.filter((b) => b.active && b.remaining > 0 && eligible(b)).sort(spendOrder);
-  for (const b of candidates) {
-    if (left === 0) break;
-    const part = Math.min(left, b.remaining);
-    b.remaining -= part;
-    left -= part;
-    taken.push(scoreLine(b, part));
-  }
-  wallet.debt += left;
+  const candidates = wallet.buckets.filter((b) => b.active && b.remaining > 0 && eligible(b));
+  wallet.debt += takeInSpendOrder(candidates, points, (b, part) => taken.push(scoreLine(b, part)));
   prune(wallet);
   const scores = taken.map((line) => ({ ...line, score: -line.score }));
   return { movement: { amount: -points, pending_amount: 0, scores }, taken };
@@ -310,18 +312,13 @@ export function spreadReturned(taken: readonly number[], returned: number): numb
 export function takeBack(wallet: Wallet, tx: string | null, points: number, today: string): { movement: Movement; taken: ScoreLine[] } {
   const taken: ScoreLine[] = [];
   const movement: Movement = { amount: 0, pending_amount: 0, scores: [] };
-  let left = points;
-  for (const b of wallet.buckets.filter((x) => x.tx === tx && x.remaining > 0).sort(spendOrder)) {
-    if (left === 0) break;
-    const part = Math.min(left, b.remaining);
-    b.remaining -= part;
-    left -= part;
+  const left = takeInSpendOrder(wallet.buckets.filter((x) => x.tx === tx && x.remaining > 0), points, (b, part) => {
     if (b.active) movement.amount -= part;
     else movement.pending_amount -= part;
     if (b.remaining === 0) b.active = true; // emptied: pruned below
     taken.push(scoreLine(b, part));
     movement.scores.push(scoreLine(b, -part));
-  }
+  });
   prune(wallet);
   if (left === 0) return { movement, taken };
   const rest = spend(wallet, left);
