@@ -1,5 +1,5 @@
 /**
- * Request validation with ajv. Every JSON Schema under `schemas/` is loaded
+ * Request validation with ajv. Every request schema under `schemas/` is loaded
  * at start-up and compiled once per thread (by its `$id`: all of them on the
  * main thread as it starts, `compileSchemas`); handlers call
  * `validate(id, body)`. The `wire` keyword checks a contract wire type and
@@ -10,6 +10,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { DataValidationCxt, RegExpEngine } from 'ajv/dist/types/index.js';
@@ -77,10 +78,13 @@ languageTextsValidate.errors = undefined as Partial<ErrorObject>[] | undefined;
  * Company's schemas get theirs from company-schemas.ts (`regExp`, `formats`). `requests`: the instance of `schemas/`,
  * with the `languageTexts` keyword, which needs the Company validate() passes (a Company's own schemas, checked with
  * none, cannot use it: it is an unknown keyword there).
+ * `validateSchema: false`: add schemas without checking them against the meta-schema (a thread other than the one
+ * that checked them).
  */
-export function createAjv(options: { removeAdditional?: boolean; regExp?: RegExpEngine; formats?: FormatName[]; requests?: boolean } = {}): Ajv {
+export function createAjv(options: { removeAdditional?: boolean; regExp?: RegExpEngine; formats?: FormatName[]; requests?: boolean; validateSchema?: boolean } = {}): Ajv {
   const ajv = new Ajv({
     allErrors: false,
+    validateSchema: options.validateSchema ?? true,
     // Errors carry their schema and value: schemaError reads a failed oneOf/anyOf's branches to name the fields of a
     // one-of pair, and a bigint's bounds from the schema that declares its field.
     verbose: true,
@@ -139,9 +143,12 @@ export const SCHEMA_DOCUMENTS: ReadonlyMap<string, SchemaDocument> = new Map(
     }),
 );
 
-const ajv = createAjv({ requests: true });
+/** The request schemas: the server validates no answer (the tests check answers against `responses/`). */
+const REQUEST_SCHEMA_IDS = [...SCHEMA_DOCUMENTS.keys()].filter((id) => !id.startsWith('responses.'));
+// The main thread checks every schema against the meta-schema; a pool worker takes them as the main thread checked them.
+const ajv = createAjv({ requests: true, validateSchema: isMainThread });
 const compiled = new Map<string, ValidateFunction>();
-for (const document of SCHEMA_DOCUMENTS.values()) ajv.addSchema(document);
+for (const id of REQUEST_SCHEMA_IDS) ajv.addSchema(SCHEMA_DOCUMENTS.get(id)!);
 
 /** The compiled check of a schema, compiled on first use. */
 function checkOf(id: string): ValidateFunction {
@@ -155,12 +162,12 @@ function checkOf(id: string): ValidateFunction {
 }
 
 /**
- * Compiles the schemas named (every schema under `schemas/` when none is), once
+ * Compiles the request schemas named (every one under `schemas/` when none is), once
  * per thread. The main thread compiles them all as it starts, so a broken schema
  * stops the server before it listens; a pool worker compiles only the cart's:
  * every schema costs each thread about 1.5 s of CPU at start.
  */
-export function compileSchemas(ids: readonly string[] = [...SCHEMA_DOCUMENTS.keys()]): void {
+export function compileSchemas(ids: readonly string[] = REQUEST_SCHEMA_IDS): void {
   for (const id of ids) checkOf(id);
 }
 
