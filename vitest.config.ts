@@ -26,6 +26,9 @@ export default defineConfig({
     // vitest runs availableParallelism() - 1 files at once: one on these 2-core machines. Most files wait on a
     // server process they started, so two at once halve the wall time without starving either.
     maxWorkers: 2,
+    // One process per vitest worker for all its files, not one per file: no test file mocks modules or changes
+    // process-wide state, and each file's import of the harness and the server's modules was paid again.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
