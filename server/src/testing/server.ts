@@ -76,7 +76,11 @@ export interface TestServer {
 }
 
 export interface StartOptions {
-  /** Extra environment variables (TALLY_RATE_LIMITS defaults to off, AUTH_FAILURE_LIMIT to 0: every test comes from 127.0.0.1, and many send wrong secrets). */
+  /**
+   * Extra environment variables (TALLY_RATE_LIMITS defaults to off, AUTH_FAILURE_LIMIT to 0: every test comes from
+   * 127.0.0.1, and many send wrong secrets; WORKERS to 1: each worker thread costs a start about 0.4 s of CPU, and a
+   * test of what two simulate workers do asks for two).
+   */
   env?: Record<string, string>;
   /** Omit the bootstrap key variables. */
   noBootstrap?: boolean;
@@ -99,6 +103,7 @@ function launch(dataDir: string, options: StartOptions): Promise<Running> {
     DATA_DIR: dataDir,
     TALLY_RATE_LIMITS: 'off',
     AUTH_FAILURE_LIMIT: '0',
+    WORKERS: '1',
     ...(options.noBootstrap ? {} : { TALLY_BOOTSTRAP_KEY: TEST_KEY, TALLY_BOOTSTRAP_SECRET: TEST_SECRET }),
     ...options.env,
   };

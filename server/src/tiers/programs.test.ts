@@ -18,7 +18,7 @@ describe('tier programs back office', () => {
   const tiers = async (id: number) => (await server.client.get(`/customers/${id}/tiers`)).body.data;
 
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer({ env: { WORKERS: '2' } });
     await server.client.patch('/company', { customer_attribute_schema: { type: 'object', properties: { spend: { type: 'number' }, nick: { type: 'string' } } } });
     await server.client.post('/customers', { id: 1, name: 'Ana', registration_location_id: 1, country: 'ES', attributes: { spend: 150 } });
   });
