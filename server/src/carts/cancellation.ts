@@ -136,11 +136,9 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
   const redeemed = redemptions.reduce((sum, spend) => sum + spend.give_back, 0);
   const given = { take_back: reversal.take_back, give_back: reversal.give_back + redeemed };
   const response = { ...mirrorResponse(cartResponse(original), id, code, given, (points) => pointsAsMoney(points, settings)), creation_date: at };
-  const origin = {
-    type: 'activity' as const,
-    origin_info: { activity: { ...response, customer_id: original.customer_id === null ? null : wireInt(original.customer_id) } },
-    location_id: original.location_id,
-  };
+  // The reversals' origin_info is the mirror's answer, as a realtime cart's transaction is its cart's: read from the
+  // mirror written below, so it names the customer holding the cart, at the balance after everything, as the answer does.
+  const origin = { type: 'activity' as const, origin_cart: { cart_id: id, customer_id: original.customer_id }, location_id: original.location_id };
   let pointsTransactionId: string | null = null;
   if (original.points_transaction_id !== null) {
     pointsTransactionId = reversePoints(env, tenant, clock, original.points_transaction_id, { ...origin, created_at: at }, returned)?.id ?? null;
@@ -148,7 +146,7 @@ function writeCancellation(stores: CancellationStores, tenant: Tenant, settings:
   // Each to the customer holding the spend now (after a merge, the one it was merged into), as the cart's own spend.
   for (const { txId, returned: byReturns } of redemptions) {
     const comments = `points spent on cart ${original.id} (points transaction ${txId}) given back`;
-    reversePoints(env, tenant, clock, txId, { ...origin, origin_info: { ...origin.origin_info, comments }, created_at: at }, byReturns);
+    reversePoints(env, tenant, clock, txId, { ...origin, origin_cart: { ...origin.origin_cart, comments }, created_at: at }, byReturns);
   }
   // The prizes its instant wins delivered are taken back, as their stock was given back above.
   takeBackPrizes(env, vouchers, { tenant, settings, now, origin, reason: `cart ${original.id} cancelled by cart ${id}` }, original.prize_deliveries ?? []);

@@ -163,4 +163,20 @@ describe('the cancellation of a cart a merge moved', () => {
     expect((await server.client.get('/carts/10')).body).toMatchObject({ customer_id: 2, customer_code: 'B', associate_id: 1 });
     expect((await server.client.get('/carts/11')).body).toMatchObject({ customer_id: 2, customer_code: 'B', associate_id: 1, customer: expect.objectContaining(summary) });
   });
+
+  it("records its reversals with the answer's summary of the holder, as a realtime cart's transaction records its answer", async () => {
+    await server.client.post('/customers', { id: 3, code: 'C', name: 'C', registration_location_id: 1 });
+    await server.client.post('/customers', { id: 4, code: 'D', name: 'D', registration_location_id: 1 });
+    expect((await server.client.post('/carts/realtime', cart(30, 3))).status).toBe(200);
+    expect((await server.client.post('/points/redeem_cart', { activity_id: 30, customer_id: 3, amount: 2, comments: 'till' })).status).toBe(200);
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 3, new_customer_id: 4 })).status).toBe(200);
+    const cancelled = await server.client.post('/carts/cancellation', { cart_to_cancel_id: 30, new_cart_id: 31 });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.body.customer).toEqual([expect.objectContaining({ id: 4, code: 'D' })]);
+    const reversals = (await server.client.get('/points/transactions', { query: { customer_id: '4' } })).body.data
+      .filter((t: { origin_info: { activity?: { id: number } } }) => t.origin_info.activity?.id === 31);
+    // The cart's own reversal (its 5 points) and the redeem_cart spend given back (2 points, with its comments).
+    expect(reversals.map((t: { amount: number }) => t.amount).sort((a: number, b: number) => a - b)).toEqual([-5, 2]);
+    for (const { origin_info } of reversals) expect(origin_info.activity).toEqual({ ...cancelled.body, customer_id: 4 });
+  });
 });

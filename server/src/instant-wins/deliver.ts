@@ -186,7 +186,7 @@ export interface PrizeTakeBack {
   tenant: Tenant;
   settings: CompanySettings;
   now: Date;
-  origin: { type: PointsTransactionType; origin_info: Record<string, unknown>; location_id: string | null };
+  origin: { type: PointsTransactionType; origin_cart: OriginCart; location_id: string | null };
   reason: string;
 }
 

@@ -16,7 +16,7 @@ import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { settleCustomer } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
-import { recalculateTiers } from '../tiers/recalculate.js';
+import { measuredLevels, recalculateTiers } from '../tiers/recalculate.js';
 import { raiseMergeEvent } from './events.js';
 import { moveOnceUses } from './once-uses.js';
 import type { MergeStore } from './store.js';
@@ -36,6 +36,8 @@ export function completeMerge(
   // ledger, where they were earned: their transactions move with it and come back with an unmerge, instead of
   // being recorded by the new customer as its own and given back as a transfer.
   settleCustomer(env, tenant, old.id, old.code ?? null, { now: new Date(now), timezone: settings.timezone });
+  // The receiver's levels before the old customer's metrics join its own: a level it measured already is not won at the merge.
+  const levelsBefore = measuredLevels(env, tenant, customers.get(tenant, merge.new_customer_id)!, now, settings);
   const moved: Record<string, string[]> = {};
   for (const kind of kinds) {
     const ids = kind.ids(env, tenant, old.id);
@@ -61,9 +63,9 @@ export function completeMerge(
   });
   const merged: CustomerRecord = { ...old, status: 'merged', merged_to: merge.new_customer_id, updated_at: now };
   customers.put(tenant, merged, old);
-  // The receiver holds the summed metrics from now (a level won at the merge), the old customer none: its metrics
-  // left, all of them, so no level it won is kept above what it measures.
-  recalculateTiers(env, tenant, customers.get(tenant, merge.new_customer_id)!, now, settings);
+  // The receiver holds the summed metrics from now (a level they raise it to is won at the merge), the old customer none:
+  // its metrics left, all of them, so no level it won is kept above what it measures.
+  recalculateTiers(env, tenant, customers.get(tenant, merge.new_customer_id)!, now, settings, { levelsBefore });
   recalculateTiers(env, tenant, merged, now, settings, { takenBack: {} });
   const completed: MergeRecord = {
     ...merge,

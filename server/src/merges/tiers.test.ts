@@ -81,3 +81,47 @@ describe('tier levels after merges and unmerges', () => {
     expectHeldSince(await tier(3), merged);
   });
 });
+
+// The customers exist before the programs, so no write has recorded their levels (won_at null): a merge (or an unmerge)
+// that leaves the receiver at the level it measured wins nothing; one that raises it wins the level at the merge
+// (docs/decisions.md).
+describe('a merge into a customer measured before by programs created after it', () => {
+  let server: TestServer;
+  const levels = async (id: number) => (await server.client.get(`/customers/${id}/tiers`)).body.data.map((t: Record<string, unknown>) => [t.name, t.current_level, t.won_at, t.expires_at]);
+  const mergedAt = async (id: number) => (await server.client.get(`/customers/${id}`, { query: { search_param: 'id' } })).body.updated_at as string;
+
+  beforeAll(async () => {
+    server = await startServer();
+    expect((await server.client.patch('/company', { timezone: 'UTC' })).status).toBe(200);
+    for (const id of [1, 2, 3, 4]) {
+      expect((await server.client.post('/customers', { id, name: `N${id}`, registration_location_id: 1, country: 'ES' })).status).toBe(200);
+    }
+    await realtimeCart(server.client, 1, 120, { id: 100 });
+    await realtimeCart(server.client, 2, 30, { id: 101 });
+    await realtimeCart(server.client, 3, 60, { id: 102 });
+    await realtimeCart(server.client, 4, 75, { id: 103 });
+    await realtimeCart(server.client, 4, 75, { id: 104 });
+    expect((await server.client.post('/tier_programs', { name: 'Spend', attribute: 'total_spent', structure, validity_days: 30 })).status).toBe(200);
+    expect((await server.client.post('/tier_programs', { name: 'Visits', attribute: 'carts', structure: [{ level: 1, name: 'Member', threshold: 0 }, { level: 2, name: 'Regular', threshold: 3 }] })).status).toBe(200);
+  });
+  afterAll(() => server.dispose());
+
+  it('records no won_at for a level the merge, or its unmerge, leaves the receiver at', async () => {
+    expect(await levels(1)).toEqual([['Spend', 2, null, null], ['Visits', 1, null, null]]);
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 2, new_customer_id: 1 })).status).toBe(200);
+    // 150 spent, 2 carts: Silver and Member still, held since before the programs recorded anything.
+    expect(await levels(1)).toEqual([['Spend', 2, null, null], ['Visits', 1, null, null]]);
+    // Nor does the unmerge that gives the old customer's records back (120 spent, 1 cart).
+    const back = await server.client.post('/customers/2/unmerge', undefined, { headers: { 'Content-Type': 'application/json' }, query: { with_activites: 'true' } });
+    expect(back.status, back.text).toBe(200);
+    expect(await levels(1)).toEqual([['Spend', 2, null, null], ['Visits', 1, null, null]]);
+  });
+
+  it('records the merge as won_at of a level it raises the receiver to', async () => {
+    expect(await levels(3)).toEqual([['Spend', 1, null, null], ['Visits', 1, null, null]]);
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 4, new_customer_id: 3 })).status).toBe(200);
+    const merged = await mergedAt(4);
+    // 210 spent, 3 carts: Gold (valid 30 days from the merge) and Regular.
+    expect(await levels(3)).toEqual([['Spend', 3, merged, new Date(Date.parse(merged) + 30 * DAY).toISOString().replace('.000', '')], ['Visits', 2, merged, null]]);
+  });
+});

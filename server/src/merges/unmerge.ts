@@ -19,7 +19,7 @@ import type { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
-import { recalculateTiers } from '../tiers/recalculate.js';
+import { measuredLevels, recalculateTiers } from '../tiers/recalculate.js';
 import { raiseMergeEvent } from './events.js';
 import { giveBackOnceUses } from './once-uses.js';
 import type { MergeStore } from './store.js';
@@ -44,6 +44,10 @@ export function unmerge(
   // B into C), the customer at the end of the chain, where they and the merge association went with the parent's.
   const parent = customers.get(tenant, parentId);
   const holderId = (parent && accountHolder(customers, associations, tenant, parent)?.id) ?? parentId;
+  const found = customers.get(tenant, holderId);
+  const holder = found && found.deleted_at === undefined ? found : undefined;
+  // The holder's levels before the records go back: an unmerge that leaves it at one wins nothing.
+  const levelsBefore = holder && measuredLevels(env, tenant, holder, now, settings);
   // The latest association the merge created (it may have been deactivated since).
   const link = associations
     .asAssociate(tenant, associate.id)
@@ -69,9 +73,8 @@ export function unmerge(
   // The metrics the records carry moved back: both levels from now (a deleted holder holds none).
   recalculateTiers(env, tenant, active, now, settings);
   // The holder keeps no level won since the merge above what it measures without the metrics given back.
-  const holder = customers.get(tenant, holderId);
   const takenBack = withActivities && merge?.completed_at !== undefined ? { since: merge.completed_at } : undefined;
-  if (holder && holder.deleted_at === undefined) recalculateTiers(env, tenant, holder, now, settings, { takenBack });
+  if (holder) recalculateTiers(env, tenant, holder, now, settings, { takenBack, levelsBefore });
   raiseMergeEvent(env, customers, tenant, 'customer.unmerged', { oldCustomerId: associate.id, newCustomerId: parentId, associationId: link?.id, withActivities });
   merges.logUnmerge(tenant, {
     merge_id: merge?.id ?? '',

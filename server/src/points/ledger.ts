@@ -52,7 +52,7 @@ export interface PointsEntry {
    * or its JSON text, when the caller has it already serialized (a realtime cart's response).
    */
   origin_info?: Record<string, unknown> | string;
-  /** Instead of origin_info: the realtime cart, written in the same transaction, whose answer it is. */
+  /** Instead of origin_info: the cart (realtime, or a cancellation's mirror), written in the same transaction, whose answer it is. */
   origin_cart?: OriginCart;
   grants?: readonly PointsGrant[];
   /** Points spent (positive), taken from the points that expire first; beyond the available points the balance goes negative. */
@@ -274,7 +274,7 @@ export function reversePoints(
   tenant: Tenant,
   clock: LedgerClock,
   originalId: string,
-  entry: Pick<PointsEntry, 'type' | 'created_at' | 'origin_info' | 'location_id'>,
+  entry: Pick<PointsEntry, 'type' | 'created_at' | 'origin_info' | 'origin_cart' | 'location_id'>,
   returned?: Returns,
 ): PointsTransaction | undefined {
   const original = getTransaction(env, tenant, originalId);
@@ -301,8 +301,9 @@ export function reversePoints(
     returned,
   );
   view.save();
-  return write(env, tenant, id, entry.type, who, entry.created_at, entry.origin_info ?? {}, movement, {
+  return write(env, tenant, id, entry.type, who, entry.created_at, entry.origin_cart ? '' : (entry.origin_info ?? {}), movement, {
     reverses: original.id,
+    ...(entry.origin_cart ? { origin_cart: entry.origin_cart } : {}),
     ...(original.associate_id === undefined ? {} : { associate_id: original.associate_id }),
   });
 }

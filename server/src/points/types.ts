@@ -38,8 +38,8 @@ export interface PointsTransaction {
   /** The contract's origin_info as JSON text (ids above 2^53 survive storage exactly); empty when `origin_cart` names it. */
   origin_info: string;
   /**
-   * A realtime cart's transaction: its origin_info is that cart's answer with the customer id
-   * (`activityOrigin`), read from the cart record written in the same transaction rather than copied.
+   * A realtime cart's transaction (or a cancellation's reversal): its origin_info is that cart's answer with the
+   * customer id (`activityOrigin`), read from the cart record written in the same transaction rather than copied.
    */
   origin_cart?: OriginCart;
   scores: ScoreLine[];
@@ -66,16 +66,16 @@ export interface LedgerClock {
   timezone: string;
 }
 
-/** The cart whose answer is a points transaction's origin_info, and the customer it was answered for. */
+/** The cart whose answer is a points transaction's origin_info, and the customer it was answered for (none: an anonymous cart). */
 export interface OriginCart {
   cart_id: string;
-  customer_id: string;
+  customer_id: string | null;
   /** The comments of a redemption on the cart (POST /points/redeem_cart), beside the cart. */
   comments?: string;
 }
 
 /** The origin_info of a cart's points transaction, `{ activity: { ...response, customer_id } }`, as JSON text built from the answered cart (which has no customer_id, so it comes last). */
-export function activityOrigin(responseJson: string, customerId: string, comments?: string): string {
+export function activityOrigin(responseJson: string, customerId: string | null, comments?: string): string {
   const remark = comments === undefined ? '' : `,"comments":${JSON.stringify(comments)}`;
-  return `{"activity":${responseJson.slice(0, -1)},"customer_id":${customerId}}${remark}}`;
+  return `{"activity":${responseJson.slice(0, -1)},"customer_id":${customerId ?? 'null'}}${remark}}`;
 }

@@ -8,7 +8,7 @@ import type { StoreEnv } from '../store/env.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { heldStanding, type Held } from './held.js';
 import { appliesTo, levelOf, measuredValue } from './standing.js';
-import { levelBefore } from './measured.js';
+import { levelBefore, programStanding } from './measured.js';
 import { TierStore } from './store.js';
 import type { TierMembership, TierProgram } from './types.js';
 import { wireDatetime } from '../http/wire.js';
@@ -27,6 +27,8 @@ export interface TierChange {
   takenBack?: { since?: string };
   /** A realtime cart or a cancellation: what it added to the customer's cart metrics (negative: taken out). */
   added?: AddedMetrics;
+  /** A merge's receiver or an unmerge's holder: the level each program measured before the records moved (`measuredLevels`). */
+  levelsBefore?: ReadonlyMap<string, number | undefined>;
 }
 
 /** The level measured before the write (`level` undefined: below the first threshold). */
@@ -54,10 +56,26 @@ export function recalculateTiers(env: StoreEnv, tenant: Tenant, customer: Custom
 }
 
 /**
- * The level the program measured before the write, when the write says what it changed (an attribute update, a cart
- * or a cancellation); undefined when it does not (a create, a merge, an unmerge: the stored membership is compared).
+ * The level each program that applies to the customer measures now (undefined: below the first threshold), keyed by
+ * program id: a merge's receiver, or an unmerge's holder, before the records move. Reads the cart metrics of the
+ * programs over them, once each.
+ */
+export function measuredLevels(env: StoreEnv, tenant: Tenant, customer: CustomerRecord, now: string, settings: CompanySettings): Map<string, number | undefined> {
+  const today = localDate(new Date(now), settings.timezone);
+  const levels = new Map<string, number | undefined>();
+  for (const program of new TierStore(env).listPrograms(tenant)) {
+    if (appliesTo(program, customer, settings)) levels.set(program.id, programStanding(env, tenant, program, customer, today).current?.level);
+  }
+  return levels;
+}
+
+/**
+ * The level the program measured before the write, when the write says what it changed (an attribute update, a cart,
+ * a cancellation, a merge's receiver or an unmerge's holder); undefined when it does not (a create, the merged
+ * customer, the unmerged one: the stored membership is compared).
  */
 function measuredBefore(program: TierProgram, held: Held, change: TierChange, today: string): Before | undefined {
+  if (change.levelsBefore?.has(program.id)) return { level: change.levelsBefore.get(program.id) };
   if (change.before !== undefined) return { level: isCartMetric(program.attribute) ? held.measured?.level : levelOf(program, measuredValue(program, change.before))?.level };
   if (change.added !== undefined) return { level: levelBefore(program, held.standing.value, change.added, today)?.level };
   return undefined;
