@@ -3,6 +3,7 @@ import { createCustomer } from '../points/testing.js';
 import { openStore, type Key, type StoreEnv } from '../store/env.js';
 import { realtimeCart } from '../testing/carts.js';
 import { runCli } from '../testing/cli.js';
+import { everyPage } from '../testing/pages.js';
 import { startServer, TEST_KEY, type Client, type TestServer } from '../testing/server.js';
 import { migrations } from '../store/migrations.js';
 import { indexAuditTargets, PROGRESS } from './backfill.js';
@@ -15,17 +16,7 @@ const TENANT = 'default/sandbox';
 const token = (key: unknown[]) => Buffer.from(JSON.stringify(['audit_log', 1, ...key])).toString('base64url');
 
 /** Every entry GET /audit_log lists with `query`, page after page of `perPage`. */
-async function everyPage(client: Client, query: Record<string, string> = {}, perPage = 100): Promise<any[]> {
-  const all: any[] = [];
-  let after: string | undefined;
-  do {
-    const res = await client.get('/audit_log', { query: { ...query, per_page: String(perPage), ...(after === undefined ? {} : { starting_after: after }) } });
-    expect(res.status, res.text).toBe(200);
-    all.push(...res.body.data);
-    after = res.body.next_token_starts_after;
-  } while (after !== undefined);
-  return all;
-}
+const logPages = (client: Client, query: Record<string, string> = {}, perPage = 100) => everyPage(client, '/audit_log', query, perPage);
 
 const sorted = (keys: Key[][]) => keys.map((key) => JSON.stringify(key)).sort().map((key) => JSON.parse(key) as Key[]);
 
@@ -199,27 +190,27 @@ describe('the audit log over HTTP', () => {
     for (const round of [1, 2, 3]) {
       for (const id of [41, 42]) expect((await server.client.patch(`/customers/${id}`, { name: `Round ${round}` }, AUTHOR)).status).toBe(200);
     }
-    const all = await everyPage(server.client);
+    const all = await logPages(server.client);
     const targets = new Set(all.map((entry) => entry.target as string | null).filter((target) => target !== null));
     for (const target of [...targets, 'customer:9999']) {
       const theirs = all.filter((entry) => entry.target === target);
-      expect(await everyPage(server.client, { target }, 2), target).toEqual(theirs);
-      expect(await everyPage(server.client, { target }), target).toEqual(theirs);
+      expect(await logPages(server.client, { target }, 2), target).toEqual(theirs);
+      expect(await logPages(server.client, { target }), target).toEqual(theirs);
     }
     // The other filters apply to what the index yields.
     const updates = all.filter((entry) => entry.target === 'customer:41' && entry.operation === 'customers.update' && entry.actor.author === 'ana@example.com');
     expect(updates).toHaveLength(3);
-    expect(await everyPage(server.client, { target: 'customer:41', operation: 'customers.update', author: 'ana@example.com' }, 2)).toEqual(updates);
+    expect(await logPages(server.client, { target: 'customer:41', operation: 'customers.update', author: 'ana@example.com' }, 2)).toEqual(updates);
 
     // A page token is an entry's place in the log: it goes on in the filtered list and in the unfiltered one alike.
     const filtered = await server.client.get('/audit_log', { query: { target: 'customer:41', per_page: '2' } });
     const [, second] = filtered.body.data;
-    const rest = await everyPage(server.client, { starting_after: filtered.body.next_token_starts_after });
+    const rest = await logPages(server.client, { starting_after: filtered.body.next_token_starts_after });
     expect(rest).toEqual(all.slice(all.findIndex((entry) => entry.id === second.id) + 1));
     const unfiltered = await server.client.get('/audit_log', { query: { per_page: '1' } });
     const [newest] = unfiltered.body.data;
     expect(newest.target).not.toBe('customer:41');
-    const older = await everyPage(server.client, { target: 'customer:41', starting_after: unfiltered.body.next_token_starts_after });
+    const older = await logPages(server.client, { target: 'customer:41', starting_after: unfiltered.body.next_token_starts_after });
     expect(older).toEqual(all.filter((entry) => entry.target === 'customer:41' && entry.id < newest.id));
   });
 
@@ -269,7 +260,7 @@ describe('audit log retention', () => {
     expect((await server.client.post('/customers', { id: 2, name: 'New', registration_location_id: 1, code: 'new-2' })).status).toBe(200);
     expect((await server.client.post('/points/redeem', { customer_code: 'new-2', amount: 10, comments: 'new' })).status).toBe(200);
     expect((await server.client.get('/audit_log')).body.data.map((e: any) => [e.operation, e.target])).toEqual([['points.redeem', null], ['customers.create', 'customer:2']]);
-    expect(await everyPage(server.client, { target: 'customer:1' })).toEqual([]);
+    expect(await logPages(server.client, { target: 'customer:1' })).toEqual([]);
     // None dangles: every key left names an entry of its target, every mention key an entry naming its customer.
     const { held, wanted } = await withStore(server.dataDir, indexOf);
     expect(held.map((key) => key[1])).toEqual(['customer:2']);
@@ -292,7 +283,7 @@ describe('the target index of a store written before it', () => {
     for (const name of ['A', 'B']) expect((await c.patch('/customers/1', { name })).status).toBe(200);
     expect((await c.patch('/company', { currency: 'USD' })).status).toBe(200);
     expect((await c.delete('/customers/3', { query: { hard: 'true' }, headers: { 'Content-Type': 'application/json' } })).status).toBe(200);
-    all = await everyPage(c);
+    all = await logPages(c);
     expect(all.some((entry) => entry.target === null)).toBe(true);
     await server.stop();
   });
@@ -311,7 +302,7 @@ describe('the target index of a store written before it', () => {
     const built = server.lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line)).find((line) => line.msg === 'audit log entries indexed by target');
     expect(built).toMatchObject({ entries: targeted.length });
     for (const target of new Set(targeted.map((entry) => entry.target as string))) {
-      expect(await everyPage(server.client, { target }, 2), target).toEqual(all.filter((entry) => entry.target === target));
+      expect(await logPages(server.client, { target }, 2), target).toEqual(all.filter((entry) => entry.target === target));
     }
     await server.stop();
     const { held, wanted } = await withStore(server.dataDir, indexOf);
@@ -341,6 +332,6 @@ describe('the target index of a store written before it', () => {
       expect(held).toEqual(wanted);
     });
     await server.restart();
-    expect(await everyPage(server.client, { target: 'customer:1' })).toEqual(all.filter((entry) => entry.target === 'customer:1'));
+    expect(await logPages(server.client, { target: 'customer:1' })).toEqual(all.filter((entry) => entry.target === 'customer:1'));
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LmdbCounterStore } from '../counters/store.js';
+import { createCustomer, grant, transactions, triggerCampaign } from '../points/testing.js';
 import { openStore } from '../store/env.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
@@ -111,5 +112,45 @@ describe('concurrent realtime carts using one single-use voucher', () => {
     expect(used.length).toBe(1);
     expect(used[0].body.effects).toEqual([expect.objectContaining({ value: 200, coupon_info: expect.objectContaining({ voucher_code: 'ONE-USE', coupon_id: expect.any(Number) }) })]);
     expect(responses.reduce((sum, r) => sum + Math.round(r.body.total_discount_applied * 100), 0)).toBe(200);
+  });
+});
+
+// A till prints the customer summary: it must be the balance the cart left, not the one it was evaluated against
+// while other carts and spends of the customer committed (docs/decisions.md, "The customer summary is the balance
+// after the cart's transaction").
+describe('concurrent realtime carts and points spends of one customer', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { WORKERS: '1', REALTIME_WORKERS: '2', POINTS_SETTLEMENT_INTERVAL_MS: '0' } });
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('each cart answers the customer summary at the balance after its own transaction', async () => {
+    await createCustomer(server.client, 1);
+    await grant(server.client, 'gift', 1, await triggerCampaign(server.client, 'gift', 100));
+    const points = await server.client.post('/points', { rule_params: { name: 'Five a cart', rule_effects: [{ type: 'direct_value', value: 5, distribution: 'total_cart' }] } });
+    expect(points.status, points.text).toBe(200);
+    const sent = Array.from({ length: 24 }, (_, i) =>
+      i % 2 === 0
+        ? server.client.post('/carts/realtime', cart(700 + i, 1))
+        : server.client.post('/points/redeem', { customer_id: 1, amount: 3, comments: `spend ${i}` }));
+    const answers = await Promise.all(sent);
+    expect(answers.map((r) => r.status)).toEqual(Array(24).fill(200));
+    // The ledger in commit order (ids are allocated inside the write transaction): the balance after each cart's.
+    const after = new Map<number, { score: number; score_available: number }>();
+    let score = 0;
+    let available = 0;
+    for (const tx of await transactions(server.client, 1)) {
+      score += tx.amount + tx.pending_amount;
+      available += tx.amount;
+      const cartId = (tx.origin_info as { activity?: { id: number } }).activity?.id;
+      if (cartId !== undefined) after.set(Number(cartId), { score, score_available: available });
+    }
+    for (const res of answers.filter((r) => r.body.id !== undefined)) {
+      const [summary] = res.body.customer;
+      expect({ score: summary.score, score_available: summary.score_available }, `cart ${res.body.id}`).toEqual(after.get(Number(res.body.id)));
+    }
   });
 });

@@ -56,14 +56,18 @@ export interface Evaluation {
   writes: Writes;
   /** The points the cart earns, with their campaigns' names (the points transaction). */
   grants: PointsGrant[];
+  /** The points of the answer's customer summary (the balance the evaluation read, plus the cart's); none without a customer. */
+  summary: Pick<Balance, 'score' | 'score_available'> | undefined;
 }
 
 export function evaluationOf(outcome: Outcome): Evaluation {
+  const [summary] = outcome.response.customer;
   return {
     responseJson: cartJson(outcome.response),
     total: outcome.response.total,
     writes: outcome.writes,
     grants: grantsFromCart(outcome.writes.points, outcome.response.effects),
+    summary: summary && { score: summary.score, score_available: summary.score_available },
   };
 }
 
@@ -221,7 +225,6 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     pointsTransactionId = tx.id;
   }
   // The contract's order: challenge progress after the cart's points, before instant wins; then tier levels over cart metrics.
-  let levelPoints = 0;
   let spentCents: number | undefined;
   const metricsDay = customer.id === null ? undefined : salesDay(String(body.creation_date), at, pending.settings.timezone);
   if (customer.record) {
@@ -231,7 +234,7 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     // total it sent; recorded on the cart so that its cancellation takes back exactly this.
     spentCents = totalCents(evaluation.total);
     const progress = { customer: customer.record, total_spent_cents: spentCents, points, location_id: location, lines: body.lines, day: metricsDay! };
-    levelPoints = advanceChallenges(env, tenant, { now, timezone: pending.settings.timezone, settings: pending.settings }, progress);
+    advanceChallenges(env, tenant, { now, timezone: pending.settings.timezone, settings: pending.settings }, progress);
     recalculateTiers(env, tenant, customer.record, at, pending.settings, { added: { day: progress.day, metrics: cartMetrics(progress) } });
   }
   // Then instant wins: a won prize (points, a reward, a game play) is delivered in the cart's transaction.
@@ -242,11 +245,16 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
     customer: { id: customer.id, code: customer.code },
     origin: { type: 'activity', origin_cart: { cart_id: id, customer_id: customer.id }, location_id: request.location_id ?? null },
   }, writes.draws);
+  // The customer summary is the balance after this transaction. The evaluation's counts the balance it read and the
+  // cart's own points: not level or prize points, not the ledger's choice of the buckets (available or pending) a
+  // return takes back, nor what the customer's other carts and spends committed since that read (a burst of them,
+  // or a spend in the app while the till evaluates). Read again here, and answered again only when it differs.
   let answered = responseJson;
-  // Level and prize points are not the evaluation's, and the ledger decides which buckets (available or pending) a
-  // return takes back: the customer summary is answered at the balance after them. Return carts are rare: one more read.
-  if (customer.id !== null && (levelPoints > 0 || returns.length > 0 || deliveries.some((d) => d.type === 'points' && d.points_transaction_id !== null))) {
-    answered = withBalanceSummary(answered, readBalance(env, tenant, customer.id, { now, timezone: pending.settings.timezone }), pending.settings);
+  if (customer.id !== null && evaluation.summary) {
+    const balance = readBalance(env, tenant, customer.id, { now, timezone: pending.settings.timezone });
+    if (balance.score !== evaluation.summary.score || balance.score_available !== evaluation.summary.score_available) {
+      answered = withBalanceSummary(answered, balance, pending.settings);
+    }
   }
   const cart: CartRecord = {
     id,

@@ -61,14 +61,14 @@ export function salesDay(creationDate: string, now: string, timezone: string): s
 /**
  * Call inside the realtime cart's `env.transact`, after its points. The cart counts on its sale's day; the challenges
  * running that day are measured at it (a sale made before a challenge ended counts in it, sent after the end), then
- * those running today (a back-dated sale may count in a window that goes on). Returns the level points granted.
+ * those running today (a back-dated sale may count in a window that goes on).
  */
-export function advanceChallenges(env: StoreEnv, tenant: Tenant, clock: ProgressClock, cart: CartProgress): number {
+export function advanceChallenges(env: StoreEnv, tenant: Tenant, clock: ProgressClock, cart: CartProgress): void {
   const store = new ChallengeStore(env);
   store.addCartInTransaction(tenant, cart.customer.id, cart.day, cartMetrics(cart));
   const today = localDate(clock.now, clock.timezone);
-  const onSaleDay = cart.day === today ? 0 : advanceTakenPart(env, tenant, clock, cart.customer, cart.location_id, () => true, cart.day);
-  return onSaleDay + advanceTakenPart(env, tenant, clock, cart.customer, cart.location_id, () => true, today);
+  if (cart.day !== today) advanceTakenPart(env, tenant, clock, cart.customer, cart.location_id, () => true, cart.day);
+  advanceTakenPart(env, tenant, clock, cart.customer, cart.location_id, () => true, today);
 }
 
 /**

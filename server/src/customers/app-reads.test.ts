@@ -10,23 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomer, utcDate } from '../points/testing.js';
 import { createReward, LOCATION } from '../rewards/testing.js';
 import { cartBody } from '../testing/carts.js';
+import { everyPage } from '../testing/pages.js';
 import { startServer, type Client, type TestServer } from '../testing/server.js';
 
 interface Tx { id: number; type: string; amount: number; pending_amount: number; scores: { score: number; available_from: string | null; available_to: string | null }[] }
 
 /** Every page of a list read, `per_page` small so that the cursor is walked. */
-async function allPages(client: Client, path: string, query: Record<string, string>): Promise<any[]> {
-  const items: any[] = [];
-  let after: string | undefined;
-  for (let page = 0; page < 100; page++) {
-    const res = await client.get(path, { query: { ...query, per_page: '3', ...(after === undefined ? {} : { starting_after: after }) } });
-    expect(res.status, `${path} ${res.text}`).toBe(200);
-    items.push(...res.body.data);
-    after = res.body.next_token_starts_after;
-    if (after === undefined) return items;
-  }
-  throw new Error(`${path}: more than 100 pages`);
-}
+const allPages = (client: Client, path: string, query: Record<string, string>) => everyPage(client, path, query, 3);
 
 async function get(client: Client, path: string, query: Record<string, string> = {}) {
   const res = await client.get(path, { query });
