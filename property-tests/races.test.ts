@@ -7,9 +7,10 @@
  *   allow_partial) from the same customers, among realtime carts earning points. Replayed in commit order
  *   (transaction ids are allocated inside the write transaction), no transfer or redeem_cart ever took more than
  *   the customer held (a redeem may leave a debt, a transfer never moves one), one without allow_partial moved all
- *   it asked, and each cart answered its customer summary at the balance its own transaction left (it answered the
- *   balance its evaluation read before a fix: docs/decisions.md); each balance is the sum of its transactions and
- *   what the 200s did; each 200 left its transactions, each refusal none.
+ *   it asked, and each cart, redeem and redeem_cart answered the customer's points at the balance its own
+ *   transaction left (carts answered the balance their evaluation read, the spends one read after their commit,
+ *   before fixes: docs/decisions.md); each balance is the sum of its transactions and what the 200s did; each 200
+ *   left its transactions, each refusal none.
  * - rewards: redemptions of a reward with a small stock and one redemption per customer, racing the customers'
  *   spends, then rollbacks (some sent twice at once: the copy is answered as the first, common rule 8) racing new
  *   redemptions: never more units handed over than the stock nor more than one per customer; a refusal is
@@ -104,20 +105,37 @@ async function settledLedger(client: Client, customerId: number, what: string): 
 /** The transactions a request left, found by the unique comment it sent. */
 const traces = (txs: Tx[], comment: string) => txs.filter((t) => t.origin_info?.comments === comment);
 
+/** A customer's points as the answers of writes give them (their customer block; a spend's answer also at its top). */
+interface Points {
+  score: number;
+  score_available: number;
+}
+
 /**
  * Replays the customers' transactions in commit order (ids are allocated inside the write transaction) and returns,
- * for each transaction, the customer's balance before it: what a transfer or a reward could take then.
+ * for each transaction, the customer's balance before it (`held`: what a transfer or a reward could take then) and
+ * its points right after it (`after`: what the write that committed it answers).
  */
-function balancesBefore(ledgers: Map<number, Tx[]>): Map<Tx, number> {
+function replay(ledgers: Map<number, Tx[]>): Map<Tx, { held: number; after: Points }> {
   const all = [...ledgers.values()].flat().sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-  const running = new Map<number, number>();
-  const before = new Map<Tx, number>();
+  const running = new Map<number, Points>();
+  const replayed = new Map<Tx, { held: number; after: Points }>();
   for (const tx of all) {
-    const held = running.get(tx.customer_id) ?? 0;
-    before.set(tx, held);
-    running.set(tx.customer_id, held + tx.amount + tx.pending_amount);
+    const was = running.get(tx.customer_id) ?? { score: 0, score_available: 0 };
+    const after = { score: was.score + tx.amount + tx.pending_amount, score_available: was.score_available + tx.amount };
+    replayed.set(tx, { held: was.score, after });
+    running.set(tx.customer_id, after);
   }
-  return before;
+  return replayed;
+}
+
+/**
+ * A write answers the balance its own transaction left, not one read after its commit, which may count the writes of
+ * the same group commit or committed since (docs/decisions.md, "The customer summary is the balance after the cart's
+ * transaction").
+ */
+function expectAnsweredAfter(answered: Points, tx: Tx, replayed: Map<Tx, { after: Points }>, what: string): void {
+  expect({ score: answered.score, score_available: answered.score_available }, `${what}: the balance its transaction left`).toEqual(replayed.get(tx)!.after);
 }
 
 /** Points granted from `campaign` in a trigger's or a custom event's answer. */
@@ -209,13 +227,13 @@ describe('races: the writes that are not carts, in parallel', () => {
           expect(score, `customer ${id}'s balance is what the 200s did`).toBe(expected[c]);
           ledgers.set(id, txs);
         }
-        const before = balancesBefore(ledgers);
+        const replayed = replay(ledgers);
         const all = [...ledgers.values()].flat();
         for (const [i, cmd] of commands.entries()) {
           if (cmd.kind === 'cart') {
             // A till prints the summary: the balance its own transaction left, not the one its evaluation read.
             const tx = all.find((t) => t.type === 'activity' && Number(t.origin_info.activity?.id) === Number(answers[i].body.id))!;
-            expect(answers[i].body.customer[0].score, `cart #${i}: its customer summary`).toBe(before.get(tx)! + tx.amount + tx.pending_amount);
+            expectAnsweredAfter(answers[i].body.customer[0], tx, replayed, `cart #${i}: its customer summary`);
             continue;
           }
           const res = answers[i];
@@ -227,18 +245,22 @@ describe('races: the writes that are not carts, in parallel', () => {
           }
           if (cmd.kind === 'redeem') {
             expect(left.map((t) => [t.customer_id, t.type, t.amount]), what).toEqual([[ids[cmd.c], 'subtract', -cmd.amount]]);
+            expectAnsweredAfter(res.body.customer, left[0], replayed, `${what}: its customer`);
+            expectAnsweredAfter(res.body, left[0], replayed, what);
             continue;
           }
           if (cmd.kind === 'redeemCart') {
             expect(left.map((t) => [t.customer_id, t.type, t.amount]), what).toEqual([[ids[cmd.c], 'activity', -cmd.amount]]);
-            const held = before.get(left[0])!;
+            const { held } = replayed.get(left[0])!;
             expect(held, `${what}: the customer held ${held} when it committed`).toBeGreaterThanOrEqual(cmd.amount);
+            expectAnsweredAfter(res.body.customer, left[0], replayed, `${what}: its customer`);
+            expectAnsweredAfter(res.body, left[0], replayed, what);
             continue;
           }
           const moved = res.body.score as number;
           expect(left.map((t) => [t.customer_id, t.type, t.amount]).sort(), what).toEqual([[ids[cmd.from], 'transfer', -moved], [ids[cmd.to], 'transfer', moved]].sort());
           const out = left.find((t) => t.amount < 0)!;
-          const held = before.get(out)!;
+          const { held } = replayed.get(out)!;
           expect(held, `${what}: the sender held ${held} when it committed`).toBeGreaterThanOrEqual(moved);
           // allow_partial moves all the sender holds when it holds less than asked.
           if (moved < cmd.score) expect(held, `${what}: a partial transfer moves all the sender holds`).toBe(moved);
@@ -344,8 +366,8 @@ describe('races: the writes that are not carts, in parallel', () => {
               expect(txs.filter((t) => t.type === 'reward' && t.amount < 0).length, `${phase}: customer ${id}'s reward transactions are its 200s`).toBe(mine);
             }
             // A redemption never takes points the customer does not hold (a spend may leave a debt).
-            const before = balancesBefore(ledgers);
-            for (const [tx, held] of before) if (tx.type === 'reward' && tx.amount < 0) expect(held, `${phase}: a redemption spent ${-tx.amount} of ${held}`).toBeGreaterThanOrEqual(-tx.amount);
+            const replayed = replay(ledgers);
+            for (const [tx, { held }] of replayed) if (tx.type === 'reward' && tx.amount < 0) expect(held, `${phase}: a redemption spent ${-tx.amount} of ${held}`).toBeGreaterThanOrEqual(-tx.amount);
           };
           await run('redemptions', first);
           await run('rollbacks', second);

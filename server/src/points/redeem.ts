@@ -5,6 +5,8 @@
  * stored cart, an `activity` transaction; unlike a plain subtraction it is a
  * payment, so it needs the points available (customer_not_enough_score).
  * The cart records the spend's transaction: its returns give back their share of the points, its cancellation the rest.
+ * Both answer the balance their transaction left, read inside it after the write: one read after the commit would
+ * count the other writes of the customer in the same group commit or committed since.
  */
 import { TallyError } from '@tally/engine';
 import type { CartStore } from '../carts/store.js';
@@ -22,18 +24,20 @@ import type { PointsRedeemCart } from '../wire/types.js';
 import { customerPoints } from './balance.js';
 import { readBalance, recordPoints } from './ledger.js';
 import { clockOf, customerFromBody, customerNamedBy, locationOf, requireUnmerged } from './request.js';
+import type { Balance } from './types.js';
 
-function answer(env: StoreEnv, req: TallyRequest, customer: CustomerRecord, used: number): Reply {
-  const balance = readBalance(env, req.tenant, customer.id, clockOf(req));
+/** `balance`: the one its transaction left. */
+function answer(customer: CustomerRecord, used: number, balance: Balance): Reply {
   return ok({ customer: customerPoints(customer, balance), score_used: used, score: balance.score, score_available: balance.score_available });
 }
 
 export async function redeem(env: StoreEnv, customers: CustomerStore, req: TallyRequest): Promise<Reply> {
   const body = validate('points.redeem', req.body);
   const customer = customerFromBody(customers, req, req.body);
-  await env.transact(() => {
+  const clock = clockOf(req);
+  const balance = await env.transact(() => {
     requireUnmerged(customers, req.tenant, customer.id, customerNamedBy(body));
-    return recordPoints(env, req.tenant, clockOf(req), {
+    recordPoints(env, req.tenant, clock, {
       type: 'subtract',
       customer_id: customer.id,
       customer_code: customer.code ?? null,
@@ -41,8 +45,9 @@ export async function redeem(env: StoreEnv, customers: CustomerStore, req: Tally
       origin_info: { comments: body.comments },
       spend: body.amount,
     });
+    return readBalance(env, req.tenant, customer.id, clock);
   });
-  return answer(env, req, customer, body.amount);
+  return answer(customer, body.amount, balance);
 }
 
 /** The cart the points pay for: it exists, is the customer's (or nobody's), and is a purchase that still stands. */
@@ -62,7 +67,7 @@ export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts:
   const location = locationOf(locations, req, body);
   const customer = customerFromBody(customers, req, req.body);
   const clock = clockOf(req);
-  await env.transact(() => {
+  const balance = await env.transact(() => {
     // Read inside the transaction: a cancellation committed since the request came is seen.
     const cart = findCart(carts, req, body, customer);
     requireUnmerged(customers, req.tenant, customer.id, customerNamedBy(body));
@@ -83,6 +88,7 @@ export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts:
     });
     // Where the cart's returns and cancellation find the spend to give back, without reading the customer's ledger.
     carts.putInTransaction(req.tenant, { ...cart, points_redemptions: [...(cart.points_redemptions ?? []), spent.id] });
+    return readBalance(env, req.tenant, customer.id, clock);
   });
-  return answer(env, req, customer, body.amount);
+  return answer(customer, body.amount, balance);
 }
