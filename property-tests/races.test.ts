@@ -16,7 +16,8 @@
  *   redemptions: never more units handed over than the stock nor more than one per customer; a refusal is
  *   justified by the state it left (409 conflict: the stock is gone or the customer holds one; 402: the points are
  *   not there) and leaves no redemption or transaction; a redemption never spent points the customer did not
- *   hold; a rollback gives the points back once.
+ *   hold, and answered the balance its own transaction left (its spend, paired with it in commit order); a
+ *   rollback gives the points back once.
  * - vouchers: `POST /discounts/redeem`, `POST /vouchers/redeem` (one code, or both of a list: all or nothing) and
  *   realtime carts listing the code, against vouchers with max_redemptions: never over, `redemptions` equal to the
  *   uses answered, a 402 voucher_redeemed or a cart without the voucher only once it is used up; beside them a
@@ -296,6 +297,8 @@ describe('races: the writes that are not carts, in parallel', () => {
           const spent = ids.map(() => 0);
           /** Redemption id -> customer index, of every 200. */
           const redeemed = new Map<number, number>();
+          /** Redemption id -> its 200's answer. */
+          const answeredFor = new Map<number, { customer: Points } & Points>();
           const redemptions = async () => {
             const held = new Map<number, string>();
             for (const id of ids) {
@@ -334,6 +337,7 @@ describe('races: the writes that are not carts, in parallel', () => {
                 const id = Number(res.body.redemption_id);
                 expect(redeemed.has(id), `${what}: a new redemption`).toBe(false);
                 redeemed.set(id, cmd.c);
+                answeredFor.set(id, res.body);
               }
             }
             const after = await redemptions();
@@ -368,6 +372,16 @@ describe('races: the writes that are not carts, in parallel', () => {
             // A redemption never takes points the customer does not hold (a spend may leave a debt).
             const replayed = replay(ledgers);
             for (const [tx, { held }] of replayed) if (tx.type === 'reward' && tx.amount < 0) expect(held, `${phase}: a redemption spent ${-tx.amount} of ${held}`).toBeGreaterThanOrEqual(-tx.amount);
+            // A customer's redemptions and their spends, both numbered inside the write transaction, pair in commit order.
+            for (const [c, id] of ids.entries()) {
+              const spends = ledgers.get(id)!.filter((t) => t.type === 'reward' && t.amount < 0);
+              const mine = [...redeemed].filter(([, holder]) => holder === c).map(([r]) => r).sort((a, b) => a - b);
+              for (const [k, r] of mine.entries()) {
+                const what = `${phase}: customer ${id}'s redemption ${r}`;
+                expectAnsweredAfter(answeredFor.get(r)!.customer, spends[k], replayed, `${what}: its customer`);
+                expectAnsweredAfter(answeredFor.get(r)!, spends[k], replayed, what);
+              }
+            }
           };
           await run('redemptions', first);
           await run('rollbacks', second);

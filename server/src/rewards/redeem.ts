@@ -9,6 +9,8 @@
  * process_actions, a voucher of the reward's coupon is issued (valid for the
  * reward's validity_duration_*, rewards/validity.ts). Checks come
  * before any write (a throw after a write would leave it in a group commit).
+ * The answer's points are the balance the transaction left, read inside it
+ * after its writes (not after the commit, which may count later writes).
  */
 import { TallyError } from '@tally/engine';
 import type { CampaignStore } from '../campaigns/store.js';
@@ -19,6 +21,7 @@ import type { TallyRequest } from '../http/types.js';
 import { wireDatetime } from '../http/wire.js';
 import { readBalance, recordPoints } from '../points/ledger.js';
 import { clockOf } from '../points/request.js';
+import type { Balance } from '../points/types.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { couponTarget, generateVoucherCode, type VoucherTarget } from '../vouchers/issue.js';
@@ -79,7 +82,13 @@ function voucherTarget(campaigns: CampaignStore, req: TallyRequest, reward: Rewa
   return target;
 }
 
-export async function redeemReward(stores: RedeemStores, req: TallyRequest, rewardId: string, redemption: Redemption): Promise<RedemptionRecord> {
+export interface Redeemed {
+  record: RedemptionRecord;
+  /** The customer's balance right after the redemption's transaction. */
+  balance: Balance;
+}
+
+export async function redeemReward(stores: RedeemStores, req: TallyRequest, rewardId: string, redemption: Redemption): Promise<Redeemed> {
   const { env, rewards, campaigns, vouchers, customers } = stores;
   const { customerField, location, body } = redemption;
   const clock = clockOf(req);
@@ -129,6 +138,6 @@ export async function redeemReward(stores: RedeemStores, req: TallyRequest, rewa
       period_key: redemptionPeriod(reward, req),
     };
     rewards.addRedemptionInTransaction(req.tenant, record);
-    return record;
+    return { record, balance: readBalance(env, req.tenant, customer.id, clock) };
   });
 }

@@ -107,15 +107,14 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
       const { customer, field: customerField } = redeemer(req, body);
       requireActive(customer, customerField);
       const location = redeemLocation(req, body);
-      const redemption = await redeemReward(stores, req, rewardId, { customer, customerField, location: { id: location.id, code: location.code }, body });
-      const balance = readBalance(env, req.tenant, customer.id, clockOf(req));
+      const { record, balance } = await redeemReward(stores, req, rewardId, { customer, customerField, location: { id: location.id, code: location.code }, body });
       return ok({
         customer: customerPoints(customer, balance),
-        score_used: redemption.score_expense,
+        score_used: record.score_expense,
         score: balance.score,
         score_available: balance.score_available,
-        redemption_id: wireInt(redemption.id),
-        code: redemption.code,
+        redemption_id: wireInt(record.id),
+        code: record.code,
       });
     },
 
