@@ -27,7 +27,9 @@
  *   against points campaigns with a budget and a once limit, and instant wins (one of carts, one of the trigger)
  *   whose prize is one reward of small stock, also redeemed directly, raced by realtime carts of the same
  *   customers: the grants and the units handed over, by three paths on two kinds of threads, are exactly what the
- *   limits allow (order does not change the totals), `budget_spent`, the stocks and the ledger equal the answers.
+ *   limits allow (order does not change the totals), `budget_spent`, the stocks and the ledger equal the answers;
+ *   each trigger, event and redemption that wrote a transaction answered its customer at the balance its own
+ *   transaction left (replayed in commit order).
  * - a merge (`POST /customers/transfer`, or transfer-new completing during the burst) racing carts, triggers,
  *   spends, transfers, reward redemptions and rollbacks of both customers and a third, and uses of the old
  *   customer's voucher: afterwards the old customer is merged and holds nothing, every cart and redemption of
@@ -521,9 +523,10 @@ describe('races: the writes that are not carts, in parallel', () => {
         const triggerWin = (await ok(client().post('/instant_wins', { rule_params: { name: `Spin ${n}`, select_customers: 'loyalty', when: slug }, instant_win: prize }))).id as number;
 
         // An event sent twice at once: the second is the first's duplicate (common rule 8), answered as it, granting nothing.
-        const sent: { cmd: EventCommand; copy: boolean; send: () => Promise<TestResponse> }[] = [];
+        const sent: { cmd: EventCommand; copy: boolean; comments?: string; send: () => Promise<TestResponse> }[] = [];
         for (const cmd of commands) {
-          if (cmd.kind === 'trigger') sent.push({ cmd, copy: false, send: () => client().post('/trigger', { trigger: slug, customer_id: ids[cmd.c] }) });
+          const comments = `race ${fresh()}`;
+          if (cmd.kind === 'trigger') sent.push({ cmd, copy: false, comments, send: () => client().post('/trigger', { trigger: slug, customer_id: ids[cmd.c], comments }) });
           if (cmd.kind === 'cart') sent.push({ cmd, copy: false, send: cart(ids[cmd.c]) });
           if (cmd.kind === 'reward') sent.push({ cmd, copy: false, send: () => client().post(`/rewards/${reward}/redeem`, { location_id: LOCATION.id, customer_id: ids[cmd.c] }) });
           if (cmd.kind !== 'event') continue;
@@ -584,9 +587,27 @@ describe('races: the writes that are not carts, in parallel', () => {
         expect([read.available_stock, read.redemptions_quantity], 'the reward\'s stock').toEqual([PRIZE_UNITS - handed, handed]);
         expect((await ok(client().get(`/instant_wins/${cartWin}`))).instant_win.instant_win_prizes[0].available_stock, 'the cart instant win\'s stock').toBe(PRIZE_STOCK - units.cart);
         expect((await ok(client().get(`/instant_wins/${triggerWin}`))).instant_win.instant_win_prizes[0].available_stock, 'the trigger instant win\'s stock').toBe(PRIZE_STOCK - units.trigger);
+        const ledgers = new Map<number, Tx[]>();
         for (const [c, id] of ids.entries()) {
-          const { score } = await settledLedger(client(), id, 'after the burst');
+          const { txs, score } = await settledLedger(client(), id, 'after the burst');
           expect(score, `customer ${id}'s balance is what the answers granted and spent`).toBe(points[c]);
+          ledgers.set(id, txs);
+        }
+        // Each answer is the balance its own transaction left, placed by the last transaction it wrote: a trigger's carry
+        // its comments (its prize's too), a customer's one granting event (once_limit 1) and its one redemption
+        // (redeem_times 1) are told by their type. A trigger or event that wrote none has no place to check.
+        const replayed = replay(ledgers);
+        for (const [i, { cmd, copy, comments }] of sent.entries()) {
+          const res = answers[i];
+          if (copy || res.status !== 200 || cmd.kind === 'cart') continue;
+          const txs = ledgers.get(ids[cmd.c])!;
+          const own = cmd.kind === 'trigger' ? txs.filter((t) => t.origin_info.comments === comments).at(-1)
+            : cmd.kind === 'reward' ? txs.find((t) => t.type === 'reward' && t.amount < 0)
+              : res.body.score > 0 ? txs.find((t) => t.type === 'custom_entity') : undefined;
+          if (own === undefined) continue;
+          const what = `${JSON.stringify(cmd)} (#${i})`;
+          expectAnsweredAfter(res.body.customer, own, replayed, `${what}: its customer`);
+          if (cmd.kind === 'reward') expectAnsweredAfter(res.body, own, replayed, what);
         }
         // Off, so that later bursts' carts and triggers meet only their own.
         for (const id of [triggerPoints, eventPoints]) await ok(client().patch(`/points/${id}`, { rule_params: { active: false } }));

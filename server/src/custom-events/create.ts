@@ -8,6 +8,7 @@
  * the dates its vouchers are judged at and its counters' periods (never one after the ingestion); the points
  * transaction is dated when the event is ingested (ingested_at). A merging or
  * merged customer is refused (402 customer_inactive). A stored event raises custom_event.created.
+ * The answer's customer is the balance the transaction left, read inside it after the grant and the prizes.
  */
 import { TallyError } from '@tally/engine';
 import { localDate } from '../calendar/company-days.js';
@@ -52,7 +53,7 @@ export async function createCustomEvent(deps: BoundDeps, stores: EventStores, re
   // Read again in the transaction when a campaign changed meanwhile (grantInTransaction).
   const evaluate = () => evaluateEvent(deps, req, event, select);
   const evaluation = evaluate();
-  const { record, granted } = await deps.env.transact(() => {
+  const { record, granted, balance } = await deps.env.transact(() => {
     requireUnmerged(customers, req.tenant, customer.id, customerNamedBy(body));
     if (body.id !== undefined && events.get(req.tenant, body.id)) {
       throw new TallyError('duplicate_id', `id: a custom event ${body.id} already exists`, 'id');
@@ -81,7 +82,7 @@ export async function createCustomEvent(deps: BoundDeps, stores: EventStores, re
     };
     events.put(req.tenant, record);
     raiseEvent(deps.env, req.tenant, 'custom_event.created', () => stringifyJson(customEventView(record)), () => [record.customer_id]);
-    return { record, granted };
+    return { record, granted, balance: readBalance(deps.env, req.tenant, customer.id, clockOf(req)) };
   });
   const tx = granted.transaction;
   const today = localDate(req.now, req.settings.timezone);
@@ -97,7 +98,7 @@ export async function createCustomEvent(deps: BoundDeps, stores: EventStores, re
       available_from: s.available_from,
       available_to: s.available_to,
     })),
-    customer: customerPoints(customer, readBalance(deps.env, req.tenant, customer.id, clockOf(req))),
+    customer: customerPoints(customer, balance),
     effects: answeredEffects(granted.effects, granted.campaigns, req),
   });
 }

@@ -11,6 +11,8 @@
  * - Version 1 requires country; version 2 defaults it to the customer's.
  *   Campaigns' customer_registration_countries are checked against it.
  * - score_overwrite replaces the campaign's points and needs loyalty_rule_id.
+ * The answer's customer is the balance the transaction left, read inside it
+ * after the grant and the prizes (not after the commit, which may count later writes).
  */
 import { TallyError, type Outcome } from '@tally/engine';
 import type { CampaignStore } from '../campaigns/store.js';
@@ -98,15 +100,16 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
   const evaluation = evaluate();
   // The country the evaluation applied (version 2: the registration location's by default), recorded as applied.
   const country = body.country ?? registrationOf(locations, req.tenant, customer.profile, req.settings).country;
-  const granted = await deps.env.transact(() => {
+  const { granted, balance } = await deps.env.transact(() => {
     requireUnmerged(customers, req.tenant, customer.id, { field: 'customer_id', value: body.customer_id });
-    return grantInTransaction(deps, req, customer, evaluate, evaluation, {
+    const granted = grantInTransaction(deps, req, customer, evaluate, evaluation, {
       type: 'trigger',
       created_at: at,
       location_id: location?.id ?? null,
       origin_info: { comments: body.comments ?? null, slug: body.trigger, country },
       author,
     });
+    return { granted, balance: readBalance(deps.env, req.tenant, customer.id, clockOf(req)) };
   });
   const scores = granted.transaction?.scores ?? [];
   const score = scores.reduce((sum, s) => sum + s.score, 0);
@@ -116,7 +119,7 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
     loyalty_score_id: campaignId === null ? null : wireInt(campaignId),
     score,
     score_as_money: pointsAsMoney(score, req.settings),
-    customer: customerPoints(customer, readBalance(deps.env, req.tenant, customer.id, clockOf(req))),
+    customer: customerPoints(customer, balance),
     scores: scores.map((s) => ({
       score: s.score,
       loyalty_score_id: s.loyalty_score_id === null ? null : wireInt(s.loyalty_score_id),
