@@ -21,6 +21,7 @@ import { AuthFailureLimiter, RateLimiter } from './http/rate-limit.js';
 import { buildRoutes } from './http/registry.js';
 import { createPipeline } from './http/pipeline.js';
 import { BACKEND, createApp, startHttpServer } from './http/server.js';
+import { limitScans } from './store/paginate.js';
 import { openStore, witnesses, type StoreEnv, type StoreOptions } from './store/env.js';
 import { indexAuditTargets } from './audit/backfill.js';
 import { auditWitness } from './audit/context.js';
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
   const queued = await migrateWebhookQueue(env);
   if (queued > 0) log.info({ entries: queued }, 'webhook queue moved into one queue per subscription');
   CustomerStore.cacheAnswers(env, config.customerCacheEntries);
+  limitScans(config.listScanLimit);
   const tenancy = new CachedTenancyStore(new LmdbTenancyStore(env));
   const holders = await migrateDuplicateHolders(env, everyTenant(tenancy));
   if (holders.listed > 0 || holders.held > 0) log.info(holders, 'holders of duplicated emails and dnis listed');
