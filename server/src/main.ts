@@ -24,6 +24,7 @@ import { BACKEND, createApp, startHttpServer } from './http/server.js';
 import { limitScans } from './store/paginate.js';
 import { openStore, witnesses, type StoreEnv, type StoreOptions } from './store/env.js';
 import { indexAuditTargets } from './audit/backfill.js';
+import { indexCartOrders } from './carts/order-index.js';
 import { auditWitness } from './audit/context.js';
 import { startAuditRetention } from './audit/retention.js';
 import { logCommitMetrics } from './store/metrics.js';
@@ -58,6 +59,8 @@ async function main(): Promise<void> {
   if (migrated > 0) log.info({ buckets: migrated }, 'points buckets moved to one record per transaction');
   const indexed = await indexAuditTargets(env);
   if (indexed > 0) log.info({ entries: indexed }, 'audit log entries indexed by target');
+  const ordered = await indexCartOrders(env);
+  if (ordered > 0) log.info({ carts: ordered }, 'carts indexed by order id');
   const queued = await migrateWebhookQueue(env);
   if (queued > 0) log.info({ entries: queued }, 'webhook queue moved into one queue per subscription');
   CustomerStore.cacheAnswers(env, config.customerCacheEntries);
