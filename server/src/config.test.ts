@@ -13,6 +13,14 @@ describe('start-up settings', () => {
     expect(readConfig({ PORT: '0', METRICS_PORT: '65535' })).toMatchObject({ port: 0, metricsPort: 65535, referralPollMs: 200 });
   });
 
+  it('take LIST_SCAN_LIMIT as a whole number of at least 1 (default 1000): 0 would end no filtered list', () => {
+    expect(readConfig({}).listScanLimit).toBe(1000);
+    expect(readConfig({ LIST_SCAN_LIMIT: '1' }).listScanLimit).toBe(1);
+    for (const value of ['0', '-1', '2.5', 'all']) {
+      expect(() => readConfig({ LIST_SCAN_LIMIT: value })).toThrow(`LIST_SCAN_LIMIT must be an integer of at least 1, got ${value}`);
+    }
+  });
+
   it('refuse a switch or a name outside its values, naming the setting and what it takes, rather than falling back to a default', () => {
     // `false` or `0` meant to switch the limits off for a load test; only `off` did, and anything else silently left them on.
     for (const value of ['false', '0', 'OFF', 'no']) {

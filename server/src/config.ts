@@ -6,6 +6,7 @@ import type { Bounds } from '@tally/engine';
 import { inRange, mustBeIn } from './http/errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 import { LMDB_MAX_KEY_BYTES } from './store/keys.js';
+import { SCAN_LIMIT_DEFAULT } from './store/paginate.js';
 import { PRIVATE_ADDRESSES, type PrivateAddresses } from './webhooks/destinations.js';
 
 export interface Config {
@@ -25,6 +26,8 @@ export interface Config {
   logLevel: LogLevel;
   /** TALLY_MERGE_DELAY_MS: delay before the asynchronous part of transfer-new runs (default 0). */
   mergeDelayMs: number;
+  /** LIST_SCAN_LIMIT: records a list's page may read and leave out (its filters refuse them) before it answers (default 1000; at least 1; store/paginate.ts). */
+  listScanLimit: number;
   /** CUSTOMER_CACHE_ENTRIES: rendered GET /customers/{value} answers kept in memory (default 250000; 0 = none). */
   customerCacheEntries: number;
   /** STORE_METRICS_INTERVAL_MS: log LMDB's commit counters this often (default 0: not counted; store/metrics.ts). */
@@ -80,6 +83,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureWindowMs: positive(env.AUTH_FAILURE_WINDOW_MS ?? '60000', 'AUTH_FAILURE_WINDOW_MS'),
     logLevel: oneOf(env.LOG_LEVEL || 'info', 'LOG_LEVEL', LOG_LEVELS),
     mergeDelayMs: nonNegative(env.TALLY_MERGE_DELAY_MS, 'TALLY_MERGE_DELAY_MS'),
+    listScanLimit: atLeastOne(env.LIST_SCAN_LIMIT ?? String(SCAN_LIMIT_DEFAULT), 'LIST_SCAN_LIMIT'),
     customerCacheEntries: Math.floor(nonNegative(env.CUSTOMER_CACHE_ENTRIES ?? '250000', 'CUSTOMER_CACHE_ENTRIES')),
     storeMetricsMs: nonNegative(env.STORE_METRICS_INTERVAL_MS, 'STORE_METRICS_INTERVAL_MS'),
     metricsPort: env.METRICS_PORT ? portNumber(env.METRICS_PORT, 'METRICS_PORT') : undefined,
@@ -182,6 +186,13 @@ const NON_NEGATIVE: Bounds = { minimum: 0 };
 function count(value: string, name: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 0) throw settingOutOfRange(name, 'integer', NON_NEGATIVE, value);
+  return number;
+}
+
+/** A bound of 0 would answer every filtered page empty without reading a record: no list would end. */
+function atLeastOne(value: string, name: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw settingOutOfRange(name, 'integer', { minimum: 1 }, value);
   return number;
 }
 

@@ -18,6 +18,7 @@ import { LeftOutCampaigns } from './left-out.js';
 import { cartFilter, readCartQuery } from './query.js';
 import { cartJson, cartReadBody } from './present.js';
 import type { CartOperation } from './service.js';
+import type { CartRecord } from './types.js';
 import { CartStore } from './store.js';
 
 export function cartsRoutes(ctx: ServerContext): Routes {
@@ -66,13 +67,18 @@ export function cartsRoutes(ctx: ServerContext): Routes {
         customerId = customers.findId(req.tenant, 'code', query.customer_code);
         if (customerId === undefined) return { body: { data: [] } };
       }
+      // A cart not read through the customer's index is checked against the customer (customer_code's found above).
+      const held = (cart: CartRecord) => keep(cart) && (customerId === undefined || cart.customer_id === customerId);
       if ((query.id !== undefined || query.code !== undefined) && page.startingAfter === undefined) {
         // One cart at most: read through its id or code, not by scanning every cart of the Company.
         const cart = query.id !== undefined ? carts.get(req.tenant, query.id) : carts.byCode(req.tenant, query.code!);
-        const kept = cart !== undefined && keep(cart) && (customerId === undefined || cart.customer_id === customerId);
-        return { body: undefined, raw: cartJson({ data: kept ? [cartReadBody(cart)] : [] }) };
+        return { body: undefined, raw: cartJson({ data: cart !== undefined && held(cart) ? [cartReadBody(cart)] : [] }) };
       }
-      const result = customerId !== undefined ? carts.pageOfCustomer(req.tenant, customerId, page, keep) : carts.page(req.tenant, page, keep);
+      // An order has few carts, a customer maybe thousands: the order's index is read, and `held` checks the customer.
+      const result =
+        query.order_id !== undefined ? carts.pageOfOrder(req.tenant, query.order_id, page, held)
+        : customerId !== undefined ? carts.pageOfCustomer(req.tenant, customerId, page, keep)
+        : carts.page(req.tenant, page, keep);
       return { body: undefined, raw: cartJson({ ...result, data: result.data.map(cartReadBody) }) };
     },
 

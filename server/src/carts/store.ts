@@ -2,18 +2,35 @@
  * The cart store. Keys (docs/storage.md): `carts` [tenant, idKey(id)] ->
  * CartRecord; `cart_codes` [tenant, code] -> id; the customer entries
  * `customer_carts` [tenant, idKey(customer_id), idKey(id)] -> null (a
- * customer's carts in id order, store/customer-entries.ts); `cart_secrets`
- * [tenant] -> the Company's draw secret.
+ * customer's carts in id order, store/customer-entries.ts); `cart_orders`
+ * [tenant, orderKey(order_id), idKey(id)] -> null (the carts of an order, in id
+ * order); `cart_secrets` [tenant] -> the Company's draw secret.
  * Writes are synchronous and run inside the caller's `env.transact`.
  */
 import { customerEntries } from '../store/customer-entries.js';
-import type { StoreEnv } from '../store/env.js';
+import type { Key, StoreEnv } from '../store/env.js';
 import { idFromKey, idKey, tenantPrefix, under } from '../store/keys.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { CartRecord } from './types.js';
 
-const DATABASES = ['carts', 'cart_codes', 'cart_secrets'];
+/** The order index (`GET /carts?order_id=`, docs/carts.md). */
+export const CART_ORDERS = 'cart_orders';
+
+const DATABASES = ['carts', 'cart_codes', CART_ORDERS, 'cart_secrets'];
+
+/**
+ * An order id as a key part: its first 255 characters (a pair of surrogates cut in half dropped), so any order id
+ * the schema takes fits LMDB's key limit. Ids that share those characters share a range; the list's filter compares
+ * the whole id.
+ */
+const orderKey = (orderId: string) => orderId.slice(0, 255).replace(/\p{Cs}$/u, '');
+
+/** Where the `cart_orders` keys of an order id start, in `tenant` (a tenant prefix). */
+const ofOrder = (tenant: string, orderId: string): Key[] => [tenant, orderKey(orderId)];
+
+/** The `cart_orders` key of a cart with an order id. */
+export const orderIndexKey = (tenant: string, orderId: string, cartId: string): Key[] => [...ofOrder(tenant, orderId), idKey(cartId)];
 
 export class CartStore {
   /** Opens the cart databases (docs/storage.md: open a database before its first write transaction). */
@@ -26,6 +43,9 @@ export class CartStore {
   }
   private get codes() {
     return this.env.db('cart_codes');
+  }
+  private get orders() {
+    return this.env.db(CART_ORDERS);
   }
   private get byCustomer() {
     return customerEntries(this.env, 'customer_carts');
@@ -50,6 +70,7 @@ export class CartStore {
     this.carts.putSync([prefix, idKey(record.id)], record);
     if (record.code !== null) this.codes.putSync([prefix, record.code], record.id);
     if (record.customer_id !== null) this.byCustomer.putSync([prefix, idKey(record.customer_id), idKey(record.id)], null);
+    if (record.order_id !== null) this.orders.putSync(orderIndexKey(prefix, record.order_id, record.id), null);
   }
 
   /**
@@ -70,6 +91,7 @@ export class CartStore {
     this.carts.removeSync([prefix, idKey(record.id)]);
     if (record.code !== null) this.codes.removeSync([prefix, record.code]);
     if (record.customer_id !== null) this.byCustomer.removeSync([prefix, idKey(record.customer_id), idKey(record.id)]);
+    if (record.order_id !== null) this.orders.removeSync(orderIndexKey(prefix, record.order_id, record.id));
   }
 
   /** Ids of a customer's carts, in id order. */
@@ -87,6 +109,14 @@ export class CartStore {
     return paginate<null, CartRecord>(this.byCustomer, [tenantPrefix(tenant), idKey(customerId)], page, (_value, key) => {
       const cart = this.get(tenant, idFromKey(String(key[2])));
       return cart && keep(cart) ? cart : undefined;
+    });
+  }
+
+  /** One page of the carts whose order id is `orderId` (id order) that pass `keep`, read through `cart_orders`. */
+  pageOfOrder(tenant: Tenant, orderId: string, page: PageRequest, keep: (cart: CartRecord) => boolean): Page<CartRecord> {
+    return paginate<null, CartRecord>(this.orders, ofOrder(tenantPrefix(tenant), orderId), page, (_value, key) => {
+      const cart = this.get(tenant, idFromKey(String(key[2])));
+      return cart && cart.order_id === orderId && keep(cart) ? cart : undefined;
     });
   }
 

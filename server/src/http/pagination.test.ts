@@ -2,9 +2,12 @@
  * Common rule 4 across the list operations: an empty `starting_after` is the
  * first page (as absent), a `per_page` outside 1..100 is refused, and one
  * helper (params.ts readPage) reads both for every list. A forged token
- * (store/paginate.ts decodeCursor) is refused, never a 500.
+ * (store/paginate.ts decodeCursor) is refused, never a 500. A page reads at
+ * most LIST_SCAN_LIMIT records its filters leave out, then answers what it
+ * found with a token (docs/http.md, Pagination).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { everyListedPage, type ListedPage } from '../testing/pages.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
 const LISTS = ['/discounts', '/points', '/rewards', '/games', '/instant_wins', '/challenges', '/custom_event_definitions', '/carts'];
@@ -91,5 +94,65 @@ describe('pagination of the lists', () => {
       const plausible = await server.client.get(path, { query: { starting_after: token([tenant, 'a'.repeat(2500)]) } });
       expect(plausible.status, `${path}: ${plausible.text}`).toBe(200);
     }
+  });
+});
+
+describe('a page reads at most LIST_SCAN_LIMIT records its filters leave out', () => {
+  let server: TestServer;
+  /** Carts 101 to 120 (in id order); these are at location 5, the others at 6. */
+  const AT_FIVE = [102, 109, 110, 117];
+  const ids = (pages: ListedPage[]) => pages.map((page) => page.data.map((item) => item.id));
+  const tokens = (pages: ListedPage[]) => pages.map((page) => page.next_token_starts_after !== undefined);
+
+  beforeAll(async () => {
+    server = await startServer({ env: { LIST_SCAN_LIMIT: '3' } });
+    const base = { total: 1, lines: [{ order: 1, total: 1, quantity: 1 }], creation_date: '2026-01-10T10:00:00Z' };
+    for (let id = 101; id <= 120; id++) {
+      const res = await server.client.post('/carts/realtime', { ...base, id, location_id: AT_FIVE.includes(id) ? 5 : 6 });
+      expect(res.status, res.text).toBe(200);
+    }
+    for (const id of [1, 2]) expect((await server.client.post('/customers', { id, name: `C${id}`, registration_location_id: 1 })).status).toBe(200);
+    for (let i = 1; i <= 4; i++) {
+      for (const id of [1, 2]) expect((await server.client.patch(`/customers/${id}`, { name: `C${id} ${i}` })).status).toBe(200);
+    }
+  });
+  afterAll(() => server.dispose());
+
+  it('a sparse filter answers every match once across the pages, some empty with a token, the last without', async () => {
+    // 101 left out, 102 kept, 103 and 104 left out: the third, so 105 waits for the next page, whose token is 104's.
+    const pages = await everyListedPage(server.client, '/carts', { location_id: '5', per_page: '10' });
+    expect(ids(pages)).toEqual([[102], [], [109, 110], [], [117], []]);
+    expect(tokens(pages)).toEqual([true, true, true, true, true, false]);
+    for (const per_page of ['1', '2', '3']) {
+      const paged = await everyListedPage(server.client, '/carts', { location_id: '5', per_page });
+      expect(ids(paged).flat(), per_page).toEqual(AT_FIVE);
+      expect(paged.every((page) => page.data.length <= Number(per_page))).toBe(true);
+      expect(paged.some((page) => page.data.length === 0 && page.next_token_starts_after !== undefined)).toBe(true);
+    }
+  });
+
+  it('leaves a list that keeps every record whole: full pages', async () => {
+    const pages = await everyListedPage(server.client, '/carts', { per_page: '10' });
+    expect(ids(pages)).toEqual([Array.from({ length: 10 }, (_, i) => 101 + i), Array.from({ length: 10 }, (_, i) => 111 + i)]);
+  });
+
+  it("a token at a record left out is a position in the unfiltered order, and no other list's", async () => {
+    const [, empty] = await everyListedPage(server.client, '/carts', { location_id: '5', per_page: '10' });
+    // After 107, the last record the empty page read.
+    const after = { starting_after: empty.next_token_starts_after! };
+    expect(ids([(await server.client.get('/carts', { query: { ...after, per_page: '2' } })).body])).toEqual([[108, 109]]);
+    for (const query of [{ customer_id: '1' }] as Record<string, string>[]) {
+      const res = await server.client.get('/carts', { query: { ...query, ...after } });
+      expect({ status: res.status, body: res.body }, JSON.stringify(query)).toEqual({ status: 400, body: { code: 'invalid_request', error: 'starting_after: is not a token returned by this list' } });
+    }
+  });
+
+  it('bounds every list that filters what it reads: the audit log, whole (newest first) and through a target index', async () => {
+    const creates = await everyListedPage(server.client, '/audit_log', { operation: 'customers.create', per_page: '1' });
+    expect(creates.flatMap((page) => page.data.map((entry) => entry.target))).toEqual(['customer:2', 'customer:1']);
+    // Eight updates before them, newest first: the first page ends at the third, empty.
+    expect(creates[0]).toEqual({ data: [], next_token_starts_after: expect.any(String) });
+    const ofOne = await everyListedPage(server.client, '/audit_log', { target: 'customer:1', operation: 'customers.create' });
+    expect(ofOne.map((page) => page.data.map((entry) => entry.target))).toEqual([[], ['customer:1']]);
   });
 });
