@@ -23,7 +23,7 @@ import { recalculateTiers } from '../tiers/recalculate.js';
 import { countersStillAllow } from '../counters/recheck.js';
 import { movesPoints, type CounterStore } from '../counters/store.js';
 import type { CustomerStore } from '../customers/store.js';
-import { grantsFromCart, readBalance, recordPoints, type PointsGrant, type ReturnMove } from '../points/ledger.js';
+import { grantsFromCart, isLastTransaction, readBalance, recordPointsWithBalance, type PointsGrant, type ReturnMove } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
 import { wireDatetime } from '../http/wire.js';
 import { allocateIdFromTop } from '../store/ids.js';
@@ -32,7 +32,6 @@ import type { VoucherStore } from '../vouchers/store.js';
 import { customerCounterKey, type CartCustomer } from './context.js';
 import type { CachedProgram } from './programs.js';
 import { cartCustomers, cartJson, cartReadBody, summaryAtBalance } from './present.js';
-import { parseJson } from '../http/json.js';
 import type { Balance } from '../points/types.js';
 import type { CartRequest } from './request.js';
 import { readReturns, sameReturns } from './returns.js';
@@ -56,18 +55,32 @@ export interface Evaluation {
   writes: Writes;
   /** The points the cart earns, with their campaigns' names (the points transaction). */
   grants: PointsGrant[];
-  /** The points of the answer's customer summary (the balance the evaluation read, plus the cart's); none without a customer. */
-  summary: Pick<Balance, 'score' | 'score_available'> | undefined;
+  /** The answer's customer summary (the balance the evaluation read, plus the cart's points); none without a customer. */
+  summary: AnsweredSummary | undefined;
 }
 
+/** A customer summary and where its JSON text sits in the answer's, so that the answer is rebuilt around it. */
+interface AnsweredSummary {
+  evaluated: CustomerSummary;
+  at: number;
+  length: number;
+}
+
+type CustomerSummary = CartResponse['customer'][number];
+
 export function evaluationOf(outcome: Outcome): Evaluation {
-  const [summary] = outcome.response.customer;
+  const responseJson = cartJson(outcome.response);
+  const [evaluated] = outcome.response.customer;
+  // Found here, on the worker: under the write lock a changed balance only replaces these characters.
+  const summaryJson = evaluated && cartJson(evaluated);
+  const found = summaryJson === undefined ? -1 : responseJson.indexOf(`"customer":[${summaryJson}`);
+  if (summaryJson !== undefined && found < 0) throw new Error('the customer summary is not in the answer as serialized');
   return {
-    responseJson: cartJson(outcome.response),
+    responseJson,
     total: outcome.response.total,
     writes: outcome.writes,
     grants: grantsFromCart(outcome.writes.points, outcome.response.effects),
-    summary: summary && { score: summary.score, score_available: summary.score_available },
+    summary: evaluated && { evaluated, at: found + '"customer":['.length, length: summaryJson!.length },
   };
 }
 
@@ -116,7 +129,7 @@ export async function commitCart(stores: RealtimeStores, pending: PendingCart): 
       carts.putInTransaction(tenant, withDeferredError(existing, { code: 'duplicate_id', message, received_at: wireDatetime(now) }));
       // Nothing is written for it: its customer summary is the balance, not the balance plus its points again.
       const holder = pending.customer.id;
-      const json = holder === null ? pending.evaluation.responseJson : withBalanceSummary(pending.evaluation.responseJson, readBalance(env, tenant, holder, { now, timezone: pending.settings.timezone }), pending.settings);
+      const json = holder === null ? pending.evaluation.responseJson : withBalanceSummary(pending.evaluation.responseJson, pending.evaluation.summary, readBalance(env, tenant, holder, { now, timezone: pending.settings.timezone }), pending.settings);
       return { json, program: pending.cached };
     }
     const current = customerNow(stores, pending);
@@ -209,8 +222,9 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
   const at = wireDatetime(now);
   let pointsTransactionId: string | null = null;
   const spend = writes.points_used?.amount ?? 0;
+  let balanceAfterPoints: { transaction: string; balance: Balance } | undefined;
   if (customer.id !== null && (writes.points.length > 0 || spend > 0 || returns.length > 0)) {
-    const tx = recordPoints(env, tenant, { now, timezone: pending.settings.timezone }, {
+    const recorded = recordPointsWithBalance(env, tenant, { now, timezone: pending.settings.timezone }, {
       type: 'activity',
       customer_id: customer.id,
       customer_code: customer.code,
@@ -222,7 +236,8 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
       ...(returns.length > 0 ? { returns } : {}),
       ...(customer.associate_id === undefined ? {} : { associate_id: customer.associate_id }),
     });
-    pointsTransactionId = tx.id;
+    pointsTransactionId = recorded.transaction.id;
+    balanceAfterPoints = { transaction: recorded.transaction.id, balance: recorded.balance };
   }
   // The contract's order: challenge progress after the cart's points, before instant wins; then tier levels over cart metrics.
   let spentCents: number | undefined;
@@ -248,12 +263,16 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
   // The customer summary is the balance after this transaction. The evaluation's counts the balance it read and the
   // cart's own points: not level or prize points, not the ledger's choice of the buckets (available or pending) a
   // return takes back, nor what the customer's other carts and spends committed since that read (a burst of them,
-  // or a spend in the app while the till evaluates). Read again here, and answered again only when it differs.
+  // or a spend in the app while the till evaluates). Taken from the wallet the cart's points wrote, or read again
+  // when it wrote none or level or prize points followed; answered again only when it differs.
   let answered = responseJson;
   if (customer.id !== null && evaluation.summary) {
-    const balance = readBalance(env, tenant, customer.id, { now, timezone: pending.settings.timezone });
-    if (balance.score !== evaluation.summary.score || balance.score_available !== evaluation.summary.score_available) {
-      answered = withBalanceSummary(answered, balance, pending.settings);
+    const balance = balanceAfterPoints && isLastTransaction(env, tenant, balanceAfterPoints.transaction)
+      ? balanceAfterPoints.balance
+      : readBalance(env, tenant, customer.id, { now, timezone: pending.settings.timezone });
+    const { evaluated } = evaluation.summary;
+    if (balance.score !== evaluated.score || balance.score_available !== evaluated.score_available) {
+      answered = withBalanceSummary(answered, evaluation.summary, balance, pending.settings);
     }
   }
   const cart: CartRecord = {
@@ -288,11 +307,11 @@ function write(stores: RealtimeStores, pending: PendingCart, id: string, code: s
   return cart;
 }
 
-/** The response JSON with its customer summary at `balance`. */
-function withBalanceSummary(responseJson: string, balance: Balance, settings: CompanySettings): string {
-  const response = parseJson(responseJson) as CartResponse;
-  const [evaluated] = response.customer;
-  return evaluated ? cartJson({ ...response, customer: [summaryAtBalance(evaluated, balance, settings)] }) : responseJson;
+/** The response JSON with its customer summary at `balance`: the summary's characters replaced, nothing parsed (under the write lock). */
+function withBalanceSummary(responseJson: string, summary: AnsweredSummary | undefined, balance: Balance, settings: CompanySettings): string {
+  if (!summary) return responseJson;
+  const { evaluated, at, length } = summary;
+  return `${responseJson.slice(0, at)}${cartJson(summaryAtBalance(evaluated, balance, settings))}${responseJson.slice(at + length)}`;
 }
 
 /** Counts the returns against their ticket lines; returns what the points transaction moves for them. */

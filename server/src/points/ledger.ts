@@ -17,7 +17,7 @@ import { stringifyJson } from '../http/json.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import { customerEntries } from '../store/customer-entries.js';
 import type { StoreEnv } from '../store/env.js';
-import { allocateId } from '../store/ids.js';
+import { allocateId, lastAllocatedId } from '../store/ids.js';
 import { idFromKey, idKey, tenantPrefix, under } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import { localDate } from '../calendar/company-days.js';
@@ -212,6 +212,14 @@ function mergeGrants(grants: readonly PointsGrant[], tx: string, today: string) 
  * later reversal).
  */
 export function recordPoints(env: StoreEnv, tenant: Tenant, clock: LedgerClock, entry: PointsEntry): PointsTransaction {
+  return recordPointsWithBalance(env, tenant, clock, entry).transaction;
+}
+
+/**
+ * recordPoints, with the customer's balance right after the transaction (from the wallet it wrote, no read): the
+ * balance a cart answers, unless more points transactions follow it in the same write (`isLastTransaction`).
+ */
+export function recordPointsWithBalance(env: StoreEnv, tenant: Tenant, clock: LedgerClock, entry: PointsEntry): { transaction: PointsTransaction; balance: Balance } {
   const who: Who = {
     customer_id: String(entry.customer_id),
     customer_code: entry.customer_code ?? null,
@@ -248,7 +256,13 @@ export function recordPoints(env: StoreEnv, tenant: Tenant, clock: LedgerClock, 
     ...(entry.origin_cart ? { origin_cart: entry.origin_cart } : {}),
     ...(entry.associate_id === undefined ? {} : { associate_id: entry.associate_id }),
   };
-  return write(env, tenant, id, entry.type, who, entry.created_at, entry.origin_cart ? '' : (entry.origin_info ?? {}), movement, extra);
+  const transaction = write(env, tenant, id, entry.type, who, entry.created_at, entry.origin_cart ? '' : (entry.origin_info ?? {}), movement, extra);
+  return { transaction, balance: view.balance() };
+}
+
+/** Inside a transaction: whether `id` is the last points transaction allocated (none was recorded after it). */
+export function isLastTransaction(env: StoreEnv, tenant: Tenant, id: string): boolean {
+  return lastAllocatedId(env, tenant, 'points_transaction') === id;
 }
 
 /** The points a return gives back: the next of what the ticket took, else (a ticket without them) points available today. */

@@ -23,6 +23,11 @@ export function allocateIdFromTop(env: StoreEnv, tenant: Tenant, sequence: strin
   return step(env, tenant, `${sequence}:from_top`, INT64_MAX + 1n, -1n);
 }
 
+/** The last id `allocateId` handed out for the sequence (undefined before the first). */
+export function lastAllocatedId(env: StoreEnv, tenant: Tenant, sequence: string): string | undefined {
+  return env.db('sequences').get([tenantPrefix(tenant), sequence]) as string | undefined;
+}
+
 function step(env: StoreEnv, tenant: Tenant, sequence: string, start: bigint, by: bigint): string {
   const db = env.db('sequences');
   const key = [tenantPrefix(tenant), sequence];
