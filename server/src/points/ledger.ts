@@ -257,7 +257,9 @@ export function recordPointsWithBalance(env: StoreEnv, tenant: Tenant, clock: Le
     ...(entry.associate_id === undefined ? {} : { associate_id: entry.associate_id }),
   };
   const transaction = write(env, tenant, id, entry.type, who, entry.created_at, entry.origin_cart ? '' : (entry.origin_info ?? {}), movement, extra);
-  return { transaction, balance: view.balance() };
+  // As a read after it answers: points granted already due (a back-dated cart's expired ones) settled, as
+  // readBalance settles them (every other due bucket was settled before this transaction's grant).
+  return { transaction, balance: view.balance(settle(view.wallet, today).wallet) };
 }
 
 /** Inside a transaction: whether `id` is the last points transaction allocated (none was recorded after it). */

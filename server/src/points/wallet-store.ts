@@ -193,10 +193,10 @@ export class WalletView {
     return [...stored, ...loaded];
   }
 
-  /** The customer's balance, with the loaded part as it is now. */
-  balance(): Balance {
+  /** The customer's balance, with the loaded part as it is now (or as `loaded`, the loaded buckets settled). */
+  balance(loaded: Wallet = this.wallet): Balance {
     const loadedBefore = balanceOf({ buckets: [...this.before.values()], debt: 0 });
-    const loadedNow = balanceOf(this.wallet);
+    const loadedNow = balanceOf(loaded);
     const available = this.summary.available - loadedBefore.score_available + loadedNow.score_available;
     const pending = this.summary.pending - loadedBefore.pending + loadedNow.pending;
     return { score: available + pending, score_available: available, pending };
