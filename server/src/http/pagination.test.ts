@@ -155,4 +155,29 @@ describe('a page reads at most LIST_SCAN_LIMIT records its filters leave out', (
     const ofOne = await everyListedPage(server.client, '/audit_log', { target: 'customer:1', operation: 'customers.create' });
     expect(ofOne.map((page) => page.data.map((entry) => entry.target))).toEqual([[], ['customer:1']]);
   });
+
+  it('reads GET /custom_events?id= through the id index: its event on the first page, however many come before it', async () => {
+    expect((await server.client.post('/custom_event_definitions', { slug: 'visit', schema: { type: 'object' } })).status).toBe(200);
+    for (let i = 1; i <= 8; i++) {
+      const res = await server.client.post('/custom_events', { id: `v${i}`, customer_id: i === 8 ? 2 : 1, slug: 'visit', data: {} });
+      expect(res.status, res.text).toBe(200);
+    }
+    const events = (query: Record<string, string>) => server.client.get('/custom_events', { query });
+    // Seven events before it, more than a page may leave out: still the first page, and the last.
+    expect((await events({ id: 'v8' })).body).toEqual({ data: [expect.objectContaining({ id: 'v8', customer_id: 2 })] });
+    expect((await events({ id: 'v8', customer_id: '2', slug: 'visit' })).body.data.map((e: any) => e.id)).toEqual(['v8']);
+    // The other filters apply to the event read.
+    for (const query of [{ customer_id: '1' }, { slug: 'review' }, { created_at_gt: '2999-01-01' }] as Record<string, string>[]) {
+      expect((await events({ id: 'v8', ...query })).body, JSON.stringify(query)).toEqual({ data: [] });
+    }
+    expect((await events({ id: 'none' })).body).toEqual({ data: [] });
+    // A token of the list goes on from its position in it, id or not.
+    const first = await events({ per_page: '1' });
+    expect(first.body.data.map((e: any) => e.id)).toEqual(['v1']);
+    const after = await everyListedPage(server.client, '/custom_events', { id: 'v8', starting_after: first.body.next_token_starts_after });
+    expect(after.map((page) => page.data.map((e) => e.id))).toEqual([[], [], ['v8']]);
+    const ofOne = await events({ customer_id: '1', per_page: '1' });
+    const refused = await events({ id: 'v8', starting_after: ofOne.body.next_token_starts_after });
+    expect(refused.body).toEqual({ code: 'invalid_request', error: 'starting_after: is not a token returned by this list' });
+  });
 });
