@@ -83,7 +83,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureWindowMs: positive(env.AUTH_FAILURE_WINDOW_MS ?? '60000', 'AUTH_FAILURE_WINDOW_MS'),
     logLevel: oneOf(env.LOG_LEVEL || 'info', 'LOG_LEVEL', LOG_LEVELS),
     mergeDelayMs: nonNegative(env.TALLY_MERGE_DELAY_MS, 'TALLY_MERGE_DELAY_MS'),
-    listScanLimit: atLeastOne(env.LIST_SCAN_LIMIT ?? String(SCAN_LIMIT_DEFAULT), 'LIST_SCAN_LIMIT'),
+    // At least 1: a bound of 0 would answer every filtered page empty without reading a record, and no list would end.
+    listScanLimit: count(env.LIST_SCAN_LIMIT ?? String(SCAN_LIMIT_DEFAULT), 'LIST_SCAN_LIMIT', 1),
     customerCacheEntries: Math.floor(nonNegative(env.CUSTOMER_CACHE_ENTRIES ?? '250000', 'CUSTOMER_CACHE_ENTRIES')),
     storeMetricsMs: nonNegative(env.STORE_METRICS_INTERVAL_MS, 'STORE_METRICS_INTERVAL_MS'),
     metricsPort: env.METRICS_PORT ? portNumber(env.METRICS_PORT, 'METRICS_PORT') : undefined,
@@ -182,17 +183,10 @@ function delaySeconds(item: string, name: string): number {
 
 const NON_NEGATIVE: Bounds = { minimum: 0 };
 
-/** A number of things: 2.5 failures means nothing an operator meant. */
-function count(value: string, name: string): number {
+/** A number of things, at least `minimum`: 2.5 failures means nothing an operator meant. */
+function count(value: string, name: string, minimum = 0): number {
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 0) throw settingOutOfRange(name, 'integer', NON_NEGATIVE, value);
-  return number;
-}
-
-/** A bound of 0 would answer every filtered page empty without reading a record: no list would end. */
-function atLeastOne(value: string, name: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw settingOutOfRange(name, 'integer', { minimum: 1 }, value);
+  if (!Number.isInteger(number) || number < minimum) throw settingOutOfRange(name, 'integer', { minimum }, value);
   return number;
 }
 

@@ -5,8 +5,8 @@
  * stored cart, an `activity` transaction; unlike a plain subtraction it is a
  * payment, so it needs the points available (customer_not_enough_score).
  * The cart records the spend's transaction: its returns give back their share of the points, its cancellation the rest.
- * Both answer the balance their transaction left, read inside it after the write: one read after the commit would
- * count the other writes of the customer in the same group commit or committed since.
+ * Both answer the balance their transaction left, from the wallet their write leaves (`recordPointsWithBalance`): a
+ * read after the commit would count the other writes of the customer in the same group commit or committed since.
  */
 import { TallyError } from '@tally/engine';
 import type { CartStore } from '../carts/store.js';
@@ -22,7 +22,7 @@ import { wireDatetime } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import type { PointsRedeemCart } from '../wire/types.js';
 import { customerPoints } from './balance.js';
-import { readBalance, recordPoints } from './ledger.js';
+import { readBalance, recordPointsWithBalance } from './ledger.js';
 import { clockOf, customerFromBody, customerNamedBy, locationOf, requireUnmerged } from './request.js';
 import type { Balance } from './types.js';
 
@@ -37,15 +37,14 @@ export async function redeem(env: StoreEnv, customers: CustomerStore, req: Tally
   const clock = clockOf(req);
   const balance = await env.transact(() => {
     requireUnmerged(customers, req.tenant, customer.id, customerNamedBy(body));
-    recordPoints(env, req.tenant, clock, {
+    return recordPointsWithBalance(env, req.tenant, clock, {
       type: 'subtract',
       customer_id: customer.id,
       customer_code: customer.code ?? null,
       created_at: wireDatetime(req.now),
       origin_info: { comments: body.comments },
       spend: body.amount,
-    });
-    return readBalance(env, req.tenant, customer.id, clock);
+    }).balance;
   });
   return answer(customer, body.amount, balance);
 }
@@ -76,7 +75,7 @@ export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts:
     if (body.amount > available) {
       throw new TallyError('customer_not_enough_score', `amount: ${body.amount} points asked, ${Math.max(0, available)} available`, 'amount');
     }
-    const spent = recordPoints(env, req.tenant, clock, {
+    const spent = recordPointsWithBalance(env, req.tenant, clock, {
       type: 'activity',
       customer_id: customer.id,
       customer_code: customer.code ?? null,
@@ -87,8 +86,8 @@ export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts:
       spend: body.amount,
     });
     // Where the cart's returns and cancellation find the spend to give back, without reading the customer's ledger.
-    carts.putInTransaction(req.tenant, { ...cart, points_redemptions: [...(cart.points_redemptions ?? []), spent.id] });
-    return readBalance(env, req.tenant, customer.id, clock);
+    carts.putInTransaction(req.tenant, { ...cart, points_redemptions: [...(cart.points_redemptions ?? []), spent.transaction.id] });
+    return spent.balance;
   });
   return answer(customer, body.amount, balance);
 }
