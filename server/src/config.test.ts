@@ -21,6 +21,14 @@ describe('start-up settings', () => {
     }
   });
 
+  it('take STORE_FILE_HEADROOM_MB as a whole number of MB (default 64; 0 keeps no headroom)', () => {
+    expect(readConfig({}).storeFileHeadroomMb).toBe(64);
+    expect(readConfig({ STORE_FILE_HEADROOM_MB: '0' }).storeFileHeadroomMb).toBe(0);
+    for (const value of ['-1', '2.5', 'lots']) {
+      expect(() => readConfig({ STORE_FILE_HEADROOM_MB: value })).toThrow(`STORE_FILE_HEADROOM_MB must be an integer of at least 0, got ${value}`);
+    }
+  });
+
   it('refuse a switch or a name outside its values, naming the setting and what it takes, rather than falling back to a default', () => {
     // `false` or `0` meant to switch the limits off for a load test; only `off` did, and anything else silently left them on.
     for (const value of ['false', '0', 'OFF', 'no']) {

@@ -30,6 +30,8 @@ export interface Config {
   listScanLimit: number;
   /** CUSTOMER_CACHE_ENTRIES: rendered GET /customers/{value} answers kept in memory (default 250000; 0 = none). */
   customerCacheEntries: number;
+  /** STORE_FILE_HEADROOM_MB: how far the store's file is kept past LMDB's last page, its pages read ahead of LMDB's writes (default 64; 0 = not kept; store/file-headroom.ts). */
+  storeFileHeadroomMb: number;
   /** STORE_METRICS_INTERVAL_MS: log LMDB's commit counters this often (default 0: not counted; store/metrics.ts). */
   storeMetricsMs: number;
   /** METRICS_PORT: where Prometheus metrics are served (undefined: no metrics; 0 = a free port; metrics/metrics.ts). */
@@ -86,6 +88,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // At least 1: a bound of 0 would answer every filtered page empty without reading a record, and no list would end.
     listScanLimit: count(env.LIST_SCAN_LIMIT ?? String(SCAN_LIMIT_DEFAULT), 'LIST_SCAN_LIMIT', 1),
     customerCacheEntries: Math.floor(nonNegative(env.CUSTOMER_CACHE_ENTRIES ?? '250000', 'CUSTOMER_CACHE_ENTRIES')),
+    storeFileHeadroomMb: count(env.STORE_FILE_HEADROOM_MB ?? '64', 'STORE_FILE_HEADROOM_MB'),
     storeMetricsMs: nonNegative(env.STORE_METRICS_INTERVAL_MS, 'STORE_METRICS_INTERVAL_MS'),
     metricsPort: env.METRICS_PORT ? portNumber(env.METRICS_PORT, 'METRICS_PORT') : undefined,
     metricsHost: env.METRICS_HOST || '127.0.0.1',

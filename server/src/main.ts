@@ -28,6 +28,7 @@ import { indexCartOrders } from './carts/order-index.js';
 import { auditWitness } from './audit/context.js';
 import { startAuditRetention } from './audit/retention.js';
 import { logCommitMetrics } from './store/metrics.js';
+import { keepFileHeadroom } from './store/file-headroom.js';
 import { holdServingLock } from './store/serving-lock.js';
 import { Metrics, observe, startMetricsServer } from './metrics/metrics.js';
 import { threadsLoaded } from './pool/pool.js';
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
   const servingLock = await holdServingLock(config.dataDir).catch((err: Error) => {
     throw new StartupRefusal(err.message);
   });
+  const stopFileHeadroom = config.storeFileHeadroomMb > 0 ? keepFileHeadroom(env, config.storeFileHeadroomMb * 2 ** 20, log) : async () => {};
   const clustered = await migrateCustomerEntries(env);
   if (clustered > 0) log.info({ entries: clustered }, 'customer entries moved into customer_entries');
   const migrated = await migrateWalletLayout(env);
@@ -118,6 +120,7 @@ async function main(): Promise<void> {
     await settlementsStopped;
     await webhooksStopped;
     await auditRetentionStopped;
+    await stopFileHeadroom();
     await env.close();
     await servingLock.close();
     log.info('stopped');

@@ -228,10 +228,10 @@ export class Metrics {
     }
     new Gauge({
       name: 'tally_store_file_bytes',
-      help: 'Size of the LMDB file (data.mdb) in bytes.',
+      help: 'Bytes of the LMDB file (data.mdb) its pages use (the file itself runs up to STORE_FILE_HEADROOM_MB longer, unallocated).',
       registers,
       collect() {
-        this.set(env.fileBytes());
+        this.set(env.usedBytes());
       },
     });
   }

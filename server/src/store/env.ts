@@ -4,7 +4,7 @@
  * a write is acknowledged only once it is flushed to disk (`transact`).
  * LMDB is multi-process safe, so the CLI can write while the server runs.
  */
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { open, type Database, type Key, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { CUSTOMER_ENTRIES } from './customer-entries.js';
@@ -54,8 +54,10 @@ export interface StoreEnv {
   readonly tracksMetrics: boolean;
   /** LMDB's counts since the store opened, of every thread of the process (undefined unless tracked). */
   commitMetrics(): CommitMetrics | undefined;
-  /** The size of the store's file (data.mdb) in bytes (the metrics' gauge). */
-  fileBytes(): number;
+  /** The store's file (data.mdb, or DATA_DIR itself when named with an extension). */
+  readonly file: string;
+  /** The bytes of the store's file that LMDB's pages use, to the end of its last committed page (the file may be longer: store/file-headroom.ts). */
+  usedBytes(): number;
   /**
    * Copies the store as of one read snapshot into the existing directory `dir`
    * as `data.mdb` (LMDB's mdb_env_copy2: consistent while other threads and
@@ -212,8 +214,11 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
         sync_seconds: stats.timeSync,
       };
     },
-    fileBytes() {
-      return statSync(storeFile(dataDir)).size;
+    file: storeFile(dataDir),
+    usedBytes() {
+      // getStats() is typed `{}`; it carries LMDB's env info and the main database's stat (lmdb-js src/env.cpp).
+      const stats = root.getStats() as Record<string, number>;
+      return (stats.lastPageNumber + 1) * stats.pageSize;
     },
     backup(dir, compact) {
       // LMDB copies to a directory, or to a file path when the store is one file; it creates the copy 0666 less the umask.
