@@ -49,7 +49,11 @@ export function keepFileHeadroom(env: StoreEnv, headroomBytes: number, log: Logg
         grownTo = range.to;
         if (range.to > range.from) reader.postMessage(range);
       })
-      .catch((err: unknown) => log.error({ err }, 'store file headroom not grown'))
+      // A speed-up, not worth a retry every 100 ms and a log line each: an operator reads one line and the store goes on.
+      .catch((err: unknown) => {
+        clearInterval(timer);
+        log.error({ err }, 'store file headroom not grown: no longer kept until the next start');
+      })
       .finally(() => (growing = undefined));
   }, CHECK_MS);
   timer.unref();
