@@ -41,7 +41,8 @@ describe('an Idempotency-Key is claimed in the request\'s transaction', () => {
     // The first process: its answer's write never completes.
     const dying: IdempotencyStore = { ...bind(answers), put: () => new Promise(() => {}) };
     void new Idempotency(dying).run(request('crash'), redeem);
-    while (runs === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    // Wait for its commit, not for its work to start: the claim is read from what was committed.
+    while (answers.get(tenant, 'crash') === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
     // After the restart.
     const restarted = new Idempotency(answers);
     const replay = restarted.run(request('crash'), redeem);
