@@ -31,6 +31,12 @@
  * a faster server made that 3,300 to 3,500 a second) after each answer before it
  * sends the next cart, as a till does between customers (wrk's `delay()`).
  * The rate such a run reaches is what it measured, and is reported as such.
+ * A closed loop, paced or not, sends less while the server stalls, so its p99
+ * leaves out the carts that would have arrived meanwhile; the pool's simulate
+ * and realtime therefore also run open loop at the targets' rates
+ * (BENCH_RATE_SIMULATE / BENCH_RATE_REALTIME, default 15,000 and 3,000 a
+ * second; 0 = off): carts due at fixed times whatever the server does, each
+ * timed from its due time (bench/open-loop.mjs, 64 connections).
  * Env: BENCH_DURATION seconds per target and round (default 10), BENCH_CONNECTIONS (50),
  * BENCH_CART_CUSTOMERS (100: the customers the carts belong to) and BENCH_CUSTOMER_ORDER
  * (turn, default: each cart the next customer; random),
@@ -58,6 +64,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const REALTIME_CONNECTIONS = (process.env.BENCH_REALTIME_CONNECTIONS ?? '32').split(',').filter(Boolean).map(Number);
 // The mean pause of a paced run's connections, by operation (0: no paced run).
 const PAUSE_MS = { simulate: Number(process.env.BENCH_PAUSE_MS_SIMULATE ?? 1.5), realtime: Number(process.env.BENCH_PAUSE_MS_REALTIME ?? 11) };
+// The targets' rates, offered open loop (bench/open-loop.mjs; 0: no such run).
+const RATE = { simulate: Number(process.env.BENCH_RATE_SIMULATE ?? 15_000), realtime: Number(process.env.BENCH_RATE_REALTIME ?? 3_000) };
 // Few customers by default: creating one hashes its password (scrypt), on purpose slow. Each cart's customer is
 // the next in turn, or with BENCH_CUSTOMER_ORDER=random drawn at random (real traffic: no two carts of a
 // transaction share their customers' pages by accident of their ids).
@@ -143,15 +151,31 @@ async function seed(port) {
 
 /**
  * wrk with a Lua script that posts a cart with a fresh id per request (ids start after `firstId`), after WARMUP
- * seconds unrecorded; with the server's pid, also the server's CPU time per request (all its threads, from /proc)
- * and its peak RSS so far. `pauseMs` > 0: each connection pauses that long on average before its next cart (paced).
+ * seconds unrecorded. `pauseMs` > 0: each connection pauses that long on average before its next cart (paced).
  */
 function wrk(port, path, firstId, pid, connections = CONNECTIONS, pauseMs = 0) {
-  if (WARMUP > 0) load(port, path, firstId + 5_000_000, WARMUP, connections, pauseMs);
+  return measure(pid, (seconds, ids) => load(port, path, ids, seconds, connections, pauseMs), firstId);
+}
+
+/** bench/open-loop.mjs: carts due at `rate` a second whatever the server does, each timed from its due time. */
+function openLoop(port, path, firstId, pid, rate) {
+  const run = (seconds, ids) => {
+    const out = execFileSync(process.execPath, [join(ROOT, 'bench/open-loop.mjs'), String(port), path, String(rate), String(seconds), String(ids)], { encoding: 'utf8' });
+    return JSON.parse(out);
+  };
+  return measure(pid, run, firstId);
+}
+
+/**
+ * Runs `run(seconds, firstId)` for WARMUP seconds unrecorded, then for DURATION seconds; with the server's pid,
+ * also the server's CPU time per request (all its threads, from /proc) and its peak RSS so far.
+ */
+function measure(pid, run, firstId) {
+  if (WARMUP > 0) run(WARMUP, firstId + 5_000_000);
   const before = pid === undefined ? 0 : cpuSeconds(pid);
   const host = hostTicks();
   const measuredFrom = Date.now();
-  const result = load(port, path, firstId, DURATION, connections, pauseMs);
+  const result = run(DURATION, firstId);
   const measuredTo = Date.now();
   const after = hostTicks();
   return {
@@ -257,7 +281,7 @@ async function startTally(workers, root = ROOT) {
   };
 }
 
-export { campaigns, cartBody, seed, startTally, wrk };
+export { campaigns, cartBody, openLoop, seed, startTally, wrk };
 
 /**
  * Runs the carts section; returns its targets, each with one result per round. The servers start once; each
@@ -291,6 +315,10 @@ export async function runCartsBench() {
         if (workers > 0 && pause > 0) {
           target(`Tally POST /carts/${op}, ${where(op)}, paced (each connection pauses ${pause} ms on average)`, (firstId) => wrk(server.port, `/carts/${op}`, firstId, server.child.pid, CONNECTIONS, pause), true, server);
         }
+        const rate = RATE[op] ?? 0;
+        if (workers > 0 && rate > 0) {
+          target(`Tally POST /carts/${op}, ${where(op)}, open loop at ${rate.toLocaleString('en')} a second (latency from each cart's due time)`, (firstId) => openLoop(server.port, `/carts/${op}`, firstId, server.child.pid, rate), true, server);
+        }
       }
     }
     for (let round = 0; round < ROUNDS; round++) {
@@ -315,7 +343,7 @@ export function printCartsTable(targets) {
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const { name, results, paced } of targets) {
     const of = (key) => median(results.map((r) => r[key]));
-    // A paced run's rate is the pace, not a ceiling: no share of the bare endpoint.
+    // A paced or open-loop run's rate is the load's, not a ceiling: no share of the bare endpoint.
     const share = bare && !paced ? `${median(results.map((r, round) => (100 * r.rps) / bare.results[round].rps)).toFixed(1)}%` : '';
     const cpu = Number.isNaN(of('cpuUs')) ? '' : Math.round(of('cpuUs'));
     const rounds = results.map((r) => `${Math.round(r.rps).toLocaleString('en')} (${r.p99.toFixed(1)})`).join(' / ');

@@ -16,14 +16,15 @@
  * default, or simulate), BENCH_ROUNDS (default 4: an even number gives each build the
  * first place equally often), BENCH_PAUSE_MS (default 0: wrk at saturation;
  * above 0, paced: each connection pauses that long on average before its
- * next cart, as in carts.bench.mjs's paced rows), BENCH_GROW (default 0: how many
+ * next cart, as in carts.bench.mjs's paced rows), BENCH_RATE (default 0; above 0, the recorded run is
+ * open loop at that many carts a second instead, bench/open-loop.mjs), BENCH_GROW (default 0: how many
  * unrecorded runs at saturation grow each store before the recorded one; 2 grows it by
  * about 100,000 realtime carts, as bench:http's later rounds), and carts.bench.mjs's
  * BENCH_DURATION (default 10), BENCH_WARMUP and BENCH_CONNECTIONS. Prints each run, the medians and
  * the ratio of this build's median to the baseline's.
  */
 import { fileURLToPath } from 'node:url';
-import { startTally, wrk } from './carts.bench.mjs';
+import { openLoop, startTally, wrk } from './carts.bench.mjs';
 import { median } from './processes.mjs';
 import { baselineFromArgs } from './worktree.mjs';
 
@@ -33,11 +34,12 @@ const baseline = baselineFromArgs('http-ab.mjs');
 const OP = process.env.OP ?? 'realtime';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const PAUSE_MS = Number(process.env.BENCH_PAUSE_MS ?? 0);
+const RATE = Number(process.env.BENCH_RATE ?? 0);
 const GROW = Number(process.env.BENCH_GROW ?? 0);
 const roots = { baseline, current: ROOT };
 const runs = { baseline: [], current: [] };
 
-console.log(`POST /carts/${OP}, ${ROUNDS} rounds, builds in alternating order${PAUSE_MS > 0 ? `, paced (${PAUSE_MS} ms pauses on average)` : ''}${GROW > 0 ? `, each store grown by ${GROW} unrecorded runs first` : ''}\n`);
+console.log(`POST /carts/${OP}, ${ROUNDS} rounds, builds in alternating order${PAUSE_MS > 0 ? `, paced (${PAUSE_MS} ms pauses on average)` : ''}${RATE > 0 ? `, open loop at ${RATE} a second` : ''}${GROW > 0 ? `, each store grown by ${GROW} unrecorded runs first` : ''}\n`);
 console.log('| round | build | requests/s | p50 ms | p99 ms | server CPU µs a request |\n|---|---|---|---|---|---|');
 for (let round = 1; round <= ROUNDS; round++) {
   for (const build of round % 2 ? ['baseline', 'current'] : ['current', 'baseline']) {
@@ -45,7 +47,10 @@ for (let round = 1; round <= ROUNDS; round++) {
     let result;
     try {
       for (let run = 1; run <= GROW; run++) wrk(server.port, `/carts/${OP}`, round * 10_000_000 + run * 1_000_000, server.child.pid);
-      result = wrk(server.port, `/carts/${OP}`, round * 10_000_000, server.child.pid, undefined, PAUSE_MS);
+      result =
+        RATE > 0
+          ? openLoop(server.port, `/carts/${OP}`, round * 10_000_000, server.child.pid, RATE)
+          : wrk(server.port, `/carts/${OP}`, round * 10_000_000, server.child.pid, undefined, PAUSE_MS);
     } finally {
       await server.stop();
     }

@@ -11,7 +11,6 @@
  * store, exit 0.
  */
 import { readConfig, StartupRefusal } from './config.js';
-import { compileSchemas } from './http/validation.js';
 import { CustomerStore } from './customers/store.js';
 import { migrateDuplicateHolders } from './customers/duplicate-holders.js';
 import { createLogger } from './log.js';
@@ -48,7 +47,6 @@ async function main(): Promise<void> {
   const config = readConfig();
   const log = createLogger(config.logLevel);
   const app = createApp(config.tls);
-  compileSchemas();
   const env = openDataDir(config.dataDir, { trackMetrics: config.storeMetricsMs > 0 || config.metricsPort !== undefined, witness: witnesses(auditWitness, idempotencyWitness) });
   // Before anything writes or is cached: a second server on this store stops here.
   const servingLock = await holdServingLock(config.dataDir).catch((err: Error) => {

@@ -9,7 +9,8 @@ describe('kill -9 during a stream of realtime carts', () => {
   const acknowledged = new Map<number, number>();
 
   beforeAll(async () => {
-    server = await startServer({ env: { WORKERS: '2' } });
+    // The production default of the file's headroom (the harness turns it off): the store's file as servers keep it.
+    server = await startServer({ env: { WORKERS: '2', STORE_FILE_HEADROOM_MB: '64' } });
     for (const id of CUSTOMERS) await server.client.post('/customers', { id, name: `C${id}`, registration_location_id: 1 });
     await server.client.post('/points', { rule_params: { name: 'Ten per unit', rule_effects: [{ type: 'ratio', value: 10, distribution: 'individual_items' }] } });
     let next = 1;

@@ -1,4 +1,4 @@
-/** The request schemas are compiled once per thread: all of them by the main thread as it starts, the ones a worker uses on first use. */
+/** The request schemas are compiled once per thread: the cart's by a pool worker as it starts, every other on its first use. */
 import { describe, expect, it } from 'vitest';
 import { compileSchemas, SCHEMA_DOCUMENTS, validate } from './validation.js';
 
@@ -8,7 +8,7 @@ describe('schema compilation', () => {
     expect(() => compileSchemas(['no.such.schema'])).toThrow('no schema with $id no.such.schema under schemas/');
   });
 
-  it('compiles every request schema under schemas/ (what the main thread does before it listens)', () => {
+  it('compiles every request schema under schemas/ (the main thread compiles each on its first use)', () => {
     expect(SCHEMA_DOCUMENTS.size).toBeGreaterThan(50);
     expect(() => compileSchemas()).not.toThrow();
   });

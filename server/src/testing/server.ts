@@ -79,7 +79,8 @@ export interface StartOptions {
   /**
    * Extra environment variables (TALLY_RATE_LIMITS defaults to off, AUTH_FAILURE_LIMIT to 0: every test comes from
    * 127.0.0.1, and many send wrong secrets; WORKERS to 1: each worker thread costs a start about 0.4 s of CPU, and a
-   * test of what two simulate workers do asks for two).
+   * test of what two simulate workers do asks for two; STORE_FILE_HEADROOM_MB to 0: reading a new store's 64 MB of
+   * headroom costs a start about 0.4 s of CPU, and the tests of the headroom and of a crash ask for it).
    */
   env?: Record<string, string>;
   /** Omit the bootstrap key variables. */
@@ -104,6 +105,7 @@ function launch(dataDir: string, options: StartOptions): Promise<Running> {
     TALLY_RATE_LIMITS: 'off',
     AUTH_FAILURE_LIMIT: '0',
     WORKERS: '1',
+    STORE_FILE_HEADROOM_MB: '0',
     ...(options.noBootstrap ? {} : { TALLY_BOOTSTRAP_KEY: TEST_KEY, TALLY_BOOTSTRAP_SECRET: TEST_SECRET }),
     ...options.env,
   };
