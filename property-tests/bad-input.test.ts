@@ -169,6 +169,8 @@ function urlOf(path: string, params: Record<string, string>, query: [string, str
 }
 
 function diffSnapshots(before: Snapshot, after: Snapshot): string[] {
+  // The same snapshot: no transaction committed in between (storeSnapshots).
+  if (before === after) return [];
   const changes: string[] = [];
   for (const name of new Set([...before.keys(), ...after.keys()])) {
     const a = before.get(name);

@@ -166,7 +166,7 @@ function portNumber(value: string, name: string): number {
   return port;
 }
 
-function oneOf<T extends string>(value: string, name: string, accepted: readonly T[]): T {
+export function oneOf<T extends string>(value: string, name: string, accepted: readonly T[]): T {
   if (!accepted.includes(value as T)) throw new StartupRefusal(`${name} must be one of ${accepted.join(', ')}, got ${value}`);
   return value as T;
 }

@@ -1,8 +1,18 @@
-/** Runs one round of background work answering how many items it processed: timed and counted when metrics are on (metrics.ts `observe`). */
+import type { Metrics } from './metrics/metrics.js';
+
+/** Runs one round of background work answering how many items it processed: timed and counted when metrics are on (`observe`). */
 export type Observe = (run: () => Promise<number>) => Promise<number>;
 
 /** Without metrics: the run alone. */
-export const unobserved: Observe = (run) => run();
+const unobserved: Observe = (run) => run();
+
+/** The background work timed by `Metrics.ran` (main.ts, merges/worker.ts). */
+export type BackgroundWork = 'points_settlement' | 'audit_retention' | 'referrals' | 'merges';
+
+/** The observer of one kind of background work: timed and counted by `metrics`, or the run alone without them. */
+export function observe(metrics: Metrics | undefined, work: BackgroundWork): Observe {
+  return metrics ? (run) => metrics.ran(work, run) : unobserved;
+}
 
 /**
  * A background sweep run now and every `everyMs`, never two at once (points

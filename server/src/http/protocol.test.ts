@@ -229,7 +229,7 @@ describe('the common request rules over HTTP', () => {
     // waited at exit for its pool's threads to load their module (pool.ts), about one such stop in ten ended by
     // the signal itself (no handler yet) and one in 25 by SIGABRT (an exit half-way through a thread's loading).
     it('exits 0 on SIGTERM sent as soon as it listens', async () => {
-      const own = await startServer();
+      const own = await startServer({ env: { CART_POOL_START: 'eager' } });
       try {
         for (let stop = 0; stop < 3; stop++) {
           expect(await own.stop()).toBe(0);

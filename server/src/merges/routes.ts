@@ -18,7 +18,7 @@ import { checkNaming, transferParties } from './parties.js';
 import { MergeStore } from './store.js';
 import { unmerge } from './unmerge.js';
 import { MergeWorker } from './worker.js';
-import { observe } from '../metrics/metrics.js';
+import { observe } from '../sweeps.js';
 import { wireDatetime } from '../http/wire.js';
 
 export function mergesRoutes({ env, tenancy, log, duplicates, config, metrics }: ServerContext): Routes {

@@ -18,13 +18,10 @@ import type { OperationId, RateTier } from '../http/operations.js';
 import type { RawRequest } from '../http/request.js';
 import type { PoolCounters } from '../pool/pool.js';
 import type { CommitMetrics, StoreEnv } from '../store/env.js';
-import { unobserved, type Observe } from '../sweeps.js';
+import type { BackgroundWork } from '../sweeps.js';
 import { outboxBacklog, type Backlog } from '../webhooks/outbox.js';
 import type { AttemptOutcome } from '../webhooks/dispatcher.js';
 import type { EventType } from '../webhooks/store.js';
-
-/** The background work timed by `Metrics.ran` (main.ts, merges/worker.ts). */
-export type BackgroundWork = 'points_settlement' | 'audit_retention' | 'referrals' | 'merges';
 
 /** From a referral poll that found nothing (tens of µs) to a sweep of a large store (minutes). */
 const RUN_BUCKETS = [0.001, 0.01, 0.1, 1, 10, 60, 300, 1800];
@@ -300,11 +297,6 @@ export class Metrics {
   authFailureRefused(): void {
     this.authFailureRefusals.inc();
   }
-}
-
-/** The observer of one kind of background work: timed and counted by `metrics`, or the run alone without them. */
-export function observe(metrics: Metrics | undefined, work: BackgroundWork): Observe {
-  return metrics ? (run) => metrics.ran(work, run) : unobserved;
 }
 
 /** The reasons a port is commonly refused, in the words of PORT's refusal (http/server.ts); another error keeps Node's message. */

@@ -71,13 +71,48 @@ describe('realtime carts committed on the writer thread', () => {
   });
 });
 
+describe('the start of the threads (CART_POOL_START)', () => {
+  const starting = (server: TestServer) =>
+    server.lines.filter((line) => line.includes('"cart threads starting"')).map((line) => {
+      const { pool, threads } = JSON.parse(line) as { pool: string; threads: number };
+      return `${pool} ${threads}`;
+    });
+
+  it('eager: every pool with the server, before it listens', async () => {
+    const server = await startServer({ env: { CART_POOL_START: 'eager', WORKERS: '2', REALTIME_WORKERS: '2' } });
+    try {
+      expect(starting(server)).toEqual(['realtime 1', 'realtime 1', 'simulate 2']);
+    } finally {
+      await server.dispose();
+    }
+  });
+
+  it('lazy: each pool with the first cart it takes, once, and that cart is answered', async () => {
+    const server = await startServer({ env: { CART_POOL_START: 'lazy', REALTIME_WORKERS: '2' } });
+    try {
+      expect((await server.client.get('/check')).status).toBe(200);
+      expect(starting(server)).toEqual([]);
+      const simulated = await Promise.all([12, 13].map((total) => server.client.post('/carts/simulate', cartBody(total))));
+      expect(simulated.map((res) => res.body.total)).toEqual([12, 13]);
+      expect(starting(server)).toEqual(['simulate 1']);
+      const realtime = await server.client.post('/carts/realtime', cartBody(12, { id: 77 }));
+      expect(realtime.status, realtime.text).toBe(200);
+      expect((await server.client.get('/carts/77')).body.id).toBe(77);
+      // The second writer takes carts only once the first holds REALTIME_WRITER_FILL of them.
+      expect(starting(server)).toEqual(['simulate 1', 'realtime 1']);
+    } finally {
+      await server.dispose();
+    }
+  });
+});
+
 describe('the pool options', () => {
   it('default to 32 tasks a worker, batches of 16 simulated carts and two threads for the carts that write, filled 16 carts each', () => {
     expect(readPoolOptions({ WORKERS: '2' })).toEqual({
-      workers: 2, tasksPerWorker: 32, batchSize: 16, writers: 2, writerFill: 16, queueLimits: { simulate: 4000, realtime: 1000 },
+      workers: 2, tasksPerWorker: 32, batchSize: 16, writers: 2, writerFill: 16, queueLimits: { simulate: 4000, realtime: 1000 }, start: 'eager',
     });
-    expect(readPoolOptions({ WORKERS: '3', CART_TASKS_PER_WORKER: '8', CART_BATCH_SIZE: '4', REALTIME_WORKERS: '1', REALTIME_WRITER_FILL: '4', CART_QUEUE_LIMIT: '50' })).toEqual({
-      workers: 3, tasksPerWorker: 8, batchSize: 4, writers: 1, writerFill: 4, queueLimits: { simulate: 50, realtime: 50 },
+    expect(readPoolOptions({ WORKERS: '3', CART_TASKS_PER_WORKER: '8', CART_BATCH_SIZE: '4', REALTIME_WORKERS: '1', REALTIME_WRITER_FILL: '4', CART_QUEUE_LIMIT: '50', CART_POOL_START: 'lazy' })).toEqual({
+      workers: 3, tasksPerWorker: 8, batchSize: 4, writers: 1, writerFill: 4, queueLimits: { simulate: 50, realtime: 50 }, start: 'lazy',
     });
   });
 
@@ -93,6 +128,7 @@ describe('the pool options', () => {
     // The range in the words of every other range (docs/decisions.md), in a start-up error's form.
     expect(() => readPoolOptions({ WORKERS: '-1' })).toThrow('WORKERS must be an integer of at least 0, got -1');
     expect(readPoolOptions({ WORKERS: '0' }).workers).toBe(0);
+    expect(() => readPoolOptions({ CART_POOL_START: 'later' })).toThrow('CART_POOL_START must be one of eager, lazy, got later');
   });
 });
 

@@ -21,7 +21,7 @@ import { Piscina } from 'piscina';
 import { isLeftOutMessage, type LeftOutCampaigns } from '../carts/left-out.js';
 import { logCompile, onEachCompile } from '../carts/programs.js';
 import { CartService, type CartTask } from '../carts/service.js';
-import { settingOutOfRange } from '../config.js';
+import { oneOf, settingOutOfRange } from '../config.js';
 import { OVERLOADED } from '../http/errors.js';
 import type { Logger } from '../log.js';
 import type { StoreEnv } from '../store/env.js';
@@ -56,6 +56,8 @@ export interface PoolOptions {
   writerFill: number;
   /** `CART_QUEUE_LIMIT` for both pools (0: unbounded), else the defaults. */
   queueLimits: QueueLimits;
+  /** `CART_POOL_START`: the threads start with the server (`eager`), or with its first cart (`lazy`). */
+  start: 'eager' | 'lazy';
 }
 
 export function readPoolOptions(env: NodeJS.ProcessEnv = process.env): PoolOptions {
@@ -73,7 +75,8 @@ export function readPoolOptions(env: NodeJS.ProcessEnv = process.env): PoolOptio
   // Infinity for 0: the check per cart stays one comparison.
   const bound = queueLimit === 0 ? Infinity : queueLimit;
   const queueLimits = bound === undefined ? DEFAULT_QUEUE_LIMITS : { simulate: bound, realtime: bound };
-  return { workers, tasksPerWorker, batchSize, writers, writerFill, queueLimits };
+  const start = oneOf(env.CART_POOL_START ?? 'eager', 'CART_POOL_START', ['eager', 'lazy'] as const);
+  return { workers, tasksPerWorker, batchSize, writers, writerFill, queueLimits, start };
 }
 
 /**
@@ -116,8 +119,9 @@ export function createCartPool(options: PoolOptions, dataDir: string, env: Store
       counters: () => [],
     };
   }
-  const threads = (count: number) => {
-    const pool = new Piscina<CartTask[], Envelope[]>({
+  const threads = (pool: PoolCounters['pool'], count: number) => () => {
+    log.info({ pool, threads: count }, 'cart threads starting');
+    const piscina = new Piscina<CartTask[], Envelope[]>({
       filename: new URL('./worker.js', import.meta.url).href,
       minThreads: count,
       maxThreads: count,
@@ -131,22 +135,46 @@ export function createCartPool(options: PoolOptions, dataDir: string, env: Store
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       workerData: { dataDir, trackMetrics: env.tracksMetrics },
     });
-    pool.on('message', (message) => {
+    piscina.on('message', (message) => {
       if (isLeftOutMessage(message)) leftOut.told(message);
     });
     let pending = count;
     loading.push(
       new Promise((loaded) =>
-        pool.on('message', (message) => {
+        piscina.on('message', (message) => {
           if (message === WORKER_LOADED && --pending === 0) loaded();
         }),
       ),
     );
-    return pool;
+    return piscina;
   };
   // The threads live as long as the process: the server's stop answers in-flight requests, then exits.
   // One pool per writer, so that the main thread chooses each cart's writer (`writerFor`).
-  return new CartThreads(threads(options.workers), Array.from({ length: options.writers }, () => threads(1)), options, env, log);
+  const eager = options.start === 'eager';
+  const writers = Array.from({ length: options.writers }, () => new Threads(threads('realtime', 1), eager));
+  return new CartThreads(new Threads(threads('simulate', options.workers), eager), writers, options, env, log);
+}
+
+/**
+ * A Piscina pool made at once (`CART_POOL_START=eager`) or when a cart first needs it (`lazy`: each thread costs
+ * about 0.4 s of CPU to load its modules, which a server that never sees a cart, or only one kind, never pays).
+ */
+class Threads {
+  private pool: Piscina<CartTask[], Envelope[]> | undefined;
+
+  constructor(private readonly make: () => Piscina<CartTask[], Envelope[]>, eager: boolean) {
+    if (eager) this.pool = make();
+  }
+
+  get(): Piscina<CartTask[], Envelope[]> {
+    return (this.pool ??= this.make());
+  }
+
+  /** Piscina's counters; zeros before the pool is made (a metrics scrape does not make it). */
+  counters(): Omit<PoolCounters, 'pool'> {
+    const pool = this.pool;
+    return pool ? { queueSize: pool.queueSize, utilization: pool.utilization, completed: pool.completed } : { queueSize: 0, utilization: 0, completed: 0 };
+  }
 }
 
 interface Waiting {
@@ -197,8 +225,8 @@ class CartThreads implements CartPool {
   private shed = { simulate: 0, realtime: 0 };
 
   constructor(
-    private readonly evaluators: Piscina<CartTask[], Envelope[]>,
-    private readonly writers: Piscina<CartTask[], Envelope[]>[],
+    private readonly evaluators: Threads,
+    private readonly writers: Threads[],
     private readonly options: PoolOptions,
     private readonly env: StoreEnv,
     private readonly log: Logger,
@@ -222,18 +250,18 @@ class CartThreads implements CartPool {
   }
 
   counters(): PoolCounters[] {
-    const { evaluators, writers } = this;
     let queueSize = 0;
     let utilization = 0;
     let completed = 0;
-    for (const writer of writers) {
-      queueSize += writer.queueSize;
-      utilization += writer.utilization;
-      completed += writer.completed;
+    for (const writer of this.writers) {
+      const counters = writer.counters();
+      queueSize += counters.queueSize;
+      utilization += counters.utilization;
+      completed += counters.completed;
     }
     return [
-      { pool: 'simulate', queueSize: evaluators.queueSize, utilization: evaluators.utilization, completed: evaluators.completed },
-      { pool: 'realtime', queueSize, utilization: utilization / writers.length, completed },
+      { pool: 'simulate', ...this.evaluators.counters() },
+      { pool: 'realtime', queueSize, utilization: utilization / this.writers.length, completed },
     ];
   }
 
@@ -259,7 +287,7 @@ class CartThreads implements CartPool {
   private send(batch: Waiting[], writes: boolean): void {
     const writer = writes ? writerFor(this.inFlight, this.options.writerFill) : undefined;
     this.hold(writer, batch.length);
-    (writer !== undefined ? this.writers[writer] : this.evaluators).run(batch.map((entry) => entry.task)).then(
+    (writer !== undefined ? this.writers[writer] : this.evaluators).get().run(batch.map((entry) => entry.task)).then(
       (envelopes) => {
         this.hold(writer, -batch.length);
         if (writer !== undefined) {

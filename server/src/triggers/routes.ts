@@ -10,7 +10,7 @@ import { InstantWinStore } from '../instant-wins/store.js';
 import { LocationStore } from '../locations/store.js';
 import { CustomerStore } from '../customers/store.js';
 import type { Routes } from '../http/types.js';
-import { observe } from '../metrics/metrics.js';
+import { observe } from '../sweeps.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import { readBalance } from '../points/ledger.js';
 import type { Tenant } from '../tenancy/types.js';
