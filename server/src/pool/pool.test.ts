@@ -88,9 +88,13 @@ describe('the start of the threads (CART_POOL_START)', () => {
   });
 
   it('lazy: each pool with the first cart it takes, once, and that cart is answered', async () => {
-    const server = await startServer({ env: { CART_POOL_START: 'lazy', REALTIME_WORKERS: '2' } });
+    const server = await startServer({ env: { CART_POOL_START: 'lazy', REALTIME_WORKERS: '2', METRICS_PORT: '0' } });
     try {
       expect((await server.client.get('/check')).status).toBe(200);
+      // A scrape reports the pools not yet made as idle, and does not make them.
+      const scrape = await (await fetch(`http://127.0.0.1:${server.metricsPort}/metrics`)).text();
+      expect(scrape).toContain('tally_pool_queue_size{pool="simulate"} 0');
+      expect(scrape).toContain('tally_pool_queue_size{pool="realtime"} 0');
       expect(starting(server)).toEqual([]);
       const simulated = await Promise.all([12, 13].map((total) => server.client.post('/carts/simulate', cartBody(total))));
       expect(simulated.map((res) => res.body.total)).toEqual([12, 13]);
