@@ -3,8 +3,8 @@
  * its connections sends them: an answer that writes more or less than it
  * announces breaks the answers after it.
  */
-import { Agent, request as httpRequest } from 'node:http';
-import { TEST_KEY, TEST_SECRET } from './server.js';
+import { Agent } from 'node:http';
+import { send, TEST_KEY, TEST_SECRET, type SentAnswer } from './server.js';
 
 export interface ConnectionRequest {
   method: string;
@@ -13,28 +13,12 @@ export interface ConnectionRequest {
   auth?: boolean;
 }
 
-export interface ConnectionAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
-
-export async function onOneConnection(port: number, requests: ConnectionRequest[]): Promise<ConnectionAnswer[]> {
+export async function onOneConnection(port: number, requests: ConnectionRequest[]): Promise<SentAnswer[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const credentials = { 'X-Api-Key': TEST_KEY, 'X-Api-Secret': TEST_SECRET, 'X-Api-Version': '1' };
   try {
-    const answers: ConnectionAnswer[] = [];
-    for (const { method, path, auth = true } of requests) {
-      answers.push(await new Promise((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: auth ? credentials : {}, agent }, (res) => {
-          let text = '';
-          res.on('data', (d: Buffer) => (text += d.toString()));
-          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-        });
-        req.on('error', reject);
-        req.end();
-      }));
-    }
+    const answers: SentAnswer[] = [];
+    for (const { method, path, auth = true } of requests) answers.push(await send(port, method, path, auth ? credentials : {}, undefined, agent));
     return answers;
   } finally {
     agent.destroy();
