@@ -389,6 +389,58 @@ describe('points ledger: when a settlement is due', () => {
     }
   });
 
+  it('expires pending points whose available_to comes before their available_from at available_to, not at activation', async () => {
+    await server.client.patch('/company', { timezone: 'Etc/GMT+12' });
+    await createCustomer(server.client, 3);
+    // The Company's today in Etc/GMT+12: the points end today but would only activate in 3 days.
+    const today = new Date(Date.now() - 12 * 3_600_000).toISOString().slice(0, 10);
+    const dead = await triggerCampaign(server.client, 'ends-before-start', 50, {
+      activation_period_type: 'relative', activation_delay: 3, activation_delay_unit: 'days', expiration_period_type: 'fixed', expiration_date: today,
+    });
+    await grant(server.client, 'ends-before-start', 3, dead);
+    expect(await balance(server.client, 3)).toMatchObject({ score: 50, score_available: 0 });
+    // 26 hours ahead: available_to has passed, available_from (today + 3) has not come.
+    await server.client.patch('/company', { timezone: 'Etc/GMT-14' });
+    expect(await balance(server.client, 3)).toMatchObject({ score: 0, score_available: 0 });
+    const txs = await transactions(server.client, 3);
+    expect(txs.map((t) => [t.type, t.amount, t.pending_amount])).toEqual([['trigger', 0, 50], ['expiration', 0, -50]]);
+    await expectLedgerAddsUp(server.client, 3);
+  });
+
+  it('removes the pending entry an older build indexed at available_from once such points are settled', async () => {
+    await server.client.patch('/company', { timezone: 'Etc/GMT+12' });
+    await createCustomer(server.client, 4);
+    const today = new Date(Date.now() - 12 * 3_600_000).toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 36 * 3_600_000).toISOString().slice(0, 10);
+    const dead = await triggerCampaign(server.client, 'ended-before-start', 30, {
+      activation_period_type: 'relative', activation_delay: 1, activation_delay_unit: 'days', expiration_period_type: 'fixed', expiration_date: yesterday,
+    });
+    await grant(server.client, 'ended-before-start', 4, dead);
+    // As a build before `pendingDue` wrote it: the entry and the summary at available_from (tomorrow).
+    await server.stop();
+    const env = openStore(server.dataDir);
+    const pendings = customerEntries(env, 'points_pending_txs');
+    const summaries = customerEntries(env, 'points_wallets');
+    const [entry] = [...pendings.getKeys(under([TENANT, idKey('4')]))] as string[][];
+    expect(entry[2]).toBe(today);
+    const tomorrow = new Date(Date.now() + 12 * 3_600_000).toISOString().slice(0, 10);
+    await env.transact(() => {
+      pendings.removeSync(entry);
+      pendings.putSync([TENANT, idKey('4'), tomorrow, entry[3]], null);
+      summaries.putSync([TENANT, idKey('4')], { ...(summaries.get([TENANT, idKey('4')]) as object), first_pending_from: tomorrow });
+    });
+    await env.close();
+    await server.restart();
+    await server.client.patch('/company', { timezone: 'Etc/GMT-14' });
+    expect(await balance(server.client, 4)).toMatchObject({ score: 0, score_available: 0 });
+    expect((await transactions(server.client, 4)).map((t) => [t.type, t.amount, t.pending_amount])).toEqual([['trigger', 0, 30], ['expiration', 0, -30]]);
+    await server.stop();
+    const after = openStore(server.dataDir);
+    expect([...customerEntries(after, 'points_pending_txs').getKeys(under([TENANT, idKey('4')]))]).toEqual([]);
+    await after.close();
+    await server.restart();
+  });
+
   it('expires the earliest points first even when later-expiring points were granted before them', async () => {
     await server.client.patch('/company', { timezone: 'UTC' });
     const later = await triggerCampaign(server.client, 'ends-later', 5, { expiration_period_type: 'fixed', expiration_date: utcDate(30) });

@@ -12,9 +12,10 @@
  *
  * Keys (kinds of customer entries, store/customer-entries.ts): `points_tx_buckets` [tenant, customer, tx] -> Bucket[] (sorted by campaign, from, to);
  * `points_available_txs` [tenant, customer, to|'~', from, tx] -> null;
- * `points_pending_txs` [tenant, customer, from, tx] -> null;
+ * `points_pending_txs` [tenant, customer, due (`pendingDue`), tx] -> null;
  * `points_wallets` [tenant, customer] -> Summary.
  */
+import { addToLocalDate } from '@tally/engine';
 import { customerEntries } from '../store/customer-entries.js';
 import type { Key, StoreEnv } from '../store/env.js';
 import { idKey, tenantPrefix, under } from '../store/keys.js';
@@ -29,8 +30,9 @@ export interface Summary {
   debt: number;
   /**
    * When the next settlement can be due, so that reads skip the scans of the
-   * indexes until then: the earliest available_from of a pending bucket and
-   * the earliest available_to of an expiring one (null: none; absent in a
+   * indexes until then: the earliest date a pending bucket is due (its
+   * available_from, or the day after an earlier available_to: `pendingDue`)
+   * and the earliest available_to of an expiring one (null: none; absent in a
    * summary written before these fields: unknown, scan).
    */
   first_pending_from?: string | null;
@@ -64,11 +66,19 @@ function byCampaignAndDates(a: Bucket, b: Bucket): number {
   return compareParts(a.campaign_id ?? '', b.campaign_id ?? '') || compareParts(a.from, b.from) || compareParts(a.to ?? '', b.to ?? '');
 }
 
+/**
+ * When a pending bucket is next due: at its available_from, or, when its available_to comes first (a fixed expiry
+ * before a relative activation), the day after available_to, when it expires without ever activating.
+ */
+function pendingDue(b: Bucket): string {
+  return b.to !== null && b.to < b.from ? addToLocalDate(b.to, 1, 'days') : b.from;
+}
+
 /** The index entry of a bucket holding points, without the [tenant, customer] prefix (null: it holds none). */
 function indexEntry(b: Bucket): { db: Index; key: Part[] } | null {
   if (b.remaining <= 0) return null;
   const tx = idKey(b.tx);
-  return b.active ? { db: AVAILABLE, key: [b.to ?? NEVER, b.from, tx] } : { db: PENDING, key: [b.from, tx] };
+  return b.active ? { db: AVAILABLE, key: [b.to ?? NEVER, b.from, tx] } : { db: PENDING, key: [pendingDue(b), tx] };
 }
 
 /** The index entries of a transaction's buckets, by `db/key` (buckets with the same dates share one). */
@@ -144,7 +154,7 @@ export class WalletView {
     return [...customerEntries(this.env, db).getKeys({ start, end })].map((key) => (key as Part[]).slice(2));
   }
 
-  /** Buckets due on `today`: pending ones whose available_from has come, available ones past available_to. */
+  /** Buckets due on `today`: pending ones whose available_from has come (or available_to passed), available ones past available_to. */
   loadDue(today: string): this {
     const { first_pending_from: from, first_available_to: to } = this.summary;
     if (mayHoldDue(from, (date) => date <= today)) this.load(this.range(PENDING, [], [`${today}\uffff`]).map(([, tx]) => tx));
@@ -202,7 +212,7 @@ export class WalletView {
     return { score: available + pending, score_available: available, pending };
   }
 
-  /** The first date of an index (PENDING: available_from; AVAILABLE: available_to, '~' for none), or null when empty. */
+  /** The first date of an index (PENDING: when due, `pendingDue`; AVAILABLE: available_to, '~' for none), or null when empty. */
   private firstDate(db: Index): string | null {
     for (const key of customerEntries(this.env, db).getKeys({ ...under([this.prefix, this.cust]), limit: 1 })) {
       const date = (key as Part[])[2];
@@ -233,6 +243,8 @@ export class WalletView {
         customerEntries(this.env, entry.db).removeSync([this.prefix, this.cust, ...entry.key]);
         this.unindexed = true;
       }
+      // Builds before pendingDue indexed every pending bucket at its available_from: such an entry goes with its bucket.
+      for (const b of old) if (!b.active && pendingDue(b) !== b.from) customerEntries(this.env, PENDING).removeSync([this.prefix, this.cust, b.from, tx]);
       for (const [id, entry] of newEntries) if (!oldEntries.has(id)) customerEntries(this.env, entry.db).putSync([this.prefix, this.cust, ...entry.key], null);
     }
     const balance = this.balance();
@@ -256,7 +268,7 @@ export class WalletView {
     let availableTo = to;
     for (const b of buckets) {
       if (b.remaining <= 0) continue;
-      if (!b.active && (pendingFrom === null || b.from < pendingFrom)) pendingFrom = b.from;
+      if (!b.active && (pendingFrom === null || pendingDue(b) < pendingFrom)) pendingFrom = pendingDue(b);
       if (b.active && b.to !== null && (availableTo === null || b.to < availableTo)) availableTo = b.to;
     }
     return { first_pending_from: pendingFrom, first_available_to: availableTo };
