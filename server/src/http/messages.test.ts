@@ -159,6 +159,8 @@ describe('bad-input messages', () => {
 
   it('states the range of an integer beyond 2^53 declared in a $ref\'d document, and only for a number field', async () => {
     const { client } = server;
+    // An int64 of the contract that Tally bounds (docs/decisions.md): the range, not "must be integer".
+    expect400(await client.post('/points/redeem_cart', '{"activity_id": 1, "customer_id": 1, "location_id": 1, "amount": 9223372036854775807}'), 'amount: must be an integer between 1 and 2147483647');
     // rewards.create is `allOf: [{$ref: rewards.params#/$defs/reward}]`: the bounds are that document's.
     expect400(await client.post('/rewards', '{"name": "Mug", "points": 9223372036854775807, "type": "physical"}'), 'points: must be an integer between 0 and 2147483647');
     expect400(await client.post('/rewards', '{"name": "Mug", "points": 1, "type": "physical", "total_stock": 9223372036854775807}'), 'total_stock: must be an integer between 0 and 2147483647');

@@ -48,6 +48,18 @@ describe('POST /points/transfer', () => {
     expect(partial.body).toMatchObject({ score: 100, requested_scores: 120 });
     expect(await balance(server.client, 12)).toMatchObject({ score_available: 50 });
     expect(await balance(server.client, 13)).toMatchObject({ score_available: 100 });
+    // score is an int64: the largest asks more than anyone holds, an error without allow_partial, all of it with it.
+    const largest = '{"score": 9223372036854775807, "from_customer_id": 13, "to_customer_id": 12';
+    const refused = await server.client.post('/points/transfer', `${largest}}`);
+    expect(refused.status).toBe(402);
+    expect(refused.body).toEqual({ code: 'customer_not_enough_score', error: 'score: 9223372036854775807 points asked, 100 transferable' });
+    const all = await server.client.post('/points/transfer', `${largest}, "allow_partial": true}`);
+    expect(all.status, all.text).toBe(200);
+    expect(all.text).toContain('"requested_scores":9223372036854775807');
+    expect(all.body).toMatchObject({ score: 100 });
+    expect(await balance(server.client, 13)).toMatchObject({ score_available: 0 });
+    expect(await balance(server.client, 12)).toMatchObject({ score_available: 150 });
+    expect((await server.client.post('/points/transfer', { score: 100, from_customer_id: 12, to_customer_id: 13 })).status).toBe(200);
     const nothingLeft = await server.client.post('/points/transfer', { score: 1, from_customer_id: 12, to_customer_id: 13, allow_partial: true });
     expect(nothingLeft.status).toBe(402);
     expect(nothingLeft.body.code).toBe('customer_not_enough_score');
@@ -97,9 +109,8 @@ describe('POST /points/transfer', () => {
       expect(res.status, JSON.stringify(body)).toBe(status);
       expect(res.body.error).toContain(field);
     }
-    // An integer beyond 2^53 arrives as a bigint: the answer names the field's range, not "must be integer".
-    const huge = await server.client.post('/points/transfer', '{"score": 9223372036854775807, "from_customer_id": 14, "to_customer_id": 16}');
-    expect(huge.body).toEqual({ code: 'invalid_request', error: 'score: must be an integer between 1 and 2147483647' });
+    const beyond = await server.client.post('/points/transfer', '{"score": 9223372036854775808, "from_customer_id": 14, "to_customer_id": 16}');
+    expect(beyond.body).toEqual({ code: 'invalid_request', error: 'score: must be an integer between 1 and 9223372036854775807' });
     const badAuthor = await server.client.post('/points/transfer', { score: 5, from_customer_id: 14, to_customer_id: 16 }, { headers: { 'X-Author-Email': 'not an email' } });
     expect(badAuthor.status).toBe(400);
     expect(await balance(server.client, 16)).toMatchObject({ score: 0 });

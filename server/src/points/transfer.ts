@@ -46,6 +46,8 @@ export async function transfer(env: StoreEnv, customers: CustomerStore, campaign
   const clock = clockOf(req);
   const at = wireDatetime(req.now);
   const eligible = transferableIn(campaigns, req.tenant);
+  // An int64 (canonical digits): beyond 2^53 it is more than any balance holds (a balance is a safe integer).
+  const asked = Math.min(Number(body.score), Number.MAX_SAFE_INTEGER);
   const origin = {
     comments: body.comments ?? null,
     from_customer_id: wireInt(from.id),
@@ -54,8 +56,8 @@ export async function transfer(env: StoreEnv, customers: CustomerStore, campaign
   const moved = await env.transact(() => {
     requireStillActive(customers, req.tenant, from.id, { field: 'from_customer_id', value: body.from_customer_id });
     requireStillActive(customers, req.tenant, to.id, { field: 'to_customer_id', value: body.to_customer_id });
-    const available = readAvailableIn(env, req.tenant, from.id, clock, eligible, body.score);
-    const score = body.score <= available ? body.score : body.allow_partial ? available : 0;
+    const available = readAvailableIn(env, req.tenant, from.id, clock, eligible, asked);
+    const score = asked <= available ? asked : body.allow_partial ? available : 0;
     if (score === 0) {
       throw new TallyError('customer_not_enough_score', `score: ${body.score} points asked, ${available} transferable`, 'score');
     }
@@ -69,5 +71,5 @@ export async function transfer(env: StoreEnv, customers: CustomerStore, campaign
     });
     return score;
   });
-  return ok({ from_customer_id: wireInt(from.id), to_customer_id: wireInt(to.id), score: moved, comments: body.comments ?? null, requested_scores: body.score });
+  return ok({ from_customer_id: wireInt(from.id), to_customer_id: wireInt(to.id), score: moved, comments: body.comments ?? null, requested_scores: wireInt(body.score) });
 }

@@ -1196,7 +1196,7 @@ export interface PointsRedeemCart {
   comments?: string;
 }
 export interface PointsTransfer {
-  score: number;
+  score: string;
   from_customer_id: string;
   to_customer_id: string;
   /**
@@ -3081,7 +3081,7 @@ export interface PointsTransferResponse {
   score: number;
   comments?: string | null;
   /**
-   * Whole points.
+   * The score the request asked, as sent (an int64: exact above 2^53).
    */
   requested_scores: number;
 }
