@@ -188,6 +188,17 @@ describe('POST /customers/transfer-new', () => {
     expect((await get(3)).merged_to).toBe(4);
   });
 
+  it('names the field the request named a refused party by: its code when sent by code', async () => {
+    for (const id of [40, 41, 42]) await server.client.post('/customers', { id, code: `M${id}`, name: `M${id}`, registration_location_id: 1 });
+    expect((await server.client.post('/customers/transfer', { old_customer_code: 'M40', new_customer_code: 'M41' })).status).toBe(200);
+    const intoMerged = await server.client.post('/customers/transfer', { old_customer_code: 'M42', new_customer_code: 'M40' });
+    expect(intoMerged.body).toEqual({ code: 'conflict', error: 'new_customer_code: customer 40 is merged' });
+    const fromMerged = await server.client.post('/customers/transfer', { old_customer_code: 'M40', new_customer_id: 42 });
+    expect(fromMerged.body).toEqual({ code: 'conflict', error: 'old_customer_code: customer 40 is already merged' });
+    const itself = await server.client.post('/customers/transfer', { old_customer_id: 42, new_customer_code: 'M42' });
+    expect(itself.body).toEqual({ code: 'invalid_request', error: 'new_customer_code: must be another customer than the old one' });
+  });
+
   it('runs an identical transfer-new again once the first was given up (the new customer was merged meanwhile)', async () => {
     for (const id of [7, 8, 9]) await server.client.post('/customers', { id, name: `N${id}`, registration_location_id: 1 });
     const merge = { old_customer_id: 7, new_customer_id: 8 };

@@ -22,20 +22,24 @@ export function checkNaming(body: MergesTransfer): void {
 
 function party(store: CustomerStore, tenant: Tenant, body: MergesTransfer, side: 'old' | 'new'): CustomerRecord {
   const id = body[`${side}_customer_id`];
-  return id !== undefined
-    ? findCustomer(store, tenant, 'id', id, `${side}_customer_id`)
-    : findCustomer(store, tenant, 'code', body[`${side}_customer_code`]!, `${side}_customer_code`);
+  return id !== undefined ? findCustomer(store, tenant, 'id', id, fieldOf(body, side)) : findCustomer(store, tenant, 'code', body[`${side}_customer_code`]!, fieldOf(body, side));
 }
 
-/** Inside a transaction: the old and new customers, or the error that stops the transfer. */
+/** The field the request named a side's customer by. */
+function fieldOf(body: MergesTransfer, side: 'old' | 'new'): string {
+  return body[`${side}_customer_id`] !== undefined ? `${side}_customer_id` : `${side}_customer_code`;
+}
+
+/** Inside a transaction: the old and new customers, or the error that stops the transfer (naming the field the request used). */
 export function transferParties(store: CustomerStore, tenant: Tenant, body: MergesTransfer): { old: CustomerRecord; target: CustomerRecord } {
   const old = party(store, tenant, body, 'old');
   const target = party(store, tenant, body, 'new');
-  if (old.id === target.id) throw invalidRequest('new_customer_id', 'must be another customer than the old one');
-  if (old.status === 'merging') throw new TallyError('customer_merging', `old_customer_id: customer ${old.id} is already being merged`, 'old_customer_id');
-  if (old.status === 'merged') throw new TallyError('conflict', `old_customer_id: customer ${old.id} is already merged`, 'old_customer_id');
+  const [oldField, newField] = [fieldOf(body, 'old'), fieldOf(body, 'new')];
+  if (old.id === target.id) throw invalidRequest(newField, 'must be another customer than the old one');
+  if (old.status === 'merging') throw new TallyError('customer_merging', `${oldField}: customer ${old.id} is already being merged`, oldField);
+  if (old.status === 'merged') throw new TallyError('conflict', `${oldField}: customer ${old.id} is already merged`, oldField);
   if (target.status === 'merged' || target.status === 'merging') {
-    throw new TallyError('conflict', `new_customer_id: customer ${target.id} is ${target.status}`, 'new_customer_id');
+    throw new TallyError('conflict', `${newField}: customer ${target.id} is ${target.status}`, newField);
   }
   return { old, target };
 }
