@@ -14,7 +14,8 @@ import { readConfig, StartupRefusal } from './config.js';
 import { CustomerStore } from './customers/store.js';
 import { migrateDuplicateHolders } from './customers/duplicate-holders.js';
 import { createLogger } from './log.js';
-import { DuplicateSuppressor } from './http/duplicates.js';
+import { DUPLICATE_WINDOW_MS, DuplicateSuppressor } from './http/duplicates.js';
+import { CartRepeats } from './carts/repeats.js';
 import { Idempotency, idempotencyWitness } from './http/idempotency.js';
 import { AuthFailureLimiter, RateLimiter } from './http/rate-limit.js';
 import { buildRoutes } from './http/registry.js';
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
   await bootstrap(tenancy, config, log, new Date());
   const duplicates = new DuplicateSuppressor();
   const idempotency = new Idempotency(new LmdbIdempotencyStore(env));
+  const cartRepeats = new CartRepeats(env);
   // Before the cart pool and the API's port: a METRICS_PORT refused leaves no thread loading and nothing that served a request.
   const { metrics, metricsServer } = config.metricsPort !== undefined ? await startMetrics(env, config.metricsHost, config.metricsPort) : {};
   if (metricsServer) log.info({ host: config.metricsHost, port: metricsServer.port }, 'metrics listening');
@@ -86,6 +88,7 @@ async function main(): Promise<void> {
   const sweeps = [
     setInterval(() => duplicates.sweep(), 60_000),
     setInterval(() => idempotency.sweep().catch((err: unknown) => log.error({ err }, 'idempotency sweep failed')), 3_600_000),
+    setInterval(() => cartRepeats.removeExpired(Date.now() - DUPLICATE_WINDOW_MS).catch((err: unknown) => log.error({ err }, 'cart repeats sweep failed')), 60_000),
   ];
   for (const timer of sweeps) timer.unref();
   const stopReferrals = config.referralPollMs > 0 ? startReferrals(ctx, config.referralPollMs) : () => {};

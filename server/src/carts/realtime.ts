@@ -38,10 +38,12 @@ import { readReturns, sameReturns } from './returns.js';
 import type { CartStore } from './store.js';
 import { MAX_DEFERRED_ERRORS, type CartKind, type CartRecord, type DeferredError } from './types.js';
 import { raiseEvent } from '../webhooks/outbox.js';
+import type { CartRepeats } from './repeats.js';
 
 export interface RealtimeStores {
   env: StoreEnv;
   carts: CartStore;
+  repeats: CartRepeats;
   counters: CounterStore;
   vouchers: VoucherStore;
   customers: CustomerStore;
@@ -90,6 +92,8 @@ export interface PendingCart {
   cached: CachedProgram;
   kind: Exclude<CartKind, 'cancellation'>;
   request: CartRequest;
+  /** A cart sent without id and code: its request's `cartFingerprint` (common rule 8, repeats.ts). */
+  fingerprint: string | undefined;
   customer: CartCustomer;
   /** The customers' status token (CustomerStore.statusVersion) when `customer` was resolved. */
   customerStatus: string | undefined;
@@ -118,6 +122,8 @@ export async function commitCart(stores: RealtimeStores, pending: PendingCart): 
   const { tenant, now } = pending;
   const { id, code } = pending.request;
   const answer = await env.transact((): Committed | TallyError => {
+    const first = pending.fingerprint === undefined ? undefined : stores.repeats.first(carts, tenant, pending.fingerprint, now);
+    if (first) return { json: first.response_json, program: pending.cached };
     const existing = (id !== undefined ? carts.get(tenant, id) : undefined) ?? (code !== undefined ? carts.byCode(tenant, code) : undefined);
     if (existing) {
       if (pending.kind === 'realtime') {
@@ -140,6 +146,7 @@ export async function commitCart(stores: RealtimeStores, pending: PendingCart): 
     const unchanged = current === pending && program === pending.cached && stillAllowed(stores, pending, pending.evaluation.writes);
     const evaluation = unchanged ? pending.evaluation : pending.reevaluate(current.customer, program);
     const cart = id !== undefined ? write(stores, current, id, code ?? null, evaluation.responseJson, evaluation) : writeWithNewId(stores, current, code ?? null, evaluation);
+    if (pending.fingerprint !== undefined) stores.repeats.remember(tenant, pending.fingerprint, cart.id, now);
     return { json: cart.response_json, program };
   });
   if (answer instanceof TallyError) throw answer;

@@ -27,6 +27,7 @@ import { cartJson, localizedResponse } from './present.js';
 import { ProgramCache, type CachedProgram, type OnCompile } from './programs.js';
 import { commitCart, evaluationOf, type RealtimeStores } from './realtime.js';
 import { readCartRequest, type CartRequest } from './request.js';
+import { cartFingerprint, CartRepeats } from './repeats.js';
 import { readReturns } from './returns.js';
 import { DrawSeeds } from './seed.js';
 import { CartStore } from './store.js';
@@ -84,7 +85,7 @@ export class CartService {
       },
       rewardPrizeUnits: (...read) => rewardPrizeUnits(env, ...read),
     };
-    this.stores = { env, carts, counters, vouchers, customers: this.sources.customers };
+    this.stores = { env, carts, repeats: new CartRepeats(env), counters, vouchers, customers: this.sources.customers };
     this.programs = new ProgramCache(new LmdbCampaignStore(env), onCompile);
     this.tenancy = new LmdbTenancyStore(env);
     this.seeds = new DrawSeeds(env, carts);
@@ -132,6 +133,7 @@ export class CartService {
     };
     const { json, program } = await commitCart(this.stores, {
       tenant, settings, cached, kind: task.operation, request, customer, customerStatus, resolveCustomer: resolve, now,
+      fingerprint: request.id === undefined && request.code === undefined ? cartFingerprint(task.operation, task.body) : undefined,
       evaluation: evaluateFor(customer, cached), programNow: () => this.programs.get(tenant, settings), reevaluate: evaluateFor,
     });
     // The stored cart keeps the default names (it is the record, read by every client); only this answer is localized,
