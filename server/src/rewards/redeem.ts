@@ -44,7 +44,7 @@ export interface Redemption {
   customer: CustomerRecord;
   /** The body field naming the customer, for a refusal. */
   customerField: string;
-  location: { id: string | null; code: string | null };
+  location: { id: string | null; code: string | null; country: string | null };
   body: RewardsRedeem;
 }
 
@@ -88,6 +88,12 @@ export interface Redeemed {
   balance: Balance;
 }
 
+/** Whether the reward is offered at the location: one of its `location_ids`, or without them any store of its countries (as the catalogue of a location lists it). */
+function offeredAt(reward: RewardRecord, location: Redemption['location']): boolean {
+  if (reward.location_ids.length > 0) return location.id !== null && reward.location_ids.includes(location.id);
+  return reward.countries.length === 0 || location.country === null || reward.countries.includes(location.country);
+}
+
 export async function redeemReward(stores: RedeemStores, req: TallyRequest, rewardId: string, redemption: Redemption): Promise<Redeemed> {
   const { env, rewards, campaigns, vouchers, customers } = stores;
   const { customerField, location, body } = redemption;
@@ -98,7 +104,7 @@ export async function redeemReward(stores: RedeemStores, req: TallyRequest, rewa
     const customer = findCustomer(customers, req.tenant, 'id', redemption.customer.id, customerField);
     const reward = rewards.get(req.tenant, rewardId);
     if (!reward) throw new TallyError('reward_not_found', `id: no reward ${rewardId}`, 'id');
-    if (reward.location_ids.length > 0 && (location.id === null || !reward.location_ids.includes(location.id))) {
+    if (!offeredAt(reward, location)) {
       throw new TallyError('forbidden_request', `location_id: reward ${reward.id} is not offered at this location`, 'location_id');
     }
     const cost = redemptionCost(reward, body);

@@ -111,6 +111,16 @@ describe('reward catalogue', () => {
     expect((await server.client.get('/rewards', { query: { location_id: '404' } })).body.code).toBe('location_not_found');
   });
 
+  it('is redeemed only at a store of its countries when it names no store, as the store\'s catalogue lists it', async () => {
+    await customersWithPoints(server.client, [7], 10, { country: 'ES' });
+    const spain = await createReward(server.client, { points: 1, countries: ['ES'] });
+    const inLisbon = await server.client.post(`/rewards/${spain}/redeem`, { location_id: 11, customer_id: 7 });
+    expect(inLisbon.status).toBe(403);
+    expect(inLisbon.body).toEqual({ code: 'forbidden_request', error: `location_id: reward ${spain} is not offered at this location` });
+    expect((await server.client.get('/rewards/transactions', { query: { customer_id: '7' } })).body.data).toEqual([]);
+    expect((await server.client.post(`/rewards/${spain}/redeem`, { location_id: 10, customer_id: 7 })).status).toBe(200);
+  });
+
   it('with a customer: its country, can_redeem and missing_redeem_conditions, restricted_by and store', async () => {
     await customersWithPoints(server.client, [1], 100, { code: 'C1', registration_location_id: 10, attributes: { spend: 10 } });
     const program = await server.client.post('/tier_programs', { name: 'Club', attribute: 'spend', structure: [{ level: 1, name: 'Bronze', threshold: 0 }, { level: 2, name: 'Gold', threshold: 100 }] });

@@ -107,7 +107,7 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
       const { customer, field: customerField } = redeemer(req, body);
       requireActive(customer, customerField);
       const location = redeemLocation(req, body);
-      const { record, balance } = await redeemReward(stores, req, rewardId, { customer, customerField, location: { id: location.id, code: location.code }, body });
+      const { record, balance } = await redeemReward(stores, req, rewardId, { customer, customerField, location: { id: location.id, code: location.code, country: location.country }, body });
       return ok({
         customer: customerPoints(customer, balance),
         score_used: record.score_expense,
