@@ -35,6 +35,14 @@ describe("tier programs of the Company's country", () => {
     expect((await server.client.get('/customers/2/tiers')).body.data).toEqual([]);
   });
 
+  it('a customer moving to the program\'s country wins its level then: won_at and expires_at recorded', async () => {
+    await customersWithPoints(server.client, [3], 1, { country: 'ES', attributes: { spend: 150 } });
+    expect((await server.client.get('/customers/3/tiers')).body.data).toEqual([]);
+    expect((await server.client.patch('/customers/3', { country: 'PT' })).status).toBe(200);
+    const [entry] = (await server.client.get('/customers/3/tiers')).body.data;
+    expect(entry).toMatchObject({ id: program, current_level: 2, won_at: expect.any(String), expires_at: expect.any(String) });
+  });
+
   it('a reward asking for the level is redeemable, and cart and game conditions see the tier', async () => {
     const reward = await createReward(server.client, { points: 10, tiers: [{ program_id: program, level: 2 }] });
     expect((await server.client.get(`/rewards/${reward}`, { query: { customer_id: '1' } })).body).toMatchObject({ can_redeem: true, missing_redeem_conditions: [] });

@@ -48,7 +48,7 @@ export function recalculateTiers(env: StoreEnv, tenant: Tenant, customer: Custom
   for (const program of store.listPrograms(tenant)) {
     if (!appliesTo(program, customer, settings)) continue;
     const held = heldStanding(store, tenant, program, customer, new Date(now), settings.timezone, change.before);
-    const recorded = toRecord(program, held, now, settings.timezone, change.takenBack, measuredBefore(program, held, change, today));
+    const recorded = toRecord(program, held, now, settings.timezone, change.takenBack, measuredBefore(program, held, change, today, settings));
     if (recorded === held.stored) continue;
     if (recorded === undefined) store.deleteMembership(tenant, customer.id, program.id);
     else store.putMembership(tenant, customer.id, program.id, recorded);
@@ -72,10 +72,12 @@ export function measuredLevels(env: StoreEnv, tenant: Tenant, customer: Customer
 /**
  * The level the program measured before the write, when the write says what it changed (an attribute update, a cart,
  * a cancellation, a merge's receiver or an unmerge's holder); undefined when it does not (a create, the merged
- * customer, the unmerged one: the stored membership is compared).
+ * customer, the unmerged one: the stored membership is compared). An update that brings the customer into the
+ * program (a new country) had no level of it before.
  */
-function measuredBefore(program: TierProgram, held: Held, change: TierChange, today: string): Before | undefined {
+function measuredBefore(program: TierProgram, held: Held, change: TierChange, today: string, settings: CompanySettings): Before | undefined {
   if (change.levelsBefore?.has(program.id)) return { level: change.levelsBefore.get(program.id) };
+  if (change.before !== undefined && !appliesTo(program, change.before, settings)) return { level: undefined };
   if (change.before !== undefined) return { level: isCartMetric(program.attribute) ? held.measured?.level : levelOf(program, measuredValue(program, change.before))?.level };
   if (change.added !== undefined) return { level: levelBefore(program, held.standing.value, change.added, today)?.level };
   return undefined;
