@@ -10,8 +10,11 @@ import type { Tenant } from '../tenancy/types.js';
 import type { CustomerExportCard } from '../wire/types.js';
 import type { CustomerOwnedKind } from './owned-records.js';
 
-/** A card as stored is the export's wire shape. */
+/** A card as the export shows it. */
 export type Card = CustomerExportCard;
+
+/** A card as stored: its wire shape, and the customer whose main card it was when a merge moved it away (an unmerge gives it back as main). */
+type StoredCard = Card & { main_of?: string };
 
 const db = (env: StoreEnv) => env.db('cards');
 
@@ -21,11 +24,11 @@ export function cardIds(env: StoreEnv, tenant: Tenant, customerId: string): stri
   return [...db(env).getKeys({ start: prefix, end: [...prefix, '\uffff'] })].map((key) => idFromKey((key as string[])[3]));
 }
 
-export function getCard(env: StoreEnv, tenant: Tenant, id: string): Card | undefined {
-  return db(env).get([tenantPrefix(tenant), 'card', idKey(id)]) as Card | undefined;
+export function getCard(env: StoreEnv, tenant: Tenant, id: string): StoredCard | undefined {
+  return db(env).get([tenantPrefix(tenant), 'card', idKey(id)]) as StoredCard | undefined;
 }
 
-function putCard(env: StoreEnv, tenant: Tenant, card: Card): void {
+function putCard(env: StoreEnv, tenant: Tenant, card: StoredCard): void {
   db(env).putSync([tenantPrefix(tenant), 'card', idKey(card.id)], card);
   db(env).putSync([tenantPrefix(tenant), 'of', idKey(card.customer_id), idKey(card.id)], '');
 }
@@ -49,7 +52,10 @@ export function attachCard(env: StoreEnv, tenant: Tenant, card: Card, field = 'i
 
 /** The customer's cards, in card number order. */
 export function listCards(env: StoreEnv, tenant: Tenant, customerId: string): Card[] {
-  return cardIds(env, tenant, customerId).map((id) => getCard(env, tenant, id)!);
+  return cardIds(env, tenant, customerId).map((id) => {
+    const { main_of: _mainOf, ...card } = getCard(env, tenant, id)!;
+    return card;
+  });
 }
 
 export const cardsKind: CustomerOwnedKind = {
@@ -57,12 +63,16 @@ export const cardsKind: CustomerOwnedKind = {
   critical: false,
   activities: false,
   ids: cardIds,
-  reassign(env, tenant, ids, _from, to) {
+  reassign(env, tenant, ids, from, to) {
+    const holdsMain = cardIds(env, tenant, to).some((id) => getCard(env, tenant, id)!.main);
     for (const id of ids) {
-      const card = getCard(env, tenant, id)!;
+      const { main_of: mainOf, ...card } = getCard(env, tenant, id)!;
       removeCard(env, tenant, card);
-      // The new customer keeps its own main card (it "keeps all its previous records").
-      putCard(env, tenant, { ...card, customer_id: to, main: false });
+      // The new customer keeps its own main card (it "keeps all its previous records"); a main card moved away
+      // remembers whose it was, and is main again when an unmerge gives it back to a customer without one.
+      const owner = card.main ? from : mainOf;
+      const main = owner === to && !holdsMain;
+      putCard(env, tenant, { ...card, customer_id: to, main, ...(owner === undefined || main ? {} : { main_of: owner }) });
     }
   },
   removeAll(env, tenant, customerId) {

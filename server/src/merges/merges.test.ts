@@ -188,6 +188,25 @@ describe('POST /customers/transfer-new', () => {
     expect((await get(3)).merged_to).toBe(4);
   });
 
+  it('gives a main card back as main on unmerge; moved, it is not the new customer\'s main card', async () => {
+    for (const [id, card] of [[60, 6000], [61, 6100], [62, undefined]] as const) {
+      expect((await server.client.post('/customers', { id, name: `N${id}`, registration_location_id: 1, ...(card ? { card_id: card } : {}) })).status).toBe(200);
+    }
+    const unmerge = (id: number) => server.client.post(`/customers/${id}/unmerge`, undefined, { headers: { 'Content-Type': 'application/json' }, query: { with_activites: 'true' } });
+    const cardsOf = async (id: number) =>
+      (await server.client.get(`/customers/${id}/export`, { query: { search_param: 'id' } })).body.cards.map((card: { id: string; main: boolean }) => [card.id, card.main]);
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 60, new_customer_id: 61 })).status).toBe(200);
+    expect(await cardsOf(61)).toEqual([['6000', false], ['6100', true]]);
+    // Moved on again by a merge of 61 into 62, and back through both unmerges.
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 61, new_customer_id: 62 })).status).toBe(200);
+    expect(await cardsOf(62)).toEqual([['6000', false], ['6100', false]]);
+    expect((await unmerge(61)).status).toBe(200);
+    expect(await cardsOf(61)).toEqual([['6000', false], ['6100', true]]);
+    expect((await unmerge(60)).status).toBe(200);
+    expect(await cardsOf(60)).toEqual([['6000', true]]);
+    expect(await cardsOf(61)).toEqual([['6100', true]]);
+  });
+
   it('names the field the request named a refused party by: its code when sent by code', async () => {
     for (const id of [40, 41, 42]) await server.client.post('/customers', { id, code: `M${id}`, name: `M${id}`, registration_location_id: 1 });
     expect((await server.client.post('/customers/transfer', { old_customer_code: 'M40', new_customer_code: 'M41' })).status).toBe(200);
