@@ -43,7 +43,7 @@ describe('campaigns in cart evaluation', () => {
     });
     const earned = [];
     for (let i = 0; i < 3; i++) {
-      const res = await server.client.post('/carts/realtime', cart({ customer_id: 1 }));
+      const res = await server.client.post('/carts/realtime', cart({ customer_id: 1, id: 800_000 + i }));
       expect(res.status, res.text).toBe(200);
       earned.push(res.body.effects.filter((e: { rule_id: number }) => e.rule_id === body.id).length);
     }

@@ -21,7 +21,9 @@ describe('challenges', () => {
     return res.body.id as number;
   };
   const enroll = (id: number, customerId: number) => server.client.post(`/challenges/${id}/enroll`, { customer_id: customerId });
-  const cart = (customerId: number, total: number) => realtimeCart(server.client, customerId, total);
+  // Each its own sale (an id of its own): an identical cart without id would answer the first (duplicate suppression).
+  let sales = 0;
+  const cart = (customerId: number, total: number) => realtimeCart(server.client, customerId, total, { id: 700_000 + ++sales });
   const progress = async (customerId: number, id: number) => {
     const res = await server.client.get(`/customers/${customerId}/challenges/${id}`);
     expect(res.status, res.text).toBe(200);

@@ -59,7 +59,8 @@ describe('realtime carts committed on the writer thread', () => {
     });
     try {
       for (let round = 1; round <= 150; round++) {
-        const res = await server.client.post('/carts/realtime', cartBody(1, { customer_id: 5 }));
+        // Each its own sale: an identical cart without id would answer the first (duplicate suppression).
+        const res = await server.client.post('/carts/realtime', cartBody(1, { customer_id: 5, id: 900_000 + round }));
         expect(res.status, res.text).toBe(200);
         const balance = await server.client.get('/customers/5/points');
         expect(balance.body.score, `round ${round}`).toBe(10 * round);
