@@ -259,12 +259,13 @@ export interface ReturnedPoints {
   redeemed_to_customer?: number;
 }
 
+/** The contract's five fields, each null when it does not apply (a static code has no voucher, a voucher no static code). */
 export interface CouponInfo {
-  voucher_id?: Id;
-  voucher_code?: string;
-  coupon_id?: Id;
-  coupon_name?: string;
-  static_code?: string;
+  voucher_id: Id | null;
+  voucher_code: string | null;
+  coupon_id: Id | null;
+  coupon_name: string | null;
+  static_code: string | null;
 }
 
 export interface Effect {

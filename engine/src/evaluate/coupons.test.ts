@@ -82,8 +82,8 @@ describe('coupons_desired', () => {
     // The mass campaign needs no coupon: it applies, and its voucher's state is no refusal of it.
     expect(outcome.response.effects.map((e) => e.rule_id)).toEqual([1]);
     expect(outcome.response.rejected_campaigns).toEqual([
-      { rule_id: 2, rule_name: 'with voucher', type: 'discount', error: 'voucher_redeemed: voucher V-2-USED: already redeemed', coupon_info: { voucher_id: 512, voucher_code: 'V-2-USED', coupon_id: 77, coupon_name: 'Voucher coupon' } },
-      { rule_id: 4, rule_name: 'targeted', type: 'discount', error: 'voucher_expired: voucher V-4-OLD: expired at 2026-01-01T00:00:00Z', coupon_info: { voucher_id: 514, voucher_code: 'V-4-OLD' } },
+      { rule_id: 2, rule_name: 'with voucher', type: 'discount', error: 'voucher_redeemed: voucher V-2-USED: already redeemed', coupon_info: { voucher_id: 512, voucher_code: 'V-2-USED', coupon_id: 77, coupon_name: 'Voucher coupon', static_code: null } },
+      { rule_id: 4, rule_name: 'targeted', type: 'discount', error: 'voucher_expired: voucher V-4-OLD: expired at 2026-01-01T00:00:00Z', coupon_info: { voucher_id: 514, voucher_code: 'V-4-OLD', coupon_id: null, coupon_name: null, static_code: null } },
     ]);
     expect(outcome.writes.vouchers_used).toEqual([]);
     // Not listed by code ('all', 'selected'), a voucher that cannot be used is simply not used.
@@ -96,7 +96,7 @@ describe('coupons_desired', () => {
   it('a voucher discount is reported in vouchers, coupon_info and total_discount_voucher_applied, and written as used', () => {
     const outcome = evaluate(campaigns, cart([line(1, 10, 100)], { coupons_desired: ['V-2'] }), context({ customer }));
     const effect = outcome.response.effects.find((e) => e.rule_id === 2);
-    expect(effect?.coupon_info).toEqual({ voucher_id: 502, voucher_code: 'V-2', coupon_id: 77, coupon_name: 'Voucher coupon' });
+    expect(effect?.coupon_info).toEqual({ voucher_id: 502, voucher_code: 'V-2', coupon_id: 77, coupon_name: 'Voucher coupon', static_code: null });
     expect(outcome.response.vouchers).toEqual([
       { voucher_id: 502, voucher_code: 'V-2', discount: 9, line_order: 1, product_id: 10, rule_id: 2, coupon: {
         id: 77, key: null, name: 'Voucher coupon', description: null, static_code: null, max_redemptions: 1,
@@ -112,7 +112,7 @@ describe('coupons_desired', () => {
     const pointsByVoucher = points(5, { select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 7, distribution: 'total' }] }, { coupon_params: { name: 'Bonus coupon', id: 78 } });
     const holder = { ...customer, vouchers: [{ code: 'P-5', campaign_id: 5, voucher_id: 505, selected: true }] };
     const outcome = evaluate([pointsByVoucher], cart([line(1, 10, 100)], { coupons_desired: ['P-5'] }), context({ customer: holder }));
-    expect(outcome.response.effects).toEqual([expect.objectContaining({ rule_id: 5, type: 'points', value: 7, coupon_info: { voucher_id: 505, voucher_code: 'P-5', coupon_id: 78, coupon_name: 'Bonus coupon' } })]);
+    expect(outcome.response.effects).toEqual([expect.objectContaining({ rule_id: 5, type: 'points', value: 7, coupon_info: { voucher_id: 505, voucher_code: 'P-5', coupon_id: 78, coupon_name: 'Bonus coupon', static_code: null } })]);
     expect(outcome.response.total_scores_coupon_applied).toBe(7);
   });
 
@@ -121,7 +121,7 @@ describe('coupons_desired', () => {
     const outcome = evaluate(strict, cart([line(1, 10, 100)], { coupons_desired: ['WELCOME'] }), context({ customer }));
     expect(outcome.response.effects).toEqual([]);
     expect(outcome.response.rejected_campaigns).toEqual([
-      { rule_id: 3, rule_name: 'discount 3', type: 'discount', error: 'the cart does not meet the rule conditions', coupon_info: { static_code: 'WELCOME' } },
+      { rule_id: 3, rule_name: 'discount 3', type: 'discount', error: 'the cart does not meet the rule conditions', coupon_info: { voucher_id: null, voucher_code: null, coupon_id: null, coupon_name: null, static_code: 'WELCOME' } },
     ]);
   });
 
@@ -151,8 +151,8 @@ describe('coupons_desired', () => {
     const outcome = evaluate(byCode, cart([line(1, 10, 100)], { coupons_desired: ['TGT5', 'REQ'] }), context({ customer: holder }));
     expect(outcome.response.rejected_campaigns).toEqual([]);
     expect(outcome.response.effects.map((e) => [e.rule_id, e.coupon_info])).toEqual([
-      [6, { voucher_id: 603, voucher_code: 'T-EARLY', coupon_id: 79, static_code: 'TGT5' }],
-      [7, { voucher_id: 701, voucher_code: 'R-1', static_code: 'REQ' }],
+      [6, { voucher_id: 603, voucher_code: 'T-EARLY', coupon_id: 79, coupon_name: null, static_code: 'TGT5' }],
+      [7, { voucher_id: 701, voucher_code: 'R-1', coupon_id: null, coupon_name: null, static_code: 'REQ' }],
     ]);
     expect(outcome.response.vouchers.map((v) => v.voucher_code)).toEqual(['T-EARLY', 'R-1']);
     expect(outcome.writes.vouchers_used).toEqual([
@@ -169,7 +169,7 @@ describe('coupons_desired', () => {
     // 23:30 UTC is already the 21st in Madrid.
     const late = use({ available_to: '2026-11-20' }, '2026-11-20T23:30:00Z');
     expect(late.response.effects).toEqual([]);
-    expect(late.response.rejected_campaigns).toEqual([expect.objectContaining({ rule_id: 3, error: 'voucher_expired: the coupon has expired at the cart date', coupon_info: { static_code: 'WELCOME' } })]);
+    expect(late.response.rejected_campaigns).toEqual([expect.objectContaining({ rule_id: 3, error: 'voucher_expired: the coupon has expired at the cart date', coupon_info: { voucher_id: null, voucher_code: null, coupon_id: null, coupon_name: null, static_code: 'WELCOME' } })]);
     expect(late.writes.vouchers_used).toEqual([]);
     const early = use({ available_from: '2026-11-20T19:00:00Z' });
     expect(early.response.rejected_campaigns).toEqual([expect.objectContaining({ rule_id: 3, error: 'voucher_out_date: the coupon is not available yet at the cart date' })]);

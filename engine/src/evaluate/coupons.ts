@@ -65,17 +65,14 @@ export function resolveCoupons(program: Program, input: CartInput, context: Cont
 }
 
 export function couponInfo(campaign: CompiledCampaign, voucher: HeldVoucher | null, staticCode: string | null): CouponInfo {
-  const info: CouponInfo = {};
-  if (voucher) {
-    if (voucher.voucher_id !== undefined) info.voucher_id = voucher.voucher_id;
-    info.voucher_code = voucher.code;
-  }
   const coupon = campaign.coupon;
-  if (coupon?.id != null) info.coupon_id = coupon.id;
-  if (coupon?.name != null) info.coupon_name = coupon.name;
-  const code = staticCode ?? campaign.staticCode;
-  if (code !== null) info.static_code = code;
-  return info;
+  return {
+    voucher_id: voucher?.voucher_id ?? null,
+    voucher_code: voucher?.code ?? null,
+    coupon_id: coupon?.id ?? null,
+    coupon_name: coupon?.name ?? null,
+    static_code: staticCode ?? campaign.staticCode,
+  };
 }
 
 /**

@@ -37,7 +37,7 @@ function textIn(language: string, settings: CompanySettings) {
 }
 
 function localizedCouponInfo(info: CouponInfo, coupon: Translations | undefined, text: ReturnType<typeof textIn>): CouponInfo {
-  return coupon && info.coupon_name !== undefined ? { ...info, coupon_name: text(coupon, info.coupon_name) } : info;
+  return coupon && info.coupon_name !== null ? { ...info, coupon_name: text(coupon, info.coupon_name) } : info;
 }
 
 /**

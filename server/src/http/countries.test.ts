@@ -64,6 +64,18 @@ describe('country codes', () => {
     expect400(await client.post('/locations', { id: 3, name: 'McMurdo', country: 'AQ' }), 'country: AQ has no currency of its own (a location\'s currency is its country\'s)');
   });
 
+  it('refuses two letters that name no ISO 639-1 language wherever a body takes a language, writing nothing', async () => {
+    const { client } = server;
+    expect400(await client.post('/customers', { id: 30, name: 'Cy', registration_location_id: 1, preferred_language: 'qq' }), 'preferred_language: qq is not an ISO 639-1 language');
+    expect((await client.get('/customers/30', BY_ID)).status).toBe(404);
+    expect400(await client.patch('/company', { languages: ['es', 'xx'] }), 'languages[1]: xx is not an ISO 639-1 language');
+    expect((await client.get('/company')).body.languages).not.toContain('xx');
+    for (const language of ['ca', 'eu', 'gl', 'zu']) {
+      expect((await client.patch('/customers/1', { preferred_language: language })).status, language).toBe(200);
+    }
+    expect((await client.get('/customers/1', BY_ID)).body.preferred_language).toBe('zu');
+  });
+
   it('keeps reading and updating what was stored with a code no country holds', async () => {
     await server.stop();
     const env = openStore(server.dataDir);

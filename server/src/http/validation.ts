@@ -51,6 +51,17 @@ function isoCountryValidate(enabled: boolean, data: unknown): boolean {
 }
 isoCountryValidate.errors = undefined as Partial<ErrorObject>[] | undefined;
 
+/** The languages ICU names (the ISO 639-1 codes and their deprecated aliases, `iw`, `in`...): `qq` has no name. */
+const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+
+/** The `isoLanguage` keyword: a code of the right form must also be a language's (qq is none), named in the message. */
+function isoLanguageValidate(enabled: boolean, data: unknown): boolean {
+  if (!enabled || typeof data !== 'string' || !/^[a-z]{2}$/.test(data) || LANGUAGE_NAMES.of(data) !== undefined) return true;
+  isoLanguageValidate.errors = [{ keyword: 'isoLanguage', message: `${data} is not an ISO 639-1 language`, params: {} }];
+  return false;
+}
+isoLanguageValidate.errors = undefined as Partial<ErrorObject>[] | undefined;
+
 /** What validate() passes its checks as their `this` (ajv's passContext): the Company a request writes to. */
 interface ValidationContext {
   settings?: CompanySettings;
@@ -74,7 +85,7 @@ function languageTextsValidate(this: ValidationContext | undefined, enabled: boo
 languageTextsValidate.errors = undefined as Partial<ErrorObject>[] | undefined;
 
 /**
- * Creates an ajv instance with Tally's formats and the `wire`, `patternDescription` and `isoCountry` keywords; a
+ * Creates an ajv instance with Tally's formats and the `wire`, `patternDescription`, `isoCountry` and `isoLanguage` keywords; a
  * Company's schemas get theirs from company-schemas.ts (`regExp`, `formats`). `requests`: the instance of `schemas/`,
  * with the `languageTexts` keyword, which needs the Company validate() passes (a Company's own schemas, checked with
  * none, cannot use it: it is an unknown keyword there).
@@ -113,6 +124,7 @@ export function createAjv(options: { removeAdditional?: boolean; regExp?: RegExp
   ajv.addKeyword({ keyword: 'patternDescription', schemaType: 'string' });
   // A string keyword runs after `pattern`: a code of the wrong form is answered in the pattern's words first.
   ajv.addKeyword({ keyword: 'isoCountry', type: 'string', schemaType: 'boolean', errors: true, validate: isoCountryValidate });
+  ajv.addKeyword({ keyword: 'isoLanguage', type: 'string', schemaType: 'boolean', errors: true, validate: isoLanguageValidate });
   if (options.requests) {
     // An object keyword runs after the `anyOf` beside it: each text is checked (length, characters) before its languages.
     ajv.addKeyword({ keyword: 'languageTexts', type: 'object', schemaType: 'boolean', errors: true, validate: languageTextsValidate });

@@ -6,7 +6,7 @@
  * `#/components/schemas/...`, the `wire` keyword (an ajv extension) is
  * replaced by the plain JSON Schema of what it accepts, `patternDescription`
  * (another) by a `description` saying it, where the schema has none of its own,
- * `isoCountry` (a third: the pattern's words already say a country's code) dropped,
+ * `isoCountry` and `isoLanguage` (the pattern's words already say a country's or a language's code) dropped,
  * and `languageTexts` (a fourth) by a `description` of the rule it checks.
  */
 import { MAX_POINTS } from '@tally/engine';
@@ -42,7 +42,7 @@ export function toOpenApiSchema(schema: unknown, owner?: string): unknown {
   if (schema === null || typeof schema !== 'object') return schema;
   const out: Json = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === '$id' || key === '$defs' || key === 'isoCountry') continue;
+    if (key === '$id' || key === '$defs' || key === 'isoCountry' || key === 'isoLanguage') continue;
     if (key === '$ref' && typeof value === 'string') out.$ref = componentRef(value, owner);
     else if (key === 'patternDescription') out.description ??= `The value ${mustBeAnyOf(value as string)}.`;
     else if (key === 'languageTexts') out.description ??= LANGUAGE_TEXTS;

@@ -102,7 +102,7 @@ describe('vouchers of targeted instant wins and points campaigns', () => {
       const effects = played(await cart(customer, [code]));
       expect(effects).toEqual([expect.objectContaining({
         select_customers: 'targeted', campaign_history_id: historyId,
-        coupon_info: { voucher_id: voucherId, voucher_code: code }, prize_name: 'Mug',
+        coupon_info: { voucher_id: voucherId, voucher_code: code, coupon_id: null, coupon_name: null, static_code: null }, prize_name: 'Mug',
       })]);
       // One voucher, one participation: it is spent and the delivery is no longer listed.
       expect(played(await cart(customer, 'all'))).toEqual([]);
@@ -135,7 +135,7 @@ describe('vouchers of targeted instant wins and points campaigns', () => {
       const customer = await newCustomer();
       expect(await visit(customer)).toEqual([]);
       const { voucher_id: voucherId, voucher_code: code } = (await trigger({ customer_id: customer, loyalty_rule_id: bound.body.id })).body;
-      expect(await visit(customer)).toEqual([expect.objectContaining({ prize_name: 'Cap', coupon_info: { voucher_id: voucherId, voucher_code: code } })]);
+      expect(await visit(customer)).toEqual([expect.objectContaining({ prize_name: 'Cap', coupon_info: { voucher_id: voucherId, voucher_code: code, coupon_id: null, coupon_name: null, static_code: null } })]);
       expect((await server.client.get(`/vouchers/${code}`)).body.status).toBe('redeemed');
       expect(await visit(customer)).toEqual([]);
     });

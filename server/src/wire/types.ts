@@ -649,9 +649,14 @@ export interface CompanyUpdate {
    */
   country?: string;
   timezone?: string;
+  /**
+   * An ISO 639-1 code in lower case that a language holds (as ICU names them: the assigned codes and their deprecated aliases).
+   */
   default_language?: string;
   /**
    * @minItems 1
+   *
+   * Items: An ISO 639-1 code in lower case that a language holds (as ICU names them: the assigned codes and their deprecated aliases).
    */
   languages?: string[];
   point_value?: string;
@@ -768,6 +773,9 @@ export interface CustomersCreate {
   app?: boolean;
   push_token?: string;
   kind?: string;
+  /**
+   * An ISO 639-1 code in lower case that a language holds (as ICU names them: the assigned codes and their deprecated aliases).
+   */
   preferred_language?: string;
   fraudulent?: boolean;
   attributes?: {
