@@ -16,6 +16,7 @@ import { appliesTo } from '../tiers/standing.js';
 import type { TierStore } from '../tiers/store.js';
 import type { RewardStore } from './store.js';
 import type { RewardRecord } from './types.js';
+import { voucherValidUntil } from './validity.js';
 
 export type MissingReason = 'customer_status' | 'status' | 'redemption_type' | 'dates' | 'countries' | 'tiers' | 'redeem_times' | 'stock' | 'points';
 
@@ -60,6 +61,11 @@ export function missingConditions(stores: EligibilityStores, reward: RewardRecor
   if (reward.redemption_type === 'loyalty_rule') missing.push({ reason: 'redemption_type', message: 'the reward is granted by loyalty rules only' });
   if (!withinDates(reward, today)) {
     missing.push({ reason: 'dates', message: `the reward is available from ${reward.available_from ?? 'always'} to ${reward.available_to ?? 'always'}` });
+  }
+  // A reward that issues a voucher valid until a fixed date that has passed would sell a voucher born expired.
+  const vouchersUntil = reward.coupon_campaign_id === null ? undefined : voucherValidUntil(reward, r.now, r.settings.timezone);
+  if (vouchersUntil !== undefined && Date.parse(vouchersUntil) < r.now.getTime()) {
+    missing.push({ reason: 'dates', message: `the reward's vouchers were valid until ${vouchersUntil}` });
   }
   const country = customerCountry(r.customer, r.settings);
   if (reward.countries.length > 0 && !reward.countries.includes(country)) {

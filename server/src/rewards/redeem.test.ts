@@ -220,6 +220,22 @@ describe('reward redemption', () => {
     expect(vouchers.body.data).toEqual([expect.objectContaining({ available_to: '9999-12-31T23:59:59Z' })]);
   });
 
+  it('is not redeemable once the fixed date its vouchers are valid until has passed: it would sell a voucher born expired', async () => {
+    await customersWithPoints(server.client, [14], 100);
+    const campaign = await server.client.post('/discounts', {
+      rule_params: { name: 'Past coupon', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] },
+      coupon_params: { name: 'Too late' },
+    });
+    const couponId = (await server.client.get(`/discounts/${campaign.body.id}`)).body.coupon_info.coupon_id;
+    const id = await createReward(server.client, { points: 5, type: 'coupon', coupon_id: couponId, validity_duration_type: 'fixed', validity_duration_date: '2026-01-01' });
+    expect(await reward(id, { customer_id: '14' })).toMatchObject({ can_redeem: false, missing_redeem_conditions: [['dates', "the reward's vouchers were valid until 2026-01-01T23:59:59Z"]] });
+    const refused = await redeem(server.client, id, 14, { process_actions: true });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('forbidden_request');
+    expect((await balance(server.client, 14)).score_available).toBe(100);
+    expect((await server.client.get('/vouchers', { query: { customer_id: '14' } })).body.data).toEqual([]);
+  });
+
   it('grants exactly 5 of 12 concurrent redemptions against a stock of 5; the others are refused and keep their points', async () => {
     const ids = Array.from({ length: 12 }, (_, i) => 100 + i);
     await customersWithPoints(server.client, ids, 50);
