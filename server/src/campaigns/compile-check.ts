@@ -2,7 +2,9 @@
  * A campaign is accepted only if the engine compiles it: the same compiler
  * the workers run, so a campaign written now is never left out of its Company's program.
  */
-import { compileCampaigns, TallyError } from '@tally/engine';
+import { CART_EVENT, compileCampaigns, isCartCampaign, TallyError } from '@tally/engine';
+import { invalidRequest } from '../http/errors.js';
+import { fixedPoints } from '../instant-wins/points-prize.js';
 import type { CompanySettings } from '../tenancy/types.js';
 import { engineSettings } from './engine-settings.js';
 import { toEngineCampaign } from './store.js';
@@ -21,11 +23,31 @@ export function checkCompiles(record: CampaignRecord, settings: CompanySettings)
 }
 
 /**
+ * A campaign bound to an event other than carts (rule_params.when, custom_entity_definition_id: triggers/binding.ts)
+ * must be able to act on it: a discount acts on carts only, and a points campaign bound to a trigger or a custom event
+ * grants a fixed number of points (one direct_value effect; an event has no amount for a ratio to apply to). Such a
+ * campaign was stored, read as valid, and granted nothing. Checked by a write that creates the campaign or changes
+ * what binds it (`when`, `custom_entity_definition_id`, `rule_effects`): one stored before stays editable.
+ */
+export function checkBinding(record: CampaignRecord, previous?: CampaignRecord): void {
+  const bindingOf = ({ rule_params: params }: CampaignRecord) => JSON.stringify([params.when, params.custom_entity_definition_id, params.rule_effects]);
+  if (previous !== undefined && bindingOf(previous) === bindingOf(record)) return;
+  if (isCartCampaign(record.rule_params)) return;
+  if (record.type === 'discount') throw invalidRequest('rule_params.when', `must be ${CART_EVENT} or absent: a discount acts on carts only`);
+  if (fixedPoints(record) === null) {
+    throw invalidRequest('rule_params.rule_effects', 'must be one direct_value effect: a campaign bound to a trigger or a custom event grants a fixed number of points');
+  }
+}
+
+/**
  * A stored campaign's compile error (null when it compiles): what its single read answers, so a back office sees a
  * campaign carts leave out because it no longer compiles (stored before a stricter rule, or restored from another version).
  */
 export function compileError(record: CampaignRecord, settings: CompanySettings): { code: string; message: string } | null {
-  return compileErrorOf(() => checkCompiles(record, settings));
+  return compileErrorOf(() => {
+    checkBinding(record);
+    checkCompiles(record, settings);
+  });
 }
 
 /** The error a write's compile check (`check`) throws, as a single read answers it; null when it passes. */

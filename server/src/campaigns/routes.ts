@@ -22,7 +22,7 @@ import { LmdbCounterStore } from '../counters/store.js';
 import { GameStore } from '../games/store.js';
 import { InstantWinStore } from '../instant-wins/store.js';
 import type { CampaignsUpdate } from '../wire/types.js';
-import { checkCompiles } from './compile-check.js';
+import { checkBinding, checkCompiles } from './compile-check.js';
 import { customerScope, listMatch, type ListFilters } from './list.js';
 import { findCampaign } from './lookup.js';
 import { buildRecord } from './params.js';
@@ -64,6 +64,7 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
       const input = { kind, body, previous, settings: req.settings, now: wireDatetime(req.now) };
       const draft = buildRecord({ ...input, id: existingId ?? PROVISIONAL_ID, couponId: PROVISIONAL_ID });
       checkStaticCodeFree(staticCodeHolders, req.tenant, draft.coupon_params?.static_code, existingId);
+      checkBinding(draft, previous);
       checkCompiles(draft, req.settings);
       const definitionId = draft.rule_params.custom_entity_definition_id;
       if (definitionId !== undefined && definitionId !== null) {

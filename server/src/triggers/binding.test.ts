@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LmdbCampaignStore } from '../campaigns/store.js';
+import { openStore } from '../store/env.js';
+import { BOOTSTRAP_COMPANY } from '../tenancy/bootstrap.js';
 import { startServer, type TestServer } from '../testing/server.js';
 import { balance, createCustomer, triggerCampaign } from '../points/testing.js';
 
@@ -35,6 +38,44 @@ describe('each points campaign runs on its own event', () => {
     expect((await server.client.post('/trigger', { trigger: 'after_create_activity', customer_id: 71 })).status).toBe(400);
     expect((await balance(server.client, 71)).score).toBe(before);
     expect((await server.client.get('/points/transactions', { query: { customer_id: '71' } })).body.data).toEqual([]);
+  });
+
+  it('refuses a campaign bound where it could never act: a discount off carts, bound points that are not one direct_value', async () => {
+    const effects = { ratio: [{ type: 'ratio', value: 2 }], two: [{ type: 'direct_value', value: 10 }, { type: 'direct_value', value: 20 }] };
+    const def = await server.client.post('/custom_event_definitions', { slug: 'survey', schema: { type: 'object' } });
+    for (const binding of [{ when: 'signup' }, { custom_entity_definition_id: def.body.id }]) {
+      for (const rule_effects of Object.values(effects)) {
+        const refused = await server.client.post('/points', { rule_params: { name: 'Never pays', ...binding, rule_effects } });
+        expect(refused.body, JSON.stringify(binding)).toEqual({
+          code: 'invalid_request', error: 'rule_params.rule_effects: must be one direct_value effect: a campaign bound to a trigger or a custom event grants a fixed number of points',
+        });
+      }
+    }
+    const discount = await server.client.post('/discounts', { rule_params: { name: 'Never applies', when: 'signup', rule_effects: [{ type: 'direct_value', value: 1 }] } });
+    expect(discount.body).toEqual({ code: 'invalid_request', error: 'rule_params.when: must be after_create_activity or absent: a discount acts on carts only' });
+    // Bound to carts, a ratio is what it always was; moved to a trigger by a PATCH, it is checked.
+    const cart = await server.client.post('/points', { rule_params: { name: 'Per euro', rule_effects: effects.ratio } });
+    expect(cart.status, cart.text).toBe(200);
+    expect((await server.client.patch(`/points/${cart.body.id}`, { rule_params: { when: 'signup' } })).status).toBe(400);
+    expect((await server.client.get('/points', { query: { per_page: '100' } })).body.data.map((c: { name: string }) => c.name)).not.toContain('Never pays');
+  });
+
+  it('names such a campaign stored before the check in its compile_error, and keeps it editable', async () => {
+    const bound = await triggerCampaign(server.client, 'old-ratio', 5);
+    await server.stop();
+    const env = openStore(server.dataDir);
+    const campaigns = new LmdbCampaignStore(env);
+    const tenant = { companyId: BOOTSTRAP_COMPANY, environment: 'sandbox' as const };
+    await env.transact(() => {
+      const record = campaigns.get(tenant, String(bound))!;
+      campaigns.putInTransaction(tenant, { ...record, rule_params: { ...record.rule_params, rule_effects: [{ type: 'ratio', value: 2 }] } }, record);
+    });
+    await env.close();
+    await server.restart();
+    expect((await server.client.get(`/points/${bound}`)).body.compile_error).toEqual({
+      code: 'invalid_request', message: 'rule_params.rule_effects: must be one direct_value effect: a campaign bound to a trigger or a custom event grants a fixed number of points',
+    });
+    expect((await server.client.patch(`/points/${bound}`, { rule_params: { active: false } })).status).toBe(200);
   });
 
   it('a points campaign binds only to a custom event definition that exists: else 404, nothing written', async () => {
