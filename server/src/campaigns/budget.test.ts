@@ -60,6 +60,9 @@ describe('budget_spent and budget_available of campaign reads', () => {
     expect(res.status, res.text).toBe(200);
   };
 
+  // Read, never applied: no cart of these tests reaches this total.
+  const never = { conditions: { and: [{ field: 'total', operator: 'gt', value: 1_000_000 }] } };
+
   beforeAll(async () => {
     server = await startServer({ env: { WORKERS: '1' } });
     expect((await server.client.patch('/company', { timezone: TIMEZONE, cart_cancellation_wait_seconds: 0 })).status).toBe(200);
@@ -69,10 +72,10 @@ describe('budget_spent and budget_available of campaign reads', () => {
       coupon_params: { static_code: 'TWOOFF' },
     });
     ids.monthly = await create('/discounts', {
-      rule_params: { name: 'Monthly', budget_value: 20.5, budget_period: 'num_month', when: 'never', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] },
+      rule_params: { name: 'Monthly', budget_value: 20.5, budget_period: 'num_month', rule_conditions: never, rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] },
     });
     ids.unbudgeted = await create('/discounts', {
-      rule_params: { name: 'No budget', when: 'never', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] },
+      rule_params: { name: 'No budget', rule_conditions: never, rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] },
     });
     ids.points = await create('/points', {
       rule_params: { name: 'Ten per unit', budget_value: 100, budget_period: 'num_year', rule_effects: [{ type: 'ratio', value: 10, distribution: 'individual_items' }] },

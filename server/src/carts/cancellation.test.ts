@@ -193,6 +193,9 @@ describe('POST /carts/cancellation', () => {
       expect([await stock(), (await plays()).length, (await redemptions()).map((r: { status: string }) => r.status)]).toEqual([[4, 4, 4], 1, ['available']]);
       const cancelled = await server.client.post('/carts/cancellation', { cart_to_cancel_id: body.id });
       expect(cancelled.status, cancelled.text).toBe(200);
+      // The mirror's effects are rollbacks, its instant-win effects too (docs/decisions.md), with the prizes they take back.
+      expect(cancelled.body.effects.filter((e: { type: string }) => e.type === 'instant_win').map((e: { effect_type: string; prize_name: string }) => [e.effect_type, e.prize_name]))
+        .toEqual([['rollback', 'points'], ['rollback', 'reward'], ['rollback', 'game']]);
       expect(cancelled.body.customer[0].score).toBe(0);
       expect(await balance8()).toMatchObject({ score: 0, score_available: 0 });
       expect([await stock(), await plays(), (await redemptions()).map((r: { status: string }) => r.status)]).toEqual([[5, 5, 5], [], ['reverted']]);

@@ -74,7 +74,7 @@ export function optionalBoolean(value: Raw, field: string): boolean | undefined 
   if (!present(value)) return undefined;
   if (value === 'true' || value === '1') return true;
   if (value === 'false' || value === '0') return false;
-  throw invalidRequest(field, 'must be true or false');
+  throw invalidRequest(field, 'must be true or false (or 1 or 0)');
 }
 
 export function requireBoolean(value: Raw, field: string): boolean {

@@ -84,7 +84,8 @@ describe('wire types in paths and queries', () => {
   it('reads booleans and per_page (default 10, maximum 100)', () => {
     expect(optionalBoolean('true', 'hard')).toBe(true);
     expect(optionalBoolean('false', 'hard')).toBe(false);
-    expect(() => optionalBoolean('yes', 'hard')).toThrow(/hard/);
+    expect([optionalBoolean('1', 'hard'), optionalBoolean('0', 'hard')]).toEqual([true, false]);
+    expect(() => optionalBoolean('TRUE', 'hard')).toThrow('hard: must be true or false (or 1 or 0)');
     expect(readPerPage(undefined)).toBe(10);
     expect(readPerPage('050')).toBe(50);
     expect(() => readPerPage('101')).toThrow(/per_page/);
