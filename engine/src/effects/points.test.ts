@@ -142,8 +142,10 @@ describe('points availability from the campaign settings', () => {
     return [scores[0].available_from, scores[0].available_to];
   };
 
-  it('relative activation delay and relative duration', () => {
+  it('relative activation delay and relative duration: available through the anniversary (docs/decisions.md)', () => {
     expect(datesOf({ activation_period_type: 'relative', activation_delay: 15, activation_delay_unit: 'days', expiration_period_type: 'relative', availability_duration: 12, availability_duration_unit: 'months' })).toEqual(['2026-12-05', '2027-12-05']);
+    expect(datesOf({ expiration_period_type: 'relative', availability_duration: 10, availability_duration_unit: 'days' })).toEqual(['2026-11-20', '2026-11-30']);
+    expect(datesOf({ expiration_period_type: 'relative', availability_duration: 0, availability_duration_unit: 'days' })).toEqual(['2026-11-20', '2026-11-20']);
   });
 
   it('counts the dates of a cart back-dated to the years 0000..0099 in those years, not in 1900..1999', () => {
