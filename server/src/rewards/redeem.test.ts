@@ -13,6 +13,15 @@ import { createReward, customersWithPoints, LOCATION, redeem } from './testing.j
 describe('reward redemption', () => {
   let server: TestServer;
   const reward = async (id: number, query: Record<string, string> = {}) => (await server.client.get(`/rewards/${id}`, { query })).body;
+  /** A targeted discount of 1 with a coupon named `coupon`: its campaign and coupon ids. */
+  const couponCampaign = async (name: string, coupon: string) => {
+    const campaign = await server.client.post('/discounts', {
+      rule_params: { name, select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] },
+      coupon_params: { name: coupon },
+    });
+    expect(campaign.status, campaign.text).toBe(200);
+    return { campaignId: campaign.body.id as number, couponId: (await server.client.get(`/discounts/${campaign.body.id}`)).body.coupon_info.coupon_id as number };
+  };
 
   beforeAll(async () => {
     server = await startServer();
@@ -169,15 +178,11 @@ describe('reward redemption', () => {
 
   it('with process_actions issues a voucher of the reward coupon, which carts can use', async () => {
     await customersWithPoints(server.client, [8], 100);
-    const campaign = await server.client.post('/discounts', {
-      rule_params: { name: 'Reward coupon', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] },
-      coupon_params: { name: 'One euro off' },
-    });
-    const couponId = (await server.client.get(`/discounts/${campaign.body.id}`)).body.coupon_info.coupon_id;
+    const { campaignId, couponId } = await couponCampaign('Reward coupon', 'One euro off');
     const id = await createReward(server.client, { points: 10, type: 'coupon', coupon_id: couponId });
     expect(await reward(id)).toMatchObject({ is_coupon: true, coupon: { id: couponId, name: 'One euro off' } });
     const cart = cartBody(5, { customer_id: 8, coupons_desired: 'all' });
-    const applies = async () => (await server.client.post('/carts/simulate', cart)).body.effects.some((e: { rule_id: number }) => e.rule_id === campaign.body.id);
+    const applies = async () => (await server.client.post('/carts/simulate', cart)).body.effects.some((e: { rule_id: number }) => e.rule_id === campaignId);
     expect((await redeem(server.client, id, 8)).status).toBe(200);
     expect(await applies()).toBe(false);
     expect((await redeem(server.client, id, 8, { process_actions: true })).status).toBe(200);
@@ -186,11 +191,7 @@ describe('reward redemption', () => {
 
   it('after DELETE /coupons of its coupon: reads is_coupon false, refuses process_actions (403 forbidden_request) writing nothing, redeems without it', async () => {
     await customersWithPoints(server.client, [13], 100);
-    const campaign = await server.client.post('/discounts', {
-      rule_params: { name: 'Gone coupon', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] },
-      coupon_params: { name: 'Soon deleted' },
-    });
-    const couponId = (await server.client.get(`/discounts/${campaign.body.id}`)).body.coupon_info.coupon_id;
+    const { couponId } = await couponCampaign('Gone coupon', 'Soon deleted');
     const id = await createReward(server.client, { points: 10, type: 'coupon', coupon_id: couponId, total_stock: 5 });
     expect((await server.client.delete(`/coupons/${couponId}`)).status).toBe(200);
     expect(await reward(id, { customer_id: '13' })).toMatchObject({ is_coupon: false, coupon: null, can_redeem: true });
@@ -206,11 +207,7 @@ describe('reward redemption', () => {
 
   it('ends a voucher validity reaching past 9999 (36500 years) at 9999-12-31T23:59:59Z', async () => {
     await customersWithPoints(server.client, [12], 100);
-    const campaign = await server.client.post('/discounts', {
-      rule_params: { name: 'Long coupon', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] },
-      coupon_params: { name: 'Forever' },
-    });
-    const couponId = (await server.client.get(`/discounts/${campaign.body.id}`)).body.coupon_info.coupon_id;
+    const { couponId } = await couponCampaign('Long coupon', 'Forever');
     const id = await createReward(server.client, {
       points: 10, type: 'coupon', coupon_id: couponId,
       validity_duration_type: 'relative', validity_duration_number: 36500, validity_duration_unit_option: 'years',
@@ -222,11 +219,7 @@ describe('reward redemption', () => {
 
   it('is not redeemable once the fixed date its vouchers are valid until has passed: it would sell a voucher born expired', async () => {
     await customersWithPoints(server.client, [14], 100);
-    const campaign = await server.client.post('/discounts', {
-      rule_params: { name: 'Past coupon', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] },
-      coupon_params: { name: 'Too late' },
-    });
-    const couponId = (await server.client.get(`/discounts/${campaign.body.id}`)).body.coupon_info.coupon_id;
+    const { couponId } = await couponCampaign('Past coupon', 'Too late');
     const id = await createReward(server.client, { points: 5, type: 'coupon', coupon_id: couponId, validity_duration_type: 'fixed', validity_duration_date: '2026-01-01' });
     expect(await reward(id, { customer_id: '14' })).toMatchObject({ can_redeem: false, missing_redeem_conditions: [['dates', "the reward's vouchers were valid until 2026-01-01T23:59:59Z"]] });
     const refused = await redeem(server.client, id, 14, { process_actions: true });

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LmdbCampaignStore } from '../campaigns/store.js';
-import { openStore } from '../store/env.js';
-import { BOOTSTRAP_COMPANY } from '../tenancy/bootstrap.js';
+import { rewriteStoredCampaign } from '../campaigns/testing.js';
 import { startServer, type TestServer } from '../testing/server.js';
 import { balance, createCustomer, triggerCampaign } from '../points/testing.js';
 
@@ -62,16 +60,7 @@ describe('each points campaign runs on its own event', () => {
 
   it('names such a campaign stored before the check in its compile_error, and keeps it editable', async () => {
     const bound = await triggerCampaign(server.client, 'old-ratio', 5);
-    await server.stop();
-    const env = openStore(server.dataDir);
-    const campaigns = new LmdbCampaignStore(env);
-    const tenant = { companyId: BOOTSTRAP_COMPANY, environment: 'sandbox' as const };
-    await env.transact(() => {
-      const record = campaigns.get(tenant, String(bound))!;
-      campaigns.putInTransaction(tenant, { ...record, rule_params: { ...record.rule_params, rule_effects: [{ type: 'ratio', value: 2 }] } }, record);
-    });
-    await env.close();
-    await server.restart();
+    await rewriteStoredCampaign(server, bound, (params) => ({ ...params, rule_effects: [{ type: 'ratio', value: 2 }] }));
     expect((await server.client.get(`/points/${bound}`)).body.compile_error).toEqual({
       code: 'invalid_request', message: 'rule_params.rule_effects: must be one direct_value effect: a campaign bound to a trigger or a custom event grants a fixed number of points',
     });
