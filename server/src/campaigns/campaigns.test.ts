@@ -102,6 +102,8 @@ describe('discount and points campaigns over HTTP', () => {
     const badJson = await server.client.post('/discounts', discount({ rule_effects: '[{"type": ' }));
     expect(badJson.status).toBe(400);
     expect(badJson.body.error).toMatch(/^rule_params\.rule_effects: /);
+    const notARule = await server.client.post('/discounts', discount({ rule_conditions: '"conditions"' }));
+    expect(notARule.body).toEqual({ code: 'invalid_request', error: 'rule_params.rule_conditions: must be the JSON text of an object or an array' });
     const after = (await server.client.get('/discounts', { query: { per_page: '100' } })).body.data.length;
     expect(after).toBe(before);
   });

@@ -135,6 +135,8 @@ function parseRuleObject(value: unknown, field: string): unknown {
     } catch {
       throw invalidRequest(field, 'is not valid JSON');
     }
+    // Valid JSON of a text or a number (`"\"str\""`) is no rule: said so, not left for the engine to call invalid JSON.
+    if (rule !== null && typeof rule !== 'object') throw invalidRequest(field, 'must be the JSON text of an object or an array');
   }
   if (rule === null || (typeof rule === 'object' && !Array.isArray(rule) && Object.keys(rule).length === 0)) return undefined;
   return bigIntegersAsText(rule);
