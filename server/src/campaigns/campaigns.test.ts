@@ -285,6 +285,21 @@ describe('discount and points campaigns over HTTP', () => {
     expect(read.body.coupon_info.coupon_name).toBe('Cupón');
   });
 
+  it('names campaigns in carts and triggers in the default language the Company has now, not the one they were written in', async () => {
+    await server.client.patch('/company', { languages: ['en', 'es'], default_language: 'es' });
+    const winter = (await server.client.post('/discounts', { rule_params: { name: { es: 'Invierno', en: 'Winter' }, rule_effects: tenPercent } })).body.id;
+    const welcome = (await server.client.post('/points', { rule_params: { name: { es: 'Bienvenida', en: 'Welcome' }, when: 'hello', rule_effects: [{ type: 'direct_value', value: 5 }] } })).body.id;
+    expect((await server.client.post('/customers', { id: 7901, name: 'Ann', registration_location_id: 1 })).status).toBe(200);
+    await server.client.patch('/company', { default_language: 'en' });
+    const nameIn = async (headers: Record<string, string>) => {
+      const cart = await server.client.post('/carts/simulate', cartBody(20), { headers });
+      return cart.body.effects.find((e: { rule_id: number }) => e.rule_id === winter).rule_name;
+    };
+    expect([await nameIn({}), await nameIn({ 'Accept-Language': 'es' }), await nameIn({ 'Accept-Language': 'en' })]).toEqual(['Winter', 'Invierno', 'Winter']);
+    const triggered = await server.client.post('/trigger', { trigger: 'hello', customer_id: 7901 });
+    expect(triggered.body.effects.find((e: { rule_id: number }) => e.rule_id === welcome).rule_name).toBe('Welcome');
+  });
+
   it('reports products and locations named by the rules on single reads', async () => {
     const { body } = await server.client.post('/discounts', {
       rule_params: {

@@ -15,8 +15,9 @@ import { allocateId } from '../store/ids.js';
 import { changesNothing } from '../store/unchanged.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import { idKey, tenantPrefix, under } from '../store/keys.js';
-import type { Tenant } from '../tenancy/types.js';
-import type { CampaignRecord, CampaignTexts } from './types.js';
+import type { CompanySettings, Tenant } from '../tenancy/types.js';
+import { localize } from '../http/language.js';
+import type { CampaignRecord, CampaignTexts, Translations } from './types.js';
 
 export interface ProgramInput {
   version: number;
@@ -62,6 +63,22 @@ export function toEngineCampaign(record: CampaignRecord): Campaign {
     rule_params: record.rule_params,
     ...(record.coupon_params ? { coupon_params: { ...record.coupon_params, id: record.coupon_id } } : {}),
   });
+}
+
+/**
+ * The campaign named as the engine answers and records it: in the Company's default language now. The name (and
+ * coupon name and description) stored with a campaign written per language is the default language's text when it
+ * was written; after the Company's default changes, its other texts hold the new default's (common rule 7).
+ */
+export function inDefaultLanguage(campaign: Campaign, texts: CampaignRecord['texts'] | undefined, settings: CompanySettings): Campaign {
+  if (texts === undefined) return campaign;
+  const named = <T>(translations: Translations | undefined, stored: T) => (translations === undefined ? stored : localize(translations, undefined, settings));
+  const coupon = campaign.coupon_params;
+  return {
+    ...campaign,
+    rule_params: { ...campaign.rule_params, name: named(texts.name, campaign.rule_params.name) },
+    ...(coupon ? { coupon_params: { ...coupon, name: named(texts.coupon_name, coupon.name), description: named(texts.coupon_description, coupon.description) } } : {}),
+  };
 }
 
 /** The other languages' names of the campaigns that have some, by campaign id (what answers localize effects with). */

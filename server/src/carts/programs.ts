@@ -5,7 +5,7 @@
  */
 import { compileEachCampaign, type Campaign, type CampaignFailure, type Program } from '@tally/engine';
 import { engineSettings } from '../campaigns/engine-settings.js';
-import type { CampaignStore } from '../campaigns/store.js';
+import { inDefaultLanguage, type CampaignStore } from '../campaigns/store.js';
 import type { CampaignTexts } from '../campaigns/types.js';
 import { wireInt } from '../http/wire.js';
 import type { Logger } from '../log.js';
@@ -136,9 +136,10 @@ export class ProgramCache {
     const version = this.campaigns.version(tenant);
     if (cached && cached.campaignVersion === version && cached.settingsVersion === settings.version) return cached;
     const input = this.campaigns.activeProgramInput(tenant);
-    // Campaign and coupon ids as numbers, so effects carry rule_id and coupon_info as the contract writes them.
+    // Campaign and coupon ids as numbers, so effects carry rule_id and coupon_info as the contract writes them; names
+    // in the Company's default language now.
     const campaigns = input.campaigns.map((campaign) => ({
-      ...campaign,
+      ...(campaign.type === 'instant_win' ? campaign : inDefaultLanguage(campaign, input.texts.get(String(campaign.id)), settings)),
       id: wireInt(String(campaign.id)),
       ...(typeof campaign.coupon_params?.id === 'string' ? { coupon_params: { ...campaign.coupon_params, id: wireInt(campaign.coupon_params.id) } } : {}),
     }));

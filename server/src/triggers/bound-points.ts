@@ -23,7 +23,7 @@
 import { compileEachCampaign, evaluateCart, type Campaign, type Effect, type Outcome } from '@tally/engine';
 import { CompiledCache, versionOf } from '../campaigns/compiled.js';
 import { engineSettings } from '../campaigns/engine-settings.js';
-import { translatedTexts, type CampaignStore } from '../campaigns/store.js';
+import { inDefaultLanguage, translatedTexts, type CampaignStore } from '../campaigns/store.js';
 import type { CampaignRecord } from '../campaigns/types.js';
 import { buildContext, customerCounterKey, type ContextSources } from '../carts/context.js';
 import { localizedEffects } from '../carts/present.js';
@@ -123,14 +123,15 @@ export function evaluateEvent(deps: BoundDeps, scope: EventScope, event: Omit<Bo
   return { version, campaigns: bound.campaigns, evaluation: evaluateBound(deps, scope, { ...event, ...bound }) };
 }
 
-function asFixedPoints(record: CampaignRecord, points: number): Campaign {
+function asFixedPoints(record: CampaignRecord, points: number, settings: CompanySettings): Campaign {
   const { rule_application: _application, ...params } = record.rule_params;
-  return {
+  const campaign: Campaign = {
     // The engine echoes ids as given: a wire int answers as a JSON number.
     id: wireInt(record.id),
     type: 'points',
     rule_params: { ...params, rule_effects: [{ type: 'direct_value', value: points, distribution: 'total' }] },
   };
+  return inDefaultLanguage(campaign, Object.keys(record.texts).length > 0 ? record.texts : undefined, settings);
 }
 
 /** Flat scalar properties of the event's data, readable by campaign conditions as `attributes.<name>`. */
@@ -149,7 +150,7 @@ const programs = new CompiledCache<ReturnType<typeof describeProgram>>();
 function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEvent): Evaluation | null {
   const points = event.campaigns.flatMap((record) => {
     const amount = event.overwrite ?? fixedPoints(record) ?? 0;
-    return amount > 0 ? [asFixedPoints(record, amount)] : [];
+    return amount > 0 ? [asFixedPoints(record, amount, scope.settings)] : [];
   });
   const instantWins = event.instantWins.map((record) => ({ ...toEngineInstantWin(record), id: wireInt(record.id) }));
   if (points.length + instantWins.length === 0) return null;
