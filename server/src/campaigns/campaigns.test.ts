@@ -298,6 +298,15 @@ describe('discount and points campaigns over HTTP', () => {
     expect([await nameIn({}), await nameIn({ 'Accept-Language': 'es' }), await nameIn({ 'Accept-Language': 'en' })]).toEqual(['Winter', 'Invierno', 'Winter']);
     const triggered = await server.client.post('/trigger', { trigger: 'hello', customer_id: 7901 });
     expect(triggered.body.effects.find((e: { rule_id: number }) => e.rule_id === welcome).rule_name).toBe('Welcome');
+    // A cancellation answers its mirror in the Accept-Language language too; the stored mirror keeps the default's.
+    await server.client.patch('/company', { cart_cancellation_wait_seconds: 0 });
+    const sold = await server.client.post('/carts/realtime', cartBody(20, { id: 7902 }));
+    expect(sold.status, sold.text).toBe(200);
+    const cancelled = await server.client.post('/carts/cancellation', { cart_to_cancel_id: 7902 }, { headers: { 'Accept-Language': 'es' } });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.body.effects.find((e: { rule_id: number }) => e.rule_id === winter)).toMatchObject({ rule_name: 'Invierno', effect_type: 'rollback' });
+    const stored = await server.client.get(`/carts/${cancelled.body.id}`);
+    expect(stored.body.effects.find((e: { rule_id: number }) => e.rule_id === winter).rule_name).toBe('Winter');
   });
 
   it('reports products and locations named by the rules on single reads', async () => {

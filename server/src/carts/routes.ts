@@ -3,7 +3,9 @@
  * aliases) hands the body, unparsed, to the worker pool; reads and the
  * cancellation (Tier 3) run on the main thread.
  */
-import { TallyError } from '@tally/engine';
+import { TallyError, type CartResponse } from '@tally/engine';
+import { LmdbCampaignStore, translatedTexts } from '../campaigns/store.js';
+import { parseJson } from '../http/json.js';
 import type { ServerContext } from '../context.js';
 import { LmdbCounterStore } from '../counters/store.js';
 import { CustomerStore } from '../customers/store.js';
@@ -16,7 +18,7 @@ import { LmdbVoucherStore } from '../vouchers/store.js';
 import { cancelCart } from './cancellation.js';
 import { LeftOutCampaigns } from './left-out.js';
 import { cartFilter, readCartQuery } from './query.js';
-import { cartJson, cartReadBody } from './present.js';
+import { cartJson, cartReadBody, localizedResponse } from './present.js';
 import type { CartOperation } from './service.js';
 import type { CartRecord } from './types.js';
 import { CartStore } from './store.js';
@@ -29,6 +31,7 @@ export function cartsRoutes(ctx: ServerContext): Routes {
   const carts = new CartStore(ctx.env);
   const customers = new CustomerStore(ctx.env);
   const locations = new LocationStore(ctx.env);
+  const campaigns = new LmdbCampaignStore(ctx.env);
   const stores = { env: ctx.env, carts, counters: new LmdbCounterStore(ctx.env), vouchers: new LmdbVoucherStore(ctx.env) };
 
   const hot = (operation: CartOperation) => async (req: TallyRequest): Promise<Reply> => {
@@ -43,6 +46,18 @@ export function cartsRoutes(ctx: ServerContext): Routes {
       ...(req.language !== undefined && req.language !== req.settings.default_language ? { language: req.language } : {}),
     });
     return { body: undefined, raw };
+  };
+
+  /**
+   * A cancellation's answer with its campaigns' names in the Accept-Language language, as evaluations answer them
+   * (the stored mirror keeps the default names): the texts of the campaigns it names, read now.
+   */
+  const inLanguage = (req: TallyRequest, json: string): string => {
+    if (req.language === undefined || req.language === req.settings.default_language) return json;
+    const response = parseJson(json) as CartResponse;
+    const named = new Set([...response.effects, ...response.rejected_campaigns, ...response.vouchers].map((entry) => String(entry.rule_id)));
+    const texts = translatedTexts([...named].flatMap((id) => campaigns.get(req.tenant, id) ?? []));
+    return texts.size === 0 ? json : cartJson(localizedResponse(response, texts, req.language, req.settings));
   };
 
   return {
@@ -88,7 +103,7 @@ export function cartsRoutes(ctx: ServerContext): Routes {
       const target = request.cart_to_cancel_id !== undefined ? `cart:id:${request.cart_to_cancel_id}` : `cart:code:${request.cart_to_cancel_code}`;
       return ctx.duplicates.suppress(req, target, async () => {
         const mirror = await cancelCart(stores, req.tenant, req.settings, request, req.now);
-        return { body: undefined, raw: mirror.response_json };
+        return { body: undefined, raw: inLanguage(req, mirror.response_json) };
       });
     },
   };
