@@ -10,7 +10,7 @@
  */
 import { isCartCampaign, withCouponState, type Campaign } from '@tally/engine';
 import type { StoreEnv } from '../store/env.js';
-import { InstantWinStore } from '../instant-wins/store.js';
+import { InstantWinStore, toEngineInstantWin } from '../instant-wins/store.js';
 import { allocateId } from '../store/ids.js';
 import { changesNothing } from '../store/unchanged.js';
 import { paginate, type Page, type PageRequest } from '../store/paginate.js';
@@ -77,12 +77,17 @@ export function inDefaultLanguage(campaign: Campaign, texts: CampaignRecord['tex
   return {
     ...campaign,
     rule_params: { ...campaign.rule_params, name: named(texts.name, campaign.rule_params.name) },
-    ...(coupon ? { coupon_params: { ...coupon, name: named(texts.coupon_name, coupon.name), description: named(texts.coupon_description, coupon.description) } } : {}),
+    ...(coupon && (texts.coupon_name || texts.coupon_description)
+      ? { coupon_params: { ...coupon, name: named(texts.coupon_name, coupon.name), description: named(texts.coupon_description, coupon.description) } }
+      : {}),
   };
 }
 
-/** The other languages' names of the campaigns that have some, by campaign id (what answers localize effects with). */
-export function translatedTexts(records: readonly CampaignRecord[]): CampaignTexts {
+/**
+ * The other languages' names of the campaigns that have some, by campaign id (what answers localize effects with):
+ * discount and points campaigns, and instant wins (one id sequence, `campaigns`, numbers them all).
+ */
+export function translatedTexts(records: readonly Pick<CampaignRecord, 'id' | 'texts'>[]): CampaignTexts {
   return new Map(records.filter((record) => Object.keys(record.texts).length > 0).map((record) => [record.id, record.texts]));
 }
 
@@ -110,10 +115,11 @@ export class LmdbCampaignStore implements CampaignStore {
     // Synchronous reads share lmdb's read snapshot of this event turn, so the version matches the campaigns.
     // Campaigns bound to a trigger or a custom event run on that event, never on carts.
     const records = this.all(tenant).filter((record) => isCartCampaign(record.rule_params));
+    const instantWins = new InstantWinStore(this.env).cartInstantWins(tenant);
     return {
       version: this.version(tenant),
-      campaigns: [...records.map(toEngineCampaign), ...new InstantWinStore(this.env).cartCampaigns(tenant)],
-      texts: translatedTexts(records),
+      campaigns: [...records.map(toEngineCampaign), ...instantWins.map(toEngineInstantWin)],
+      texts: translatedTexts([...records, ...instantWins]),
     };
   }
 

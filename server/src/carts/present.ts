@@ -43,7 +43,7 @@ function localizedCouponInfo(info: CouponInfo, coupon: Translations | undefined,
 /**
  * Effects with their campaigns' names and coupon names in `language` (common rule 7), wherever effects are
  * answered (carts, triggers, custom events): the engine names them in the Company's default language. Changed
- * entries are copies. Instant wins (not in `texts`) keep their default names.
+ * entries are copies.
  */
 export function localizedEffects(effects: Effect[], texts: CampaignTexts, language: string, settings: CompanySettings): Effect[] {
   const text = textIn(language, settings);
@@ -57,7 +57,7 @@ export function localizedEffects(effects: Effect[], texts: CampaignTexts, langua
 /**
  * A cart response with its campaigns' and coupons' names (and coupon descriptions) in `language` (common rule 7):
  * the engine names them in the Company's default language. Changed entries are copies: an evaluation shares its
- * coupon objects with the compiled program. Instant wins (not in `texts`) keep their default names.
+ * coupon objects with the compiled program.
  */
 export function localizedResponse(response: CartResponse, texts: CampaignTexts, language: string, settings: CompanySettings): CartResponse {
   const text = textIn(language, settings);

@@ -139,7 +139,7 @@ export class ProgramCache {
     // Campaign and coupon ids as numbers, so effects carry rule_id and coupon_info as the contract writes them; names
     // in the Company's default language now.
     const campaigns = input.campaigns.map((campaign) => ({
-      ...(campaign.type === 'instant_win' ? campaign : inDefaultLanguage(campaign, input.texts.get(String(campaign.id)), settings)),
+      ...inDefaultLanguage(campaign, input.texts.get(String(campaign.id)), settings),
       id: wireInt(String(campaign.id)),
       ...(typeof campaign.coupon_params?.id === 'string' ? { coupon_params: { ...campaign.coupon_params, id: wireInt(campaign.coupon_params.id) } } : {}),
     }));

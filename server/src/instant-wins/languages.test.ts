@@ -41,4 +41,20 @@ describe('instant wins in several languages', () => {
     expect(await texts('pt')).toEqual(['Raspadinha', 'Rasca y gana']);
     expect(await texts('en')).toEqual(['Rasca ya', 'Scratch and win']);
   });
+
+  it('names its effect in a cart answer in the language asked, as campaigns are', async () => {
+    const created = await server.client.post('/instant_wins', {
+      rule_params: { name: { es: 'Ruleta', en: 'Wheel' }, select_customers: 'loyalty' },
+      instant_win: { instant_win_prizes: [{ name: 'Nothing', weight: 1, stock: -1 }] },
+    });
+    expect(created.status, created.text).toBe(200);
+    expect((await server.client.post('/customers', { id: 1, name: 'Ann', registration_location_id: 1 })).status).toBe(200);
+    const nameIn = async (language: string) => {
+      const cart = { customer_id: 1, creation_date: '2026-11-20T10:00:00Z', total: 5, lines: [{ order: 1, total: 5, quantity: 1 }] };
+      const res = await server.client.post('/carts/simulate', cart, { headers: { 'Accept-Language': language } });
+      expect(res.status, res.text).toBe(200);
+      return res.body.effects.find((e: { rule_id: number }) => e.rule_id === created.body.id).rule_name;
+    };
+    expect([await nameIn('en'), await nameIn('es'), await nameIn('pt')]).toEqual(['Wheel', 'Ruleta', 'Ruleta']);
+  });
 });

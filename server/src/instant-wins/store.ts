@@ -41,12 +41,11 @@ export class InstantWinStore extends VersionedStore<InstantWinRecord> {
   }
 
   /**
-   * The instant wins carts play, in the engine's shape (the engine skips
-   * inactive or out-of-date ones); those whose `when` names a trigger or a
-   * custom event are drawn by that event only.
+   * The instant wins carts play (the engine skips inactive or out-of-date ones); those whose `when` names a trigger
+   * or a custom event are drawn by that event only.
    */
-  cartCampaigns(tenant: Tenant): Campaign[] {
-    return this.all(tenant).filter((record) => isCartCampaign(record.rule_params)).map(toEngineInstantWin);
+  cartInstantWins(tenant: Tenant): InstantWinRecord[] {
+    return this.all(tenant).filter((record) => isCartCampaign(record.rule_params));
   }
 
   getDelivery(tenant: Tenant, id: string): PrizeDeliveryRecord | undefined {
