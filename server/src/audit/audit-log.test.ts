@@ -186,6 +186,20 @@ describe('the audit log over HTTP', () => {
     expect(await entries()).toEqual(before);
   });
 
+  it('records nothing for a game play that does nothing (its once limit reached)', async () => {
+    const game = await server.client.post('/games', {
+      rule_params: { name: 'Once', once: 'always', once_limit: 1 },
+      game: { type: 'wheel', game_prizes: [{ name: 'Two', outcome: 'points', points: 2, weight: 1, stock: -1 }] },
+    });
+    expect(game.status, game.text).toBe(200);
+    expect((await server.client.post('/customers', { id: 4141, name: 'Player', registration_location_id: 1 })).status).toBe(200);
+    const play = () => server.client.post(`/games/${game.body.id}/play`, { customer_id: 4141 });
+    expect((await play()).body.effects).toHaveLength(1);
+    const won = await entries();
+    for (let i = 0; i < 2; i++) expect((await play()).body).toEqual({ code: 'success', effects: [] });
+    expect(await entries()).toEqual(won);
+  });
+
   it('filters by target through its index: the pages hold what the whole log filtered by hand holds', async () => {
     for (const round of [1, 2, 3]) {
       for (const id of [41, 42]) expect((await server.client.patch(`/customers/${id}`, { name: `Round ${round}` }, AUTHOR)).status).toBe(200);

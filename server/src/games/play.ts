@@ -52,6 +52,9 @@ export interface PlayResult {
 const compiledGames = new CompiledCache<ReturnType<typeof compileGame>>();
 
 /** The play, or null when the customer may not play (the reply is then 200 with no effects). */
+/** A play refused inside its transaction (returned, not thrown: it wrote nothing, so the audit log records nothing). */
+const NOT_PLAYED = new Error('not played');
+
 export async function play(sources: PlaySources, req: TallyRequest, game: GameRecord, body: GamesPlay): Promise<PlayResult | null> {
   const { tenant, settings } = req;
   const customer = optionalCustomer(sources.customers, tenant, body)!;
@@ -64,18 +67,18 @@ export async function play(sources: PlaySources, req: TallyRequest, game: GameRe
   const now = wireDatetime(req.now);
   const once = compiled.campaign.once;
   const usesKey = once ? periodKey(once.period, now, settings.timezone) : null;
-  return sources.env.transact(() => {
+  const played = await sources.env.transact((): PlayResult | Error => {
     // Read again inside the transaction: a merge or delete may have committed since (a merged or deleted customer's
     // prize would be stranded), a concurrent play may have used the assignment, the limit or the stock.
     const current = sources.customers.get(tenant, customer.id);
-    if (current?.status !== 'active' || current.deleted_at !== undefined) return null;
+    if (current?.status !== 'active' || current.deleted_at !== undefined) return NOT_PLAYED;
     const assignment = targeted ? openAssignment(sources, req, game, customer, body) : null;
-    if (targeted && assignment === null) return null;
+    if (targeted && assignment === null) return NOT_PLAYED;
     const prizeStock: Record<string, number> = {};
     for (const prize of game.game.prizes) prizeStock[prize.id] = prizeStockLeft(sources.counters, tenant, game.id, prize);
     const uses = usesKey === null ? 0 : sources.counters.uses(tenant, game.id, usesKey, customer.id);
     const drawn = playGame(compiled, { now, seed, customer: playerState(customer, settings, sources.locations, tenant, customerTier(sources.tiers, tenant, settings, customer, req.now)), uses, prize_stock: prizeStock });
-    if (!drawn.eligible) return null;
+    if (!drawn.eligible) return NOT_PLAYED;
     // A prize that cannot be delivered is not won: the play counts as a draw of no prize and takes no stock.
     const prize = drawn.status === 'won' ? game.game.prizes.find((p) => p.id === String(drawn.prize_id)) : undefined;
     const result = prize && !deliverable(sources.delivery.campaigns, tenant, prize)
@@ -92,6 +95,7 @@ export async function play(sources: PlaySources, req: TallyRequest, game: GameRe
     }), () => [customer.id]);
     return { game, play: record };
   });
+  return played instanceof Error ? null : played;
 }
 
 function playRecord(
