@@ -37,6 +37,15 @@ describe('cashback', () => {
     expect(evaluate([], cart([line(1, 10, 20)], { currency: 'EUR', cashback_score_desired: -1 }), withPoints(1000)).response.score_used).toBe(1000);
   });
 
+  it('never more than the cart\'s lines still add up to: an exchange pays no points out as money', () => {
+    const exchange = evaluate([], cart([line(1, 10, 10), line(2, 10, -10, -1)], { cashback_score_desired: -1 }), withPoints(388));
+    expect([exchange.response.score_used, exchange.response.total, exchange.response.cashbacks]).toEqual([0, 0, []]);
+    expect(exchange.writes.points_used).toBeNull();
+    // A line returned beside a dearer one: the cart pays 4, so at most 4 off (400 points), not the 5 of line 1's cap.
+    const partly = evaluate([], cart([line(1, 10, 10), line(2, 10, -6, -1)], { cashback_score_desired: -1 }), withPoints(1000));
+    expect([partly.response.score_used, partly.response.total]).toEqual([400, 0]);
+  });
+
   it('never more than the customer has', () => {
     expect(evaluate([], cart([line(1, 10, 100)], { cashback_score_desired: 900 }), withPoints(120)).response.score_used).toBe(120);
   });

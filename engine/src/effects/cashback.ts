@@ -1,7 +1,8 @@
 /**
  * Cashback: points spent as money off the lines, after discounts and before
  * points are earned. Per line at most the line share of its original_total (and
- * never below zero), per cart at most the cap's points; spread by line order for
+ * never below zero), per cart at most the cap's points and what the cart's lines
+ * still add up to (a cart returning lines, an exchange, never pays points out as money); spread by line order for
  * cashback_score_desired (-1 = all available), or on the lines the explicit
  * `cashbacks` name. The money off a line
  * is a whole number of its steps (cart rule 4), as the cap, by spending fewer
@@ -30,9 +31,10 @@ export function applyCashback(run: Run): void {
   // The cart's cap bounds what it spends as the balance does: lines and steps then take what they can of it.
   const spendable = cashbackCap === null ? available : Math.min(available, cashbackCap);
   let left = desired === undefined || desired === null || desired === -1 ? spendable : Math.min(desired, spendable);
+  let payable = lines.reduce((cents, line) => cents + line.current, 0);
   for (const { line, score } of requests) {
-    if (left <= 0) break;
-    let points = Math.min(score, left, maxPoints(run, line));
+    if (left <= 0 || payable <= 0) break;
+    let points = Math.min(score, left, maxPoints(run, line, payable));
     let cents = pointsToCents(points, pointValue, pointValueCents);
     if (cents % line.step !== 0) {
       points = inWholeSteps(run, line, points);
@@ -41,6 +43,7 @@ export function applyCashback(run: Run): void {
     if (points <= 0) continue;
     line.current -= cents;
     line.cashback += cents;
+    payable -= cents;
     left -= points;
     run.scoreUsed += points;
     run.cashbacks.push({ line_order: line.order, score: points, discount: toMoney(cents) });
@@ -54,10 +57,10 @@ export function applyCashback(run: Run): void {
   }
 }
 
-/** The most points a line takes: its share of original_total (within what is left of it) over the point value. */
-function maxPoints(run: Run, line: LineState): number {
+/** The most points a line takes: its share of original_total (within what is left of it and of the cart's `payable` cents) over the point value. */
+function maxPoints(run: Run, line: LineState, payable: number): number {
   const { cashbackLineShare, pointValue, pointValueCents } = run.program.settings;
-  const capCents = Math.min(floorShare(line.originalCents, cashbackLineShare) - line.cashback, line.current);
+  const capCents = Math.min(floorShare(line.originalCents, cashbackLineShare) - line.cashback, line.current, payable);
   if (capCents <= 0) return 0;
   if (pointValueCents !== null) return Math.floor(capCents / pointValueCents);
   return new Decimal(capCents).div(pointValue.times(100)).floor().toNumber();

@@ -70,6 +70,17 @@ describe("the Company's cashback_cap", () => {
     expect((await c.get('/company')).body.cashback_cap).toBeNull();
   });
 
+  it('never pays points out as money: an exchange (a line returned for another) spends none, whatever the cap', async () => {
+    await setCap(null);
+    const before = await balance(server.client, 10);
+    const exchange = cart({ id: 7700, total: 0, cashback_score_desired: -1, lines: [{ order: 1, product_id: 7, total: 10, quantity: 1 }, { order: 2, product_id: 7, total: -10, quantity: -1 }] });
+    const res = await server.client.post('/carts/realtime', exchange);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ score_used: 0, total: 0, cashbacks: [] });
+    expect((await balance(server.client, 10)).score_available).toBe(before.score_available);
+    await expectLedgerAddsUp(server.client, 10);
+  });
+
   it('refuses a cap that is not an integer 0..2147483647 or null, changing nothing', async () => {
     const c = server.client;
     await setCap(300);
