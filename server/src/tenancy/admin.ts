@@ -2,6 +2,7 @@
  * Company and API key management, shared by the CLI and start-up bootstrap.
  * Errors are TallyError so the CLI reports them like the API does.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { TallyError } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
 import { toSlug, wireDatetime } from '../http/wire.js';
@@ -65,6 +66,8 @@ export async function updateCompany(
 export async function changeSettings(tenancy: TenancyStore, tenant: Tenant, patch: CompanyUpdate): Promise<CompanySettings> {
   const current = tenancy.getSettings(tenant);
   const next = applySettingsPatch(current, patch);
+  // A patch of the values held writes nothing: a new version makes every cart thread compile the Company's program again.
+  if (isDeepStrictEqual({ ...next, version: current.version }, current)) return current;
   if (!(await tenancy.putSettings(tenant, next, current.version))) {
     throw new TallyError('conflict', 'settings were changed concurrently; read them again and retry');
   }

@@ -40,6 +40,17 @@ describe('GET and PATCH /company', () => {
     });
   });
 
+  it('writes nothing for a patch of the values held: no new settings version, no audit entry', async () => {
+    const updates = async () => (await server.client.get('/audit_log', { query: { per_page: '100' } })).body.data.filter((e: { operation: string }) => e.operation === 'company.update');
+    const before = await updates();
+    const held = (await server.client.get('/company')).body;
+    expect((await server.client.patch('/company', {})).body).toEqual(held);
+    expect((await server.client.patch('/company', { currency: held.currency, languages: held.languages })).body).toEqual(held);
+    expect(await updates()).toEqual(before);
+    expect((await server.client.patch('/company', { cart_cancellation_wait_seconds: held.cart_cancellation_wait_seconds + 1 })).status).toBe(200);
+    expect(await updates()).toHaveLength(before.length + 1);
+  });
+
   it('rejects invalid settings naming the field', async () => {
     const cases: [unknown, string][] = [
       [{ currency: 'usd' }, 'currency'],
