@@ -55,6 +55,17 @@ describe('reward catalogue', () => {
     expect((await server.client.get(`/rewards/${id}`)).body.points).toBe(11);
   });
 
+  it('writes nothing for an update of the values held: updated_at stays, no audit entry', async () => {
+    const id = await createReward(server.client, { points: 12 });
+    const read = async () => (await server.client.get(`/rewards/${id}`)).body;
+    const audited = async () => (await server.client.get('/audit_log', { query: { target: `reward:${id}` } })).body.data.length;
+    const [before, entries] = [await read(), await audited()];
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // a write would move updated_at by a second
+    expect((await server.client.patch(`/rewards/${id}`, { points: 12 })).status).toBe(200);
+    expect(await read()).toEqual(before);
+    expect(await audited()).toBe(entries);
+  });
+
   it('refuses invalid rewards naming the field, and answers 404 reward_not_found', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ name: 'X', type: 'physical' }, 'points'],

@@ -23,6 +23,7 @@ import { customerPoints } from '../points/balance.js';
 import { readBalance } from '../points/ledger.js';
 import { clockOf, foundLocation, locationOf, requireActive } from '../points/request.js';
 import { allocateId } from '../store/ids.js';
+import { changesNothing } from '../store/unchanged.js';
 import { TierStore } from '../tiers/store.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import type { RewardsRedeem } from '../wire/types.js';
@@ -78,7 +79,8 @@ export function rewardRoutes({ env, duplicates }: ServerContext): Routes {
         const body = validate('rewards.update', req.body, req.settings);
         const previous = existing(req);
         const reward = buildReward(writer(req), previous.id, body, previous);
-        await env.transact(() => rewards.putInTransaction(req.tenant, reward));
+        // An update of the values held writes nothing (no updated_at moved, no audit entry), as campaigns' do.
+        if (!changesNothing(reward, previous)) await env.transact(() => rewards.putInTransaction(req.tenant, reward));
         return success({ id: wireInt(reward.id) });
       }),
 
