@@ -29,6 +29,8 @@ function dataType(value: unknown): string {
   // 1e308 is an integer to JavaScript, but only a double: beyond 2^53 a number is a float (an exact integer there is a bigint).
   if (typeof value === 'number') return Number.isSafeInteger(value) ? 'integer' : 'float';
   if (typeof value === 'bigint') return 'integer';
+  // A value the schema lets be null: `value` reads "null", and the type tells it from the text "null".
+  if (value === null) return 'null';
   return typeof value === 'boolean' ? 'boolean' : 'string';
 }
 

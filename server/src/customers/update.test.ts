@@ -9,6 +9,7 @@ const schema = {
     age: { type: 'integer', minimum: 0 },
     Pets: { type: 'integer' },
     note: { type: 'string' },
+    nickname: { type: ['string', 'null'] },
     ratio: { type: 'number' },
     tag: { type: 'string', pattern: '^(a+)+$' },
     ...Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`a${i}`, { type: 'string' }])),
@@ -73,6 +74,13 @@ describe('updating customers and their attributes', () => {
     const beyond = await server.client.patch('/customers/11', { attributes: { age: 12345678901234567890n } });
     expect(beyond.body).toEqual({ code: 'invalid_request', error: 'attributes.age: must be an integer between -9223372036854775808 and 9223372036854775807' });
     expect((await get(11)).attributes.age).toBe(9223372036854775807n);
+  });
+
+  it('lists a null attribute with data_type null, apart from the text "null"', async () => {
+    const created = await create({ id: 13, attributes: { level: 'gold', nickname: null, note: 'null' } });
+    expect(created.status, created.text).toBe(200);
+    const entries = await server.client.get('/customers/13/attributes');
+    expect(entries.body.data.map((e: { name: string; value: string; data_type: string }) => [e.name, e.value, e.data_type])).toEqual([['level', 'gold', 'string'], ['nickname', 'null', 'null'], ['note', 'null', 'string']]);
   });
 
   it('lists a number beyond 2^53 that is no exact integer (1e308) as a float', async () => {
