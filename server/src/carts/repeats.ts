@@ -57,15 +57,13 @@ export class CartRepeats {
 
   /** Removes the entries of requests made before `before` (epoch ms), in one transaction when there are any; returns how many. */
   async removeExpired(before: number): Promise<number> {
-    const expired = (entry: unknown) => (entry as Remembered).at < before;
-    if (![...this.db.getRange({})].some(({ value }) => expired(value))) return 0;
+    const expired = (entry: unknown) => entry !== undefined && (entry as Remembered).at < before;
+    const keys = [...this.db.getRange({})].filter(({ value }) => expired(value)).map(({ key }) => key);
+    if (keys.length === 0) return 0;
+    // Checked again in the transaction: an identical request may have remembered a new cart under a key meanwhile.
     return this.env.transact(() => {
       let removed = 0;
-      for (const { key, value } of this.db.getRange({})) {
-        if (!expired(value)) continue;
-        this.db.removeSync(key);
-        removed += 1;
-      }
+      for (const key of keys) if (expired(this.db.get(key)) && this.db.removeSync(key)) removed += 1;
       return removed;
     });
   }

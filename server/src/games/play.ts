@@ -51,10 +51,10 @@ export interface PlayResult {
 
 const compiledGames = new CompiledCache<ReturnType<typeof compileGame>>();
 
-/** The play, or null when the customer may not play (the reply is then 200 with no effects). */
 /** A play refused inside its transaction (returned, not thrown: it wrote nothing, so the audit log records nothing). */
 const NOT_PLAYED = new Error('not played');
 
+/** The play, or null when the customer may not play (the reply is then 200 with no effects). */
 export async function play(sources: PlaySources, req: TallyRequest, game: GameRecord, body: GamesPlay): Promise<PlayResult | null> {
   const { tenant, settings } = req;
   const customer = optionalCustomer(sources.customers, tenant, body)!;

@@ -22,7 +22,7 @@ export function checkNaming(body: MergesTransfer): void {
 
 function party(store: CustomerStore, tenant: Tenant, body: MergesTransfer, side: 'old' | 'new'): CustomerRecord {
   const id = body[`${side}_customer_id`];
-  return id !== undefined ? findCustomer(store, tenant, 'id', id, fieldOf(body, side)) : findCustomer(store, tenant, 'code', body[`${side}_customer_code`]!, fieldOf(body, side));
+  return findCustomer(store, tenant, id !== undefined ? 'id' : 'code', id ?? body[`${side}_customer_code`]!, fieldOf(body, side));
 }
 
 /** The field the request named a side's customer by. */
