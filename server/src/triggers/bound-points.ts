@@ -148,16 +148,14 @@ const programs = new CompiledCache<ReturnType<typeof describeProgram>>();
 
 /** Evaluates the event; null when nothing is bound to it. Reads counters and balance where it runs (inside a transaction: its view). */
 function evaluateBound(deps: BoundDeps, scope: EventScope, event: BoundEvent): Evaluation | null {
-  const points = event.campaigns.flatMap((record) => {
-    const amount = event.overwrite ?? fixedPoints(record) ?? 0;
-    return amount > 0 ? [asFixedPoints(record, amount, scope.settings)] : [];
-  });
-  const instantWins = event.instantWins.map((record) => ({ ...toEngineInstantWin(record), id: wireInt(record.id) }));
-  if (points.length + instantWins.length === 0) return null;
-  const campaigns = [...points, ...instantWins];
+  const amounts = event.campaigns.map((record) => event.overwrite ?? fixedPoints(record) ?? 0);
+  if (event.instantWins.length === 0 && !amounts.some((amount) => amount > 0)) return null;
   // The points (score_overwrite) are part of the program: an overwrite compiles once per value.
   const key = [tenantPrefix(scope.tenant), scope.settings.version, event.overwrite ?? '', ...event.campaigns.map(versionOf), '|', ...event.instantWins.map(versionOf)].join(':');
   const cached = programs.get(key, () => {
+    const points = event.campaigns.flatMap((record, i) => (amounts[i] > 0 ? [asFixedPoints(record, amounts[i], scope.settings)] : []));
+    const instantWins = event.instantWins.map((record) => ({ ...toEngineInstantWin(record), id: wireInt(record.id) }));
+    const campaigns = [...points, ...instantWins];
     // Campaign by campaign, as a cart's program: one stored before a stricter rule is left out, the others still apply.
     const { program, failures } = compileEachCampaign(campaigns, engineSettings(scope.settings));
     deps.onCompile(tenantPrefix(scope.tenant), 0, failures);
