@@ -133,6 +133,16 @@ describe('the tally CLI on a directory without a store (a mistyped --data-dir)',
     expect((await runCli(dir, 'key', 'create', '--company', 'acme')).code).toBe(0);
   });
 
+  // lmdb-js takes a path named with an extension for a one-file store: this directory failed with "Is a directory".
+  it('takes an existing directory named with a dot (mktemp -d\'s tmp.AbC123) for the store\'s directory', async () => {
+    const dir = join(scratch, 'tmp.AbC123');
+    mkdirSync(dir);
+    const created = await runCliText(['--data-dir', dir, 'company', 'create', 'acme']);
+    expect(created).toMatchObject({ code: 0, stderr: `created a new store at ${dir}\n` });
+    expect(readdirSync(dir).sort()).toEqual(['data.mdb', 'lock.mdb']);
+    expect((await runCli(dir, 'company', 'list')).output.map((c: { id: string }) => c.id)).toEqual(['acme']);
+  });
+
   it('a company create that fails leaves no store it made, and says nothing of one; a store that was there is kept', async () => {
     const parent = join(scratch, 'failed');
     const empty = join(parent, 'empty');

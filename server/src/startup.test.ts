@@ -3,7 +3,7 @@
  * them (no stack trace) and exit code 1, and a port another process already
  * listens on refused rather than shared (docs/http.md, Running it).
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -128,6 +128,26 @@ describe('one server per store', () => {
       const long = join(parent, 'a'.repeat(60), 'b'.repeat(60));
       expect(servingSocketPath(long)).toMatch(/^\0tally-server-[0-9a-f]{64}$/);
       await refusesASecondServer(long, `@${servingSocketPath(long).slice(1)}`);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  // lmdb-js takes a path named with an extension for a one-file store: this directory stopped the start ("Is a directory").
+  it('takes an existing directory named with a dot (mktemp -d\'s tmp.AbC123) for the store\'s directory', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'tally-test-'));
+    try {
+      const dir = join(parent, 'tally-2.1');
+      mkdirSync(dir);
+      const server = await startServer({ dataDir: dir, env: small });
+      try {
+        expect(readdirSync(dir).sort()).toEqual(['data.mdb', 'lock.mdb', 'server.sock']);
+        expect((await server.client.post('/locations', { id: 1, code: 'L1', name: 'Barcelona', country: 'ES' })).status).toBe(200);
+        await server.restart();
+        expect((await server.client.get('/locations/1')).status).toBe(200);
+      } finally {
+        await server.dispose();
+      }
     } finally {
       rmSync(parent, { recursive: true, force: true });
     }

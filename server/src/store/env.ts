@@ -4,7 +4,7 @@
  * a write is acknowledged only once it is flushed to disk (`transact`).
  * LMDB is multi-process safe, so the CLI can write while the server runs.
  */
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { open, type Database, type Key, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { CUSTOMER_ENTRIES } from './customer-entries.js';
@@ -108,9 +108,18 @@ export function witnesses(...list: Witness[]): Witness {
   };
 }
 
-/** The store's file: DATA_DIR/data.mdb, or DATA_DIR itself when named with an extension (lmdb-js's noSubdir default). */
+/**
+ * Whether DATA_DIR is the store's one file rather than its directory: a path named with an extension (`tally.db`,
+ * lmdb-js's noSubdir default), unless it is a directory already. lmdb-js alone would take an existing directory
+ * named with a dot (`mktemp -d`'s `/tmp/tmp.AbC123`, `/srv/tally-2.1`) for a file, and fail to open it.
+ */
+export function isSingleFileStore(dataDir: string): boolean {
+  return extname(dataDir) !== '' && statSync(dataDir, { throwIfNoEntry: false })?.isDirectory() !== true;
+}
+
+/** The store's file: DATA_DIR/data.mdb, or DATA_DIR itself for a single-file store. */
 export function storeFile(dataDir: string): string {
-  return extname(dataDir) !== '' ? dataDir : join(dataDir, 'data.mdb');
+  return isSingleFileStore(dataDir) ? dataDir : join(dataDir, 'data.mdb');
 }
 
 /**
@@ -122,7 +131,7 @@ export function storeCreation(dataDir: string): string[] {
   let topmost: string | undefined;
   for (let dir = dirname(file); !existsSync(dir); dir = dirname(dir)) topmost = dir;
   if (topmost !== undefined) return [topmost];
-  return [file, extname(dataDir) !== '' ? `${file}-lock` : join(dataDir, 'lock.mdb')];
+  return [file, isSingleFileStore(dataDir) ? `${file}-lock` : join(dataDir, 'lock.mdb')];
 }
 
 /** Modes of what the store creates on disk: its directories and its files (LMDB's, a backup's), for their owner only. */
@@ -136,8 +145,10 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
   // (lmdb-js would make the directories 0777 and the files 0664, less the umask: world-readable under 022).
   mkdirSync(dirname(storeFile(dataDir)), { recursive: true, mode: OWNER_ONLY_DIRECTORY });
   // trackMetrics and permissionsMode are lmdb-js's, not in its types.
+  const singleFile = isSingleFileStore(dataDir);
   const rootOptions: RootDatabaseOptionsWithPath & { trackMetrics: boolean; permissionsMode: number } = {
     path: dataDir,
+    noSubdir: singleFile,
     permissionsMode: OWNER_ONLY_FILE,
     // One named database per kind of record; room for many more resources.
     maxDbs: 256,
@@ -147,8 +158,6 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
     trackMetrics,
   };
   const root: RootDatabase = open(rootOptions);
-  // lmdb-js keeps a DATA_DIR named with an extension (`tally.db`) as one file, not a directory (its noSubdir default).
-  const singleFile = extname(dataDir) !== '';
   const witness = options.witness;
   const dbs = new Map<string, Db>();
   // The callbacks and collected values of the transaction whose work is running (works run one at a time, synchronously).

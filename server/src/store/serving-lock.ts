@@ -13,14 +13,15 @@ import { createHash } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { platform } from 'node:os';
-import { extname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { isSingleFileStore } from './env.js';
 
 /** A Unix socket path's longest length on Linux and macOS (`sun_path` less its terminating zero, macOS's 104). */
 const SOCKET_PATH_BYTES = 103;
 
 /** The socket a server serving `dataDir` holds: beside the store, as LMDB's lock file is. */
 export function servingSocketPath(dataDir: string): string {
-  const path = extname(dataDir) !== '' ? `${resolve(dataDir)}-server.sock` : join(resolve(dataDir), 'server.sock');
+  const path = isSingleFileStore(dataDir) ? `${resolve(dataDir)}-server.sock` : join(resolve(dataDir), 'server.sock');
   if (Buffer.byteLength(path) <= SOCKET_PATH_BYTES) return path;
   // Too long for a socket file: Linux's abstract namespace, named by the path (no file; released with the process).
   if (platform() === 'linux') return `\0tally-server-${createHash('sha256').update(path).digest('hex')}`;
