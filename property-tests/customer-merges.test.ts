@@ -24,7 +24,8 @@
  *   unmerge brings back those still with the holder, carts only with_activites; a delete removes the cards;
  *   a merging or merged customer takes no card, 402 customer_inactive);
  * - an unmerged customer is active again, without `merged_to`; a transfer-new given up (its new customer
- *   deleted or merged meanwhile) leaves the old customer as it was, and an identical one then runs again.
+ *   merged meanwhile) leaves the old customer as it was, and an identical one then runs again; the new
+ *   customer of a transfer-new in progress cannot be deleted (409 conflict).
  *
  * Two bugs it found are fixed (docs/decisions.md, Transfer-new): that identical transfer-new was answered
  * success with nothing done, and an inactive customer came back active.
@@ -91,7 +92,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   {
     weight: 1,
     arbitrary: pair.chain(([old, into]) => {
-      // Often the new customer itself goes meanwhile (deleted, or merged elsewhere): the merge then fails.
+      // Often the new customer itself goes meanwhile: merged elsewhere, the merge then fails; its delete is refused.
       const onNew = fc.oneof(
         fc.record({ kind: fc.constant('delete' as const), c: fc.constant(into), hard: fc.boolean(), by: naming }),
         fc.record({ kind: fc.constant('transfer' as const), old: fc.constant(into), into: customer, oldBy: naming, intoBy: naming }),
@@ -146,6 +147,8 @@ class Run {
   private previous: Command | undefined;
   /** Per record (`customer:<id>`, `card:<number>`), its last change; per code, the change made through it. */
   private readonly last = new Map<string, Change>();
+  /** The new customers of the transfer-new in progress (the commands sent while its old customer is merging). */
+  private readonly receiving = new Set<number>();
   private readonly lookups = new Map<string, { scope: string; change: Change }>();
   private earned = 0;
   private spent = 0;
@@ -395,6 +398,7 @@ class Run {
     const old = this.customers[cmd.old];
     const before = old.status;
     old.status = 'merging';
+    this.receiving.add(cmd.into);
     for (const during of cmd.during) await this.run(this.resolve(during));
     const get = () => this.client.get(`/customers/${old.id}`, { query: { search_param: 'id' } });
     expect((await get()).body.status, `${what}: the merge completed before the commands meant to run while merging (raise MERGE_DELAY_MS)`).toBe('merging');
@@ -403,7 +407,8 @@ class Run {
       expect(Date.now(), `${what}: still merging after 10 s`).toBeLessThan(deadline);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
-    // The worker completes the merge unless the new customer was deleted, merged or made merging meanwhile.
+    this.receiving.delete(cmd.into);
+    // The worker completes the merge unless the new customer was merged or made merging meanwhile.
     if (this.own(cmd.into)) {
       this.completeMerge(cmd.old, cmd.into);
     } else {
@@ -454,11 +459,12 @@ class Run {
       expect(res.body, `${what} (a repeat)`).toEqual(replayed.body);
       return;
     }
-    // Not while merged customers name it in merged_to: they would point at nothing (docs/decisions.md).
+    // Not while merged customers name it in merged_to, nor while a transfer-new into it is in progress: they would
+    // point at nothing, or the merge answered 200 would not happen (docs/decisions.md).
     const mergedInto = this.customers.some((x, j) => this.live(j) && x.status === 'merged' && x.mergedTo === i);
     const expected = !this.live(i) ? refused(404, 'customer_not_found')
       : c.status === 'merging' ? refused(409, 'customer_merging')
-      : mergedInto ? refused(409, 'conflict') : OK;
+      : mergedInto || this.receiving.has(i) ? refused(409, 'conflict') : OK;
     this.answer(res, expected, what);
     if (res.status !== 200) return;
     // Carts are the model's; points transactions, which an unmerge adds when the holder spent moved points, are read.

@@ -9,6 +9,7 @@
  */
 import { TallyError } from '@tally/engine';
 import { mergedInto } from '../merges/merged-into.js';
+import { MergeStore } from '../merges/store.js';
 import type { StoreEnv } from '../store/env.js';
 import type { Tenant } from '../tenancy/types.js';
 import { eraseFromAuditLog } from './audit-erasure.js';
@@ -38,6 +39,12 @@ export function deleteCustomer(
   const merged = mergedInto(env, store, tenant, record);
   if (merged.length > 0) {
     throw new TallyError('conflict', `value: customer ${record.id} has merged customers (${merged.join(', ')}): unmerge or delete them first`, 'value');
+  }
+  // A transfer-new into it was answered 200 and completes later: deleting the receiver would undo it unseen.
+  const incoming = new MergeStore(env).pendingInto(tenant, record.id);
+  if (incoming.length > 0) {
+    const from = incoming.map((merge) => merge.old_customer_id).join(', ');
+    throw new TallyError('conflict', `value: customer ${record.id} is receiving a merge in progress (transfer-new of ${from}): delete it once the merge completed and the merged customers are unmerged or deleted`, 'value');
   }
   // Before the records go: its cards and associations name some of its entries.
   eraseFromAuditLog(env, tenant, record.id, now);

@@ -235,14 +235,32 @@ describe('POST /customers/transfer-new', () => {
     expect((await get(7)).merged_to).toBe(8);
   });
 
-  it('gives an inactive customer back as inactive when its transfer-new is given up (the new customer was deleted meanwhile)', async () => {
-    for (const id of [10, 11]) await server.client.post('/customers', { id, name: `N${id}`, registration_location_id: 1 });
+  it('gives an inactive customer back as inactive when its transfer-new is given up (the new customer was merged meanwhile)', async () => {
+    for (const id of [10, 11, 12]) await server.client.post('/customers', { id, name: `N${id}`, registration_location_id: 1 });
     expect((await server.client.patch('/customers/10', { status: 'inactive' }, { query: { search_param: 'id' } })).status).toBe(200);
     expect((await server.client.post('/customers/transfer-new', { old_customer_id: 10, new_customer_id: 11 })).status).toBe(200);
     expect((await get(10)).status).toBe('merging');
-    expect((await server.client.delete('/customers/11', { query: { hard: 'true' }, headers: json })).status).toBe(200);
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 11, new_customer_id: 12 })).status).toBe(200);
     await until(async () => (await get(10)).status !== 'merging');
     expect(await get(10)).toMatchObject({ status: 'inactive', merged: false });
+  });
+
+  // The transfer-new was answered 200: deleting its new customer before it completes would undo it unseen.
+  it('refuses to delete the new customer of a transfer-new in progress (409, nothing written); the merge then completes', async () => {
+    for (const id of [13, 14]) await server.client.post('/customers', { id, name: `N${id}`, registration_location_id: 1 });
+    expect((await server.client.post('/customers/transfer-new', { old_customer_id: 13, new_customer_id: 14 })).status).toBe(200);
+    const before = await get(14);
+    for (const hard of ['true', 'false']) {
+      const refused = await server.client.delete('/customers/14', { query: { hard }, headers: json });
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual({
+        code: 'conflict',
+        error: 'value: customer 14 is receiving a merge in progress (transfer-new of 13): delete it once the merge completed and the merged customers are unmerged or deleted',
+      });
+    }
+    expect(await get(14)).toEqual(before);
+    await until(async () => (await get(13)).status === 'merged');
+    expect((await get(13)).merged_to).toBe(14);
   });
 
   it('refuses two customers with an active association', async () => {

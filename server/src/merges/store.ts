@@ -60,6 +60,14 @@ export class MergeStore {
     this.queue.removeSync([tenantPrefix(tenant), idKey(mergeId)]);
   }
 
+  /** The pending transfer-new merges into `customerId` (the queue holds only merges not yet completed or given up). */
+  pendingInto(tenant: Tenant, customerId: string): MergeRecord[] {
+    const prefix = [tenantPrefix(tenant)];
+    return [...this.queue.getRange({ start: prefix, end: [...prefix, '\uffff'] })]
+      .map(({ value }) => this.get(tenant, (value as QueuedMerge).merge_id))
+      .filter((merge): merge is MergeRecord => merge?.status === 'pending' && merge.new_customer_id === customerId);
+  }
+
   queued(): QueuedMerge[] {
     return [...this.queue.getRange({})].map(({ value }) => value as QueuedMerge);
   }
