@@ -22,11 +22,14 @@ import { attachCard } from './cards.js';
 import { newCustomerFields } from './fields.js';
 import { claimIdentifiers } from './identifiers.js';
 import { resolveId } from './lookup.js';
+import { checkRegistrationPair } from '../locations/registration.js';
+import { LocationStore } from '../locations/store.js';
 import { hashPassword } from './password.js';
 import { raiseReferral } from './referrals.js';
 import type { CustomerStore } from './store.js';
 
 export function createCustomer({ env, duplicates }: ServerContext, store: CustomerStore) {
+  const locations = new LocationStore(env);
   return (req: TallyRequest): Promise<Reply> => {
     const body = validate('customers.create', req.body);
     const allowed = {
@@ -35,6 +38,7 @@ export function createCustomer({ env, duplicates }: ServerContext, store: Custom
     };
     const now = wireDatetime(req.now);
     const fields = newCustomerFields(body, now);
+    checkRegistrationPair(locations, req.tenant, body);
     const attributes = createAttributes(req.tenant, req.settings, body.attributes);
     // The record created (common rule 8), as PATCH, DELETE and merges name it: a change of it since ends the window.
     const target = body.id !== undefined

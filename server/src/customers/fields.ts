@@ -59,6 +59,16 @@ function checkCollective(fields: { collective_id?: unknown; collective_slug?: un
   }
 }
 
+/**
+ * Profile fields that name one thing two ways: an update sending one replaces the thing, so the other stored is
+ * dropped (a collective_slug stored beside a new collective_id would be "used" with it, against the contract; a
+ * registration_location_id stored would outweigh a new registration_location_code).
+ */
+const NAMED_TWO_WAYS = [
+  ['collective_id', 'collective_slug'],
+  ['registration_location_id', 'registration_location_code'],
+] as const;
+
 /** Codes that are paths of their own under /customers (POST /customers/search, /customers/transfer, /customers/transfer-new): a customer with one could never be read, changed or deleted by code. */
 const RESERVED_CODES: readonly string[] = ['search', 'transfer', 'transfer-new'];
 
@@ -102,11 +112,15 @@ export function updatedCustomer(record: CustomerRecord, body: CustomersUpdate, n
   if (body.status !== undefined && (record.status === 'merging' || record.status === 'merged')) {
     throw invalidRequest('status', `cannot be changed while the customer is ${record.status}`);
   }
-  checkCollective({ ...record.profile, ...body });
+  checkCollective(body);
   const patch = profileOf(body);
   // Update: push_token is used when app is missing, null or true.
   if (body.app === false) delete patch.push_token;
   const profile: CustomerProfile = { ...record.profile, ...patch };
+  for (const [one, other] of NAMED_TWO_WAYS) {
+    if (patch[one] != null && !(other in patch)) delete profile[other];
+    if (patch[other] != null && !(one in patch)) delete profile[one];
+  }
   for (const [field, value] of Object.entries(patch)) if (value === null && field !== 'birth') delete profile[field];
   const next: CustomerRecord = { ...record, profile, updated_at: now };
   if ('code' in body) {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
 const schema = {
@@ -151,6 +152,41 @@ describe('updating customers and their attributes', () => {
     const after = await get(41);
     expect(after.registration_location_id).toBe(7);
     expect(after).not.toHaveProperty('registration_location_code');
+  });
+
+  // Fields naming one thing two ways: the stored one of the pair was kept beside the new one and refused it (collective) or outweighed it (location).
+  it('replaces a collective or a registration location sent the other way: the pair\'s stored field goes', async () => {
+    await create({ id: 42, collective_slug: 'staff', attributes: { level: 'gold' } });
+    expect((await server.client.patch('/customers/42', { collective_id: 12 })).status).toBe(200);
+    expect(await get(42)).toMatchObject({ collective_id: 12 });
+    expect(await get(42)).not.toHaveProperty('collective_slug');
+    expect((await server.client.patch('/customers/42', { collective_slug: 'vip' })).status).toBe(200);
+    expect(await get(42)).toMatchObject({ collective_slug: 'vip' });
+    expect(await get(42)).not.toHaveProperty('collective_id');
+    const both = await server.client.patch('/customers/42', { collective_id: 3, collective_slug: 'staff' });
+    expect(both.body).toEqual({ code: 'invalid_request', error: 'collective_slug: cannot be sent with collective_id' });
+
+    for (const location of [{ id: 50, code: 'ES-50', name: 'Madrid', country: 'ES' }, { id: 51, code: 'GB-51', name: 'London', country: 'GB' }]) {
+      expect((await server.client.post('/locations', location)).status).toBe(200);
+    }
+    const international = async () => (await server.client.post('/carts/simulate', cartBody(10, { customer_id: 43, currency: 'EUR' }))).body.international;
+    await create({ id: 43, registration_location_id: 51, attributes: { level: 'gold' } });
+    expect(await international()).toBe(true);
+    expect((await server.client.patch('/customers/43', { registration_location_code: 'ES-50' })).status).toBe(200);
+    expect(await get(43)).toMatchObject({ registration_location_code: 'ES-50' });
+    expect(await get(43)).not.toHaveProperty('registration_location_id');
+    expect(await international()).toBeUndefined();
+  });
+
+  it('refuses a registration location id and code naming two stored locations, on create and update; one not stored is taken as sent', async () => {
+    const mismatch = { code: 'invalid_request', error: 'registration_location_code: is not the code of location 50' };
+    expect((await create({ id: 44, registration_location_id: 50, registration_location_code: 'GB-51', attributes: { level: 'gold' } })).body).toEqual(mismatch);
+    expect((await server.client.get('/customers/44', { query: { search_param: 'id' } })).status).toBe(404);
+    expect((await create({ id: 44, registration_location_id: 50, registration_location_code: 'ES-50', attributes: { level: 'gold' } })).status).toBe(200);
+    const before = await get(44);
+    expect((await server.client.patch('/customers/44', { registration_location_id: 50, registration_location_code: 'GB-51' })).body).toEqual(mismatch);
+    expect(await get(44)).toEqual(before);
+    expect((await server.client.patch('/customers/44', { registration_location_id: 999, registration_location_code: 'GB-51' })).status).toBe(200);
   });
 
   it('moves the indexes: the old email and code no longer find the customer', async () => {

@@ -3,6 +3,8 @@ import type { ServerContext } from '../context.js';
 import { optionalBoolean, optionalEnum } from '../http/params.js';
 import { success, type Reply, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
+import { checkRegistrationPair } from '../locations/registration.js';
+import { LocationStore } from '../locations/store.js';
 import { recalculateTiers } from '../tiers/recalculate.js';
 import { advanceAttributeChallenges } from '../challenges/progress.js';
 import { clockOf } from '../points/request.js';
@@ -25,6 +27,7 @@ function patched(req: TallyRequest, record: CustomerRecord, body: CustomersUpdat
 }
 
 export function updateCustomer({ env, duplicates }: ServerContext, store: CustomerStore) {
+  const locations = new LocationStore(env);
   return (req: TallyRequest): Promise<Reply> => {
     const by = optionalEnum(req.query.get('search_param'), 'search_param', ['id', 'code'] as const) ?? 'id';
     const allowed = {
@@ -34,6 +37,7 @@ export function updateCustomer({ env, duplicates }: ServerContext, store: Custom
     const body = validate('customers.update', req.body);
     // Deprecated and ignored: the server sets updated_at.
     delete body.updated_at;
+    checkRegistrationPair(locations, req.tenant, body);
     return duplicates.suppress(req, customerTarget(store, req.tenant, by, req.params.value, 'value'), async () => {
       const now = wireDatetime(req.now);
       // An update that leaves the customer as it is (nothing sent, or every value as stored) writes nothing: no

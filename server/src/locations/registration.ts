@@ -3,6 +3,7 @@
  * campaign lists read it (customer_registration_countries, `international`).
  */
 import { currencyOf } from '@tally/engine';
+import { invalidRequest } from '../http/errors.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { LocationStore } from './store.js';
 
@@ -24,4 +25,15 @@ export function registrationOf(locations: Pick<LocationStore, 'locationById' | '
   if (location) return { country: location.country, currency: location.currency };
   const country = ownCountry(profile, settings);
   return { country, currency: currencyOf(country) ?? settings.currency };
+}
+
+/**
+ * A registration location sent both ways must be one location when company data has it (400 naming
+ * registration_location_code, as a trigger's location pair); a location not stored is taken as sent.
+ */
+export function checkRegistrationPair(locations: Pick<LocationStore, 'locationById'>, tenant: Tenant, body: { registration_location_id?: string | null; registration_location_code?: string | null }): void {
+  const { registration_location_id: id, registration_location_code: code } = body;
+  if (typeof id !== 'string' || typeof code !== 'string') return;
+  const location = locations.locationById(tenant, id);
+  if (location && location.code !== code) throw invalidRequest('registration_location_code', `is not the code of location ${location.id}`);
 }
