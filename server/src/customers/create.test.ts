@@ -144,6 +144,19 @@ describe('POST /customers', () => {
     expect((await server.client.post('/customers', { ...base, id: 190, referred_by: 100 })).status).toBe(200);
   });
 
+  // They were 1, 2, ...: a till numbering its customers from 1 then met them, and its new customer was refused 409.
+  it('gives a customer created by code alone an id counted down from 2^53 - 1, skipping ids taken, never one a till numbers from 1', async () => {
+    const first = await server.client.post('/customers', { ...base, code: 'WEB-1' });
+    const id: number = first.body.id;
+    expect(id).toBeLessThanOrEqual(Number.MAX_SAFE_INTEGER);
+    expect(id).toBeGreaterThan(Number.MAX_SAFE_INTEGER - 100);
+    expect(first.text).toBe(`{"status":"success","id":${id}}`);
+    expect((await server.client.post('/customers', { ...base, id: id - 1 })).status).toBe(200);
+    expect((await server.client.post('/customers', { ...base, code: 'WEB-2' })).body).toEqual({ status: 'success', id: id - 2 });
+    expect((await get('WEB-2', 'code')).body.id).toBe(id - 2);
+    for (const id of [1, 2]) expect((await server.client.post('/customers', { ...base, id })).status).toBe(200);
+  });
+
   it('keeps an id above 2^53 exact', async () => {
     const id = 9223372036854775807n;
     expect((await server.client.post('/customers', { ...base, id })).status).toBe(200);

@@ -15,7 +15,7 @@ import { recalculateTiers } from '../tiers/recalculate.js';
 import { advanceAttributeChallenges } from '../challenges/progress.js';
 import { clockOf } from '../points/request.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
-import { allocateId } from '../store/ids.js';
+import { allocateIdFromTop, JS_SAFE_MAX } from '../store/ids.js';
 import { createAttributes } from './attributes.js';
 import { defineAttributes } from './attribute-definitions.js';
 import { attachCard } from './cards.js';
@@ -72,10 +72,14 @@ export function createCustomer({ env, duplicates }: ServerContext, store: Custom
   };
 }
 
-/** A customer created by code alone gets the next free id of the Company environment. */
+/**
+ * A customer created by code alone gets the next free id of the Company environment counted down from 2^53 - 1:
+ * far from the ids a till numbers from 1, and exact for the web shops and apps (which create customers by code
+ * alone) reading the answer with JSON.parse.
+ */
 function freeId(store: CustomerStore, req: TallyRequest, env: ServerContext['env']): string {
   for (;;) {
-    const id = allocateId(env, req.tenant, 'customer');
+    const id = allocateIdFromTop(env, req.tenant, 'customer', JS_SAFE_MAX);
     if (!store.get(req.tenant, id)) return id;
   }
 }

@@ -14,13 +14,16 @@ export function allocateId(env: StoreEnv, tenant: Tenant, sequence: string): str
   return step(env, tenant, sequence, 0n, 1n);
 }
 
+/** The largest integer JavaScript's JSON.parse reads exactly (Number.MAX_SAFE_INTEGER). */
+export const JS_SAFE_MAX = 9007199254740991n;
+
 /**
- * Call inside `env.transact`. Ids counted down from 9223372036854775807, for
- * records whose ids clients also choose (carts): a client numbering its own
- * from 1 never meets one the server gave.
+ * Call inside `env.transact`. Ids counted down from `top` (9223372036854775807 unless given), for records
+ * whose ids clients also choose (carts, customers): a client numbering its own from 1 never meets one the
+ * server gave.
  */
-export function allocateIdFromTop(env: StoreEnv, tenant: Tenant, sequence: string): string {
-  return step(env, tenant, `${sequence}:from_top`, INT64_MAX + 1n, -1n);
+export function allocateIdFromTop(env: StoreEnv, tenant: Tenant, sequence: string, top = INT64_MAX): string {
+  return step(env, tenant, `${sequence}:from_top`, top + 1n, -1n);
 }
 
 /** The last id `allocateId` handed out for the sequence (undefined before the first). */
