@@ -116,7 +116,7 @@ describe('answers match their response schemas', () => {
     const every = {
       id: 520, code: 'C520', card_id: 75200, name: 'Eva', surname_1: 'Sanz', surname_2: 'Gil', email: 'eva.sanz@example.com', phone: '600 520 520', phone_prefix: '+34',
       address: 'Calle 1', address_extra: '2B', city: 'Madrid', state: 'M', postal_code: '28001', birth: '1991-03-04', gender: 'f', document_type: 'passport',
-      dni: 'x520', country: 'ES', authentication_token: 'auth-520', registration_location_id: 1, registration_location_code: 'MAD', usual_location_id: 2,
+      dni: 'x520', country: 'ES', authentication_token: 'auth-520', registration_location_id: 1, registration_location_code: 'BCN', usual_location_id: 2,
       status: 'active', password: 'secret-520', password_confirmation: 'secret-520', creation_date: '2025-01-02T03:04:05-0100',
       sms_unsubscribe: true, email_unsubscribe: false, push_unsubscribe: true, paper_free: true, collective_slug: 'staff', communications: true,
       terms: true, profiling: false, terms_accepted_at: '2025-01-02T10:00:00Z', profiling_accepted_at: '2025-01-03T10:00:00+0200', app: true,
@@ -127,7 +127,7 @@ describe('answers match their response schemas', () => {
     const answered = {
       id: 520, code: 'C520', name: 'Eva', surname_1: 'Sanz', surname_2: 'Gil', email: 'eva.sanz@example.com', phone: '600520520', phone_prefix: '+34',
       address: 'Calle 1', address_extra: '2B', city: 'Madrid', state: 'M', postal_code: '28001', birth: '1991-03-04', gender: 'f', document_type: 'passport',
-      dni: 'X520', country: 'ES', registration_location_id: 1, registration_location_code: 'MAD', usual_location_id: 2, status: 'active', merged: false,
+      dni: 'X520', country: 'ES', registration_location_id: 1, registration_location_code: 'BCN', usual_location_id: 2, status: 'active', merged: false,
       creation_date: '2025-01-02T04:04:05Z', sms_unsubscribe: true, email_unsubscribe: false, push_unsubscribe: true, paper_free: true, collective_slug: 'staff',
       communications: true, terms: true, profiling: false, terms_accepted_at: '2025-01-02T10:00:00Z', profiling_accepted_at: '2025-01-03T08:00:00Z', app: true,
       kind: 'person', preferred_language: 'es', fraudulent: false, third_party_consent: true, attributes: { spend: 10 },

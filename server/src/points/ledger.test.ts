@@ -66,6 +66,8 @@ describe('points ledger over HTTP', () => {
       [{ customer_id: 2, amount: 0, comments: 'x' }, 'amount'],
       [{ customer_id: 2, amount: 2147483648, comments: 'x' }, 'amount'],
       [{ customer_id: 2, amount: 1.5, comments: 'x' }, 'amount'],
+      [{ customer_id: 2, amount: '2147483648', comments: 'x' }, 'amount'],
+      [{ customer_id: 2, amount: '1.5', comments: 'x' }, 'amount'],
       [{ customer_id: 2, amount: 1 }, 'comments'],
       [{ amount: 1, comments: 'x' }, 'customer_id'],
       [{ customer_id: 2, customer_code: 'SEVEN', amount: 1, comments: 'x' }, 'customer_id'],
@@ -75,6 +77,9 @@ describe('points ledger over HTTP', () => {
       expect(bad.body).toEqual({ code: 'invalid_request', error: expect.stringContaining(field) });
     }
     expect((await server.client.post('/points/redeem', { customer_id: 2, amount: 2147483647, comments: 'max' })).status).toBe(200);
+    // An int64 of the contract: a string of digits too, as every int64 of a body (docs/http.md).
+    const digits = await server.client.post('/points/redeem', { customer_id: 2, amount: '007', comments: 'digits' });
+    expect(digits.body).toMatchObject({ score_used: 7, score: -31 - 2147483647 - 7 });
     const unknown = await server.client.post('/points/redeem', { customer_code: 'NOPE', amount: 1, comments: 'x' });
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('customer_not_found');

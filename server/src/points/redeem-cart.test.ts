@@ -70,6 +70,8 @@ describe('POST /points/redeem_cart', () => {
       [{ activity_id: 900, customer_id: 60 }, 400, 'invalid_request', 'amount'],
       [{ activity_id: 900, customer_id: 60, amount: 0 }, 400, 'invalid_request', 'amount'],
       [{ activity_id: 900, customer_id: 60, amount: 2147483648 }, 400, 'invalid_request', 'amount'],
+      [{ activity_id: 900, customer_id: 60, amount: '2147483648' }, 400, 'invalid_request', 'amount'],
+      [{ activity_id: 900, customer_id: 60, amount: '1000' }, 402, 'customer_not_enough_score', 'amount'],
       [{ activity_id: 900, customer_id: 999, amount: 1 }, 404, 'customer_not_found', 'customer_id'],
       [{ activity_id: 900, customer_id: 60, amount: 1, location_id: 404 }, 404, 'location_not_found', 'location_id'],
       [{ activity_id: 900, customer_id: 60, amount: 1, location_code: 'NOPE' }, 404, 'location_not_found', 'location_code'],

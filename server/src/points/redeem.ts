@@ -33,6 +33,8 @@ function answer(customer: CustomerRecord, used: number, balance: Balance): Reply
 
 export async function redeem(env: StoreEnv, customers: CustomerStore, req: TallyRequest): Promise<Reply> {
   const body = validate('points.redeem', req.body);
+  // Within 1..2147483647 (its schema's wire type), sent as a number or a string of digits.
+  const amount = Number(body.amount);
   const customer = customerFromBody(customers, req, req.body);
   const clock = clockOf(req);
   const balance = await env.transact(() => {
@@ -43,10 +45,10 @@ export async function redeem(env: StoreEnv, customers: CustomerStore, req: Tally
       customer_code: customer.code ?? null,
       created_at: wireDatetime(req.now),
       origin_info: { comments: body.comments },
-      spend: body.amount,
+      spend: amount,
     }).balance;
   });
-  return answer(customer, body.amount, balance);
+  return answer(customer, amount, balance);
 }
 
 /** The cart the points pay for: it exists, is the customer's (or nobody's), and is a purchase that still stands. */
@@ -63,6 +65,7 @@ function findCart(carts: CartStore, req: TallyRequest, body: PointsRedeemCart, c
 
 export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts: CartStore, locations: LocationStore, req: TallyRequest): Promise<Reply> {
   const body = validate('points.redeem_cart', req.body);
+  const amount = Number(body.amount);
   const location = locationOf(locations, req, body);
   const customer = customerFromBody(customers, req, req.body);
   const clock = clockOf(req);
@@ -72,8 +75,8 @@ export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts:
     requireUnmerged(customers, req.tenant, customer.id, customerNamedBy(body));
     // Checked inside the transaction, so two concurrent redemptions never spend the same points.
     const available = readBalance(env, req.tenant, customer.id, clock).score_available;
-    if (body.amount > available) {
-      throw new TallyError('customer_not_enough_score', `amount: ${body.amount} points asked, ${Math.max(0, available)} available`, 'amount');
+    if (amount > available) {
+      throw new TallyError('customer_not_enough_score', `amount: ${amount} points asked, ${Math.max(0, available)} available`, 'amount');
     }
     const spent = recordPointsWithBalance(env, req.tenant, clock, {
       type: 'activity',
@@ -83,11 +86,11 @@ export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts:
       created_at: wireDatetime(req.now),
       // The contract's activity origin_info: the cart as evaluated (its stored answer), with the redemption's comments.
       origin_cart: { cart_id: cart.id, customer_id: customer.id, ...(body.comments === undefined ? {} : { comments: body.comments }) },
-      spend: body.amount,
+      spend: amount,
     });
     // Where the cart's returns and cancellation find the spend to give back, without reading the customer's ledger.
     carts.putInTransaction(req.tenant, { ...cart, points_redemptions: [...(cart.points_redemptions ?? []), spent.transaction.id] });
     return spent.balance;
   });
-  return answer(customer, body.amount, balance);
+  return answer(customer, amount, balance);
 }

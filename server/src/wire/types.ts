@@ -1187,7 +1187,7 @@ export interface PointsRedeem {
    * A customer's code, as it names a customer in a request: at most 36 characters (contract part 1).
    */
   customer_code?: string;
-  amount: number;
+  amount: string;
   comments: string;
 }
 export interface PointsRedeemCart {
@@ -1200,7 +1200,7 @@ export interface PointsRedeemCart {
   customer_code?: string;
   location_id?: string;
   location_code?: string;
-  amount: number;
+  amount: string;
   comments?: string;
 }
 export interface PointsTransfer {
