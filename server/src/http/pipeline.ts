@@ -87,10 +87,10 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Reply 
 
   const settings = apiKey ? ctx.tenancy.getSettings(principalOf(apiKey).tenant) : undefined;
   if (apiKey && settings && protocol.rateLimiter) {
-    const retryAfter = protocol.rateLimiter.take(apiKey, settings, match.spec);
-    if (retryAfter !== undefined) {
+    const limited = protocol.rateLimiter.take(apiKey, settings, match.spec);
+    if (limited !== undefined) {
       ctx.metrics?.rateLimited(match.spec.tier);
-      return tooManyRequests(retryAfter, `Rate limit of ${match.spec.tier} exceeded`);
+      return tooManyRequests(limited.retryAfter, `Rate limit of ${limited.budgets.join(' and ')} exceeded`);
     }
   }
 

@@ -39,7 +39,7 @@ describe('rate limits per API key', () => {
     expect(ok).toBeGreaterThanOrEqual(10);
     expect(limited.length).toBeGreaterThan(0);
     expect(Number(limited[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(limited[0].body.code).toBe('too_many_requests');
+    expect(limited[0].body).toEqual({ code: 'too_many_requests', error: expect.stringMatching(/^Rate limit of tier_3 exceeded; retry after \d+ s$/) });
   });
 
   it('gives each tier its own budget (Tier 1: 60 per second)', async () => {
@@ -60,6 +60,8 @@ describe('rate limits per API key', () => {
     const client = await freshClient('--rate-limits', '{"tier_1":100000}');
     const trigger = await burst(300, () => client.post('/discounts/trigger', {}));
     expect(trigger.limited.length).toBeGreaterThan(0);
+    // The budget exhausted is named: it named Tier 1, which had room left.
+    expect(trigger.limited[0].body.error).toMatch(/^Rate limit of discounts_trigger exceeded; retry after \d+ s$/);
     const other = await burst(55, () => client.post('/carts/simulate', {}));
     expect(other.ok).toBeGreaterThan(0);
   });
@@ -101,16 +103,16 @@ describe('the contract\'s budgets, exactly', () => {
     for (const [operation, budget] of [['customers.get', 60], ['customers.create', 25], ['customers.search', 10]] as const) {
       const limiter = new RateLimiter(() => 0);
       for (let i = 0; i < budget; i++) expect(limiter.take(key('k'), settings, OPERATIONS[operation]), `${operation} request ${i + 1}`).toBeUndefined();
-      expect(limiter.take(key('k'), settings, OPERATIONS[operation]), `${operation} request ${budget + 1}`).toBe(1);
+      expect(limiter.take(key('k'), settings, OPERATIONS[operation]), `${operation} request ${budget + 1}`).toEqual({ budgets: [OPERATIONS[operation].tier], retryAfter: 1 });
     }
   });
 
   it('gives POST /discounts/trigger 50 a second within Tier 1\'s 60: the 51st waits, other Tier 1 operations take the last 10 (the refused one took from neither)', () => {
     const limiter = new RateLimiter(() => 0);
     for (let i = 0; i < 50; i++) expect(limiter.take(key('k'), settings, OPERATIONS['discounts.trigger'])).toBeUndefined();
-    expect(limiter.take(key('k'), settings, OPERATIONS['discounts.trigger'])).toBe(1);
+    expect(limiter.take(key('k'), settings, OPERATIONS['discounts.trigger'])).toEqual({ budgets: ['discounts_trigger'], retryAfter: 1 });
     for (let i = 0; i < 10; i++) expect(limiter.take(key('k'), settings, OPERATIONS['carts.simulate']), `simulate ${i + 1}`).toBeUndefined();
-    expect(limiter.take(key('k'), settings, OPERATIONS['carts.simulate'])).toBe(1);
+    expect(limiter.take(key('k'), settings, OPERATIONS['carts.simulate'])?.retryAfter).toBe(1);
   });
 
   it('refills one request every 1/limit seconds: Tier 3\'s 11th request passes 100 ms after the 10th', () => {
@@ -118,9 +120,9 @@ describe('the contract\'s budgets, exactly', () => {
     const limiter = new RateLimiter(() => now);
     for (let i = 0; i < 10; i++) limiter.take(key('k'), settings, OPERATIONS['customers.search']);
     now = 99;
-    expect(limiter.take(key('k'), settings, OPERATIONS['customers.search'])).toBe(1);
+    expect(limiter.take(key('k'), settings, OPERATIONS['customers.search'])?.retryAfter).toBe(1);
     now = 100;
     expect(limiter.take(key('k'), settings, OPERATIONS['customers.search'])).toBeUndefined();
-    expect(limiter.take(key('k'), settings, OPERATIONS['customers.search'])).toBe(1);
+    expect(limiter.take(key('k'), settings, OPERATIONS['customers.search'])?.retryAfter).toBe(1);
   });
 });

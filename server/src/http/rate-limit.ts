@@ -28,19 +28,19 @@ export class RateLimiter {
   constructor(private readonly clock: () => number = () => performance.now()) {}
 
   /**
-   * Takes one request from every budget the operation counts against.
-   * Returns undefined when allowed, else the seconds to wait (Retry-After).
+   * Takes one request from every budget the operation counts against. Returns undefined when allowed, else the
+   * budgets exhausted and the seconds to wait (Retry-After).
    */
-  take(key: ApiKeyView, settings: CompanySettings, spec: OperationSpec): number | undefined {
+  take(key: ApiKeyView, settings: CompanySettings, spec: OperationSpec): { budgets: RateLimitName[]; retryAfter: number } | undefined {
     const names: RateLimitName[] = spec.extraLimit ? [spec.tier, spec.extraLimit] : [spec.tier];
     const now = this.clock();
     const buckets = names.map((name) => {
       const limit = key.rate_limits[name] ?? settings.rate_limits[name] ?? DEFAULT_RATE_LIMITS[name];
-      return { limit, bucket: this.refill(`${key.key}\u0000${name}`, limit, now) };
+      return { name, limit, bucket: this.refill(`${key.key}\u0000${name}`, limit, now) };
     });
     const short = buckets.filter(({ bucket }) => bucket.tokens < 1);
     if (short.length > 0) {
-      return Math.max(...short.map(({ bucket, limit }) => Math.ceil((1 - bucket.tokens) / limit)), 1);
+      return { budgets: short.map(({ name }) => name), retryAfter: Math.max(...short.map(({ bucket, limit }) => Math.ceil((1 - bucket.tokens) / limit)), 1) };
     }
     for (const { bucket } of buckets) bucket.tokens -= 1;
     return undefined;

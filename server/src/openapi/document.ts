@@ -68,7 +68,7 @@ function responses(id: OperationId, spec: OperationSpec): Json {
     if (status === 403) {
       answers[403] = { description: spec.public ? 'Credentials were sent and are not valid.' : 'Credentials missing or not valid.', content: json(ref('schemas', 'responses.forbidden')) };
     } else if (status === 429) {
-      answers[429] = error(`Rate limit of ${spec.tier} exceeded (too_many_requests); Retry-After gives the seconds to wait.`, { headers: RETRY_AFTER });
+      answers[429] = error(`Rate limit of ${spec.extraLimit ? `${spec.tier} or ${spec.extraLimit}` : spec.tier} exceeded (too_many_requests); Retry-After gives the seconds to wait.`, { headers: RETRY_AFTER });
     } else if (status === 503) {
       // The operations whose body goes to the cart pools: a full pool sheds (docs/http.md, Load shedding).
       const shed = spec.workerParsesBody ? ' or the cart pool is full (CART_QUEUE_LIMIT)' : '';
