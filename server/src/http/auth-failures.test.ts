@@ -19,8 +19,11 @@ const UNKNOWN_KEY = { key: 'no-such-key', secret: TEST_SECRET };
  * GET `path` from the loopback address `from` (Linux routes all of 127.0.0.0/8 to lo): each test is a client
  * address of its own, so one client's failures cannot explain another's answer.
  */
-function get(server: TestServer, from: string, path: string, auth: { key: string; secret: string } | null): Promise<Answer> {
-  const headers = auth ? { 'X-Api-Key': auth.key, 'X-Api-Secret': auth.secret, 'X-Api-Version': '1' } : {};
+function get(server: TestServer, from: string, path: string, auth: { key: string; secret?: string } | null, version: string | null = '1'): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  if (auth) headers['X-Api-Key'] = auth.key;
+  if (auth?.secret !== undefined) headers['X-Api-Secret'] = auth.secret;
+  if (auth && version !== null) headers['X-Api-Version'] = version;
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port: server.port, localAddress: from, path, headers, agent: false }, (res) => {
       let text = '';
@@ -74,6 +77,13 @@ describe(`failed authentications per client address (${BACKEND} backend)`, () =>
 
   it('counts no request without credentials, and answers GET /check without credentials to a refused address (health checks)', async () => {
     for (let i = 0; i < 5; i += 1) expect((await get(server, '127.0.0.15', '/company', null)).status).toBe(403);
+    // Nor one whose secret is never checked (a till without the version header, a key without its secret): it
+    // guesses nothing, and 20 of them locked out every client behind the same address.
+    for (let i = 0; i < 5; i += 1) {
+      expect((await get(server, '127.0.0.15', '/company', RIGHT, null)).status).toBe(403);
+      expect((await get(server, '127.0.0.15', '/company', WRONG_SECRET, '2')).status).toBe(403);
+      expect((await get(server, '127.0.0.15', '/company', { key: TEST_KEY })).status).toBe(403);
+    }
     expect((await get(server, '127.0.0.15', '/company', RIGHT)).status).toBe(200);
     for (let i = 0; i < 3; i += 1) await get(server, '127.0.0.15', '/company', WRONG_SECRET);
     expect((await get(server, '127.0.0.15', '/company', RIGHT)).status).toBe(429);

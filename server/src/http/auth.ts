@@ -19,13 +19,18 @@ export function hasCredentials(c: Credentials): boolean {
   return c.key !== undefined || c.secret !== undefined || c.version !== undefined;
 }
 
+/** Whether the secret is checked at all: a key, its secret and the right version (otherwise 403 at once). */
+export function checksSecret(c: Credentials): c is Required<Credentials> {
+  return c.key !== undefined && c.secret !== undefined && c.version === API_VERSION;
+}
+
 /**
  * The enabled key these credentials prove, or undefined. `matches` is the secret check (tests count its calls).
  * The secret is hashed and compared whatever the key: a disabled key's stored hash, an unknown key's
  * UNKNOWN_KEY_HASH, so timing tells neither an unknown key nor a disabled one from a wrong secret.
  */
 export function authenticate(c: Credentials, tenancy: TenancyStore, matches = secretMatches): ApiKeyRecord | undefined {
-  if (c.key === undefined || c.secret === undefined || c.version !== API_VERSION) return undefined;
+  if (!checksSecret(c)) return undefined;
   const record = tenancy.getApiKey(c.key);
   const proven = matches(c.secret, record?.secret_hash ?? UNKNOWN_KEY_HASH);
   return proven && record?.enabled ? record : undefined;

@@ -6,7 +6,7 @@
  */
 import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
-import { authenticate, hasCredentials, principalOf } from './auth.js';
+import { authenticate, checksSecret, hasCredentials, principalOf } from './auth.js';
 import { FORBIDDEN, errorBody, errorReply, invalidRequest } from './errors.js';
 import { Idempotency } from './idempotency.js';
 import { canonicalBody, canonicalJson, parseJsonObject } from './json.js';
@@ -69,8 +69,10 @@ function handle(ctx: ServerContext, protocol: Protocol, raw: RawRequest): Reply 
   }
   const apiKey = needsAuthentication ? authenticate(credentials, ctx.tenancy) : undefined;
   if (needsAuthentication && !apiKey) {
-    // A request without any credentials guesses nothing (a misconfigured client, a probe): not counted.
-    if (failures && hasCredentials(credentials)) countFailure(ctx, failures, address ?? clientAddress(raw));
+    // Only a secret checked can be a guess: a request without one, or with a missing or wrong X-Api-Version (refused
+    // before its secret is looked at), is a misconfigured client or a probe, and counting it would let one till
+    // without the version header lock out every till behind its NAT.
+    if (failures && checksSecret(credentials)) countFailure(ctx, failures, address ?? clientAddress(raw));
     return FORBIDDEN;
   }
 
