@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../testing/server.js';
-import { balance, createCustomer, transactions, utcDate } from '../points/testing.js';
+import { balance, createCustomer, expectLedgerAddsUp, transactions, utcDate } from '../points/testing.js';
 import { endingSoon, passed } from '../vouchers/testing.js';
 
 const reviewSchema = {
@@ -178,6 +178,22 @@ describe('custom events over HTTP', () => {
       expect(res.body, `event ${days}`).toMatchObject({ score: 25, score_available: available, customer: { score, score_available: customerAvailable } });
       expect(await balance(server.client, 39), `event ${days}`).toMatchObject({ score, score_available: customerAvailable });
     }
+  });
+
+  // They repaid it: 10 of 30 points expired weeks before a debt of today cleared it.
+  it('repays no debt with a back-dated event\'s points already expired: they expire whole', async () => {
+    await createCustomer(server.client, 43, { code: 'E43' });
+    expect((await server.client.post('/points/redeem', { customer_id: 43, amount: 10, comments: 'debt' })).status).toBe(200);
+    const res = await server.client.post('/custom_events', { customer_id: 43, slug: 'review', data: { stars: 5 }, created_at: `${utcDate(-100)}T10:00:00Z` });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ score: 25, score_available: 0, customer: { score: -10, score_available: -10 } });
+    expect(await balance(server.client, 43)).toMatchObject({ score: -10, score_available: -10 });
+    const expired = await transactions(server.client, 43, { origin_type: 'expiration' });
+    expect(expired.map((t) => t.amount)).toEqual([-25]);
+    await expectLedgerAddsUp(server.client, 43);
+    // Points still valid repay it, as before.
+    const valid = await server.client.post('/custom_events', { customer_id: 43, slug: 'review', data: { stars: 5 }, created_at: `${utcDate(-10)}T10:00:00Z` });
+    expect(valid.body).toMatchObject({ score_available: 25, customer: { score: 15, score_available: 15 } });
   });
 
   it('takes customer_id with customer_code when both name the same customer', async () => {

@@ -142,7 +142,9 @@ export function grant(wallet: Wallet, grants: readonly Grant[], today: string): 
     if (g.from <= today) {
       movement.amount += g.amount;
       b.active = true;
-      granted.push(b);
+      // Points already expired (a back-dated event's) expire whole at the next settlement: they repay no debt,
+      // which may be younger than they are (the wallet does not date its debt).
+      if (g.to === null || g.to >= today) granted.push(b);
     } else {
       movement.pending_amount += g.amount;
     }
