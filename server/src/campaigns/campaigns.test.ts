@@ -404,17 +404,22 @@ describe('discount and points campaigns over HTTP', () => {
     const notMadrid = await post(leaf('location_id', 'neq', 10));
     // Runs anywhere once the cart is large enough.
     const madridOrLarge = await post({ or: [leaf('location_id', 'in', [10]), leaf('total', 'gte', 100)] });
+    // Nested to the 16 levels allowed: the filter's cut-down rule put a group in the deepest leaf's place, one level too
+    // many, and every list filtered by location was refused (400) for this one campaign.
+    let deep: Record<string, unknown> = leaf('total', 'gte', 1);
+    for (let level = 0; level < 15; level++) deep = { and: [deep] };
+    const deepInMadrid = await post(deep, leaf('location_id', 'in', [10]));
     const ids = async (query: Record<string, string>) => {
       const res = await server.client.get('/discounts', { query: { per_page: '100', ...query } });
       expect(res.status, res.text).toBe(200);
       const listed = (res.body.data as { id: number }[]).map((c) => c.id);
-      return [inMadrid, notBcn, bcnByCode, bcnById, notMadrid, madridOrLarge].filter((id) => listed.includes(id));
+      return [inMadrid, notBcn, bcnByCode, bcnById, notMadrid, madridOrLarge, deepInMadrid].filter((id) => listed.includes(id));
     };
     for (const atBarcelona of [{ location_code: 'BCN' }, { location_id: '11' }] as Record<string, string>[]) {
       expect(await ids(atBarcelona)).toEqual([bcnByCode, bcnById, notMadrid, madridOrLarge]);
     }
     for (const atMadrid of [{ location_code: 'MAD' }, { location_id: '10' }] as Record<string, string>[]) {
-      expect(await ids(atMadrid)).toEqual([inMadrid, notBcn, madridOrLarge]);
+      expect(await ids(atMadrid)).toEqual([inMadrid, notBcn, madridOrLarge, deepInMadrid]);
     }
     // A location company data does not know is only what was sent: no in/eq leaf names it, every not_in/neq leaf admits it.
     expect(await ids({ location_code: 'VLC' })).toEqual([notBcn, notMadrid, madridOrLarge]);

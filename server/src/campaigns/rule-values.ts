@@ -43,8 +43,8 @@ export function ruleAccepts(rule: unknown, field: string, value: string): boolea
 }
 
 const LOCATION_FIELDS = new Set(['location_id', 'location_code', 'location_feature']);
-/** An empty group: it holds (docs/rules.md). */
-const HOLDS = { and: [] };
+/** An item of the cut-down rule that holds whatever the location (a leaf on another fact: it may). */
+const HOLDS = Symbol('holds');
 /** A cart with nothing but a location: the cut-down rule reads no other fact. */
 const AT_LOCATION: Omit<CartFacts, 'location_id' | 'location_code' | 'location_features'> = {
   total: 0, original_total: 0, currency: '', attributes: {}, customer: { identified: false, attributes: {} },
@@ -75,16 +75,26 @@ const locationRules = new CompiledCache<CompiledRule | null>(4096);
 export function ruleAdmitsLocation(record: RuleRecord, location: RequestLocation): boolean {
   const cut = locationRules.get(`${tenantPrefix(location.tenant)}:${versionOf(record)}`, () => {
     const conditions = (record.rule_params.rule_conditions as { conditions?: unknown } | undefined)?.conditions;
-    return conditions === undefined || conditions === null ? null : compileRule({ conditions: locationPart(conditions) }, 'rule_conditions');
+    const part = conditions === undefined || conditions === null ? HOLDS : locationPart(conditions);
+    return part === HOLDS ? null : compileRule({ conditions: part }, 'rule_conditions');
   });
   return cut === null || cut.test({ ...AT_LOCATION, location_id: location.id, location_code: location.code, location_features: location.features ?? [] });
 }
 
+/**
+ * The location leaves of a rule, in its groups: an `and` keeps the items that do not hold anyway, an `or` with an
+ * item that holds holds. Never deeper than the rule (a group put in a leaf's place would pass the depth limit of a
+ * rule nested to it, and refuse the list).
+ */
 function locationPart(node: unknown): unknown {
   const item = node as Record<string, unknown>;
-  for (const kind of ['and', 'or'] as const) {
-    const items = item[kind];
-    if (Array.isArray(items)) return { [kind]: items.map(locationPart) };
+  if (Array.isArray(item.and)) {
+    const kept = item.and.map(locationPart).filter((part) => part !== HOLDS);
+    return kept.length === 0 ? HOLDS : { and: kept };
+  }
+  if (Array.isArray(item.or)) {
+    const parts = item.or.map(locationPart);
+    return parts.length === 0 || parts.includes(HOLDS) ? HOLDS : { or: parts };
   }
   const onLocation = !('array_field' in item) && !('conditions' in item) && LOCATION_FIELDS.has(String(item.field));
   return onLocation ? item : HOLDS;
