@@ -53,13 +53,16 @@ describe('customer merge moves the points ledger and custom events', () => {
   });
 
   it('refuses a merged customer named by customer_code naming customer_code', async () => {
-    // A cart of nobody: redeem_cart reaches the customer's check (a cart of another customer is refused first).
     const cart = await server.client.post('/carts/realtime', cartBody(10, { id: 946 }));
     expect(cart.status, cart.text).toBe(200);
+    // The merged customer's own cart: the merge made it the receiver's, so it was refused as another customer's cart.
+    const own = await server.client.post('/carts/realtime', cartBody(10, { id: 948, customer_id: 46 }));
+    expect(own.status, own.text).toBe(200);
     expect((await server.client.post('/customers/transfer', { old_customer_id: 46, new_customer_id: 47 })).status).toBe(200);
     const refused = {
       '/points/redeem': { customer_code: 'M46', amount: 1, comments: 'merged' },
       '/points/redeem_cart': { customer_code: 'M46', activity_id: 946, amount: 1 },
+      '/scores/activity_redeem': { customer_code: 'M46', activity_id: 948, amount: 1 },
       '/custom_events': { customer_code: 'M46', slug: 'visit', data: {} },
       '/discounts/redeem': { customer_code: 'M46', static_code: 'NONE', cart_id: 946, discount: 100 },
       '/challenges/1/enroll': { customer_code: 'M46' },

@@ -70,9 +70,10 @@ export async function redeemCart(env: StoreEnv, customers: CustomerStore, carts:
   const customer = customerFromBody(customers, req, req.body);
   const clock = clockOf(req);
   const balance = await env.transact(() => {
+    // A merged customer's carts are the receiver's: refused as merged (402), not as another customer's cart.
+    requireUnmerged(customers, req.tenant, customer.id, customerNamedBy(body));
     // Read inside the transaction: a cancellation committed since the request came is seen.
     const cart = findCart(carts, req, body, customer);
-    requireUnmerged(customers, req.tenant, customer.id, customerNamedBy(body));
     // Checked inside the transaction, so two concurrent redemptions never spend the same points.
     const available = readBalance(env, req.tenant, customer.id, clock).score_available;
     if (amount > available) {
