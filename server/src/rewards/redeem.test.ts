@@ -180,7 +180,8 @@ describe('reward redemption', () => {
     await customersWithPoints(server.client, [8], 100);
     const { campaignId, couponId } = await couponCampaign('Reward coupon', 'One euro off');
     const id = await createReward(server.client, { points: 10, type: 'coupon', coupon_id: couponId });
-    expect(await reward(id)).toMatchObject({ is_coupon: true, coupon: { id: couponId, name: 'One euro off' } });
+    // coupon_id reads back as written (a back office sends it back unchanged).
+    expect(await reward(id)).toMatchObject({ is_coupon: true, coupon_id: couponId, coupon: { id: couponId, name: 'One euro off' } });
     const cart = cartBody(5, { customer_id: 8, coupons_desired: 'all' });
     const applies = async () => (await server.client.post('/carts/simulate', cart)).body.effects.some((e: { rule_id: number }) => e.rule_id === campaignId);
     expect((await redeem(server.client, id, 8)).status).toBe(200);
@@ -194,7 +195,7 @@ describe('reward redemption', () => {
     const { couponId } = await couponCampaign('Gone coupon', 'Soon deleted');
     const id = await createReward(server.client, { points: 10, type: 'coupon', coupon_id: couponId, total_stock: 5 });
     expect((await server.client.delete(`/coupons/${couponId}`)).status).toBe(200);
-    expect(await reward(id, { customer_id: '13' })).toMatchObject({ is_coupon: false, coupon: null, can_redeem: true });
+    expect(await reward(id, { customer_id: '13' })).toMatchObject({ is_coupon: false, coupon_id: null, coupon: null, can_redeem: true });
     const refused = await redeem(server.client, id, 13, { process_actions: true });
     expect(refused.status, refused.text).toBe(403);
     expect(refused.body).toMatchObject({ code: 'forbidden_request', error: expect.stringMatching(/^process_actions: .*coupon was deleted/) });

@@ -35,7 +35,7 @@ describe('reward catalogue', () => {
     expect(read.body).toEqual({
       id: res.body.id, name: 'Taza', description: 'Cerámica', points: 100, flexible_score_allowed: false, is_coupon: false, status: 'active',
       available_from: null, available_to: null, type: 'physical', image_file_name: null, image_url: null, extra_money: 1.5, currency: 'EUR',
-      countries: ['ES'], categories: [{ id: 3, name: 'Home', taxonomy_slug: null, image_url: null }], partner: null, coupon: null,
+      countries: ['ES'], categories: [{ id: 3, name: 'Home', taxonomy_slug: null, image_url: null }], partner: null, coupon_id: null, coupon: null,
       total_stock: 4, available_stock: 4, redemptions_quantity: 0, redeem_chances: 'num_month', redeem_times: 2,
       validity_duration_number: 30, validity_duration_unit_option: 'days', validity_duration_date: null, validity_duration_type: 'relative',
       redemption_type: 'manual', tiers: [], location_ids: [], created_at: expect.any(String), updated_at: expect.any(String),

@@ -32,6 +32,7 @@ export function rewardView(reward: RewardRecord, ctx: ViewContext, missing?: Mis
     categories: categories.map((c) => ({ ...c, id: wireInt(c.id) })),
     // A coupon since deleted (DELETE /coupons) is no coupon: process_actions could not issue it.
     is_coupon: coupon !== null,
+    coupon_id: coupon === null ? null : coupon.id,
     coupon,
     available_stock: reward.total_stock === null ? null : Math.max(0, reward.total_stock - used),
     redemptions_quantity: used,

@@ -3199,6 +3199,10 @@ export interface RewardResponse {
     level: number;
   }[];
   /**
+   * The coupon the reward issues (as written); null without one, or once DELETE /coupons took it.
+   */
+  coupon_id?: number | null;
+  /**
    * The stores offering the reward; empty: every store of its countries.
    *
    * Items: int64 id, 1..9223372036854775807: always a JSON number, exact above 2^53 (part 1 allows a numeric string; Tally answers numbers, docs/decisions.md). A client above 2^53 parses it as a big integer.
