@@ -103,7 +103,12 @@ describe('discount and points campaigns over HTTP', () => {
     expect(badJson.status).toBe(400);
     expect(badJson.body.error).toMatch(/^rule_params\.rule_effects: /);
     const notARule = await server.client.post('/discounts', discount({ rule_conditions: '"conditions"' }));
-    expect(notARule.body).toEqual({ code: 'invalid_request', error: 'rule_params.rule_conditions: must be the JSON text of an object or an array' });
+    expect(notARule.body).toEqual({ code: 'invalid_request', error: 'rule_params.rule_conditions: must be the JSON text of an object' });
+    // The JSON text of the other kind: said in the same words (an array of conditions was "not an object or a JSON string").
+    const arrayOfConditions = await server.client.post('/discounts', discount({ rule_conditions: '[]' }));
+    expect(arrayOfConditions.body).toEqual({ code: 'invalid_request', error: 'rule_params.rule_conditions: must be the JSON text of an object' });
+    const objectOfEffects = await server.client.post('/discounts', discount({ rule_effects: '{"type":"percentage"}' }));
+    expect(objectOfEffects.body).toEqual({ code: 'invalid_request', error: 'rule_params.rule_effects: must be the JSON text of an array' });
     const after = (await server.client.get('/discounts', { query: { per_page: '100' } })).body.data.length;
     expect(after).toBe(before);
   });

@@ -135,8 +135,10 @@ function parseRuleObject(value: unknown, field: string): unknown {
     } catch {
       throw invalidRequest(field, 'is not valid JSON');
     }
-    // Valid JSON of a text or a number (`"\"str\""`) is no rule: said so, not left for the engine to call invalid JSON.
-    if (rule !== null && typeof rule !== 'object') throw invalidRequest(field, 'must be the JSON text of an object or an array');
+    // Valid JSON of another kind (`"\"str\""`, `"[]"` for conditions) is no rule: said so, in the words of the JSON
+    // text, not left for the engine to call it invalid JSON or "not an object or a JSON string".
+    const kind = field.endsWith('rule_effects') ? 'array' : 'object';
+    if (rule !== null && (typeof rule !== 'object' || Array.isArray(rule) !== (kind === 'array'))) throw invalidRequest(field, `must be the JSON text of an ${kind}`);
   }
   if (rule === null || (typeof rule === 'object' && !Array.isArray(rule) && Object.keys(rule).length === 0)) return undefined;
   return bigIntegersAsText(rule);
