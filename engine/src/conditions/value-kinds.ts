@@ -59,6 +59,18 @@ export const number: ValueKind = {
   },
 };
 
+/** A whole number from `minimum` to `maximum` (a weekday, an hour): a value outside could never be met. */
+export function wholeNumber(minimum: number, maximum: number): ValueKind {
+  return {
+    ordered: true,
+    parse(raw, path, ordering) {
+      const value = number.parse(raw, path, ordering) as number;
+      if (!Number.isInteger(value) || value < minimum || value > maximum) throw invalidRequest(path, mustBeIn('integer', { minimum, maximum }));
+      return value;
+    },
+  };
+}
+
 export const boolean: ValueKind = {
   ordered: false,
   parse(raw, path) {

@@ -1,6 +1,6 @@
 /** The fields a cart-level leaf can name (`field` of a leaf outside a line condition). */
 import type { CartFacts } from '../facts.js';
-import { attribute, boolean, id, money, number, text, type ValueKind } from '../value-kinds.js';
+import { attribute, boolean, id, money, text, wholeNumber, type ValueKind } from '../value-kinds.js';
 import { attributeName, attributeOf, type Field } from './field.js';
 
 function pathField(name: string, kind: ValueKind, read: (facts: CartFacts) => unknown): Field<CartFacts> {
@@ -25,8 +25,9 @@ const FIXED: ReadonlyMap<string, Field<CartFacts>> = new Map(
     pathField('customer.gender', text(), (f) => f.customer.gender),
     pathField('customer.kind', text(), (f) => f.customer.kind),
     pathField('customer.tier', text(), (f) => f.customer.tier),
-    pathField('creation_date.weekday', number, (f) => f.creation_date.weekday),
-    pathField('creation_date.hour', number, (f) => f.creation_date.hour),
+    // 1 Monday .. 7 Sunday, 0..23 (docs/rules.md): a weekday 8 or an hour 24 made a campaign that never ran.
+    pathField('creation_date.weekday', wholeNumber(1, 7), (f) => f.creation_date.weekday),
+    pathField('creation_date.hour', wholeNumber(0, 23), (f) => f.creation_date.hour),
   ].map((field) => [field.name, field]),
 );
 
