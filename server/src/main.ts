@@ -25,6 +25,7 @@ import { limitScans } from './store/paginate.js';
 import { openStore, witnesses, type StoreEnv, type StoreOptions } from './store/env.js';
 import { indexAuditTargets } from './audit/backfill.js';
 import { indexCartOrders } from './carts/order-index.js';
+import { indexProductEans } from './products/store.js';
 import { auditWitness } from './audit/context.js';
 import { startAuditRetention } from './audit/retention.js';
 import { logCommitMetrics } from './store/metrics.js';
@@ -62,6 +63,8 @@ async function main(): Promise<void> {
   if (indexed > 0) log.info({ entries: indexed }, 'audit log entries indexed by target');
   const ordered = await indexCartOrders(env);
   if (ordered > 0) log.info({ carts: ordered }, 'carts indexed by order id');
+  const eans = await indexProductEans(env);
+  if (eans > 0) log.info({ products: eans }, 'products indexed by EAN');
   const queued = await migrateWebhookQueue(env);
   if (queued > 0) log.info({ entries: queued }, 'webhook queue moved into one queue per subscription');
   CustomerStore.cacheAnswers(env, config.customerCacheEntries);

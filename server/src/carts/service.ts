@@ -169,11 +169,16 @@ export class CartService {
     return { body: known ? { ...body, location_code: known } : body, ...featuresOf(location) };
   }
 
-  /** Lines sent with product_code only are evaluated and stored with the product's id, when the product is known. */
+  /**
+   * Lines sent without product_id are evaluated and stored with the product's id, when the catalogue knows the
+   * product: by product_code, else by product_ean (when one product alone has that EAN).
+   */
   private resolveProducts(tenant: Tenant, request: CartRequest): void {
     for (const line of request.body.lines) {
-      if (line.product_id !== undefined || typeof line.product_code !== 'string') continue;
-      const id = this.products.productIdByCode(tenant, line.product_code);
+      if (line.product_id !== undefined) continue;
+      const id =
+        (typeof line.product_code === 'string' ? this.products.productIdByCode(tenant, line.product_code) : undefined) ??
+        (typeof line.product_ean === 'string' ? this.products.productIdByEan(tenant, line.product_ean) : undefined);
       if (id === undefined) continue;
       line.product_id = wireInt(id);
       request.product_ids.push(id);
