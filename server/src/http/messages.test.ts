@@ -251,7 +251,9 @@ describe('bad-input messages', () => {
     // A query's country filter names the value, as a list's items are named (`countries=ES,fr`): one check, countryCode.
     expect400(await client.get('/challenges', { query: { country: 'es' } }), 'country: es is not an ISO 3166-1 alpha-2 code in capitals');
     expect400(await client.get('/carts', { query: { country: 'es' } }), 'country: es is not an ISO 3166-1 alpha-2 code in capitals');
-    expect400(await client.post('/locations', { ...location, code: 'MAD/1' }), 'code: must be a text without control characters (U+0000-U+001F) or /');
+    expect400(await client.post('/locations', { ...location, code: 'MAD/1' }), 'code: must be a text without control characters (U+0000-U+001F, U+007F) or /');
+    // DEL too, as names refuse it: codes go into carts and receipts.
+    expect400(await client.post('/products', { id: 77, name: 'P', code: 'P\u007f' }), 'code: must be a text without control characters (U+0000-U+001F, U+007F) or /');
     const cart = { creation_date: '2026-11-20T10:00:00Z', total: 10, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }] };
     expect400(await client.post('/carts/simulate', { ...cart, currency: 'eur' }), 'currency: must be an ISO 4217 code in capitals');
     const params = (fields: Record<string, unknown>) => ({ rule_params: { name: 'Ten off', rule_effects: [{ type: 'percentage', value: 10 }], ...fields } });
