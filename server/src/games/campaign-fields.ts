@@ -43,3 +43,17 @@ export function mergeCampaignFields(previous: CampaignFields | undefined, body: 
 export function ruleObjectText(value: unknown): string | null {
   return value === undefined ? null : JSON.stringify(value);
 }
+
+/**
+ * A prize list whose sent ids are each sent once (a repeat is 400 naming it): two prizes of one id shared one
+ * stock counter and one delivery, so the second could never be won as itself.
+ */
+export function distinctIds<P extends { id?: string }>(prizes: P[], field: string): P[] {
+  const seen = new Set<string>();
+  prizes.forEach((prize, i) => {
+    if (prize.id === undefined) return;
+    if (seen.has(prize.id)) throw invalidRequest(`${field}[${i}].id`, 'is the id of another prize of the list');
+    seen.add(prize.id);
+  });
+  return prizes;
+}

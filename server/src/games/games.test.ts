@@ -180,7 +180,7 @@ describe('games over HTTP', () => {
   it('plays: a won discount prize issues a voucher of the discount campaign', async () => {
     const discount = await server.client.post('/discounts', {
       rule_params: { name: 'Five off', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 5, distribution: 'total' }] },
-      coupon_params: { name: 'Five off', max_redemptions: 1 },
+      coupon_params: { name: 'Five off', max_redemptions: 1, priority: 3 },
     });
     expect(discount.status, discount.text).toBe(200);
     const id = await create(game({}, [{ name: 'Voucher', outcome: 'discount', promotion_id: discount.body.id, weight: 1, stock: 10 }]));
@@ -191,7 +191,19 @@ describe('games over HTTP', () => {
     const voucher = await server.client.get(`/discounts/${outcome.voucher_code}`, { query: { search_by: 'voucher_code' } });
     expect(voucher.status).toBe(200);
     expect(voucher.body.id).toBe(discount.body.id);
+    // Issued as every voucher of its coupon is: with the coupon's priority (it was 0, used after the coupon's others).
+    expect((await server.client.get(`/vouchers/${outcome.voucher_code}`)).body).toMatchObject({ priority: 3, customer_id: who });
     expect((await server.client.get(`/games/${id}`)).body.game.game_prizes[0].available_stock).toBe(9);
+  });
+
+  // Two prizes of one id shared one stock counter and one delivery: the second was never won as itself.
+  it('refuses a prize list that sends one id twice, writing nothing', async () => {
+    const id = await create(game({}, [prize({ name: 'First', weight: 0.5 }), prize({ name: 'Second', weight: 0.5 })]));
+    const before = (await server.client.get(`/games/${id}`)).body;
+    const [first] = before.game.game_prizes;
+    const twice = await server.client.patch(`/games/${id}`, { game: { game_prizes: [{ ...prize({ name: 'X', weight: 0.5 }), id: first.id }, { ...prize({ name: 'Y', weight: 0.5 }), id: first.id }] } });
+    expect(twice.body).toEqual({ code: 'invalid_request', error: 'game.game_prizes[1].id: is the id of another prize of the list' });
+    expect((await server.client.get(`/games/${id}`)).body).toEqual(before);
   });
 
   it('a discount prize needs a coupon: refused without one when written, drawn without one it is no prize and takes no stock', async () => {

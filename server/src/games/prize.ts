@@ -6,10 +6,9 @@
 import type { CampaignStore } from '../campaigns/store.js';
 import { recordPoints } from '../points/ledger.js';
 import type { StoreEnv } from '../store/env.js';
-import { allocateId } from '../store/ids.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
-import { raiseVoucherEvent } from '../vouchers/events.js';
-import { couponTarget, generateVoucherCode, newVoucher, type VoucherTarget } from '../vouchers/issue.js';
+import { couponTarget, type VoucherTarget } from '../vouchers/issue.js';
+import { issueInTransaction } from '../vouchers/trigger.js';
 import type { VoucherStore } from '../vouchers/store.js';
 import type { GamePlayRecord, GamePrizeRecord, GameRecord } from './types.js';
 import { wireDatetime } from '../http/wire.js';
@@ -37,10 +36,9 @@ export function deliverGamePrize(d: PrizeDelivery, game: GameRecord, prize: Game
   }
   if (prize.outcome === 'discount') {
     // play() draws a discount prize only while it is deliverable, checked in this same transaction.
+    // Issued as every voucher of a coupon is (its priority too: it was 0, behind the same coupon's other vouchers).
     const target = prizeCoupon(d.campaigns, d.tenant, prize.promotion_id!)!;
-    const voucher = newVoucher({ id: allocateId(d.env, d.tenant, 'vouchers'), code: generateVoucherCode(), target, customerId, now: d.now, priority: 0, timezone: d.settings.timezone });
-    d.vouchers.putInTransaction(d.tenant, voucher);
-    raiseVoucherEvent(d.env, d.tenant, d.settings, d.now, 'voucher.issued', voucher.id);
+    const voucher = issueInTransaction(d.env, d.vouchers, d.tenant, d.settings, target, { customer_id: customerId }, d.now);
     return { voucher_id: voucher.id, voucher_code: voucher.code };
   }
   return null;

@@ -11,7 +11,7 @@ import type { CampaignStore } from '../campaigns/store.js';
 import { invalidRequest } from '../http/errors.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { GamesParamsPrize, GamesUpdate } from '../wire/types.js';
-import { mergeCampaignFields } from './campaign-fields.js';
+import { distinctIds, mergeCampaignFields } from './campaign-fields.js';
 import { prizeCoupon } from './prize.js';
 import type { InstantWinStore } from '../instant-wins/store.js';
 import type { GameStore } from './store.js';
@@ -37,7 +37,7 @@ export function buildGame(write: GameWrite, id: string, body: GamesUpdate, previ
     type: given.type ?? previous?.game.type ?? '',
     config: given.config === undefined ? (previous?.game.config ?? null) : jsonText(given.config),
     template: given.template ?? previous?.game.template ?? null,
-    prizes: given.game_prizes === undefined ? (previous?.game.prizes ?? []) : given.game_prizes.map((prize, i) => buildPrize(write, prize, i, previous)),
+    prizes: given.game_prizes === undefined ? (previous?.game.prizes ?? []) : distinctIds(given.game_prizes, 'game.game_prizes').map((prize, i) => buildPrize(write, prize, i, previous)),
   };
   const record = { id, rule_params: fields.rule_params, texts: fields.texts, static_code: fields.static_code, game, created_at: previous?.created_at ?? write.now, updated_at: write.now };
   checkCompiles(record, write.settings);

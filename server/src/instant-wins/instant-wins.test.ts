@@ -116,6 +116,14 @@ describe('instant wins over HTTP', () => {
       expect(res.body.error).toMatch(error);
     }
     expect((await server.client.get('/instant_wins', { query: { per_page: '100' } })).body.data.length).toBe(before);
+    // One prize id twice: the two shared one stock counter.
+    const id = await create(instantWin({}, [prize({ weight: 0.5 }), prize({ name: 'Cup', weight: 0.5 })]));
+    const stored = (await server.client.get(`/instant_wins/${id}`)).body;
+    const [first] = stored.instant_win.instant_win_prizes;
+    const twice = await server.client.patch(`/instant_wins/${id}`, { instant_win: { instant_win_prizes: [prize({ id: first.id, weight: 0.5 }), prize({ id: first.id, name: 'Cup', weight: 0.5 })] } });
+    expect(twice.body).toEqual({ code: 'invalid_request', error: 'instant_win.instant_win_prizes[1].id: is the id of another prize of the list' });
+    expect((await server.client.get(`/instant_wins/${id}`)).body).toEqual(stored);
+    await retire(id);
   });
 
   it('answers 404 instant_win_not_found for an unknown instant win', async () => {

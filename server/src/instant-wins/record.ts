@@ -10,7 +10,7 @@ import { compileErrorOf } from '../campaigns/compile-check.js';
 import { engineSettings } from '../campaigns/engine-settings.js';
 import { checkStaticCodeFree } from '../campaigns/static-codes.js';
 import type { CampaignStore } from '../campaigns/store.js';
-import { mergeCampaignFields } from '../games/campaign-fields.js';
+import { distinctIds, mergeCampaignFields } from '../games/campaign-fields.js';
 import type { GameStore } from '../games/store.js';
 import { invalidRequest, requiredWith } from '../http/errors.js';
 import type { RewardStore } from '../rewards/store.js';
@@ -35,7 +35,7 @@ export function buildInstantWin(write: InstantWinWrite, id: string, body: Instan
   const fields = mergeCampaignFields(previous, body, write.settings);
   checkStaticCodeFree([write.campaigns, write.instantWins, write.games], write.tenant, fields.static_code, id);
   const given = body.instant_win?.instant_win_prizes;
-  const prizes = given === undefined ? (previous?.prizes ?? []) : given.map((prize, i) => buildPrize(write, prize, i, previous));
+  const prizes = given === undefined ? (previous?.prizes ?? []) : distinctIds(given, 'instant_win.instant_win_prizes').map((prize, i) => buildPrize(write, prize, i, previous));
   const record = { id, ...fields, prizes, created_at: previous?.created_at ?? write.now, updated_at: write.now };
   checkCompiles(record, write.settings);
   return record;
