@@ -67,6 +67,12 @@ describe('start-up', () => {
     writeFileSync(file, '');
     await expect(startServer({ env: { DATA_DIR: file } })).rejects.toThrow(/^server exited \(1\) before listening: DATA_DIR \S+ cannot be opened: [^\n]+\n$/);
     rmSync(dirname(file), { recursive: true });
+    // A file named as a one-file store that is not one: lmdb-js's open ended the process with a segmentation fault.
+    const notes = join(mkdtempSync(join(tmpdir(), 'tally-test-')), 'notes.txt');
+    writeFileSync(notes, 'hello\n');
+    await expect(startServer({ env: { DATA_DIR: notes } })).rejects.toThrow(refused(`DATA_DIR ${notes} cannot be opened: ${notes} is not a Tally store (not an LMDB file)`));
+    expect(readdirSync(dirname(notes))).toEqual(['notes.txt']);
+    rmSync(dirname(notes), { recursive: true });
   });
 
   // A longer key stopped the start with lmdb-js's stack trace ("Key size is larger than the maximum key size").

@@ -4,7 +4,7 @@
  * a write is acknowledged only once it is flushed to disk (`transact`).
  * LMDB is multi-process safe, so the CLI can write while the server runs.
  */
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { open, type Database, type Key, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { CUSTOMER_ENTRIES } from './customer-entries.js';
@@ -138,8 +138,32 @@ export function storeCreation(dataDir: string): string[] {
 export const OWNER_ONLY_DIRECTORY = 0o700;
 const OWNER_ONLY_FILE = 0o600;
 
+/** LMDB's magic number (0xBEEFC0DE, little-endian) in its first meta page, after a 16- or 24-byte page header. */
+const LMDB_MAGIC = Buffer.from([0xde, 0xc0, 0xef, 0xbe]);
+
+/**
+ * Refuses a store file that is not an LMDB file (`DATA_DIR=notes.txt`): lmdb-js's open of one ended the process
+ * with a segmentation fault, nothing printed, and left a lock file beside it. An empty file becomes a new store.
+ */
+function checkStoreFile(file: string): void {
+  if (!existsSync(file) || statSync(file).isDirectory()) return;
+  const head = Buffer.alloc(32);
+  const fd = openSync(file, 'r');
+  let read: number;
+  try {
+    read = readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (read === 0) return;
+  if (!head.subarray(16, 20).equals(LMDB_MAGIC) && !head.subarray(24, 28).equals(LMDB_MAGIC)) {
+    throw new Error(`${file} is not a Tally store (not an LMDB file)`);
+  }
+}
+
 /** Opens the store, creating DATA_DIR and an empty store when there is none (lmdb-js makes the directory even read-only). */
 export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv {
+  checkStoreFile(storeFile(dataDir));
   const trackMetrics = options.trackMetrics ?? false;
   // The store holds personal data and secrets: what Tally creates is its owner's only, whatever the umask
   // (lmdb-js would make the directories 0777 and the files 0664, less the umask: world-readable under 022).
