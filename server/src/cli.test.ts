@@ -83,6 +83,12 @@ describe('the tally CLI, against the running server', () => {
     expect(bad.error).toMatchObject({ code: 'invalid_request', error: expect.stringContaining('currency') });
     const missing = await runCli(server.dataDir, 'company', 'update', 'nobody', '--name', 'x');
     expect(missing.error.code).toBe('company_not_found');
+    // A settings patch refused after its schema (a default language outside languages) renamed the Company first.
+    const before = (await runCli(server.dataDir, 'company', 'list')).output;
+    const renamed = await runCli(server.dataDir, 'company', 'update', 'acme', '--name', 'Acme 4', '--settings', '{"default_language":"es"}');
+    expect(renamed.code).toBe(1);
+    expect(renamed.error).toMatchObject({ code: 'invalid_request', error: expect.stringMatching(/^default_language: /) });
+    expect((await runCli(server.dataDir, 'company', 'list')).output).toEqual(before);
   });
 });
 

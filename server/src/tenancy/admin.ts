@@ -56,8 +56,10 @@ export async function updateCompany(
   change: { name?: string; environment: Environment; settings?: CompanyUpdate },
 ) {
   const company = requireCompany(tenancy, id);
-  if (change.name !== undefined) await tenancy.putCompany({ ...company, name: change.name });
   const tenant = { companyId: id, environment: change.environment };
+  // Checked before the name is written: a refused patch (a default_language outside languages) renamed the Company.
+  if (change.settings) applySettingsPatch(tenancy.getSettings(tenant), change.settings);
+  if (change.name !== undefined) await tenancy.putCompany({ ...company, name: change.name });
   if (change.settings) await changeSettings(tenancy, tenant, change.settings);
   return { ...requireCompany(tenancy, id), environment: change.environment, ...tenancy.getSettings(tenant) };
 }
