@@ -180,7 +180,8 @@ function send({ delivery, url, secret }: Claim, options: DispatchOptions): Promi
   return new Promise<Outcome>((resolve) => {
     // node:http(s), not fetch: its `lookup` lets the socket connect to the very addresses checked. A redirect is
     // not followed (it never is by node:http): it is a failed attempt, the subscription names where events go.
-    const request = url.startsWith('https:') ? httpsRequest : httpRequest;
+    // The scheme as the URL parser reads it: `HTTPS://` is https too.
+    const request = new URL(url).protocol === 'https:' ? httpsRequest : httpRequest;
     const req = request(url, {
       method: 'POST',
       signal,

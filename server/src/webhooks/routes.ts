@@ -43,8 +43,13 @@ function newSecret(): string {
 }
 
 export function webhookRoutes({ env, duplicates, config }: ServerContext): Routes {
-  /** The body, validated; with WEBHOOK_PRIVATE_ADDRESSES=refuse, a url naming a private address is refused before anything is stored. */
+  /**
+   * The body, validated: a url the URL parser reads (the schema's pattern alone let `http://[zz]/` and
+   * `http://h:99999/` through, and every delivery to them failed); with WEBHOOK_PRIVATE_ADDRESSES=refuse, a url
+   * naming a private address is refused before anything is stored.
+   */
   const validDestination = <T extends { url?: string }>(body: T): T => {
+    if (body.url !== undefined && !URL.canParse(body.url)) throw invalidRequest('url', 'must be an http or https URL');
     if (config.webhookPrivateAddresses === 'refuse' && body.url !== undefined && namesPrivateAddress(body.url)) {
       throw invalidRequest('url', `${DESTINATION_REFUSED}: loopback, private, link-local, documentation and other addresses that are not globally reachable are refused (WEBHOOK_PRIVATE_ADDRESSES=refuse)`);
     }

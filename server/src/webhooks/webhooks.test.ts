@@ -33,6 +33,8 @@ describe('webhooks over HTTP', () => {
     for (const [body, field] of [
       [{ url: 'ftp://example.com/hooks', events: ['cart.created'] }, 'url'],
       [{ url: 'not a url', events: ['cart.created'] }, 'url'],
+      // Written as URLs but no URL the parser reads: stored, every delivery to them failed (ERR_INVALID_URL).
+      ...['http://[zz]/', 'http://:80/', 'http://exa%mple.com/', 'http://h:99999/'].map((url) => [{ url, events: ['cart.created'] }, 'url: must be an http or https URL'] as const),
       [{ url: receiver.url, events: ['cart.exploded'] }, 'events'],
       [{ url: receiver.url, events: [] }, 'events'],
       [{ url: receiver.url }, 'events'],
@@ -205,6 +207,18 @@ describe('webhooks over HTTP', () => {
       ['webhooks.create', receiver.url.replace('http://', 'http://[redacted]@')],
     ]);
     expect(JSON.stringify(entries)).not.toMatch(/s3cret|hooks:/);
+  });
+
+  // Schemes are case-insensitive (RFC 3986): `HTTP://` was refused by the schema's pattern.
+  it('takes a url whose scheme is in capitals, and delivers to it', async () => {
+    const upper = receiver.url.replace('http://', 'HTTP://');
+    const created = await server.client.post('/webhooks', { url: upper, events: ['customer.created'] });
+    expect(created.status, created.text).toBe(200);
+    expect(created.body.url).toBe(upper);
+    expect((await server.client.post('/customers', { id: 74, name: 'Bea', registration_location_id: 1 })).status).toBe(200);
+    const [received] = await receiver.waitFor(1);
+    expect(received.event).toMatchObject({ type: 'customer.created', data: { id: 74 } });
+    expect((await server.client.delete(`/webhooks/${created.body.id}`)).status).toBe(200);
   });
 
   it('retries a failed attempt with the same event id, and gives up when the retry schedule is spent', async () => {
