@@ -55,9 +55,10 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
     if (stored !== previous) campaigns.bumpVersionInTransaction(req.tenant);
     return stored;
   };
-  /** The customer's usable voucher of a targeted instant win: its delivery. */
-  const deliveryOf = (req: TallyRequest, record: InstantWinRecord, customer: CustomerRecord) =>
-    vouchers.held(req.tenant, customer.id, req.now.toISOString(), req.settings.timezone).find((v) => String(v.campaign_id) === record.id);
+  /** The customer's usable voucher of a targeted instant win (that voucher, when `voucherId` names one): its delivery. */
+  const deliveryOf = (req: TallyRequest, record: InstantWinRecord, customer: CustomerRecord, voucherId?: string) =>
+    vouchers.held(req.tenant, customer.id, req.now.toISOString(), req.settings.timezone)
+      .find((v) => String(v.campaign_id) === record.id && (voucherId === undefined || String(v.voucher_id) === voucherId));
   const viewOf = (req: TallyRequest, record: InstantWinRecord, single: boolean, customer: CustomerRecord | undefined, loyaltyRuleHistoryId?: string) =>
     instantWinView(record, {
       tenant: req.tenant, language: req.language, settings: req.settings, counters, now: req.now,
@@ -123,9 +124,13 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
       if (!passesFilters(record, filters, customer ? playerState(customer, req.settings, locations, req.tenant).registration_country : undefined)) {
         throw new TallyError('instant_win_not_found', `id: instant win ${value} does not run for the location, countries, tier or customer asked`, 'id');
       }
-      if (by === 'loyalty_rule_history_id') return ok(viewOf(req, record, true, customer, requireInt64(value, 'id')));
-      const delivery = customer && record.rule_params.select_customers === 'targeted' ? deliveryOf(req, record, customer) : undefined;
-      return ok(viewOf(req, record, true, customer, delivery ? String(delivery.voucher_id) : undefined));
+      // A targeted one runs for a customer only with the customer's delivery, as the list says (by history id: that one).
+      const historyId = by === 'loyalty_rule_history_id' ? requireInt64(value, 'id') : undefined;
+      const delivery = customer && record.rule_params.select_customers === 'targeted' ? deliveryOf(req, record, customer, historyId) : undefined;
+      if (customer && record.rule_params.select_customers === 'targeted' && !delivery) {
+        throw new TallyError('instant_win_not_found', `id: instant win ${value} is targeted, and customer ${customer.id} holds no usable delivery of it`, 'id');
+      }
+      return ok(viewOf(req, record, true, customer, historyId ?? (delivery ? String(delivery.voucher_id) : undefined)));
     },
   };
 }

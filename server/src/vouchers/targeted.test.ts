@@ -85,6 +85,9 @@ describe('vouchers of targeted instant wins and points campaigns', () => {
       const customer = await newCustomer();
       expect(played(await cart(customer, 'all'))).toEqual([]);
       expect(await listed(customer)).not.toContainEqual(expect.objectContaining({ id: instantWin }));
+      // The single read with the customer agrees with the list: it answered 200, "can this customer play?" yes.
+      const single = (value: number, query: Record<string, string> = {}) => server.client.get(`/instant_wins/${value}`, { query: { customer_id: String(customer), ...query } });
+      expect((await single(instantWin)).body).toEqual({ code: 'instant_win_not_found', error: `id: instant win ${instantWin} is targeted, and customer ${customer} holds no usable delivery of it` });
 
       const issued = await trigger({ customer_id: customer, loyalty_rule_id: instantWin });
       expect(issued.status, issued.text).toBe(200);
@@ -94,6 +97,12 @@ describe('vouchers of targeted instant wins and points campaigns', () => {
       expectSchema((await server.client.get('/instant_wins', { query: { customer_id: String(customer) } })).text, 'instant_wins.list');
       const byDelivery = await server.client.get(`/instant_wins/${voucherId}`, { query: { search_by: 'loyalty_rule_history_id' } });
       expect(byDelivery.body).toMatchObject({ id: instantWin, loyalty_rule_history_id: voucherId });
+      expect((await single(instantWin)).body).toMatchObject({ id: instantWin, loyalty_rule_history_id: voucherId });
+      expect((await single(voucherId, { search_by: 'loyalty_rule_history_id' })).body).toMatchObject({ id: instantWin, loyalty_rule_history_id: voucherId });
+      // Another customer's delivery is not shown under this one.
+      const other = await newCustomer();
+      const theirs = await server.client.get(`/instant_wins/${voucherId}`, { query: { search_by: 'loyalty_rule_history_id', customer_id: String(other) } });
+      expect([theirs.status, theirs.body.code]).toEqual([404, 'instant_win_not_found']);
 
       // Without coupons_desired, or naming another code, the voucher is not used.
       expect(played(await cart(customer))).toEqual([]);
