@@ -6,6 +6,7 @@
  */
 import type { CustomerOwnedKind } from '../customers/owned-records.js';
 import { CustomerStore } from '../customers/store.js';
+import { withoutCustomerCode } from './present.js';
 import { CartStore } from './store.js';
 
 export const cartsKind: CustomerOwnedKind = {
@@ -26,6 +27,13 @@ export const cartsKind: CustomerOwnedKind = {
     for (const id of carts.idsOfCustomer(tenant, customerId)) {
       const cart = carts.get(tenant, id);
       if (cart) carts.removeInTransaction(tenant, cart);
+    }
+  },
+  forgetCode(env, tenant, customerId) {
+    const carts = new CartStore(env);
+    for (const id of carts.idsOfCustomer(tenant, customerId)) {
+      const cart = carts.get(tenant, id);
+      if (cart) carts.putInTransaction(tenant, withoutCustomerCode(cart, customerId));
     }
   },
 };

@@ -17,6 +17,14 @@ import type { CartRecord } from './types.js';
 /** JSON text of a cart response or read object (bigint ids written as exact JSON numbers). */
 export const cartJson = stringifyJson;
 
+/** The cart without the code of its customer `customerId` (as sent, recorded and answered): a soft delete released it. */
+export function withoutCustomerCode(cart: CartRecord, customerId: string): CartRecord {
+  const { customer_code: _sent, ...request } = cart.request;
+  const response = cartResponse(cart);
+  const customer = response.customer.map((summary) => (String(summary.id) === customerId ? { ...summary, code: null } : summary));
+  return { ...cart, customer_code: null, request, response_json: cartJson({ ...response, customer }) };
+}
+
 /** The stored evaluation response of a cart. */
 export function cartResponse(cart: CartRecord): CartResponse {
   return parseJson(cart.response_json) as CartResponse;

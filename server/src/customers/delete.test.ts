@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store/env.js';
+import { createReward, customersWithPoints, LOCATION, redeem } from '../rewards/testing.js';
+import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
 import { deleteCustomer } from './delete.js';
 import type { CustomerOwnedKind } from './owned-records.js';
@@ -45,6 +47,25 @@ describe('DELETE /customers/{value}', () => {
     expect(again.body.code).toBe('duplicate_id');
     // Its identifiers are released.
     expect((await create({ id: 3, email: 'two@example.com' })).status).toBe(200);
+  });
+
+  // The code is released and may name another person next: the records kept went on naming the deleted one by it.
+  it('a soft delete leaves no record it keeps naming the customer by its released code (carts, points, redemptions)', async () => {
+    expect((await server.client.post('/locations', LOCATION)).status).toBe(200);
+    await customersWithPoints(server.client, [60], 200, { code: 'K60' });
+    expect((await redeem(server.client, await createReward(server.client, { points: 50 }), 60)).status).toBe(200);
+    expect((await server.client.post('/carts/realtime', cartBody(10, { id: 6001, customer_code: 'K60' }))).status).toBe(200);
+    expect((await server.client.get('/carts/6001')).body).toMatchObject({ customer_code: 'K60', customer: { id: 60, code: 'K60' } });
+    expect((await del('60', { hard: 'true' })).body.deleted).toBe('soft');
+    expect((await create({ id: 61, code: 'K60' })).status).toBe(200);
+    const cart = (await server.client.get('/carts/6001')).body;
+    expect(cart).toMatchObject({ customer_id: 60, customer_code: null, customer: { id: 60, code: null } });
+    const kept = await server.client.get('/customers/60/export', { query: { search_param: 'id' } });
+    expect(kept.status, kept.text).toBe(200);
+    expect(kept.body.points_transactions.data.length).toBeGreaterThan(0);
+    expect(kept.body.reward_redemptions.data.length).toBe(1);
+    expect(kept.body.carts.data.map((c: { id: number }) => c.id)).toEqual([6001]);
+    expect(kept.text).not.toContain('K60');
   });
 
   it('requires hard and the JSON Content-Type', async () => {

@@ -57,6 +57,7 @@ export function deleteCustomer(
     return 'hard';
   }
   for (const kind of kinds) if (!kind.critical) kind.removeAll(env, tenant, record.id);
+  for (const kind of kinds) kind.forgetCode?.(env, tenant, record.id);
   const emptied: CustomerRecord = {
     id: record.id,
     status: record.status,

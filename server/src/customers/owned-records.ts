@@ -22,4 +22,9 @@ export interface CustomerOwnedKind {
   reassign(env: StoreEnv, tenant: Tenant, ids: readonly string[], from: string, to: string): void;
   /** Removes the customer's records of this kind (a delete; only non-critical kinds are removed on a soft delete). */
   removeAll(env: StoreEnv, tenant: Tenant, customerId: string): void;
+  /**
+   * A soft delete: the records the customer keeps forget its code, which is released and may name another person
+   * next (absent: the kind's records hold no code, or are removed).
+   */
+  forgetCode?(env: StoreEnv, tenant: Tenant, customerId: string): void;
 }

@@ -8,7 +8,7 @@
  */
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerOwnedKind } from '../customers/owned-records.js';
-import { customerTransactionIds, moveTransactions, removeCustomerLedger } from './ledger.js';
+import { customerTransactionIds, forgetCustomerCode, moveTransactions, removeCustomerLedger } from './ledger.js';
 
 export const pointsKind: CustomerOwnedKind = {
   name: 'score transactions',
@@ -21,4 +21,5 @@ export const pointsKind: CustomerOwnedKind = {
     moveTransactions(env, tenant, ids, ref(from), ref(to), new Date());
   },
   removeAll: removeCustomerLedger,
+  forgetCode: forgetCustomerCode,
 };

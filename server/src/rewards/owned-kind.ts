@@ -28,4 +28,11 @@ export const rewardRedemptionsKind: CustomerOwnedKind = {
     const store = new RewardStore(env);
     for (const id of store.idsOfCustomer(tenant, customerId)) store.removeInTransaction(tenant, store.getRedemption(tenant, id)!);
   },
+  forgetCode(env: StoreEnv, tenant: Tenant, customerId: string): void {
+    const store = new RewardStore(env);
+    for (const id of store.idsOfCustomer(tenant, customerId)) {
+      const redemption = store.getRedemption(tenant, id);
+      if (redemption && redemption.customer_code !== null) store.reassignInTransaction(tenant, redemption, customerId, null);
+    }
+  },
 };

@@ -47,4 +47,10 @@ export const discountRedemptionsKind: CustomerOwnedKind = {
     const store = new DiscountTransactionStore(env);
     for (const transaction of store.ofCustomer(tenant, customerId)) store.removeInTransaction(tenant, transaction);
   },
+  forgetCode(env: StoreEnv, tenant: Tenant, customerId: string): void {
+    const store = new DiscountTransactionStore(env);
+    for (const transaction of store.ofCustomer(tenant, customerId)) {
+      if (transaction.customer_code !== null) store.putInTransaction(tenant, { ...transaction, customer_code: null });
+    }
+  },
 };
