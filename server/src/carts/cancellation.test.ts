@@ -99,6 +99,19 @@ describe('POST /carts/cancellation', () => {
     expect(mirror.cashback_score_desired_unused).toBe(0);
   });
 
+  // They listed the whole cashback after a return had given back part of it, more than score_returned_to_customer.
+  it('lists in cashback_returns only the cashback the cancellation gives back, after what returns gave back', async () => {
+    await server.client.post('/carts/realtime', cart({ total: 10, lines: [{ order: 1, product_id: 100, total: 10, quantity: 1 }] }));
+    const ticket = cart({ total: 10, cashback_score_desired: 50, apply_points: false, lines: [{ order: 1, product_id: 100, total: 10, quantity: 2 }] });
+    expect((await server.client.post('/carts/realtime', ticket)).body.score_used).toBe(50);
+    const returning = cart({ total: -5, apply_points: false, lines: [{ order: 1, product_id: 100, total: -5, quantity: -1 }], returns: [{ ticket_id: ticket.id, line_order: 1, from_line_order: 1, quantity: 1 }] });
+    expect((await server.client.post('/carts/realtime', returning)).body.score_returned_to_customer).toBe(25);
+    const res = await server.client.post('/carts/cancellation', { cart_to_cancel_id: ticket.id });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.score_returned_to_customer).toBe(25);
+    expect(res.body.cashback_returns).toEqual([{ line_order: 1, score: 25 }]);
+  });
+
   it('a cart is cancelled once (an identical retry within 5 minutes answers as the first); a cancellation cannot be cancelled; unknown carts are 404', async () => {
     const body = cart({ code: 'ONCE' });
     await server.client.post('/carts/realtime', body);

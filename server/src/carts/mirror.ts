@@ -95,8 +95,22 @@ export function mirrorResponse(original: CartResponse, id: string, code: string 
     effects: original.effects.map(rollback),
     vouchers: original.vouchers.map((voucher) => ({ ...voucher, discount: -voucher.discount })),
     cashbacks: [],
-    cashback_returns: original.cashbacks.map((cashback) => ({ line_order: cashback.line_order, score: cashback.score })),
+    cashback_returns: returnedCashbacks(original.cashbacks, reversal.give_back),
     scores: original.scores.map((score) => ({ ...score, score: -score.score })),
     ...(original.additional_costs ? { additional_costs: negateCosts(original.additional_costs) as Record<string, number> } : {}),
   };
+}
+
+/**
+ * The original's cashbacks as far as the cancellation gives their points back (`give_back`, less what its returns
+ * gave back already), line by line in the original's order: they add up to `score_returned_to_customer`. A ticket
+ * whose returns gave every point back lists none (it listed them all, answering 0 points returned).
+ */
+function returnedCashbacks(cashbacks: CartResponse['cashbacks'], giveBack: number): CartResponse['cashback_returns'] {
+  let left = giveBack;
+  return cashbacks.flatMap(({ line_order, score }) => {
+    const returned = Math.min(score, left);
+    left -= returned;
+    return returned > 0 ? [{ line_order, score: returned }] : [];
+  });
 }
