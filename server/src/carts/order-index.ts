@@ -3,25 +3,14 @@
  * it opens the store, before any request (docs/carts.md, Storage), as the audit log's targets were (audit/backfill.ts).
  */
 import type { StoreEnv } from '../store/env.js';
-import { buildIndex } from '../store/migrations.js';
+import { indexKeys } from '../store/migrations.js';
 import { CART_ORDERS, orderIndexKey } from './store.js';
 import type { CartRecord } from './types.js';
 
 /** Its entry in `migrations`: the `carts` key the next batch starts at, or "done". */
 export const PROGRESS = CART_ORDERS;
 
-/** Puts the index key of every cart with an order id, `batch` carts a transaction (`buildIndex`). Returns the carts indexed. */
+/** Puts the index key of every cart with an order id, `batch` carts a transaction (`indexKeys`). Returns the carts indexed. */
 export function indexCartOrders(env: StoreEnv, batch?: number): Promise<number> {
-  const index = env.db(CART_ORDERS);
-  return buildIndex(env, {
-    source: 'carts',
-    progress: PROGRESS,
-    index(key, value) {
-      const cart = value as CartRecord;
-      if (cart.order_id === null) return false;
-      const [tenant] = key as string[];
-      index.putSync(orderIndexKey(tenant, cart.order_id, cart.id), null);
-      return true;
-    },
-  }, batch);
+  return indexKeys<CartRecord>(env, 'carts', CART_ORDERS, (tenant, cart) => (cart.order_id === null ? undefined : orderIndexKey(tenant, cart.order_id, cart.id)), batch);
 }

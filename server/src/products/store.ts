@@ -12,7 +12,7 @@
 import { TallyError } from '@tally/engine';
 import type { StoreEnv } from '../store/env.js';
 import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
-import { buildIndex } from '../store/migrations.js';
+import { indexKeys } from '../store/migrations.js';
 import { CodedRecords } from '../taxonomies/coded-records.js';
 import type { TaxonomyStore } from '../taxonomies/store.js';
 import { featureKey } from '../taxonomies/types.js';
@@ -119,15 +119,5 @@ function eanKey(tenant: string, ean: string, id: string): string[] {
  * opens the store, before any request, as the carts' order ids (carts/order-index.ts). Returns the products indexed.
  */
 export function indexProductEans(env: StoreEnv, batch?: number): Promise<number> {
-  const index = env.db(PRODUCT_EANS);
-  return buildIndex(env, {
-    source: 'products',
-    progress: PRODUCT_EANS,
-    index(key, value) {
-      const product = value as ProductRecord;
-      if (!product.ean) return false;
-      index.putSync(eanKey((key as string[])[0], product.ean, product.id), null);
-      return true;
-    },
-  }, batch);
+  return indexKeys<ProductRecord>(env, 'products', PRODUCT_EANS, (tenant, product) => (product.ean ? eanKey(tenant, product.ean, product.id) : undefined), batch);
 }

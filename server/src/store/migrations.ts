@@ -36,6 +36,24 @@ export async function buildIndex(env: StoreEnv, build: IndexBuild, batch = 10_00
   }
 }
 
+/**
+ * `buildIndex` of an index whose keys are the records' own (`keyOf`: the key of a record of the tenant, or undefined
+ * when it has none), each holding null; its progress is the `migrations` entry named as the index.
+ */
+export function indexKeys<R>(env: StoreEnv, source: string, index: string, keyOf: (tenant: string, record: R) => Key | undefined, batch?: number): Promise<number> {
+  const db = env.db(index);
+  return buildIndex(env, {
+    source,
+    progress: index,
+    index(key, value) {
+      const indexKey = keyOf(String((key as Key[])[0]), value as R);
+      if (indexKey === undefined) return false;
+      db.putSync(indexKey, null);
+      return true;
+    },
+  }, batch);
+}
+
 function indexSome(env: StoreEnv, build: IndexBuild, batch: number): { count: number; done: boolean } {
   const next = migrations(env).get(build.progress) as Key[] | undefined;
   let read = 0;
