@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readConfig } from './config.js';
+import { readPoolOptions } from './pool/pool.js';
 
 describe('start-up settings', () => {
   it('state a number\'s range in the words of every other range (docs/decisions.md), naming the setting and the value', () => {
@@ -11,6 +12,22 @@ describe('start-up settings', () => {
     expect(() => readConfig({ WEBHOOK_RETRY_SECONDS: '30,-1' })).toThrow('WEBHOOK_RETRY_SECONDS must be a number of at least 0, got -1');
     expect(() => readConfig({ REFERRAL_POLL_INTERVAL_MS: '-5' })).toThrow('REFERRAL_POLL_INTERVAL_MS must be a number of at least 0, got -5');
     expect(readConfig({ PORT: '0', METRICS_PORT: '65535' })).toMatchObject({ port: 0, metricsPort: 65535, referralPollMs: 200 });
+  });
+
+  // `KEY=${UNSET}` in a compose or unit file: empty read as 0, which turned the failed-authentication limit, queue
+  // bounds and settlement off, and listened on a random port.
+  it('take a setting set empty as unset: its default applies', () => {
+    const empty = Object.fromEntries(['PORT', 'AUTH_FAILURE_LIMIT', 'AUDIT_LOG_RETENTION_DAYS', 'POINTS_SETTLEMENT_INTERVAL_MS', 'STORE_FILE_HEADROOM_MB', 'METRICS_PORT', 'LOG_LEVEL'].map((name) => [name, '']));
+    expect(readConfig({ ...empty, WEBHOOK_TIMEOUT_MS: '  ' })).toEqual(readConfig({}));
+    expect(readConfig({ AUTH_FAILURE_LIMIT: '' })).toMatchObject({ port: 8080, authFailureLimit: 20, auditRetentionDays: 365 });
+    expect(readPoolOptions({ WORKERS: '', CART_QUEUE_LIMIT: '', CART_TASKS_PER_WORKER: '' })).toEqual(readPoolOptions({}));
+  });
+
+  it('refuse METRICS_PORT equal to PORT on the same host: metrics have a port of their own', () => {
+    expect(() => readConfig({ PORT: '4721', METRICS_PORT: '4721' })).toThrow('METRICS_PORT must be another port than PORT (4721): metrics are served on a port of their own');
+    expect(() => readConfig({ PORT: '4721', METRICS_PORT: '4721', HOST: '0.0.0.0', METRICS_HOST: '10.0.0.5' })).toThrow(/^METRICS_PORT must be another port/);
+    expect(readConfig({ PORT: '4721', METRICS_PORT: '4721', HOST: '10.0.0.4', METRICS_HOST: '10.0.0.5' })).toMatchObject({ port: 4721, metricsPort: 4721 });
+    expect(readConfig({ PORT: '0', METRICS_PORT: '0' })).toMatchObject({ port: 0, metricsPort: 0 });
   });
 
   it('take LIST_SCAN_LIMIT as a whole number of at least 1 (default 1000): 0 would end no filtered list', () => {

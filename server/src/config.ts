@@ -73,9 +73,18 @@ export interface TlsFiles {
  */
 export class StartupRefusal extends Error {}
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * The settings given: a variable set empty (`AUTH_FAILURE_LIMIT=${UNSET}` in a compose or unit file) is unset, so
+ * its default applies. It read as 0: no failed-authentication limit, no queue bound, no settlement, a random PORT.
+ */
+export function givenSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''));
+}
+
+export function readConfig(given: NodeJS.ProcessEnv = process.env): Config {
+  const env = givenSettings(given);
   const port = portNumber(env.PORT ?? '8080', 'PORT');
-  return {
+  const config: Config = {
     host: env.HOST || '127.0.0.1',
     port,
     dataDir: env.DATA_DIR || './data',
@@ -102,6 +111,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditPruneMs: nonNegative(env.AUDIT_LOG_PRUNE_INTERVAL_MS ?? '3600000', 'AUDIT_LOG_PRUNE_INTERVAL_MS'),
     tls: tlsFiles(env),
   };
+  checkMetricsPort(config);
+  return config;
+}
+
+const WILDCARD_HOSTS = ['0.0.0.0', '::'];
+
+/** Metrics never on the API's own port: that start failed naming PORT, "another process listens on it" (itself). */
+function checkMetricsPort({ host, port, metricsHost, metricsPort }: Config): void {
+  if (metricsPort === undefined || metricsPort === 0 || metricsPort !== port) return;
+  if (metricsHost === host || WILDCARD_HOSTS.includes(host) || WILDCARD_HOSTS.includes(metricsHost)) {
+    throw new StartupRefusal(`METRICS_PORT must be another port than PORT (${port}): metrics are served on a port of their own`);
+  }
 }
 
 /**

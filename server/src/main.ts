@@ -13,7 +13,7 @@
 import { readConfig, StartupRefusal } from './config.js';
 import { CustomerStore } from './customers/store.js';
 import { migrateDuplicateHolders } from './customers/duplicate-holders.js';
-import { createLogger } from './log.js';
+import { announcements, createLogger } from './log.js';
 import { DUPLICATE_WINDOW_MS, DuplicateSuppressor } from './http/duplicates.js';
 import { CartRepeats } from './carts/repeats.js';
 import { Idempotency, idempotencyWitness } from './http/idempotency.js';
@@ -133,7 +133,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   // Only now: a SIGTERM sent as soon as this line is read must find the handler (else its default ends the process).
-  log.info({ host: config.host, port: server.port, backend: BACKEND, tls: config.tls !== undefined }, 'listening');
+  announcements(log).info({ host: config.host, port: server.port, backend: BACKEND, tls: config.tls !== undefined }, 'listening');
 }
 
 /** A worker thread still loading its module when the process exits can abort it (pool.ts); one that never loads is given up. */

@@ -21,7 +21,7 @@ import { Piscina } from 'piscina';
 import { isLeftOutMessage, type LeftOutCampaigns } from '../carts/left-out.js';
 import { logCompile, onEachCompile } from '../carts/programs.js';
 import { CartService, type CartTask } from '../carts/service.js';
-import { oneOf, settingOutOfRange } from '../config.js';
+import { givenSettings, oneOf, settingOutOfRange } from '../config.js';
 import { OVERLOADED } from '../http/errors.js';
 import type { Logger } from '../log.js';
 import type { StoreEnv } from '../store/env.js';
@@ -60,7 +60,8 @@ export interface PoolOptions {
   start: 'eager' | 'lazy';
 }
 
-export function readPoolOptions(env: NodeJS.ProcessEnv = process.env): PoolOptions {
+export function readPoolOptions(given: NodeJS.ProcessEnv = process.env): PoolOptions {
+  const env = givenSettings(given);
   const integer = (name: string, fallback: number, minimum: number): number => {
     const value = Number(env[name] ?? fallback);
     if (!Number.isInteger(value) || value < minimum) throw settingOutOfRange(name, 'integer', { minimum }, env[name]);

@@ -74,4 +74,18 @@ describe('start-up bootstrap', () => {
       await server.dispose();
     }
   });
+
+  // Only its hash is stored: at a quieter LOG_LEVEL the secret was never shown, and lost for good.
+  it('prints the first key and where it listens whatever LOG_LEVEL, silent too; nothing else', async () => {
+    const server = await startServer({ noBootstrap: true, env: { LOG_LEVEL: 'silent' } });
+    try {
+      const printed = server.lines.map((line) => JSON.parse(line));
+      expect(printed.map((entry) => entry.msg)).toEqual(['created the first API key; the secret is shown only now', 'listening']);
+      const { key, secret } = printed[0];
+      expect((await server.clientFor({ key, secret }).get('/company')).status).toBe(200);
+      expect(printed[1]).toMatchObject({ backend: expect.stringMatching(/^(native|fallback)$/) });
+    } finally {
+      await server.dispose();
+    }
+  });
 });

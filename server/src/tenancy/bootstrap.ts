@@ -7,7 +7,7 @@
  * on an empty store: create `default` with a random sandbox key and print key
  * and secret once.
  */
-import type { Logger } from '../log.js';
+import { announcements, type Logger } from '../log.js';
 import { createApiKey, createCompany } from './admin.js';
 import { hashSecret } from './secrets.js';
 import type { TenancyStore } from './store.js';
@@ -42,5 +42,6 @@ export async function bootstrap(
     { companyId: BOOTSTRAP_COMPANY, environment: 'sandbox', description: 'first key, created at start-up' },
     now,
   );
-  log.info({ company: BOOTSTRAP_COMPANY, environment: 'sandbox', key: created.key, secret: created.secret }, 'created the first API key; the secret is shown only now');
+  // Whatever LOG_LEVEL says: only the secret's hash is stored, so a quieter level (warn, silent) lost it for good.
+  announcements(log).info({ company: BOOTSTRAP_COMPANY, environment: 'sandbox', key: created.key, secret: created.secret }, 'created the first API key; the secret is shown only now');
 }
