@@ -126,9 +126,10 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
       }
       // A targeted one runs for a customer only with the customer's delivery, as the list says (by history id: that one).
       const historyId = by === 'loyalty_rule_history_id' ? requireInt64(value, 'id') : undefined;
-      const delivery = customer && record.rule_params.select_customers === 'targeted' ? deliveryOf(req, record, customer, historyId) : undefined;
-      if (customer && record.rule_params.select_customers === 'targeted' && !delivery) {
-        throw new TallyError('instant_win_not_found', `id: instant win ${value} is targeted, and customer ${customer.id} holds no usable delivery of it`, 'id');
+      const forCustomer = record.rule_params.select_customers === 'targeted' ? customer : undefined;
+      const delivery = forCustomer && deliveryOf(req, record, forCustomer, historyId);
+      if (forCustomer && !delivery) {
+        throw new TallyError('instant_win_not_found', `id: instant win ${value} is targeted, and customer ${forCustomer.id} holds no usable delivery of it`, 'id');
       }
       return ok(viewOf(req, record, true, customer, historyId ?? (delivery ? String(delivery.voucher_id) : undefined)));
     },

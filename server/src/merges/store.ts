@@ -5,7 +5,7 @@
  */
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
-import { idKey, tenantPrefix } from '../store/keys.js';
+import { idKey, tenantPrefix, under } from '../store/keys.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { MergeRecord, UnmergeLogEntry } from './types.js';
 
@@ -62,8 +62,7 @@ export class MergeStore {
 
   /** The pending transfer-new merges into `customerId` (the queue holds only merges not yet completed or given up). */
   pendingInto(tenant: Tenant, customerId: string): MergeRecord[] {
-    const prefix = [tenantPrefix(tenant)];
-    return [...this.queue.getRange({ start: prefix, end: [...prefix, '\uffff'] })]
+    return [...this.queue.getRange(under([tenantPrefix(tenant)]))]
       .map(({ value }) => this.get(tenant, (value as QueuedMerge).merge_id))
       .filter((merge): merge is MergeRecord => merge?.status === 'pending' && merge.new_customer_id === customerId);
   }

@@ -377,15 +377,15 @@ export async function settleIfDue(env: StoreEnv, tenant: Tenant, customerId: Id,
   await env.transact(() => settleCustomer(env, tenant, customerId, customerCode, clock));
 }
 
-/** Ids of the customer's points transactions, in id order. */
 /** Inside `env.transact` (a soft delete): the customer's transactions record no code of it. */
 export function forgetCustomerCode(env: StoreEnv, tenant: Tenant, customerId: string): void {
   for (const id of customerTransactionIds(env, tenant, customerId)) {
     const tx = getTransaction(env, tenant, id);
-    if (tx && tx.customer_code !== null) env.db(TRANSACTIONS).putSync([tenantPrefix(tenant), idKey(id)], { ...tx, customer_code: null });
+    if (tx && tx.customer_code !== null) store(env, tenant, { ...tx, customer_code: null });
   }
 }
 
+/** Ids of the customer's points transactions, in id order. */
 export function customerTransactionIds(env: StoreEnv, tenant: Tenant, customerId: string): string[] {
   const prefix = [tenantPrefix(tenant), idKey(customerId)];
   return [...byCustomer(env).getKeys(under(prefix))].map((key) => idFromKey(String((key as string[])[2])));

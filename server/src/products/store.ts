@@ -11,7 +11,7 @@
  */
 import { TallyError } from '@tally/engine';
 import type { StoreEnv } from '../store/env.js';
-import { idFromKey, idKey, tenantPrefix } from '../store/keys.js';
+import { idFromKey, idKey, tenantPrefix, under } from '../store/keys.js';
 import { indexKeys } from '../store/migrations.js';
 import { CodedRecords } from '../taxonomies/coded-records.js';
 import type { TaxonomyStore } from '../taxonomies/store.js';
@@ -39,8 +39,7 @@ export class ProductStore {
 
   /** The id of the one product with this EAN (cart lines may carry only product_ean); none when no or several products have it. */
   productIdByEan(tenant: Tenant, ean: string): string | undefined {
-    const prefix = [tenantPrefix(tenant), ean];
-    const found = [...this.eans.getKeys({ start: prefix, end: [...prefix, '\uffff'], limit: 2 })] as string[][];
+    const found = [...this.eans.getKeys({ ...under([tenantPrefix(tenant), ean]), limit: 2 })] as string[][];
     return found.length === 1 ? idFromKey(found[0][2]) : undefined;
   }
 

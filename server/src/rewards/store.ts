@@ -100,7 +100,7 @@ export class RewardStore {
     return [...this.redemptions.getRange({ start: prefix, end: [...prefix, END] })].map(({ value }) => value as string);
   }
 
-  /** Inside `env.transact`: the redemption belongs to another customer (a merge), with its use counted there. */
+  /** Inside `env.transact`: the redemption belongs to `to`, known by `toCode` (a merge, with its use counted there; a soft delete, `to` itself without code). */
   reassignInTransaction(tenant: Tenant, redemption: RedemptionRecord, to: string, toCode: string | null): void {
     const prefix = tenantPrefix(tenant);
     const order = newestFirstKey(redemption.id);

@@ -114,7 +114,16 @@ export function witnesses(...list: Witness[]): Witness {
  * named with a dot (`mktemp -d`'s `/tmp/tmp.AbC123`, `/srv/tally-2.1`) for a file, and fail to open it.
  */
 export function isSingleFileStore(dataDir: string): boolean {
-  return extname(dataDir) !== '' && statSync(dataDir, { throwIfNoEntry: false })?.isDirectory() !== true;
+  return extname(dataDir) !== '' && !isDirectory(dataDir);
+}
+
+/** Whether `path` is a directory; a path that cannot be looked at (no permission, a file on the way) is none: its open says why. */
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
+  }
 }
 
 /** The store's file: DATA_DIR/data.mdb, or DATA_DIR itself for a single-file store. */
@@ -146,7 +155,7 @@ const LMDB_MAGIC = Buffer.from([0xde, 0xc0, 0xef, 0xbe]);
  * with a segmentation fault, nothing printed, and left a lock file beside it. An empty file becomes a new store.
  */
 function checkStoreFile(file: string): void {
-  if (!existsSync(file) || statSync(file).isDirectory()) return;
+  if (!existsSync(file) || isDirectory(file)) return;
   const head = Buffer.alloc(32);
   const fd = openSync(file, 'r');
   let read: number;
