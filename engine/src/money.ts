@@ -44,6 +44,8 @@ export function toCents(value: unknown, field: string, minimum = -MAX_AMOUNT): n
     if (!cents.isInteger()) throw invalidRequest(field, 'must have at most two decimals');
     return cents.isZero() ? 0 : cents.toNumber();
   }
+  // An integer beyond 2^53 (lossless JSON) is a number, and beyond MAX_AMOUNT.
+  if (typeof value === 'bigint') throw outOfRange(field, minimum);
   throw invalidRequest(field, mustBe('number'));
 }
 

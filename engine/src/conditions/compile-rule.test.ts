@@ -51,6 +51,28 @@ describe('compileRule', () => {
     expect(rule.test(cartFacts({ lines: [{ product_id: '9223372036854775806' }] }))).toBe(false);
   });
 
+  it('compares an attribute with an integer literal beyond 2^53 exactly, as the lossless facts hold it', () => {
+    const attribute = (operator: string, literal: string) =>
+      compileRule(`{"conditions":{"and":[{"field":"attributes.card","operator":"${operator}","value":${literal}}]}}`, 'rule_conditions');
+    const card = (value: unknown) => cartFacts({ attributes: { card: value } });
+    const eq = attribute('eq', '9007199254740993');
+    expect(eq.test(card(9007199254740993n))).toBe(true);
+    expect(eq.test(card(9007199254740992))).toBe(false);
+    expect(eq.test(card('9007199254740993'))).toBe(false);
+    const gt = attribute('gt', '9223372036854775806');
+    expect(gt.test(card(9223372036854775807n))).toBe(true);
+    expect(gt.test(card(9223372036854775806n))).toBe(false);
+    expect(attribute('eq', '123456789012345678901234567890').test(card(123456789012345678901234567890n))).toBe(true);
+    expect(attribute('lt', '123456789012345678901234567890').test(card(123456789012345678901234567889n))).toBe(true);
+    expect(compileRule('{"conditions":{"and":[{"field":"attributes.card","operator":"eq","value":1},{"field":"attributes.card","operator":"eq","value":9007199254740993}]}}', 'rule_conditions').test(card(1))).toBe(false);
+  });
+
+  it('refuses a money or small-number field compared with an integer beyond 2^53, naming its range', () => {
+    const leaf = (field: string) => () => compileRule(`{"conditions":{"and":[{"field":"${field}","operator":"lt","value":9007199254740993}]}}`, 'rule_conditions');
+    expect(leaf('total')).toThrow(/must be a number between/);
+    expect(leaf('creation_date.hour')).toThrow(/must be an integer between 0 and 23/);
+  });
+
   it('does not touch long digit runs inside JSON strings', () => {
     const rule = compileRule('{"conditions":{"and":[{"field":"channel","operator":"eq","value":"web 12345678901234567890"}]}}', 'rule_conditions');
     expect(rule.test(cartFacts({ channel: 'web 12345678901234567890' }))).toBe(true);

@@ -10,8 +10,11 @@ import type { Scalar } from './operators/index.js';
 import { money, number } from './value-kinds.js';
 
 export interface GroupTotal {
-  /** The condition's value: `fast` compared with `total(...)`, `json` compared by the reference with its own sum. */
-  value(raw: unknown, path: string): { fast: number; json: Scalar };
+  /**
+   * The condition's value: `fast` compared with `total(...)`, `json` compared by the reference with its own sum. An integer
+   * beyond 2^53 stays a bigint in a count and a quantity's `json` (compared exactly); money is refused beyond MAX_AMOUNT.
+   */
+  value(raw: unknown, path: string): { fast: number | bigint; json: Scalar };
   total(lines: readonly LineFacts[], matches: (line: LineFacts) => boolean): number;
   /** Extra params of the reference's `lines` fact (none: it counts). */
   readonly jreParams: Record<string, string>;
@@ -21,7 +24,7 @@ const MILLIONTHS = 1e6;
 
 const count: GroupTotal = {
   value(raw, path) {
-    const n = number.parse(raw, path, true) as number;
+    const n = number.parse(raw, path, true) as number | bigint;
     return { fast: n, json: n };
   },
   total(lines, matches) {
@@ -49,7 +52,7 @@ function moneyTotal(key: 'total' | 'original_total'): GroupTotal {
 
 const quantity: GroupTotal = {
   value(raw, path) {
-    const q = number.parse(raw, path, true) as number;
+    const q = number.parse(raw, path, true) as number | bigint;
     const scaled = new Decimal(String(q)).times(MILLIONTHS);
     if (!scaled.isInteger()) throw invalidRequest(path, 'a quantity has at most six decimals');
     return { fast: scaled.toNumber(), json: q };

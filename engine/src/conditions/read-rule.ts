@@ -1,16 +1,12 @@
 /** A rule as received (object, JSON string, or nothing) down to its `conditions` group. */
 import { invalidRequest } from '../errors.js';
+import { parseJson as parseJsonLosslessly } from '../json.js';
 import { isPlainObject } from './compile-leaf.js';
 
-/** Integer literals beyond 2^53 (outside strings) would lose digits in JSON.parse: they are read as strings. */
-const STRING_OR_BIG_INTEGER = /"(?:[^"\\]|\\.)*"|(?<=[:[,\s])-?\d{16,}(?![\d.eE])/g;
-
+/** Lossless: an integer literal beyond 2^53 is a bigint, compared exactly (an id, an attribute), as in a request body. */
 function parseJson(text: string, field: string): unknown {
-  const safe = text.replace(STRING_OR_BIG_INTEGER, (token) =>
-    token.startsWith('"') || Number.isSafeInteger(Number(token)) ? token : `"${token}"`,
-  );
   try {
-    return JSON.parse(safe);
+    return parseJsonLosslessly(text);
   } catch (error) {
     throw invalidRequest(field, `is not valid JSON (${(error as Error).message})`);
   }

@@ -43,16 +43,18 @@ export function text(options: { upperCase?: boolean } = {}): ValueKind {
   return {
     ordered: false,
     parse(raw, path) {
-      if (typeof raw === 'number' && Number.isFinite(raw)) raw = String(raw);
+      if ((typeof raw === 'number' && Number.isFinite(raw)) || typeof raw === 'bigint') raw = String(raw);
       if (typeof raw !== 'string') throw invalidRequest(path, mustBe('string'));
       return options.upperCase ? raw.toUpperCase() : raw;
     },
   };
 }
 
+/** A number, or an integer beyond 2^53 as a bigint (compared exactly). */
 export const number: ValueKind = {
   ordered: true,
   parse(raw, path) {
+    if (typeof raw === 'bigint') return raw;
     if (typeof raw === 'string' && NUMERIC.test(raw)) raw = Number(raw);
     if (typeof raw !== 'number' || !Number.isFinite(raw)) throw invalidRequest(path, mustBe('number'));
     return raw;
@@ -64,8 +66,8 @@ export function wholeNumber(minimum: number, maximum: number): ValueKind {
   return {
     ordered: true,
     parse(raw, path, ordering) {
-      const value = number.parse(raw, path, ordering) as number;
-      if (!Number.isInteger(value) || value < minimum || value > maximum) throw invalidRequest(path, mustBeIn('integer', { minimum, maximum }));
+      const value = number.parse(raw, path, ordering);
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < minimum || value > maximum) throw invalidRequest(path, mustBeIn('integer', { minimum, maximum }));
       return value;
     },
   };
@@ -80,15 +82,19 @@ export const boolean: ValueKind = {
   },
 };
 
-/** Attributes hold any flat JSON value: compared strictly (no coercion); orderings need a number. */
+/**
+ * Attributes hold any flat JSON value: compared strictly (no coercion); orderings need a number. An integer beyond
+ * 2^53 is a bigint in the rule as in the facts (lossless JSON), so it compares exactly.
+ */
 export const attribute: ValueKind = {
   ordered: true,
   parse(raw, path, ordering) {
+    const isNumber = (typeof raw === 'number' && Number.isFinite(raw)) || typeof raw === 'bigint';
     if (ordering) {
-      if (typeof raw !== 'number' || !Number.isFinite(raw)) throw invalidRequest(path, 'must be a number for an ordering operator');
+      if (!isNumber) throw invalidRequest(path, 'must be a number for an ordering operator');
       return raw;
     }
-    if (typeof raw === 'string' || typeof raw === 'boolean' || (typeof raw === 'number' && Number.isFinite(raw))) return raw;
+    if (typeof raw === 'string' || typeof raw === 'boolean' || isNumber) return raw;
     throw invalidRequest(path, mustBe('string', 'number', 'boolean'));
   },
 };

@@ -77,6 +77,46 @@ describe('discount and points campaigns over HTTP', () => {
     expect([elsewhere.includes(asString.body.id), elsewhere.includes(asObject.body.id)]).toEqual([false, false]);
   });
 
+  it('compares an attribute with an integer beyond 2^53 exactly, in a rule sent as a JSON string or as an object, and answers it as sent', async () => {
+    const card = 9007199254740993n;
+    const huge = 123456789012345678901234567890n;
+    const onCard = (operator: string, value: string) => `{"conditions": {"and": [{"field": "customer.attributes.card", "operator": "${operator}", "value": ${value}}]}}`;
+    const schema = { type: 'object', properties: { card: { type: ['integer', 'string'] } } };
+    expect((await server.client.patch('/company', { customer_attribute_schema: schema })).status).toBe(200);
+    const ids: number[] = [];
+    for (const [name, rule] of [
+      ['eq (text)', onCard('eq', '9007199254740993')],
+      ['eq (object)', { conditions: { and: [{ field: 'customer.attributes.card', operator: 'eq', value: card }] } }],
+      ['lt beyond int64 (text)', onCard('lt', '123456789012345678901234567890')],
+    ] as const) {
+      const created = await server.client.post('/discounts', discount({ name, rule_conditions: rule }));
+      expect(created.status, created.text).toBe(200);
+      ids.push(created.body.id);
+    }
+    expect((await server.client.get(`/discounts/${ids[1]}`)).body.rule_conditions).toContain('"value":9007199254740993}');
+    expect((await server.client.get(`/discounts/${ids[2]}`)).body.rule_conditions).toContain(`"value":${huge}}`);
+    const applied = async (customerId: number, value: bigint | string) => {
+      const customer = await server.client.post('/customers', { id: customerId, name: 'Card holder', registration_location_id: 1, attributes: { card: value } });
+      expect(customer.status, customer.text).toBe(200);
+      const cart = await server.client.post('/carts/simulate', cartBody(20, { customer_id: customerId }));
+      expect(cart.status, cart.text).toBe(200);
+      return ids.map((id) => cart.body.effects.some((e: { rule_id: number }) => e.rule_id === id));
+    };
+    expect(await applied(9901, card)).toEqual([true, true, true]);
+    // 2^53, one less than the rule's integer; and the integer's text, which a rule's literal used to be read as.
+    expect(await applied(9902, 9007199254740992n)).toEqual([false, false, true]);
+    expect(await applied(9903, '9007199254740993')).toEqual([false, false, false]);
+  });
+
+  it('stores an integer beyond int64 in a rule, and answers it as sent', async () => {
+    const rule = { conditions: { and: [{ field: 'customer.attributes.card', operator: 'neq', value: 123456789012345678901234567890n }] } };
+    const created = await server.client.post('/discounts', discount({ name: 'Huge', rule_conditions: rule }));
+    expect(created.status, created.text).toBe(200);
+    const read = await server.client.get(`/discounts/${created.body.id}`);
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.rule_conditions).toBe('{"conditions":{"and":[{"field":"customer.attributes.card","operator":"neq","value":123456789012345678901234567890}]}}');
+  });
+
   it('takes null, "" and {} for a rule object as absent: not stored on create, removed by PATCH', async () => {
     const application = { conditions: { and: [{ array_field: 'lines', conditions: [{ field: 'product_id', operator: 'eq', value: 1 }] }] } };
     for (const absent of [null, '', '{}', {}]) {

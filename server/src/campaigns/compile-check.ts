@@ -4,6 +4,7 @@
  */
 import { CART_EVENT, compileCampaigns, isCartCampaign, TallyError } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
+import { stringifyJson } from '../http/json.js';
 import { fixedPoints } from '../instant-wins/points-prize.js';
 import type { CompanySettings } from '../tenancy/types.js';
 import { engineSettings } from './engine-settings.js';
@@ -30,7 +31,7 @@ export function checkCompiles(record: CampaignRecord, settings: CompanySettings)
  * what binds it (`when`, `custom_entity_definition_id`, `rule_effects`): one stored before stays editable.
  */
 export function checkBinding(record: CampaignRecord, previous?: CampaignRecord): void {
-  const bindingOf = ({ rule_params: params }: CampaignRecord) => JSON.stringify([params.when, params.custom_entity_definition_id, params.rule_effects]);
+  const bindingOf = ({ rule_params: params }: CampaignRecord) => stringifyJson([params.when, params.custom_entity_definition_id, params.rule_effects]);
   if (previous !== undefined && bindingOf(previous) === bindingOf(record)) return;
   if (isCartCampaign(record.rule_params)) return;
   if (record.type === 'discount') throw invalidRequest('rule_params.when', `must be ${CART_EVENT} or absent: a discount acts on carts only`);

@@ -122,9 +122,8 @@ function checkWindow(sent: object | undefined, merged: object, path: string, [st
 
 /**
  * A rule object sent as an object or a JSON string → the object (stored parsed), or undefined when
- * it is absent (docs/rules.md: null, "" or {}). Both are read losslessly (http/json.ts), and an
- * integer beyond 2^53 is kept as its decimal text: the engine reads it as an id, and the rule still
- * writes as JSON (JSON.stringify throws on a bigint).
+ * it is absent (docs/rules.md: null, "" or {}). Both are read losslessly (http/json.ts): an integer
+ * beyond 2^53 is a bigint, stored and compared exactly, as the engine reads a rule's JSON text.
  */
 function parseRuleObject(value: unknown, field: string): unknown {
   let rule = value;
@@ -141,23 +140,7 @@ function parseRuleObject(value: unknown, field: string): unknown {
     if (rule !== null && (typeof rule !== 'object' || Array.isArray(rule) !== (kind === 'array'))) throw invalidRequest(field, `must be the JSON text of an ${kind}`);
   }
   if (rule === null || (typeof rule === 'object' && !Array.isArray(rule) && Object.keys(rule).length === 0)) return undefined;
-  return bigIntegersAsText(rule);
-}
-
-/** Replaces, in place, every bigint of a freshly parsed value by its decimal text (walked with a stack, as deep as it comes). */
-function bigIntegersAsText(root: unknown): unknown {
-  const pending = [root];
-  while (pending.length > 0) {
-    const node = pending.pop();
-    if (node === null || typeof node !== 'object') continue;
-    const record = node as Record<string, unknown>;
-    for (const key in record) {
-      const item = record[key];
-      if (typeof item === 'bigint') record[key] = item.toString();
-      else if (typeof item === 'object') pending.push(item);
-    }
-  }
-  return root;
+  return rule;
 }
 
 /** A text or a text per language: stores the translations and returns the default-language text. */

@@ -4,6 +4,7 @@
  * and (for a customer or a voucher lookup) the voucher in coupon_info.
  */
 import { DEFAULT_MAX_REDEMPTIONS, RULE_PARAMS_DEFAULTS } from '@tally/engine';
+import { stringifyJson } from '../http/json.js';
 import { localize } from '../http/language.js';
 import { wireInt } from '../http/wire.js';
 import type { CounterStore } from '../counters/store.js';
@@ -69,7 +70,7 @@ export function campaignView(record: CampaignRecord, options: ViewOptions): Reco
   view.tiers = tierEntries(params.rule_conditions);
   view.achievement_definitions = [];
   for (const field of ['rule_conditions', 'rule_application', 'rule_effects'] as const) {
-    view[field] = params[field] === undefined ? null : JSON.stringify(params[field]);
+    view[field] = ruleObjectText(params[field]);
   }
   view.chances_to_accrue = params.chance_to_accrue_period ?? null;
   view.chances_to_accrue_period = params.chance_to_accrue_period ?? null;
@@ -110,6 +111,11 @@ function couponParams(record: CampaignRecord): Record<string, unknown> | null {
   view.name = record.texts.coupon_name ?? view.name;
   view.description = record.texts.coupon_description ?? view.description;
   return view;
+}
+
+/** Rule objects are answered as JSON strings (contract part 2, Campaign rule parameters), an integer beyond 2^53 exactly. */
+export function ruleObjectText(value: unknown): string | null {
+  return value === undefined ? null : stringifyJson(value);
 }
 
 /** The `tiers` of a campaign read: the tier level names its conditions ask for (docs/decisions.md, tier_id). */

@@ -441,6 +441,15 @@ describe('carts over HTTP', () => {
     expect(read.additional_costs).toEqual({ delivery: 2, original_delivery: 2 });
   });
 
+  it('stores and answers an integer beyond int64 in a custom field with every digit (it was a 500)', async () => {
+    const huge = 123456789012345678901234567890n;
+    const body = cart({ custom1: { serial: huge }, custom2: { serial: -huge } });
+    const res = await server.client.post('/carts/realtime', body);
+    expect(res.status, res.text).toBe(200);
+    const read = await server.client.get(`/carts/${body.id}`);
+    expect(read.body).toMatchObject({ custom1: { serial: huge }, custom2: { serial: -huge } });
+  });
+
   it('GET /carts/{id}: by id, by code (search_param), 404 cart_not_found', async () => {
     const body = cart({ code: 'READ-ME' });
     await server.client.post('/carts/realtime', body);

@@ -7,6 +7,7 @@ import { compileEachCampaign, type Campaign, type CampaignFailure, type Program 
 import { engineSettings } from '../campaigns/engine-settings.js';
 import { inDefaultLanguage, type CampaignStore } from '../campaigns/store.js';
 import type { CampaignTexts } from '../campaigns/types.js';
+import { stringifyJson } from '../http/json.js';
 import { wireInt } from '../http/wire.js';
 import type { Logger } from '../log.js';
 import { tenantPrefix } from '../store/keys.js';
@@ -75,7 +76,7 @@ export function describeProgram(
   texts: CampaignTexts = new Map(),
 ): CachedProgram {
   // Conservative: a word anywhere in a rule makes the context read what it names.
-  const rules = campaigns.map((c) => JSON.stringify([c.rule_params.rule_conditions, c.rule_params.rule_application]));
+  const rules = campaigns.map((c) => stringifyJson([c.rule_params.rule_conditions, c.rule_params.rule_application]));
   return {
     ...versions,
     program,

@@ -39,11 +39,6 @@ export function mergeCampaignFields(previous: CampaignFields | undefined, body: 
   return { rule_params: params, texts, static_code: staticCode };
 }
 
-/** Rule objects are answered as JSON strings (contract part 2, Campaign rule parameters). */
-export function ruleObjectText(value: unknown): string | null {
-  return value === undefined ? null : JSON.stringify(value);
-}
-
 /**
  * A prize list whose sent ids are each sent once (a repeat is 400 naming it): two prizes of one id shared one
  * stock counter and one delivery, so the second could never be won as itself.

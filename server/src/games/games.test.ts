@@ -33,6 +33,14 @@ describe('games over HTTP', () => {
     await server.dispose();
   });
 
+  it('keeps an integer beyond 2^53 in a config or display options object with every digit (it was a 500)', async () => {
+    const id = await create(game({}, [prize({ display_options: { serial: 123456789012345678901234567890n } })], {}));
+    await server.client.patch(`/games/${id}`, { game: { config: { seed: 9007199254740993n } } });
+    const read = await server.client.get(`/games/${id}`);
+    expect(read.body.game.config).toBe('{"seed":9007199254740993}');
+    expect(read.body.game.game_prizes[0].display_options).toBe('{"serial":123456789012345678901234567890}');
+  });
+
   it('creates a game, reads it back in the contract shape, lists it, updates it with PATCH and PUT', async () => {
     const created = await server.client.post('/games', game({ description: 'Spin it', rule_conditions: { conditions: { and: [{ field: 'customer.country', operator: 'eq', value: 'ES' }] } } }));
     expect(created.status).toBe(200);

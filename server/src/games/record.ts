@@ -9,6 +9,7 @@ import { engineSettings } from '../campaigns/engine-settings.js';
 import { checkStaticCodeFree } from '../campaigns/static-codes.js';
 import type { CampaignStore } from '../campaigns/store.js';
 import { invalidRequest } from '../http/errors.js';
+import { stringifyJson } from '../http/json.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { GamesParamsPrize, GamesUpdate } from '../wire/types.js';
 import { distinctIds, mergeCampaignFields } from './campaign-fields.js';
@@ -98,5 +99,5 @@ export function gameCompileError(record: GameRecord, settings: CompanySettings):
 }
 
 function jsonText(value: string | Record<string, unknown>): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return typeof value === 'string' ? value : stringifyJson(value);
 }

@@ -5,10 +5,9 @@
  */
 import { prizeStockLeft, type CounterStore } from '../counters/store.js';
 import { localize } from '../http/language.js';
-import { ruleLists, tierEntries } from '../campaigns/view.js';
+import { ruleLists, ruleObjectText, tierEntries } from '../campaigns/view.js';
 import { wireInt } from '../http/wire.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
-import { ruleObjectText } from './campaign-fields.js';
 import { gameCompileError } from './record.js';
 import type { GamePlayRecord, GamePrizeRecord, GameRecord } from './types.js';
 

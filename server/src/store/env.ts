@@ -177,9 +177,9 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
   // The store holds personal data and secrets: what Tally creates is its owner's only, whatever the umask
   // (lmdb-js would make the directories 0777 and the files 0664, less the umask: world-readable under 022).
   mkdirSync(dirname(storeFile(dataDir)), { recursive: true, mode: OWNER_ONLY_DIRECTORY });
-  // trackMetrics and permissionsMode are lmdb-js's, not in its types.
+  // trackMetrics, permissionsMode and useBigIntExtension are lmdb-js's, not in its types.
   const singleFile = isSingleFileStore(dataDir);
-  const rootOptions: RootDatabaseOptionsWithPath & { trackMetrics: boolean; permissionsMode: number } = {
+  const rootOptions: RootDatabaseOptionsWithPath & { trackMetrics: boolean; permissionsMode: number; useBigIntExtension: boolean } = {
     path: dataDir,
     noSubdir: singleFile,
     permissionsMode: OWNER_ONLY_FILE,
@@ -189,6 +189,9 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
     noSync: false,
     useWritemap: false,
     trackMetrics,
+    // Bodies are parsed losslessly: an integer beyond int64 (a cart's `custom1` object, a rule's literal) is a bigint
+    // msgpackr cannot write as a MessagePack integer; its extension keeps it exact (every database inherits it).
+    useBigIntExtension: true,
   };
   const root: RootDatabase = open(rootOptions);
   const witness = options.witness;

@@ -1,5 +1,6 @@
 /** What every operator of the rule language provides (one operator per file, listed in ./index.ts). */
-export type Scalar = string | number | boolean;
+/** A compiled rule value: a bigint is an integer beyond 2^53, as lossless JSON gives it. */
+export type Scalar = string | number | bigint | boolean;
 
 export type OperatorName = 'in' | 'not_in' | 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte';
 

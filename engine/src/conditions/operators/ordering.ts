@@ -6,13 +6,13 @@ import type { Operator, OperatorName } from './operator.js';
  * (an integer beyond 2^53, as a lossless JSON parser gives it) is a number:
  * JavaScript compares a bigint with a number exactly.
  */
-export function orderingOperator(name: OperatorName, jre: string, holds: (fact: number | bigint, bound: number) => boolean): Operator {
+export function orderingOperator(name: OperatorName, jre: string, holds: (fact: number | bigint, bound: number | bigint) => boolean): Operator {
   return {
     name,
     takes: 'value',
     ordering: true,
     test(read, value) {
-      const bound = value as number;
+      const bound = value as number | bigint;
       return (facts) => {
         const fact = read(facts);
         return (typeof fact === 'number' || typeof fact === 'bigint') && holds(fact, bound);
