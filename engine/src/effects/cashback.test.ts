@@ -138,6 +138,23 @@ describe('cashback_cap: the most points a cart spends', () => {
     ]);
   });
 
+  it('a point worth a fraction of a cent buys exactly its money: whole blocks of points, never a rounded cent', () => {
+    const settings = (point_value: number) => ({ ...SETTINGS, point_value });
+    const tenLines = Array.from({ length: 10 }, (_, i) => line(i + 1, 10 + i, 1));
+    // 0.005: 2 points buy 1 cent, so 1 point on a line buys nothing (it was 1 cent for half a cent's worth).
+    const single = evaluate([], cart(tenLines, { cashbacks: tenLines.map((l) => ({ line_order: l.order, score: 1 })) }), withPoints(1000), settings(0.005));
+    expect([single.response.cashbacks, single.response.score_used, single.response.total]).toEqual([[], 0, 10]);
+    const desired = evaluate([], cart([line(1, 10, 100)], { cashback_score_desired: 501 }), withPoints(1000), settings(0.005));
+    expect(desired.response.cashbacks).toEqual([{ line_order: 1, score: 500, discount: 2.5 }]);
+    // 0.003: 10 points buy 3 cents.
+    for (const [request, score, discount] of [[1001, 1000, 3], [-1, 1660, 4.98]] as const) {
+      const outcome = evaluate([], cart([line(1, 10, 100)], { cashback_score_desired: request }), withPoints(1666), settings(0.003));
+      expect(outcome.response.cashbacks).toEqual([{ line_order: 1, score, discount }]);
+      expect(outcome.response.score_used_as_money).toBe(discount);
+      expect(outcome.writes.points_used?.amount).toBe(score);
+    }
+  });
+
   it('is an integer 0..2147483647 or null, and the line share stays its own setting', () => {
     for (const cap of [0.5, -1, 2147483648, '100']) {
       expect(errorOf(() => compileCampaigns([], { ...SETTINGS, cashback_cap: cap as number }))).toEqual({

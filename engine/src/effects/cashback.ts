@@ -5,8 +5,8 @@
  * still add up to (a cart returning lines, an exchange, never pays points out as money); spread by line order for
  * cashback_score_desired (-1 = all available), or on the lines the explicit
  * `cashbacks` name. The money off a line
- * is a whole number of its steps (cart rule 4), as the cap, by spending fewer
- * points: those not spent stay the customer's. The result is the recommended
+ * is a whole number of its steps (cart rule 4), as the cap, and exactly what the points spent are worth, by spending
+ * fewer points: those not spent stay the customer's. The result is the recommended
  * `cashbacks` array and score_used. A point is worth money of the Company's
  * currency only (no exchange rates), so a cart in another currency spends none.
  */
@@ -36,7 +36,8 @@ export function applyCashback(run: Run): void {
     if (left <= 0 || payable <= 0) break;
     let points = Math.min(score, left, maxPoints(run, line, payable));
     let cents = pointsToCents(points, pointValue, pointValueCents);
-    if (cents % line.step !== 0) {
+    // A point worth a fraction of a cent buys money exactly only in blocks (2 points at 0.005): else rounding gave away money.
+    if (pointValueCents === null || cents % line.step !== 0) {
       points = inWholeSteps(run, line, points);
       cents = pointsToCents(points, pointValue, pointValueCents);
     }
