@@ -252,6 +252,18 @@ describe('returns take back the points the returned units earned', () => {
     expect((await server.client.post('/carts/simulate', returning(ticket, 1, 1, 3))).body.score_returned_from_customer).toBe(30);
   });
 
+  it('a ticket sent without line orders is returned by the numbers its answer gave its lines (their places)', async () => {
+    const ticket = cart([line(1, 10, 1), line(2, 20, 2, 101)].map(({ order: _order, ...rest }) => rest) as ReturnType<typeof line>[]);
+    const sold = await server.client.post('/carts/realtime', ticket);
+    expect(sold.body.scores.map((s: { line_order: number; score: number }) => [s.line_order, s.score])).toEqual([[1, 100], [2, 200]]);
+    const back = await server.client.post('/carts/realtime', returning(ticket, 2, 1, 10));
+    expect(back.status, back.text).toBe(200);
+    expect(back.body.score_returned_from_customer).toBe(100);
+    // Named by line_order alone (no from_line_order), a line the ticket lacks is refused naming the field sent.
+    const missing = await server.client.post('/carts/realtime', cart([line(1, -10, -1)], { returns: [{ ticket_id: ticket.id, line_order: 3, quantity: -1 }] }));
+    expect(missing.body).toEqual({ code: 'invalid_request', error: `returns[0].line_order: cart ${ticket.id} has no line 3` });
+  });
+
   it('points earned on the whole cart (line -1) are shared among its lines by their totals', async () => {
     const everyCart = await server.client.post('/points', { rule_params: { name: 'Thirty a cart', rule_effects: [{ type: 'direct_value', value: 30, distribution: 'total_cart' }] } });
     expect(everyCart.status).toBe(200);

@@ -68,8 +68,11 @@ export function readReturns(
     if (!ticket || typeof ret.quantity !== 'number') return null;
     const order = ret.from_line_order ?? ret.line_order;
     const lines = (ticket.request.lines ?? []) as { order?: number; quantity?: number }[];
-    const original = lines.find((line) => line.order === order);
-    if (!original || typeof order !== 'number') throw invalidRequest(`returns[${i}].from_line_order`, `cart ${ticket.id} has no line ${String(order)}`);
+    // A line sent without `order` is numbered by its place, as the engine numbered its effects and scores.
+    const original = lines.find((line, index) => (line.order ?? index + 1) === order);
+    if (!original || typeof order !== 'number') {
+      throw invalidRequest(`returns[${i}].${ret.from_line_order === undefined ? 'line_order' : 'from_line_order'}`, `cart ${ticket.id} has no line ${String(order)}`);
+    }
     const units = Math.abs(original.quantity ?? 1);
     const key = `${ticket.id}/${order}`;
     const earlier = inCart.get(key) ?? 0;
