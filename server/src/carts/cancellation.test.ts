@@ -35,6 +35,19 @@ describe('POST /carts/cancellation', () => {
     expect((await server.client.patch('/company', { cart_cancellation_wait_seconds: 0 })).status).toBe(200);
   });
 
+  it('never lets a cancellation in before the wait: the cart\'s stored second counts from its end', async () => {
+    expect((await server.client.patch('/company', { cart_cancellation_wait_seconds: 1 })).status).toBe(200);
+    const bodies = Array.from({ length: 5 }, () => cart());
+    // Each cancelled at once, well within a second of its cart: the cart's second truncated let about a third of them in.
+    for (const body of bodies) {
+      expect((await server.client.post('/carts/realtime', body)).status).toBe(200);
+      expect((await server.client.post('/carts/cancellation', { cart_to_cancel_id: body.id })).status).toBe(400);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect((await server.client.post('/carts/cancellation', { cart_to_cancel_id: bodies[4].id })).status).toBe(200);
+    expect((await server.client.patch('/company', { cart_cancellation_wait_seconds: 0 })).status).toBe(200);
+  });
+
   it('mirrors the cart with negative amounts and takes back exactly the points earned', async () => {
     const before = await balance();
     const body = cart({ total: 5.98, lines: [{ order: 1, product_id: 100, total: 5.98, quantity: 2 }] });
