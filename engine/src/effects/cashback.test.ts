@@ -142,7 +142,7 @@ describe('cashback_cap: the most points a cart spends', () => {
     const settings = (point_value: number) => ({ ...SETTINGS, point_value });
     const tenLines = Array.from({ length: 10 }, (_, i) => line(i + 1, 10 + i, 1));
     // 0.005: 2 points buy 1 cent, so 1 point on a line buys nothing (it was 1 cent for half a cent's worth).
-    const single = evaluate([], cart(tenLines, { cashbacks: tenLines.map((l) => ({ line_order: l.order, score: 1 })) }), withPoints(1000), settings(0.005));
+    const single = evaluate([], cart(tenLines, { cashbacks: tenLines.map((_, i) => ({ line_order: i + 1, score: 1 })) }), withPoints(1000), settings(0.005));
     expect([single.response.cashbacks, single.response.score_used, single.response.total]).toEqual([[], 0, 10]);
     const desired = evaluate([], cart([line(1, 10, 100)], { cashback_score_desired: 501 }), withPoints(1000), settings(0.005));
     expect(desired.response.cashbacks).toEqual([{ line_order: 1, score: 500, discount: 2.5 }]);

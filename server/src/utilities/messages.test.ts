@@ -28,6 +28,14 @@ describe('POST /messages/print', () => {
     expect(res.body.lines.every((line: string) => line.length <= 16)).toBe(true);
   });
 
+  it('counts what prints as one character: an emoji or an accented letter is never split, nor counted twice', async () => {
+    const res = await server.client.post('/messages/print', { width: 16, messages: [{ text: `Prize:x${'🎁'.repeat(11)} cafe\u0301 👨‍👩‍👧` }] });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.lines).toEqual([`Prize:x${'🎁'.repeat(9)}`, `${'🎁'.repeat(2)} cafe\u0301 👨‍👩‍👧`]);
+    // Every line is whole text (a lone surrogate would not encode as UTF-8).
+    for (const line of res.body.lines) expect(line.isWellFormed()).toBe(true);
+  });
+
   it('refuses no messages, empty text, a width out of range and an unknown customer', async () => {
     for (const [body, field] of [
       [{ messages: [] }, 'messages'],
