@@ -1,7 +1,8 @@
 /**
  * A customer's associations as customer-owned records ("relatives" in the
  * contract's merge list): a merge gives the old customer's associations to the
- * new customer; deleting a customer removes the associations on both sides.
+ * new customer, those it owns and those it is the associate of; deleting a
+ * customer removes the associations on both sides.
  */
 import type { CustomerOwnedKind } from '../customers/owned-records.js';
 import { AssociationStore } from './store.js';
@@ -10,16 +11,22 @@ export const relativesKind: CustomerOwnedKind = {
   name: 'relatives',
   critical: false,
   activities: false,
-  ids: (env, tenant, customerId) => new AssociationStore(env).ofCustomer(tenant, customerId).map((a) => a.id),
-  reassign(env, tenant, ids, _from, to) {
+  ids: (env, tenant, customerId) => {
+    const store = new AssociationStore(env);
+    return [...store.ofCustomer(tenant, customerId), ...store.asAssociate(tenant, customerId)].map((a) => a.id);
+  },
+  reassign(env, tenant, ids, from, to) {
     const store = new AssociationStore(env);
     for (const id of ids) {
       const association = store.get(tenant, id)!;
-      // An association with the receiving customer itself has no meaning there: it stays.
-      if (association.associate_customer_id === to) continue;
+      const owner = association.customer_id === from ? to : association.customer_id;
+      const associate = association.associate_customer_id === from ? to : association.associate_customer_id;
+      // The pair of the two customers themselves stays where it is (the merge makes it inactive, the unmerge active again);
+      // one of neither (an unmerge down a chain) does not move.
+      if (owner === associate || (owner === association.customer_id && associate === association.associate_customer_id)) continue;
       // One active association per pair: the receiver's own one wins.
-      const active = association.active && !store.active(tenant, to, association.associate_customer_id);
-      store.put(tenant, { ...association, customer_id: to, active }, association);
+      const active = association.active && !store.active(tenant, owner, associate);
+      store.put(tenant, { ...association, customer_id: owner, associate_customer_id: associate, active }, association);
     }
   },
   removeAll(env, tenant, customerId) {

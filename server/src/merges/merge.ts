@@ -46,11 +46,11 @@ export function completeMerge(
   }
   const movedUses = moveOnceUses(new LmdbCounterStore(env), tenant, old.id, merge.new_customer_id);
   const associations = new AssociationStore(env);
-  // A pair has one active association, the merge's from now on: one the new customer already had with the old one
-  // (made before a transfer, which the contract does not refuse for it) becomes inactive, recorded for the unmerge to
-  // make active again.
-  const existing = associations.active(tenant, merge.new_customer_id, old.id);
-  if (existing) associations.put(tenant, { ...existing, active: false, updated_at: now }, existing);
+  // A pair has one active association, the merge's from now on: one the new customer already had with the old one, or
+  // the old one with the new (made before a transfer, which the contract does not refuse), becomes inactive, recorded for
+  // the unmerge to make active again: else search by associate_id answered the merged customer as the receiver's owner.
+  const existing = [associations.active(tenant, merge.new_customer_id, old.id), associations.active(tenant, old.id, merge.new_customer_id)].filter((a) => a !== undefined);
+  for (const pair of existing) associations.put(tenant, { ...pair, active: false, updated_at: now }, pair);
   const association = associations.create(tenant, {
     customer_id: merge.new_customer_id,
     associate_customer_id: old.id,
@@ -73,7 +73,7 @@ export function completeMerge(
     moved,
     moved_uses: movedUses,
     association_id: association.id,
-    ...(existing ? { deactivated_association_id: existing.id } : {}),
+    ...(existing.length > 0 ? { deactivated_association_ids: existing.map((pair) => pair.id) } : {}),
     completed_at: now,
   };
   merges.put(tenant, completed);

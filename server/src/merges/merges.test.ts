@@ -131,6 +131,24 @@ describe('POST /customers/transfer and unmerge', () => {
     expect(await associates(31)).toEqual([]);
   });
 
+  it('moves the associations the old customer is the associate of, and makes its own one with the new customer inactive; an unmerge gives both back', async () => {
+    for (const id of [1900, 1901, 1902]) expect((await create(id)).status).toBe(200);
+    expect((await server.client.post('/associations', { customer_id: 1900, associate_customer_id: 1901, relationship_type: 'family' })).status).toBe(200);
+    expect((await server.client.post('/associations', { customer_id: 1902, associate_customer_id: 1900, relationship_type: 'child' })).status).toBe(200);
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 1900, new_customer_id: 1901 })).status).toBe(200);
+    // The merged customer owns no active association, and 1902's relative is now 1901.
+    expect(await associates(1900)).toEqual([]);
+    expect(await associates(1900, 'false')).toEqual([expect.objectContaining({ associate_customer_id: 1901, relationship_type: 'family', active: false })]);
+    expect(await associates(1902)).toEqual([expect.objectContaining({ associate_customer_id: 1901, relationship_type: 'child', active: true })]);
+    // By associate_id: the merged customer's holder, and no owner for the receiver (it was the merged customer).
+    expect((await server.client.post('/customers/search', { associate_id: 1900 })).body.id).toBe(1901);
+    expect((await server.client.post('/customers/search', { associate_id: 1901 })).body.id).toBe(1902);
+    expect((await unmerge(1900, { with_activites: 'false' })).status).toBe(200);
+    expect(await associates(1900)).toEqual([expect.objectContaining({ associate_customer_id: 1901, relationship_type: 'family', active: true })]);
+    expect(await associates(1902)).toEqual([expect.objectContaining({ associate_customer_id: 1900, relationship_type: 'child', active: true })]);
+    expect((await server.client.post('/customers/search', { associate_id: 1900 })).body.id).toBe(1902);
+  });
+
   it('an unmerge reactivates no association deactivated since: one the merge found inactive stays so', async () => {
     await create(32);
     await create(33);

@@ -27,7 +27,11 @@ export interface MergeRecord {
   moved_uses?: CounterUses[];
   /** The association the merge created (new customer -> old customer). */
   association_id?: string;
-  /** The pair's active association (new customer -> old customer) the merge made inactive: what an unmerge makes active again. */
+  /**
+   * The pair's active associations (new customer -> old customer, and old -> new) the merge made inactive: what an unmerge
+   * makes active again. `deactivated_association_id`: the one of a merge completed before both directions were.
+   */
+  deactivated_association_ids?: string[];
   deactivated_association_id?: string;
   created_at: string;
   completed_at?: string;

@@ -64,7 +64,7 @@ export function unmerge(
     }
     // The uses are the person's, not activities: they go back with or without with_activites.
     giveBackOnceUses(new LmdbCounterStore(env), tenant, merge.moved_uses ?? [], holderId, associate.id);
-    reactivate(associations, tenant, merge.deactivated_association_id, now);
+    for (const id of merge.deactivated_association_ids ?? [merge.deactivated_association_id]) reactivate(associations, tenant, id, now);
     merges.put(tenant, { ...merge, status: 'unmerged', unmerged_at: now });
   }
   const { merged_to: _cleared, ...rest } = associate;
