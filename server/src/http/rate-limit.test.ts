@@ -72,12 +72,23 @@ describe('rate limits per API key', () => {
     expect(limited).toHaveLength(0);
   });
 
-  it('applies an environment\'s raised limits from its settings to its keys', async () => {
+  it('applies an environment\'s limits from its settings to its keys: the operator raises them, a Company\'s own key only lowers them', async () => {
     const admin = await freshClient();
-    expect((await admin.patch('/company', { rate_limits: { tier_3: 200 } })).status).toBe(200);
+    const raised = await admin.patch('/company', { rate_limits: { tier_3: 200 } });
+    expect(raised.body).toEqual({
+      code: 'invalid_request',
+      error: "rate_limits.tier_3: must be an integer between 1 and 10: the operator raises a budget past the contract's (tally company update --settings)",
+    });
+    expect((await admin.get('/company')).body.rate_limits).toEqual({});
+    const lowered = await admin.patch('/company', { rate_limits: { tier_1: 30, tier_3: 10 } });
+    expect(lowered.status, lowered.text).toBe(200);
+    const updated = await runCli(server.dataDir, 'company', 'update', 'default', '--settings', '{"rate_limits":{"tier_3":200}}');
+    expect(updated.code, JSON.stringify(updated.error)).toBe(0);
     const client = await freshClient();
     const { limited } = await burst(150, () => client.get('/company'));
     expect(limited).toHaveLength(0);
+    // A settings patch replaces `rate_limits` whole, as PATCH /company does.
+    expect((await client.get('/company')).body.rate_limits).toEqual({ tier_3: 200 });
   });
 
   it('is off with TALLY_RATE_LIMITS=off', async () => {
