@@ -441,6 +441,15 @@ describe('carts over HTTP', () => {
     expect(read.additional_costs).toEqual({ delivery: 2, original_delivery: 2 });
   });
 
+  it('refuses more than two decimals in the amounts it computes with, and stores those it only records as sent', async () => {
+    const threeDecimals = await server.client.post('/carts/realtime', cart({ total: 2.999, lines: [{ order: 1, product_id: 100, total: 2.999, quantity: 1 }] }));
+    expect(threeDecimals.body).toEqual({ code: 'invalid_request', error: 'total: must have at most two decimals' });
+    const recorded = { total_tax: 0.5189, total_net: 2.4711, payments: [{ amount: 2.99, type: 'card', change: 0.001 }] };
+    const body = cart(recorded);
+    expect((await server.client.post('/carts/realtime', body)).status).toBe(200);
+    expect((await server.client.get(`/carts/${body.id}`)).body).toMatchObject(recorded);
+  });
+
   it('stores and answers an integer beyond int64 in a custom field with every digit (it was a 500)', async () => {
     const huge = 123456789012345678901234567890n;
     const body = cart({ custom1: { serial: huge }, custom2: { serial: -huge } });
