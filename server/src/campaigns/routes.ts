@@ -15,10 +15,12 @@ import { ok, success, type Handler, type Routes, type TallyRequest } from '../ht
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
+import { changesNothing } from '../store/unchanged.js';
 import { optionalCustomer } from '../vouchers/customer.js';
 import { requestLocation } from '../vouchers/location.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import { LmdbCounterStore } from '../counters/store.js';
+import { CouponStore } from '../coupons/store.js';
 import { GameStore } from '../games/store.js';
 import { InstantWinStore } from '../instant-wins/store.js';
 import type { CampaignsUpdate } from '../wire/types.js';
@@ -48,6 +50,7 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
   const customers = new CustomerStore(env);
   const locations = new LocationStore(env);
   const counters = new LmdbCounterStore(env);
+  const coupons = new CouponStore(env, campaigns);
   const staticCodeHolders = [campaigns, new InstantWinStore(env), new GameStore(env)];
 
   /**
@@ -88,14 +91,22 @@ function campaignHandlers({ env, duplicates }: ServerContext, kind: CampaignKind
     update: (req) => {
       const id = requireInt64(req.params.value, 'value');
       return duplicates.suppress(req, `campaign:${id}`, async () => {
-        await write(req, validate('campaigns.update', req.body, req.settings), id);
+        const body = validate('campaigns.update', req.body, req.settings);
+        // An update of the values held writes nothing (no new version, no audit entry), judged on the campaign as read now.
+        const previous = campaigns.get(req.tenant, id);
+        const unchanged = previous?.type === kind
+          && changesNothing(buildRecord({ kind, id, body, previous, settings: req.settings, now: wireDatetime(req.now), couponId: PROVISIONAL_ID }), previous);
+        if (!unchanged) await write(req, body, id);
         return success();
       });
     },
 
     get: async (req) => {
       const found = findCampaign({ campaigns, vouchers }, req.tenant, kind, req.params.value, req.query.get('search_by'));
-      return ok(campaignView(found.campaign, { tenant: req.tenant, counters, language: req.language, settings: req.settings, voucher: found.voucher, now: wireDatetime(req.now), single: true }));
+      // A voucher of a coupon deleted since: its own coupon, not the one the campaign has now.
+      const couponId = found.voucher?.coupon_id;
+      const voucherCoupon = couponId && couponId !== found.campaign.coupon_id ? coupons.find(req.tenant, couponId, found.campaign.id) : undefined;
+      return ok(campaignView(found.campaign, { tenant: req.tenant, counters, language: req.language, settings: req.settings, voucher: found.voucher, voucherCoupon, now: wireDatetime(req.now), single: true }));
     },
 
     list: async (req) => {

@@ -9,6 +9,7 @@ import { localize } from '../http/language.js';
 import { wireInt } from '../http/wire.js';
 import type { CounterStore } from '../counters/store.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
+import type { CouponData } from '../coupons/store.js';
 import type { VoucherRecord } from '../vouchers/types.js';
 import type { CampaignsParamsCouponParams } from '../wire/types.js';
 import { campaignDatesRefusal, displayStatus, inactiveReason } from '../vouchers/status.js';
@@ -26,6 +27,8 @@ export interface ViewOptions {
   settings: CompanySettings;
   /** The voucher the reader holds or looked up, reported in coupon_info.voucher_info. */
   voucher?: VoucherRecord;
+  /** That voucher's coupon when the campaign's coupon is another (the voucher's was deleted): coupon_info is the voucher's own. */
+  voucherCoupon?: CouponData;
   /** The request's instant (wire datetime): the voucher's status is read at it. */
   now: string;
   /** Single reads add the product, location and tier lists, the coupon's parameters and the compile error. */
@@ -134,13 +137,16 @@ export function ruleLists(params: { rule_conditions?: unknown; rule_application?
 }
 
 function couponInfo(record: CampaignRecord, options: ViewOptions): Record<string, unknown> | null {
-  const coupon = record.coupon_params;
-  if (!coupon || record.coupon_id === undefined) return null;
+  const own = options.voucherCoupon;
+  const coupon = own?.params ?? record.coupon_params;
+  const couponId = own?.id ?? record.coupon_id;
+  if (!coupon || couponId === undefined) return null;
+  const name = own ? own.texts.name : record.texts.coupon_name;
   return {
-    coupon_id: wireInt(record.coupon_id),
+    coupon_id: wireInt(couponId),
     static_code: coupon.static_code ?? null,
     // A coupon without a name reads null, as its vouchers show it: "" would be refused if sent back (docs/campaigns.md).
-    coupon_name: record.texts.coupon_name || typeof coupon.name === 'string' ? localize(record.texts.coupon_name ?? coupon.name!, options.language, options.settings) : null,
+    coupon_name: name || typeof coupon.name === 'string' ? localize(name ?? coupon.name!, options.language, options.settings) : null,
     external_id: coupon.external_id ?? null,
     key: coupon.key ?? null,
     ...(options.voucher ? { voucher_info: voucherInfo(options.voucher, coupon, options.settings.timezone, voucherStatus(options.voucher, record, options)) } : {}),

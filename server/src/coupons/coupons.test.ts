@@ -166,9 +166,15 @@ describe('coupons', () => {
     expect(trigger.body.code).toBe('coupon_not_found');
     expect((await server.client.patch(`/coupons/${couponId}`, { coupon_params: { key: 'x' } })).body.code).toBe('coupon_not_found');
     // A new coupon for the campaign gets a new id and the freed static code.
-    const again = await server.client.post('/coupons', { loyalty_rule_id: id, coupon_params: { static_code: 'GONE' } });
+    const again = await server.client.post('/coupons', { loyalty_rule_id: id, coupon_params: { static_code: 'GONE', name: 'Back again' } });
     expect(again.status).toBe(200);
     expect(again.body.id).not.toBe(couponId);
+    // Read by the old voucher, the campaign shows that voucher's own (deleted) coupon, not the new one.
+    for (const [value, searchBy] of [['GONE-1', 'voucher_code'], [String(voucher.id), 'voucher_id']]) {
+      const byVoucher = await server.client.get(`/discounts/${value}`, { query: { search_by: searchBy } });
+      expect(byVoucher.body.coupon_info).toMatchObject({ coupon_id: couponId, coupon_name: 'Gone soon', static_code: 'GONE', voucher_info: expect.objectContaining({ voucher_code: 'GONE-1', status: 'deleted' }) });
+    }
+    expect((await read(id)).coupon_info).toMatchObject({ coupon_id: again.body.id, coupon_name: 'Back again' });
   });
 
   it('issues no live voucher of a coupon deleted while triggers waited for their transaction; redemptions answer voucher_deleted', async () => {
