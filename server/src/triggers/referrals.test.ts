@@ -35,7 +35,7 @@ describe('the refer_a_friend trigger raised by customer creation', () => {
     expect(await scoreReaches(server, 50, 100)).toBe(100);
     expect(await scoreReaches(server, 51, 30)).toBe(30);
     const [tx] = await transactions(server.client, 50);
-    expect(tx).toMatchObject({ type: 'trigger', amount: 100, origin_info: { slug: 'refer_a_friend', role: 'referrer', referred_customer_id: '51' } });
+    expect(tx).toMatchObject({ type: 'trigger', amount: 100, origin_info: { slug: 'refer_a_friend', role: 'referrer', referred_customer_id: 51 } });
     expect(tx.scores[0].loyalty_score_id).toBe(referrer);
     // After a restart the consumer runs again; a later referral is rewarded, the first one is not again.
     await server.restart();
@@ -55,7 +55,7 @@ describe('the refer_a_friend trigger raised by customer creation', () => {
     expect(await scoreReaches(server, 61, 100)).toBe(100);
     expect(await transactions(server.client, 60)).toEqual([]);
     const [tx] = await transactions(server.client, 61);
-    expect(tx).toMatchObject({ origin_info: { role: 'referrer', referred_customer_id: '62' } });
+    expect(tx).toMatchObject({ origin_info: { role: 'referrer', referred_customer_id: 62 } });
   });
 
   it('refuses referred_by naming a deleted customer, as an unknown one, creating nothing', async () => {
@@ -128,6 +128,6 @@ describe('a referral whose customer was hard-deleted and its id taken by a new c
     // Both referrals are consumed by now (each commits its rewards and its removal together).
     for (const id of [90, 93]) expect(await transactions(server.client, id)).toEqual([]);
     const [tx] = await transactions(server.client, 91);
-    expect(tx).toMatchObject({ origin_info: { role: 'referred', referrer_customer_id: '90' } });
+    expect(tx).toMatchObject({ origin_info: { role: 'referred', referrer_customer_id: 90 } });
   });
 });

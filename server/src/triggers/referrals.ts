@@ -17,6 +17,7 @@ import type { CustomerStore } from '../customers/store.js';
 import type { InstantWinStore } from '../instant-wins/store.js';
 import type { PendingTrigger, ReferralRole } from '../customers/referrals.js';
 import type { Logger } from '../log.js';
+import { wireInt } from '../http/wire.js';
 import type { Observe } from '../sweeps.js';
 import type { TenancyStore } from '../tenancy/store.js';
 import type { Environment, Tenant } from '../tenancy/types.js';
@@ -59,8 +60,9 @@ async function consume(sources: ReferralSources, tenant: Tenant, key: unknown, p
   // A role whose customer was hard-deleted is nobody's, whoever holds its id now.
   const named = (role: ReferralRole, id: string) => (pending.deleted?.includes(role) ? undefined : holderOf(id));
   const roles = [
-    { customer: named('referrer', pending.referred_by), data: { role: 'referrer', referred_customer_id: pending.customer_id } },
-    { customer: named('referred', pending.customer_id), data: { role: 'referred', referrer_customer_id: pending.referred_by } },
+    // Ids as every origin_info writes them (wireInt): numbers, exact beyond 2^53.
+    { customer: named('referrer', pending.referred_by), data: { role: 'referrer', referred_customer_id: wireInt(pending.customer_id) } },
+    { customer: named('referred', pending.customer_id), data: { role: 'referred', referrer_customer_id: wireInt(pending.referred_by) } },
   ];
   const rewards = [];
   for (const { customer, data } of roles) {
