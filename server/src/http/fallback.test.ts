@@ -5,9 +5,10 @@
  * (the fallback's HttpRequest has no forEach, getCaseSensitiveMethod or
  * working getQuery), and a HEAD's answer reported no Content-Length.
  */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onOneConnection } from '../testing/connection.js';
-import { startServer, type TestServer } from '../testing/server.js';
+import { startServer, TEST_KEY, TEST_SECRET, type TestServer } from '../testing/server.js';
 
 describe('the pure-JS fallback backend', () => {
   let server: TestServer;
@@ -50,10 +51,27 @@ describe('the pure-JS fallback backend', () => {
     expect(JSON.parse(after.text).id).toBe('default');
   });
 
-  it('refuses a body over the limit 400, and goes on answering', async () => {
-    const res = await server.client.patch('/company', JSON.stringify({ currency: 'EUR', padding: 'x'.repeat(1024 * 1024) }));
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'invalid_request', error: expect.stringContaining('body') });
+  it('refuses a body declared over the limit 400, and goes on answering', async () => {
+    const answer = await answerToHeaders(server.port, 'PATCH', '/company', 1024 * 1024 + 1);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toContain('"code":"invalid_request"');
     expect((await server.client.get('/company')).status).toBe(200);
   });
 });
+
+/**
+ * The answer, as text, to a request's headers declaring a body of `length` bytes, none sent: the server answers a
+ * declared body over the limit at once and closes. (Sent whole, the body's unread bytes make the fallback's close a
+ * reset, which drops its answer at the client: a client writing on meets EPIPE. That made this test flaky under load.)
+ */
+function answerToHeaders(port: number, method: string, path: string, length: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const received: Buffer[] = [];
+    socket.on('data', (chunk) => received.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(received).toString('utf8')));
+    const headers = [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1', `X-Api-Key: ${TEST_KEY}`, `X-Api-Secret: ${TEST_SECRET}`, 'X-Api-Version: 1', 'Content-Type: application/json', `Content-Length: ${length}`];
+    socket.write(`${headers.join('\r\n')}\r\n\r\n`);
+  });
+}
