@@ -3,7 +3,7 @@ export { compileCampaigns, compileEachCampaign, type CampaignFailure } from './c
 export { checkEffectBounds, MAX_RULE_EFFECTS } from './compile/effects.js';
 export { couponDatesRefusal, DEFAULT_MAX_REDEMPTIONS, voucherCoupon } from './compile/coupon.js';
 export { DEFAULT_ONCE_LIMIT, RULE_PARAMS_DEFAULTS } from './compile/defaults.js';
-export { compileOnce as onceLimitOf } from './compile/campaign.js';
+export { budgetPeriod as checkBudgetPeriod, compileOnce as onceLimitOf } from './compile/campaign.js';
 export { campaignFromRead, instantWinFromRead, cartCampaignsFromReads, countersFromReads, locationFeaturesFromRead, isCartCampaign, needsCoupon, withCouponState, CART_EVENT, type CampaignRead, type ReadCompany } from './compile/fromRead.js';
 export { evaluateCart } from './evaluate/evaluateCart.js';
 export { emptyWrites } from './evaluate/run.js';

@@ -3,7 +3,7 @@ import { compileRule } from '../conditions/index.js';
 import { invalidRequest, mustBe } from '../errors.js';
 import { idString } from '../ids.js';
 import { toCents } from '../money.js';
-import { checkPeriod } from '../time/periodKey.js';
+import { checkPeriod, type Period } from '../time/periodKey.js';
 import { compilePointsAvailability } from '../time/pointsAvailability.js';
 import type { Campaign, CampaignType } from '../types.js';
 import { compileCoupon, compileCouponDates } from './coupon.js';
@@ -44,12 +44,21 @@ export function compileCampaign(campaign: Campaign): CompiledCampaign {
     coupon: coupon ? compileCoupon(coupon, type, effects[0]) : null,
     couponDates: coupon ? compileCouponDates(coupon) : null,
     once: compileOnce(params),
-    budget: budget === null ? null : { period: checkPeriod(params.budget_period, 'rule_params.budget_period'), cents: budget },
+    budget: budget === null ? null : { period: budgetPeriod(params.budget_period), cents: budget },
     maxTransactionCents: optionalMoney(params.maximum_budget_transaction, 'rule_params.maximum_budget_transaction'),
     stackability: oneOf(params.stackability_properties, 'rule_params.stackability_properties', STACKABILITY, RULE_PARAMS_DEFAULTS.stackability_properties),
     availability: type === 'points' ? compilePointsAvailability(params) : null,
     prizes,
   };
+}
+
+/**
+ * rule_params.budget_period as a period (absent: always); invalid_request naming it when it is none. Compiling reads it
+ * only with a budget_value, so a campaign stored with a bad one and no budget still compiles; a write checks it
+ * whenever sent (exported as `checkBudgetPeriod`).
+ */
+export function budgetPeriod(value: unknown): Period {
+  return checkPeriod(value, 'rule_params.budget_period');
 }
 
 /**

@@ -13,6 +13,7 @@ import { optionalBoolean, requireInt64 } from '../http/params.js';
 import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { requireUnmerged } from '../points/request.js';
+import { updateUnlessUnchanged } from '../store/unchanged.js';
 import { AssociationStore } from './store.js';
 import type { Association } from './types.js';
 import { associationView } from './view.js';
@@ -78,14 +79,14 @@ export function associationsRoutes({ env, duplicates }: ServerContext): Routes {
     'associations.update': (req) => {
       const body = validate('associations.update', req.body);
       return duplicates.suppress(req, pairTarget(req, body.customer_id, body.associate_customer_id), async () => {
-        await env.transact(() => {
-          const association = activePair(req, body.customer_id, body.associate_customer_id);
-          const next: Association = {
-            ...association,
-            relationship_type: body.relationship_type,
-            main: body.main ?? association.main,
-            updated_at: wireDatetime(req.now),
-          };
+        const updated = (association: Association): Association => ({
+          ...association,
+          relationship_type: body.relationship_type,
+          main: body.main ?? association.main,
+          updated_at: wireDatetime(req.now),
+        });
+        // An update of the values held writes nothing (updated_at kept, no audit entry).
+        await updateUnlessUnchanged(env, () => activePair(req, body.customer_id, body.associate_customer_id), updated, (association, next) => {
           store.put(req.tenant, next, association);
         });
         return success();

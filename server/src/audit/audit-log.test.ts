@@ -4,10 +4,11 @@ import { openStore, type Key, type StoreEnv } from '../store/env.js';
 import { realtimeCart } from '../testing/carts.js';
 import { runCli } from '../testing/cli.js';
 import { everyPage } from '../testing/pages.js';
-import { startServer, TEST_KEY, type Client, type TestServer } from '../testing/server.js';
+import { startServer, TEST_KEY, type Client, type TestResponse, type TestServer } from '../testing/server.js';
 import { migrations } from '../store/migrations.js';
 import { indexAuditTargets, PROGRESS } from './backfill.js';
 import { AUDIT_LOG, AUDIT_LOG_MENTIONS, AUDIT_LOG_TARGETS, mentionKey, targetKey, type AuditEntry } from './log.js';
+import { auditEntries, succeeds } from './testing.js';
 
 const AUTHOR = { headers: { 'X-Author-Email': 'Ana@Example.com' } };
 const discount = { rule_params: { name: 'Ten off', rule_effects: [{ type: 'percentage', value: 10, distribution: 'individual_items' }] } };
@@ -180,10 +181,16 @@ describe('the audit log over HTTP', () => {
     expect(cart.status).toBe(200);
     expect((await server.client.post('/carts/cancellation', { cart_to_cancel_id: 4242, new_cart_id: 4243 })).status).toBe(200);
     const before = await entries();
-    expect(before[0]).toMatchObject({ operation: 'carts.cancellation' });
+    // The cancelled cart's id, as GET /audit_log?target= finds it.
+    expect(before[0]).toMatchObject({ operation: 'carts.cancellation', target: 'cart:4242' });
+    expect((await entries({ target: 'cart:4242' }))[0]).toEqual(before[0]);
     const again = await server.client.post('/carts/cancellation', { cart_to_cancel_id: 4242, new_cart_id: 4244 });
     expect(again.status, again.text).toBe(409);
     expect(await entries()).toEqual(before);
+    // Named by its code, the cart is still its id.
+    expect((await realtimeCart(server.client, 41, 20, { id: 4250, code: 'CART-1' })).status).toBe(200);
+    expect((await server.client.post('/carts/cancellation', { cart_to_cancel_code: 'CART-1', new_cart_id: 4251 })).status).toBe(200);
+    expect((await entries({ target: 'cart:4250' })).map((entry) => entry.operation)).toEqual(['carts.cancellation']);
   });
 
   it('records nothing for a game play that does nothing (its once limit reached)', async () => {
@@ -347,5 +354,160 @@ describe('the target index of a store written before it', () => {
     });
     await server.restart();
     expect(await logPages(server.client, { target: 'customer:1' })).toEqual(all.filter((entry) => entry.target === 'customer:1'));
+  });
+});
+
+describe('an entry for what a request changes, and none for what it does not', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.dispose());
+
+  const entries = (query: Record<string, string> = {}) => auditEntries(server.client, query);
+  const created = async (client: Client, path: string, body: unknown): Promise<number> => {
+    const res = await client.post(path, body);
+    expect(res.status, res.text).toBe(200);
+    return res.body.id as number;
+  };
+  const wheel = (active: boolean) => ({
+    rule_params: { name: active ? 'Open' : 'Closed', active },
+    game: { type: 'wheel', game_prizes: [{ name: 'P', outcome: 'points', points: 3, weight: 1, stock: -1 }] },
+  });
+
+  it('records nothing for the first play of an environment that plays nothing, and one entry for a first play that plays', async () => {
+    // The first play of a Company environment creates its draw secret (carts/seed.ts): the server's own write.
+    await createCustomer(server.client, 1);
+    const closed = await created(server.client, '/games', wheel(false));
+    const before = await entries();
+    const play = await server.client.post(`/games/${closed}/play`, { customer_id: 1 });
+    expect(play.status, play.text).toBe(200);
+    expect(play.body).toEqual({ code: 'success', effects: [] });
+    expect(await entries()).toEqual(before);
+
+    expect((await runCli(server.dataDir, 'company', 'create', 'fresh')).code).toBe(0);
+    const key = (await runCli(server.dataDir, 'key', 'create', '--company', 'fresh')).output;
+    const fresh = server.clientFor({ key: key.key, secret: key.secret });
+    await createCustomer(fresh, 1);
+    const open = await created(fresh, '/games', wheel(true));
+    const played = await fresh.post(`/games/${open}/play`, { customer_id: 1 }, AUTHOR);
+    expect(played.body.effects, played.text).toHaveLength(1);
+    const [entry, ...rest] = (await auditEntries(fresh)).filter((e) => e.operation === 'games.play');
+    expect(rest).toEqual([]);
+    expect(entry).toMatchObject({ target: `game:${open}`, actor: { api_key: key.key, author: 'ana@example.com' }, body: '{"customer_id":"1"}' });
+  });
+
+  it('records nothing for a voucher operation or an enrolment that changes nothing, and answers it as before', async () => {
+    const c = server.client;
+    await createCustomer(c, 2);
+    const campaign = await created(c, '/discounts', {
+      rule_params: { name: 'Gift', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] },
+      coupon_params: { name: 'Gift coupon' },
+    });
+    for (const code of ['G1', 'G2']) await succeeds(c.post('/discounts/trigger', { customer_id: 2, loyalty_rule_id: campaign, external_voucher_code: code }));
+    const challenge = await created(c, '/challenges', { name: 'Spend', attribute: 'total_spent', open_to_all: true, structure: [{ level: 1, name: 'Starter', threshold: 10, points: 5 }] });
+    /** Sends `write` twice: the first records one entry, the second answers alike and records none. */
+    const twice = async (write: () => Promise<TestResponse>, operation: string) => {
+      const first = await write();
+      expect(first.status, first.text).toBe(200);
+      const after = await entries();
+      expect(after[0].operation).toBe(operation);
+      const second = await write();
+      expect(second.status, second.text).toBe(200);
+      expect(second.body).toEqual(first.body);
+      expect(await entries(), operation).toEqual(after);
+    };
+    await twice(() => c.post('/vouchers/G1/freeze', {}), 'vouchers.freeze');
+    await twice(() => c.post('/vouchers/G1/unfreeze', { customer_id: 2 }), 'vouchers.unfreeze');
+    await twice(() => c.post('/vouchers/G1/select', {}), 'vouchers.select');
+    await twice(() => c.post('/vouchers/G1/deselect', {}), 'vouchers.deselect');
+    await twice(() => c.put('/vouchers/select', { codes: ['G1', 'G2'] }), 'vouchers.select_many');
+    await twice(() => c.put('/vouchers/deselect', { codes: ['G1', 'G2'] }), 'vouchers.deselect_many');
+    await twice(() => c.post(`/challenges/${challenge}/enroll`, { customer_id: 2 }), 'challenges.enroll');
+    // Checked first, as before: an unknown voucher is still its 404.
+    expect((await c.post('/vouchers/NOPE/deselect', {})).status).toBe(404);
+  });
+
+  it('records nothing for a PATCH of the values held', async () => {
+    const c = server.client;
+    await createCustomer(c, 3);
+    await createCustomer(c, 4);
+    const discountId = await created(c, '/discounts', { rule_params: { ...discount.rule_params, name: 'Same' }, coupon_params: { name: 'Same coupon' } });
+    const couponId = (await c.get(`/discounts/${discountId}`)).body.coupon_info.coupon_id;
+    const challenge = await created(c, '/challenges', { name: 'Same', attribute: 'total_spent', structure: [{ level: 1, name: 'Starter', threshold: 10, points: 5 }] });
+    const program = await created(c, '/tier_programs', { name: 'Same', attribute: 'total_spent', structure: [{ level: 1, name: 'Member', threshold: 0 }] });
+    const game = await created(c, '/games', wheel(true));
+    const prizePoints = await created(c, '/points', { rule_params: { name: 'Prize', when: 'prize-only', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] } });
+    const instantWin = await created(c, '/instant_wins', { rule_params: { name: 'Same' }, instant_win: { instant_win_prizes: [{ name: 'P', outcome: { promotion_type: 'points', promotion_id: prizePoints }, weight: 1, stock: -1 }] } });
+    for (const [path, body] of [
+      ['/products', { id: 300, code: 'P300', name: 'Bread' }],
+      ['/locations', { id: 10, code: 'MAD-01', name: 'Madrid', country: 'ES' }],
+      ['/promotions', { id: 2, name: 'Summer' }],
+      ['/taxonomies', { slug: 'family', name: 'Family' }],
+      ['/taxonomies/family/features', { id: 2, name: 'Bakery' }],
+      ['/locations/taxonomies', { slug: 'zone', name: 'Zone' }],
+      ['/associations', { customer_id: 3, associate_customer_id: 4, relationship_type: 'child' }],
+    ] as const) await succeeds(c.post(path, body));
+    const patches: [string, unknown][] = [
+      [`/discounts/${discountId}`, { rule_params: { name: 'Same' } }],
+      [`/coupons/${couponId}`, { coupon_params: { name: 'Same coupon' } }],
+      [`/challenges/${challenge}`, { name: 'Same' }],
+      [`/tier_programs/${program}`, { name: 'Same' }],
+      [`/games/${game}`, { rule_params: { name: 'Open' } }],
+      [`/instant_wins/${instantWin}`, { rule_params: { name: 'Same' } }],
+      [`/points/${prizePoints}`, { rule_params: { name: 'Prize' } }],
+      ['/products/300', { name: 'Bread' }],
+      ['/locations/10', { name: 'Madrid' }],
+      ['/promotions/2', { name: 'Summer' }],
+      ['/taxonomies/family', { name: 'Family' }],
+      ['/taxonomies/family/features/2', { name: 'Bakery' }],
+      ['/locations/taxonomies/zone', { name: 'Zone' }],
+      ['/associations', { customer_id: 3, associate_customer_id: 4, relationship_type: 'child' }],
+    ];
+    /** The paths whose PATCH added an entry. */
+    const recorded = async (sent: [string, unknown][]) => {
+      const paths: string[] = [];
+      for (const [path, body] of sent) {
+        const before = await entries();
+        const res = await c.patch(path, body);
+        expect(res.status, `${path} ${res.text}`).toBe(200);
+        if ((await entries()).length > before.length) paths.push(path);
+      }
+      return paths;
+    };
+    expect(await recorded(patches)).toEqual([]);
+    // A change is still one.
+    const changes: [string, unknown][] = [
+      [`/coupons/${couponId}`, { coupon_params: { name: 'Other coupon' } }],
+      [`/tier_programs/${program}`, { name: 'Other' }],
+      ['/products/300', { name: 'Rye' }],
+      ['/taxonomies/family/features/2', { name: 'Cakes' }],
+      ['/associations', { customer_id: 3, associate_customer_id: 4, relationship_type: 'family' }],
+    ];
+    expect(await recorded(changes)).toEqual(changes.map(([path]) => path));
+  });
+
+  it('records a voucher issued by POST /discounts/trigger, with its author, under the voucher’s code', async () => {
+    const c = server.client;
+    await createCustomer(c, 5, { code: 'C5' });
+    const campaign = await created(c, '/discounts', {
+      rule_params: { name: 'Issued', select_customers: 'targeted', rule_effects: [{ type: 'direct_value', value: 1, distribution: 'total' }] },
+      coupon_params: { name: 'Issued coupon' },
+    });
+    const issued = await c.post('/discounts/trigger', { customer_id: 5, loyalty_rule_id: campaign }, AUTHOR);
+    expect(issued.status, issued.text).toBe(200);
+    const [entry] = await entries({ operation: 'discounts.trigger' });
+    expect(entry).toMatchObject({
+      actor: { api_key: TEST_KEY, author: 'ana@example.com' }, method: 'POST', path: '/discounts/trigger',
+      target: `voucher:${issued.body.voucher_code}`, body: `{"customer_id":"5","loyalty_rule_id":"${campaign}"}`,
+    });
+    // Indexed under the voucher its later operations target, and under the customer it names.
+    await succeeds(c.post(`/vouchers/${issued.body.voucher_code}/freeze`, {}));
+    expect((await entries({ target: `voucher:${issued.body.voucher_code}` })).map((e) => e.operation)).toEqual(['vouchers.freeze', 'discounts.trigger']);
+    expect((await entries({ mentions: '5' })).map((e) => e.operation)).toEqual(['discounts.trigger']);
+    // A refused issue records nothing.
+    const before = await entries();
+    expect((await c.post('/discounts/trigger', { customer_id: 5, loyalty_rule_id: 987654 })).status).toBe(404);
+    expect(await entries()).toEqual(before);
   });
 });

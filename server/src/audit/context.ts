@@ -4,8 +4,8 @@
  * the CLI each command; `openStore`'s witness reads the context when
  * `transact` is called (in its caller's async context: handlers interleave,
  * so no module-level "current request" would do) and writes one entry in
- * that transaction once its work has returned. The Tier 1 operations never
- * enter it.
+ * that transaction once its work has returned. The hot path (`audit: false`)
+ * never enters it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { OPERATIONS, type OperationId, type OperationSpec } from '../http/operations.js';
@@ -69,6 +69,27 @@ function runAudited(req: TallyRequest, handler: Handler) {
   };
   req.audit = context;
   return auditing.run(context, handler, req);
+}
+
+/** A request's context as data stored with work it leaves for later (a transfer-new's queued merge): `runRecorded`. */
+export type DeferredAudit = Omit<AuditContext, 'mentions'> & { mentions?: string[] };
+
+/** Inside a recorded request's handler: its context as it stands, to store with the work it leaves for later. */
+export function deferredAudit(req: TallyRequest): DeferredAudit | undefined {
+  if (!req.audit) return undefined;
+  const { mentions, ...context } = req.audit;
+  return { ...context, ...(mentions ? { mentions: [...mentions] } : {}) };
+}
+
+/**
+ * Runs later work of a request (`deferredAudit`) in its context, as its handler would: its transactions are recorded
+ * as the request's, whether the process that took the request still runs or not (a timer it set would inherit the
+ * context only while it does). Without one, outside any request's context: nothing recorded.
+ */
+export function runRecorded<T>(deferred: DeferredAudit | undefined, work: () => T): T {
+  if (!deferred) return auditing.exit(work);
+  const { mentions, ...context } = deferred;
+  return auditing.run({ ...context, ...(mentions ? { mentions: new Set(mentions) } : {}) }, work);
 }
 
 /** Runs a CLI command: its transactions are recorded with actor `cli`. */

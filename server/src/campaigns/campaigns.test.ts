@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cartBody } from '../testing/carts.js';
 import { startServer, type TestServer } from '../testing/server.js';
+import { rewriteStoredCampaign } from './testing.js';
 
 const conditions = { conditions: { and: [{ field: 'total', operator: 'gte', value: 10 }] } };
 const tenPercent = [{ type: 'percentage', value: 10, distribution: 'individual_items' }];
@@ -151,6 +152,24 @@ describe('discount and points campaigns over HTTP', () => {
     expect(objectOfEffects.body).toEqual({ code: 'invalid_request', error: 'rule_params.rule_effects: must be the JSON text of an array' });
     const after = (await server.client.get('/discounts', { query: { per_page: '100' } })).body.data.length;
     expect(after).toBe(before);
+  });
+
+  it('checks budget_period whenever it is sent, with a budget_value or not; one stored before without a budget still applies and stays editable', async () => {
+    const refused = { code: 'invalid_request', error: 'rule_params.budget_period: must be one of num_day, num_month, num_year, always' };
+    const points = { name: 'bp2', when: 'bpw2', rule_effects: [{ type: 'direct_value', value: 5, distribution: 'total' }] };
+    expect((await server.client.post('/points', { rule_params: { ...points, budget_period: 'weekly' } })).body).toEqual(refused);
+    const id = (await server.client.post('/discounts', discount({ name: 'Budget period' }))).body.id;
+    expect((await server.client.patch(`/discounts/${id}`, { rule_params: { budget_period: 'weekly' } })).body).toEqual(refused);
+    expect((await server.client.patch(`/discounts/${id}`, { rule_params: { budget_period: 'num_day' } })).status).toBe(200);
+    expect((await server.client.get(`/discounts/${id}`)).body.budget_period).toBe('num_day');
+    await rewriteStoredCampaign(server, id, (params) => ({ ...params, budget_period: 'weekly' }));
+    const applied = await server.client.post('/carts/simulate', cartBody(20));
+    expect(applied.body.effects.map((e: { rule_id: number }) => e.rule_id)).toContain(id);
+    expect((await server.client.get(`/discounts/${id}`)).body.compile_error).toBeNull();
+    expect((await server.client.patch(`/discounts/${id}`, { rule_params: { priority: 2 } })).status).toBe(200);
+    // A budget makes the stored period count: refused, naming it, until it is fixed in the same write.
+    expect((await server.client.patch(`/discounts/${id}`, { rule_params: { budget_value: 10 } })).body).toEqual(refused);
+    expect((await server.client.patch(`/discounts/${id}`, { rule_params: { budget_value: 10, budget_period: 'num_month' } })).status).toBe(200);
   });
 
   it('writes nothing for a refused campaign, not even an id', async () => {
@@ -334,6 +353,9 @@ describe('discount and points campaigns over HTTP', () => {
     await server.client.patch('/company', { languages: ['en', 'es'], default_language: 'es' });
     const winter = (await server.client.post('/discounts', { rule_params: { name: { es: 'Invierno', en: 'Winter' }, rule_effects: tenPercent } })).body.id;
     const welcome = (await server.client.post('/points', { rule_params: { name: { es: 'Bienvenida', en: 'Welcome' }, when: 'hello', rule_effects: [{ type: 'direct_value', value: 5 }] } })).body.id;
+    const frost = (await server.client.post('/discounts', {
+      rule_params: { name: 'Frost', coupon_required: true, rule_effects: tenPercent }, coupon_params: { static_code: 'FROST', name: { es: 'Cupón helada', en: 'Frost coupon' } },
+    })).body.id;
     expect((await server.client.post('/customers', { id: 7901, name: 'Ann', registration_location_id: 1 })).status).toBe(200);
     await server.client.patch('/company', { default_language: 'en' });
     const nameIn = async (headers: Record<string, string>) => {
@@ -341,6 +363,9 @@ describe('discount and points campaigns over HTTP', () => {
       return cart.body.effects.find((e: { rule_id: number }) => e.rule_id === winter).rule_name;
     };
     expect([await nameIn({}), await nameIn({ 'Accept-Language': 'es' }), await nameIn({ 'Accept-Language': 'en' })]).toEqual(['Winter', 'Invierno', 'Winter']);
+    // The coupon's name too.
+    const coupon = await server.client.post('/carts/simulate', cartBody(20, { coupons_desired: ['FROST'] }));
+    expect(coupon.body.effects.find((e: { rule_id: number }) => e.rule_id === frost).coupon_info).toMatchObject({ coupon_name: 'Frost coupon', static_code: 'FROST' });
     const triggered = await server.client.post('/trigger', { trigger: 'hello', customer_id: 7901 });
     expect(triggered.body.effects.find((e: { rule_id: number }) => e.rule_id === welcome).rule_name).toBe('Welcome');
     // A cancellation answers its mirror in the Accept-Language language too; the stored mirror keeps the default's.
@@ -489,6 +514,32 @@ describe('discount and points campaigns over HTTP', () => {
     const cart = await server.client.post('/carts/simulate', { customer_id: 901, creation_date: '2026-11-20T10:00:00Z', total: 10, lines: [{ order: 1, product_id: 1, total: 10, quantity: 1 }] });
     expect(cart.body.effects.map((e: { rule_id: number }) => e.rule_id)).toContain(france);
     expect(cart.body.effects.map((e: { rule_id: number }) => e.rule_id)).not.toContain(spain);
+  });
+
+  it('leaves out of a customer list a campaign whose coupon is inactive and that needs it (targeted, coupon_required), as carts do', async () => {
+    expect((await server.client.post('/customers', { id: 108, name: 'C108', registration_location_id: 1 })).status).toBe(200);
+    const created = async (kind: 'discounts' | 'points', params: Record<string, unknown>) => {
+      const effects = kind === 'points' ? [{ type: 'direct_value', value: 5, distribution: 'total' }] : tenPercent;
+      const res = await server.client.post(`/${kind}`, { rule_params: { name: `${kind} ${JSON.stringify(params)}`, rule_effects: effects, ...params }, coupon_params: { name: 'Off coupon' } });
+      expect(res.status, res.text).toBe(200);
+      return res.body.id as number;
+    };
+    const campaigns = [
+      ['discounts', await created('discounts', { select_customers: 'targeted' }), 'targeted'],
+      ['points', await created('points', { select_customers: 'targeted' }), 'targeted'],
+      ['discounts', await created('discounts', { coupon_required: true }), 'all_customers'],
+    ] as const;
+    const listed = async (kind: string, query: Record<string, string>) =>
+      ((await server.client.get(`/${kind}`, { query: { customer_id: '108', per_page: '100', ...query } })).body.data as { id: number }[]).map((c) => c.id);
+    for (const [kind, id, audience] of campaigns) {
+      if (audience === 'targeted') expect((await server.client.post('/discounts/trigger', { customer_id: 108, loyalty_rule_id: id })).status).toBe(200);
+      const queries: Record<string, string>[] = [{}, { campaign_audience: audience }, ...(audience === 'targeted' ? [{ selected: 'false' }] : [])];
+      for (const query of queries) expect(await listed(kind, query), JSON.stringify(query)).toContain(id);
+      expect((await server.client.patch(`/${kind}/${id}`, { coupon_params: { active: false } })).status).toBe(200);
+      for (const query of queries) expect(await listed(kind, query), JSON.stringify(query)).not.toContain(id);
+    }
+    // Without a customer the list is the back office's: every campaign.
+    expect(((await server.client.get('/discounts', { query: { per_page: '100' } })).body.data as { id: number }[]).map((c) => c.id)).toContain(campaigns[0][1]);
   });
 
   it('ends a date-only campaign with that day in the Company timezone on the customer list, as carts do', async () => {

@@ -5,8 +5,11 @@
 import { CART_EVENT, compileCampaigns, isCartCampaign, TallyError } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
 import { stringifyJson } from '../http/json.js';
+import { KEY_TEXT_MAX } from '../http/params.js';
+import { toSlug, WIRE_DESCRIPTIONS } from '../http/wire.js';
 import { fixedPoints } from '../instant-wins/points-prize.js';
 import type { CompanySettings } from '../tenancy/types.js';
+import { isCustomEventCampaign } from '../triggers/binding.js';
 import { engineSettings } from './engine-settings.js';
 import { toEngineCampaign } from './store.js';
 import type { CampaignRecord } from './types.js';
@@ -25,16 +28,21 @@ export function checkCompiles(record: CampaignRecord, settings: CompanySettings)
 
 /**
  * A campaign bound to an event other than carts (rule_params.when, custom_entity_definition_id: triggers/binding.ts)
- * must be able to act on it: a discount acts on carts only, and a points campaign bound to a trigger or a custom event
- * grants a fixed number of points (one direct_value effect; an event has no amount for a ratio to apply to). Such a
+ * must be able to act on it: a discount acts on carts only, a points campaign bound to a trigger names it by a slug
+ * `POST /trigger` can send, and a points campaign bound to a trigger or a custom event grants a fixed number of points
+ * (one direct_value effect; an event has no amount for a ratio to apply to). Such a
  * campaign was stored, read as valid, and granted nothing. Checked by a write that creates the campaign or changes
  * what binds it (`when`, `custom_entity_definition_id`, `rule_effects`): one stored before stays editable.
  */
 export function checkBinding(record: CampaignRecord, previous?: CampaignRecord): void {
   const bindingOf = ({ rule_params: params }: CampaignRecord) => stringifyJson([params.when, params.custom_entity_definition_id, params.rule_effects]);
   if (previous !== undefined && bindingOf(previous) === bindingOf(record)) return;
-  if (isCartCampaign(record.rule_params)) return;
+  const params = record.rule_params;
+  if (isCartCampaign(params)) return;
   if (record.type === 'discount') throw invalidRequest('rule_params.when', `must be ${CART_EVENT} or absent: a discount acts on carts only`);
+  if (!isCustomEventCampaign(params) && (toSlug(params.when) === undefined || String(params.when).length > KEY_TEXT_MAX)) {
+    throw invalidRequest('rule_params.when', `must be ${WIRE_DESCRIPTIONS.slug} of at most ${KEY_TEXT_MAX} characters: POST /trigger names its campaigns by it`);
+  }
   if (fixedPoints(record) === null) {
     throw invalidRequest('rule_params.rule_effects', 'must be one direct_value effect: a campaign bound to a trigger or a custom event grants a fixed number of points');
   }

@@ -1,14 +1,16 @@
 /**
  * The query filters of GET /discounts and GET /points (docs/campaigns.md).
- * With a customer the list is what that customer can use now: the active,
- * not ended campaigns of their country plus the targeted campaigns whose
- * voucher they hold (reported in coupon_info.voucher_info).
+ * With a customer the list is what that customer can use now: the active
+ * (a campaign that needs a coupon: with its coupon active), not ended
+ * campaigns of their country plus the targeted campaigns whose voucher they
+ * hold (reported in coupon_info.voucher_info).
  */
 import { localDate } from '../calendar/company-days.js';
 import { isUsable } from '../vouchers/status.js';
 import type { VoucherRecord } from '../vouchers/types.js';
 import type { RequestLocation } from '../vouchers/location.js';
 import { ruleAccepts, ruleAdmitsLocation } from './rule-values.js';
+import { toEngineCampaign } from './store.js';
 import type { CampaignKind, CampaignRecord } from './types.js';
 
 export const AUDIENCES = ['loyalty', 'targeted', 'all_customers'] as const;
@@ -70,7 +72,8 @@ export function listMatch(record: CampaignRecord, filters: ListFilters): { vouch
   if (filters.categoryId !== undefined && String(params.loyalty_rule_category_id) !== filters.categoryId) return null;
   const customer = filters.customer;
   if (!customer) return {};
-  if (params.active === false || hasEnded(params.available_to, customer)) return null;
+  // Active as carts see it (toEngineCampaign): a campaign that needs its coupon is off while the coupon is.
+  if (toEngineCampaign(record).rule_params.active === false || hasEnded(params.available_to, customer)) return null;
   if (audience !== 'targeted') {
     const ofCountry = countries.length === 0 || (customer.country !== undefined && countries.includes(customer.country));
     return ofCountry ? {} : null;

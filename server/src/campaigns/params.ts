@@ -6,7 +6,7 @@
  * optional field sent null is removed too (no end date, no budget, no
  * static code...), so what a read shows as null can be sent back.
  */
-import { checkEffectBounds, endsBeforeStart, needsCoupon, type RuleParams } from '@tally/engine';
+import { checkBudgetPeriod, checkEffectBounds, endsBeforeStart, needsCoupon, type RuleParams } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
 import { parseJson } from '../http/json.js';
 import type { CompanySettings } from '../tenancy/types.js';
@@ -42,6 +42,8 @@ export function buildRecord({ kind, id, body, previous, settings, now, couponId 
   );
   // Checked when sent (as the date windows): a campaign stored before the bound stays editable, its awards cut at evaluation.
   if (body.rule_params?.rule_effects !== undefined) checkEffectBounds(ruleParams.rule_effects, kind);
+  // Compiling reads it only with a budget_value: sent without one, it would be stored unchecked and refuse a later budget.
+  if (body.rule_params?.budget_period !== undefined) checkBudgetPeriod(body.rule_params.budget_period);
 
   let couponParams = previous?.coupon_params ? { ...previous.coupon_params } : undefined;
   if (body.coupon_params !== undefined) {

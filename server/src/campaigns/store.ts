@@ -17,6 +17,7 @@ import { paginate, type Page, type PageRequest } from '../store/paginate.js';
 import { idKey, tenantPrefix, under } from '../store/keys.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import { localize } from '../http/language.js';
+import { wireInt } from '../http/wire.js';
 import type { CampaignRecord, CampaignTexts, Translations } from './types.js';
 
 export interface ProgramInput {
@@ -80,6 +81,21 @@ export function inDefaultLanguage(campaign: Campaign, texts: CampaignRecord['tex
     ...(coupon && (texts.coupon_name || texts.coupon_description)
       ? { coupon_params: { ...coupon, name: named(texts.coupon_name, coupon.name), description: named(texts.coupon_description, coupon.description) } }
       : {}),
+  };
+}
+
+/**
+ * A campaign as a program compiles it (carts, triggers, custom events): named in the Company's default language now
+ * (inDefaultLanguage), its campaign and coupon ids as numbers, so effects carry rule_id and coupon_info as the contract
+ * writes them.
+ */
+export function programCampaign(campaign: Campaign, texts: CampaignRecord['texts'] | undefined, settings: CompanySettings): Campaign {
+  const named = inDefaultLanguage(campaign, texts, settings);
+  const coupon = named.coupon_params;
+  return {
+    ...named,
+    id: wireInt(String(campaign.id)),
+    ...(coupon && typeof coupon.id === 'string' ? { coupon_params: { ...coupon, id: wireInt(coupon.id) } } : {}),
   };
 }
 

@@ -5,10 +5,9 @@
  */
 import { compileEachCampaign, type Campaign, type CampaignFailure, type Program } from '@tally/engine';
 import { engineSettings } from '../campaigns/engine-settings.js';
-import { inDefaultLanguage, type CampaignStore } from '../campaigns/store.js';
+import { programCampaign, type CampaignStore } from '../campaigns/store.js';
 import type { CampaignTexts } from '../campaigns/types.js';
 import { stringifyJson } from '../http/json.js';
-import { wireInt } from '../http/wire.js';
 import type { Logger } from '../log.js';
 import { tenantPrefix } from '../store/keys.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
@@ -137,13 +136,7 @@ export class ProgramCache {
     const version = this.campaigns.version(tenant);
     if (cached && cached.campaignVersion === version && cached.settingsVersion === settings.version) return cached;
     const input = this.campaigns.activeProgramInput(tenant);
-    // Campaign and coupon ids as numbers, so effects carry rule_id and coupon_info as the contract writes them; names
-    // in the Company's default language now.
-    const campaigns = input.campaigns.map((campaign) => ({
-      ...inDefaultLanguage(campaign, input.texts.get(String(campaign.id)), settings),
-      id: wireInt(String(campaign.id)),
-      ...(typeof campaign.coupon_params?.id === 'string' ? { coupon_params: { ...campaign.coupon_params, id: wireInt(campaign.coupon_params.id) } } : {}),
-    }));
+    const campaigns = input.campaigns.map((campaign) => programCampaign(campaign, input.texts.get(String(campaign.id)), settings));
     // Campaign by campaign: one that no longer compiles is left out, and the Company's other campaigns still apply.
     const { program, failures } = compileEachCampaign(campaigns, engineSettings(settings));
     this.onCompile(key, input.version, failures);

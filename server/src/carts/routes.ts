@@ -9,6 +9,7 @@ import { parseJson } from '../http/json.js';
 import type { ServerContext } from '../context.js';
 import { LmdbCounterStore } from '../counters/store.js';
 import { CustomerStore } from '../customers/store.js';
+import { lookupTarget } from '../http/duplicates.js';
 import { optionalEnum, optionalInt64, readPage } from '../http/params.js';
 import type { Reply, Routes, TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
@@ -97,11 +98,13 @@ export function cartsRoutes(ctx: ServerContext): Routes {
       return { body: undefined, raw: cartJson({ ...result, data: result.data.map(cartReadBody) }) };
     },
 
-    // Common rule 8: an identical retry within 5 minutes gets the first answer, not 409 "already cancelled".
+    // Common rule 8: an identical retry within 5 minutes gets the first answer, not 409 "already cancelled". The target
+    // is the cancelled cart's id however the request named it (the audit log's target too: `cart:501`).
     'carts.cancellation': (req) => {
       const request = validate('carts.cancellation', req.body);
-      const target = request.cart_to_cancel_id !== undefined ? `cart:id:${request.cart_to_cancel_id}` : `cart:code:${request.cart_to_cancel_code}`;
-      return ctx.duplicates.suppress(req, target, async () => {
+      const [by, value] = request.cart_to_cancel_id !== undefined ? ['id', request.cart_to_cancel_id] : ['code', request.cart_to_cancel_code!];
+      const named = by === 'id' ? carts.get(req.tenant, value) : carts.byCode(req.tenant, value);
+      return ctx.duplicates.suppress(req, lookupTarget('cart', by, value, named?.id), async () => {
         const mirror = await cancelCart(stores, req.tenant, req.settings, request, req.now);
         return { body: undefined, raw: inLanguage(req, mirror.response_json) };
       });

@@ -36,8 +36,9 @@ export class DrawSeeds {
     let secret = this.carts.secret(tenant);
     if (secret === undefined) {
       const candidate = randomBytes(32).toString('base64url');
-      // Two threads may race to create it: the transaction keeps the first.
-      secret = await this.env.transact(() => this.carts.ensureSecretInTransaction(tenant, candidate));
+      // Two threads may race to create it: the transaction keeps the first. The server's own write, made on the way
+      // of the request that first needs it (a game play): not that request's change, so not recorded as it.
+      secret = await this.env.transact(() => this.carts.ensureSecretInTransaction(tenant, candidate), { housekeeping: true });
     }
     this.secrets.set(tenantPrefix(tenant), secret);
     return secret;

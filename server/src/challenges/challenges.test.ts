@@ -32,7 +32,7 @@ describe('challenges', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    await server.client.patch('/company', { languages: ['es', 'en'], default_language: 'es', customer_attribute_schema: { type: 'object', properties: { steps: { type: 'integer' }, nick: { type: 'string' } } } });
+    await server.client.patch('/company', { languages: ['es', 'en'], default_language: 'es', customer_attribute_schema: { type: 'object', properties: { steps: { type: 'integer' }, nick: { type: 'string' }, visits: { type: 'integer' }, laps: { type: 'number' } } } });
   });
   afterAll(() => server.dispose());
 
@@ -209,6 +209,31 @@ describe('challenges', () => {
     expect((await list({})).data[1]).toMatchObject({ attribute: 'steps', attribute_value: 70, current_level: 1, attribute_id: expect.any(Number), customer_attribute_id: expect.any(Number) });
     expect((await server.client.get('/customers/404/challenges')).body.code).toBe('customer_not_found');
     expect((await server.client.get('/customers/12/challenges', { query: { starting_after: 'nope' } })).status).toBe(400);
+  });
+
+  it('answers the customer_attribute_id of a custom attribute from the challenge\'s creation or update, the id customers\' attributes list later', async () => {
+    const attributeId = async (id: number) => {
+      const res = await server.client.get(`/challenges/${id}`);
+      expect(res.status, res.text).toBe(200);
+      return res.body.customer_attribute_id as number | null;
+    };
+    const listed = async (customerId: number, name: string) => (await server.client.get(`/customers/${customerId}/attributes`)).body.data.find((a: { name: string }) => a.name === name)?.id;
+    // No customer stores visits yet.
+    const visits = await create({ name: 'Visits', attribute: 'visits', structure: [{ level: 1, name: 'V', threshold: 3 }] });
+    const id = await attributeId(visits);
+    expect(id).toEqual(expect.any(Number));
+    await createCustomer(server.client, 61, { country: 'ES', attributes: { visits: 2 } });
+    expect(await listed(61, 'visits')).toBe(id);
+    expect(await attributeId(visits)).toBe(id);
+    // A cart metric has none; changed to a custom attribute, the update defines it.
+    const laps = await create({});
+    expect(await attributeId(laps)).toBeNull();
+    expect((await server.client.patch(`/challenges/${laps}`, { attribute: 'laps' })).status).toBe(200);
+    const lapsId = await attributeId(laps);
+    expect(lapsId).toEqual(expect.any(Number));
+    expect(lapsId).not.toBe(id);
+    expect((await server.client.patch('/customers/61', { attributes: { laps: 1.5 } })).status).toBe(200);
+    expect(await listed(61, 'laps')).toBe(lapsId);
   });
 
   it('a customer known by its code: enrols by customer_code, reads its challenges by search_param=code in the Accept-Language language, progress included', async () => {

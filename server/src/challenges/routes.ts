@@ -6,6 +6,7 @@
 import { auditMention, auditTarget } from '../audit/context.js';
 import { TallyError } from '@tally/engine';
 import type { ServerContext } from '../context.js';
+import { defineAttributes } from '../customers/attribute-definitions.js';
 import { CustomerStore } from '../customers/store.js';
 import type { CustomerRecord } from '../customers/types.js';
 import { invalidRequest } from '../http/errors.js';
@@ -14,11 +15,13 @@ import { ok, success, type Routes, type TallyRequest } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireDatetime, wireInt } from '../http/wire.js';
 import { localDate } from '../calendar/company-days.js';
-import { clockOf, customerFromPath, customerNamedBy, requireStillActive } from '../points/request.js';
+import { clockOf, customerFromPath, customerNamedBy, requireActive, requireStillActive } from '../points/request.js';
 import { customerCountry } from '../rewards/eligibility.js';
 import { allocateId } from '../store/ids.js';
+import { changesNothing } from '../store/unchanged.js';
 import { idKey } from '../store/keys.js';
 import { requireCustomer } from '../vouchers/customer.js';
+import { isCartMetric } from './measure.js';
 import { isRunning, rewardLevels } from './progress.js';
 import { buildChallenge } from './record.js';
 import { ChallengeStore } from './store.js';
@@ -29,6 +32,11 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
   const challenges = new ChallengeStore(env);
   const customers = new CustomerStore(env);
   const viewContext = (req: TallyRequest): ViewContext => ({ env, tenant: req.tenant, language: req.language, settings: req.settings, now: req.now, challenges });
+  // Inside the write: a custom attribute a challenge measures has its id (customer_attribute_id) before any customer stores it,
+  // the id GET /customers/{id}/attributes lists once one does.
+  const defineMeasured = (req: TallyRequest, challenge: ChallengeRecord) => {
+    if (!isCartMetric(challenge.attribute)) defineAttributes(env, req.tenant, [challenge.attribute], challenge.updated_at);
+  };
   const existing = (req: TallyRequest): ChallengeRecord => {
     const id = requireInt64(req.params.id, 'id');
     const challenge = challenges.get(req.tenant, id);
@@ -45,6 +53,7 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
           const challenge = { ...draft, id: allocateId(env, req.tenant, 'challenges') };
           auditTarget(req, `challenge:${challenge.id}`);
           challenges.putInTransaction(req.tenant, challenge);
+          defineMeasured(req, challenge);
           return challenge.id;
         });
         return success({ id: wireInt(id) });
@@ -55,7 +64,12 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
         const body = validate('challenges.update', req.body, req.settings);
         const previous = existing(req);
         const challenge = buildChallenge(previous.id, body, req.settings, wireDatetime(req.now), previous);
-        await env.transact(() => challenges.putInTransaction(req.tenant, challenge));
+        // An update of the values held writes nothing (no updated_at moved, no audit entry), as rewards' do.
+        if (changesNothing(challenge, previous)) return success({ id: wireInt(challenge.id) });
+        await env.transact(() => {
+          challenges.putInTransaction(req.tenant, challenge);
+          defineMeasured(req, challenge);
+        });
         return success({ id: wireInt(challenge.id) });
       }),
 
@@ -107,6 +121,10 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
       const customer = requireCustomer(customers, req.tenant, body);
       auditMention(req, customer.id);
       const id = requireInt64(req.params.id, 'id');
+      // A customer enrolled already is answered without a transaction: nothing written, no audit entry (as an update
+      // of the values held). Judged on the enrolment as read now: one committed after this read is one this came before.
+      requireActive(customer, customerNamedBy(body).field);
+      if (enrolment(req, id, customer).enrolled) return success();
       await env.transact(() => {
         // Read again inside the transaction: enrolled after a merge or delete committed since the lookup, the
         // customer would hold an enrolment and level points on an account nobody reads.
@@ -117,11 +135,17 @@ export function challengeRoutes({ env, duplicates }: ServerContext): Routes {
     },
   };
 
-  /** Inside `env.transact`: checks first, then the enrolment and the levels already reached. */
-  function enroll(req: TallyRequest, id: string, customer: CustomerRecord): void {
+  /** Challenge `id` (404 challenge_not_found when there is none) and whether the customer is enrolled in it. */
+  function enrolment(req: TallyRequest, id: string, customer: CustomerRecord): { challenge: ChallengeRecord; enrolled: boolean } {
     const challenge = challenges.get(req.tenant, id);
     if (!challenge) throw new TallyError('challenge_not_found', `id: no challenge ${id}`, 'id');
-    if (challenges.progress(req.tenant, customer.id, id).enrolled_at !== null) return;
+    return { challenge, enrolled: challenges.progress(req.tenant, customer.id, id).enrolled_at !== null };
+  }
+
+  /** Inside `env.transact`: checks first, then the enrolment and the levels already reached. */
+  function enroll(req: TallyRequest, id: string, customer: CustomerRecord): void {
+    const { challenge, enrolled } = enrolment(req, id, customer);
+    if (enrolled) return;
     const today = localDate(req.now, req.settings.timezone);
     if (!isRunning(challenge, today, customerCountry(customer, req.settings))) {
       throw new TallyError('forbidden_request', `id: challenge ${id} is not running for this customer (status, dates or country)`, 'id');

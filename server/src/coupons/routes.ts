@@ -13,7 +13,7 @@ import { allocateId } from '../store/ids.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import { deleteInTransaction } from './delete.js';
 import { CouponStore } from './store.js';
-import { createInTransaction, updateInTransaction } from './write.js';
+import { createInTransaction, updateChangesNothing, updateInTransaction } from './write.js';
 
 export function couponRoutes({ env, duplicates }: ServerContext): Routes {
   const campaigns = new LmdbCampaignStore(env);
@@ -37,7 +37,7 @@ export function couponRoutes({ env, duplicates }: ServerContext): Routes {
       const id = requireInt64(req.params.id, 'id');
       const body = validate('coupons.update', req.body, req.settings);
       return duplicates.suppress(req, `coupon:${id}`, async () => {
-        await env.transact(() => updateInTransaction(stores, req, id, body));
+        if (!updateChangesNothing(stores, req, id, body)) await env.transact(() => updateInTransaction(stores, req, id, body));
         return success();
       });
     },

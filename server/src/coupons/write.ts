@@ -13,6 +13,7 @@ import { checkStaticCodeFree, type StaticCodeHolders } from '../campaigns/static
 import type { CampaignRecord } from '../campaigns/types.js';
 import type { TallyRequest } from '../http/types.js';
 import type { CampaignsParamsCouponParams, CouponsCreate, CouponsUpdate } from '../wire/types.js';
+import { changesNothing } from '../store/unchanged.js';
 import type { CouponStore } from './store.js';
 import { wireDatetime } from '../http/wire.js';
 
@@ -44,6 +45,21 @@ export function updateInTransaction(stores: CouponStores, req: TallyRequest, cou
   write(stores, req, campaign, body.coupon_params, () => couponId);
 }
 
+/**
+ * Whether the update leaves the coupon's campaign as read now: it then writes nothing (no new version, no audit
+ * entry). False for a coupon there is none of (the transaction's 404).
+ */
+export function updateChangesNothing(stores: CouponStores, req: TallyRequest, couponId: string, body: CouponsUpdate): boolean {
+  const campaign = stores.coupons.campaignOf(req.tenant, couponId);
+  return campaign !== undefined && changesNothing(draftOf(req, campaign, body.coupon_params), campaign);
+}
+
+/** The campaign with `couponParams` written over its coupon's (a new coupon numbered provisionally). */
+function draftOf(req: TallyRequest, campaign: CampaignRecord, couponParams: CampaignsParamsCouponParams): CampaignRecord {
+  const input = { kind: campaign.type, id: campaign.id, body: { coupon_params: couponParams }, previous: campaign, settings: req.settings, now: wireDatetime(req.now) };
+  return buildRecord({ ...input, couponId: campaign.coupon_id ?? '1' });
+}
+
 function write(
   { campaigns, staticCodeHolders }: CouponStores,
   req: TallyRequest,
@@ -51,8 +67,7 @@ function write(
   couponParams: CampaignsParamsCouponParams,
   allocate: () => string,
 ): CampaignRecord {
-  const input = { kind: campaign.type, id: campaign.id, body: { coupon_params: couponParams }, previous: campaign, settings: req.settings, now: wireDatetime(req.now) };
-  const draft = buildRecord({ ...input, couponId: campaign.coupon_id ?? '1' });
+  const draft = draftOf(req, campaign, couponParams);
   checkStaticCodeFree(staticCodeHolders, req.tenant, draft.coupon_params?.static_code, campaign.id);
   checkCompiles(draft, req.settings);
   return campaigns.putInTransaction(req.tenant, { ...draft, coupon_id: campaign.coupon_id ?? allocate() }, campaign);

@@ -99,6 +99,6 @@ export async function createCustomEvent(deps: BoundDeps, stores: EventStores, re
       available_to: s.available_to,
     })),
     customer: customerPoints(customer, balance),
-    effects: answeredEffects(granted.effects, granted.campaigns, req),
+    effects: answeredEffects(granted.effects, granted.bound, req),
   });
 }

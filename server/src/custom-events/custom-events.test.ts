@@ -36,6 +36,12 @@ describe('custom events over HTTP', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/^schema/);
     expect((await server.client.post('/custom_event_definitions', { slug: 'no schema' })).status).toBe(400);
+    // An event's data is an object: a schema of another type would refuse every event of it.
+    for (const type of ['array', ['object', 'null']]) {
+      const notObject = await server.client.post('/custom_event_definitions', { slug: 'arr', schema: { type } });
+      expect(notObject.body).toEqual({ code: 'invalid_request', error: "schema.type: must be object: an event's data is an object" });
+    }
+    expect((await server.client.get('/custom_event_definitions')).body.data.map((d: { slug: string }) => d.slug)).not.toContain('arr');
   });
 
   it('validates data against the schema of its slug and stores nothing on error', async () => {
@@ -389,7 +395,7 @@ describe('custom events over HTTP', () => {
     }
   });
 
-  it('names campaigns in the Accept-Language language, as carts do', async () => {
+  it('names campaigns and instant wins in the Accept-Language language, as carts do', async () => {
     expect((await server.client.patch('/company', { languages: ['en', 'es'] })).status).toBe(200);
     const def = await server.client.post('/custom_event_definitions', { slug: 'tasting', schema: { type: 'object' } });
     expect(def.status, def.text).toBe(200);
@@ -397,11 +403,16 @@ describe('custom events over HTTP', () => {
       rule_params: { name: { en: 'Tasting points', es: 'Puntos de cata' }, custom_entity_definition_id: def.body.id, rule_effects: [{ type: 'direct_value', value: 3, distribution: 'total' }] },
     });
     expect(campaign.status, campaign.text).toBe(200);
+    const win = await server.client.post('/instant_wins', {
+      rule_params: { name: { en: 'Tasting wheel', es: 'Ruleta de cata' }, when: 'tasting' },
+      instant_win: { instant_win_prizes: [{ name: 'Nothing', weight: 1, stock: -1 }] },
+    });
+    expect(win.status, win.text).toBe(200);
     const names = (body: { effects: { rule_name: string }[] }) => body.effects.map((effect) => effect.rule_name);
     const spanish = await server.client.post('/custom_events', { customer_id: 35, slug: 'tasting', data: { wine: 'red' } }, { headers: { 'Accept-Language': 'es' } });
     expect(spanish.status, spanish.text).toBe(200);
-    expect(names(spanish.body)).toEqual(['Puntos de cata']);
-    expect(names((await server.client.post('/custom_events', { customer_id: 35, slug: 'tasting', data: { wine: 'white' } })).body)).toEqual(['Tasting points']);
+    expect(names(spanish.body)).toEqual(['Puntos de cata', 'Ruleta de cata']);
+    expect(names((await server.client.post('/custom_events', { customer_id: 35, slug: 'tasting', data: { wine: 'white' } })).body)).toEqual(['Tasting points', 'Tasting wheel']);
   });
 });
 

@@ -73,6 +73,8 @@ export async function createDefinition(env: StoreEnv, req: TallyRequest, body: C
   // Instant wins name their event by slug in `when`: this one would draw the carts' instant wins (as POST /trigger refuses it).
   if (body.slug === CART_EVENT) throw invalidRequest('slug', `${CART_EVENT} is the event of a cart: send the cart`);
   compileCompanySchema(ajv, body.schema, 'schema');
+  // The contract types an event's data as an object: a schema of another type would refuse every event.
+  if (body.schema.type !== undefined && body.schema.type !== 'object') throw invalidRequest('schema.type', "must be object: an event's data is an object");
   const prefix = tenantPrefix(req.tenant);
   const id = await env.transact(() => {
     if (env.db(SLUGS).get([prefix, body.slug]) !== undefined) {

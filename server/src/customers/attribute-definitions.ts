@@ -1,7 +1,8 @@
 /**
  * Each custom attribute name of a Company environment gets an int64 id and a
- * creation time the first time a customer stores it (GET
- * /customers/{id}/attributes answers and filters by them).
+ * creation time the first time a customer stores it or a challenge measures it
+ * (GET /customers/{id}/attributes answers and filters by them, a challenge
+ * answers the id as customer_attribute_id).
  */
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';

@@ -41,6 +41,22 @@ describe('games over HTTP', () => {
     expect(read.body.game.game_prizes[0].display_options).toBe('{"serial":123456789012345678901234567890}');
   });
 
+  it('takes config and display_options as an object or its JSON text, and refuses any other text (clients parse them)', async () => {
+    const id = await create(game({}, [prize({ display_options: '{"color": "red"}' })], {}));
+    const sent = await server.client.patch(`/games/${id}`, { game: { config: '{"slices": 6}' } });
+    expect(sent.status, sent.text).toBe(200);
+    const read = (await server.client.get(`/games/${id}`)).body.game;
+    expect([read.config, read.game_prizes[0].display_options]).toEqual(['{"slices": 6}', '{"color": "red"}']);
+    for (const [text, error] of [['{not json', 'is not valid JSON'], ['', 'is not valid JSON'], ['[1, 2]', 'must be the JSON text of an object'], ['"wheel"', 'must be the JSON text of an object'], ['null', 'must be the JSON text of an object']]) {
+      const config = await server.client.post('/games', game({}, [prize()], { game: { type: 'wheel', config: text, game_prizes: [prize()] } }));
+      expect(config.body).toEqual({ code: 'invalid_request', error: `game.config: ${error}` });
+      const options = await server.client.patch(`/games/${id}`, { game: { game_prizes: [prize(), prize({ display_options: text })] } });
+      expect(options.body).toEqual({ code: 'invalid_request', error: `game.game_prizes[1].display_options: ${error}` });
+    }
+    // Nothing refused was stored.
+    expect((await server.client.get(`/games/${id}`)).body.game).toMatchObject({ config: '{"slices": 6}', game_prizes: [{ display_options: '{"color": "red"}' }] });
+  });
+
   it('creates a game, reads it back in the contract shape, lists it, updates it with PATCH and PUT', async () => {
     const created = await server.client.post('/games', game({ description: 'Spin it', rule_conditions: { conditions: { and: [{ field: 'customer.country', operator: 'eq', value: 'ES' }] } } }));
     expect(created.status).toBe(200);

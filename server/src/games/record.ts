@@ -36,7 +36,7 @@ export function buildGame(write: GameWrite, id: string, body: GamesUpdate, previ
   const game: GameRecord['game'] = {
     id: previous?.game.id ?? write.newId('game'),
     type: given.type ?? previous?.game.type ?? '',
-    config: given.config === undefined ? (previous?.game.config ?? null) : jsonText(given.config),
+    config: given.config === undefined ? (previous?.game.config ?? null) : jsonText(given.config, 'game.config'),
     template: given.template ?? previous?.game.template ?? null,
     prizes: given.game_prizes === undefined ? (previous?.game.prizes ?? []) : distinctIds(given.game_prizes, 'game.game_prizes').map((prize, i) => buildPrize(write, prize, i, previous)),
   };
@@ -64,7 +64,7 @@ function buildPrize(write: GameWrite, prize: GamesParamsPrize, i: number, previo
     id: prize.id ?? write.newId('game_prize'),
     name: prize.name,
     outcome: prize.outcome,
-    display_options: prize.display_options === undefined ? null : jsonText(prize.display_options),
+    display_options: prize.display_options === undefined ? null : jsonText(prize.display_options, `${field}.display_options`),
     weight: String(prize.weight),
     stock: prize.stock,
     stock_management_strategy: prize.stock_management_strategy ?? 'decrement',
@@ -98,6 +98,18 @@ export function gameCompileError(record: GameRecord, settings: CompanySettings):
   return compileErrorOf(() => checkCompiles(record, settings));
 }
 
-function jsonText(value: string | Record<string, unknown>): string {
-  return typeof value === 'string' ? value : stringifyJson(value);
+/**
+ * An object, or its JSON text, as the text stored and answered (the contract's "JSON string", which clients parse):
+ * a text that is not JSON, or the JSON of something else than an object, is refused rather than answered to them.
+ */
+function jsonText(value: string | Record<string, unknown>, field: string): string {
+  if (typeof value !== 'string') return stringifyJson(value);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw invalidRequest(field, 'is not valid JSON');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalidRequest(field, 'must be the JSON text of an object');
+  return value;
 }

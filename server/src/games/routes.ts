@@ -20,6 +20,7 @@ import { wireDatetime, wireInt } from '../http/wire.js';
 import { LocationStore } from '../locations/store.js';
 import { customerNamedBy, requireUnmerged } from '../points/request.js';
 import { allocateId } from '../store/ids.js';
+import { changesNothing, unnumbered } from '../store/unchanged.js';
 import { TierStore } from '../tiers/store.js';
 import { customerOfQuery, optionalCustomer } from '../vouchers/customer.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
@@ -75,6 +76,8 @@ export function gameRoutes({ env, duplicates }: ServerContext): Routes {
       duplicates.suppress(req, `game:${requireInt64(req.params.id, 'id')}`, async () => {
         const body = validate('games.update', req.body, req.settings);
         const previous = existing(req);
+        // An update of the values held writes nothing (no new version, no audit entry), judged on the game as read now.
+        if (changesNothing(buildGame({ ...writer(req), newId: unnumbered }, previous.id, body, previous), previous)) return success({ id: wireInt(previous.id) });
         await env.transact(() => {
           const current = games.get(req.tenant, previous.id)!;
           games.putInTransaction(req.tenant, buildGame(writer(req), current.id, body, current), current);

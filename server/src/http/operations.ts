@@ -108,7 +108,7 @@ export const OPERATIONS = {
   'discounts.get': { method: 'GET', path: '/discounts/{value}', tier: 'tier_3' },
   'discounts.redeem': { method: 'POST', path: '/discounts/redeem', tier: 'tier_2' },
   'discounts.transactions': { method: 'GET', path: '/discounts/transactions', tier: 'tier_3' },
-  'discounts.trigger': { method: 'POST', path: '/discounts/trigger', tier: 'tier_1', extraLimit: 'discounts_trigger', audit: false },
+  'discounts.trigger': { method: 'POST', path: '/discounts/trigger', tier: 'tier_1', extraLimit: 'discounts_trigger' },
 
   // Games
   'games.list': { method: 'GET', path: '/games', tier: 'tier_3' },

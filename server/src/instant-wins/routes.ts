@@ -21,6 +21,7 @@ import { wireDatetime, wireInt } from '../http/wire.js';
 import { LocationStore } from '../locations/store.js';
 import { RewardStore } from '../rewards/store.js';
 import { allocateId } from '../store/ids.js';
+import { changesNothing, unnumbered } from '../store/unchanged.js';
 import { customerOfQuery } from '../vouchers/customer.js';
 import { LmdbVoucherStore } from '../vouchers/store.js';
 import type { InstantWinsUpdate } from '../wire/types.js';
@@ -95,7 +96,10 @@ export function instantWinRoutes({ env, duplicates }: ServerContext): Routes {
       const id = requireInt64(req.params.id, 'id');
       return duplicates.suppress(req, `instant_win:${id}`, async () => {
         const body = validate('instant_wins.update', req.body, req.settings);
-        if (!instantWins.get(req.tenant, id)) throw notFound('id', id);
+        const previous = instantWins.get(req.tenant, id);
+        if (!previous) throw notFound('id', id);
+        // An update of the values held writes nothing (no new version, no audit entry), judged on the record as read now.
+        if (changesNothing(buildInstantWin({ ...writer(req), newId: unnumbered }, id, body, previous), previous)) return success({ id: wireInt(id) });
         await env.transact(() => save(req, id, body, instantWins.get(req.tenant, id)));
         return success({ id: wireInt(id) });
       });

@@ -8,6 +8,7 @@
 import { currencyOf, TallyError } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
 import type { StoreEnv } from '../store/env.js';
+import { updateUnlessUnchanged } from '../store/unchanged.js';
 import { CodedRecords } from '../taxonomies/coded-records.js';
 import type { TaxonomyStore } from '../taxonomies/store.js';
 import type { Tenant } from '../tenancy/types.js';
@@ -60,14 +61,15 @@ export class LocationStore {
     return this.env.transact(() => this.records.insert(tenant, record));
   }
 
+  /** A patch of the values held writes nothing (updated_at kept, no audit entry). */
   update(tenant: Tenant, by: LocationSearchParam, value: string, patch: LocationPatch, now: string): Promise<void> {
     assertNotReserved(patch.code);
-    return this.env.transact(() => {
-      const current = this.getOrThrow(tenant, by, value);
+    const updated = (current: LocationRecord): LocationRecord => {
       const next: LocationRecord = { ...current, ...patch, updated_at: now };
       if (patch.country !== undefined) next.currency = currencyFor(patch.country);
-      this.records.replace(tenant, current, next);
-    });
+      return next;
+    };
+    return updateUnlessUnchanged(this.env, () => this.getOrThrow(tenant, by, value), updated, (current, next) => this.records.replace(tenant, current, next));
   }
 
   /**

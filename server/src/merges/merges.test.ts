@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEntries } from '../audit/testing.js';
 import { balance, grant, triggerCampaign } from '../points/testing.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
@@ -197,13 +198,24 @@ describe('POST /customers/transfer-new', () => {
     expect((await server.client.post('/customers/2/cards', { id: 7001 })).status).toBe(409);
   });
 
-  it('completes after a restart in the middle', async () => {
-    expect((await server.client.post('/customers/transfer-new', { old_customer_id: 3, new_customer_id: 4 })).status).toBe(200);
+  it('completes after a restart in the middle, recorded in the audit log as the request', async () => {
+    const author = { headers: { 'X-Author-Email': 'ops@example.com' } };
+    expect((await server.client.post('/customers/transfer-new', { old_customer_id: 3, new_customer_id: 4, motive: 'moved' }, author)).status).toBe(200);
     expect((await get(3)).status).toBe('merging');
     await server.restart();
     expect((await get(3)).status).toBe('merging');
     await until(async () => (await get(3)).status === 'merged');
     expect((await get(3)).merged_to).toBe(4);
+    // The request's entry, and its completion's (docs/audit-log.md), alike but for their time; both name customer 4.
+    const [completion, request] = await auditEntries(server.client, { target: 'customer:3' });
+    expect(request).toMatchObject({
+      operation: 'merges.transfer_new', method: 'POST', path: '/customers/transfer-new', target: 'customer:3',
+      actor: { author: 'ops@example.com' }, body: '{"motive":"moved","new_customer_id":"4","old_customer_id":"3"}',
+    });
+    const { id: _, at: __, ...same } = request;
+    expect(completion).toMatchObject(same);
+    expect(completion.id).toBeGreaterThan(request.id);
+    expect((await auditEntries(server.client, { mentions: '4' })).map((entry) => entry.id)).toEqual([completion.id, request.id]);
   });
 
   it('gives a main card back as main on unmerge; moved, it is not the new customer\'s main card', async () => {

@@ -4,7 +4,7 @@
  * unmerge.
  */
 import { TallyError } from '@tally/engine';
-import { auditMention } from '../audit/context.js';
+import { auditMention, deferredAudit } from '../audit/context.js';
 import { AssociationStore } from '../associations/store.js';
 import type { ServerContext } from '../context.js';
 import { customerTarget, findCustomer } from '../customers/lookup.js';
@@ -85,7 +85,7 @@ export function mergesRoutes({ env, tenancy, log, duplicates, config, metrics }:
             moved: {},
             created_at: now,
           });
-          merges.enqueue(req.tenant, created.id);
+          merges.enqueue(req.tenant, created.id, deferredAudit(req));
           return created;
         });
         worker.schedule(req.tenant, merge.id);

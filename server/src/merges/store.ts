@@ -3,6 +3,7 @@
  * (docs/storage.md, "Merges"). Writes run inside `env.transact`. The queue is
  * keyed outside any tenant so start-up can resume every pending merge.
  */
+import type { DeferredAudit } from '../audit/context.js';
 import type { StoreEnv } from '../store/env.js';
 import { allocateId } from '../store/ids.js';
 import { idKey, tenantPrefix, under } from '../store/keys.js';
@@ -12,6 +13,8 @@ import type { MergeRecord, UnmergeLogEntry } from './types.js';
 export interface QueuedMerge {
   tenant: Tenant;
   merge_id: string;
+  /** The transfer-new's audit context: its completion is recorded as the request (absent: queued before it was kept). */
+  audit?: DeferredAudit;
 }
 
 export class MergeStore {
@@ -51,9 +54,14 @@ export class MergeStore {
     return [...this.db.getRange({ start: prefix, end: [...prefix, '\uffff'] })].map(({ value }) => value as UnmergeLogEntry);
   }
 
-  /** Inside a transaction: queues an asynchronous merge. */
-  enqueue(tenant: Tenant, mergeId: string): void {
-    this.queue.putSync([tenantPrefix(tenant), idKey(mergeId)], { tenant, merge_id: mergeId } satisfies QueuedMerge);
+  /** Inside a transaction: queues an asynchronous merge, with the request's audit context. */
+  enqueue(tenant: Tenant, mergeId: string, audit: DeferredAudit | undefined): void {
+    this.queue.putSync([tenantPrefix(tenant), idKey(mergeId)], { tenant, merge_id: mergeId, ...(audit ? { audit } : {}) } satisfies QueuedMerge);
+  }
+
+  /** The queued merge `mergeId`; undefined once completed or given up. */
+  queuedMerge(tenant: Tenant, mergeId: string): QueuedMerge | undefined {
+    return this.queue.get([tenantPrefix(tenant), idKey(mergeId)]) as QueuedMerge | undefined;
   }
 
   dequeue(tenant: Tenant, mergeId: string): void {

@@ -7,6 +7,7 @@
  * A merge given up (the new customer deleted or merged meanwhile) ends the
  * request's duplicate-suppression window: the old customer changed since.
  */
+import { runRecorded } from '../audit/context.js';
 import { CustomerStore } from '../customers/store.js';
 import type { DuplicateSuppressor } from '../http/duplicates.js';
 import type { Logger } from '../log.js';
@@ -52,7 +53,8 @@ export class MergeWorker {
     // The settings when it completes, as a request's are when it is served.
     const settings = this.tenancy.getSettings(tenant);
     let completed = 0;
-    const failed = await this.env.transact(() => {
+    // Recorded as the request that queued it (another entry of its operation), after a restart too.
+    const failed = await runRecorded(this.merges.queuedMerge(tenant, mergeId)?.audit, () => this.env.transact(() => {
       const merge = this.merges.get(tenant, mergeId);
       this.merges.dequeue(tenant, mergeId);
       if (merge?.status !== 'pending') return undefined;
@@ -70,7 +72,7 @@ export class MergeWorker {
       completeMerge(this.env, customers, this.merges, { tenant, settings, now }, merge);
       completed = 1;
       return undefined;
-    });
+    }));
     // Otherwise an identical transfer-new would be answered success again, and nothing done.
     if (failed !== undefined) this.duplicates.changed(tenant, `customer:${failed}`);
     return completed;

@@ -13,6 +13,7 @@ import { TallyError } from '@tally/engine';
 import type { StoreEnv } from '../store/env.js';
 import { idFromKey, idKey, tenantPrefix, under } from '../store/keys.js';
 import { indexKeys } from '../store/migrations.js';
+import { updateUnlessUnchanged } from '../store/unchanged.js';
 import { CodedRecords } from '../taxonomies/coded-records.js';
 import type { TaxonomyStore } from '../taxonomies/store.js';
 import { featureKey } from '../taxonomies/types.js';
@@ -70,10 +71,9 @@ export class ProductStore {
     });
   }
 
+  /** A patch of the values held writes nothing (updated_at kept, no audit entry). */
   update(tenant: Tenant, id: string, patch: ProductPatch, now: string): Promise<void> {
-    return this.env.transact(() => {
-      const current = this.getOrThrow(tenant, id);
-      const next = { ...current, ...patch, updated_at: now };
+    return updateUnlessUnchanged(this.env, () => this.getOrThrow(tenant, id), (current) => ({ ...current, ...patch, updated_at: now }), (current, next) => {
       this.records.replace(tenant, current, next);
       this.indexEan(tenant, current, next);
     });

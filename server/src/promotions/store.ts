@@ -6,6 +6,7 @@ import { TallyError } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
 import type { StoreEnv } from '../store/env.js';
 import { idKey, tenantPrefix } from '../store/keys.js';
+import { updateUnlessUnchanged } from '../store/unchanged.js';
 import type { Tenant } from '../tenancy/types.js';
 import type { PromotionPatch, PromotionRecord } from './types.js';
 
@@ -37,9 +38,10 @@ export class PromotionStore {
     });
   }
 
+  /** A patch of the values held writes nothing (updated_at kept, no audit entry). */
   update(tenant: Tenant, id: string, patch: PromotionPatch, now: string): Promise<void> {
-    return this.env.transact(() => {
-      const next: PromotionRecord = { ...this.getOrThrow(tenant, id), ...patch, updated_at: now };
+    const updated = (current: PromotionRecord): PromotionRecord => ({ ...current, ...patch, updated_at: now });
+    return updateUnlessUnchanged(this.env, () => this.getOrThrow(tenant, id), updated, (_, next) => {
       assertPeriod(next);
       this.promotions.putSync(this.key(tenant, id), next);
     });

@@ -24,9 +24,12 @@ export interface StoreEnv {
   /**
    * Runs `work` in one write transaction (reads inside see a consistent
    * snapshot; a throw aborts every write) and resolves once the commit is
-   * durable on disk. Keep `work` synchronous and short.
+   * durable on disk. Keep `work` synchronous and short. `housekeeping`: a
+   * write of the server's own made on a request's way (a Company's draw
+   * secret created on first use), not the request's change: no witness sees
+   * it (no audit entry, no Idempotency-Key claim).
    */
-  transact<T>(work: () => T): Promise<T>;
+  transact<T>(work: () => T, options?: { housekeeping?: boolean }): Promise<T>;
   /**
    * Inside `transact`'s work: runs `settled` once that transaction's outcome
    * is known (durable, or rolled back), before `transact` resolves. Caches
@@ -219,8 +222,8 @@ export function openStore(dataDir: string, options: StoreOptions = {}): StoreEnv
         throw error;
       }
     },
-    async transact<T>(work: () => T): Promise<T> {
-      const witnessed = witness?.();
+    async transact<T>(work: () => T, options?: { housekeeping?: boolean }): Promise<T> {
+      const witnessed = options?.housekeeping ? undefined : witness?.();
       const settled: (() => void)[] = [];
       try {
         return await commit(() => {

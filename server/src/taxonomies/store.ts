@@ -9,6 +9,7 @@ import { TallyError } from '@tally/engine';
 import { wireInt } from '../http/wire.js';
 import type { StoreEnv } from '../store/env.js';
 import { idKey, tenantPrefix, under } from '../store/keys.js';
+import { updateUnlessUnchanged } from '../store/unchanged.js';
 import type { Tenant } from '../tenancy/types.js';
 import type {
   FeatureLinks,
@@ -74,11 +75,15 @@ export class TaxonomyStore implements FeatureLinks {
     });
   }
 
+  /** A patch of the values held writes nothing (updated_at kept, no audit entry), as updateFeature's. */
   updateTaxonomy(tenant: Tenant, slug: string, patch: TaxonomyPatch, now: string): Promise<void> {
-    return this.env.transact(() => {
+    const existing = () => {
       const current = this.taxonomy(tenant, slug);
       if (!current) throw this.taxonomyNotFound(slug);
-      this.taxonomies.putSync(this.taxonomyKey(tenant, slug), { ...current, ...patch, updated_at: now });
+      return current;
+    };
+    return updateUnlessUnchanged(this.env, existing, (current) => ({ ...current, ...patch, updated_at: now }), (_, next) => {
+      this.taxonomies.putSync(this.taxonomyKey(tenant, slug), next);
     });
   }
 
@@ -106,9 +111,8 @@ export class TaxonomyStore implements FeatureLinks {
   }
 
   updateFeature(tenant: Tenant, slug: string, id: string, patch: FeaturePatch, now: string): Promise<void> {
-    return this.env.transact(() => {
-      const current = this.existingFeature(tenant, slug, id);
-      this.features.putSync(this.featureDbKey(tenant, slug, id), { ...current, ...patch, updated_at: now });
+    return updateUnlessUnchanged(this.env, () => this.existingFeature(tenant, slug, id), (current) => ({ ...current, ...patch, updated_at: now }), (_, next) => {
+      this.features.putSync(this.featureDbKey(tenant, slug, id), next);
     });
   }
 

@@ -7,6 +7,7 @@ import { success, type Routes } from '../http/types.js';
 import { validate } from '../http/validation.js';
 import { wireInt } from '../http/wire.js';
 import { allocateId } from '../store/ids.js';
+import { updateUnlessUnchanged } from '../store/unchanged.js';
 import { changedProgram, newProgram } from './program.js';
 import { TierStore } from './store.js';
 
@@ -30,11 +31,13 @@ export function tierProgramRoutes({ env, duplicates }: ServerContext): Routes {
       const id = requireInt64(req.params.id, 'id');
       return duplicates.suppress(req, `tier_program:${id}`, async () => {
         const body = validate('tier_programs.update', req.body);
-        await env.transact(() => {
-          const previous = tiers.program(req.tenant, id);
-          if (!previous) throw new TallyError('tier_program_not_found', `id: no tier program ${id}`, 'id');
-          tiers.putProgram(req.tenant, changedProgram(previous, body, req.settings));
-        });
+        const existing = () => {
+          const program = tiers.program(req.tenant, id);
+          if (!program) throw new TallyError('tier_program_not_found', `id: no tier program ${id}`, 'id');
+          return program;
+        };
+        // An update of the values held writes nothing (no audit entry).
+        await updateUnlessUnchanged(env, existing, (previous) => changedProgram(previous, body, req.settings), (_, next) => tiers.putProgram(req.tenant, next));
         return success({ id: wireInt(id) });
       });
     },

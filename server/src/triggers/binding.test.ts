@@ -67,6 +67,42 @@ describe('each points campaign runs on its own event', () => {
     expect((await server.client.patch(`/points/${bound}`, { rule_params: { active: false } })).status).toBe(200);
   });
 
+  it('a campaign with a custom_entity_definition_id runs on the custom events of that definition only, whatever its when', async () => {
+    await createCustomer(server.client, 72);
+    const def = await server.client.post('/custom_event_definitions', { slug: 'both-event', schema: { type: 'object' } });
+    const both = await server.client.post('/points', {
+      rule_params: { name: 'Both', when: 'both-trigger', custom_entity_definition_id: def.body.id, rule_effects: [{ type: 'direct_value', value: 4, distribution: 'total' }] },
+    });
+    expect(both.status, both.text).toBe(200);
+    const triggered = await server.client.post('/trigger', { trigger: 'both-trigger', customer_id: 72 });
+    expect(triggered.status, triggered.text).toBe(200);
+    expect(triggered.body).toMatchObject({ score: 0, effects: [] });
+    const named = await server.client.post('/trigger', { trigger: 'both-trigger', customer_id: 72, loyalty_rule_id: both.body.id });
+    expect(named.body).toEqual({ code: 'invalid_request', error: `loyalty_rule_id: campaign ${both.body.id} is not bound to trigger both-trigger` });
+    const event = await server.client.post('/custom_events', { slug: 'both-event', customer_id: 72, data: {} });
+    expect(event.status, event.text).toBe(200);
+    expect(event.body.score).toBe(4);
+    expect((await balance(server.client, 72)).score).toBe(4);
+  });
+
+  it('refuses a trigger binding no trigger can send (when not a slug, or over 255 characters); one stored before stays editable', async () => {
+    const error = 'rule_params.when: must be a slug (letters, digits, underscores, hyphens) of at most 255 characters: POST /trigger names its campaigns by it';
+    const effects = [{ type: 'direct_value', value: 1, distribution: 'total' }];
+    for (const when of ['has space', 'x'.repeat(256)]) {
+      const refused = await server.client.post('/points', { rule_params: { name: 'Unreachable', when, rule_effects: effects } });
+      expect(refused.body, when).toEqual({ code: 'invalid_request', error });
+    }
+    const longest = await triggerCampaign(server.client, 'x'.repeat(255), 1, { name: 'Longest slug' });
+    const patched = await server.client.patch(`/points/${longest}`, { rule_params: { when: 'no-ñ' } });
+    expect(patched.body).toEqual({ code: 'invalid_request', error });
+    await rewriteStoredCampaign(server, longest, (params) => ({ ...params, when: 'has space' }));
+    expect((await server.client.get(`/points/${longest}`)).body.compile_error).toEqual({ code: 'invalid_request', message: error });
+    expect((await server.client.patch(`/points/${longest}`, { rule_params: { active: false } })).status).toBe(200);
+    // Moved to a slug, it is a trigger's again.
+    expect((await server.client.patch(`/points/${longest}`, { rule_params: { when: 'reachable', active: true } })).status).toBe(200);
+    expect((await server.client.post('/trigger', { trigger: 'reachable', customer_id: 71 })).body.score).toBe(1);
+  });
+
   it('a points campaign binds only to a custom event definition that exists: else 404, nothing written', async () => {
     const params = { name: 'Ghost event', custom_entity_definition_id: 987654, rule_effects: [{ type: 'direct_value', value: 5, distribution: 'total' }] };
     const before = (await server.client.get('/points')).body.data.length;

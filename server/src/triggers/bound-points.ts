@@ -23,7 +23,7 @@
 import { compileEachCampaign, evaluateCart, type Campaign, type Effect, type Outcome } from '@tally/engine';
 import { CompiledCache, versionOf } from '../campaigns/compiled.js';
 import { engineSettings } from '../campaigns/engine-settings.js';
-import { inDefaultLanguage, translatedTexts, type CampaignStore } from '../campaigns/store.js';
+import { programCampaign, toEngineCampaign, translatedTexts, type CampaignStore } from '../campaigns/store.js';
 import type { CampaignRecord } from '../campaigns/types.js';
 import { buildContext, customerCounterKey, type ContextSources } from '../carts/context.js';
 import { localizedEffects } from '../carts/present.js';
@@ -48,13 +48,13 @@ import { raiseVoucherEvent } from '../vouchers/events.js';
 import { afterUse } from '../vouchers/use.js';
 
 /**
- * The effects as a trigger or custom event answers them: campaign and coupon names in the request's language
- * (common rule 7), as cart answers give them; the points transaction keeps the default names.
+ * The effects as a trigger or custom event answers them: campaign, instant-win and coupon names in the request's
+ * language (common rule 7), as cart answers give them; the points transaction keeps the default names.
  */
-export function answeredEffects(effects: Effect[], campaigns: readonly CampaignRecord[], request: { language: string | undefined; settings: CompanySettings }): Effect[] {
+export function answeredEffects(effects: Effect[], bound: Bound, request: { language: string | undefined; settings: CompanySettings }): Effect[] {
   const { language, settings } = request;
   if (language === undefined || language === settings.default_language) return effects;
-  const texts = translatedTexts(campaigns);
+  const texts = translatedTexts([...bound.campaigns, ...bound.instantWins]);
   return texts.size === 0 ? effects : localizedEffects(effects, texts, language, settings);
 }
 
@@ -105,10 +105,10 @@ export interface Evaluation {
   at: string;
 }
 
-/** An event's evaluation with what it relied on: the campaigns' version and the bound campaigns, read in one snapshot. */
+/** An event's evaluation with what it relied on: the campaigns' version and what is bound to the event, read in one snapshot. */
 export interface Evaluated {
   version: number;
-  campaigns: readonly CampaignRecord[];
+  bound: Bound;
   /** Null when nothing is bound to the event. */
   evaluation: Evaluation | null;
 }
@@ -120,18 +120,15 @@ export interface Evaluated {
 export function evaluateEvent(deps: BoundDeps, scope: EventScope, event: Omit<BoundEvent, keyof Bound>, select: () => Bound): Evaluated {
   const version = deps.campaigns.version(scope.tenant);
   const bound = select();
-  return { version, campaigns: bound.campaigns, evaluation: evaluateBound(deps, scope, { ...event, ...bound }) };
+  return { version, bound, evaluation: evaluateBound(deps, scope, { ...event, ...bound }) };
 }
 
 function asFixedPoints(record: CampaignRecord, points: number, settings: CompanySettings): Campaign {
-  const { rule_application: _application, ...params } = record.rule_params;
-  const campaign: Campaign = {
-    // The engine echoes ids as given: a wire int answers as a JSON number.
-    id: wireInt(record.id),
-    type: 'points',
-    rule_params: { ...params, rule_effects: [{ type: 'direct_value', value: points, distribution: 'total' }] },
-  };
-  return inDefaultLanguage(campaign, Object.keys(record.texts).length > 0 ? record.texts : undefined, settings);
+  // Compiled as carts compile it (toEngineCampaign): coupon_info names its coupon, and an inactive coupon is no coupon.
+  const campaign = toEngineCampaign(record);
+  const { rule_application: _application, ...params } = campaign.rule_params;
+  const fixed = { ...campaign, rule_params: { ...params, rule_effects: [{ type: 'direct_value', value: points, distribution: 'total' }] } };
+  return programCampaign(fixed, record.texts, settings);
 }
 
 /** Flat scalar properties of the event's data, readable by campaign conditions as `attributes.<name>`. */
@@ -190,8 +187,8 @@ function stillAllowed(deps: BoundDeps, scope: EventScope, evaluation: Evaluation
 export interface Granted {
   transaction: PointsTransaction | null;
   effects: Effect[];
-  /** The bound points campaigns the grant was evaluated with (the answer names them). */
-  campaigns: readonly CampaignRecord[];
+  /** The points campaigns and instant wins the grant was evaluated with (the answer names them). */
+  bound: Bound;
 }
 
 /**
@@ -216,8 +213,8 @@ export function grantInTransaction(
 ): Granted {
   const key = customerCounterKey({ id: customer.id, code: customer.code ?? null })!;
   const current = deps.campaigns.version(scope.tenant) === first.version && (first.evaluation === null || stillAllowed(deps, scope, first.evaluation, key, customer.id));
-  const { evaluation, campaigns } = current ? first : evaluate();
-  if (evaluation === null) return { transaction: null, effects: [], campaigns };
+  const { evaluation, bound } = current ? first : evaluate();
+  if (evaluation === null) return { transaction: null, effects: [], bound };
   const { writes, response } = evaluation.outcome;
   const { counters } = deps;
   for (const limit of writes.limits) counters.addUsesInTransaction(scope.tenant, String(limit.campaign_id), limit.period_key, key, limit.increment);
@@ -242,5 +239,5 @@ export function grantInTransaction(
     customer: { id: customer.id, code: customer.code ?? null },
     origin: { type: entry.type, origin_info: entry.origin_info, scoreInOrigin, location_id: entry.location_id === undefined || entry.location_id === null ? null : String(entry.location_id) },
   }, writes.draws);
-  return { transaction, effects: response.effects, campaigns };
+  return { transaction, effects: response.effects, bound };
 }

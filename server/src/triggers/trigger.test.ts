@@ -223,15 +223,22 @@ describe('POST /trigger', () => {
     expect(other.body.effects).toEqual([]);
   });
 
-  it('names campaigns in the Accept-Language language, as carts do; the points transaction keeps the default name', async () => {
+  it('names campaigns and instant wins in the Accept-Language language, as carts do; the points transaction keeps the default name', async () => {
     expect((await server.client.patch('/company', { languages: ['en', 'es'] })).status).toBe(200);
     await createCustomer(server.client, 42);
     const campaign = await triggerCampaign(server.client, 'fiesta', 5, { name: { en: 'Party points', es: 'Puntos de fiesta' } });
+    const win = await server.client.post('/instant_wins', {
+      rule_params: { name: { en: 'Party wheel', es: 'Ruleta de fiesta' }, when: 'fiesta' },
+      instant_win: { instant_win_prizes: [{ name: 'Nothing', weight: 1, stock: -1 }] },
+    });
+    expect(win.status, win.text).toBe(200);
+    const named = (body: { effects: { rule_id: number; rule_name: string }[] }) => body.effects.map((effect) => [effect.rule_id, effect.rule_name]);
     const spanish = await server.client.post('/trigger', { trigger: 'fiesta', customer_id: 42 }, { headers: { 'Accept-Language': 'es' } });
     expect(spanish.status, spanish.text).toBe(200);
-    expect(spanish.body.effects).toEqual([expect.objectContaining({ rule_id: campaign, rule_name: 'Puntos de fiesta', value: 5 })]);
+    expect(spanish.body.effects).toContainEqual(expect.objectContaining({ rule_id: campaign, rule_name: 'Puntos de fiesta', value: 5 }));
+    expect(named(spanish.body)).toEqual([[campaign, 'Puntos de fiesta'], [win.body.id, 'Ruleta de fiesta']]);
     const plain = await server.client.post('/trigger', { trigger: 'fiesta', customer_id: 42 });
-    expect(plain.body.effects).toEqual([expect.objectContaining({ rule_id: campaign, rule_name: 'Party points' })]);
+    expect(named(plain.body)).toEqual([[campaign, 'Party points'], [win.body.id, 'Party wheel']]);
     const recorded = await server.client.get('/points/transactions', { query: { customer_id: '42', origin_type: 'trigger', include: 'historical' } });
     expect(recorded.body.data.map((tx: { scores: { loyalty_score_name: string }[] }) => tx.scores[0].loyalty_score_name)).toEqual(['Party points', 'Party points']);
   });

@@ -40,14 +40,24 @@ export interface TriggerStores {
   locations: LocationStore;
 }
 
-/** Keeps one points campaign's effects and writes, and every instant win's (engine version 1: one rule runs). */
+/**
+ * Keeps one points campaign's effects and writes, and every instant win's (engine version 1: one rule runs): the
+ * other points campaigns' points, limits, budgets and the vouchers they used are not written. Stock and draws are
+ * instant wins' only, all of which run.
+ */
 function onlyCampaign(outcome: Outcome, campaignId: string): Outcome {
   const { writes, response } = outcome;
   const others = new Set(response.effects.filter((e) => e.type === 'points' && String(e.rule_id) !== campaignId).map((e) => String(e.rule_id)));
   const kept = (x: { campaign_id: unknown }) => !others.has(String(x.campaign_id));
   return {
     response: { ...response, effects: response.effects.filter((e) => !others.has(String(e.rule_id))) },
-    writes: { ...writes, points: writes.points.filter(kept), limits: writes.limits.filter(kept), budgets: writes.budgets.filter(kept) },
+    writes: {
+      ...writes,
+      points: writes.points.filter(kept),
+      limits: writes.limits.filter(kept),
+      budgets: writes.budgets.filter(kept),
+      vouchers_used: writes.vouchers_used.filter(kept),
+    },
   };
 }
 
@@ -126,6 +136,6 @@ export async function trigger(deps: BoundDeps, stores: TriggerStores, req: Tally
       available_from: s.available_from,
       available_to: s.available_to,
     })),
-    effects: answeredEffects(granted.effects, granted.campaigns, req),
+    effects: answeredEffects(granted.effects, granted.bound, req),
   });
 }

@@ -39,13 +39,16 @@ export const rollback: VoucherAction = ({ voucher }) => {
   return afterReturn(voucher);
 };
 
-/** Chosen for the customer's carts (coupons_desired 'selected'); a voucher not yet available may be selected ahead. */
+/**
+ * Chosen for the customer's carts (coupons_desired 'selected'); a voucher not yet available may be selected ahead.
+ * Selecting a selected voucher (deselecting one not selected) changes nothing: the same record, nothing written.
+ */
 export const select: VoucherAction = (found, ctx) => {
   refuse(found, ctx, true);
-  return { ...found.voucher, selected: true };
+  return found.voucher.selected ? found.voucher : { ...found.voucher, selected: true };
 };
 
-export const deselect: VoucherAction = ({ voucher }) => ({ ...voucher, selected: false });
+export const deselect: VoucherAction = ({ voucher }) => (voucher.selected ? { ...voucher, selected: false } : voucher);
 
 /** Held back from every use until unfrozen; freezing a frozen voucher changes nothing. */
 export const freeze: VoucherAction = (found, ctx) => {
@@ -64,7 +67,10 @@ export const print: VoucherAction = (found, ctx) => {
   const window = printWindow(voucher, coupon.params, ctx.timezone);
   const at = Date.parse(ctx.now);
   if ((window.print_from !== null && Date.parse(window.print_from) > at) || (window.print_to !== null && Date.parse(window.print_to) < at)) {
-    throw new TallyError('invalid_request', `voucher ${voucher.code}: can be printed from ${window.print_from} to ${window.print_to}`);
+    // An open end is left unsaid ("from X", "until Y"), never "to null".
+    const from = window.print_from === null ? [] : [`from ${window.print_from}`];
+    const to = window.print_to === null ? [] : [`${from.length === 0 ? 'until' : 'to'} ${window.print_to}`];
+    throw new TallyError('invalid_request', `voucher ${voucher.code}: can be printed ${[...from, ...to].join(' ')}`);
   }
   return { ...voucher, printed_at: ctx.now, prints: (voucher.prints ?? 0) + 1 };
 };

@@ -3,7 +3,8 @@
  * transaction: each voucher is read and checked there (so concurrent
  * requests never use a redemption twice), and a list is all or nothing: the
  * first voucher that fails aborts the transaction, nothing is written, and
- * the error names it (`codes[2]: ...`).
+ * the error names it (`codes[2]: ...`). An action that changes none of
+ * them, as they read before it, takes no transaction.
  */
 import { TallyError } from '@tally/engine';
 import type { CustomerRecord } from '../customers/types.js';
@@ -25,9 +26,15 @@ export interface Target {
   codes: ReadonlyArray<{ code: string; field: string }>;
 }
 
-/** `changed`: called inside the transaction for each voucher the action changed (its webhook event). */
-export function applyAction(stores: ApplyStores, target: Target, action: VoucherAction, ctx: ActionContext, changed?: (voucher: VoucherRecord) => void): Promise<FoundVoucher[]> {
-  return stores.env.transact(() =>
+/**
+ * `changed`: called inside the transaction for each voucher the action changed (its webhook event). An action that
+ * changes no voucher (a second freeze, a deselect of a voucher not selected) writes nothing, so the audit log records
+ * nothing (as an update of the values held: store/unchanged.ts). Judged on the vouchers as read now: a change
+ * committed after this read is one the request came before.
+ */
+export async function applyAction(stores: ApplyStores, target: Target, action: VoucherAction, ctx: ActionContext, changed?: (voucher: VoucherRecord) => void): Promise<FoundVoucher[]> {
+  /** Each voucher named, as read, and what the action makes of it; `onChange` sees each voucher it changes. */
+  const acted = (onChange: (next: VoucherRecord) => void): FoundVoucher[] =>
     target.codes.map(({ code, field }) => {
       const found = findVoucher(stores, target.tenant, code, target.holder, field);
       let next;
@@ -36,11 +43,17 @@ export function applyAction(stores: ApplyStores, target: Target, action: Voucher
       } catch (error) {
         throw error instanceof TallyError && error.field === undefined ? atField(error, field) : error;
       }
-      if (next !== found.voucher) {
-        stores.vouchers.putInTransaction(target.tenant, next);
-        changed?.(next);
-      }
+      if (next !== found.voucher) onChange(next);
       return { ...found, voucher: next };
+    });
+  let changes = false;
+  const asRead = acted(() => (changes = true));
+  if (!changes) return asRead;
+  // Read and checked again inside the transaction, one voucher after the other (a code listed twice is used twice).
+  return stores.env.transact(() =>
+    acted((next) => {
+      stores.vouchers.putInTransaction(target.tenant, next);
+      changed?.(next);
     }),
   );
 }

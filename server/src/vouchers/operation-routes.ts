@@ -128,9 +128,9 @@ export function voucherOperationRoutes({ env }: ServerContext): Routes {
       const value = req.query.get(field)!;
       const campaign = campaignNamed[field](req, value);
       if (campaign) return ok(excludedProducts(campaign));
-      throw field === 'coupon_id'
-        ? new TallyError('coupon_not_found', `coupon_id: no coupon ${value}`, 'coupon_id')
-        : new TallyError('voucher_not_found', `${field}: no voucher ${value}`, field);
+      if (field === 'coupon_id') throw new TallyError('coupon_not_found', `coupon_id: no coupon ${value}`, 'coupon_id');
+      // A static code names a coupon, not a voucher.
+      throw new TallyError('voucher_not_found', field === 'static_code' ? `static_code: no coupon with static code ${value}` : `code: no voucher ${value}`, field);
     },
   };
 }

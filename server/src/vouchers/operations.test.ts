@@ -271,9 +271,14 @@ describe('voucher operations', () => {
     expect(printed.status, printed.text).toBe(200);
     expect(printed.body.vouchers[0]).toMatchObject({ code: a, prints: 1, printed_at: expect.any(String) });
     expect((await server.client.put('/vouchers/print', { codes: [a] })).body.vouchers[0].prints).toBe(2);
-    const window = await campaign({}, { printable: true, print_to: isoDay(-1) });
-    const late = await issue(customer, window);
-    expectError(await server.client.post('/vouchers/print', { codes: [late] }), 400, 'invalid_request', /can be printed from/);
+    // The window in the refusal, an open end left unsaid (it read "to null").
+    for (const coupon of [{ print_to: isoDay(-1) }, { print_from: isoDay(2) }, { print_from: isoDay(2), print_to: isoDay(3) }]) {
+      const refused = await issue(customer, await campaign({}, { printable: true, ...coupon }));
+      const { print_from: from, print_to: to } = await voucher(refused);
+      const window = from === null ? `until ${to}` : to === null ? `from ${from}` : `from ${from} to ${to}`;
+      const res = await server.client.post('/vouchers/print', { codes: [refused] });
+      expect(res.body).toEqual({ code: 'invalid_request', error: `codes[0]: voucher ${refused}: can be printed ${window}` });
+    }
   });
 
   it('selects and deselects vouchers (one or many); carts with coupons_desired "selected" use only the selected ones', async () => {
@@ -356,7 +361,9 @@ describe('voucher operations', () => {
     expect((await server.client.get('/vouchers/excluded_products', { query: { code: await issue(customer) } })).body).toMatchObject({ product_ids: [], categories: [] });
     expectError(await server.client.get('/vouchers/excluded_products'), 400, 'invalid_request', /^code: is required \(or static_code or coupon_id\)$/);
     expectError(await server.client.get('/vouchers/excluded_products', { query: { code: 'A', coupon_id: '1' } }), 400, 'invalid_request', /^coupon_id: cannot be sent with code$/);
-    expectError(await server.client.get('/vouchers/excluded_products', { query: { code: 'NOPE' } }), 404, 'voucher_not_found');
+    expectError(await server.client.get('/vouchers/excluded_products', { query: { code: 'NOPE' } }), 404, 'voucher_not_found', /^code: no voucher NOPE$/);
+    // A static code names a coupon: the answer says so.
+    expectError(await server.client.get('/vouchers/excluded_products', { query: { static_code: 'NOPE' } }), 404, 'voucher_not_found', /^static_code: no coupon with static code NOPE$/);
     expectError(await server.client.get('/vouchers/excluded_products', { query: { coupon_id: '987654' } }), 404, 'coupon_not_found');
   });
 

@@ -1,6 +1,6 @@
 /** POST /discounts/redeem, GET /discounts/transactions, POST /discounts/trigger. */
 import { toMoney } from '@tally/engine';
-import { auditMention } from '../audit/context.js';
+import { auditMention, auditTarget } from '../audit/context.js';
 import type { ServerContext } from '../context.js';
 import { LmdbCampaignStore } from '../campaigns/store.js';
 import { CartStore } from '../carts/store.js';
@@ -84,13 +84,17 @@ export function voucherRoutes({ env, duplicates }: ServerContext): Routes {
       const body = validate('discounts.trigger', req.body);
       const { campaignId } = triggerTarget({ campaigns, instantWins }, req.tenant, req.settings, body, req.now);
       const customer = requireCustomer(customers, req.tenant, { customer_id: body.customer_id });
+      auditMention(req, customer.id);
       return duplicates.suppress(req, `voucher_issue:${body.customer_id}:${campaignId}`, async () => {
         const voucher = await env.transact(() => {
           // Vouchers go to active customers only, as the transaction reads them: a merge committing meanwhile is seen.
           requireStillActive(customers, req.tenant, customer.id, { field: 'customer_id', value: body.customer_id });
           // The coupon read again: one deleted (or changed) since the lookup issues nothing (or issues on its new terms).
           const target = triggerTarget({ campaigns, instantWins }, req.tenant, req.settings, body, req.now);
-          return issueInTransaction(env, vouchers, req.tenant, req.settings, target, body, req.now);
+          const issued = issueInTransaction(env, vouchers, req.tenant, req.settings, target, body, req.now);
+          // Named by its code, as the voucher operations' paths name it: one target for the voucher's history.
+          auditTarget(req, `voucher:${issued.code}`);
+          return issued;
         });
         return success({ voucher_id: wireInt(voucher.id), voucher_code: voucher.code });
       });

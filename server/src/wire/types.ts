@@ -1054,6 +1054,9 @@ export interface GamesParamsGame {
    * 1 to 255 characters, none a control character (U+0000-U+001F, U+007F).
    */
   type?: string;
+  /**
+   * An object, or its JSON text (a text that is not the JSON of an object is refused); read back as a JSON string.
+   */
   config?: string | {};
   template?: string;
   /**
@@ -1068,6 +1071,9 @@ export interface GamesParamsPrize {
    */
   name: string;
   outcome: 'points' | 'discount' | 'no_prize';
+  /**
+   * An object, or its JSON text (a text that is not the JSON of an object is refused); read back as a JSON string.
+   */
   display_options?: string | {};
   weight: number | string;
   stock: number;
