@@ -112,17 +112,21 @@ describe('the tally CLI on a directory without a store (a mistyped --data-dir)',
   it('refuses every command but company create, in one line naming the directory, and creates nothing', async () => {
     const empty = join(scratch, 'empty');
     mkdirSync(empty);
-    // A missing directory, an empty one, and a single-file store's name (lmdb-js's form for a name with an extension).
-    for (const dir of [join(scratch, 'typo'), empty, join(scratch, 'tally.db')]) {
-      for (const args of [...NEEDS_A_STORE, ['backup', join(scratch, 'copy')]]) {
-        const run = await runCliText(['--data-dir', dir, ...args]);
-        expect(run, `${dir} ${args.join(' ')}`).toMatchObject({ code: 1, stdout: '' });
-        expect(run.stderr.split('\n')).toEqual([expect.any(String), '']);
-        expect(JSON.parse(run.stderr)).toEqual({
-          error: `no Tally store at ${dir}: a mistyped --data-dir or DATA_DIR? (tally company create makes one)`,
-          code: 'store_not_found',
-        });
-      }
+    // Every command on a missing directory; an empty one and a single-file store's name (lmdb-js's form for a name with
+    // an extension) with two (every command goes through storeAction's one check: each CLI run costs a Node start).
+    const backup = ['backup', join(scratch, 'copy')];
+    const runs = [
+      ...[...NEEDS_A_STORE, backup].map((args) => [join(scratch, 'typo'), args] as const),
+      ...[empty, join(scratch, 'tally.db')].flatMap((dir) => [NEEDS_A_STORE[0], backup].map((args) => [dir, args] as const)),
+    ];
+    for (const [dir, args] of runs) {
+      const run = await runCliText(['--data-dir', dir, ...args]);
+      expect(run, `${dir} ${args.join(' ')}`).toMatchObject({ code: 1, stdout: '' });
+      expect(run.stderr.split('\n')).toEqual([expect.any(String), '']);
+      expect(JSON.parse(run.stderr)).toEqual({
+        error: `no Tally store at ${dir}: a mistyped --data-dir or DATA_DIR? (tally company create makes one)`,
+        code: 'store_not_found',
+      });
     }
     expect(readdirSync(scratch).sort()).toEqual(['empty']);
     expect(readdirSync(empty)).toEqual([]);
