@@ -34,15 +34,24 @@ export function checkCompiles(record: CampaignRecord, settings: CompanySettings)
  * campaign was stored, read as valid, and granted nothing. Checked by a write that creates the campaign or changes
  * what binds it (`when`, `custom_entity_definition_id`, `rule_effects`): one stored before stays editable.
  */
+/**
+ * An event other than carts is named by a slug an event can send (`POST /trigger`'s `trigger`, a custom event's `slug`):
+ * a `when` no event can send binds the campaign or instant win to nothing.
+ */
+export function checkEventSlug(when: unknown): void {
+  if (when === undefined || when === null || when === CART_EVENT) return;
+  if (toSlug(when) === undefined || String(when).length > KEY_TEXT_MAX) {
+    throw invalidRequest('rule_params.when', `must be ${WIRE_DESCRIPTIONS.slug} of at most ${KEY_TEXT_MAX} characters: an event names what it runs by it`);
+  }
+}
+
 export function checkBinding(record: CampaignRecord, previous?: CampaignRecord): void {
   const bindingOf = ({ rule_params: params }: CampaignRecord) => stringifyJson([params.when, params.custom_entity_definition_id, params.rule_effects]);
   if (previous !== undefined && bindingOf(previous) === bindingOf(record)) return;
   const params = record.rule_params;
   if (isCartCampaign(params)) return;
   if (record.type === 'discount') throw invalidRequest('rule_params.when', `must be ${CART_EVENT} or absent: a discount acts on carts only`);
-  if (!isCustomEventCampaign(params) && (toSlug(params.when) === undefined || String(params.when).length > KEY_TEXT_MAX)) {
-    throw invalidRequest('rule_params.when', `must be ${WIRE_DESCRIPTIONS.slug} of at most ${KEY_TEXT_MAX} characters: POST /trigger names its campaigns by it`);
-  }
+  if (!isCustomEventCampaign(params)) checkEventSlug(params.when);
   if (fixedPoints(record) === null) {
     throw invalidRequest('rule_params.rule_effects', 'must be one direct_value effect: a campaign bound to a trigger or a custom event grants a fixed number of points');
   }

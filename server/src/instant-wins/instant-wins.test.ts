@@ -108,6 +108,9 @@ describe('instant wins over HTTP', () => {
       [instantWin({ select_customers: 'all_customers' }), /^rule_params\.select_customers: must be loyalty or targeted/],
       [instantWin({ budget_value: 5 }), /^rule_params\.budget_value: is not a field of games and instant wins/],
       [{ rule_params: { name: 'No prizes' } }, /^instant_win: is required/],
+      // A `when` no event can send (a trigger's and a custom event's slug are slugs of at most 255 characters).
+      [instantWin({ when: 'has space' }), /^rule_params\.when: must be a slug \(letters, digits, underscores, hyphens\) of at most 255 characters/],
+      [instantWin({ when: 'w'.repeat(256) }), /^rule_params\.when: must be a slug/],
     ];
     for (const [body, error] of cases) {
       const res = await server.client.post('/instant_wins', body);

@@ -6,7 +6,7 @@
  * reward.
  */
 import { compileCampaigns, TallyError } from '@tally/engine';
-import { compileErrorOf } from '../campaigns/compile-check.js';
+import { checkEventSlug, compileErrorOf } from '../campaigns/compile-check.js';
 import { engineSettings } from '../campaigns/engine-settings.js';
 import { checkStaticCodeFree } from '../campaigns/static-codes.js';
 import type { CampaignStore } from '../campaigns/store.js';
@@ -33,6 +33,8 @@ export interface InstantWinWrite {
 
 export function buildInstantWin(write: InstantWinWrite, id: string, body: InstantWinsUpdate, previous?: InstantWinRecord): Omit<InstantWinRecord, 'history_id'> {
   const fields = mergeCampaignFields(previous, body, write.settings);
+  // Checked when sent: one stored before stays editable.
+  if (body.rule_params?.when !== undefined) checkEventSlug(fields.rule_params.when);
   checkStaticCodeFree([write.campaigns, write.instantWins, write.games], write.tenant, fields.static_code, id);
   const given = body.instant_win?.instant_win_prizes;
   const prizes = given === undefined ? (previous?.prizes ?? []) : distinctIds(given, 'instant_win.instant_win_prizes').map((prize, i) => buildPrize(write, prize, i, previous));

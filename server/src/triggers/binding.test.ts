@@ -86,7 +86,7 @@ describe('each points campaign runs on its own event', () => {
   });
 
   it('refuses a trigger binding no trigger can send (when not a slug, or over 255 characters); one stored before stays editable', async () => {
-    const error = 'rule_params.when: must be a slug (letters, digits, underscores, hyphens) of at most 255 characters: POST /trigger names its campaigns by it';
+    const error = 'rule_params.when: must be a slug (letters, digits, underscores, hyphens) of at most 255 characters: an event names what it runs by it';
     const effects = [{ type: 'direct_value', value: 1, distribution: 'total' }];
     for (const when of ['has space', 'x'.repeat(256)]) {
       const refused = await server.client.post('/points', { rule_params: { name: 'Unreachable', when, rule_effects: effects } });
