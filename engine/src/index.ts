@@ -17,6 +17,7 @@ export { cashbackDistance } from './cashbackThreshold.js';
 export { currencyOf, isCountry, isCurrency } from './currency.js';
 export { MAX_AMOUNT, MAX_POINTS, toMoney } from './money.js';
 export { parseJson } from './json.js';
+export { drawFromSeed, DRAW_SCALE } from './random.js';
 export { customerSummary } from './evaluate/response.js';
 export { compileGame, type CompiledGame } from './games/compileGame.js';
 export { playGame } from './games/playGame.js';

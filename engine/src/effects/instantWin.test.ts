@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Campaign } from '../index.js';
+import { drawFromSeed, DRAW_SCALE, type Campaign } from '../index.js';
 import { ANONYMOUS, cart, context, evaluate, line } from '../../test-support/scenario.js';
 
 const game = (prizes: Campaign['prizes'], extra: Record<string, unknown> = {}): Campaign => ({
@@ -32,6 +32,19 @@ describe('instant wins', () => {
     ]);
     expect(outcome.writes.stock).toEqual([{ campaign_id: 5, prize_id: 71, amount: 1, stock_seen: 3 }]);
     expect(outcome.writes.draws).toMatchObject([{ campaign_id: 5, seed: 'test-seed:5', prize_id: 71 }]);
+  });
+
+  it('records each draw so that it can be replayed from the package\'s exports: drawFromSeed(seed) is the number drawn', () => {
+    const half = [{ ...sure[0], weight: 0.5 }];
+    const won = new Set();
+    for (const seed of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) {
+      const [draw] = play(game(half), { seed }).writes.draws;
+      expect(draw.drawn).toBe(drawFromSeed(draw.seed));
+      // Weights are fractions of DRAW_SCALE: a draw below half of it wins the prize of weight 0.5.
+      expect(draw.prize_id).toBe(draw.drawn < DRAW_SCALE / 2 ? 71 : null);
+      won.add(draw.prize_id);
+    }
+    expect(won).toEqual(new Set([71, null]));
   });
 
   it('a prize without stock yields no prize (remove_prize) and no stock write', () => {
