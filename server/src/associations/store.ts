@@ -41,9 +41,9 @@ export class AssociationStore {
     return this.idsUnder(tenant, 'owner', associateId).map((id) => this.get(tenant, id)!);
   }
 
-  /** The customer an associate belongs to: the owner of its oldest active association. */
-  ownerOf(tenant: Tenant, associateId: string): string | undefined {
-    return this.asAssociate(tenant, associateId).find((a) => a.active)?.customer_id;
+  /** The customer an associate belongs to: the owner of its oldest active association whose owner `counts` (not a merged customer). */
+  ownerOf(tenant: Tenant, associateId: string, counts: (customerId: string) => boolean): string | undefined {
+    return this.asAssociate(tenant, associateId).find((a) => a.active && counts(a.customer_id))?.customer_id;
   }
 
   /** Inside a transaction: a new association with the next id. */

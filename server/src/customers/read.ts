@@ -67,8 +67,9 @@ export function searchCustomer(store: CustomerStore, associations: AssociationSt
     exactlyOne(SEARCH_KEYS, (key) => req.body[key] !== undefined);
     const [{ key, value }] = sentKeys(validate('customers.search', req.body));
     if (key !== 'associate_id') return ok(customerView(findCustomer(store, req.tenant, key, value, key)));
-    // The customer an associate belongs to: the owner of its active association.
-    const ownerId = associations.ownerOf(req.tenant, value);
+    // The customer an associate belongs to: the owner of its active association, never a merged customer (a store written
+    // before merges moved every association of the old customer may hold one active on a merged owner).
+    const ownerId = associations.ownerOf(req.tenant, value, (id) => store.get(req.tenant, id)?.status !== 'merged');
     if (ownerId === undefined) throw customerNotFound('associate_id', value);
     return ok(customerView(findCustomer(store, req.tenant, 'id', ownerId, 'associate_id')));
   };

@@ -38,6 +38,10 @@ export function completeMerge(
   settleCustomer(env, tenant, old.id, old.code ?? null, { now: new Date(now), timezone: settings.timezone });
   // The receiver's levels before the old customer's metrics join its own: a level it measured already is not won at the merge.
   const levelsBefore = measuredLevels(env, tenant, customers.get(tenant, merge.new_customer_id)!, now, settings);
+  const associations = new AssociationStore(env);
+  // The old customer's active associations before they move: one a move makes inactive (the receiver's own association
+  // of that pair is active already) is recorded, for the unmerge to make it active again where it goes back.
+  const activeBefore = [...associations.ofCustomer(tenant, old.id), ...associations.asAssociate(tenant, old.id)].filter((a) => a.active);
   const moved: Record<string, string[]> = {};
   for (const kind of kinds) {
     const ids = kind.ids(env, tenant, old.id);
@@ -45,7 +49,7 @@ export function completeMerge(
     moved[kind.name] = ids;
   }
   const movedUses = moveOnceUses(new LmdbCounterStore(env), tenant, old.id, merge.new_customer_id);
-  const associations = new AssociationStore(env);
+  const deactivatedByMove = activeBefore.filter((a) => associations.get(tenant, a.id)?.active === false).map((a) => a.id);
   // A pair has one active association, the merge's from now on: one the new customer already had with the old one, or
   // the old one with the new (made before a transfer, which the contract does not refuse), becomes inactive, recorded for
   // the unmerge to make active again: else search by associate_id answered the merged customer as the receiver's owner.
@@ -73,7 +77,7 @@ export function completeMerge(
     moved,
     moved_uses: movedUses,
     association_id: association.id,
-    ...(existing.length > 0 ? { deactivated_association_ids: existing.map((pair) => pair.id) } : {}),
+    ...(existing.length + deactivatedByMove.length > 0 ? { deactivated_association_ids: [...existing.map((pair) => pair.id), ...deactivatedByMove] } : {}),
     completed_at: now,
   };
   merges.put(tenant, completed);

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries } from '../audit/testing.js';
 import { balance, grant, triggerCampaign } from '../points/testing.js';
+import { AssociationStore } from '../associations/store.js';
+import { openStore } from '../store/env.js';
 import { startServer, type TestServer } from '../testing/server.js';
 
 const json = { 'Content-Type': 'application/json' };
@@ -148,6 +150,37 @@ describe('POST /customers/transfer and unmerge', () => {
     expect(await associates(1900)).toEqual([expect.objectContaining({ associate_customer_id: 1901, relationship_type: 'family', active: true })]);
     expect(await associates(1902)).toEqual([expect.objectContaining({ associate_customer_id: 1900, relationship_type: 'child', active: true })]);
     expect((await server.client.post('/customers/search', { associate_id: 1900 })).body.id).toBe(1902);
+  });
+
+  it('an association a move made inactive (the receiver had its pair) is active again where an unmerge gives it back', async () => {
+    for (const id of [701, 702, 703, 704]) expect((await create(id)).status).toBe(200);
+    for (const [owner, associate, type] of [[701, 702, 'y-old'], [701, 703, 'y-new'], [702, 704, 'own-old'], [703, 704, 'own-new']] as const) {
+      expect((await server.client.post('/associations', { customer_id: owner, associate_customer_id: associate, relationship_type: type })).status).toBe(200);
+    }
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 702, new_customer_id: 703 })).status).toBe(200);
+    // Both moved onto pairs the receiver holds active: inactive beside them.
+    expect((await associates(701, 'false')).map((a: { relationship_type: string }) => a.relationship_type)).toEqual(['y-old']);
+    expect((await associates(703, 'false')).map((a: { relationship_type: string }) => a.relationship_type)).toEqual(['own-old']);
+    expect((await unmerge(702, { with_activites: 'true' })).status).toBe(200);
+    expect(await associates(701)).toEqual(expect.arrayContaining([expect.objectContaining({ associate_customer_id: 702, relationship_type: 'y-old', active: true })]));
+    expect(await associates(702)).toEqual([expect.objectContaining({ associate_customer_id: 704, relationship_type: 'own-old', active: true })]);
+    expect((await server.client.post('/customers/search', { associate_id: 702 })).body.id).toBe(701);
+  });
+
+  it('never answers a merged customer as an associate\'s owner, whatever a store written before holds', async () => {
+    for (const id of [711, 712, 713]) expect((await create(id)).status).toBe(200);
+    expect((await server.client.post('/customers/transfer', { old_customer_id: 711, new_customer_id: 712 })).status).toBe(200);
+    // What a merge of an earlier version left: an association owned by the merged customer, active.
+    await server.stop();
+    const env = openStore(server.dataDir);
+    const associations = new AssociationStore(env);
+    const tenant = { companyId: 'default', environment: 'sandbox' as const };
+    await env.transact(() => associations.create(tenant, { customer_id: '711', associate_customer_id: '713', relationship_type: 'stale', active: true, main: false, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' }));
+    await env.close();
+    await server.restart();
+    expect((await server.client.post('/customers/search', { associate_id: 713 })).status).toBe(404);
+    expect((await server.client.post('/associations', { customer_id: 712, associate_customer_id: 713 })).status).toBe(200);
+    expect((await server.client.post('/customers/search', { associate_id: 713 })).body.id).toBe(712);
   });
 
   it('an unmerge reactivates no association deactivated since: one the merge found inactive stays so', async () => {

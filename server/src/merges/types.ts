@@ -28,8 +28,8 @@ export interface MergeRecord {
   /** The association the merge created (new customer -> old customer). */
   association_id?: string;
   /**
-   * The pair's active associations (new customer -> old customer, and old -> new) the merge made inactive: what an unmerge
-   * makes active again. `deactivated_association_id`: the one of a merge completed before both directions were.
+   * The active associations the merge made inactive: the pair's (new customer -> old customer, and old -> new), and those
+   * of the old customer's a move made inactive (the receiver's own of that pair was active): what an unmerge makes active again. `deactivated_association_id`: the one of a merge completed before both directions were.
    */
   deactivated_association_ids?: string[];
   deactivated_association_id?: string;
