@@ -211,6 +211,16 @@ describe('challenges', () => {
     expect((await server.client.get('/customers/12/challenges', { query: { starting_after: 'nope' } })).status).toBe(400);
   });
 
+  it('measures a custom attribute beyond 2^53 exactly: answered with every digit, its level reached and rewarded (it was read as 0)', async () => {
+    await createCustomer(server.client, 62, { country: 'ES', attributes: { steps: 1 } });
+    const id = await create({ challenge_type: 'huge', attribute: 'steps', structure: [{ level: 1, name: 'Far', threshold: 9007199254740991, points: 7 }] });
+    expect((await enroll(id, 62)).status).toBe(200);
+    const before = (await server.client.get('/customers/62/points')).body.score;
+    expect((await server.client.patch('/customers/62', { attributes: { steps: 9007199254740993n } })).status).toBe(200);
+    expect(await progress(62, id)).toMatchObject({ attribute_value: 9007199254740993n, current_level: 1 });
+    expect((await server.client.get('/customers/62/points')).body.score).toBe(before + 7);
+  });
+
   it('answers the customer_attribute_id of a custom attribute from the challenge\'s creation or update, the id customers\' attributes list later', async () => {
     const attributeId = async (id: number) => {
       const res = await server.client.get(`/challenges/${id}`);

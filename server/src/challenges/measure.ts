@@ -14,10 +14,11 @@ export function isCartMetric(attribute: string): attribute is CartMetric {
   return (CART_METRICS as readonly string[]).includes(attribute);
 }
 
-export function attributeValue(store: ChallengeStore, tenant: Tenant, challenge: ChallengeRecord, customer: CustomerRecord, today: string): number {
+export function attributeValue(store: ChallengeStore, tenant: Tenant, challenge: ChallengeRecord, customer: CustomerRecord, today: string): number | bigint {
   if (!isCartMetric(challenge.attribute)) {
     const value = customer.attributes[challenge.attribute];
-    return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+    // An integer beyond 2^53 is a bigint (kept with every digit): compared with the thresholds exactly.
+    return (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint' ? value : 0;
   }
   return metricValue(store, tenant, customer.id, challenge.attribute, measuredWindow(challenge, today));
 }
@@ -31,6 +32,6 @@ export function metricValue(store: ChallengeStore, tenant: Tenant, customerId: s
 }
 
 /** The highest level whose threshold the value reaches (undefined below the first). */
-export function reachedLevel(challenge: ChallengeRecord, value: number): ChallengeLevel | undefined {
+export function reachedLevel(challenge: ChallengeRecord, value: number | bigint): ChallengeLevel | undefined {
   return [...challenge.structure].sort((a, b) => a.threshold - b.threshold).filter((l) => l.threshold <= value).pop();
 }

@@ -15,7 +15,7 @@ export interface Standing {
   current?: TierLevel;
   next?: TierLevel;
   /** next.threshold - value. */
-  toNext?: number;
+  toNext?: number | bigint;
 }
 
 /** The measured attribute (0 when absent or not numeric); bodies keep integers beyond 2^53 as bigints. */
@@ -48,8 +48,14 @@ export function withLevel(program: TierProgram, value: number | bigint, current:
     value,
     current,
     next,
-    toNext: next === undefined ? undefined : new Decimal(next.threshold).minus(exact).toNumber(),
+    toNext: next === undefined ? undefined : distance(new Decimal(next.threshold).minus(exact), value),
   };
+}
+
+/** A distance to a threshold, exact for a bigint value (an integer beyond 2^53: its distance may be one too). */
+function distance(difference: Decimal, value: number | bigint): number | bigint {
+  const approximate = difference.toNumber();
+  return typeof value === 'bigint' && difference.isInteger() && !Number.isSafeInteger(approximate) ? BigInt(difference.toFixed()) : approximate;
 }
 
 function byThreshold(program: TierProgram): TierLevel[] {

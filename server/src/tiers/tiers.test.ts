@@ -81,6 +81,9 @@ describe('GET /customers/{id}/tiers', () => {
     const spend = (await tiers('1')).body.data[0];
     expect(spend).toMatchObject({ current_level: 3, attribute_value: 9007199254740993n, won_at: held.won_at });
     expect(spend.won_at).not.toBeNull();
+    // Far below the first level: the distance to it is exact too (it lost its last digits as a double).
+    expect((await server.client.post('/customers', { id: 77, name: 'Debtor', registration_location_id: 1, attributes: { spend: -9007199254740993n } })).status).toBe(200);
+    expect((await tiers('77')).body.data[0]).toMatchObject({ attribute_value: -9007199254740993n, to_reach_next_level_value: 9007199254740993n, to_reach_next_level_name: 'Bronze' });
   });
 
   it('answers 404 for an unknown customer', async () => {
