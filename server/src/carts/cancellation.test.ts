@@ -41,7 +41,9 @@ describe('POST /carts/cancellation', () => {
     // Each cancelled at once, well within a second of its cart: the cart's second truncated let about a third of them in.
     for (const body of bodies) {
       expect((await server.client.post('/carts/realtime', body)).status).toBe(200);
-      expect((await server.client.post('/carts/cancellation', { cart_to_cancel_id: body.id })).status).toBe(400);
+      const refused = await server.client.post('/carts/cancellation', { cart_to_cancel_id: body.id });
+      // The age it can vouch for: at least the whole seconds since the end of its stored second.
+      expect(refused.body).toEqual({ code: 'invalid_request', error: `cart_to_cancel_id: a cart can be cancelled 1 s after its creation (cart ${body.id} is at least 0 s old)` });
     }
     await new Promise((resolve) => setTimeout(resolve, 2000));
     expect((await server.client.post('/carts/cancellation', { cart_to_cancel_id: bodies[4].id })).status).toBe(200);

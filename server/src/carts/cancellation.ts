@@ -95,7 +95,7 @@ function refuse(carts: CartStore, tenant: Tenant, settings: CompanySettings, ori
   // stored_at is in whole seconds, at most a second before the cart was stored: the wait counts from the second's end.
   const wait = settings.cart_cancellation_wait_seconds;
   if (wait > 0 && ageSeconds < wait + 1) {
-    return new TallyError('invalid_request', `${field}: a cart can be cancelled ${wait} s after its creation (cart ${original.id} is ${Math.floor(ageSeconds)} s old)`, field);
+    return new TallyError('invalid_request', `${field}: a cart can be cancelled ${wait} s after its creation (cart ${original.id} is at least ${Math.max(0, Math.floor(ageSeconds - 1))} s old)`, field);
   }
   if (request.new_cart_id !== undefined && carts.get(tenant, request.new_cart_id)) {
     return new TallyError('duplicate_id', `new_cart_id: a cart with id ${request.new_cart_id} already exists`, 'new_cart_id');

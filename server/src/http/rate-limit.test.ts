@@ -80,6 +80,10 @@ describe('rate limits per API key', () => {
       error: "rate_limits.tier_3: must be an integer between 1 and 10: the operator raises a budget past the contract's (tally company update --settings)",
     });
     expect((await admin.get('/company')).body.rate_limits).toEqual({});
+    // The contract's range whichever bound fails (not the schema's 2147483647, the operator's).
+    for (const limit of [0, 2147483648, 9223372036854775807n]) {
+      expect((await admin.patch('/company', { rate_limits: { tier_1: limit } })).body.error).toMatch(/^rate_limits\.tier_1: must be an integer between 1 and 60: /);
+    }
     const lowered = await admin.patch('/company', { rate_limits: { tier_1: 30, tier_3: 10 } });
     expect(lowered.status, lowered.text).toBe(200);
     const updated = await runCli(server.dataDir, 'company', 'update', 'default', '--settings', '{"rate_limits":{"tier_3":200}}');

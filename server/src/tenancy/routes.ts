@@ -21,14 +21,17 @@ function companyView(tenancy: TenancyStore, req: TallyRequest, settings = req.se
 }
 
 /**
- * A Company's own key may lower its environment's budgets, never raise them past the contract's (part 1, Limits: "rate
+ * A Company's own key sets its environment's budgets within the contract's, never past them (part 1, Limits: "rate
  * tiers apply to all API keys"): the limited party lifting its own limit would protect nothing on a server several
- * Companies share. The operator raises them (`tally company update --settings`, a key's `--rate-limits`).
+ * Companies share. The operator raises them (`tally company update --settings`, or a key's `--rate-limits`, which wins).
  */
-function checkOwnRateLimits(limits: RateLimits): void {
-  for (const [name, limit] of Object.entries(limits) as [keyof RateLimits, number][]) {
-    if (limit > DEFAULT_RATE_LIMITS[name]) {
-      throw invalidRequest(`rate_limits.${name}`, `${mustBeIn('integer', { minimum: 1, maximum: DEFAULT_RATE_LIMITS[name] })}: the operator raises a budget past the contract's (tally company update --settings)`);
+function checkOwnRateLimits(limits: unknown): void {
+  if (limits === null || typeof limits !== 'object') return; // the schema says what it must be
+  for (const [name, limit] of Object.entries(limits)) {
+    if (!Object.hasOwn(DEFAULT_RATE_LIMITS, name) || (typeof limit !== 'number' && typeof limit !== 'bigint')) continue;
+    const most = DEFAULT_RATE_LIMITS[name as keyof RateLimits];
+    if (!(Number.isInteger(Number(limit)) && limit >= 1 && limit <= most)) {
+      throw invalidRequest(`rate_limits.${name}`, `${mustBeIn('integer', { minimum: 1, maximum: most })}: the operator raises a budget past the contract's (tally company update --settings)`);
     }
   }
 }
@@ -40,9 +43,9 @@ export function companyRoutes({ tenancy, duplicates }: ServerContext): Routes {
 
     'company.update': (req) =>
       duplicates.suppress(req, 'company', async () => {
-        const patch = validate('company.update', req.body);
-        checkOwnRateLimits(patch.rate_limits ?? {});
-        const next = await changeSettings(tenancy, req.tenant, patch);
+        // Before the schema, whose bounds (the operator's, 2147483647) would name another range.
+        checkOwnRateLimits(req.body.rate_limits);
+        const next = await changeSettings(tenancy, req.tenant, validate('company.update', req.body));
         return ok(companyView(tenancy, req, next));
       }),
   };
