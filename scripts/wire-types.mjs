@@ -51,7 +51,8 @@ function rewrite(schema, owner, documents) {
   if (schema === null || typeof schema !== 'object') return schema;
   if (typeof schema.wire === 'string') {
     const { wire, ...rest } = schema;
-    return { ...rewrite(rest, owner, documents), type: 'string' };
+    // A big integer stays the parser's bigint; every other wire type is canonical text after validate().
+    return wire === 'big_integer' ? { ...rewrite(rest, owner, documents), tsType: 'bigint' } : { ...rewrite(rest, owner, documents), type: 'string' };
   }
   if (typeof schema.$ref === 'string') {
     const [id, def] = target(schema.$ref, owner);

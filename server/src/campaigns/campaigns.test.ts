@@ -109,6 +109,25 @@ describe('discount and points campaigns over HTTP', () => {
     expect(await applied(9903, '9007199254740993')).toEqual([false, false, false]);
   });
 
+  it('compares a cart attribute (or a line\'s) beyond 2^53 exactly, and stores it with every digit', async () => {
+    const serial = 123456789012345678901234567890n;
+    const rule = { conditions: { and: [{ field: 'attributes.serial', operator: 'eq', value: serial }] } };
+    const created = await server.client.post('/discounts', discount({ name: 'Serial', rule_conditions: rule }));
+    expect(created.status, created.text).toBe(200);
+    const applies = async (value: bigint | number, id: number) => {
+      const res = await server.client.post('/carts/realtime', cartBody(20, { id, attributes: { serial: value }, lines: [{ order: 1, product_id: 1, total: 20, quantity: 1, attributes: { serial: value } }] }));
+      expect(res.status, res.text).toBe(200);
+      return res.body.effects.some((e: { rule_id: number }) => e.rule_id === created.body.id);
+    };
+    expect(await applies(serial, 880001)).toBe(true);
+    expect(await applies(serial - 1n, 880002)).toBe(false);
+    const stored = (await server.client.get('/carts/880001')).body;
+    expect([stored.attributes.serial, stored.lines[0].attributes.serial]).toEqual([serial, serial]);
+    // Not a number of any other kind: still refused naming what an attribute may be.
+    const nested = await server.client.post('/carts/simulate', cartBody(20, { attributes: { serial: { deep: 1 } } }));
+    expect(nested.body).toEqual({ code: 'invalid_request', error: 'attributes.serial: must be a string, a number, a boolean or null' });
+  });
+
   it('stores an integer beyond int64 in a rule, and answers it as sent', async () => {
     const rule = { conditions: { and: [{ field: 'customer.attributes.card', operator: 'neq', value: 123456789012345678901234567890n }] } };
     const created = await server.client.post('/discounts', discount({ name: 'Huge', rule_conditions: rule }));

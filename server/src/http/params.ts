@@ -5,7 +5,7 @@
  */
 import { isCountry } from '@tally/engine';
 import { cannotBeSentWith, invalidRequest, mustBeAnyOf, mustBeIn, requiredOr } from './errors.js';
-import { toDate, toDatetime, WIRE_DESCRIPTIONS, WIRE_TYPES, type WireType } from './wire.js';
+import { toDate, toDatetime, WIRE_DESCRIPTIONS, WIRE_TYPES, type TextWireType } from './wire.js';
 import { zonedInstant } from '../calendar/company-days.js';
 import type { PageRequest } from '../store/paginate.js';
 
@@ -15,14 +15,14 @@ function present(value: Raw): value is string {
   return value !== null && value !== undefined && value !== '';
 }
 
-export function optionalWire(type: WireType, value: Raw, field: string): string | undefined {
+export function optionalWire(type: TextWireType, value: Raw, field: string): string | undefined {
   if (!present(value)) return undefined;
   const canonical = WIRE_TYPES[type](value);
   if (canonical === undefined) throw invalidRequest(field, mustBeAnyOf(WIRE_DESCRIPTIONS[type]));
   return canonical;
 }
 
-export function requireWire(type: WireType, value: Raw, field: string): string {
+export function requireWire(type: TextWireType, value: Raw, field: string): string {
   const canonical = optionalWire(type, value, field);
   if (canonical === undefined) throw invalidRequest(field, 'is required');
   return canonical;

@@ -223,6 +223,9 @@ function alternativesError(errors: readonly Partial<ErrorObject>[], root: string
 /** The types a `type` error names (`["integer", "null"]` reaches ajv's params as `integer,null`). */
 const typesOf = (error: Partial<ErrorObject>) => String((error.params as { type: string | string[] }).type).split(',') as JsonType[];
 
+/** The JSON types a wire type's values have, beside `string` (the others'). */
+const WIRE_JSON_TYPES: Partial<Record<WireType, JsonType[]>> = { int64: ['integer', 'string'], points: ['integer', 'string'], big_integer: ['integer'] };
+
 /** A value's JSON type, every number (a bigint too: an integer beyond 2^53 parsed losslessly) a `number`. */
 function typeOf(value: unknown): JsonType {
   if (value === null) return 'null';
@@ -266,7 +269,7 @@ function kindOf(error: Partial<ErrorObject>): { phrases: string[]; fits: boolean
     case 'type':
       return outOfRange(error) ? undefined : { phrases: typesOf(error).map(typeName), fits: false };
     case 'wire':
-      return { phrases: [WIRE_DESCRIPTIONS[params.type!]], fits: isOf(type, params.type === 'int64' || params.type === 'points' ? ['integer', 'string'] : ['string']) };
+      return { phrases: [WIRE_DESCRIPTIONS[params.type!]], fits: isOf(type, WIRE_JSON_TYPES[params.type!] ?? ['string']) };
     // A format or a pattern applies only to the types it checks: the value that failed one is of its type.
     case 'format':
       return { phrases: [FORMAT_DESCRIPTIONS[params.format!]], fits: true };

@@ -122,15 +122,26 @@ export function toSlug(value: unknown): string | undefined {
   return typeof value === 'string' && SLUG.test(value) ? value : undefined;
 }
 
+/**
+ * An integer beyond 2^53, as the lossless body parser gives it (a bigint), kept with every digit: what a free JSON number
+ * (an attribute) may be beside the numbers ajv's `number` takes, which stop at 2^53 there.
+ */
+export function toBigInteger(value: unknown): bigint | undefined {
+  return typeof value === 'bigint' ? value : undefined;
+}
+
 export const WIRE_TYPES = {
   int64: toInt64,
   points: toPoints,
   date: toDate,
   datetime: toDatetime,
   slug: toSlug,
+  big_integer: toBigInteger,
 } as const;
 
 export type WireType = keyof typeof WIRE_TYPES;
+/** The wire types of text a path or query parameter may be. */
+export type TextWireType = Exclude<WireType, 'big_integer'>;
 
 /** What each wire type is, as a message says what a value must be (`mustBeAnyOf`): also the `date` and `date-time` formats' words. */
 export const WIRE_DESCRIPTIONS: Record<WireType, string> = {
@@ -139,6 +150,8 @@ export const WIRE_DESCRIPTIONS: Record<WireType, string> = {
   date: 'a date YYYY-MM-DD',
   datetime: 'an ISO 8601 datetime (YYYY-MM-DDThh:mm:ssZ or with an offset such as -0500)',
   slug: 'a slug (letters, digits, underscores, hyphens)',
+  // Said as `number`'s type is, so an error listing the alternatives of an attribute names "a number" once.
+  big_integer: 'a number',
 };
 
 /** An int64 id (canonical decimal string) for a reply: a number when exact, else a bigint. */

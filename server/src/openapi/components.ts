@@ -24,6 +24,7 @@ const WIRE_SCHEMAS: Record<WireType, Json> = {
   // Not format date-time: offsets without a colon (-0500) are accepted too.
   datetime: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:?\\d{2})?$' },
   slug: { type: 'string', pattern: '^[A-Za-z0-9_-]+$' },
+  big_integer: { type: 'integer' },
 };
 
 const COMPONENTS = '#/components/schemas/';

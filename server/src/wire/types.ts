@@ -475,7 +475,7 @@ export interface CartsCart {
   shipping_cost?: number;
   channel?: string;
   attributes?: {
-    [k: string]: string | number | boolean | null | undefined;
+    [k: string]: string | number | bigint | boolean | null | undefined;
   };
   additional_costs?: {
     /**
@@ -527,7 +527,7 @@ export interface CartsCartLine {
   custom7?: string;
   supplier_id?: string;
   attributes?: {
-    [k: string]: string | number | boolean | null | undefined;
+    [k: string]: string | number | bigint | boolean | null | undefined;
   };
   additional_costs?: {
     /**
