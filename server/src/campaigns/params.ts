@@ -8,7 +8,7 @@
  */
 import { checkBudgetPeriod, checkEffectBounds, endsBeforeStart, needsCoupon, type RuleParams } from '@tally/engine';
 import { invalidRequest } from '../http/errors.js';
-import { parseJson } from '../http/json.js';
+import { parseJsonText } from '../http/json.js';
 import type { CompanySettings } from '../tenancy/types.js';
 import type { CampaignsUpdate } from '../wire/types.js';
 import type { CampaignKind, CampaignRecord, Translations } from './types.js';
@@ -131,15 +131,9 @@ function parseRuleObject(value: unknown, field: string): unknown {
   let rule = value;
   if (typeof value === 'string') {
     if (value.trim() === '') return undefined;
-    try {
-      rule = parseJson(value);
-    } catch {
-      throw invalidRequest(field, 'is not valid JSON');
-    }
-    // Valid JSON of another kind (`"\"str\""`, `"[]"` for conditions) is no rule: said so, in the words of the JSON
-    // text, not left for the engine to call it invalid JSON or "not an object or a JSON string".
-    const kind = field.endsWith('rule_effects') ? 'array' : 'object';
-    if (rule !== null && (typeof rule !== 'object' || Array.isArray(rule) !== (kind === 'array'))) throw invalidRequest(field, `must be the JSON text of an ${kind}`);
+    // Valid JSON of another kind (`"[]"` for conditions) is no rule: said so in the words of the JSON text, not left for
+    // the engine to call it invalid JSON or "not an object or a JSON string".
+    rule = parseJsonText(value, field, field.endsWith('rule_effects') ? 'array' : 'object', true);
   }
   if (rule === null || (typeof rule === 'object' && !Array.isArray(rule) && Object.keys(rule).length === 0)) return undefined;
   return rule;

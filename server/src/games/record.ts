@@ -9,7 +9,7 @@ import { engineSettings } from '../campaigns/engine-settings.js';
 import { checkStaticCodeFree } from '../campaigns/static-codes.js';
 import type { CampaignStore } from '../campaigns/store.js';
 import { invalidRequest } from '../http/errors.js';
-import { stringifyJson } from '../http/json.js';
+import { parseJsonText, stringifyJson } from '../http/json.js';
 import type { CompanySettings, Tenant } from '../tenancy/types.js';
 import type { GamesParamsPrize, GamesUpdate } from '../wire/types.js';
 import { distinctIds, mergeCampaignFields } from './campaign-fields.js';
@@ -104,12 +104,6 @@ export function gameCompileError(record: GameRecord, settings: CompanySettings):
  */
 function jsonText(value: string | Record<string, unknown>, field: string): string {
   if (typeof value !== 'string') return stringifyJson(value);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    throw invalidRequest(field, 'is not valid JSON');
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalidRequest(field, 'must be the JSON text of an object');
+  parseJsonText(value, field, 'object', false);
   return value;
 }

@@ -11,6 +11,23 @@ export { parseJson };
 /** How deep a request body may nest objects and arrays (the body itself is level 1): deeper, 400 naming `body`. */
 export const MAX_BODY_DEPTH = 64;
 
+/**
+ * A field's JSON text (a rule object, a game's config) parsed losslessly: text that is not JSON is 400 naming the field,
+ * and so is the JSON of another kind than `kind` (`"\"str\""` where an object is wanted), said in the words of the text;
+ * the text `null` is null when `nullable` (a rule object sent as "null" is absent), else of another kind.
+ */
+export function parseJsonText(text: string, field: string, kind: 'object' | 'array', nullable: boolean): unknown {
+  let value: unknown;
+  try {
+    value = parseJson(text);
+  } catch {
+    throw invalidRequest(field, 'is not valid JSON');
+  }
+  const ofKind = value !== null && typeof value === 'object' && Array.isArray(value) === (kind === 'array');
+  if (!ofKind && !(nullable && value === null)) throw invalidRequest(field, `must be the JSON text of an ${kind}`);
+  return value;
+}
+
 /** A surrogate that is not half of a pair: in `u` mode a pair is one code point, outside the category. */
 const LONE_SURROGATE = /\p{Cs}/u;
 
